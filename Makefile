@@ -1,0 +1,103 @@
+# cmtlab — build, test and benchmark the book.  GNU make.
+#
+#   make book        execute all notebooks (full profile, cached) and build _build/html
+#   make test        unit tests + nbval + strict quick build + browser tests
+#   make notebooks   re-execute every notebook in place (full profile) to refresh stored outputs
+#   make bench       run the benchmarks
+#   make clean       remove build output (keeps .venv);  make distclean also removes .venv
+#
+# Environment: CMTLAB_DATA_MIRROR (directory with the public datasets, for offline machines) is
+# passed through untouched to notebook execution and tests.  CMTLAB_PROFILE is set per target.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
+# Steps of `make test` must run in order (the browser tests need the quick build).
+.NOTPARALLEL:
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.stamp
+
+# Everything runs from the venv; notebooks run on the venv's `python3` kernel (see $(STAMP)).
+export PATH         := $(CURDIR)/$(BIN):$(PATH)
+export JUPYTER_PATH := $(CURDIR)/$(VENV)/share/jupyter
+export PYTHONNOUSERSITE := 1
+export PYDEVD_DISABLE_FILE_VALIDATION := 1
+
+NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
+
+# Jupyter Book writes HTML to <path-output>/_build/html and keeps its execution cache in
+# <path-output>/_build/.jupyter_cache, so the two builds below never share cached outputs.
+JB_FLAGS   := -W -n --keep-going --builder html
+BOOK_OUT   := .
+BOOK_HTML  := _build/html
+QUICK_OUT  := _build/quick
+QUICK_HTML := $(QUICK_OUT)/_build/html
+
+NB_TIMEOUT ?= 1200
+PYTEST_ARGS ?=
+
+.PHONY: help venv book book-quick test test-unit test-nbval test-browser notebooks bench clean distclean
+
+help: ## list the targets
+	@echo "cmtlab — make targets:"
+	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
+	@echo "HTML: $(BOOK_HTML)/ (make book), $(QUICK_HTML)/ (make test)"
+
+# ---------------------------------------------------------------- environment
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): requirements.txt lib/pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -r requirements.txt -e ./lib
+	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (cmtlab)"
+	touch $@
+
+venv: $(STAMP) ## create .venv and install requirements.txt + lib/ (editable)
+
+# ---------------------------------------------------------------- book
+book: $(STAMP) ## execute notebooks (CMTLAB_PROFILE=full, cached) and build the HTML into _build/html
+	CMTLAB_PROFILE=full $(BIN)/jupyter-book build . --path-output $(BOOK_OUT) $(JB_FLAGS)
+	@echo "Book: $(CURDIR)/$(BOOK_HTML)/index.html"
+
+book-quick: $(STAMP) ## strict build with CMTLAB_PROFILE=quick into _build/quick (own cache)
+	mkdir -p $(QUICK_OUT)
+	CMTLAB_PROFILE=quick $(BIN)/jupyter-book build . --path-output $(QUICK_OUT) $(JB_FLAGS)
+
+# ---------------------------------------------------------------- tests
+test: test-unit test-nbval book-quick test-browser ## all checks (unit, nbval, quick book build, browser)
+	@echo "make test: all steps passed"
+
+test-unit: $(STAMP) ## unit tests of the library
+	$(BIN)/python -m pytest tests --ignore=tests/browser $(PYTEST_ARGS)
+
+test-nbval: $(STAMP) ## run every notebook (quick profile) and compare NBVAL_CHECK_OUTPUT cells
+	CMTLAB_PROFILE=quick $(BIN)/python -m pytest --nbval-lax --nbval-current-env \
+	  --nbval-cell-timeout=$(NB_TIMEOUT) \
+	  --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider $(PYTEST_ARGS) notebooks/
+
+test-browser: $(STAMP) ## headless-Chromium checks of every chapter of the quick build
+	CMTLAB_BOOK_HTML=$(CURDIR)/$(QUICK_HTML) $(BIN)/python -m pytest tests/browser $(PYTEST_ARGS)
+
+# ---------------------------------------------------------------- notebooks, benchmarks
+notebooks: $(STAMP) ## re-execute every notebook in place (CMTLAB_PROFILE=full) so it stores its outputs
+	CMTLAB_PROFILE=full $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+	  --ExecutePreprocessor.kernel_name=python3 \
+	  --ExecutePreprocessor.timeout=$(NB_TIMEOUT) \
+	  --ExecutePreprocessor.record_timing=False \
+	  $(NOTEBOOKS)
+
+bench: $(STAMP) ## run benchmarks/bench_song.py
+	$(BIN)/python benchmarks/bench_song.py
+
+# ---------------------------------------------------------------- cleanup
+clean: ## remove build output and caches (keeps .venv)
+	rm -rf _build .pytest_cache
+	find . -path ./.venv -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
+	find . -path ./.venv -prune -o -name .ipynb_checkpoints -type d -prune -exec rm -rf {} +
+
+distclean: clean ## also remove .venv
+	rm -rf $(VENV)
