@@ -1,0 +1,60 @@
+"""Link-set constructions for Song Figs. 7–8 hit the requested ADA/ABA exactly."""
+
+import numpy as np
+import pytest
+
+from cmtlab import asymmetry
+from cmtlab.song import linksets
+
+
+@pytest.mark.parametrize("construction", linksets.CONSTRUCTIONS)
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 8])
+def test_constructions_hit_requested_asymmetry(construction, n):
+    ada = np.array([0.0, 0.001, 0.0123, 0.035, 0.09])
+    D = linksets.delays_for_ada(n, ada, 0.005, construction)
+    assert D.shape == (5, n)
+    assert np.allclose(D.min(axis=1), 0.005)
+    assert np.allclose(asymmetry.average_delay_asymmetry(D), ada, atol=1e-12)
+    aba = np.array([0.0, 350e3, 700e3])
+    B = linksets.bandwidths_for_aba(n, aba, 100e3, construction)
+    assert np.allclose(B.min(axis=1), 100e3)
+    assert np.allclose(asymmetry.average_bandwidth_asymmetry(B), aba, rtol=1e-9)
+
+
+def test_two_links_constructions_coincide():
+    rows = [linksets.delays_for_ada(2, 0.03, 0.005, c) for c in linksets.CONSTRUCTIONS]
+    for r in rows[1:]:
+        assert np.allclose(r, rows[0])
+
+
+def test_single_link_has_no_asymmetry():
+    assert linksets.delays_for_ada(1, 0.0, 0.005).tolist() == [0.005]
+    with pytest.raises(ValueError, match="asymmetry"):
+        linksets.delays_for_ada(1, 0.01, 0.005)
+    surf = linksets.asymmetry_surface(1, [0, 0.01], [0, 1e5])
+    assert np.all(surf == surf[0, 0])
+
+
+def test_surface_shape_and_orientation():
+    ada = np.array([0.0, 0.035])
+    aba = np.array([0.0, 350e3, 700e3])
+    S = linksets.asymmetry_surface(3, ada, aba)
+    assert S.shape == (2, 3)
+    assert S[1, 0] < S[0, 0]  # more delay asymmetry, less throughput
+
+
+def test_crossover_interpolates():
+    x = np.array([0.0, 1.0, 2.0, 3.0])
+    assert linksets.crossover(x, np.array([4.0, 3.0, 1.0, 0.0]), 2.0) == pytest.approx(1.5)
+    assert linksets.crossover(x, np.array([4.0, 3.0, 3.0, 3.0]), 2.0) is None
+    assert linksets.crossover(x, np.array([1.0, 3.0, 3.0, 3.0]), 2.0) == 0.0
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    (dict(n_links=0, asymmetry=0.01, minimum=0.005), "n_links"),
+    (dict(n_links=3, asymmetry=-0.01, minimum=0.005), "asymmetry"),
+    (dict(n_links=3, asymmetry=0.01, minimum=0.005, construction="random"), "construction"),
+])
+def test_invalid_construction_input(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        linksets.spread(**kwargs)

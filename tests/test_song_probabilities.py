@@ -1,0 +1,100 @@
+"""Song eqs. 4–13 against an independent Monte-Carlo of random arrival orders."""
+
+import numpy as np
+import pytest
+
+from cmtlab.song import ack_pmf, case2_pmf, expected_acked, montecarlo, probabilities
+
+N_MC = 200_000
+
+
+def _within_mc(exact, empirical, n, sigmas=5.0):
+    """|exact - empirical| within `sigmas` binomial standard errors (plus a floor)."""
+    se = np.sqrt(np.clip(exact * (1 - exact), 1e-12, None) / max(n, 1))
+    return np.abs(exact - empirical) <= sigmas * se + 1e-3
+
+
+@pytest.mark.parametrize("C", range(1, 31))
+@pytest.mark.parametrize("m_ack", [1, 2, 3, 5])
+def test_exact_pmfs_are_distributions(C, m_ack):
+    p1, p2 = ack_pmf(C, m_ack)
+    assert p1.shape == p2.shape == (C,)
+    assert np.all(p1 >= 0) and np.all(p2 >= 0)
+    assert p1.sum() == pytest.approx(1.0, abs=1e-12)
+    assert p2.sum() == pytest.approx(1.0, abs=1e-12)
+    # A = min(m, m_ack) can never exceed m_ack (case I)
+    assert np.all(p1[m_ack:] == 0)
+
+
+@pytest.mark.parametrize("C", [2, 3, 4, 5, 7, 10])
+@pytest.mark.parametrize("m_ack", [1, 2, 3])
+def test_closed_forms_match_monte_carlo(C, m_ack):
+    p1, p2 = ack_pmf(C, m_ack)
+    mc = montecarlo.empirical_pmfs(C, m_ack, n_samples=N_MC, seed=C * 10 + m_ack)
+    assert mc["P_F"] == pytest.approx(1 / C, abs=5 * np.sqrt((1 / C) * (1 - 1 / C) / N_MC) + 1e-3)  # eq. 4
+    assert np.all(_within_mc(p1, mc["case1"], mc["n_case1"]))  # eqs. 5–6
+    assert np.all(_within_mc(p2, mc["case2"], mc["n_case2"]))  # eq. 9 (exact)
+    e = expected_acked(C, m_ack)
+    assert e["E1"] == pytest.approx(mc["E1"], abs=0.02 * C)  # eq. 8
+    assert e["E2"] == pytest.approx(mc["E2"], abs=0.02 * C)  # eq. 11 (exact)
+    assert e["E"] == pytest.approx(mc["E"], abs=0.02 * C)  # eq. 13
+
+
+@pytest.mark.parametrize("C", [3, 4, 5, 6, 8, 12])
+def test_printed_eq9_fails_monte_carlo(C):
+    """The erratum is real: printed eq. 9 loses the mass at k = C-1 (and more for C >= 6)."""
+    printed = case2_pmf(C, "as_printed")
+    exact = case2_pmf(C, "exact")
+    mc = montecarlo.empirical_pmfs(C, 2, n_samples=N_MC, seed=C)
+    assert printed[C - 2] == 0.0 and mc["case2"][C - 2] > 0.5 / (C - 1) ** 2  # exact: 1/(C-1)^2
+    assert not np.all(_within_mc(printed, mc["case2"], mc["n_case2"]))
+    if C <= 5:  # the printed sum is exactly 1 - 1/(C-1)^2 and the other branches agree
+        assert printed.sum() == pytest.approx(1 - 1 / (C - 1) ** 2)
+        mask = np.arange(1, C + 1) != C - 1
+        assert np.allclose(printed[mask], exact[mask])
+    else:
+        assert printed.sum() < 1 - 1 / (C - 1) ** 2 - 1e-6
+
+
+@pytest.mark.parametrize("C", [2, 3, 4, 9])
+def test_printed_case1_equals_exact(C):
+    """Eqs. 5–6 as printed are correct wherever they are defined (C >= m_ack)."""
+    for m_ack in range(1, C + 1):
+        assert np.allclose(ack_pmf(C, m_ack, "as_printed")[0], ack_pmf(C, m_ack, "exact")[0])
+
+
+def test_small_c_edge_cases():
+    # C = 1: a single segment, acknowledged alone
+    p1, p2 = ack_pmf(1, 2)
+    assert p1.tolist() == [1.0] and p2.tolist() == [1.0]
+    # C = 2 with delayed ACK: both segments are always acknowledged together
+    p1, p2 = ack_pmf(2, 2)
+    assert p1.tolist() == [0.0, 1.0] and p2.tolist() == [0.0, 1.0]
+    # C < m_ack: A = m can never reach m_ack
+    p1, _ = ack_pmf(3, 5)
+    assert p1.tolist() == pytest.approx([0.5, 0.0, 0.5])
+
+
+@pytest.mark.parametrize("C", [2, 3, 6])
+def test_round_time_eq12_matches_monte_carlo(C):
+    rng = np.random.default_rng(C)
+    D = np.sort(rng.uniform(0.01, 0.2, size=C))[rng.permutation(C)]
+    EA, W = probabilities.moment_table(C, 2, "exact")
+    closed = float(W[C, : min(2, C)] @ D[: min(2, C)])
+    mc = montecarlo.mean_round_time(C, D, 2, n_samples=N_MC, seed=C)
+    assert closed == pytest.approx(mc, rel=0.01)
+
+
+def test_large_c_no_overflow():
+    p1, p2 = ack_pmf(400, 2)
+    assert np.isfinite(p1).all() and np.isfinite(p2).all()
+    assert p2.sum() == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    (dict(C=0), "C"), (dict(C=2.5), "C"), (dict(C=3, m_ack=0), "m_ack"),
+    (dict(C=3, variant="printed"), "variant"),
+])
+def test_invalid_input_names_parameter(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        ack_pmf(**kwargs)
