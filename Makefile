@@ -37,6 +37,8 @@ BOOK_HTML  := _build/html
 QUICK_OUT  := _build/quick
 QUICK_HTML := $(QUICK_OUT)/_build/html
 
+# `time` (bash keyword) in front of each step prints how long it took.
+export TIMEFORMAT := ::: step took %0Rs
 NB_TIMEOUT ?= 1200
 PYTEST_ARGS ?=
 
@@ -60,38 +62,38 @@ venv: $(STAMP) ## create .venv and install requirements.txt + lib/ (editable)
 
 # ---------------------------------------------------------------- book
 book: $(STAMP) ## execute notebooks (CMTLAB_PROFILE=full, cached) and build the HTML into _build/html
-	CMTLAB_PROFILE=full $(BIN)/jupyter-book build . --path-output $(BOOK_OUT) $(JB_FLAGS)
+	time CMTLAB_PROFILE=full $(BIN)/jupyter-book build . --path-output $(BOOK_OUT) $(JB_FLAGS)
 	@echo "Book: $(CURDIR)/$(BOOK_HTML)/index.html"
 
 book-quick: $(STAMP) ## strict build with CMTLAB_PROFILE=quick into _build/quick (own cache)
 	mkdir -p $(QUICK_OUT)
-	CMTLAB_PROFILE=quick $(BIN)/jupyter-book build . --path-output $(QUICK_OUT) $(JB_FLAGS)
+	time CMTLAB_PROFILE=quick $(BIN)/jupyter-book build . --path-output $(QUICK_OUT) $(JB_FLAGS)
 
 # ---------------------------------------------------------------- tests
 test: test-unit test-nbval book-quick test-browser ## all checks (unit, nbval, quick book build, browser)
 	@echo "make test: all steps passed"
 
 test-unit: $(STAMP) ## unit tests of the library
-	$(BIN)/python -m pytest tests --ignore=tests/browser $(PYTEST_ARGS)
+	time $(BIN)/python -m pytest tests --ignore=tests/browser $(PYTEST_ARGS)
 
 test-nbval: $(STAMP) ## run every notebook (quick profile) and compare NBVAL_CHECK_OUTPUT cells
-	CMTLAB_PROFILE=quick $(BIN)/python -m pytest --nbval-lax --nbval-current-env \
+	time CMTLAB_PROFILE=quick $(BIN)/python -m pytest --nbval-lax --nbval-current-env \
 	  --nbval-cell-timeout=$(NB_TIMEOUT) \
 	  --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider $(PYTEST_ARGS) notebooks/
 
 test-browser: $(STAMP) ## headless-Chromium checks of every chapter of the quick build
-	CMTLAB_BOOK_HTML=$(CURDIR)/$(QUICK_HTML) $(BIN)/python -m pytest tests/browser $(PYTEST_ARGS)
+	time CMTLAB_BOOK_HTML=$(CURDIR)/$(QUICK_HTML) $(BIN)/python -m pytest tests/browser $(PYTEST_ARGS)
 
 # ---------------------------------------------------------------- notebooks, benchmarks
 notebooks: $(STAMP) ## re-execute every notebook in place (CMTLAB_PROFILE=full) so it stores its outputs
-	CMTLAB_PROFILE=full $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+	time CMTLAB_PROFILE=full $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 	  --ExecutePreprocessor.kernel_name=python3 \
 	  --ExecutePreprocessor.timeout=$(NB_TIMEOUT) \
 	  --ExecutePreprocessor.record_timing=False \
 	  $(NOTEBOOKS)
 
 bench: $(STAMP) ## run benchmarks/bench_song.py
-	$(BIN)/python benchmarks/bench_song.py
+	time $(BIN)/python benchmarks/bench_song.py
 
 # ---------------------------------------------------------------- cleanup
 clean: ## remove build output and caches (keeps .venv)
