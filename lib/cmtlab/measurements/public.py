@@ -29,13 +29,18 @@ from __future__ import annotations
 
 import io
 import os
+import warnings
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 import numpy as np
 import pandas as pd
-import pooch
+
+with warnings.catch_warnings():
+    # pooch imports tqdm.auto, which warns inside Jupyter when ipywidgets is absent
+    warnings.filterwarnings("ignore", message="IProgress not found")
+    import pooch
 
 __all__ = [
     "MIRROR_ENV", "DATASETS", "NETWORK_MODES", "TECHNOLOGY_ORDER", "DataIntegrityError",
