@@ -138,6 +138,17 @@ def _table_lookup(table: np.ndarray, C: np.ndarray, fractional_c: str) -> np.nda
     return (1.0 - frac) * table[lo] + frac * table[np.minimum(lo + 1, table.shape[0] - 1)]
 
 
+def ack_function(C, m_ack: int = 2, variant="exact", fractional_c: str = "interpolate") -> np.ndarray:
+    """``F(C) = E(A_{i+1})`` (eq. 13) at real ``C >= 1``, as the iteration evaluates it."""
+    c = np.atleast_1d(np.asarray(C, dtype=float))
+    if not (np.all(np.isfinite(c)) and np.all(c >= 1)):
+        raise ValueError("C must be finite and >= 1 (segments sent in a round)")
+    check_choice("fractional_c", fractional_c, FRACTIONAL_C)
+    EA, _ = moment_table(int(np.ceil(c.max())) + 1, check_int("m_ack", m_ack, minimum=1),
+                         resolve_variant(variant).case2)
+    return _table_lookup(EA, c, fractional_c)
+
+
 def _iterate(b, d, *, s, iw, ss, m_ack, E, variant: Variant, fractional_c, trace=False, progress=False):
     """Core loop, vectorised over the rows of ``b``/``d``.  Returns (throughput bit/s, trace)."""
     P, n = b.shape
