@@ -1,0 +1,391 @@
+"""Scenarios and results shared by every simulator of the book (``cmtlab.sim`` and ``cmtlab.ns3``).
+
+A :class:`StripedScenario` describes one bulk transfer of a single TCP NewReno connection
+whose packets are striped below TCP over ``n`` point-to-point links by a round-robin
+tunnel — the simulation topology of Song et al., Fig. 5.  With ``tunnel=False`` and one
+link it is a plain single-path TCP flow over one point-to-point link.  Both simulators
+take the same scenario and return the same :class:`TransferResult`, so every comparison
+in the book is "same scenario object, two simulators".
+
+Units: rates in bit/s, times in seconds, sizes in bytes.
+
+Delays
+------
+``delays_s`` are **round-trip propagation delays**, as in the analytical model
+(:func:`cmtlab.song.throughput`).  Point-to-point links are symmetric, so when the ACKs
+return over the striped links (``ack_path`` ``"round_robin"``, ``"first"`` or
+``"fastest"``) link *i* gets the one-way delay ``d_i / 2`` in each direction.  With
+``ack_path="ideal"`` (the model's assumption that the receiver→sender delay is zero, Song
+sec. 3) the ACKs return over a separate instantaneous path and link *i* gets the one-way
+forward delay ``d_i``, so the round trip is still ``d_i``.  See
+:meth:`StripedScenario.one_way_delays_s`.
+
+Timing
+------
+The completion time is measured from the moment the first data segment is handed to the
+network to the moment the receiver holds the last byte in order (connection set-up is
+not counted), and ``throughput_bps = transfer_bytes * 8 / completion_time_s`` (Song
+sec. 5.1: "A sends C bytes to B, B records the transfer finish time").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ._validate import as_float_array, check_choice, check_int, check_non_negative, check_positive
+
+#: Where the ACKs travel back to the sender (see the module docstring).
+ACK_PATHS = ("round_robin", "first", "fastest", "ideal")
+#: Fast-recovery styles: classic NewReno (RFC 6582) or Proportional Rate Reduction (RFC 6937).
+RECOVERY_STYLES = ("newreno", "prr")
+#: Loss models of a link's forward (data) direction.
+LOSS_UNITS = ("none", "packet", "bit")
+
+IPV4_HEADER_BYTES = 20
+TCP_HEADER_BYTES = 20
+UDP_HEADER_BYTES = 8
+PPP_HEADER_BYTES = 2
+TIMESTAMP_OPTION_BYTES = 12  # RFC 7323 timestamps option incl. padding (10 + 2 NOP)
+
+
+@dataclass(frozen=True)
+class TcpOptions:
+    """TCP details that change a striped flow's throughput by an order of magnitude.
+
+    Every field is an explicit option on both simulators; a simulator that cannot model a
+    value raises ``ValueError`` naming the field.  The defaults are plain RFC NewReno as
+    Song et al. describe it (no SACK, no limited transmit, classic recovery).  Presets for
+    particular ns-3 releases live in :data:`PRESETS`.
+
+    sack
+        Negotiate SACK (RFC 2018): the receiver sends SACK blocks (and D-SACK, RFC 2883,
+        where the simulator supports it) and the sender keeps a scoreboard.
+    sack_loss_detection
+        With ``sack``: also enter loss recovery when the scoreboard declares the first
+        unacknowledged segment lost (RFC 6675 ``IsLost``: ``dupack_threshold`` SACKed
+        segments above it), not only on the ``dupack_threshold``-th duplicate ACK.
+    limited_transmit
+        RFC 3042: send one new segment on each of the first two duplicate ACKs.
+    recovery
+        ``"newreno"`` — classic NewReno fast recovery with partial ACKs (RFC 6582);
+        ``"prr"`` — Proportional Rate Reduction (RFC 6937).
+    timestamps
+        RFC 7323 timestamps (12 bytes on every segment; an RTT sample from every ACK).
+    min_rto_s, initial_rto_s, clock_granularity_s
+        RFC 6298 retransmission timer: lower bound, value before the first sample, and
+        the clock granularity ``G`` in ``RTO = SRTT + max(G, 4 RTTVAR)``.
+    delayed_ack_timeout_s
+        Delayed-ACK timer: an ACK is sent at the latest this long after an unacknowledged
+        in-order segment (the count ``m_ack`` is a scenario field).
+    immediate_ack_on_out_of_order
+        RFC 5681 sec. 4.2: ACK at once when an out-of-order segment arrives or a segment
+        fills (part of) a gap.  Song's model assumes it (case II, Fig. 4).
+    dupack_threshold
+        Duplicate ACKs that trigger fast retransmit (3, RFC 5681).
+    ack_path
+        Where ACKs return: ``"round_robin"`` (the receiver's tunnel stripes them like the
+        data, as the virtual device of Song Fig. 5 does), ``"first"`` (link 1 only),
+        ``"fastest"`` (the link with the smallest round-trip delay), ``"ideal"`` (a
+        separate zero-delay, unlimited path: the model's assumption).
+    send_buffer_bytes, receive_buffer_bytes
+        Socket buffers: the sender never has more than ``send_buffer_bytes`` unacknowledged
+        bytes and the receiver advertises at most ``receive_buffer_bytes`` (ns-3's
+        ``SndBufSize``/``RcvBufSize`` default to 131072 B).
+    """
+
+    sack: bool = False
+    sack_loss_detection: bool = False
+    limited_transmit: bool = False
+    recovery: str = "newreno"
+    timestamps: bool = False
+    min_rto_s: float = 1.0
+    initial_rto_s: float = 1.0
+    clock_granularity_s: float = 0.001
+    delayed_ack_timeout_s: float = 0.2
+    immediate_ack_on_out_of_order: bool = True
+    dupack_threshold: int = 3
+    ack_path: str = "round_robin"
+    send_buffer_bytes: int = 131072
+    receive_buffer_bytes: int = 131072
+
+    def __post_init__(self):
+        for name in ("sack", "sack_loss_detection", "limited_transmit", "timestamps",
+                     "immediate_ack_on_out_of_order"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
+        if self.sack_loss_detection and not self.sack:
+            raise ValueError("sack_loss_detection requires sack=True")
+        check_choice("recovery", self.recovery, RECOVERY_STYLES)
+        check_choice("ack_path", self.ack_path, ACK_PATHS)
+        check_positive("min_rto_s", self.min_rto_s)
+        check_positive("initial_rto_s", self.initial_rto_s)
+        check_non_negative("clock_granularity_s", self.clock_granularity_s)
+        check_positive("delayed_ack_timeout_s", self.delayed_ack_timeout_s)
+        check_int("dupack_threshold", self.dupack_threshold, minimum=1, maximum=1000)
+        check_int("send_buffer_bytes", self.send_buffer_bytes, minimum=1)
+        check_int("receive_buffer_bytes", self.receive_buffer_bytes, minimum=1)
+
+    def replace(self, **changes) -> "TcpOptions":
+        """A copy with some fields changed (validated); unknown names raise ``ValueError``."""
+        unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
+        if unknown:
+            raise ValueError(f"unknown TcpOptions field(s) {sorted(unknown)}; "
+                             f"allowed: {sorted(f.name for f in dataclasses.fields(self))}")
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+#: Named option sets.  ``"rfc-newreno"`` is the default of :class:`TcpOptions`.
+#: ``"ns3-3.44-defaults"`` is what ns-3 3.44 does out of the box.  Presets for the ns-3 release
+#: Song et al. used (early 2018) are added by :mod:`cmtlab.ns3` once established from that
+#: release's sources.
+PRESETS: dict[str, TcpOptions] = {
+    "rfc-newreno": TcpOptions(),
+    "ns3-3.44-defaults": TcpOptions(sack=True, sack_loss_detection=True, limited_transmit=True, recovery="prr",
+                                    timestamps=True),
+}
+
+
+def options_preset(name: str, **changes) -> TcpOptions:
+    """A named :data:`PRESETS` entry, optionally with some fields changed."""
+    check_choice("preset", name, PRESETS)
+    return PRESETS[name].replace(**changes) if changes else PRESETS[name]
+
+
+@dataclass(frozen=True)
+class LossModel:
+    """Random loss on a link's forward (data) direction.
+
+    ``unit="none"``; ``unit="packet"`` drops each packet with probability ``rate``
+    (Bernoulli); ``unit="bit"`` drops a packet of ``L`` bytes with probability
+    ``1 - (1 - rate)^(8 L)`` (independent bit errors at bit-error rate ``rate``).
+    """
+
+    unit: str = "none"
+    rate: float = 0.0
+
+    def __post_init__(self):
+        check_choice("loss unit", self.unit, LOSS_UNITS)
+        r = check_non_negative("loss rate", self.rate)
+        if not r < 1:
+            raise ValueError(f"loss rate must be in [0, 1) (a rate of 1 never delivers anything), got {r!r}")
+        if self.unit == "none" and r != 0:
+            raise ValueError(f"loss rate must be 0 when unit='none', got {r!r}")
+
+    def drop_probability(self, packet_bytes: float) -> float:
+        """Probability that a packet of ``packet_bytes`` bytes (on the wire) is lost."""
+        if self.unit == "none" or self.rate == 0:
+            return 0.0
+        if self.unit == "packet":
+            return self.rate
+        return float(-np.expm1(8.0 * packet_bytes * np.log1p(-self.rate)))
+
+
+NO_LOSS = LossModel()
+
+
+def _as_loss(value, n: int) -> tuple[LossModel, ...]:
+    if value is None:
+        return (NO_LOSS,) * n
+    if isinstance(value, LossModel):
+        return (value,) * n
+    losses = tuple(value)
+    if len(losses) != n or not all(isinstance(x, LossModel) for x in losses):
+        raise ValueError(f"loss must be a LossModel or a sequence of {n} LossModel (one per link), got {value!r}")
+    return losses
+
+
+@dataclass(frozen=True)
+class StripedScenario:
+    """One bulk transfer over ``n`` links (Song Fig. 5 when ``tunnel=True``).
+
+    Build it with :func:`striped_scenario`, which validates and converts its arguments.
+    Fields: ``bandwidths_bps``, ``delays_s`` (round-trip, see the module docstring),
+    ``transfer_bytes``, ``segment_bytes`` (TCP payload per segment), ``initial_window_bytes``,
+    ``ssthresh_bytes``, ``m_ack`` (delayed-ACK count), ``queue_packets`` (drop-tail limit of
+    each link's transmit queue, per direction), ``loss`` (one :class:`LossModel` per link),
+    ``tunnel`` (UDP/IP encapsulation by the round-robin virtual device; required for more
+    than one link), ``options`` (:class:`TcpOptions`), ``seed`` and ``max_sim_time_s`` (a
+    run that has not finished by then stops and reports ``completed=False``).
+    """
+
+    bandwidths_bps: tuple
+    delays_s: tuple
+    transfer_bytes: int
+    segment_bytes: int = 536
+    initial_window_bytes: int = 536
+    ssthresh_bytes: int = 65535
+    m_ack: int = 2
+    queue_packets: int = 100
+    loss: tuple = ()
+    tunnel: bool = True
+    options: TcpOptions = field(default_factory=TcpOptions)
+    seed: int = 0
+    max_sim_time_s: float = 36_000.0
+
+    @property
+    def n_links(self) -> int:
+        return len(self.bandwidths_bps)
+
+    def one_way_delays_s(self) -> np.ndarray:
+        """Forward one-way propagation delay of each link (s): ``d/2``, or ``d`` with ``ack_path="ideal"``."""
+        d = np.asarray(self.delays_s, dtype=float)
+        return d if self.options.ack_path == "ideal" else d / 2.0
+
+    def ack_links(self) -> tuple[int, ...] | None:
+        """0-based links the ACKs return over, in round-robin order; ``None`` for the ideal path."""
+        path = self.options.ack_path
+        if path == "ideal":
+            return None
+        if path == "round_robin":
+            return tuple(range(self.n_links))
+        if path == "first":
+            return (0,)
+        return (int(np.argmin(self.delays_s)),)  # fastest
+
+    def data_packet_bytes(self) -> int:
+        """Bytes of one full data segment on the wire (payload + TCP/IP (+ timestamps) + tunnel + PPP)."""
+        size = self.segment_bytes + IPV4_HEADER_BYTES + TCP_HEADER_BYTES + PPP_HEADER_BYTES
+        if self.options.timestamps:
+            size += TIMESTAMP_OPTION_BYTES
+        if self.tunnel:
+            size += IPV4_HEADER_BYTES + UDP_HEADER_BYTES
+        return size
+
+    def ack_packet_bytes(self, sack_blocks: int = 0) -> int:
+        """Bytes of a pure ACK on the wire (SACK option: 2 + 8 per block, padded to 4)."""
+        size = IPV4_HEADER_BYTES + TCP_HEADER_BYTES + PPP_HEADER_BYTES
+        if self.options.timestamps:
+            size += TIMESTAMP_OPTION_BYTES
+        if sack_blocks:
+            size += 4 * ((2 + 8 * sack_blocks + 3) // 4)
+        if self.tunnel:
+            size += IPV4_HEADER_BYTES + UDP_HEADER_BYTES
+        return size
+
+    def to_dict(self) -> dict:
+        """Plain, JSON-serialisable description (the sweep cache keys on it)."""
+        out = dataclasses.asdict(self)
+        out["bandwidths_bps"] = [float(x) for x in self.bandwidths_bps]
+        out["delays_s"] = [float(x) for x in self.delays_s]
+        return out
+
+    def key(self) -> str:
+        """Stable SHA-256 of :meth:`to_dict` (same scenario → same key, across runs and machines)."""
+        blob = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), default=float)
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+    def replace(self, **changes) -> "StripedScenario":
+        """A validated copy with some fields changed (``options`` may be a dict of option changes)."""
+        current = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        if isinstance(changes.get("options"), dict):
+            changes["options"] = self.options.replace(**changes["options"])
+        unknown = set(changes) - set(current)
+        if unknown:
+            raise ValueError(f"unknown scenario field(s) {sorted(unknown)}; allowed: {sorted(current)}")
+        current.update(changes)
+        return striped_scenario(**current)
+
+
+def striped_scenario(bandwidths_bps, delays_s, *, transfer_bytes, segment_bytes=536, initial_window_bytes=536,
+                     ssthresh_bytes=65535, m_ack=2, queue_packets=100, loss=None, tunnel=True, options=None,
+                     seed=0, max_sim_time_s=36_000.0, **option_changes) -> StripedScenario:
+    """Validate the arguments and build a :class:`StripedScenario`.
+
+    ``options`` is a :class:`TcpOptions`, a preset name from :data:`PRESETS`, or ``None``
+    (the defaults); any extra keyword is a :class:`TcpOptions` field applied on top, e.g.
+    ``striped_scenario(..., sack=True, ack_path="ideal")``.  Errors name the parameter.
+    """
+    b = as_float_array("bandwidths_bps", bandwidths_bps)
+    d = as_float_array("delays_s", delays_s)
+    if b.size != d.size:
+        raise ValueError(f"bandwidths_bps and delays_s must have the same length (one per link), "
+                         f"got {b.size} and {d.size}")
+    if np.any(b <= 0):
+        raise ValueError(f"bandwidths_bps must be > 0 (bit/s), got {b.tolist()}")
+    if np.any(d < 0):
+        raise ValueError(f"delays_s must be >= 0 (round-trip seconds), got {d.tolist()}")
+    seg = check_int("segment_bytes", segment_bytes, minimum=1, maximum=65_000)
+    E = check_int("transfer_bytes", transfer_bytes, minimum=1)
+    iw = check_int("initial_window_bytes", initial_window_bytes, minimum=1)
+    if iw < seg:
+        raise ValueError(f"initial_window_bytes must be >= segment_bytes ({seg}), got {iw}")
+    ss = check_int("ssthresh_bytes", ssthresh_bytes, minimum=1)
+    m = check_int("m_ack", m_ack, minimum=1, maximum=64)
+    q = check_int("queue_packets", queue_packets, minimum=1)
+    if not isinstance(tunnel, (bool, np.bool_)):
+        raise ValueError(f"tunnel must be True or False, got {tunnel!r}")
+    if b.size > 1 and not tunnel:
+        raise ValueError("tunnel must be True for more than one link (striping needs the round-robin tunnel)")
+    if options is None:
+        opts = TcpOptions()
+    elif isinstance(options, str):
+        opts = options_preset(options)
+    elif isinstance(options, TcpOptions):
+        opts = options
+    else:
+        raise ValueError(f"options must be a TcpOptions, a preset name {sorted(PRESETS)} or None, got {options!r}")
+    if option_changes:
+        opts = opts.replace(**option_changes)
+    sd = check_int("seed", seed, minimum=0)
+    tmax = check_positive("max_sim_time_s", max_sim_time_s)
+    return StripedScenario(bandwidths_bps=tuple(float(x) for x in b), delays_s=tuple(float(x) for x in d),
+                           transfer_bytes=E, segment_bytes=seg, initial_window_bytes=iw, ssthresh_bytes=ss,
+                           m_ack=m, queue_packets=q, loss=_as_loss(loss, b.size), tunnel=bool(tunnel),
+                           options=opts, seed=sd, max_sim_time_s=tmax)
+
+
+@dataclass
+class TransferResult:
+    """What one simulated transfer returns, from either simulator.
+
+    ``throughput_bps`` is ``transfer_bytes * 8 / completion_time_s`` (NaN when the run did
+    not complete).  Counters: data segments sent (including retransmissions),
+    retransmissions, fast retransmits (entries into fast recovery), retransmission
+    timeouts, and ``spurious_retransmissions`` (retransmitted segments the receiver already
+    held, when the simulator can tell).  ``traces`` holds optional tidy DataFrames
+    (``"cwnd"``, ``"packets"``, …) when the run was asked to record them.
+    """
+
+    simulator: str
+    scenario: StripedScenario
+    completed: bool
+    completion_time_s: float
+    data_segments_sent: int = 0
+    retransmissions: int = 0
+    fast_retransmits: int = 0
+    timeouts: int = 0
+    spurious_retransmissions: int = -1
+    wall_time_s: float = float("nan")
+    traces: dict = field(default_factory=dict, repr=False)
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def throughput_bps(self) -> float:
+        if not self.completed or not self.completion_time_s > 0:
+            return float("nan")
+        return self.scenario.transfer_bytes * 8.0 / self.completion_time_s
+
+    def to_row(self) -> dict:
+        """One flat row: scenario key fields, options, and the results."""
+        sc = self.scenario
+        row = {"simulator": self.simulator, "n_links": sc.n_links, "transfer_bytes": sc.transfer_bytes,
+               "completed": self.completed, "completion_time_s": self.completion_time_s,
+               "throughput_bps": self.throughput_bps, "data_segments_sent": self.data_segments_sent,
+               "retransmissions": self.retransmissions, "fast_retransmits": self.fast_retransmits,
+               "timeouts": self.timeouts, "spurious_retransmissions": self.spurious_retransmissions,
+               "wall_time_s": self.wall_time_s, "seed": sc.seed, "scenario_key": sc.key()}
+        row.update({k: v for k, v in self.extra.items() if np.isscalar(v)})
+        return row
+
+    def to_frame(self) -> pd.DataFrame:
+        """The one-row table form of :meth:`to_row`."""
+        return pd.DataFrame([self.to_row()])
