@@ -47,7 +47,6 @@ import tempfile
 import traceback
 import types
 import uuid
-import warnings
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
@@ -383,7 +382,7 @@ class ResultCache:
         entry = {"format": CACHE_FORMAT, "key": path.stem, "simulator": simulator.name,
                  "code_version": simulator.code_version, "scenario_key": scenario.key(),
                  "scenario": scenario.to_dict(), "row": row}
-        text = json.dumps(entry, default=_json_default, allow_nan=True, sort_keys=True, indent=1)
+        text = json.dumps(entry, default=_json_default, allow_nan=True, indent=1)  # row keys keep their order
         _write_atomic(path, text)
         return path
 
@@ -562,7 +561,8 @@ def run_sweep(simulator, scenarios, *, seeds=None, workers: int | None = None, c
         The label columns, then the columns of :meth:`TransferResult.to_row` (``simulator``,
         ``seed``, ``completion_time_s``, ``throughput_bps`` in bit/s, ..., ``scenario_key``),
         one row per (scenario, seed) in input order.  ``df.attrs["sweep"]`` records the
-        simulator's code version, the cache folder and how many runs were cached/simulated.
+        simulator's code version, the cache folder, how many distinct runs were cached and
+        simulated, and where they ran (``executor``).
 
     Raises
     ------
@@ -646,16 +646,20 @@ def run_sweep(simulator, scenarios, *, seeds=None, workers: int | None = None, c
         if store is not None:
             store.store(sim, tasks[tid], row)
 
-    bar = None
-    if progress and tasks:
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message="IProgress not found")
-            from tqdm.auto import tqdm
-        bar = tqdm(total=len(tasks), desc=f"{sim.name} sweep", unit="run")
+    bar = _progress_bar(len(tasks), f"{sim.name} sweep") if progress and tasks else None
+    if bar is not None:
         if n_cached:
             bar.update(n_cached)
             bar.set_postfix(cached=n_cached)
 
+    if not todo:
+        executor = "cache"
+    elif dask_scheduler is not None:
+        executor = f"dask {dask_scheduler if isinstance(dask_scheduler, str) else dask_scheduler.scheduler.address}"
+    elif n_workers == 1:
+        executor = "in-process"
+    else:
+        executor = f"{n_workers} local worker processes ({start_method})"
     try:
         if not todo:
             pass
@@ -692,8 +696,18 @@ def run_sweep(simulator, scenarios, *, seeds=None, workers: int | None = None, c
     table = pd.DataFrame(out, columns=[*label_cols, *(c for c in result_cols if c not in label_cols)])
     table.attrs["sweep"] = {"simulator": sim.name, "code_version": sim.code_version,
                             "cache_dir": str(store.directory) if store is not None else None,
-                            "runs": len(tasks), "cached": n_cached, "simulated": len(todo)}
+                            "runs": len(tasks), "cached": n_cached, "simulated": len(todo), "executor": executor}
     return table
+
+
+def _progress_bar(total: int, desc: str):
+    """A text bar on stderr via :mod:`cmtlab.progress` (honours ``CMTLAB_PROGRESS=0``)."""
+    try:
+        from .progress import progress as shared_bar
+    except ImportError:  # pragma: no cover - older checkouts without cmtlab.progress
+        from tqdm.std import tqdm
+        return tqdm(total=total, desc=desc, unit="run", file=sys.stderr, dynamic_ncols=True)
+    return shared_bar(total=total, desc=desc, unit="run")
 
 
 def _check_picklable(sim: Simulator, where: str) -> None:
@@ -763,7 +777,7 @@ def _run_dask(sim, todo, dask_scheduler, chunksize, collect, bar, failure):
                                  key=f"cmtlab-sweep-{re.sub(r'[^A-Za-z0-9_.-]', '_', sim.name)}-{token}-{i}")
                    for i, chunk in enumerate(chunks)]
         try:
-            for fut in distributed.as_completed(futures):
+            for fut in distributed.as_completed(futures, loop=client.loop):
                 try:
                     results = fut.result()
                 except SimulationError as err:
