@@ -26,6 +26,8 @@ export PATH         := $(CURDIR)/$(BIN):$(PATH)
 export JUPYTER_PATH := $(CURDIR)/$(VENV)/share/jupyter
 export PYTHONNOUSERSITE := 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
+# Progress bars are for people at a terminal or notebook; keep them out of rendered pages (cmtlab.progress).
+NOBARS := CMTLAB_PROGRESS=0
 
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
 
@@ -62,12 +64,12 @@ venv: $(STAMP) ## create .venv and install requirements.txt + lib/ (editable)
 
 # ---------------------------------------------------------------- book
 book: $(STAMP) ## execute notebooks (CMTLAB_PROFILE=full, cached) and build the HTML into _build/html
-	time CMTLAB_PROFILE=full $(BIN)/jupyter-book build . --path-output $(BOOK_OUT) $(JB_FLAGS)
+	time $(NOBARS) CMTLAB_PROFILE=full $(BIN)/jupyter-book build . --path-output $(BOOK_OUT) $(JB_FLAGS)
 	@echo "Book: $(CURDIR)/$(BOOK_HTML)/index.html"
 
 book-quick: $(STAMP) ## strict build with CMTLAB_PROFILE=quick into _build/quick (own cache)
 	mkdir -p $(QUICK_OUT)
-	time CMTLAB_PROFILE=quick $(BIN)/jupyter-book build . --path-output $(QUICK_OUT) $(JB_FLAGS)
+	time $(NOBARS) CMTLAB_PROFILE=quick $(BIN)/jupyter-book build . --path-output $(QUICK_OUT) $(JB_FLAGS)
 
 # ---------------------------------------------------------------- tests
 test: test-unit test-nbval book-quick test-browser ## all checks (unit, nbval, quick book build, browser)
@@ -77,7 +79,7 @@ test-unit: $(STAMP) ## unit tests of the library
 	time $(BIN)/python -m pytest tests --ignore=tests/browser $(PYTEST_ARGS)
 
 test-nbval: $(STAMP) ## run every notebook (quick profile) and compare NBVAL_CHECK_OUTPUT cells
-	time CMTLAB_PROFILE=quick $(BIN)/python -m pytest --nbval-lax --nbval-current-env \
+	time $(NOBARS) CMTLAB_PROFILE=quick $(BIN)/python -m pytest --nbval-lax --nbval-current-env \
 	  --nbval-cell-timeout=$(NB_TIMEOUT) \
 	  --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider $(PYTEST_ARGS) notebooks/
 
@@ -86,7 +88,7 @@ test-browser: $(STAMP) ## headless-Chromium checks of every chapter of the quick
 
 # ---------------------------------------------------------------- notebooks, benchmarks
 notebooks: $(STAMP) ## re-execute every notebook in place (CMTLAB_PROFILE=full) so it stores its outputs
-	time CMTLAB_PROFILE=full $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+	time $(NOBARS) CMTLAB_PROFILE=full $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 	  --ExecutePreprocessor.kernel_name=python3 \
 	  --ExecutePreprocessor.timeout=$(NB_TIMEOUT) \
 	  --ExecutePreprocessor.record_timing=False \

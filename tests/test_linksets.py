@@ -58,3 +58,31 @@ def test_crossover_interpolates():
 def test_invalid_construction_input(kwargs, name):
     with pytest.raises(ValueError, match=name):
         linksets.spread(**kwargs)
+
+
+@pytest.mark.parametrize("construction", ["even", "one_outlier", "two_groups"])
+def test_mean_anchor_keeps_mean_and_reaches_minimum_at_largest_asymmetry(construction):
+    aba = np.array([0.0, 200e3, 700e3])
+    B = linksets.bandwidths_for_aba(4, aba, 100e3, construction, anchor="mean")
+    assert np.allclose(B.mean(axis=1), B.mean(axis=1)[0])
+    assert B[-1].min() == pytest.approx(100e3)
+    assert np.all(B[:-1].min(axis=1) > 100e3)
+    assert np.allclose(asymmetry.average_bandwidth_asymmetry(B[1:]), aba[1:])
+    with pytest.raises(ValueError, match="anchor"):
+        linksets.spread(4, aba, 100e3, "geometric", anchor="mean")
+    with pytest.raises(ValueError, match="anchor"):
+        linksets.spread(4, aba, 100e3, anchor="median")
+
+
+def test_delay_asymmetry_acts_through_the_mean_delay():
+    """Song's model: C_i is delay-free and E(T_i) linear in delays, so a link set and the same links
+    at the set's mean delay give nearly the same throughput (Fig. 7 chapter), while the mean delay
+    itself matters a lot."""
+    from cmtlab.song import figures
+    eq = figures.mean_delay_equivalent(4, np.linspace(0.0, 0.09, 7), min_delay_s=0.005)
+    rel = eq.throughput_kbps / eq.equal_delay_kbps - 1
+    assert np.all(np.abs(rel) < 0.01)
+    assert eq.throughput_kbps.iloc[0] > 1.5 * eq.throughput_kbps.iloc[-1]
+    # a fixed-mean delay set therefore has a (nearly) flat ADA axis
+    S = linksets.asymmetry_surface(4, [0.0, 0.035], [0.0], delay_anchor="mean")
+    assert S[0, 0] == pytest.approx(S[1, 0], rel=0.01)

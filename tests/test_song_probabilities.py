@@ -98,3 +98,21 @@ def test_large_c_no_overflow():
 def test_invalid_input_names_parameter(kwargs, name):
     with pytest.raises(ValueError, match=name):
         ack_pmf(**kwargs)
+
+
+def test_pmf_check_marks_impossible_case_and_flags_printed_eq9():
+    from cmtlab.song import checks
+    df = checks.pmf_check([1, 4], n_samples=20_000, seed=1)
+    impossible = df[(df.C == 1) & (df.distribution.str.startswith("case II"))]
+    assert impossible.agrees.isna().all() and (impossible.mc_rounds == 0).all()
+    c4 = df[df.C == 4].set_index(["distribution", "variant"]).agrees
+    assert bool(c4[("case II, eq. 9", "exact")]) and not bool(c4[("case II, eq. 9", "as_printed")])
+
+
+def test_model_can_exceed_link_capacity_on_slow_short_links():
+    """A documented limit of the model (errata page): only the ACK-triggering segments' serialisation
+    is charged, so a 100 kbit/s, 5 ms link is predicted above its capacity, a fast long one far below."""
+    from cmtlab.song import checks
+    cap = checks.capacity_ratio([100e3, 35.9e6], [0.005, 0.2]).set_index(["bandwidth_kbps", "delay_ms"]).ratio
+    assert cap[(100.0, 5.0)] > 1.0
+    assert cap[(35900.0, 200.0)] < 0.01

@@ -101,6 +101,6 @@ class Comparison:
         colours = {"reproduced": "#d8f0d8", "partly": "#fff2c6", "not reproduced": "#f8d4d4",
                    "by construction": "#e4e4f4"}
         frame = self.to_frame()
-        return (frame.style.hide(axis="index")
+        return (frame.style.hide(axis="index").format(escape="html")
                 .map(lambda v: f"background-color: {colours.get(v, '')}", subset=["verdict"])
                 .set_properties(**{"text-align": "left"}))

@@ -13,8 +13,9 @@ import numpy as np
 import pandas as pd
 
 from .._validate import check_int
+from ..progress import progress
 from . import figures, montecarlo
-from .model import Variant, queue_position
+from .model import Variant, queue_position, throughput, throughput_many
 from .probabilities import ack_pmf, expected_acked
 
 #: Variants the errata chapter compares: each erratum alone, both, neither.
@@ -27,18 +28,16 @@ ERRATA_VARIANTS = {
 
 
 def _progress(iterable, enabled: bool, desc: str):
-    if not enabled:
-        return iterable
-    from tqdm.auto import tqdm
-    return tqdm(iterable, desc=desc)
+    return progress(iterable, desc=desc, enabled_=enabled)
 
 
 def pmf_check(c_values, m_ack: int = 2, *, n_samples: int = 200_000, seed: int = 0, sigmas: float = 5.0,
               progress: bool = False) -> pd.DataFrame:
     """For each ``C``: max |closed form − Monte-Carlo| of each conditional distribution.
 
-    Columns: ``C, distribution (eqs. 5–6 | eq. 9), variant, sum, max_abs_error,
-    tolerance`` (``sigmas`` binomial standard errors + 1e-3) and ``agrees``.
+    Columns: ``C, distribution (eqs. 5–6 | eq. 9), variant, sum, mc_rounds, max_abs_error,
+    worst_k`` and ``agrees`` (every ``k`` within ``sigmas`` binomial standard errors + 1e-3;
+    ``<NA>`` where the case cannot occur, i.e. case II with ``C = 1``).
     """
     n_samples = check_int("n_samples", n_samples, minimum=1000)
     rows = []
@@ -49,9 +48,13 @@ def pmf_check(c_values, m_ack: int = 2, *, n_samples: int = 200_000, seed: int =
             p1, p2 = ack_pmf(C, m_ack, variant)
             for label, p, emp, n in (("case I, eqs. 5–6", p1, mc["case1"], mc["n_case1"]),
                                      ("case II, eq. 9", p2, mc["case2"], mc["n_case2"])):
-                se = np.sqrt(np.clip(p * (1 - p), 1e-12, None) / max(n, 1))
+                if n == 0:  # the case cannot occur (case II with C = 1): nothing to compare
+                    rows.append(dict(C=C, distribution=label, variant=variant, sum=float(p.sum()), mc_rounds=0,
+                                     max_abs_error=np.nan, worst_k=np.nan, agrees=pd.NA))
+                    continue
+                se = np.sqrt(np.clip(p * (1 - p), 1e-12, None) / n)
                 err = np.abs(p - emp)
-                rows.append(dict(C=C, distribution=label, variant=variant, sum=float(p.sum()),
+                rows.append(dict(C=C, distribution=label, variant=variant, sum=float(p.sum()), mc_rounds=n,
                                  max_abs_error=float(err.max()), worst_k=int(err.argmax() + 1),
                                  agrees=bool(np.all(err <= sigmas * se + 1e-3))))
     return pd.DataFrame(rows)
@@ -113,3 +116,79 @@ def errata_effects(*, grid_points: int = 36, ada_step_ms: float = 0.5, transfer_
                      "Fig. 8: 4 links = 1 link, min delay 50 ms (ADA ms)": thr.loc[50.0, 4],
                      "1 link, 5 ms, 100 kbit/s (kbit/s)": one.loc[5.0]})
     return pd.DataFrame(rows).set_index("variant")
+
+
+# ----------------------------------------------------------------------------- interpretations
+
+
+def fractional_c_effect(bandwidths_bps, delays_s, **model_kwargs) -> pd.DataFrame:
+    """Throughput (kbit/s) of each link set (rows of the 2-D inputs) with fractional ``C_i``
+    interpolated (default) and rounded, and their relative difference."""
+    b = np.atleast_2d(np.asarray(bandwidths_bps, dtype=float))
+    d = np.atleast_2d(np.asarray(delays_s, dtype=float))
+    interp = throughput_many(b, d, fractional_c="interpolate", **model_kwargs)
+    rnd = throughput_many(b, d, fractional_c="round", **model_kwargs)
+    return pd.DataFrame({"n_links": b.shape[1], "interpolate_kbps": interp / 1e3, "round_kbps": rnd / 1e3,
+                         "relative_difference": rnd / interp - 1})
+
+
+def transfer_size_effect(bandwidths_bps, delays_s, transfer_sizes, **model_kwargs) -> pd.DataFrame:
+    """Model throughput (kbit/s) of one link set as a function of the transfer size ``E`` (bytes)."""
+    rows = [dict(transfer_bytes=float(E), throughput_kbps=throughput(bandwidths_bps, delays_s, transfer_bytes=E,
+                                                                      **model_kwargs) / 1e3)
+            for E in transfer_sizes]
+    return pd.DataFrame(rows)
+
+
+def capacity_ratio(bandwidths_bps, delays_s, **model_kwargs) -> pd.DataFrame:
+    """Single-link model throughput divided by the link bandwidth, on a bandwidth × delay grid.
+
+    A physically possible throughput is below 1 (below ``s/(s+40)`` counting TCP/IP headers).
+    Columns: ``bandwidth_kbps, delay_ms, throughput_kbps, ratio``.
+    """
+    bw = np.asarray(bandwidths_bps, dtype=float)
+    dl = np.asarray(delays_s, dtype=float)
+    B, D = np.meshgrid(bw, dl, indexing="ij")
+    thr = throughput_many(B.reshape(-1, 1), D.reshape(-1, 1), **model_kwargs)
+    return pd.DataFrame({"bandwidth_kbps": B.ravel() / 1e3, "delay_ms": D.ravel() * 1e3,
+                         "throughput_kbps": thr / 1e3, "ratio": thr / B.ravel()})
+
+
+# ----------------------------------------------------------------------------- figures
+
+
+def plot_pmf_check(C: int, m_ack: int = 2, *, n_samples: int = 200_000, seed: int = 0):
+    """Both conditional ACK distributions at ``C``: exact and printed closed forms vs Monte-Carlo."""
+    import matplotlib.pyplot as plt
+
+    mc = montecarlo.empirical_pmfs(C, m_ack, n_samples=n_samples, seed=seed)
+    k = np.arange(1, C + 1)
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.2), constrained_layout=True)
+    for ax, case, title in ((axes[0], 0, f"case I, eqs. 5–6: P(A = k | F), C = {C}"),
+                            (axes[1], 1, f"case II, eq. 9: P(q = k | F̄), C = {C}")):
+        exact = ack_pmf(C, m_ack, "exact")[case]
+        printed = ack_pmf(C, m_ack, "as_printed")[case]
+        ax.bar(k, exact, color="#a6cee3", label="closed form (exact)")
+        ax.plot(k, printed, "o", color="#d95f02", label="as printed")
+        ax.plot(k, mc["case1" if case == 0 else "case2"], "x", color="black", ms=7,
+                label=f"Monte-Carlo ({n_samples:,} rounds)")
+        ax.set_xlabel("k (segments acknowledged)")
+        ax.set_title(title, fontsize=9)
+        ax.set_xticks(k)
+    axes[0].set_ylabel("probability")
+    axes[1].legend(loc="upper right", fontsize=8)
+    return fig
+
+
+def plot_ack_function(expected: pd.DataFrame):
+    """``F(C) = E(A_{i+1})`` (eq. 13): exact, printed and Monte-Carlo (from :func:`expected_ack_check`)."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5, 3.2), constrained_layout=True)
+    ax.plot(expected.C, expected.F_exact, "-", color="#1b9e77", label="exact (eqs. 8, 11 corrected)")
+    ax.plot(expected.C, expected.F_printed, "--", color="#d95f02", label="as printed")
+    ax.plot(expected.C, expected.F_mc, "x", color="black", label="Monte-Carlo")
+    ax.set_xlabel("C (segments sent in the round)")
+    ax.set_ylabel("F(C) = E(A) (segments)")
+    ax.legend(fontsize=8)
+    return fig

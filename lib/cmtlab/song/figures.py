@@ -11,6 +11,7 @@ import pandas as pd
 
 from .._validate import as_float_array
 from ..plotting import LINK_COLOURS, figure_name
+from ..progress import progress as _progress
 from . import linksets
 
 # ----------------------------------------------------------------------------- Fig. 7
@@ -33,6 +34,51 @@ def fig7_ratios(surface: np.ndarray) -> dict[str, float]:
     S = np.asarray(surface, dtype=float)
     return {"aba_fall_at_max_ada": float(S[-1, 0] / S[-1, -1]),
             "ada_fall_at_max_aba": float(S[0, -1] / S[-1, -1])}
+
+
+#: Link-set interpretations compared in the Fig. 7 chapter (the first is the book's default).
+FIG7_CASES = (
+    dict(construction="even", pairing="same", delay_anchor="minimum", bandwidth_anchor="minimum"),
+    dict(construction="even", pairing="reverse", delay_anchor="minimum", bandwidth_anchor="minimum"),
+    dict(construction="one_outlier", pairing="same", delay_anchor="minimum", bandwidth_anchor="minimum"),
+    dict(construction="two_groups", pairing="same", delay_anchor="minimum", bandwidth_anchor="minimum"),
+    dict(construction="geometric", pairing="same", delay_anchor="minimum", bandwidth_anchor="minimum"),
+    dict(construction="even", pairing="same", delay_anchor="minimum", bandwidth_anchor="mean"),
+    dict(construction="even", pairing="same", delay_anchor="mean", bandwidth_anchor="minimum"),
+)
+
+
+def fig7_sensitivity(ada_s, aba_bps, *, n_links: int = 4, cases=FIG7_CASES, **model_kwargs) -> pd.DataFrame:
+    """The two Fig. 7 ratios of :func:`fig7_ratios` under each link-set interpretation in ``cases``.
+
+    One row per case: the case's keywords of :func:`cmtlab.song.linksets.asymmetry_surface`,
+    both ratios, and the smallest/largest throughput on the grid (kbit/s).
+    """
+    rows = []
+    for case in cases:
+        S = linksets.asymmetry_surface(n_links, ada_s, aba_bps, **case, **model_kwargs)
+        rows.append({**case, **fig7_ratios(S), "min_kbps": S.min() / 1e3, "max_kbps": S.max() / 1e3})
+    return pd.DataFrame(rows)
+
+
+def mean_delay_equivalent(n_links: int, ada_s, *, min_delay_s: float = 0.005, bandwidths_bps=None,
+                          construction: str = "even", **model_kwargs) -> pd.DataFrame:
+    """Throughput of the ADA link sets vs the same links all at the set's *mean* delay.
+
+    In Song's model ``C_i`` never depends on the delays and ``E(T_i)`` is linear in the
+    delays of the links that carry each round's first ``m_ACK`` segments; since round robin
+    rotates that link, the delays act (almost) only through their mean.  Columns:
+    ``ada_ms, mean_delay_ms, throughput_kbps, equal_delay_kbps`` (bit/s → kbit/s).
+    """
+    ada = as_float_array("ada_s", ada_s)
+    D = linksets.delays_for_ada(n_links, ada, min_delay_s, construction)
+    b = np.full(n_links, 100e3) if bandwidths_bps is None else as_float_array("bandwidths_bps", bandwidths_bps)
+    B = np.tile(b, (ada.size, 1))
+    from .model import throughput_many
+    thr = throughput_many(B, D, **model_kwargs)
+    eq = throughput_many(B, np.repeat(D.mean(axis=1, keepdims=True), n_links, axis=1), **model_kwargs)
+    return pd.DataFrame({"ada_ms": ada * 1e3, "mean_delay_ms": D.mean(axis=1) * 1e3,
+                         "throughput_kbps": thr / 1e3, "equal_delay_kbps": eq / 1e3})
 
 
 def plot_fig7(surfaces: dict[int, np.ndarray], ada_s, aba_bps, *, title: str | None = None):
@@ -95,6 +141,24 @@ def fig8_thresholds(curves: pd.DataFrame, reference_links: int = 1) -> pd.DataFr
     table.index.name = "min_delay_ms"
     table.columns.name = "n_links"
     return table
+
+
+def fig8_sensitivity(min_delays_s, ada_s, *, constructions=linksets.CONSTRUCTIONS, transfer_sizes=(1_000_000,),
+                     n_links: int = 4, progress: bool = False, **model_kwargs) -> pd.DataFrame:
+    """ADA (ms) at which ``n_links`` fall to the 1-link throughput, per construction × transfer size × min delay.
+
+    Columns: ``construction, transfer_bytes, min_delay_ms, crossing_ms`` (NaN: no crossing in range).
+    """
+    combos = [(c, E) for c in constructions for E in transfer_sizes]
+    combos = _progress(combos, desc="Fig. 8 interpretations", enabled_=progress)
+    rows = []
+    for construction, E in combos:
+        curves = fig8_curves(min_delays_s, ada_s, n_links=(1, n_links), construction=construction,
+                             transfer_bytes=E, **model_kwargs)
+        thr = fig8_thresholds(curves)
+        for dmin, x in thr[n_links].items():
+            rows.append(dict(construction=construction, transfer_bytes=E, min_delay_ms=dmin, crossing_ms=x))
+    return pd.DataFrame(rows)
 
 
 def best_links(curves: pd.DataFrame) -> pd.DataFrame:

@@ -14,7 +14,15 @@ hits the requested asymmetry exactly (verified with eqs. 22–23 in the tests):
   eq. 22/23 equals the request.  Unlike the additive constructions, its *shape* depends on
   the minimum: with a small minimum most of the spread sits in the last link.
 
-For two links all three coincide.  A single link has no asymmetry (eq. 22 is 0/0): its
+``anchor`` says what stays fixed as the asymmetry grows (the paper only says "the minimum
+delay and bandwidth are 5 ms and 100 kbps"):
+
+* ``"minimum"`` (default) — every set has the stated minimum; the mean grows with the
+  asymmetry (an ADA sweep is then also a sweep of the mean delay);
+* ``"mean"`` — every set has the same mean, chosen so that the set with the *largest*
+  requested asymmetry has the stated minimum (the minimum over the whole figure).
+
+For two links all constructions coincide.  A single link has no asymmetry (eq. 22 is 0/0): its
 "set" is just the minimum, and the 1-link curves of Figs. 7–8 are flat.
 
 ``pairing`` decides which delay goes with which bandwidth: ``"same"`` (default) gives
@@ -32,16 +40,29 @@ from .model import throughput_many
 
 CONSTRUCTIONS = ("even", "one_outlier", "two_groups", "geometric")
 PAIRINGS = ("same", "reverse")
+ANCHORS = ("minimum", "mean")
 
 
-def spread(n_links: int, asymmetry, minimum: float, construction: str = "even") -> np.ndarray:
-    """Values (one row per requested asymmetry) with minimum ``minimum`` and eq. 22/23 = ``asymmetry``.
+def spread(n_links: int, asymmetry, minimum: float, construction: str = "even",
+           anchor: str = "minimum") -> np.ndarray:
+    """Values (one row per requested asymmetry) with eq. 22/23 = ``asymmetry``.
 
-    ``asymmetry`` may be a scalar (returns shape ``(n,)``) or 1-D (returns ``(len, n)``).
-    Units are whatever the caller uses (seconds for delays, bit/s for bandwidths).
+    With ``anchor="minimum"`` every row has minimum ``minimum``; with ``anchor="mean"``
+    every row has the same mean and the row of the largest requested asymmetry has minimum
+    ``minimum`` (additive constructions only).  ``asymmetry`` may be a scalar (returns shape
+    ``(n,)``) or 1-D (returns ``(len, n)``).  Units are whatever the caller uses (seconds
+    for delays, bit/s for bandwidths).
     """
     n = check_int("n_links", n_links, minimum=1)
     check_choice("construction", construction, CONSTRUCTIONS)
+    check_choice("anchor", anchor, ANCHORS)
+    if anchor == "mean":
+        if construction == "geometric":
+            raise ValueError("anchor='mean' needs an additive construction, not construction='geometric'")
+        rows = np.atleast_2d(spread(n, asymmetry, 0.0, construction))
+        top = rows[int(np.argmax(np.atleast_1d(asymmetry)))]
+        out = rows - rows.mean(axis=1, keepdims=True) + (minimum + top.mean())
+        return out[0] if np.ndim(asymmetry) == 0 else out
     scalar = np.ndim(asymmetry) == 0
     a = as_float_array("asymmetry", asymmetry)
     if np.any(a < 0):
@@ -89,27 +110,31 @@ def _geometric(n: int, a: np.ndarray, minimum: float) -> np.ndarray:
     return minimum * r[:, None] ** k[None, :]
 
 
-def delays_for_ada(n_links: int, ada_s, min_delay_s: float, construction: str = "even") -> np.ndarray:
+def delays_for_ada(n_links: int, ada_s, min_delay_s: float, construction: str = "even",
+                   anchor: str = "minimum") -> np.ndarray:
     """Round-trip delays (s) with minimum ``min_delay_s`` and Average Delay Asymmetry ``ada_s`` (eq. 22)."""
     check_non_negative("min_delay_s", min_delay_s)
-    return spread(n_links, ada_s, min_delay_s, construction)
+    return spread(n_links, ada_s, min_delay_s, construction, anchor)
 
 
-def bandwidths_for_aba(n_links: int, aba_bps, min_bandwidth_bps: float, construction: str = "even") -> np.ndarray:
+def bandwidths_for_aba(n_links: int, aba_bps, min_bandwidth_bps: float, construction: str = "even",
+                       anchor: str = "minimum") -> np.ndarray:
     """Bandwidths (bit/s) with minimum ``min_bandwidth_bps`` and Average Bandwidth Asymmetry ``aba_bps`` (eq. 23)."""
     if not min_bandwidth_bps > 0:
         raise ValueError(f"min_bandwidth_bps must be > 0, got {min_bandwidth_bps!r}")
-    return spread(n_links, aba_bps, min_bandwidth_bps, construction)
+    return spread(n_links, aba_bps, min_bandwidth_bps, construction, anchor)
 
 
 def asymmetry_surface(n_links: int, ada_s, aba_bps, *, min_delay_s: float = 0.005,
                       min_bandwidth_bps: float = 100e3, construction: str = "even",
                       bandwidth_construction: str | None = None, pairing: str = "same",
+                      delay_anchor: str = "minimum", bandwidth_anchor: str = "minimum",
                       **model_kwargs) -> np.ndarray:
     """Song Fig. 7: model throughput (bit/s) on the grid ADA × ABA, shape ``(len(ada_s), len(aba_bps))``.
 
     For ``n_links = 1`` there is no asymmetry: the single-link throughput at the minimum
-    delay and bandwidth is returned on the whole grid (a flat surface).
+    delay and bandwidth is returned on the whole grid (a flat surface).  ``delay_anchor`` and
+    ``bandwidth_anchor`` are the ``anchor`` of :func:`spread` for each axis.
     ``model_kwargs`` go to :func:`cmtlab.song.throughput_many`.
     """
     n = check_int("n_links", n_links, minimum=1)
@@ -119,8 +144,9 @@ def asymmetry_surface(n_links: int, ada_s, aba_bps, *, min_delay_s: float = 0.00
     if n == 1:
         t = throughput_many([min_bandwidth_bps], [min_delay_s], **model_kwargs)[0]
         return np.full((ada.size, aba.size), t)
-    D = delays_for_ada(n, ada, min_delay_s, construction)  # (A, n)
-    B = bandwidths_for_aba(n, aba, min_bandwidth_bps, bandwidth_construction or construction)  # (K, n)
+    D = delays_for_ada(n, ada, min_delay_s, construction, delay_anchor)  # (A, n)
+    B = bandwidths_for_aba(n, aba, min_bandwidth_bps, bandwidth_construction or construction,
+                           bandwidth_anchor)  # (K, n)
     if pairing == "reverse":
         B = B[:, ::-1]
     DD = np.repeat(D, aba.size, axis=0)

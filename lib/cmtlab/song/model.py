@@ -169,8 +169,8 @@ def _iterate(b, d, *, s, iw, ss, m_ack, E, variant: Variant, fractional_c, trace
     i = 1
     bar = None
     if progress:
-        from tqdm.auto import tqdm
-        bar = tqdm(total=int(np.ceil(E / s)), desc="Song model (segments)", unit="seg")
+        from ..progress import progress as _bar
+        bar = _bar(total=int(np.ceil(E / s)), desc="Song model (segments)", unit="seg")
     while active.any():
         if C.max() + 2 > c_max:
             c_max = int(2 * C.max()) + 2

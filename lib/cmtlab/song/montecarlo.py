@@ -58,8 +58,10 @@ def empirical_pmfs(C: int, m_ack: int = 2, *, n_samples: int = 100_000, seed: in
     s = sample_rounds(C, m_ack, n_samples=n_samples, seed=seed)
     first, A = s["first"], s["A"]
     k = np.arange(1, C + 1)
-    p1 = np.bincount(A[first], minlength=C + 1)[1:] / max(first.sum(), 1)
-    p2 = np.bincount(A[~first], minlength=C + 1)[1:] / max((~first).sum(), 1)
+    n1, n2 = int(first.sum()), int((~first).sum())
+    # a case that never occurred (case II when C = 1) has no empirical distribution: NaN, not zeros
+    p1 = np.bincount(A[first], minlength=C + 1)[1:] / n1 if n1 else np.full(C, np.nan)
+    p2 = np.bincount(A[~first], minlength=C + 1)[1:] / n2 if n2 else np.full(C, np.nan)
     return {"P_F": float(first.mean()), "case1": p1, "case2": p2,
             "E1": float(k @ p1), "E2": float(k @ p2), "E": float(A.mean()),
             "n_case1": int(first.sum()), "n_case2": int((~first).sum())}
