@@ -26,6 +26,9 @@ export PATH         := $(CURDIR)/$(BIN):$(PATH)
 export JUPYTER_PATH := $(CURDIR)/$(VENV)/share/jupyter
 export PYTHONNOUSERSITE := 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
+# On-disk cache of simulation sweeps (cmtlab.sweep), keyed by scenario and code version: a re-built
+# book does not re-simulate.  `make clean` removes it with the rest of _build.
+export CMTLAB_CACHE_DIR ?= $(CURDIR)/_build/sweep-cache
 # Progress bars are for people at a terminal or notebook; keep them out of rendered pages (cmtlab.progress).
 NOBARS := CMTLAB_PROGRESS=0
 
