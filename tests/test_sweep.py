@@ -6,6 +6,7 @@ A simulator that must not run (cache hits) raises if called; calls made in worke
 are counted through files, one per call.
 """
 
+import functools
 import json
 import math
 import os
@@ -68,6 +69,12 @@ def slow_first(sc):
     # The first scenarios finish last, so completion order differs from input order.
     time.sleep(0.3 if sc.transfer_bytes < 12_000 else 0.0)
     return closed_form(sc)
+
+
+def scaled(sc, factor=1.0):
+    res = closed_form(sc)
+    res.completion_time_s *= factor
+    return res
 
 
 def returns_wrong_type(sc):
@@ -413,6 +420,9 @@ def test_registered_names_resolve_lazily(tmp_path, monkeypatch, cache_dir):
     monkeypatch.setitem(sweep.SIMULATORS, "fake", "fake_sim_pkg:run")
     sim = sweep.get_simulator("FAKE")
     assert sim == Simulator("fake", "fake_sim_pkg:run", "fake-1")
+    import fake_sim_pkg
+
+    assert sweep.as_simulator(fake_sim_pkg.run) == sim  # the registered function is the registered simulator
     table = run_sweep("fake", cases(2), workers=1, cache_dir=cache_dir, progress=False)
     assert table["completion_time_s"].tolist() == [2.0, 2.0] and table["simulator"].eq("fake").all()
 
@@ -423,6 +433,21 @@ def test_plain_callable_gets_name_and_a_source_code_version(tmp_path):
     assert sim.code_version == code_version(__file__)
     obj = sweep.as_simulator(RecordingSimulator(tmp_path))
     assert obj.name == f"{__name__}.RecordingSimulator"
+    assert sweep.as_simulator(RecordingSimulator(tmp_path / "a")).code_version != obj.code_version
+    # a partial: its bound arguments are part of the version
+    p1, p2 = (sweep.as_simulator(functools.partial(scaled, factor=f)) for f in (1.0, 2.0))
+    assert p1.name == p2.name == f"{__name__}.scaled" and p1.code_version != p2.code_version
+    assert p1.code_version == sweep.as_simulator(functools.partial(scaled, factor=1.0)).code_version
+    # no source at all (exec'd code): the bytecode decides
+    versions = []
+    for body in ("return 1", "return 2", "return 1"):
+        scope = {}
+        exec(f"def run(sc):\n    {body}\n", scope)
+        versions.append(sweep.as_simulator(scope["run"]).code_version)
+    assert versions[0] == versions[2] != versions[1]
+    for bad in (dict(name=""), dict(code_version=""), dict(run=3), dict(run="no colon")):
+        with pytest.raises(ValueError, match="Simulator " + next(iter(bad))):
+            Simulator(**{"name": "x", "run": closed_form, "code_version": "1", **bad})
 
 
 def test_code_version_tracks_contents_not_location(tmp_path):

@@ -32,11 +32,13 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import hashlib
 import importlib
 import importlib.util
 import inspect
 import json
+import marshal
 import math
 import numbers
 import os
@@ -220,12 +222,15 @@ def get_simulator(name: str) -> Simulator:
 def as_simulator(simulator) -> Simulator:
     """A :class:`Simulator` from a registered name, a :class:`Simulator`, or any callable.
 
-    For a plain callable the name is ``module.qualname`` and the code version is, in order,
-    its ``CODE_VERSION`` attribute, its module's ``CODE_VERSION``, or a hash of its module's
-    source file (of its own source text if the file is unknown, e.g. a notebook cell).  A
-    callable whose behaviour depends on state not in its source (a ``functools.partial``,
-    an object's parameters) should be wrapped in a :class:`Simulator` with an explicit
-    ``code_version`` covering that state.
+    A registered simulator's own function (``cmtlab.sim.run``) is that simulator.  For any
+    other callable the name is ``module.qualname`` and the code version is, in order, its
+    ``CODE_VERSION`` attribute, the ``CODE_VERSION`` of its module or of the nearest package
+    above it, or a hash of its module's source file (of its own source text if the file is
+    unknown, e.g. a notebook cell; of its bytecode if there is no source at all).  For a
+    ``functools.partial`` the bound arguments' ``repr`` is part of the version, and for a
+    callable object its pickled state, so differently parameterised simulators never share
+    cache entries.  When that is not the right notion of "same code", wrap the callable in a
+    :class:`Simulator` with an explicit ``code_version``.
     """
     if isinstance(simulator, Simulator):
         return simulator
@@ -234,13 +239,26 @@ def as_simulator(simulator) -> Simulator:
     if not callable(simulator):
         raise ValueError(f"simulator must be a registered name {sorted(SIMULATORS)}, a Simulator or a callable "
                          f"scenario -> TransferResult, got {simulator!r}")
+    for key, target in SIMULATORS.items():
+        module_name, _, attribute = target.partition(":")
+        if getattr(sys.modules.get(module_name), attribute, None) is simulator:
+            return get_simulator(key)
+    if isinstance(simulator, functools.partial):
+        base = as_simulator(simulator.func)
+        bound = repr((simulator.args, sorted(simulator.keywords.items()))).encode()
+        return Simulator(name=base.name, run=simulator,
+                         code_version=hashlib.sha256(base.code_version.encode() + b"\0" + bound).hexdigest()[:16])
     fn = simulator
-    owner = fn if isinstance(fn, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)) else type(fn)
+    is_function = isinstance(fn, (types.FunctionType, types.BuiltinFunctionType, types.MethodType))
+    owner = fn if is_function else type(fn)
     module_name = getattr(owner, "__module__", None) or "__main__"
     qualname = getattr(owner, "__qualname__", None) or type(fn).__name__
     name = f"{module_name}.{qualname}"
-    module = sys.modules.get(module_name)
-    version = getattr(fn, "CODE_VERSION", None) or getattr(module, "CODE_VERSION", None)
+    version = getattr(fn, "CODE_VERSION", None)
+    parts = module_name.split(".")
+    while not version and parts:  # the module's, else its package's CODE_VERSION
+        version = getattr(sys.modules.get(".".join(parts)), "CODE_VERSION", None)
+        parts.pop()
     if not version:
         source_file = None
         with contextlib.suppress(TypeError, OSError):
@@ -249,11 +267,18 @@ def as_simulator(simulator) -> Simulator:
             version = code_version(source_file)
         else:
             try:
-                text = inspect.getsource(owner)
-            except (TypeError, OSError) as exc:
-                raise ValueError(f"cannot determine a code version for simulator {name}; wrap it as "
-                                 f"Simulator(name, run, code_version=...)") from exc
-            version = hashlib.sha256(text.encode()).hexdigest()[:16]
+                blob = inspect.getsource(owner).encode()
+            except (TypeError, OSError):
+                code = getattr(getattr(owner, "__func__", owner), "__code__", None)  # no source: the bytecode
+                if code is None:
+                    raise ValueError(f"cannot determine a code version for simulator {name}; wrap it as "
+                                     f"Simulator(name, run, code_version=...)") from None
+                blob = marshal.dumps(code)
+            version = hashlib.sha256(blob).hexdigest()[:16]
+        if not is_function:
+            with contextlib.suppress(Exception):  # an object's parameters are part of what it computes
+                state = pickle.dumps(fn, protocol=4)
+                version = hashlib.sha256(str(version).encode() + b"\0" + state).hexdigest()[:16]
     return Simulator(name=name, run=fn, code_version=str(version))
 
 
