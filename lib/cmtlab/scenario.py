@@ -144,13 +144,33 @@ class TcpOptions:
 
 
 #: Named option sets.  ``"rfc-newreno"`` is the default of :class:`TcpOptions`.
-#: ``"ns3-3.44-defaults"`` is what ns-3 3.44 does out of the box.  Presets for the ns-3 release
-#: Song et al. used (early 2018) are added by :mod:`cmtlab.ns3` once established from that
-#: release's sources.
+#:
+#: ``"ns3-3.44-defaults"`` is what ns-3 3.44 does out of the box, checked against the attribute
+#: initial values of the installed ns-3 (``cmtlab.ns3.attribute_defaults``; test
+#: ``tests/test_ns3.py``): ``TcpSocketBase::Sack``/``LimitedTransmit``/``Timestamp`` true (SACK
+#: implies RFC 6675 ``IsLost`` loss detection), ``TcpL4Protocol::RecoveryType`` =
+#: ``TcpPrrRecovery``, ``MinRto`` 1 s, ``RttEstimator::InitialEstimation`` 1 s,
+#: ``ClockGranularity`` 1 ms, ``DelAckTimeout`` 0.2 s, ``ReTxThreshold`` 3, ``SndBufSize`` =
+#: ``RcvBufSize`` = 131072 B.  (Not option fields: ns-3 3.44 also defaults to TCP CUBIC,
+#: ``InitialCwnd`` 10 segments and an unlimited initial ssthresh; the scenario fixes NewReno and
+#: its own window and ssthresh.)
+#:
+#: ``"ns3-2018"`` is ns-3 as Song et al. used it (accessed March 2018: ns-3.27, Oct 2017, or
+#: ns-3.28, Mar 2018).  Evidence: ns-3 RELEASE_NOTES/CHANGES — 3.27 "The SACK option and the
+#: RFC 6675 loss recovery algorithm are now supported" (new ``TcpSocketBase::Sack`` attribute);
+#: 3.28 adds pacing (off by default) and splits the ``CongestionWindowInflated`` trace; PRR
+#: ("Added PRR as recovery algorithm", the ``TcpRecoveryOps`` classes) arrives only in 3.29.
+#: The ``TcpSocketBase`` attribute table of an ns-3-dev snapshot between 3.27 and 3.28 (SACK
+#: merged, no ``CongestionWindowInflated`` yet) has ``Sack`` true, ``LimitedTransmit`` true,
+#: ``Timestamp`` true, ``WindowScaling`` true, ``MinRto`` 1 s, ``ClockGranularity`` 1 ms,
+#: ``ReTxThreshold`` 3.  So: SACK with RFC 6675 loss detection, limited transmit, timestamps,
+#: and classic (NewReno-style, window-inflating) fast recovery.
 PRESETS: dict[str, TcpOptions] = {
     "rfc-newreno": TcpOptions(),
     "ns3-3.44-defaults": TcpOptions(sack=True, sack_loss_detection=True, limited_transmit=True, recovery="prr",
                                     timestamps=True),
+    "ns3-2018": TcpOptions(sack=True, sack_loss_detection=True, limited_transmit=True, recovery="newreno",
+                           timestamps=True),
 }
 
 
