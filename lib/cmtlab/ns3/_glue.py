@@ -87,7 +87,8 @@ struct Config {
 
 struct Result {
     bool completed = false;
-    double first_data_s = -1;
+    double first_data_s = -1;                // first data segment starts onto its link (PhyTxBegin)
+    double first_data_tcp_s = -1;            // first data segment handed by TCP to IP (Tx trace)
     double done_s = -1;
     double sim_end_s = 0;
     double connected_s = -1;
@@ -205,7 +206,7 @@ struct Ctx {
         uint32_t len = p->GetSize();
         if (len == 0) return;
         double now = Simulator::Now().GetSeconds();
-        if (!anyData) { anyData = true; res->first_data_s = now; }
+        if (!anyData) { anyData = true; res->first_data_tcp_s = now; }
         uint64_t start = Offset(h.GetSequenceNumber());
         uint64_t end = start + len;
         bool retx = end <= highestSent;
@@ -299,6 +300,17 @@ void DevCounter::OnPhyTxBegin(Ptr<const Packet> p) {
     uint32_t sz = p->GetSize();
     Result* r = ctx->res;
     if (dataDir) {
+        if (r->first_data_s < 0) {
+            // Is this the first data segment on the wire?  (PPP | IP [| UDP | IP] | TCP | payload)
+            Ptr<Packet> c = p->Copy();
+            PppHeader ppp; c->RemoveHeader(ppp);
+            Ipv4Header ip; c->RemoveHeader(ip);
+            if (ip.GetProtocol() == 17) { UdpHeader udp; c->RemoveHeader(udp); c->RemoveHeader(ip); }
+            if (ip.GetProtocol() == 6) {
+                TcpHeader tcp; c->RemoveHeader(tcp);
+                if (c->GetSize() > 0) r->first_data_s = Simulator::Now().GetSeconds();
+            }
+        }
         r->link_data_packets[link] += 1;
         r->link_data_bytes[link] += sz;
         if (sz > r->link_max_wire_bytes[link]) r->link_max_wire_bytes[link] = sz;

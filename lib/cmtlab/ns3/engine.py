@@ -97,6 +97,12 @@ def unsupported_options(scenario: StripedScenario) -> list[str]:
             "the RFC 6675 scoreboard marks the first unacknowledged segment lost (TcpTxBuffer::IsLost, "
             "checked in TcpSocketBase::DupAck) once SACK is negotiated; there is no attribute to turn "
             "that off. Use sack_loss_detection=True or sack=False.")
+    if o.sack and not o.limited_transmit:
+        problems.append(
+            "limited_transmit=False with sack=True: ns-3 3.44 consults TcpSocketBase::LimitedTransmit only "
+            "without SACK; with SACK the RFC 6675 pipe (BytesInFlight excludes SACKed segments) lets the "
+            "sender transmit new segments on the first duplicate ACKs anyway, i.e. ns-3 always behaves as "
+            "limited_transmit=True. Use limited_transmit=True or sack=False.")
     if not o.immediate_ack_on_out_of_order:
         problems.append(
             "immediate_ack_on_out_of_order=False: ns-3 3.44 TcpSocketBase::ReceivedData always ACKs at "
@@ -235,6 +241,7 @@ def run(scenario: StripedScenario, *, trace: bool = False) -> TransferResult:
         "sim_end_s": float(res.sim_end_s),
         "connected_s": float(res.connected_s),
         "first_data_s": float(res.first_data_s),
+        "first_data_tcp_s": float(res.first_data_tcp_s),
         "received_bytes": int(res.rx_bytes),
         "data_segments_received": int(res.data_segments_received),
         "loss_drops": int(res.loss_drops),
