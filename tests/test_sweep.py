@@ -7,6 +7,7 @@ are counted through files, one per call.
 """
 
 import functools
+import importlib
 import json
 import math
 import os
@@ -23,7 +24,7 @@ import pytest
 import cmtlab
 from cmtlab import sweep
 from cmtlab.scenario import TransferResult, striped_scenario
-from cmtlab.sweep import ResultCache, SimulationError, Simulator, code_version, run_sweep
+from cmtlab.sweep import ResultCache, SimulationError, Simulator, StaleSimulatorError, code_version, run_sweep
 
 
 # ------------------------------------------------------------------ stand-in simulators (module level: picklable)
@@ -425,6 +426,41 @@ def test_registered_names_resolve_lazily(tmp_path, monkeypatch, cache_dir):
     assert sweep.as_simulator(fake_sim_pkg.run) == sim  # the registered function is the registered simulator
     table = run_sweep("fake", cases(2), workers=1, cache_dir=cache_dir, progress=False)
     assert table["completion_time_s"].tolist() == [2.0, 2.0] and table["simulator"].eq("fake").all()
+
+
+def test_workers_holding_old_simulator_code_are_replaced(tmp_path, monkeypatch, cache_dir):
+    pkg = tmp_path / "evolving_sim"
+    pkg.mkdir()
+
+    def edit(version):  # sizes differ, so no stale bytecode is ever used
+        (pkg / "__init__.py").write_text(
+            f"CODE_VERSION = 'evolving-{version}'  # {'x' * version}\n"
+            "from cmtlab.scenario import TransferResult\n"
+            f"def run(sc):\n    return TransferResult('evolving', sc, True, {version}.0)\n")
+
+    edit(1)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(sweep.SIMULATORS, "evolving", "evolving_sim:run")
+    sweep.shutdown_workers()  # workers started from here on see tmp_path on sys.path
+    items = cases(4)
+    first = run_sweep("evolving", items, workers=2, chunksize=1, cache_dir=cache_dir, progress=False)
+    assert first["completion_time_s"].tolist() == [1.0] * 4
+
+    # The session picks up an edit (autoreload); the kept workers still hold version 1 and are replaced.
+    edit(2)
+    importlib.reload(sys.modules["evolving_sim"])
+    second = run_sweep("evolving", items, workers=2, chunksize=1, cache_dir=cache_dir, progress=False)
+    assert second["completion_time_s"].tolist() == [2.0] * 4
+    assert second.attrs["sweep"]["code_version"] == "evolving-2" and second.attrs["sweep"]["simulated"] == 4
+    assert len(entries(cache_dir)) == 8  # each version's results under its own key
+
+    # The source changes but this session keeps version 2: fresh workers would run version 3.
+    edit(3)
+    sweep.shutdown_workers()
+    with pytest.raises(StaleSimulatorError, match="expects evolving-2.*restart it"):
+        run_sweep("evolving", items, seeds=[5], workers=2, cache_dir=cache_dir, progress=False)
+    assert len(entries(cache_dir)) == 8  # nothing computed with the wrong code was cached
+    sweep.shutdown_workers()
 
 
 def test_plain_callable_gets_name_and_a_source_code_version(tmp_path):

@@ -59,7 +59,7 @@ from .scenario import StripedScenario, TransferResult
 
 __all__ = [
     "Simulator", "SIMULATORS", "get_simulator", "as_simulator", "code_version", "ResultCache",
-    "SimulationError", "run_sweep", "default_cache_dir", "resolve_cache_dir", "shutdown_workers",
+    "SimulationError", "StaleSimulatorError", "run_sweep", "default_cache_dir", "resolve_cache_dir", "shutdown_workers",
     "CACHE_DIR_ENV", "DASK_SCHEDULER_ENV",
 ]
 
@@ -154,16 +154,40 @@ def _source_files(source) -> list[tuple[str, Path]]:
 
 # ---------------------------------------------------------------------------------------- simulators
 
-_RESOLVED: dict[str, Callable] = {}
-
-
 def _resolve_target(target: str) -> Callable:
-    fn = _RESOLVED.get(target)
-    if fn is None:
-        module, _, attribute = target.partition(":")
-        fn = getattr(importlib.import_module(module), attribute)
-        _RESOLVED[target] = fn
-    return fn
+    module, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module), attribute)  # sys.modules lookup after the first import
+
+
+_FIRST_SEEN_VERSIONS: dict[str, tuple[types.ModuleType, str]] = {}
+
+
+def _loaded_version(module: types.ModuleType) -> str:
+    """Code version of ``module`` as this process loaded it: its ``CODE_VERSION`` (read live, so
+    ``importlib.reload`` counts), else a hash of its source files taken when first seen here."""
+    version = getattr(module, "CODE_VERSION", None)
+    if version:
+        return str(version)
+    seen = _FIRST_SEEN_VERSIONS.get(module.__name__)
+    if seen is None or seen[0] is not module:
+        seen = _FIRST_SEEN_VERSIONS[module.__name__] = (module, code_version(module))
+    return seen[1]
+
+
+class StaleSimulatorError(RuntimeError):
+    """A process holds other simulator code than the sweep's code version says (the source
+    changed after that process imported it); its results must not enter the cache."""
+
+
+def _check_loaded_code(simulator: "Simulator") -> None:
+    if not (simulator.verify_loaded_code and isinstance(simulator.run, str)):
+        return
+    module = importlib.import_module(simulator.run.partition(":")[0])
+    loaded = _loaded_version(module)
+    if loaded != simulator.code_version:
+        raise StaleSimulatorError(
+            f"process {os.getpid()} runs {module.__name__} with code version {loaded}, but the sweep expects "
+            f"{simulator.code_version}: the source changed after one of the processes imported it")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -180,6 +204,9 @@ class Simulator:
     name: str
     run: Callable | str
     code_version: str
+    #: Check, in every process that runs it, that the ``run`` module as loaded there has this
+    #: ``code_version`` (set by :func:`get_simulator`; see :class:`StaleSimulatorError`).
+    verify_loaded_code: bool = dataclasses.field(default=False, compare=False, repr=False)
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name.strip():
@@ -215,8 +242,7 @@ def get_simulator(name: str) -> Simulator:
         module = importlib.import_module(module_name)
     except ImportError as exc:
         raise ImportError(f"simulator {key!r} is not available: importing {module_name} failed ({exc})") from exc
-    version = getattr(module, "CODE_VERSION", None) or code_version(module)
-    return Simulator(name=key, run=target, code_version=str(version))
+    return Simulator(name=key, run=target, code_version=_loaded_version(module), verify_loaded_code=True)
 
 
 def as_simulator(simulator) -> Simulator:
@@ -338,6 +364,7 @@ def _run_one(simulator: Simulator, scenario: StripedScenario) -> dict:
 
 def _run_chunk(simulator: Simulator, chunk: list[tuple[int, StripedScenario]]) -> list[tuple[int, dict]]:
     """Worker task: run a few scenarios, return ``(task id, row)`` pairs."""
+    _check_loaded_code(simulator)
     out = []
     for tid, sc in chunk:
         try:
@@ -696,6 +723,9 @@ def run_sweep(simulator, scenarios, *, seeds=None, workers: int | None = None, c
                     ((_, row),) = _run_chunk(sim, [(tid, run)])
                 except SimulationError as err:
                     raise failure(err) from err
+                except StaleSimulatorError as exc:
+                    raise StaleSimulatorError(f"{exc}.  Restart this session (or importlib.reload the "
+                                              f"simulator's module) so that it runs the current source") from None
                 collect(tid, row)
                 if bar is not None:
                     bar.update(1)
@@ -751,10 +781,32 @@ def _check_picklable(sim: Simulator, where: str) -> None:
 
 
 def _run_local_pool(sim, todo, n_workers, start_method, chunksize, collect, bar, failure):
+    _check_picklable(sim, start_method)
+    finished: set[int] = set()
+
+    def collect_here(tid, row):
+        finished.add(tid)
+        collect(tid, row)
+
+    try:
+        _drain_pool(sim, todo, n_workers, start_method, chunksize, collect_here, bar, failure)
+    except StaleSimulatorError:
+        # Kept workers imported the simulator before its source changed: start fresh ones, once.
+        shutdown_workers(kill=True)
+        remaining = [(tid, run) for tid, run in todo if tid not in finished]
+        try:
+            _drain_pool(sim, remaining, n_workers, start_method, chunksize, collect_here, bar, failure)
+        except StaleSimulatorError as exc:
+            shutdown_workers(kill=True)
+            raise StaleSimulatorError(
+                f"{exc}.  Fresh worker processes import the source as it is on disk now, so this session holds "
+                f"an older version: restart it (or importlib.reload the simulator's module)") from None
+
+
+def _drain_pool(sim, todo, n_workers, start_method, chunksize, collect, bar, failure):
     from concurrent.futures import FIRST_COMPLETED, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    _check_picklable(sim, start_method)
     pool = _local_pool(n_workers, start_method)
     chunks = _chunks(todo, n_workers, chunksize)
     futures = {pool.submit(_run_chunk, sim, chunk): chunk for chunk in chunks}
@@ -807,6 +859,9 @@ def _run_dask(sim, todo, dask_scheduler, chunksize, collect, bar, failure):
                     results = fut.result()
                 except SimulationError as err:
                     raise failure(err) from err
+                except StaleSimulatorError as exc:
+                    raise StaleSimulatorError(f"{exc}.  Restart the cluster's workers (client.restart()) so "
+                                              f"they import the current source") from None
                 for tid, row in results:
                     collect(tid, row)
                 if bar is not None:
