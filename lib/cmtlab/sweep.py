@@ -22,7 +22,9 @@ hundreds of such transfers; :func:`run_sweep` runs them and returns one table::
   re-simulate; a changed scenario field or simulator source does.  Entries are written by the
   process that collects the results (the notebook's), atomically (temporary file + rename), so
   neither parallel sweeps nor an interrupted run leave a corrupt entry, and a Dask cluster
-  needs no shared file system.
+  needs no shared file system.  Kept worker processes that imported a registered simulator
+  before its source changed are detected and replaced (:class:`StaleSimulatorError`), so no
+  result enters the cache under a code version other than the one that computed it.
 * **Determinism.**  Rows come in input order (scenario by scenario, seeds in the order given)
   whatever the number of workers or the order in which runs finish; each run is seeded by its
   scenario's ``seed`` field, so the table is the same for ``workers=1``, ``workers=8`` and Dask.
