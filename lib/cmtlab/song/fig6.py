@@ -1,0 +1,130 @@
+"""Song Fig. 6 (S2): the model against packet-level simulation for 2…8 field links.
+
+Song et al., sec. 5.2–5.4: with ``m`` links (links I…m, i.e. the modems CT1, CT2, CT3, CU1, CU2,
+CU3, CM1, CM2 in that order), every link's bandwidth is the modem's maximum download data rate
+and its delay is drawn from the modem's RTT data set.  "If the delay data set of each link
+contains n values, there will be n^m combinations"; their Average Delay Asymmetry (eq. 22) is
+computed and sorted, and 36 groups are "evenly selected".  Model and simulation are run for each
+group and compared by the prediction accuracy of eq. 24.
+
+:func:`delay_groups` implements the selection.  "Evenly selected" is read as evenly spaced in
+*rank*: the groups at ranks ``round(k (N-1)/35)``, ``k = 0…35``, of the ``N`` combinations sorted
+by ADA, so the first and last are the least and most asymmetric combinations.  Enumerating is
+feasible only for small ``n^m`` (two links with 1000 samples each: 10^6 combinations); beyond
+``max_enumerate`` combinations the same ranks are taken among ``n_draws`` combinations drawn
+uniformly at random (each link's delay drawn from its own data set, seeded) — the sorted sample
+is an estimate of the sorted population, so the selected groups estimate the same ADA quantiles;
+only the two end groups are the sample's extremes rather than the population's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .._validate import check_int
+from ..asymmetry import average_delay_asymmetry, prediction_accuracy
+from ..measurements import field
+
+#: Links I…VIII of sec. 5.3, in order.
+LINK_MODEMS = tuple(field.MODEMS)
+
+
+def field_links(n_links: int, rtt: pd.DataFrame | None = None, rates: pd.DataFrame | None = None):
+    """Bandwidths (bit/s, the modems' maximum DR) and RTT data sets (s) of links I…``n_links``.
+
+    Returns ``(bandwidths_bps, [rtt_samples_s per link], modems)``; the defaults read the
+    committed reconstruction of ``data/field-measurements/``.
+    """
+    n = check_int("n_links", n_links, minimum=1, maximum=len(LINK_MODEMS))
+    rtt = field.load_rtt_samples() if rtt is None else rtt
+    rates = field.load_data_rates() if rates is None else rates
+    modems = LINK_MODEMS[:n]
+    r = rates.set_index(rates["modem"].astype(str))
+    bw = np.array([r.loc[m, "max_dr_mbps"] * 1e6 for m in modems])
+    sets = [rtt.loc[rtt["modem"].astype(str) == m, "rtt_ms"].to_numpy(dtype=float) / 1e3 for m in modems]
+    for m, s in zip(modems, sets):
+        if s.size == 0:
+            raise ValueError(f"rtt has no samples for modem {m!r}")
+    return bw, sets, modems
+
+
+def delay_groups(rtt_sets, n_groups: int = 36, *, max_enumerate: int = 2_000_000, n_draws: int = 200_000,
+                 seed: int = 0) -> pd.DataFrame:
+    """The ``n_groups`` delay combinations evenly spaced in ADA rank (see the module docstring).
+
+    ``rtt_sets`` is one array of round-trip delays (s) per link.  Returns a table with one row
+    per group: ``group`` (0…n_groups-1), ``ada_s`` (eq. 22), ``rank_fraction`` (rank / (N-1)),
+    ``method`` ("enumerated" or "sampled"), ``combinations`` (N) and ``d1_s…dm_s``.
+    """
+    sets = [np.asarray(s, dtype=float) for s in rtt_sets]
+    m = len(sets)
+    if m < 2:
+        raise ValueError(f"rtt_sets must hold at least 2 links (ADA needs two), got {m}")
+    if any(s.ndim != 1 or s.size == 0 or not np.all(np.isfinite(s)) or np.any(s < 0) for s in sets):
+        raise ValueError("rtt_sets must be non-empty 1-D arrays of finite delays >= 0 (seconds)")
+    G = check_int("n_groups", n_groups, minimum=2)
+    check_int("max_enumerate", max_enumerate, minimum=1)
+    check_int("n_draws", n_draws, minimum=G)
+    total = int(np.prod([s.size for s in sets], dtype=object))
+    if total <= max_enumerate:
+        grids = np.meshgrid(*sets, indexing="ij")
+        combos = np.stack([g.ravel() for g in grids], axis=1)
+        method = "enumerated"
+    else:
+        rng = np.random.default_rng(seed)
+        combos = np.stack([rng.choice(s, size=n_draws) for s in sets], axis=1)
+        method = "sampled"
+    ada = _ada_rows(combos)
+    order = np.argsort(ada, kind="stable")
+    N = combos.shape[0]
+    ranks = np.rint(np.linspace(0, N - 1, G)).astype(int)
+    pick = order[ranks]
+    out = pd.DataFrame({"group": np.arange(G), "ada_s": ada[pick], "rank_fraction": ranks / max(N - 1, 1),
+                        "method": method, "combinations": total})
+    for k in range(m):
+        out[f"d{k + 1}_s"] = combos[pick, k]
+    return out
+
+
+def _ada_rows(combos: np.ndarray) -> np.ndarray:
+    """Eq. 22 for every row, in chunks (memory ~ chunk × m²)."""
+    out = np.empty(combos.shape[0])
+    step = max(1, 4_000_000 // (combos.shape[1] ** 2))
+    for i in range(0, combos.shape[0], step):
+        out[i:i + step] = average_delay_asymmetry(combos[i:i + step])
+    return out
+
+
+def groups_table(link_counts=range(2, 9), n_groups: int = 36, *, seed: int = 0, **kwargs) -> pd.DataFrame:
+    """:func:`delay_groups` for every number of links, in one long table with ``n_links``,
+    ``bandwidths_bps`` and ``delays_s`` (tuples, ready for the model and the simulators)."""
+    frames = []
+    for n in link_counts:
+        bw, sets, _ = field_links(n)
+        g = delay_groups(sets, n_groups, seed=seed + n, **kwargs)
+        d_cols = [f"d{k + 1}_s" for k in range(n)]
+        g.insert(0, "n_links", n)
+        g["bandwidths_bps"] = [tuple(bw)] * len(g)
+        g["delays_s"] = [tuple(row) for row in g[d_cols].to_numpy()]
+        frames.append(g.drop(columns=d_cols))
+    return pd.concat(frames, ignore_index=True)
+
+
+def accuracy_table(results: pd.DataFrame, *, model_cols, sim_cols) -> pd.DataFrame:
+    """Mean prediction accuracy (eq. 24, in %) per number of links, for every model × simulation pair.
+
+    ``results`` has one row per group with ``n_links`` and throughput columns (bit/s).  Returns a
+    table indexed by ``n_links`` plus an ``average`` row (the mean over link counts, as the paper's
+    77.41 % is the mean of its seven values), one column per ``"model vs simulation"`` pair.
+    """
+    out = {}
+    for mc in model_cols:
+        for sc in sim_cols:
+            acc = prediction_accuracy(results[sc].to_numpy(), results[mc].to_numpy())
+            per_n = pd.Series(acc, index=results.index).groupby(results["n_links"]).mean() * 100
+            out[f"{mc} vs {sc}"] = per_n
+    table = pd.DataFrame(out)
+    table.loc["average"] = table.mean()
+    return table
+
