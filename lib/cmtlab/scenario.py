@@ -164,7 +164,9 @@ class TcpOptions:
 #: merged, no ``CongestionWindowInflated`` yet) has ``Sack`` true, ``LimitedTransmit`` true,
 #: ``Timestamp`` true, ``WindowScaling`` true, ``MinRto`` 1 s, ``ClockGranularity`` 1 ms,
 #: ``ReTxThreshold`` 3.  So: SACK with RFC 6675 loss detection, limited transmit, timestamps,
-#: and classic (NewReno-style, window-inflating) fast recovery.
+#: and classic NewReno fast recovery (ns-3.27 inflated cwnd during recovery; 3.28 no longer does
+#: internally, CHANGES "Changed behavior" of 3.28).  In ns-3 3.44 ``recovery="newreno"`` is
+#: ``TcpClassicRecovery``, the 3.29 refactoring of that code.
 PRESETS: dict[str, TcpOptions] = {
     "rfc-newreno": TcpOptions(),
     "ns3-3.44-defaults": TcpOptions(sack=True, sack_loss_detection=True, limited_transmit=True, recovery="prr",
