@@ -1,0 +1,308 @@
+"""The discrete-event engine and Song et al.'s striped topology (Fig. 5).
+
+:class:`Simulation` wires one scenario: a :class:`~cmtlab.sim.tcp.TcpSender` whose IP
+packets a round-robin tunnel (:class:`~cmtlab.sim.scheduler.RoundRobinScheduler`) stripes
+over ``n`` :class:`~cmtlab.sim.link.PointToPointLink` (forward direction), a
+:class:`~cmtlab.sim.tcp.TcpReceiver` whose ACKs return as ``options.ack_path`` says (the
+reverse directions of the same links, striped round-robin or pinned to one link, or the
+model's ideal zero-delay path), and the event loop.
+
+Events
+------
+One heap of ``(time_ns, scheduled_ns, id, kind, a, b, c)`` tuples.  Time is kept in
+integer nanoseconds, like ns-3, and events at the same nanosecond are taken in the order
+ns-3 would take them: by the time they were scheduled (for a packet arrival, when the
+packet started serialisation), then in insertion order.  Only four kinds exist: a data segment
+arriving at the receiver, an ACK arriving at the sender, the retransmission timer and the
+delayed-ACK timer.  Links compute departure times arithmetically
+(:class:`~cmtlab.sim.link.LinkModel`), so each packet costs exactly one event; timers are
+lazy (restarting a timer moves a deadline, and a popped timer event re-arms itself if its
+deadline moved), so ACKs that restart the retransmission timer add no events.  Memory is
+bounded by the window and the queues: the sender's scoreboard is a ring of
+``min(send, receive buffer) / segment`` entries, the receiver keeps only out-of-order
+segments, and nothing per packet is kept unless a trace is requested.
+
+Guards
+------
+A run stops with ``completed=False`` when simulated time passes the scenario's
+``max_sim_time_s`` or after ``max_events`` events (``extra["stop_reason"]`` says which).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from heapq import heappop, heappush
+
+from ..scenario import TIMESTAMP_OPTION_BYTES, StripedScenario, TransferResult
+from .congestion import CongestionControl, NewReno
+from .link import NS_PER_S, IdealPath, LinkModel, PointToPointLink, seconds_to_ns
+from .recovery import RecoveryAlgorithm, make_recovery
+from .reordering import NoReorderingResponse, ReorderingResponse
+from .rng import Mrg32k3a
+from .scheduler import FixedScheduler, RoundRobinScheduler, Scheduler
+from .tcp import EV_ACK, EV_DATA, EV_DELACK, EV_RTO, TcpReceiver, TcpSender
+from .traces import ReorderDensity, TraceRecorder, normalize_trace
+
+SIMULATOR_NAME = "cmtlab"
+#: Rate (bit/s) of the ``ack_path="ideal"`` return path: an ACK takes 1 ns (as in :mod:`cmtlab.ns3`).
+IDEAL_PATH_RATE_BPS = 1e12
+#: Queue limit of the ideal return path (never reached).
+IDEAL_PATH_QUEUE_PACKETS = 1_000_000
+
+
+def loss_rng(seed: int, link: int) -> Mrg32k3a:
+    """Loss generator of data link ``link``: the MRG32k3a stream ns-3 gives the link's
+    ``RateErrorModel`` in :mod:`cmtlab.ns3` (``AssignStreams(link)``, run ``seed + 1``)."""
+    return Mrg32k3a.ns3_assigned(link, seed + 1)
+
+
+class Simulation:
+    """One run of a :class:`~cmtlab.scenario.StripedScenario`.
+
+    Parameters
+    ----------
+    scenario
+        The scenario (build it with :func:`cmtlab.scenario.striped_scenario`).
+    trace
+        ``True``, ``False`` or a set of trace names (:data:`cmtlab.sim.traces.TRACE_NAMES`).
+    handshake_rtt_sample
+        Seed the RTT estimator with the SYN/SYN-ACK round trip over the first data link and
+        the first ACK link, as ns-3 (and any RFC 6298 sender) does; with ``False`` the
+        first data segments run on ``initial_rto_s``.
+    congestion, recovery, reordering, scheduler, ack_scheduler, links, ack_links
+        Plug-ins replacing the defaults (:class:`~cmtlab.sim.congestion.NewReno`, the
+        recovery named by ``options.recovery``, :class:`~cmtlab.sim.reordering.NoReorderingResponse`,
+        round-robin striping, ACK links per ``options.ack_path``, point-to-point links
+        built from the scenario).  With ``ack_path="ideal"`` the ACKs use one extra link of
+        :data:`IDEAL_PATH_RATE_BPS` without propagation delay (the model's instantaneous
+        return path up to 1 ns per ACK, exactly as :mod:`cmtlab.ns3` builds it).
+    max_events
+        Event budget (default ``200 * segments + 1e6``).
+    rate_bin_s
+        Bin width of the ``rate`` trace (default: completion time / 100).
+    """
+
+    def __init__(self, scenario: StripedScenario, *, trace=False, handshake_rtt_sample: bool = True,
+                 congestion: CongestionControl | None = None, recovery: RecoveryAlgorithm | None = None,
+                 reordering: ReorderingResponse | None = None, scheduler: Scheduler | None = None,
+                 ack_scheduler: Scheduler | None = None, links: list[LinkModel] | None = None,
+                 ack_links: list[LinkModel] | None = None, max_events: int | None = None,
+                 rate_bin_s: float | None = None):
+        if not isinstance(scenario, StripedScenario):
+            raise ValueError(f"scenario must be a cmtlab.scenario.StripedScenario (use striped_scenario(...)), "
+                             f"got {type(scenario).__name__}")
+        sc = scenario
+        opts = sc.options
+        self.scenario = sc
+        n = sc.n_links
+        owd = sc.one_way_delays_s()
+        # ---- links (forward: data; reverse: ACKs)
+        if links is None:
+            links = [PointToPointLink(sc.bandwidths_bps[i], float(owd[i]), sc.queue_packets, sc.loss[i],
+                                      loss_rng(sc.seed, i)) for i in range(n)]
+        if len(links) != n:
+            raise ValueError(f"links must hold one LinkModel per scenario link ({n}), got {len(links)}")
+        self.links = list(links)
+        self.data_bytes_full = sc.data_packet_bytes()
+        self.data_overhead = self.data_bytes_full - sc.segment_bytes
+        self.ack_bytes = tuple(sc.ack_packet_bytes(nb) for nb in range(5))
+        syn_opts = 3 + (2 if opts.sack else 0) + (10 if opts.timestamps else 0)  # WS, SACK-perm, TS
+        self.syn_bytes = (self.ack_bytes[0] - (TIMESTAMP_OPTION_BYTES if opts.timestamps else 0)
+                          + 4 * ((syn_opts + 3) // 4))
+        p_full = [getattr(lk, "drop_probability", lambda b: 0.0)(self.data_bytes_full) for lk in self.links]
+        if all(p >= 1.0 for p in p_full):
+            raise ValueError(f"loss: every data packet would be lost on every link (drop probabilities {p_full}); "
+                             f"the transfer can never finish — use a smaller loss rate")
+        ack_path = opts.ack_path
+        ack_idx = sc.ack_links()
+        if ack_links is None:
+            if ack_idx is not None:
+                ack_links = [PointToPointLink(sc.bandwidths_bps[i], float(owd[i]), sc.queue_packets)
+                             if i in ack_idx else None for i in range(n)]
+            else:
+                # the model's instantaneous return path, realised as cmtlab.ns3 does: its own
+                # 1 Tbit/s link without propagation delay or queue limit (an ACK takes 1 ns)
+                ack_links = [PointToPointLink(IDEAL_PATH_RATE_BPS, 0.0, IDEAL_PATH_QUEUE_PACKETS)]
+                ack_idx = (0,)
+        self.ack_links = ack_links
+        if ack_scheduler is None:
+            ack_scheduler = (RoundRobinScheduler(ack_idx) if ack_path == "round_robin"
+                             else FixedScheduler(ack_idx[0]))
+        self.ack_scheduler = ack_scheduler
+        self.scheduler = scheduler if scheduler is not None else RoundRobinScheduler(range(n))
+        # ---- traces
+        self.trace_names = normalize_trace(trace)
+        n_segs = -(-sc.transfer_bytes // sc.segment_bytes)
+        last_len = sc.transfer_bytes - (n_segs - 1) * sc.segment_bytes
+        self.trace = (TraceRecorder(self.trace_names, segment_bytes=sc.segment_bytes, n_segs=n_segs,
+                                    last_len=last_len, rate_bin_s=rate_bin_s) if self.trace_names else None)
+        self.reorder = ReorderDensity() if "reordering" in self.trace_names else None
+        # ---- event queue and endpoints
+        self.heap = []
+        self.counter = itertools.count()
+        self.timestamps = bool(opts.timestamps)
+        self.sender = TcpSender(segment_bytes=sc.segment_bytes, transfer_bytes=sc.transfer_bytes,
+                                initial_window_bytes=sc.initial_window_bytes, ssthresh_bytes=sc.ssthresh_bytes,
+                                options=opts, cc=congestion if congestion is not None else NewReno(),
+                                recovery=recovery if recovery is not None else make_recovery(opts.recovery),
+                                reordering=reordering if reordering is not None else NoReorderingResponse(),
+                                net_send=self._send_data, heap=self.heap, counter=self.counter, trace=self.trace)
+        self.receiver = TcpReceiver(n_segs=n_segs, m_ack=sc.m_ack, options=opts, net_ack=self._send_ack,
+                                    heap=self.heap, counter=self.counter, trace=self.trace, reorder=self.reorder)
+        self.n_segs = n_segs
+        self.max_events = int(max_events) if max_events is not None else 200 * n_segs + 1_000_000
+        if self.max_events < 1:
+            raise ValueError(f"max_events must be >= 1, got {max_events!r}")
+        self.handshake_rtt = self._handshake_rtt() if handshake_rtt_sample else None
+        # ns-3's clock at the first data segment: SYN at 0, SYN-ACK back, handshake ACK on link 0
+        # first; only used for the phase of the millisecond timestamp clock.
+        if self.handshake_rtt is not None:
+            first = self.scheduler.paths[0] if isinstance(self.scheduler, RoundRobinScheduler) else 0
+            hs = self._handshake_rtt_exact()
+            self.ts_offset_ns = hs + self.links[first].serialisation_ns(self.ack_bytes[0])
+        else:
+            self.ts_offset_ns = 0
+        self.sender.ts_offset_ns = self.ts_offset_ns
+        self._sched_select = self.scheduler.select
+        self._ack_select = self.ack_scheduler.select
+
+    # ------------------------------------------------------------------ network
+    def _handshake_rtt(self) -> int:
+        """RTT (ns) of SYN over the first data link and SYN-ACK over the first ACK link.
+
+        SYN and SYN-ACK carry the window-scale option (and SACK-permitted and timestamps
+        when enabled), padded to 4 bytes, as ns-3's do.
+        """
+        syn = self.syn_bytes
+        first = self.scheduler.paths[0] if isinstance(self.scheduler, RoundRobinScheduler) else 0
+        lk = self.links[first]
+        rtt = lk.serialisation_ns(syn) + lk.propagation_ns()
+        if isinstance(self.ack_scheduler, RoundRobinScheduler):
+            back = self.ack_links[self.ack_scheduler.paths[0]]
+        else:
+            back = self.ack_links[self.ack_scheduler.path]
+        rtt += back.serialisation_ns(syn) + back.propagation_ns()
+        if self.timestamps:  # ns-3 measures it with the millisecond timestamp clock (SYN sent at 0)
+            rtt = (rtt // 1_000_000) * 1_000_000 or 1000
+        return rtt
+
+    def _handshake_rtt_exact(self) -> int:
+        ts = self.timestamps
+        self.timestamps = False
+        try:
+            return self._handshake_rtt()
+        finally:
+            self.timestamps = ts
+
+    def _send_data(self, now: int, k: int, nbytes: int, retx: bool) -> None:
+        i = self._sched_select(now, k, retx)
+        wire = nbytes + self.data_overhead
+        link = self.links[i]
+        arr = link.transmit(now, wire)
+        if arr >= 0:
+            heappush(self.heap, (arr, link.last_start_ns, next(self.counter), EV_DATA, k,
+                                 (now + self.ts_offset_ns) // 1_000_000 if self.timestamps else 0, retx))
+        if self.trace is not None:
+            self.trace.packet(now, i, k, retx, wire, arr)
+
+    def _send_ack(self, now: int, ack: int, echo: int, sack, nblocks: int) -> None:
+        wire = self.ack_bytes[nblocks if nblocks < 5 else 4]
+        i = self._ack_select(now, ack, False)
+        link = self.ack_links[i]
+        arr = link.transmit(now, wire)
+        if arr >= 0:
+            heappush(self.heap, (arr, link.last_start_ns, next(self.counter), EV_ACK, ack, echo, sack))
+        if self.trace is not None:
+            self.trace.ack(now, i, ack, nblocks, wire, arr)
+
+    # ------------------------------------------------------------------ run
+    def run(self) -> TransferResult:
+        """Run to completion (or a guard) and return the :class:`~cmtlab.scenario.TransferResult`."""
+        wall0 = time.perf_counter()
+        sc = self.scenario
+        snd = self.sender
+        rcv = self.receiver
+        if self.handshake_rtt is not None:
+            snd.rtt_sample(self.handshake_rtt)
+            # the handshake's final ACK crossed the first data link (after loss was armed in
+            # cmtlab.ns3): it takes one draw from that link's loss generator
+            first = self.scheduler.paths[0] if isinstance(self.scheduler, RoundRobinScheduler) else 0
+            lk = self.links[first]
+            if lk.drop_probability(self.ack_bytes[0]) > 0 and getattr(lk, "rng", None) is not None:
+                lk.rng.random()
+        snd.start(0)
+        heap = self.heap
+        pop = heappop
+        on_data = rcv.on_data
+        on_ack = snd.on_ack
+        on_rto = snd.on_rto_event
+        on_delack = rcv.on_delack_event
+        tmax = seconds_to_ns(sc.max_sim_time_s)
+        budget = self.max_events
+        events = 0
+        now = 0
+        stop = "stalled"
+        while heap:
+            now, _, _, kind, a, b, c = pop(heap)
+            if now > tmax:
+                stop = "max_sim_time"
+                now = tmax
+                break
+            if kind == EV_DATA:
+                on_data(now, a, b, c)
+                if rcv.done:
+                    stop = "completed"
+                    events += 1
+                    break
+            elif kind == EV_ACK:
+                on_ack(now, a, b, c)
+            elif kind == EV_RTO:
+                on_rto(now)
+            else:
+                on_delack(now)
+            events += 1
+            if events >= budget:
+                stop = "max_events"
+                break
+        wall = time.perf_counter() - wall0
+        completed = stop == "completed"
+        snd.flush_traces(now)
+        traces = {}
+        if self.trace is not None:
+            traces = self.trace.frames(end_ns=rcv.done_time if completed else now, reorder=self.reorder)
+        unique_rx = rcv.segments_rx - rcv.duplicates_rx
+        extra = {
+            "stop_reason": stop, "events": events, "sim_time_s": now / NS_PER_S, "segments": self.n_segs,
+            "queue_drops": sum(lk.queue_drops for lk in self.links),
+            "loss_drops": sum(lk.loss_drops for lk in self.links),
+            "ack_queue_drops": sum(lk.queue_drops for lk in (self.ack_links or []) if lk is not None),
+            "acks_sent": rcv.acks_sent, "acks_received": snd.acks_rx, "stale_acks": snd.stale_acks,
+            "dupacks_received": snd.dupacks_rx, "partial_acks": snd.partial_acks,
+            "delayed_acks": rcv.delayed_acks, "timer_acks": rcv.timer_acks, "dsacks_sent": rcv.dsacks_sent,
+            "duplicate_segments_received": rcv.duplicates_rx,
+            "out_of_order_segments": rcv.ooo_rx,
+            "out_of_order_ratio": rcv.ooo_rx / unique_rx if unique_rx else float("nan"),
+            "max_out_of_order_segments": rcv.max_ooo,
+            "max_backoff": snd.max_backoff, "rtt_samples": snd.rtt_samples_taken,
+            "srtt_s": snd.srtt / NS_PER_S if snd.n_rtt_samples else float("nan"), "rto_s": snd.rto / NS_PER_S,
+            "final_cwnd_bytes": snd.cwnd, "final_ssthresh_bytes": snd.ssthresh,
+            "segments_per_second": snd.segments_sent / wall if wall > 0 else float("nan"),
+        }
+        for i, lk in enumerate(self.links):
+            extra[f"link{i}_packets"] = lk.packets
+            extra[f"link{i}_max_queue"] = getattr(lk, "max_queue", 0)
+        if self.reorder is not None:
+            extra["reorder_in_order_fraction"] = self.reorder.in_order_fraction()
+            extra["reorder_beyond_threshold"] = self.reorder.beyond
+        from . import CODE_VERSION
+        extra["code_version"] = CODE_VERSION
+        return TransferResult(simulator=SIMULATOR_NAME, scenario=sc, completed=completed,
+                              completion_time_s=rcv.done_time / NS_PER_S if completed else float("nan"),
+                              data_segments_sent=snd.segments_sent, retransmissions=snd.retransmissions,
+                              fast_retransmits=snd.fast_retransmits, timeouts=snd.timeouts,
+                              spurious_retransmissions=rcv.spurious_rx, wall_time_s=wall, traces=traces,
+                              extra=extra)
+
+
+__all__ = ["Simulation", "SIMULATOR_NAME", "IdealPath"]

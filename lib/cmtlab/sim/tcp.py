@@ -1,0 +1,880 @@
+"""TCP NewReno sender (one subflow) and receiver, with the semantics of ns-3.44's ``TcpSocketBase``.
+
+Sequence numbers are **segment indices** (segment ``k`` carries bytes ``[k*s, (k+1)*s)`` of
+the transfer; only the last segment may be shorter); windows, ``ssthresh`` and
+bytes-in-flight are in **bytes**; times (``now``, RTT, RTO) in **integer nanoseconds**,
+the engine's clock (see :mod:`cmtlab.sim.link`).
+
+Sender (:class:`TcpSender`)
+---------------------------
+RFC 5681 slow start / congestion avoidance (via a :class:`~cmtlab.sim.congestion.CongestionControl`),
+fast retransmit on the ``dupack_threshold``-th duplicate ACK, NewReno fast recovery with
+partial ACKs (RFC 6582) or PRR (RFC 6937) via a :class:`~cmtlab.sim.recovery.RecoveryAlgorithm`,
+SACK scoreboard and RFC 6675 loss detection, limited transmit (RFC 3042), RFC 6298
+retransmission timer, timestamps (RFC 7323), and a
+:class:`~cmtlab.sim.reordering.ReorderingResponse` hook.
+
+The sender mirrors ns-3.44's ``TcpSocketBase`` + ``TcpTxBuffer`` where the RFCs leave
+room (each choice is cited at the code):
+
+* the scoreboard keeps per-segment ``SACKED``/``LOST``/``RETRANS`` flags and
+  ``pipe = sent - sacked - lost + retransmitted`` (RFC 6675 ``SetPipe`` as ns-3 counts it);
+  the sender may send while ``min(cwnd, rwnd) - pipe > 0`` and, to avoid silly-window
+  segments, only whole segments (except the last, short segment of the transfer);
+* without SACK each duplicate ACK during recovery marks one more segment as SACKed
+  ("Reno SACK"), and so does every duplicate ACK before recovery when limited transmit
+  is on — that is how limited transmit sends one new segment per duplicate ACK;
+* a duplicate ACK is an ACK that repeats SND.UNA (without SACK) or one that SACKs new
+  data (with SACK, RFC 6675 sec. 2);
+* entering recovery: ``RecoveryPoint = HighData``, ``ssthresh = max(2 SMSS, pipe / 2)``
+  (``pipe`` + 1 SMSS without SACK, as ns-3), the first unacknowledged segment is marked
+  lost and retransmitted at once;  a partial ACK retransmits the next lost segment and
+  restarts the retransmission timer only the first time (RFC 6582 sec. 3.2 step 5);
+  the full ACK sets ``cwnd = ssthresh`` and then applies the normal window increase for
+  that ACK;
+* after a retransmission timeout every outstanding segment is marked lost (SACKed ones
+  kept with SACK), ``ssthresh = max(2 SMSS, pipe / 2)`` (recomputed on every timeout),
+  ``cwnd = 1 SMSS``, the timer is doubled (at most 60 s) and the lost segments are
+  resent in slow start (go-back-N restricted to segments not SACKed);  duplicate ACKs
+  are ignored until the ACK passes the recovery point;
+* RTT samples (RFC 6298 / ns-3 ``RttMeanDeviation``): on each ACK that covers the oldest
+  segment still in the transmission history, ``now - send time`` of that segment,
+  skipped when it was retransmitted (Karn); with timestamps the sample is
+  ``now - TSecr`` in whole milliseconds (ns-3's timestamp clock) and retransmissions
+  are not skipped.  ``SRTT``/``RTTVAR`` with gains 1/8 and 1/4,
+  ``RTO = max(SRTT + max(G, 4 RTTVAR), MinRto)``; the timer is restarted (and the backoff
+  forgotten) on every ACK of new data;  the first sample comes from the connection's
+  SYN/SYN-ACK exchange, as in ns-3, unless the simulation is told otherwise;
+* the send buffer and the receiver's advertised window limit ``HighData - SND.UNA`` to
+  whole segments: at most ``min(send_buffer_bytes, receive_buffer_bytes) // segment``
+  segments outstanding (ns-3's bulk-send application keeps the send buffer full; ns-3
+  would also send a final partial segment to fill the last bytes of the buffer, a
+  difference below one segment per window).
+
+Receiver (:class:`TcpReceiver`)
+-------------------------------
+Cumulative ACKs; a delayed ACK after every ``m_ack`` in-order segments or when the
+delayed-ACK timer expires; an immediate ACK when a segment arrives out of order, fills
+(part of) a gap, or is a duplicate (ns-3 ``TcpSocketBase::ReceivedData``: "a gap exists
+in the buffer, or we filled a gap: always ACK"); the first data segment is acknowledged
+at once (ns-3 primes the delayed-ACK counter at connection set-up).  With SACK, up to 4
+blocks (3 with timestamps: TCP option space) in ns-3's ``TcpRxBuffer`` order — the block
+containing the newest segment first, merged with adjacent blocks — preceded by a D-SACK
+block (RFC 2883) when the segment that triggered the ACK was a duplicate.  Timestamps:
+``TS.Recent`` is updated only from in-order segments at or below the last ACK sent
+(RFC 7323 sec. 4.3, as ns-3).
+
+Extension points
+----------------
+One :class:`TcpSender` is one subflow with its own congestion state.  An MPTCP
+connection will own several, each with its own ``links``, plus a connection-level
+:class:`~cmtlab.sim.scheduler.Scheduler` that assigns data-sequence numbers to
+subflows; the receiver then keeps a connection-level reorder buffer above the subflow
+receivers (Alheid Fig. 1).  Nothing here assumes a single subflow except the
+:class:`~cmtlab.sim.engine.Simulation` that wires Song's topology.
+"""
+
+from __future__ import annotations
+
+from heapq import heappush
+
+from .link import NS_PER_S, seconds_to_ns
+
+# congestion states (ns-3 TcpSocketState::TcpCongState_t)
+OPEN, DISORDER, RECOVERY, LOSS = 0, 1, 2, 3
+STATE_NAMES = ("open", "disorder", "recovery", "loss")
+# scoreboard flags per outstanding segment
+SACKED, LOST, RETRANS, HIST_RETX = 1, 2, 4, 8
+
+# event kinds of the engine's heap
+EV_DATA, EV_ACK, EV_RTO, EV_DELACK = 0, 1, 2, 3
+
+
+def _pow2_at_least(n: int) -> int:
+    p = 1
+    while p < n:
+        p <<= 1
+    return p
+
+
+class TcpSender:
+    """The sending side of one TCP subflow (see the module docstring)."""
+
+    __slots__ = (
+        # configuration
+        "seg", "n_segs", "last_len", "max_out", "sack", "sack_loss_detection", "limited_transmit",
+        "timestamps", "dupthresh", "min_rto", "clock_g", "initial_rto", "cc", "recovery", "reordering",
+        "net_send", "heap", "counter", "trace",
+        # scoreboard
+        "una", "high", "flags", "mask", "sent_time", "hist_lo", "sacked_out", "lost_out", "retrans_out",
+        "highest_sack", "lost_cursor", "lost_marked_upto",
+        # congestion state
+        "cwnd", "ssthresh", "state", "dupacks", "recover", "recover_active", "first_partial_ack",
+        "high_rx_ack", "pipe_snapshot", "retrans_data_acked", "bytes_acked_not_processed",
+        # rtt / rto
+        "srtt", "rttvar", "n_rtt_samples", "rto", "rto_deadline", "rto_event",
+        # counters
+        "ts_offset_ns", "segments_sent", "retransmissions", "fast_retransmits", "timeouts", "partial_acks", "dupacks_rx",
+        "acks_rx", "stale_acks", "rtt_samples_taken", "max_backoff", "_consecutive_rto",
+        # dupack run trace
+        "_run_ack", "_run_len", "_run_start",
+    )
+
+    def __init__(self, *, segment_bytes: int, transfer_bytes: int, initial_window_bytes: int,
+                 ssthresh_bytes: int, options, cc, recovery, reordering, net_send, heap, counter, trace=None):
+        seg = int(segment_bytes)
+        self.seg = seg
+        self.n_segs = -(-int(transfer_bytes) // seg)
+        self.last_len = int(transfer_bytes) - (self.n_segs - 1) * seg
+        buf = min(int(options.send_buffer_bytes), int(options.receive_buffer_bytes))
+        if buf < seg:
+            raise ValueError(f"send_buffer_bytes and receive_buffer_bytes must be >= segment_bytes ({seg}) "
+                             f"so that a segment can ever be sent, got {options.send_buffer_bytes} and "
+                             f"{options.receive_buffer_bytes}")
+        self.max_out = buf // seg
+        self.sack = bool(options.sack)
+        self.sack_loss_detection = bool(options.sack_loss_detection)
+        self.limited_transmit = bool(options.limited_transmit)
+        self.timestamps = bool(options.timestamps)
+        self.dupthresh = int(options.dupack_threshold)
+        self.min_rto = seconds_to_ns(options.min_rto_s)
+        self.clock_g = seconds_to_ns(options.clock_granularity_s)
+        self.initial_rto = seconds_to_ns(options.initial_rto_s)
+        self.cc = cc
+        self.recovery = recovery
+        self.reordering = reordering
+        self.net_send = net_send
+        self.heap = heap
+        self.counter = counter
+        self.trace = trace
+
+        cap = _pow2_at_least(self.max_out + 2)
+        self.mask = cap - 1
+        self.flags = bytearray(cap)
+        self.sent_time = [0] * cap
+        self.una = 0
+        self.high = 0
+        self.hist_lo = 0
+        self.sacked_out = self.lost_out = self.retrans_out = 0
+        self.highest_sack = -1
+        self.lost_cursor = 0
+        self.lost_marked_upto = 0
+
+        self.cwnd = int(initial_window_bytes)
+        self.ssthresh = int(ssthresh_bytes)
+        self.state = OPEN
+        self.dupacks = 0
+        self.recover = 0
+        self.recover_active = False
+        self.first_partial_ack = True
+        self.high_rx_ack = 0
+        self.pipe_snapshot = 0
+        self.retrans_data_acked = False
+        self.bytes_acked_not_processed = 0
+
+        self.srtt = 0
+        self.rttvar = 0
+        self.n_rtt_samples = 0
+        self.rto = self.initial_rto
+        self.rto_deadline = None
+        self.rto_event = None
+
+        self.ts_offset_ns = 0  # phase of the millisecond timestamp clock (ns-3's absolute time)
+        self.segments_sent = self.retransmissions = self.fast_retransmits = self.timeouts = 0
+        self.partial_acks = self.dupacks_rx = self.acks_rx = self.stale_acks = self.rtt_samples_taken = 0
+        self.max_backoff = 0
+        self._consecutive_rto = 0
+        self._run_ack = -1
+        self._run_len = 0
+        self._run_start = 0
+        cc.init(self)
+
+    # ------------------------------------------------------------------ helpers
+    def in_flight(self) -> int:
+        """RFC 6675 ``pipe`` in bytes: sent - SACKed - lost + retransmitted (ns-3 ``BytesInFlight``)."""
+        return (self.high - self.una - self.sacked_out - self.lost_out + self.retrans_out) * self.seg
+
+    def rtt_sample(self, rtt: int) -> None:
+        """Feed one RTT sample (ns) to the RFC 6298 estimator.
+
+        ns-3 ``RttMeanDeviation`` with gains 1/8 and 1/4 in integer nanoseconds
+        (Jacobson/Karels shifts): ``SRTT += (R - SRTT) / 8``,
+        ``RTTVAR += (|R - SRTT| - RTTVAR) / 4``; the first sample sets ``SRTT = R``,
+        ``RTTVAR = R / 2``.
+        """
+        if self.n_rtt_samples:
+            delta = rtt - self.srtt
+            self.srtt = ((self.srtt << 3) + delta) >> 3
+            if delta < 0:
+                delta = -delta
+            self.rttvar = ((self.rttvar << 2) + delta - self.rttvar) >> 2
+        else:
+            self.srtt = rtt
+            self.rttvar = rtt // 2
+        self.n_rtt_samples += 1
+        self._update_rto()
+
+    def _update_rto(self) -> None:
+        if self.n_rtt_samples:
+            v4 = 4 * self.rttvar
+            r = self.srtt + (v4 if v4 > self.clock_g else self.clock_g)
+            self.rto = r if r > self.min_rto else self.min_rto
+        else:
+            self.rto = self.initial_rto
+
+    def _arm_rto(self, now: int, deadline: int) -> None:
+        self.rto_deadline = deadline
+        ev = self.rto_event
+        if ev is None or deadline < ev:
+            self.rto_event = deadline
+            heappush(self.heap, (deadline, now, next(self.counter), EV_RTO, 0, 0, None))
+
+    # ------------------------------------------------------------------ sending
+    def start(self, now: int) -> None:
+        """Begin the transfer (connection already established)."""
+        if self.trace is not None:
+            self.trace.cwnd(now, self.cwnd, self.ssthresh, self.state)
+        self.send_pending(now)
+
+    def _send_segment(self, now: int, k: int) -> None:
+        """ns-3 ``SendDataPacket``: transmit segment ``k`` (new or retransmission)."""
+        i = k & self.mask
+        retx = k < self.high
+        if retx:
+            f = self.flags[i]
+            if not f & RETRANS:
+                self.retrans_out += 1
+                f |= RETRANS
+            if k >= self.hist_lo:
+                f |= HIST_RETX  # Karn: this history entry no longer gives RTT samples
+            self.flags[i] = f
+            self.retransmissions += 1
+        else:
+            self.flags[i] = 0
+            self.sent_time[i] = now
+            self.high = k + 1
+        self.segments_sent += 1
+        if self.rto_deadline is None:
+            self._arm_rto(now, now + self.rto)
+        nbytes = self.last_len if k == self.n_segs - 1 else self.seg
+        if self.state == RECOVERY:
+            self.recovery.bytes_sent(self, nbytes)
+        self.net_send(now, k, nbytes, retx)
+        self.pipe_snapshot = (self.high - self.una - self.sacked_out - self.lost_out + self.retrans_out) * self.seg
+
+    def _next_seg(self, rule3: bool) -> int:
+        """RFC 6675 ``NextSeg`` as ns-3's ``TcpTxBuffer::NextSeg``; -1 when nothing may be sent."""
+        flags = self.flags
+        mask = self.mask
+        if self.lost_out:
+            k = self.lost_cursor if self.lost_cursor > self.una else self.una
+            high = self.high
+            while k < high:
+                if flags[k & mask] & (LOST | RETRANS | SACKED) == LOST:
+                    self.lost_cursor = k
+                    return k
+                k += 1
+            self.lost_cursor = high
+        # rule 2: new data, if the send buffer / receive window allow
+        if self.high < self.n_segs and self.high - self.una < self.max_out:
+            return self.high
+        if rule3:
+            for k in range(self.una, self.high):
+                if not flags[k & mask] & (RETRANS | SACKED):
+                    return k
+        return -1
+
+    def send_pending(self, now: int) -> None:
+        """ns-3 ``SendPendingData`` (RFC 6675 step C): send while ``min(cwnd, rwnd) - pipe > 0``."""
+        seg = self.seg
+        rule3 = self.sack and self.state == RECOVERY
+        while True:
+            pipe = (self.high - self.una - self.sacked_out - self.lost_out + self.retrans_out) * seg
+            if (not self.limited_transmit) and self.state == DISORDER:
+                # without limited transmit, SACKed data does not open the window before recovery
+                pipe += self.sacked_out * seg
+            self.pipe_snapshot = pipe
+            avail = self.cwnd - pipe
+            if avail <= 0:
+                return
+            k = self._next_seg(rule3)
+            if k < 0:
+                return
+            if avail < seg and not (k == self.n_segs - 1 and self.last_len <= avail):
+                return  # silly-window avoidance: wait for a whole segment of window
+            self._send_segment(now, k)
+
+    # ------------------------------------------------------------------ scoreboard
+    def _discard_up_to(self, ack: int) -> int:
+        """ns-3 ``DiscardUpTo``: drop segments below ``ack``; return segments newly delivered."""
+        una = self.una
+        n = ack - una
+        if self.sacked_out or self.lost_out or self.retrans_out:
+            flags = self.flags
+            mask = self.mask
+            delivered = 0
+            sack = self.sack
+            for k in range(una, ack):
+                i = k & mask
+                f = flags[i]
+                if f & SACKED:
+                    self.sacked_out -= 1
+                    if not sack:
+                        delivered += 1
+                else:
+                    delivered += 1
+                if f & RETRANS:
+                    self.retrans_out -= 1
+                if f & LOST:
+                    self.lost_out -= 1
+                flags[i] = 0
+            self.una = ack
+            if ack < self.high and flags[ack & mask] & SACKED:
+                # the head cannot be SACKed: a wrong Reno-SACK guess moves on (ns-3)
+                flags[ack & mask] &= ~SACKED
+                self.sacked_out -= 1
+                self._add_reno_sack()
+                self._mark_head_lost()
+            if self.highest_sack < ack:
+                self.highest_sack = -1
+        else:
+            delivered = n
+            self.una = ack
+        return delivered
+
+    def _add_reno_sack(self) -> None:
+        """ns-3 ``AddRenoSack``: one duplicate ACK = one more segment (after the head) left the network."""
+        flags = self.flags
+        mask = self.mask
+        k = self.una + 1
+        high = self.high
+        while k < high and flags[k & mask] & SACKED:
+            k += 1
+        if k < high:
+            flags[k & mask] |= SACKED
+            self.sacked_out += 1
+            if k > self.highest_sack:
+                self.highest_sack = k
+
+    def _mark_head_lost(self) -> None:
+        """ns-3 ``MarkHeadAsLost``."""
+        if self.una >= self.high:
+            return
+        i = self.una & self.mask
+        f = self.flags[i]
+        if f & SACKED:
+            f &= ~SACKED
+            self.sacked_out -= 1
+        if f & RETRANS:
+            f &= ~RETRANS
+            self.retrans_out -= 1
+        if not f & LOST:
+            f |= LOST
+            self.lost_out += 1
+        self.flags[i] = f
+        if self.lost_cursor > self.una:
+            self.lost_cursor = self.una
+
+    def _head_is_lost(self) -> bool:
+        """ns-3 ``IsLost(SND.UNA)``: the head is marked lost and something above it is SACKed."""
+        return self.una < self.high and self.highest_sack > self.una and bool(self.flags[self.una & self.mask] & LOST)
+
+    def _update_sack(self, blocks) -> int:
+        """ns-3 ``TcpTxBuffer::Update``: mark SACKed segments; return how many were newly SACKed."""
+        flags = self.flags
+        mask = self.mask
+        una = self.una
+        high = self.high
+        newly = 0
+        for first, end in blocks:
+            if first > high:
+                break  # ns-3 stops at the first block beyond what was sent
+            if first < una:
+                first = una
+            if end > high:
+                end = high
+            for k in range(first, end):
+                i = k & mask
+                f = flags[i]
+                if not f & SACKED:
+                    if f & LOST:
+                        self.lost_out -= 1
+                    flags[i] = (f & ~LOST) | SACKED
+                    self.sacked_out += 1
+                    newly += 1
+                    if k > self.highest_sack:
+                        self.highest_sack = k
+        if newly:
+            self._update_lost_count()
+        return newly
+
+    def _update_lost_count(self) -> None:
+        """ns-3 ``UpdateLostCount`` (RFC 6675 ``IsLost``): a segment with ``dupthresh``
+        SACKed segments above it is lost; so is the head once ``dupthresh`` are SACKed."""
+        flags = self.flags
+        mask = self.mask
+        una = self.una
+        thresh = self.dupthresh
+        count = 0
+        k = self.highest_sack
+        # find the dupthresh-th SACKed segment from the top (never the head)
+        while k > una:
+            if flags[k & mask] & SACKED:
+                count += 1
+                if count >= thresh:
+                    break
+            k -= 1
+        if count < thresh:
+            return
+        # every un-SACKed segment at or below k (above the head) is lost
+        lo = self.lost_marked_upto if self.lost_marked_upto > una + 1 else una + 1
+        marked = False
+        for j in range(lo, k + 1):
+            i = j & mask
+            f = flags[i]
+            if not f & (SACKED | LOST):
+                flags[i] = f | LOST
+                self.lost_out += 1
+                marked = True
+        if k + 1 > self.lost_marked_upto:
+            self.lost_marked_upto = k + 1
+        i = una & mask
+        if not flags[i] & LOST:
+            flags[i] |= LOST
+            self.lost_out += 1
+            marked = True
+        if marked and self.lost_cursor > una:
+            self.lost_cursor = una
+
+    # ------------------------------------------------------------------ ACK processing
+    def on_ack(self, now: int, ack: int, ts_echo: int, sack) -> None:
+        """Process one ACK (``sack``: ``None`` or ``(dsack_block_or_None, blocks)``)."""
+        self.acks_rx += 1
+        una = self.una
+        trace = self.trace
+        if ack > self.high_rx_ack:
+            self.high_rx_ack = ack
+        # --- ns-3 EstimateRtt: sample from the oldest segment in the transmission history
+        front = una if una > self.hist_lo else self.hist_lo
+        if ack > front and front < self.high:
+            if self.timestamps:
+                now_ms = (now + self.ts_offset_ns) // 1_000_000  # ns-3 TcpOptionTS: a millisecond clock
+                rtt = (now_ms - ts_echo) * 1_000_000 if now_ms > ts_echo else 1000
+                self.rtt_sample(rtt)
+                self.rtt_samples_taken += 1
+            elif not self.flags[front & self.mask] & HIST_RETX:
+                self.rtt_sample(now - self.sent_time[front & self.mask])
+                self.rtt_samples_taken += 1
+            self.hist_lo = ack
+        if ack < una:
+            self.stale_acks += 1  # an older ACK overtaken by a newer one (reordered ACK paths)
+            return
+        if self.reordering.wants_every_ack:
+            self.reordering.on_ack(self, ack, now)
+
+        # --- ns-3 ReceivedAck
+        newly_sacked = 0
+        if sack is not None and self.sack:
+            dsack, blocks = sack
+            if dsack is not None:
+                self.reordering.on_dsack(self, dsack, now)
+                if trace is not None:
+                    trace.event(now, "dsack", dsack[0], self)
+            if blocks:
+                newly_sacked = self._update_sack(blocks)
+        old_state = self.state
+        if ack > una and old_state == RECOVERY and ack < self.recover:
+            flags = self.flags
+            mask = self.mask
+            for k in range(una, ack):
+                if flags[k & mask] & (RETRANS | SACKED) == RETRANS:
+                    self.retrans_data_acked = True
+                    break
+        if ack > una:
+            delivered_segs = self._discard_up_to(ack) + (newly_sacked if self.sack else 0)
+        else:
+            delivered_segs = newly_sacked
+        delivered = delivered_segs * self.seg
+        self.pipe_snapshot = (self.high - self.una - self.sacked_out - self.lost_out + self.retrans_out) * self.seg
+        if trace is not None:
+            self._trace_dupack_run(now, ack)
+        old_cwnd = self.cwnd
+        old_ssthresh = self.ssthresh
+        self._process_ack(now, ack, una, newly_sacked > 0, delivered)
+        self.retrans_data_acked = False
+        self.send_pending(now)
+        if trace is not None and (self.cwnd != old_cwnd or self.ssthresh != old_ssthresh or self.state != old_state):
+            trace.cwnd(now, self.cwnd, self.ssthresh, self.state)
+
+    def _process_ack(self, now: int, ack: int, old_head: int, scoreboard_updated: bool, delivered: int) -> None:
+        """ns-3 ``ProcessAck`` (RFC 6675 sec. 5, RFC 6582)."""
+        old_dupacks = self.dupacks
+        if self.sack:
+            is_dupack = scoreboard_updated
+        else:
+            is_dupack = ack == old_head and ack < self.high
+        if is_dupack:
+            self.dupacks_rx += 1
+            self._dupack(now, delivered)
+        if ack == old_head:
+            return
+        # ack > old_head: new data acknowledged
+        self._consecutive_rto = 0
+        seg = self.seg
+        segs_acked = delivered // seg
+        rem = delivered - segs_acked * seg
+        if rem:
+            self.bytes_acked_not_processed += rem
+            if self.bytes_acked_not_processed >= seg:
+                segs_acked += 1
+                self.bytes_acked_not_processed -= seg
+        if not is_dupack:
+            self.dupacks = 0
+        state = self.state
+        if ack < self.recover and state == RECOVERY:
+            # partial ACK (RFC 6582 sec. 3.2 step 5)
+            self.partial_acks += 1
+            if not self.sack:
+                self._mark_head_lost()
+            if segs_acked >= 1:
+                self.recovery.on_ack(self, delivered, False)
+            if not (self.flags[ack & self.mask] & (RETRANS | SACKED) == RETRANS and ack < self.high):
+                self._do_retransmit(now)
+            if self.trace is not None:
+                self.trace.event(now, "partial_ack", ack, self)
+            self._new_ack(now, ack, self.first_partial_ack)
+            self.first_partial_ack = False
+            return
+        if ack < self.recover and state == LOSS:
+            self.cc.increase_window(self, segs_acked)
+            self._new_ack(now, ack, True)
+            return
+        exited_recovery = False
+        if state == DISORDER:
+            if not is_dupack:
+                self.state = OPEN  # reordering, not loss: back to Open (ns-3)
+        elif state == RECOVERY:
+            self.first_partial_ack = True
+            segs_acked = (ack - old_head)
+            self.state = OPEN
+            exited_recovery = True
+            self.dupacks = 0
+        elif state == LOSS:
+            self.first_partial_ack = True
+            segs_acked = ack - self.recover
+            self.state = OPEN
+        if ack >= self.recover:
+            self.recover_active = False
+        if exited_recovery:
+            self._new_ack(now, ack, True)
+            self.cwnd = self.ssthresh
+            self.recovery.exit(self)
+            if self.trace is not None:
+                self.trace.event(now, "recovery_exit", ack, self)
+        if self.state == OPEN:
+            self.cc.increase_window(self, segs_acked)
+            self._new_ack(now, ack, True)
+        del old_dupacks
+
+    def _dupack(self, now: int, delivered: int) -> None:
+        """ns-3 ``DupAck`` (RFC 6675 sec. 5 steps 1-3, RFC 3042)."""
+        state = self.state
+        if state == LOSS:
+            return  # duplicate ACKs after a timeout are ignored (ns-3)
+        if state != RECOVERY:
+            self.dupacks += 1
+        if state == OPEN:
+            self.state = state = DISORDER
+        if state == RECOVERY:
+            if not self.sack:
+                self._add_reno_sack()
+            self.recovery.on_ack(self, delivered, True)
+        elif state == DISORDER:
+            if self.dupacks == self.dupthresh and (self.high_rx_ack >= self.recover or not self.recover_active):
+                self._enter_recovery(now, delivered)
+            elif (self.sack_loss_detection or not self.sack) and self._head_is_lost():
+                # RFC 6675 step 2: IsLost(HighACK + 1).  Without SACK the scoreboard holds
+                # ns-3's Reno-SACK guesses, and a head already marked lost (a cumulative ACK
+                # uncovered a wrongly Reno-SACKed segment) re-enters recovery at the first
+                # duplicate ACK, as in ns-3.44.
+                self._enter_recovery(now, delivered)
+            elif not self.sack and self.limited_transmit:
+                self._add_reno_sack()  # RFC 3042: one new segment per duplicate ACK
+
+    def _enter_recovery(self, now: int, delivered: int) -> None:
+        """ns-3 ``EnterRecovery`` (RFC 6675 step 4 / RFC 6582 steps 1-2) and fast retransmit."""
+        if not self.sack:
+            self._add_reno_sack()
+            self._mark_head_lost()
+        elif not self._head_is_lost():
+            self._mark_head_lost()
+        self.recover = self.high
+        self.recover_active = True
+        self.state = RECOVERY
+        seg = self.seg
+        pipe = (self.high - self.una - self.sacked_out - self.lost_out + self.retrans_out) * seg
+        self.pipe_snapshot = pipe
+        flight = pipe if self.sack else pipe + seg
+        reduce = self.reordering.on_fast_retransmit(self, now)
+        if reduce:
+            self.ssthresh = self.cc.ssthresh(self, flight)
+        else:
+            self.ssthresh = self.cwnd  # PR-R style: retransmit but keep the window
+        self.recovery.enter(self, self.dupacks, (self.high - self.una) * seg, delivered)
+        self.fast_retransmits += 1
+        if self.trace is not None:
+            self.trace.event(now, "fast_retransmit", self.una, self)
+        self._send_segment(now, self.una)
+
+    def _do_retransmit(self, now: int) -> None:
+        """ns-3 ``DoRetransmit``: the first lost segment (or new data), else the head."""
+        k = self._next_seg(False)
+        if k < 0:
+            k = self.una
+        self._send_segment(now, k)
+
+    def _new_ack(self, now: int, ack: int, reset_rto: bool) -> None:
+        """ns-3 ``NewAck``: restart the retransmission timer (RFC 6298 rule 5.3)."""
+        if reset_rto:
+            self._update_rto()
+            self._arm_rto(now, now + self.rto)
+        if ack >= self.n_segs:
+            self.rto_deadline = None
+
+    def _trace_dupack_run(self, now: int, ack: int) -> None:
+        if ack == self._run_ack:
+            self._run_len += 1
+        else:
+            if self._run_len > 0:
+                self.trace.dupack_run(self._run_start, now, self._run_ack, self._run_len)
+            self._run_ack = ack
+            self._run_len = 0
+            self._run_start = now
+
+    def flush_traces(self, now: int) -> None:
+        if self.trace is not None and self._run_len > 0:
+            self.trace.dupack_run(self._run_start, now, self._run_ack, self._run_len)
+            self._run_len = 0
+
+    # ------------------------------------------------------------------ timer
+    def on_rto_event(self, now: int) -> None:
+        """A retransmission-timer event popped from the heap (lazy timer: may be stale)."""
+        if now != self.rto_event:
+            return
+        self.rto_event = None
+        deadline = self.rto_deadline
+        if deadline is None:
+            return
+        if deadline > now:
+            self.rto_event = deadline
+            heappush(self.heap, (deadline, now, next(self.counter), EV_RTO, 0, 0, None))
+            return
+        self.rto_deadline = None
+        self._retransmission_timeout(now)
+
+    def _retransmission_timeout(self, now: int) -> None:
+        """ns-3 ``ReTxTimeout`` (RFC 6298 sec. 5, RFC 5681 sec. 3.1 eq. 4)."""
+        if self.una >= self.n_segs or self.una >= self.high:
+            return
+        self.timeouts += 1
+        self._consecutive_rto += 1
+        if self._consecutive_rto > self.max_backoff:
+            self.max_backoff = self._consecutive_rto
+        seg = self.seg
+        in_flight_before = (self.high - self.una - self.sacked_out - self.lost_out + self.retrans_out) * seg
+        self.dupacks = 0
+        flags = self.flags
+        mask = self.mask
+        una, high = self.una, self.high
+        # SetSentListLost: every outstanding segment not SACKed is lost, no retransmission in flight
+        if not self.sack:
+            for k in range(una, high):
+                flags[k & mask] = LOST | (flags[k & mask] & HIST_RETX)
+            self.sacked_out = 0
+            self.lost_out = high - una
+            self.highest_sack = -1
+        else:
+            lost = 0
+            for k in range(una, high):
+                i = k & mask
+                f = flags[i] & ~RETRANS
+                if not f & SACKED:
+                    f |= LOST
+                if f & LOST:
+                    lost += 1
+                flags[i] = f
+            self.lost_out = lost
+        self.retrans_out = 0
+        self.lost_cursor = una
+        self.lost_marked_upto = high
+        self.recover = high
+        self.recover_active = True
+        doubled = self.rto * 2
+        self.rto = doubled if doubled < 60 * NS_PER_S else 60 * NS_PER_S
+        self.hist_lo = high  # the RTT history is emptied
+        self.ssthresh = self.cc.ssthresh(self, in_flight_before)
+        self.state = LOSS
+        self.cwnd = seg
+        if self.trace is not None:
+            self.trace.event(now, "timeout", una, self)
+            self.trace.cwnd(now, self.cwnd, self.ssthresh, self.state)
+        self.reordering.on_timeout(self, now)
+        self.send_pending(now)
+
+
+class TcpReceiver:
+    """The receiving side: cumulative/delayed ACKs, SACK and D-SACK, timestamps (see module docstring)."""
+
+    __slots__ = ("n_segs", "m_ack", "delack_timeout", "immediate_ooo", "sack", "max_blocks", "timestamps",
+                 "net_ack", "heap", "counter", "trace", "rcv_nxt", "ooo", "sack_list", "delack_count",
+                 "delack_deadline", "delack_event", "high_tx_ack", "ts_recent", "ts_last", "done", "done_time",
+                 "segments_rx", "duplicates_rx", "spurious_rx", "ooo_rx", "max_ooo", "acks_sent",
+                 "delayed_acks", "timer_acks", "dsacks_sent", "_rd")
+
+    def __init__(self, *, n_segs: int, m_ack: int, options, net_ack, heap, counter, trace=None, reorder=None):
+        self.n_segs = n_segs
+        self.m_ack = int(m_ack)
+        self.delack_timeout = seconds_to_ns(options.delayed_ack_timeout_s)
+        self.immediate_ooo = bool(options.immediate_ack_on_out_of_order)
+        self.sack = bool(options.sack)
+        self.timestamps = bool(options.timestamps)
+        # TCP option space is 40 bytes: 4 SACK blocks, 3 next to the 10-byte timestamp option
+        self.max_blocks = 3 if self.timestamps else 4
+        self.net_ack = net_ack
+        self.heap = heap
+        self.counter = counter
+        self.trace = trace
+        self._rd = reorder
+        self.rcv_nxt = 0
+        self.ooo = set()
+        self.sack_list = []  # [first, end) blocks, most recent first (ns-3 TcpRxBuffer order)
+        # ns-3 acknowledges the first data segment at once (delayed-ACK counter primed at set-up)
+        self.delack_count = self.m_ack
+        self.delack_deadline = None
+        self.delack_event = None
+        self.high_tx_ack = 0
+        self.ts_recent = 0
+        self.ts_last = -1
+        self.done = False
+        self.done_time = -1
+        self.segments_rx = self.duplicates_rx = self.spurious_rx = self.ooo_rx = self.max_ooo = 0
+        self.acks_sent = self.delayed_acks = self.timer_acks = self.dsacks_sent = 0
+
+    def on_data(self, now: int, k: int, tsval: int, retx: bool) -> None:
+        """A data segment ``k`` arrived (``tsval``: sender's timestamp in ms; ``retx``: a retransmission)."""
+        self.segments_rx += 1
+        rcv_nxt = self.rcv_nxt
+        if self.timestamps and k + 1 >= rcv_nxt:
+            # ns-3 ProcessOptionTimestamp (segments entirely below RCV.NXT are rejected before it)
+            if tsval >= self.ts_last:
+                self.ts_last = tsval
+                if k == rcv_nxt and k <= self.high_tx_ack:
+                    self.ts_recent = tsval
+        if k < rcv_nxt or k in self.ooo:
+            # duplicate: ns-3 RxBuffer::Add fails -> immediate ACK
+            self.duplicates_rx += 1
+            if retx:
+                self.spurious_rx += 1
+            if self._rd is not None:
+                self._rd.duplicate(k)
+            self._send_ack(now, (k, k + 1) if self.sack else None)
+            return
+        if self._rd is not None:
+            self._rd.arrival(k)
+        if k == rcv_nxt:
+            rcv_nxt += 1
+            ooo = self.ooo
+            if ooo:
+                while rcv_nxt in ooo:
+                    ooo.discard(rcv_nxt)
+                    rcv_nxt += 1
+                if self.sack_list:
+                    self.sack_list = [b for b in self.sack_list if b[1] > rcv_nxt]
+            filled = rcv_nxt - k > 1
+            self.rcv_nxt = rcv_nxt
+            if self.trace is not None:
+                self.trace.goodput(now, rcv_nxt)
+            if rcv_nxt >= self.n_segs:
+                self.done = True
+                self.done_time = now
+                return
+        else:
+            self.ooo.add(k)
+            self.ooo_rx += 1
+            if len(self.ooo) > self.max_ooo:
+                self.max_ooo = len(self.ooo)
+            if self.sack:
+                self._update_sack_list(k)
+            filled = False
+        if self.immediate_ooo and (self.ooo or filled):
+            self._send_ack(now, None)  # a gap exists, or we filled one: always ACK
+            return
+        self.delack_count += 1
+        if self.delack_count >= self.m_ack:
+            self.delayed_acks += 1
+            self._send_ack(now, None)
+        elif self.delack_deadline is None:
+            deadline = now + self.delack_timeout
+            self.delack_deadline = deadline
+            ev = self.delack_event
+            if ev is None or deadline < ev:
+                self.delack_event = deadline
+                heappush(self.heap, (deadline, now, next(self.counter), EV_DELACK, 0, 0, None))
+
+    def _update_sack_list(self, k: int) -> None:
+        """ns-3 ``TcpRxBuffer::UpdateSackList``: new block first, merged with adjacent blocks, at most 4."""
+        lst = self.sack_list
+        first, end = k, k + 1
+        merged = True
+        while merged:
+            merged = False
+            for j, (a, b) in enumerate(lst):
+                if b == first or a == end:
+                    first = a if a < first else first
+                    end = b if b > end else end
+                    del lst[j]
+                    merged = True
+                    break
+        lst.insert(0, (first, end))
+        if len(lst) > 4:
+            lst.pop()
+
+    def on_delack_event(self, now: int) -> None:
+        if now != self.delack_event:
+            return
+        self.delack_event = None
+        deadline = self.delack_deadline
+        if deadline is None:
+            return
+        if deadline > now:
+            self.delack_event = deadline
+            heappush(self.heap, (deadline, now, next(self.counter), EV_DELACK, 0, 0, None))
+            return
+        self.timer_acks += 1
+        self._send_ack(now, None)
+
+    def _send_ack(self, now: int, dsack) -> None:
+        """ns-3 ``SendEmptyPacket(ACK)``: cancels the delayed ACK and sends RCV.NXT (+ SACK, TSecr)."""
+        self.delack_deadline = None
+        self.delack_count = 0
+        if self.rcv_nxt > self.high_tx_ack:
+            self.high_tx_ack = self.rcv_nxt
+        self.acks_sent += 1
+        if self.sack:
+            blocks = self.sack_list
+            if dsack is not None:
+                self.dsacks_sent += 1
+                nb = self.max_blocks - 1
+                sack = (dsack, tuple(blocks[:nb]) if len(blocks) > nb else tuple(blocks))
+                nblocks = 1 + len(sack[1])
+            elif blocks:
+                nb = self.max_blocks
+                sack = (None, tuple(blocks[:nb]) if len(blocks) > nb else tuple(blocks))
+                nblocks = len(sack[1])
+            else:
+                sack = None
+                nblocks = 0
+        else:
+            sack = None
+            nblocks = 0
+        self.net_ack(now, self.rcv_nxt, self.ts_recent, sack, nblocks)
