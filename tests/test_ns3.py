@@ -147,6 +147,29 @@ def test_known_measurement_and_sack_really_changes_ns3():
         assert r.data_segments_sent - r.retransmissions == math.ceil(5_000_000 / 536)
 
 
+def test_tcp_options_reach_ns3():
+    """Each option changes what ns-3 does, in the direction its RFC says."""
+    lossy = dict(bandwidths_bps=[10e6], delays_s=[0.04], transfer_bytes=1_000_000, tunnel=False,
+                 loss=LossModel("packet", 0.01), seed=2)
+    base = run(striped_scenario(**lossy))
+    assert base.fast_retransmits > 0
+    # dupack threshold out of reach: only the retransmission timer recovers losses
+    deaf = run(striped_scenario(**lossy, dupack_threshold=1000))
+    assert deaf.fast_retransmits == 0 and deaf.timeouts > base.timeouts
+    assert deaf.completion_time_s > base.completion_time_s
+    # SACK recovers the same losses without timeouts; PRR paces the recovery differently
+    sack = dict(sack=True, sack_loss_detection=True, limited_transmit=True)
+    classic = run(striped_scenario(**lossy, **sack))
+    prr = run(striped_scenario(**lossy, **sack, recovery="prr"))
+    # same seed = same per-packet loss pattern (common random numbers), and no run sends a segment twice
+    assert classic.extra["loss_drops"] == prr.extra["loss_drops"] == base.extra["loss_drops"]
+    assert classic.timeouts == prr.timeouts == 0 < base.timeouts
+    assert classic.completion_time_s != prr.completion_time_s
+    # m_ack = 1: one ACK per data segment instead of one per two
+    every = run(striped_scenario(**lossy, m_ack=1))
+    assert every.extra["link_ack_packets"][0] > 1.5 * base.extra["link_ack_packets"][0]
+
+
 def test_loss_model_drops_at_its_rate_and_seed_repeats_the_run():
     p = 0.01
     sc = striped_scenario(**SONG_2, transfer_bytes=1_000_000, loss=LossModel("packet", p), seed=7)

@@ -124,6 +124,10 @@ class SenderSocket : public TcpSocketBase {
     uint64_t* rtoCounter = nullptr;
     uint32_t iwBytes = 0;
     bool iwPending = false;
+    void NoPacing() {  // TcpSocketState::EnablePacing/PaceInitialWindow default to false; make sure
+        m_tcb->m_pacing = false;
+        m_tcb->m_paceInitialWindow = false;
+    }
   protected:
     void ReTxTimeout() override {
         // Count the expiries that TcpSocketBase::ReTxTimeout acts on for data.
@@ -570,6 +574,7 @@ Result RunTransfer(const Config& cfg) {
     if (cfg.recovery == 1) snd->SetRecoveryAlgorithm(CreateObject<TcpPrrRecovery>());
     else snd->SetRecoveryAlgorithm(CreateObject<TcpClassicRecovery>());
     ApplyTcpAttributes(snd, cfg);
+    snd->NoPacing();
     snd->rtoCounter = &res.timeouts;
     if (cfg.initial_window_bytes != cfg.initial_cwnd_segments * cfg.segment_bytes) {
         snd->iwBytes = cfg.initial_window_bytes;

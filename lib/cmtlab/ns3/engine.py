@@ -114,6 +114,8 @@ def unsupported_options(scenario: StripedScenario) -> list[str]:
     if scenario.transfer_bytes > 2**32 - 2:
         problems.append(f"transfer_bytes must be < 2**32 - 1 for the 32-bit TCP sequence space of one "
                         f"connection, got {scenario.transfer_bytes}")
+    if scenario.initial_window_bytes > 2**32 - 1:
+        problems.append(f"initial_window_bytes={scenario.initial_window_bytes} must be < 2**32 (ns-3's 32-bit cWnd)")
     mtu = _link_mtu(scenario)
     if mtu > MAX_MTU:
         problems.append(f"segment_bytes={scenario.segment_bytes}: the link packet "
