@@ -283,12 +283,18 @@ class StripedScenario:
         return size
 
     def ack_packet_bytes(self, sack_blocks: int = 0) -> int:
-        """Bytes of a pure ACK on the wire (SACK option: 2 + 8 per block, padded to 4)."""
+        """Bytes of a pure ACK on the wire.
+
+        TCP options are padded *together* to a multiple of 4 bytes, as ns-3's ``TcpHeader``
+        serialises them: timestamps (10 bytes) and a SACK option (2 + 8 per block) take
+        ``12 + 8 k`` bytes together; a SACK option alone ``2 + 8 k`` padded to 4; timestamps
+        alone 12.
+        """
         size = IPV4_HEADER_BYTES + TCP_HEADER_BYTES + PPP_HEADER_BYTES
-        if self.options.timestamps:
-            size += TIMESTAMP_OPTION_BYTES
+        opts = 10 if self.options.timestamps else 0
         if sack_blocks:
-            size += 4 * ((2 + 8 * sack_blocks + 3) // 4)
+            opts += 2 + 8 * sack_blocks
+        size += 4 * ((opts + 3) // 4)
         if self.tunnel:
             size += IPV4_HEADER_BYTES + UDP_HEADER_BYTES
         return size
