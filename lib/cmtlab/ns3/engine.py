@@ -10,7 +10,11 @@ to), and ``RngSeedManager`` seed/run are set at the start of every run.
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
+import sys
+import tempfile
 import threading
 import time
 
@@ -42,13 +46,40 @@ def ns3_version() -> str:
         return "not-installed"
 
 
+#: What cling prints while importing ns-3 3.44: it cannot re-run the static initialiser of
+#: ``nstime.h`` (``g_timeInitHelper``) for its own copy of the headers.  Harmless — the
+#: ns-3 core library has already run it (one-segment transfers reproduce the closed-form
+#: times to the nanosecond) — so these lines are filtered out; anything else is passed on.
+_CLING_NOISE = "[runStaticInitializersOnce]: Failed to materialize symbols"
+
+
+@contextlib.contextmanager
+def _quiet_cling_static_init_warnings():
+    """Capture file descriptor 2 during the ns-3 import and re-emit all but the known noise."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile(mode="w+b") as tmp:
+        os.dup2(tmp.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            tmp.seek(0)
+            text = tmp.read().decode(errors="replace")
+            kept = [line for line in text.splitlines() if not line.startswith(_CLING_NOISE)]
+            if kept:
+                sys.stderr.write("\n".join(kept) + "\n")
+
+
 def load():
     """Import ns-3 and compile the C++ glue once per process; return ``cppyy.gbl``."""
     global _gbl
     with _lock:
         if _gbl is None:
             try:
-                from ns import ns  # noqa: F401  (loads every ns-3 module's headers and library)
+                with _quiet_cling_static_init_warnings():
+                    from ns import ns  # noqa: F401  (loads every ns-3 module's headers and library)
             except SystemExit as exc:  # the ns package calls exit() when it cannot load ns-3
                 raise ImportError("ns-3 Python bindings (pip package ns3==3.44.post0) are not usable") from exc
             import cppyy
