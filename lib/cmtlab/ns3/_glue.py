@@ -28,10 +28,11 @@ What the code builds (per run, fresh nodes; ``Simulator::Destroy`` at the end):
   congestion window in bytes before the first data segment; a sink that reads everything
   and stops the simulator when the last byte has arrived in order.
 * Traces (all C++): TCP ``Tx`` (data segments, retransmissions = segments not above the
-  highest byte sent so far, first-send time), ``CongState`` (entries into ``CA_RECOVERY``),
+  highest byte sent so far), ``CongState`` (entries into ``CA_RECOVERY``),
   receiver IP ``LocalDeliver`` (TCP segments whose bytes the receiver already held = spurious
   retransmissions that arrived), device ``PhyTxBegin`` (packets and wire bytes per link and
-  direction), ``MacTxDrop`` (queue drops), ``PhyRxDrop`` (loss-model drops), and, when asked,
+  direction; the first data segment's start on the wire starts the completion clock),
+  ``MacTxDrop`` (queue drops), ``PhyRxDrop`` (loss-model drops), and, when asked,
   ``CongestionWindow`` / ``SlowStartThreshold`` and a per-data-segment send log.
 """
 
@@ -365,7 +366,7 @@ static Ipv4Address Addr(int a, int b, int c, int d) {
     return Ipv4Address(os.str().c_str());
 }
 
-static uint32_t AddIf(Ptr<Ipv4> ipv4, Ptr<NetDevice> dev, Ipv4Address a, uint16_t mtuUnused) {
+static uint32_t AddIf(Ptr<Ipv4> ipv4, Ptr<NetDevice> dev, Ipv4Address a) {
     uint32_t idx = ipv4->AddInterface(dev);
     ipv4->AddAddress(idx, Ipv4InterfaceAddress(a, Ipv4Mask("255.255.255.0")));
     ipv4->SetMetric(idx, 1);
@@ -472,8 +473,8 @@ Result RunTransfer(const Config& cfg) {
         AttachCounters(ctx, a, i, true, false);
         AttachCounters(ctx, b, i, false, true);
         devA.push_back(a); devB.push_back(b);
-        ifA.push_back(AddIf(ipA, a, Addr(10, 1, i + 1, 1), 0));
-        ifB.push_back(AddIf(ipB, b, Addr(10, 1, i + 1, 2), 0));
+        ifA.push_back(AddIf(ipA, a, Addr(10, 1, i + 1, 1)));
+        ifB.push_back(AddIf(ipB, b, Addr(10, 1, i + 1, 2)));
     }
     Ipv4Address idealA("10.2.0.1"), idealB("10.2.0.2");
     uint32_t idealIfB = 0;
@@ -485,8 +486,8 @@ Result RunTransfer(const Config& cfg) {
         ch->SetAttribute("Delay", TimeValue(Seconds(0)));
         idA->Attach(ch); idB->Attach(ch);
         AttachCounters(ctx, idB, n, false, false);
-        AddIf(ipA, idA, idealA, 0);
-        idealIfB = AddIf(ipB, idB, idealB, 0);
+        AddIf(ipA, idA, idealA);
+        idealIfB = AddIf(ipB, idB, idealB);
     }
 
     const uint16_t tunnelPort = 4789;
@@ -507,7 +508,7 @@ Result RunTransfer(const Config& cfg) {
             t->vnd->SetNeedsArp(false);
             t->vnd->SetSendCallback(MakeCallback(&Tunnel::Send, t));
             node->AddDevice(t->vnd);
-            AddIf(ip, t->vnd, side == 0 ? vA : vB, 0);
+            AddIf(ip, t->vnd, side == 0 ? vA : vB);
             int nsock = n + (ideal ? 1 : 0);
             for (int i = 0; i < nsock; ++i) {
                 Ptr<Socket> s = Socket::CreateSocket(node, UdpSocketFactory::GetTypeId());
