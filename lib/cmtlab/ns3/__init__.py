@@ -82,8 +82,10 @@ completion), ``retransmissions`` those not above the highest byte sent before,
 (``TcpSocketBase::ReTxTimeout`` while data is outstanding), ``spurious_retransmissions`` the
 data segments that reached the receiver's IP layer although it already held all their bytes
 (a retransmission that is itself lost is not counted).  ``extra`` has per-link packet counts
-(``link_data_packets``, ``link_ack_packets``), the largest wire size per link, queue and loss
-drops, and the number of simulator events.  ``trace=True`` adds tidy frames ``"cwnd"``
+(``link_data_packets``, ``link_ack_packets``; scalars ``link{i}_packets`` = data-direction
+packets of link ``i``, SYN and handshake ACK included), the largest wire size per link, queue
+drops (``queue_drops`` data direction, ``ack_queue_drops``), ``loss_drops``, the number of
+simulator ``events`` and ``segments_per_second`` (data segments per wall-clock second).  ``trace=True`` adds tidy frames ``"cwnd"``
 (``time_s, cwnd_bytes, ssthresh_bytes``), ``"congestion_state"`` and ``"packets"`` (one row
 per data segment sent: ``time_s, seq_bytes, length_bytes, retransmission, link``).
 

@@ -288,6 +288,16 @@ def run(scenario: StripedScenario, *, trace: bool = False) -> TransferResult:
         "link_max_wire_bytes": tuple(int(x) for x in res.link_max_wire_bytes),
         "link_min_wire_bytes": tuple(int(x) if x != 0xFFFFFFFF else 0 for x in res.link_min_wire_bytes),
     }
+    # scalar names shared with cmtlab.sim's ``extra`` (so TransferResult.to_row lines up)
+    extra.update({
+        "sim_time_s": extra["sim_end_s"],
+        "queue_drops": extra["queue_drops_data"],
+        "ack_queue_drops": extra["queue_drops_ack"],
+        "duplicate_segments_received": int(res.spurious_retransmissions),
+        "segments_per_second": int(res.data_segments_sent) / wall if wall > 0 else math.nan,
+    })
+    for i, count in enumerate(extra["link_data_packets"]):
+        extra[f"link{i}_packets"] = count  # data direction, incl. SYN and handshake ACK on link 0
     if str(res.root_queue_discs):
         raise RuntimeError(f"a queue disc was installed on devices {res.root_queue_discs!s}: the traffic-control "
                            f"layer would add buffering the scenario does not have")
