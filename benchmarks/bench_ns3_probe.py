@@ -38,10 +38,12 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="runs per scenario (best wall time is kept)")
     args = ap.parse_args()
 
-    t0 = time.perf_counter()
-    from ns import ns  # noqa: F401
-    t_import = time.perf_counter() - t0
     from cmtlab import ns3
+    from cmtlab.ns3.engine import _quiet_cling_static_init_warnings
+    t0 = time.perf_counter()
+    with _quiet_cling_static_init_warnings():
+        from ns import ns  # noqa: F401
+    t_import = time.perf_counter() - t0
     t0 = time.perf_counter()
     ns3.load()
     t_glue = time.perf_counter() - t0
