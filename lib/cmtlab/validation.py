@@ -1,0 +1,205 @@
+"""Cross-checks of the book's simulator (:mod:`cmtlab.sim`) against ns-3 (:mod:`cmtlab.ns3`).
+
+The validation chapter runs both simulators on the same :class:`~cmtlab.scenario.StripedScenario`
+objects and reports the relative throughput difference ``cmtlab / ns-3 - 1``:
+
+* (a) :func:`single_link_grid` — one NewReno flow over one point-to-point link, over a grid of
+  rate, round-trip delay and random packet loss; where it applies, also against the Mathis
+  square-root law (:func:`mathis_throughput_bps`);
+* (b) :func:`random_link_sets` and :func:`field_link_sets` — Song's round-robin striping over
+  random link sets and over the field links I…VIII (Song sec. 5.3);
+* (c) :func:`option_variants` — one scenario under each TCP option that matters, to show how
+  much a striped flow depends on them.
+
+Everything here builds scenarios and compares tables; the simulation itself is
+:func:`cmtlab.sweep.run_sweep`.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+
+from ._validate import as_float_array, check_int, check_positive
+from .scenario import LossModel, TcpOptions, striped_scenario
+
+#: Columns that identify a run in both simulators' tables (labels added by the builders below).
+RUN_KEYS = ("case", "seed")
+
+
+def mathis_throughput_bps(segment_bytes: float, rtt_s, loss_rate, *, acked_per_ack: float = 2.0):
+    """Mathis et al. (1997) square-root law: ``(MSS / RTT) · sqrt(3 / (2 b)) / sqrt(p)`` in bit/s.
+
+    ``b`` (``acked_per_ack``) is the number of segments acknowledged per ACK (2 with delayed
+    ACKs, giving the constant ≈ 0.87; 1 gives ≈ 1.22).  Valid for a long bulk transfer limited by
+    random loss at rate ``p`` (per segment), without timeouts, window limits or queueing delay.
+    """
+    check_positive("segment_bytes", segment_bytes)
+    check_positive("acked_per_ack", acked_per_ack)
+    rtt = np.asarray(rtt_s, dtype=float)
+    p = np.asarray(loss_rate, dtype=float)
+    if np.any(rtt <= 0):
+        raise ValueError("rtt_s must be > 0")
+    if np.any((p <= 0) | (p >= 1)):
+        raise ValueError("loss_rate must be in (0, 1) for the square-root law")
+    return segment_bytes * 8.0 / rtt * np.sqrt(3.0 / (2.0 * acked_per_ack)) / np.sqrt(p)
+
+
+def mathis_applies(scenario, *, margin: float = 0.5) -> bool:
+    """Whether the square-root law is a fair reference for a single-link ``scenario``.
+
+    Requires packet loss, and the Mathis rate below ``margin`` × both the link's payload rate and
+    the buffer-limited rate ``min(send, receive buffer) / RTT`` — so that loss, not the link or a
+    socket buffer, limits the window.
+    """
+    if scenario.n_links != 1 or scenario.loss[0].unit != "packet" or scenario.loss[0].rate <= 0:
+        return False
+    rtt = scenario.delays_s[0]
+    if rtt <= 0:
+        return False
+    m = float(mathis_throughput_bps(scenario.segment_bytes, rtt, scenario.loss[0].rate,
+                                    acked_per_ack=min(scenario.m_ack, 2)))
+    payload_rate = scenario.bandwidths_bps[0] * scenario.segment_bytes / scenario.data_packet_bytes()
+    buf = min(scenario.options.send_buffer_bytes, scenario.options.receive_buffer_bytes) * 8.0 / rtt
+    return m < margin * min(payload_rate, buf)
+
+
+def single_link_grid(rates_bps, rtts_s, loss_rates, *, transfer_bytes: int, options=None,
+                     queue_packets: int = 100, **scenario_kwargs) -> list[tuple[dict, object]]:
+    """(a) One NewReno flow over one point-to-point link (no tunnel), for every rate × RTT × loss.
+
+    Loss is Bernoulli per data packet (``LossModel("packet", p)``; ``p = 0`` means no loss).
+    Returns ``(labels, scenario)`` pairs for :func:`cmtlab.sweep.run_sweep`; labels are
+    ``case, rate_mbps, rtt_ms, loss_rate, mathis_bps, mathis_applies``.
+    """
+    rates = as_float_array("rates_bps", rates_bps)
+    rtts = as_float_array("rtts_s", rtts_s)
+    losses = as_float_array("loss_rates", loss_rates)
+    out = []
+    for rate, rtt, p in itertools.product(rates, rtts, losses):
+        loss = LossModel("packet", float(p)) if p > 0 else None
+        sc = striped_scenario([rate], [rtt], transfer_bytes=transfer_bytes, tunnel=False, loss=loss,
+                              options=options, queue_packets=queue_packets, **scenario_kwargs)
+        applies = mathis_applies(sc)
+        m = float(mathis_throughput_bps(sc.segment_bytes, rtt, p, acked_per_ack=min(sc.m_ack, 2))) \
+            if p > 0 and rtt > 0 else np.nan
+        labels = dict(case=f"{rate / 1e6:g} Mbit/s, {rtt * 1e3:g} ms, p={p:g}", rate_mbps=rate / 1e6,
+                      rtt_ms=rtt * 1e3, loss_rate=float(p), mathis_bps=m, mathis_applies=applies)
+        out.append((labels, sc))
+    return out
+
+
+def random_link_sets(n_sets: int, *, link_counts=(2, 3, 4), rate_range_bps=(1e6, 40e6),
+                     rtt_range_s=(0.01, 0.3), transfer_bytes: int, options=None, seed: int = 0,
+                     **scenario_kwargs) -> list[tuple[dict, object]]:
+    """(b) Song's round-robin topology over ``n_sets`` random link sets.
+
+    Rates are log-uniform in ``rate_range_bps``, round-trip delays uniform in ``rtt_range_s``, the
+    number of links cycles through ``link_counts``; seeded.  Labels: ``case, family, n_links,
+    rates_mbps, rtts_ms``.
+    """
+    n = check_int("n_sets", n_sets, minimum=1)
+    counts = [check_int("link_counts", c, minimum=1) for c in link_counts]
+    (r0, r1), (d0, d1) = rate_range_bps, rtt_range_s
+    if not 0 < r0 <= r1:
+        raise ValueError(f"rate_range_bps must be (low, high) with 0 < low <= high, got {rate_range_bps!r}")
+    if not 0 <= d0 <= d1:
+        raise ValueError(f"rtt_range_s must be (low, high) with 0 <= low <= high, got {rtt_range_s!r}")
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(n):
+        k = counts[i % len(counts)]
+        rates = np.exp(rng.uniform(np.log(r0), np.log(r1), k))
+        rtts = rng.uniform(d0, d1, k)
+        sc = striped_scenario(rates, rtts, transfer_bytes=transfer_bytes, options=options, **scenario_kwargs)
+        out.append((dict(case=f"random set {i}", family="random", n_links=k,
+                         rates_mbps=", ".join(f"{r / 1e6:.1f}" for r in rates),
+                         rtts_ms=", ".join(f"{d * 1e3:.0f}" for d in rtts)), sc))
+    return out
+
+
+def field_link_sets(link_counts=range(2, 9), *, statistic: str = "median", transfer_bytes: int, options=None,
+                    **scenario_kwargs) -> list[tuple[dict, object]]:
+    """(b) Song's topology over the field links I…n (max DR as bandwidth, the RTT ``statistic``
+    of each modem's data set as its round-trip delay).  Labels as :func:`random_link_sets`."""
+    from .song import fig6
+
+    if statistic not in ("median", "mean", "min"):
+        raise ValueError(f"statistic must be one of ['mean', 'median', 'min'], got {statistic!r}")
+    out = []
+    for n in link_counts:
+        bw, sets, _ = fig6.field_links(n)
+        rtts = np.array([getattr(np, statistic)(s) for s in sets])
+        sc = striped_scenario(bw, rtts, transfer_bytes=transfer_bytes, options=options, **scenario_kwargs)
+        out.append((dict(case=f"field links I–{n}", family="field", n_links=n,
+                         rates_mbps=", ".join(f"{r / 1e6:.1f}" for r in bw),
+                         rtts_ms=", ".join(f"{d * 1e3:.0f}" for d in rtts)), sc))
+    return out
+
+
+#: (c) The option variations of the sensitivity table: name → (base preset, changes).
+OPTION_VARIANTS = {
+    "plain NewReno (no SACK, no limited transmit)": ("rfc-newreno", {}),
+    "+ limited transmit": ("rfc-newreno", dict(limited_transmit=True)),
+    "+ timestamps": ("rfc-newreno", dict(timestamps=True)),
+    "+ min RTO 200 ms": ("rfc-newreno", dict(min_rto_s=0.2)),
+    "+ delayed-ACK timeout 40 ms": ("rfc-newreno", dict(delayed_ack_timeout_s=0.04)),
+    "ACKs over the fastest link": ("rfc-newreno", dict(ack_path="fastest")),
+    "ACKs over an ideal path": ("rfc-newreno", dict(ack_path="ideal")),
+    "no immediate ACK on out-of-order (cmtlab only)": ("rfc-newreno", dict(immediate_ack_on_out_of_order=False)),
+    "SACK + RFC 6675 loss detection, classic recovery (ns-3 early 2018)": ("ns3-2018", {}),
+    "SACK + RFC 6675 loss detection + PRR (ns-3 3.44 defaults)": ("ns3-3.44-defaults", {}),
+    "SACK, no SACK-based loss detection (cmtlab only)": ("rfc-newreno", dict(sack=True)),
+}
+
+
+def option_variants(bandwidths_bps, delays_s, *, transfer_bytes: int, variants=None,
+                    **scenario_kwargs) -> list[tuple[dict, object]]:
+    """(c) One scenario under each entry of ``variants`` (default :data:`OPTION_VARIANTS`).
+
+    Labels: ``case`` (the variant's name) and ``options`` (its non-default option fields).
+    """
+    variants = OPTION_VARIANTS if variants is None else variants
+    out = []
+    defaults = TcpOptions().to_dict()
+    for name, (preset, changes) in variants.items():
+        sc = striped_scenario(bandwidths_bps, delays_s, transfer_bytes=transfer_bytes, options=preset,
+                              **changes, **scenario_kwargs)
+        diff = {k: v for k, v in sc.options.to_dict().items() if defaults[k] != v}
+        out.append((dict(case=name, options=", ".join(f"{k}={v}" for k, v in diff.items()) or "defaults"), sc))
+    return out
+
+
+def compare(ours: pd.DataFrame, reference: pd.DataFrame, *, keys=RUN_KEYS, value: str = "throughput_bps",
+            names=("cmtlab", "ns-3")) -> pd.DataFrame:
+    """Join two sweep tables on ``keys`` and add ``rel_diff = ours / reference - 1``.
+
+    The value columns are renamed ``<value>_<name>``; label columns of ``ours`` are kept.
+    Raises ``ValueError`` if the two tables do not hold the same runs.
+    """
+    keys = list(keys)
+    for name, t in (("ours", ours), ("reference", reference)):
+        missing = [k for k in keys + [value] if k not in t.columns]
+        if missing:
+            raise ValueError(f"{name} lacks column(s) {missing}")
+    a = ours.set_index(keys)
+    b = reference.set_index(keys)
+    if not a.index.equals(b.index) and set(a.index) != set(b.index):
+        raise ValueError("ours and reference must hold the same runs (same keys)")
+    out = a.copy()
+    out = out.rename(columns={value: f"{value}_{names[0]}"})
+    out[f"{value}_{names[1]}"] = b.loc[a.index, value].to_numpy()
+    out["rel_diff"] = out[f"{value}_{names[0]}"] / out[f"{value}_{names[1]}"] - 1.0
+    return out.reset_index()
+
+
+def agreement_summary(table: pd.DataFrame, by: str | None = None) -> pd.DataFrame:
+    """Median, mean and 90th percentile of ``|rel_diff|`` (overall or per ``by`` group), and the count."""
+    g = table.assign(abs_rel_diff=table.rel_diff.abs())
+    agg = dict(runs=("abs_rel_diff", "size"), median_abs_diff=("abs_rel_diff", "median"),
+               mean_abs_diff=("abs_rel_diff", "mean"), p90_abs_diff=("abs_rel_diff", lambda x: x.quantile(0.9)))
+    if by is None:
+        return g.assign(all="all").groupby("all").agg(**agg)
+    return g.groupby(by).agg(**agg)
