@@ -67,9 +67,13 @@ class Simulation:
     trace
         ``True``, ``False`` or a set of trace names (:data:`cmtlab.sim.traces.TRACE_NAMES`).
     handshake_rtt_sample
-        Seed the RTT estimator with the SYN/SYN-ACK round trip over the first data link and
-        the first ACK link, as ns-3 (and any RFC 6298 sender) does; with ``False`` the
-        first data segments run on ``initial_rto_s``.
+        Model the end of the connection set-up as ns-3 (and any RFC 6298 sender) has it:
+        the RTT estimator starts with the SYN/SYN-ACK round trip over the first data link
+        and the first ACK link, and the handshake's final ACK leaves on the first data link
+        just before the first window (it delays the first data segment on that link by its
+        serialisation time and takes one loss draw; the clock's zero stays at the moment the
+        first data segment starts onto the wire).  With ``False`` the first data segments
+        run on ``initial_rto_s`` and all links start idle.
     congestion, recovery, reordering, scheduler, ack_scheduler, links, ack_links
         Plug-ins replacing the defaults (:class:`~cmtlab.sim.congestion.NewReno`, the
         recovery named by ``options.recovery``, :class:`~cmtlab.sim.reordering.NoReorderingResponse`,
@@ -81,6 +85,10 @@ class Simulation:
         Event budget (default ``200 * segments + 1e6``).
     rate_bin_s
         Bin width of the ``rate`` trace (default: completion time / 100).
+    dsack
+        The receiver reports duplicate segments with D-SACK (RFC 2883; only with SACK).
+        Default: when the reordering response asks for it (``wants_dsack``); ns-3.44 never
+        does, and a D-SACK block makes the ACK 8 bytes longer.
     """
 
     def __init__(self, scenario: StripedScenario, *, trace=False, handshake_rtt_sample: bool = True,
@@ -88,7 +96,7 @@ class Simulation:
                  reordering: ReorderingResponse | None = None, scheduler: Scheduler | None = None,
                  ack_scheduler: Scheduler | None = None, links: list[LinkModel] | None = None,
                  ack_links: list[LinkModel] | None = None, max_events: int | None = None,
-                 rate_bin_s: float | None = None):
+                 rate_bin_s: float | None = None, dsack: bool | None = None):
         if not isinstance(scenario, StripedScenario):
             raise ValueError(f"scenario must be a cmtlab.scenario.StripedScenario (use striped_scenario(...)), "
                              f"got {type(scenario).__name__}")
@@ -148,8 +156,11 @@ class Simulation:
                                 recovery=recovery if recovery is not None else make_recovery(opts.recovery),
                                 reordering=reordering if reordering is not None else NoReorderingResponse(),
                                 net_send=self._send_data, heap=self.heap, counter=self.counter, trace=self.trace)
+        if dsack is None:
+            dsack = bool(getattr(self.sender.reordering, "wants_dsack", False))
         self.receiver = TcpReceiver(n_segs=n_segs, m_ack=sc.m_ack, options=opts, net_ack=self._send_ack,
-                                    heap=self.heap, counter=self.counter, trace=self.trace, reorder=self.reorder)
+                                    heap=self.heap, counter=self.counter, trace=self.trace, reorder=self.reorder,
+                                    dsack=dsack)
         self.n_segs = n_segs
         self.max_events = int(max_events) if max_events is not None else 200 * n_segs + 1_000_000
         if self.max_events < 1:
@@ -160,10 +171,13 @@ class Simulation:
         if self.handshake_rtt is not None:
             first = self.scheduler.paths[0] if isinstance(self.scheduler, RoundRobinScheduler) else 0
             hs = self._handshake_rtt_exact()
-            self.ts_offset_ns = hs + self.links[first].serialisation_ns(self.ack_bytes[0])
+            self.start_ns = -self.links[first].serialisation_ns(self.ack_bytes[0])
+            self.ts_offset_ns = hs - self.start_ns
         else:
+            self.start_ns = 0
             self.ts_offset_ns = 0
         self.sender.ts_offset_ns = self.ts_offset_ns
+        self.event_order_ns = 0  # when the event being processed was scheduled (ties, see LinkModel)
         self._sched_select = self.scheduler.select
         self._ack_select = self.ack_scheduler.select
 
@@ -197,20 +211,25 @@ class Simulation:
 
     def _send_data(self, now: int, k: int, nbytes: int, retx: bool) -> None:
         i = self._sched_select(now, k, retx)
+        self.scheduler_last_path = i
         wire = nbytes + self.data_overhead
         link = self.links[i]
-        arr = link.transmit(now, wire)
+        arr = link.transmit(now, wire, self.event_order_ns)
         if arr >= 0:
             heappush(self.heap, (arr, link.last_start_ns, next(self.counter), EV_DATA, k,
                                  (now + self.ts_offset_ns) // 1_000_000 if self.timestamps else 0, retx))
         if self.trace is not None:
             self.trace.packet(now, i, k, retx, wire, arr)
 
+    def _send_data_first(self, now: int, k: int, nbytes: int, retx: bool) -> None:
+        self._send_data(now, k, nbytes, retx)
+        self._first_wire.append(self.links[self.scheduler_last_path].last_start_ns)
+
     def _send_ack(self, now: int, ack: int, echo: int, sack, nblocks: int) -> None:
         wire = self.ack_bytes[nblocks if nblocks < 5 else 4]
         i = self._ack_select(now, ack, False)
         link = self.ack_links[i]
-        arr = link.transmit(now, wire)
+        arr = link.transmit(now, wire, self.event_order_ns)
         if arr >= 0:
             heappush(self.heap, (arr, link.last_start_ns, next(self.counter), EV_ACK, ack, echo, sack))
         if self.trace is not None:
@@ -223,15 +242,21 @@ class Simulation:
         sc = self.scenario
         snd = self.sender
         rcv = self.receiver
+        start = self.start_ns
+        self.event_order_ns = start
         if self.handshake_rtt is not None:
             snd.rtt_sample(self.handshake_rtt)
-            # the handshake's final ACK crossed the first data link (after loss was armed in
-            # cmtlab.ns3): it takes one draw from that link's loss generator
+            # the handshake's final ACK goes first on the first data link (it occupies the link
+            # until the first data segment can start, at time 0, and takes a loss draw)
             first = self.scheduler.paths[0] if isinstance(self.scheduler, RoundRobinScheduler) else 0
-            lk = self.links[first]
-            if lk.drop_probability(self.ack_bytes[0]) > 0 and getattr(lk, "rng", None) is not None:
-                lk.rng.random()
-        snd.start(0)
+            self.links[first].transmit(start, self.ack_bytes[0], start)
+        # the completion clock starts when the first data segment starts onto the wire
+        self._first_wire = []
+        snd.net_send = self._send_data_first
+        snd.start(start)
+        snd.net_send = self._send_data
+        t0 = min(self._first_wire) if self._first_wire else 0
+        self.first_data_ns = t0
         heap = self.heap
         pop = heappop
         on_data = rcv.on_data
@@ -244,7 +269,8 @@ class Simulation:
         now = 0
         stop = "stalled"
         while heap:
-            now, _, _, kind, a, b, c = pop(heap)
+            now, order, _, kind, a, b, c = pop(heap)
+            self.event_order_ns = order
             if now > tmax:
                 stop = "max_sim_time"
                 now = tmax
@@ -270,10 +296,10 @@ class Simulation:
         snd.flush_traces(now)
         traces = {}
         if self.trace is not None:
-            traces = self.trace.frames(end_ns=rcv.done_time if completed else now, reorder=self.reorder)
+            traces = self.trace.frames(end_ns=rcv.done_time if completed else now, t0_ns=t0, reorder=self.reorder)
         unique_rx = rcv.segments_rx - rcv.duplicates_rx
         extra = {
-            "stop_reason": stop, "events": events, "sim_time_s": now / NS_PER_S, "segments": self.n_segs,
+            "stop_reason": stop, "events": events, "sim_time_s": (now - t0) / NS_PER_S, "segments": self.n_segs,
             "queue_drops": sum(lk.queue_drops for lk in self.links),
             "loss_drops": sum(lk.loss_drops for lk in self.links),
             "ack_queue_drops": sum(lk.queue_drops for lk in (self.ack_links or []) if lk is not None),
@@ -298,10 +324,10 @@ class Simulation:
         from . import CODE_VERSION
         extra["code_version"] = CODE_VERSION
         return TransferResult(simulator=SIMULATOR_NAME, scenario=sc, completed=completed,
-                              completion_time_s=rcv.done_time / NS_PER_S if completed else float("nan"),
+                              completion_time_s=(rcv.done_time - t0) / NS_PER_S if completed else float("nan"),
                               data_segments_sent=snd.segments_sent, retransmissions=snd.retransmissions,
                               fast_retransmits=snd.fast_retransmits, timeouts=snd.timeouts,
-                              spurious_retransmissions=rcv.spurious_rx, wall_time_s=wall, traces=traces,
+                              spurious_retransmissions=rcv.duplicates_rx, wall_time_s=wall, traces=traces,
                               extra=extra)
 
 

@@ -87,11 +87,13 @@ class LinkModel(ABC):
     last_start_ns: int
 
     @abstractmethod
-    def transmit(self, now_ns: int, wire_bytes: int) -> int:
+    def transmit(self, now_ns: int, wire_bytes: int, order_ns: int | None = None) -> int:
         """Hand a packet of ``wire_bytes`` bytes to the link at time ``now_ns``.
 
         Returns its arrival time (ns, ``>= now_ns``) at the far end, or
         :data:`DROPPED_QUEUE` / :data:`DROPPED_LOSS`.  Calls come in non-decreasing time.
+        ``order_ns`` is when the event handing over the packet was scheduled; it decides
+        ties at the same nanosecond (see :class:`PointToPointLink`).
         """
 
     def serialisation_ns(self, wire_bytes: int) -> int:
@@ -136,10 +138,17 @@ class PointToPointLink(LinkModel):
     Departure times are computed arithmetically: the link remembers when its transmitter
     becomes free and the start times of the packets still waiting, so a packet costs O(1)
     amortised work and no events.
+
+    Ties: when a packet is handed over at the very nanosecond the transmitter finishes
+    another one, ns-3 frees the queue slot in the device's ``TransmitComplete`` event,
+    which it orders with the event handing over the new packet by when each was scheduled.
+    ``order_ns`` (when the current event was scheduled) reproduces that: the packet that
+    starts now still occupies its queue slot if the current event was scheduled before
+    its predecessor started serialising.
     """
 
     __slots__ = ("rate_bps", "delay_s", "delay_ns", "queue_packets", "loss", "rng", "_busy_until",
-                 "_waiting", "_tx_cache", "_p_cache", "packets", "bytes", "queue_drops", "loss_drops", "max_queue",
+                 "_waiting", "_service_start", "_tx_cache", "_p_cache", "packets", "bytes", "queue_drops", "loss_drops", "max_queue",
                  "last_start_ns")
 
     def __init__(self, rate_bps: float, delay_s: float, queue_packets: int = 100, loss: LossModel = NO_LOSS,
@@ -160,8 +169,9 @@ class PointToPointLink(LinkModel):
         self.queue_packets = queue_packets
         self.loss = loss
         self.rng = rng if rng is not None else random.Random(0)
-        self._busy_until = 0
+        self._busy_until = -(1 << 62)  # idle since forever (the clock may start below 0)
         self._waiting = deque()  # start times of packets waiting behind the one in service
+        self._service_start = 0  # start time of the packet in service (the last one started)
         self._tx_cache = {}
         self._p_cache = {}
         self.packets = self.bytes = self.queue_drops = self.loss_drops = self.max_queue = 0
@@ -192,10 +202,14 @@ class PointToPointLink(LinkModel):
     def propagation_ns(self) -> int:
         return self.delay_ns
 
-    def transmit(self, now_ns: int, wire_bytes: int) -> int:
+    def transmit(self, now_ns: int, wire_bytes: int, order_ns: int | None = None) -> int:
         waiting = self._waiting
-        while waiting and waiting[0] <= now_ns:
-            waiting.popleft()
+        while waiting:
+            s0 = waiting[0]
+            if s0 < now_ns or (s0 == now_ns and (order_ns is None or order_ns > self._service_start)):
+                self._service_start = waiting.popleft()
+            else:
+                break
         busy = self._busy_until
         if busy > now_ns:
             nwait = len(waiting)
@@ -208,6 +222,7 @@ class PointToPointLink(LinkModel):
             start = busy
         else:
             start = now_ns
+            self._service_start = now_ns
         tx = self._tx_cache.get(wire_bytes)
         if tx is None:
             tx = self.serialisation_ns(wire_bytes)
@@ -233,7 +248,7 @@ class IdealPath(LinkModel):
     def __init__(self):
         self.packets = self.bytes = self.queue_drops = self.loss_drops = self.last_start_ns = 0
 
-    def transmit(self, now_ns: int, wire_bytes: int) -> int:
+    def transmit(self, now_ns: int, wire_bytes: int, order_ns: int | None = None) -> int:
         self.packets += 1
         self.bytes += wire_bytes
         self.last_start_ns = now_ns

@@ -36,6 +36,9 @@ class ReorderingResponse:
     name: str = "abstract"
     #: Call :meth:`on_ack` for every ACK (costs time on the hot path).
     wants_every_ack: bool = False
+    #: The receiver must report duplicate segments with D-SACK blocks (RFC 2883; needs SACK).
+    #: ns-3.44 never sends D-SACK, so the default keeps the ACKs byte-identical to ns-3's.
+    wants_dsack: bool = False
 
     def on_fast_retransmit(self, sub, now: float) -> bool:
         """The fast-retransmit threshold was reached. ``True``: reduce the window as usual."""

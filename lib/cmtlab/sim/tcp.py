@@ -60,7 +60,9 @@ in the buffer, or we filled a gap: always ACK"); the first data segment is ackno
 at once (ns-3 primes the delayed-ACK counter at connection set-up).  With SACK, up to 4
 blocks (3 with timestamps: TCP option space) in ns-3's ``TcpRxBuffer`` order — the block
 containing the newest segment first, merged with adjacent blocks — preceded by a D-SACK
-block (RFC 2883) when the segment that triggered the ACK was a duplicate.  Timestamps:
+block (RFC 2883) when the segment that triggered the ACK was a duplicate and D-SACK is
+on (ns-3.44 never sends D-SACK; the engine turns it on when the reordering response asks
+for it, :attr:`~cmtlab.sim.reordering.ReorderingResponse.wants_dsack`).  Timestamps:
 ``TS.Recent`` is updated only from in-order segments at or below the last ACK sent
 (RFC 7323 sec. 4.3, as ns-3).
 
@@ -335,7 +337,7 @@ class TcpSender:
                 self.sacked_out -= 1
                 self._add_reno_sack()
                 self._mark_head_lost()
-            if self.highest_sack < ack:
+            if self.highest_sack <= ack:
                 self.highest_sack = -1
         else:
             delivered = n
@@ -353,8 +355,7 @@ class TcpSender:
         if k < high:
             flags[k & mask] |= SACKED
             self.sacked_out += 1
-            if k > self.highest_sack:
-                self.highest_sack = k
+            self.highest_sack = k
 
     def _mark_head_lost(self) -> None:
         """ns-3 ``MarkHeadAsLost``."""
@@ -402,7 +403,11 @@ class TcpSender:
                     flags[i] = (f & ~LOST) | SACKED
                     self.sacked_out += 1
                     newly += 1
-                    if k > self.highest_sack:
+                    # ns-3 TcpTxBuffer::Update keeps "highest SACKed" as the newly SACKed segment
+                    # whose end reaches the current one's start (<=), so a segment just below it
+                    # takes its place; UpdateLostCount and IsLost start from there
+                    hs = self.highest_sack
+                    if hs < 0 or hs <= k + 1:
                         self.highest_sack = k
         if newly:
             self._update_lost_count()
@@ -725,18 +730,20 @@ class TcpSender:
 class TcpReceiver:
     """The receiving side: cumulative/delayed ACKs, SACK and D-SACK, timestamps (see module docstring)."""
 
-    __slots__ = ("n_segs", "m_ack", "delack_timeout", "immediate_ooo", "sack", "max_blocks", "timestamps",
+    __slots__ = ("n_segs", "m_ack", "delack_timeout", "immediate_ooo", "sack", "dsack", "max_blocks", "timestamps",
                  "net_ack", "heap", "counter", "trace", "rcv_nxt", "ooo", "sack_list", "delack_count",
                  "delack_deadline", "delack_event", "high_tx_ack", "ts_recent", "ts_last", "done", "done_time",
                  "segments_rx", "duplicates_rx", "spurious_rx", "ooo_rx", "max_ooo", "acks_sent",
                  "delayed_acks", "timer_acks", "dsacks_sent", "_rd")
 
-    def __init__(self, *, n_segs: int, m_ack: int, options, net_ack, heap, counter, trace=None, reorder=None):
+    def __init__(self, *, n_segs: int, m_ack: int, options, net_ack, heap, counter, trace=None, reorder=None,
+                 dsack: bool = False):
         self.n_segs = n_segs
         self.m_ack = int(m_ack)
         self.delack_timeout = seconds_to_ns(options.delayed_ack_timeout_s)
         self.immediate_ooo = bool(options.immediate_ack_on_out_of_order)
         self.sack = bool(options.sack)
+        self.dsack = self.sack and bool(dsack)
         self.timestamps = bool(options.timestamps)
         # TCP option space is 40 bytes: 4 SACK blocks, 3 next to the 10-byte timestamp option
         self.max_blocks = 3 if self.timestamps else 4
@@ -777,7 +784,7 @@ class TcpReceiver:
                 self.spurious_rx += 1
             if self._rd is not None:
                 self._rd.duplicate(k)
-            self._send_ack(now, (k, k + 1) if self.sack else None)
+            self._send_ack(now, (k, k + 1) if self.dsack else None)
             return
         if self._rd is not None:
             self._rd.arrival(k)

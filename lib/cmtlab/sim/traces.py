@@ -190,13 +190,19 @@ class TraceRecorder:
             self._good[1].append(rcv_nxt)
 
     # conversion
-    def frames(self, *, end_ns: int, reorder: ReorderDensity | None = None) -> dict:
-        """The requested traces as DataFrames (recorded times are integer ns; frames use s)."""
-        end_time = end_ns / 1e9
+    def frames(self, *, end_ns: int, t0_ns: int = 0, reorder: ReorderDensity | None = None) -> dict:
+        """The requested traces as DataFrames.
+
+        Recorded times are the engine's integer ns; the frames give seconds from ``t0_ns``
+        (the moment the first data segment started onto the wire, the zero of the
+        completion time).
+        """
+        self._t0 = t0_ns
+        end_time = (end_ns - t0_ns) / 1e9
         out = {}
         if "cwnd" in self.names:
             c = self._cwnd
-            out["cwnd"] = pd.DataFrame({"time_s": np.asarray(c[0], np.int64) / 1e9, "cwnd_bytes": np.asarray(c[1], np.int64),
+            out["cwnd"] = pd.DataFrame({"time_s": self._sec(c[0]), "cwnd_bytes": np.asarray(c[1], np.int64),
                                         "ssthresh_bytes": np.asarray(c[2], np.int64),
                                         "state": pd.Categorical([STATE_NAMES[s] for s in c[3]],
                                                                 categories=list(STATE_NAMES))})
@@ -204,26 +210,26 @@ class TraceRecorder:
             p = self._pk
             arr = np.asarray(p[5], np.int64)
             dropped = np.where(arr == -1, "queue", np.where(arr == -2, "loss", ""))
-            packets = pd.DataFrame({"time_s": np.asarray(p[0], np.int64) / 1e9, "link": np.asarray(p[1], np.int64),
+            packets = pd.DataFrame({"time_s": self._sec(p[0]), "link": np.asarray(p[1], np.int64),
                                     "seq": np.asarray(p[2], np.int64), "retransmission": np.asarray(p[3], bool),
                                     "wire_bytes": np.asarray(p[4], np.int64),
-                                    "arrival_s": np.where(arr < 0, np.nan, arr / 1e9), "dropped": dropped})
+                                    "arrival_s": np.where(arr < 0, np.nan, (arr - t0_ns) / 1e9), "dropped": dropped})
             if "packets" in self.names:
                 out["packets"] = packets
         if "acks" in self.names:
             a = self._ack
             arr = np.asarray(a[5], np.int64)
-            out["acks"] = pd.DataFrame({"time_s": np.asarray(a[0], np.int64) / 1e9, "link": np.asarray(a[1], np.int64),
+            out["acks"] = pd.DataFrame({"time_s": self._sec(a[0]), "link": np.asarray(a[1], np.int64),
                                         "ack": np.asarray(a[2], np.int64), "sack_blocks": np.asarray(a[3], np.int64),
                                         "wire_bytes": np.asarray(a[4], np.int64),
-                                        "arrival_s": np.where(arr < 0, np.nan, arr / 1e9)})
+                                        "arrival_s": np.where(arr < 0, np.nan, (arr - t0_ns) / 1e9)})
         if "dupacks" in self.names:
             d = self._dup
-            out["dupacks"] = pd.DataFrame({"start_s": np.asarray(d[0], np.int64) / 1e9, "end_s": np.asarray(d[1], np.int64) / 1e9,
+            out["dupacks"] = pd.DataFrame({"start_s": self._sec(d[0]), "end_s": self._sec(d[1]),
                                            "ack": np.asarray(d[2], np.int64), "length": np.asarray(d[3], np.int64)})
         if "events" in self.names:
             e = self._ev
-            out["events"] = pd.DataFrame({"time_s": np.asarray(e[0], np.int64) / 1e9, "kind": np.asarray(e[1], object),
+            out["events"] = pd.DataFrame({"time_s": self._sec(e[0]), "kind": np.asarray(e[1], object),
                                           "seq": np.asarray(e[2], np.int64), "cwnd_bytes": np.asarray(e[3], np.int64),
                                           "ssthresh_bytes": np.asarray(e[4], np.int64)})
         if "reordering" in self.names and reorder is not None:
@@ -231,6 +237,9 @@ class TraceRecorder:
         if "rate" in self.names:
             out["rate"] = self._rate_frame(packets, end_time)
         return out
+
+    def _sec(self, values) -> np.ndarray:
+        return (np.asarray(values, np.int64) - self._t0) / 1e9
 
     def _rate_frame(self, packets: pd.DataFrame, end_time: float) -> pd.DataFrame:
         if not math.isfinite(end_time) or end_time <= 0:
@@ -242,7 +251,7 @@ class TraceRecorder:
         arr = packets["arrival_s"].to_numpy()
         ok = np.isfinite(arr) & (arr <= end_time)
         thr, _ = np.histogram(arr[ok], bins=edges, weights=payload[ok] * 8.0)
-        gt = np.asarray(self._good[0], np.int64) / 1e9
+        gt = self._sec(self._good[0])
         gn = np.asarray(self._good[1], np.int64)
         delivered_bytes = np.minimum(gn * self.seg, (self.n_segs - 1) * self.seg + self.last_len)
         inc = np.diff(np.concatenate([[0], delivered_bytes]))
