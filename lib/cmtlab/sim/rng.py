@@ -33,17 +33,34 @@ NS3_ASSIGNED_STREAM_BASE = 1 << 63
 
 
 def _matmul(a, b, m):
-    return tuple(tuple(sum(a[i][k] * b[k][j] for k in range(3)) % m for j in range(3)) for i in range(3))
+    (a0, a1, a2), (a3, a4, a5), (a6, a7, a8) = a
+    (b0, b1, b2), (b3, b4, b5), (b6, b7, b8) = b
+    return (((a0 * b0 + a1 * b3 + a2 * b6) % m, (a0 * b1 + a1 * b4 + a2 * b7) % m, (a0 * b2 + a1 * b5 + a2 * b8) % m),
+            ((a3 * b0 + a4 * b3 + a5 * b6) % m, (a3 * b1 + a4 * b4 + a5 * b7) % m, (a3 * b2 + a4 * b5 + a5 * b8) % m),
+            ((a6 * b0 + a7 * b3 + a8 * b6) % m, (a6 * b1 + a7 * b4 + a8 * b7) % m, (a6 * b2 + a7 * b5 + a8 * b8) % m))
+
+
+_POW2_CACHE: dict = {}
+
+
+def _pow2(a, k, m):
+    """``a ** (2 ** k) mod m`` (cached: the jump matrices are shared by every generator)."""
+    key = (a, k)
+    r = _POW2_CACHE.get(key)
+    if r is None:
+        r = a if k == 0 else _matmul(_pow2(a, k - 1, m), _pow2(a, k - 1, m), m)
+        _POW2_CACHE[key] = r
+    return r
 
 
 def _matpow(a, e, m):
     result = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
-    base = a
+    k = 0
     while e:
         if e & 1:
-            result = _matmul(result, base, m)
-        base = _matmul(base, base, m)
+            result = _matmul(result, _pow2(a, k, m), m)
         e >>= 1
+        k += 1
     return result
 
 

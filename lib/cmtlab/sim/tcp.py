@@ -104,12 +104,12 @@ class TcpSender:
 
     __slots__ = (
         # configuration
-        "seg", "n_segs", "last_len", "max_out", "sack", "sack_loss_detection", "limited_transmit",
+        "seg", "n_segs", "last_len", "short", "_last_delivered", "max_out", "buf_bytes", "sack", "sack_loss_detection", "limited_transmit",
         "timestamps", "dupthresh", "min_rto", "clock_g", "initial_rto", "cc", "recovery", "reordering",
         "net_send", "heap", "counter", "trace",
         # scoreboard
         "una", "high", "flags", "mask", "sent_time", "hist_lo", "sacked_out", "lost_out", "retrans_out",
-        "highest_sack", "lost_cursor", "lost_marked_upto",
+        "highest_sack", "lost_cursor", "lost_marked_upto", "lost_pending",
         # congestion state
         "cwnd", "ssthresh", "state", "dupacks", "recover", "recover_active", "first_partial_ack",
         "high_rx_ack", "pipe_snapshot", "retrans_data_acked", "bytes_acked_not_processed",
@@ -128,11 +128,14 @@ class TcpSender:
         self.seg = seg
         self.n_segs = -(-int(transfer_bytes) // seg)
         self.last_len = int(transfer_bytes) - (self.n_segs - 1) * seg
+        self.short = seg - self.last_len  # bytes the last segment lacks (0: it is full)
+        self._last_delivered = False  # the current ACK delivered the (short) last segment
         buf = min(int(options.send_buffer_bytes), int(options.receive_buffer_bytes))
         if buf < seg:
             raise ValueError(f"send_buffer_bytes and receive_buffer_bytes must be >= segment_bytes ({seg}) "
                              f"so that a segment can ever be sent, got {options.send_buffer_bytes} and "
                              f"{options.receive_buffer_bytes}")
+        self.buf_bytes = buf
         self.max_out = buf // seg
         self.sack = bool(options.sack)
         self.sack_loss_detection = bool(options.sack_loss_detection)
@@ -161,6 +164,7 @@ class TcpSender:
         self.highest_sack = -1
         self.lost_cursor = 0
         self.lost_marked_upto = 0
+        self.lost_pending = 0  # segments marked lost and not yet retransmitted (NextSeg rule 1)
 
         self.cwnd = int(initial_window_bytes)
         self.ssthresh = int(ssthresh_bytes)
@@ -193,8 +197,16 @@ class TcpSender:
 
     # ------------------------------------------------------------------ helpers
     def in_flight(self) -> int:
-        """RFC 6675 ``pipe`` in bytes: sent - SACKed - lost + retransmitted (ns-3 ``BytesInFlight``)."""
-        return (self.high - self.una - self.sacked_out - self.lost_out + self.retrans_out) * self.seg
+        """RFC 6675 ``pipe`` in bytes: sent - SACKed - lost + retransmitted (ns-3 ``BytesInFlight``).
+
+        Counted per segment; the transfer's last segment counts with its real (short)
+        length once it has been sent.
+        """
+        p = (self.high - self.una - self.sacked_out - self.lost_out + self.retrans_out) * self.seg
+        if self.short and self.high == self.n_segs and self.una < self.high:
+            f = self.flags[(self.n_segs - 1) & self.mask]
+            p -= self.short * (1 - (f & SACKED) - ((f & LOST) >> 1) + ((f & RETRANS) >> 2))
+        return p
 
     def rtt_sample(self, rtt: int) -> None:
         """Feed one RTT sample (ns) to the RFC 6298 estimator.
@@ -246,6 +258,8 @@ class TcpSender:
             f = self.flags[i]
             if not f & RETRANS:
                 self.retrans_out += 1
+                if f & LOST:
+                    self.lost_pending -= 1
                 f |= RETRANS
             if k >= self.hist_lo:
                 f |= HIST_RETX  # Karn: this history entry no longer gives RTT samples
@@ -262,15 +276,19 @@ class TcpSender:
         if self.state == RECOVERY:
             self.recovery.bytes_sent(self, nbytes)
         self.net_send(now, k, nbytes, retx)
-        self.pipe_snapshot = (self.high - self.una - self.sacked_out - self.lost_out + self.retrans_out) * self.seg
+        self.pipe_snapshot = self.in_flight()
 
     def _next_seg(self, rule3: bool) -> int:
         """RFC 6675 ``NextSeg`` as ns-3's ``TcpTxBuffer::NextSeg``; -1 when nothing may be sent."""
         flags = self.flags
         mask = self.mask
-        if self.lost_out:
+        if self.lost_pending:
             k = self.lost_cursor if self.lost_cursor > self.una else self.una
             high = self.high
+            if 0 <= self.highest_sack < high:
+                # RFC 6675 rule (1.b), as ns-3.44 applies it: a lost segment is retransmitted
+                # only below the highest SACKed segment (when something is SACKed)
+                high = self.highest_sack
             while k < high:
                 if flags[k & mask] & (LOST | RETRANS | SACKED) == LOST:
                     self.lost_cursor = k
@@ -278,10 +296,13 @@ class TcpSender:
                 k += 1
             self.lost_cursor = high
         # rule 2: new data, if the send buffer / receive window allow
-        if self.high < self.n_segs and self.high - self.una < self.max_out:
-            return self.high
+        high = self.high
+        if high < self.n_segs and (high - self.una < self.max_out or (
+                high == self.n_segs - 1 and (high - self.una) * self.seg + self.last_len <= self.buf_bytes)):
+            return high
         if rule3:
-            for k in range(self.una, self.high):
+            # rule (3): an un-SACKed, not retransmitted segment below the highest SACK (1.b)
+            for k in range(self.una, self.highest_sack):
                 if not flags[k & mask] & (RETRANS | SACKED):
                     return k
         return -1
@@ -291,7 +312,7 @@ class TcpSender:
         seg = self.seg
         rule3 = self.sack and self.state == RECOVERY
         while True:
-            pipe = (self.high - self.una - self.sacked_out - self.lost_out + self.retrans_out) * seg
+            pipe = self.in_flight()
             if (not self.limited_transmit) and self.state == DISORDER:
                 # without limited transmit, SACKed data does not open the window before recovery
                 pipe += self.sacked_out * seg
@@ -323,12 +344,18 @@ class TcpSender:
                     self.sacked_out -= 1
                     if not sack:
                         delivered += 1
+                        if k == self.n_segs - 1:
+                            self._last_delivered = True
                 else:
                     delivered += 1
+                    if k == self.n_segs - 1:
+                        self._last_delivered = True
                 if f & RETRANS:
                     self.retrans_out -= 1
                 if f & LOST:
                     self.lost_out -= 1
+                    if not f & RETRANS:
+                        self.lost_pending -= 1
                 flags[i] = 0
             self.una = ack
             if ack < self.high and flags[ack & mask] & SACKED:
@@ -342,16 +369,22 @@ class TcpSender:
         else:
             delivered = n
             self.una = ack
+            if ack == self.n_segs:
+                self._last_delivered = True
         return delivered
 
     def _add_reno_sack(self) -> None:
         """ns-3 ``AddRenoSack``: one duplicate ACK = one more segment (after the head) left the network."""
         flags = self.flags
         mask = self.mask
-        k = self.una + 1
         high = self.high
-        while k < high and flags[k & mask] & SACKED:
-            k += 1
+        if not self.sack:
+            # without SACK the Reno-SACKed segments are always the run just above the head
+            k = self.una + 1 + self.sacked_out
+        else:
+            k = self.una + 1
+            while k < high and flags[k & mask] & SACKED:
+                k += 1
         if k < high:
             flags[k & mask] |= SACKED
             self.sacked_out += 1
@@ -363,6 +396,8 @@ class TcpSender:
             return
         i = self.una & self.mask
         f = self.flags[i]
+        if f & (LOST | RETRANS) != LOST:
+            self.lost_pending += 1
         if f & SACKED:
             f &= ~SACKED
             self.sacked_out -= 1
@@ -400,9 +435,13 @@ class TcpSender:
                 if not f & SACKED:
                     if f & LOST:
                         self.lost_out -= 1
+                        if not f & RETRANS:
+                            self.lost_pending -= 1
                     flags[i] = (f & ~LOST) | SACKED
                     self.sacked_out += 1
                     newly += 1
+                    if k == self.n_segs - 1:
+                        self._last_delivered = True
                     # ns-3 TcpTxBuffer::Update keeps "highest SACKed" as the newly SACKed segment
                     # whose end reaches the current one's start (<=), so a segment just below it
                     # takes its place; UpdateLostCount and IsLost start from there
@@ -440,11 +479,15 @@ class TcpSender:
             if not f & (SACKED | LOST):
                 flags[i] = f | LOST
                 self.lost_out += 1
+                if not f & RETRANS:
+                    self.lost_pending += 1
                 marked = True
         if k + 1 > self.lost_marked_upto:
             self.lost_marked_upto = k + 1
         i = una & mask
         if not flags[i] & LOST:
+            if not flags[i] & RETRANS:
+                self.lost_pending += 1
             flags[i] |= LOST
             self.lost_out += 1
             marked = True
@@ -500,7 +543,10 @@ class TcpSender:
         else:
             delivered_segs = newly_sacked
         delivered = delivered_segs * self.seg
-        self.pipe_snapshot = (self.high - self.una - self.sacked_out - self.lost_out + self.retrans_out) * self.seg
+        if self._last_delivered:
+            delivered -= self.short
+            self._last_delivered = False
+        self.pipe_snapshot = self.in_flight()
         if trace is not None:
             self._trace_dupack_run(now, ack)
         old_cwnd = self.cwnd
@@ -617,7 +663,7 @@ class TcpSender:
         self.recover_active = True
         self.state = RECOVERY
         seg = self.seg
-        pipe = (self.high - self.una - self.sacked_out - self.lost_out + self.retrans_out) * seg
+        pipe = self.in_flight()
         self.pipe_snapshot = pipe
         flight = pipe if self.sack else pipe + seg
         reduce = self.reordering.on_fast_retransmit(self, now)
@@ -686,7 +732,7 @@ class TcpSender:
         if self._consecutive_rto > self.max_backoff:
             self.max_backoff = self._consecutive_rto
         seg = self.seg
-        in_flight_before = (self.high - self.una - self.sacked_out - self.lost_out + self.retrans_out) * seg
+        in_flight_before = self.in_flight()
         self.dupacks = 0
         flags = self.flags
         mask = self.mask
@@ -710,6 +756,7 @@ class TcpSender:
                 flags[i] = f
             self.lost_out = lost
         self.retrans_out = 0
+        self.lost_pending = self.lost_out
         self.lost_cursor = una
         self.lost_marked_upto = high
         self.recover = high
