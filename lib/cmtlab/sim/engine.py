@@ -36,7 +36,7 @@ from heapq import heappop, heappush
 
 from ..scenario import TIMESTAMP_OPTION_BYTES, StripedScenario, TransferResult
 from .congestion import CongestionControl, NewReno
-from .link import NS_PER_S, IdealPath, LinkModel, PointToPointLink, seconds_to_ns
+from .link import NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
 from .recovery import RecoveryAlgorithm, make_recovery
 from .reordering import NoReorderingResponse, ReorderingResponse
 from .rng import Mrg32k3a
@@ -134,6 +134,7 @@ class Simulation:
                 ack_links = [PointToPointLink(IDEAL_PATH_RATE_BPS, 0.0, IDEAL_PATH_QUEUE_PACKETS)]
                 ack_idx = (0,)
         self.ack_links = ack_links
+        self._ack_trace_ideal = ack_path == "ideal" and sc.ack_links() is None
         if ack_scheduler is None:
             ack_scheduler = (RoundRobinScheduler(ack_idx) if ack_path == "round_robin"
                              else FixedScheduler(ack_idx[0]))
@@ -233,7 +234,7 @@ class Simulation:
         if arr >= 0:
             heappush(self.heap, (arr, link.last_start_ns, next(self.counter), EV_ACK, ack, echo, sack))
         if self.trace is not None:
-            self.trace.ack(now, i, ack, nblocks, wire, arr)
+            self.trace.ack(now, -1 if self._ack_trace_ideal else i, ack, nblocks, wire, arr)
 
     # ------------------------------------------------------------------ run
     def run(self) -> TransferResult:
@@ -313,7 +314,6 @@ class Simulation:
             "max_backoff": snd.max_backoff, "rtt_samples": snd.rtt_samples_taken,
             "srtt_s": snd.srtt / NS_PER_S if snd.n_rtt_samples else float("nan"), "rto_s": snd.rto / NS_PER_S,
             "final_cwnd_bytes": snd.cwnd, "final_ssthresh_bytes": snd.ssthresh,
-            "segments_per_second": snd.segments_sent / wall if wall > 0 else float("nan"),
         }
         for i, lk in enumerate(self.links):
             extra[f"link{i}_packets"] = lk.packets
@@ -331,4 +331,4 @@ class Simulation:
                               extra=extra)
 
 
-__all__ = ["Simulation", "SIMULATOR_NAME", "IdealPath"]
+__all__ = ["Simulation", "SIMULATOR_NAME", "IDEAL_PATH_RATE_BPS", "loss_rng"]
