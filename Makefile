@@ -97,8 +97,10 @@ notebooks: $(STAMP) ## re-execute every notebook in place (CMTLAB_PROFILE=full) 
 	  --ExecutePreprocessor.record_timing=False \
 	  $(NOTEBOOKS)
 
-bench: $(STAMP) ## run benchmarks/bench_song.py
+bench: $(STAMP) ## run the benchmarks: Song Fig. 7 model, cmtlab.sim speed, cmtlab.sim vs ns-3 (same run)
 	time $(BIN)/python benchmarks/bench_song.py
+	time $(BIN)/python benchmarks/bench_sim.py
+	time $(BIN)/python benchmarks/bench_sim_vs_ns3.py
 
 # ---------------------------------------------------------------- cleanup
 clean: ## remove build output and caches (keeps .venv)

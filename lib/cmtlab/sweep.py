@@ -470,9 +470,19 @@ def _local_pool(workers: int, start_method: str):
         if old_key == key and not getattr(pool, "_broken", False) and not getattr(pool, "_shutdown_thread", False):
             return pool
         shutdown_workers()
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(start_method))
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(start_method),
+                               initializer=_worker_init)
     _POOL = (key, pool)
     return pool
+
+
+def _worker_init() -> None:
+    """Worker processes ignore SIGINT: a Ctrl-C (or a Jupyter kernel shutting down) reaches the
+    parent, which stops the pool (:func:`shutdown_workers`), instead of printing one traceback per
+    idle worker."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def shutdown_workers(*, kill: bool = False) -> None:

@@ -203,3 +203,59 @@ def agreement_summary(table: pd.DataFrame, by: str | None = None) -> pd.DataFram
     if by is None:
         return g.assign(all="all").groupby("all").agg(**agg)
     return g.groupby(by).agg(**agg)
+
+
+# ----------------------------------------------------------------------------- figures
+
+
+def plot_agreement(table: pd.DataFrame, *, by: str = "family", tolerance: float = 0.05, title: str = ""):
+    """Left: cmtlab vs ns-3 throughput (log–log, y = x and ±``tolerance`` band); right: the
+    distribution of the relative difference, one row of points per ``by`` group."""
+    import matplotlib.pyplot as plt
+
+    from .plotting import LINK_COLOURS
+
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(10, 4), constrained_layout=True,
+                                 gridspec_kw=dict(width_ratios=[1, 1.2]))
+    groups = list(dict.fromkeys(table[by]))
+    x_all = table["throughput_bps_ns-3"] / 1e6
+    lo, hi = x_all.min() * 0.7, x_all.max() * 1.4
+    line = np.geomspace(lo, hi, 50)
+    ax.fill_between(line, line * (1 - tolerance), line * (1 + tolerance), color="0.9", label=f"±{tolerance:.0%}")
+    ax.plot(line, line, color="0.5", lw=0.8)
+    for i, gname in enumerate(groups):
+        g = table[table[by] == gname]
+        colour = LINK_COLOURS[i % len(LINK_COLOURS)]
+        ax.plot(g["throughput_bps_ns-3"] / 1e6, g["throughput_bps_cmtlab"] / 1e6, "o", ms=4, alpha=0.7,
+                color=colour, label=str(gname))
+        jitter = np.random.default_rng(i).uniform(-0.15, 0.15, len(g))
+        bx.plot(g.rel_diff * 100, np.full(len(g), i) + jitter, "o", ms=4, alpha=0.7, color=colour)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("ns-3 throughput (Mbit/s)")
+    ax.set_ylabel("cmtlab throughput (Mbit/s)")
+    ax.legend(fontsize=7, loc="upper left")
+    bx.axvspan(-tolerance * 100, tolerance * 100, color="0.9")
+    bx.axvline(0, color="0.5", lw=0.8)
+    bx.set_yticks(range(len(groups)), [str(gn) for gn in groups], fontsize=8)
+    bx.set_xlabel("cmtlab / ns-3 − 1 (%)")
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
+def plot_mathis(table: pd.DataFrame):
+    """Throughput of both simulators divided by the Mathis rate, against the loss rate (runs where it applies)."""
+    import matplotlib.pyplot as plt
+
+    t = table[table.mathis_applies]
+    fig, ax = plt.subplots(figsize=(5.5, 3.6), constrained_layout=True)
+    for col, marker, name in (("throughput_bps_ns-3", "s", "ns-3"), ("throughput_bps_cmtlab", "x", "cmtlab")):
+        ax.plot(t.loss_rate * (1.04 if name == "cmtlab" else 0.96), t[col] / t.mathis_bps, marker, ls="none",
+                label=name, alpha=0.8)
+    ax.axhline(1.0, color="0.5", lw=0.8)
+    ax.set_xscale("log")
+    ax.set_xlabel("packet loss rate p")
+    ax.set_ylabel("throughput / Mathis rate")
+    ax.legend(fontsize=8)
+    return fig

@@ -128,3 +128,61 @@ def accuracy_table(results: pd.DataFrame, *, model_cols, sim_cols) -> pd.DataFra
     table.loc["average"] = table.mean()
     return table
 
+
+
+def scenarios(groups: pd.DataFrame, *, transfer_bytes: int, options, **scenario_kwargs) -> pd.DataFrame:
+    """One :class:`~cmtlab.scenario.StripedScenario` per delay group (Song's Fig. 5 topology,
+    Table 2 parameters), as a labelled table for :func:`cmtlab.sweep.run_sweep`."""
+    from ..scenario import striped_scenario
+
+    out = groups[["n_links", "group", "ada_s"]].copy()
+    out["scenario"] = [striped_scenario(b, d, transfer_bytes=transfer_bytes, options=options, **scenario_kwargs)
+                       for b, d in zip(groups.bandwidths_bps, groups.delays_s)]
+    return out
+
+
+def model_throughputs(groups: pd.DataFrame, *, transfer_bytes: int, variants=("exact", "as_printed"),
+                      **model_kwargs) -> pd.DataFrame:
+    """Model throughput (bit/s, eq. 19) of every delay group, one column ``model_<variant>`` per variant."""
+    from .model import throughput_many
+
+    out = groups[["n_links", "group", "ada_s"]].copy()
+    for variant in variants:
+        col = np.empty(len(groups))
+        for n, idx in groups.groupby("n_links").groups.items():
+            sub = groups.loc[idx]
+            col[groups.index.get_indexer(idx)] = throughput_many(
+                np.array(sub.bandwidths_bps.tolist()), np.array(sub.delays_s.tolist()),
+                transfer_bytes=transfer_bytes, variant=variant, **model_kwargs)
+        out[f"model_{variant}"] = col
+    return out
+
+
+def plot_fig6(results: pd.DataFrame, *, series: dict, title: str = ""):
+    """One panel per number of links (Song Fig. 6 a–g): throughput (Mbit/s, log scale) of every
+    delay group against its ADA (ms).  ``series`` maps a column of ``results`` (bit/s) to
+    matplotlib keyword arguments (``marker``, ``color``, ``label`` …)."""
+    import matplotlib.pyplot as plt
+
+    counts = sorted(results.n_links.unique())
+    cols = min(4, len(counts))
+    rows = int(np.ceil(len(counts) / cols))
+    fig, axes = plt.subplots(rows, cols, figsize=(3.1 * cols, 2.8 * rows), sharey=True, squeeze=False,
+                             constrained_layout=True)
+    for ax, n, panel in zip(axes.flat, counts, "abcdefgh"):
+        g = results[results.n_links == n].sort_values("ada_s")
+        for col, style in series.items():
+            ax.plot(g.ada_s * 1e3, g[col] / 1e6, ls="none", ms=4, **style)
+        ax.set_yscale("log")
+        ax.set_title(f"({panel}) {n} links", fontsize=9)
+        ax.set_xlabel("ADA (ms)")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("throughput (Mbit/s)")
+    for ax in list(axes.flat)[len(counts):]:
+        ax.axis("off")
+    handles, labels = axes.flat[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower right" if len(counts) < rows * cols else "upper center", fontsize=8,
+               frameon=False)
+    if title:
+        fig.suptitle(title)
+    return fig
