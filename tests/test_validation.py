@@ -70,3 +70,13 @@ def test_cmtlab_agrees_with_ns3_on_a_striped_and_a_lossy_single_link_scenario():
         assert a.completed and b.completed
         assert a.throughput_bps == pytest.approx(b.throughput_bps, rel=0.01)
         assert a.data_segments_sent == pytest.approx(b.data_segments_sent, rel=0.01)
+
+
+def test_compare_flags_runs_whose_counters_differ():
+    base = dict(case=["x", "y"], seed=[0, 0], throughput_bps=[100.0, 100.0], data_segments_sent=[10, 10],
+                retransmissions=[0, 1], fast_retransmits=[0, 1], timeouts=[0, 0])
+    a = pd.DataFrame(base)
+    b = pd.DataFrame({**base, "retransmissions": [0, 2]})
+    c = validation.compare(a, b)
+    assert c.same_counters.tolist() == [True, False]
+    assert validation.agreement_summary(c).same_counters.iloc[0] == pytest.approx(0.5)

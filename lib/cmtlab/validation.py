@@ -27,6 +27,8 @@ from .scenario import LossModel, TcpOptions, striped_scenario
 
 #: Columns that identify a run in both simulators' tables (labels added by the builders below).
 RUN_KEYS = ("case", "seed")
+#: Event counters of :class:`~cmtlab.scenario.TransferResult` compared by :func:`compare`.
+COUNTERS = ("data_segments_sent", "retransmissions", "fast_retransmits", "timeouts")
 
 
 def mathis_throughput_bps(segment_bytes: float, rtt_s, loss_rate, *, acked_per_ack: float = 2.0):
@@ -176,7 +178,9 @@ def compare(ours: pd.DataFrame, reference: pd.DataFrame, *, keys=RUN_KEYS, value
             names=("cmtlab", "ns-3")) -> pd.DataFrame:
     """Join two sweep tables on ``keys`` and add ``rel_diff = ours / reference - 1``.
 
-    The value columns are renamed ``<value>_<name>``; label columns of ``ours`` are kept.
+    The value columns are renamed ``<value>_<name>``; label columns of ``ours`` are kept.  When
+    both tables carry the event counters of :data:`COUNTERS`, ``same_counters`` says whether all
+    of them are equal in the two runs.
     Raises ``ValueError`` if the two tables do not hold the same runs.
     """
     keys = list(keys)
@@ -192,14 +196,21 @@ def compare(ours: pd.DataFrame, reference: pd.DataFrame, *, keys=RUN_KEYS, value
     out = out.rename(columns={value: f"{value}_{names[0]}"})
     out[f"{value}_{names[1]}"] = b.loc[a.index, value].to_numpy()
     out["rel_diff"] = out[f"{value}_{names[0]}"] / out[f"{value}_{names[1]}"] - 1.0
+    counters = [c for c in COUNTERS if c in a.columns and c in b.columns]
+    if counters:  # did the two simulators take the same decisions, not just reach the same rate?
+        out["same_counters"] = np.all([a[c].to_numpy() == b.loc[a.index, c].to_numpy() for c in counters], axis=0)
     return out.reset_index()
 
 
 def agreement_summary(table: pd.DataFrame, by: str | None = None) -> pd.DataFrame:
-    """Median, mean and 90th percentile of ``|rel_diff|`` (overall or per ``by`` group), and the count."""
+    """Median, mean, 90th percentile and maximum of ``|rel_diff|`` (overall or per ``by`` group), the
+    number of runs, and the share of runs with identical event counters (when available)."""
     g = table.assign(abs_rel_diff=table.rel_diff.abs())
     agg = dict(runs=("abs_rel_diff", "size"), median_abs_diff=("abs_rel_diff", "median"),
-               mean_abs_diff=("abs_rel_diff", "mean"), p90_abs_diff=("abs_rel_diff", lambda x: x.quantile(0.9)))
+               mean_abs_diff=("abs_rel_diff", "mean"), p90_abs_diff=("abs_rel_diff", lambda x: x.quantile(0.9)),
+               max_abs_diff=("abs_rel_diff", "max"))
+    if "same_counters" in g.columns:
+        agg["same_counters"] = ("same_counters", "mean")
     if by is None:
         return g.assign(all="all").groupby("all").agg(**agg)
     return g.groupby(by).agg(**agg)
@@ -258,4 +269,28 @@ def plot_mathis(table: pd.DataFrame):
     ax.set_xlabel("packet loss rate p")
     ax.set_ylabel("throughput / Mathis rate")
     ax.legend(fontsize=8)
+    return fig
+
+
+def plot_cwnd_traces(runs: dict, *, title: str = ""):
+    """Congestion window over time, one panel per entry of ``runs`` (name → list of
+    :class:`~cmtlab.scenario.TransferResult` run with ``trace`` including ``"cwnd"``), every
+    simulator's trace drawn on top of each other (kB vs s)."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(runs), figsize=(4.6 * len(runs), 3.2), squeeze=False, constrained_layout=True)
+    styles = {"ns-3": dict(color="#1f9fb4", lw=2.5, alpha=0.6), "cmtlab": dict(color="#1f1f1f", lw=0.8, ls="--")}
+    for ax, (name, results) in zip(axes.flat, runs.items()):
+        for r in results:
+            tr = r.traces.get("cwnd")
+            if tr is None or tr.empty:
+                raise ValueError(f"run {name!r} of {r.simulator} has no 'cwnd' trace; run it with trace=['cwnd']")
+            ax.step(tr.time_s, tr.cwnd_bytes / 1e3, where="post", label=r.simulator,
+                    **styles.get(r.simulator, {}))
+        ax.set_title(name, fontsize=9)
+        ax.set_xlabel("time (s)")
+        ax.set_ylabel("cwnd (kB)")
+        ax.legend(fontsize=8)
+    if title:
+        fig.suptitle(title)
     return fig

@@ -232,9 +232,12 @@ def _config(gbl, scenario: StripedScenario, trace: bool):
 
 
 def _traces(res) -> dict[str, pd.DataFrame]:
-    cw = pd.DataFrame({"time_s": np.asarray(list(res.cwnd_t), dtype=float),
+    """Tidy traces; times are seconds since the first data segment started onto the wire (the
+    clock of the completion time and of ``cmtlab.sim``'s traces; negative during the handshake)."""
+    t0 = float(res.first_data_s)
+    cw = pd.DataFrame({"time_s": np.asarray(list(res.cwnd_t), dtype=float) - t0,
                        "cwnd_bytes": np.asarray(list(res.cwnd_v), dtype=np.int64)})
-    ss = pd.DataFrame({"time_s": np.asarray(list(res.ssth_t), dtype=float),
+    ss = pd.DataFrame({"time_s": np.asarray(list(res.ssth_t), dtype=float) - t0,
                        "ssthresh_bytes": np.asarray(list(res.ssth_v), dtype=np.int64)})
     # one tidy table: every change of either variable, the other carried forward
     both = pd.concat([cw.assign(_k=0), ss.assign(_k=1)], ignore_index=True)
@@ -242,9 +245,9 @@ def _traces(res) -> dict[str, pd.DataFrame]:
     both[["cwnd_bytes", "ssthresh_bytes"]] = both[["cwnd_bytes", "ssthresh_bytes"]].ffill()
     both = both.dropna().astype({"cwnd_bytes": np.int64, "ssthresh_bytes": np.int64}).reset_index(drop=True)
     names = ["open", "disorder", "cwr", "recovery", "loss"]
-    states = pd.DataFrame({"time_s": np.asarray(list(res.state_t), dtype=float),
+    states = pd.DataFrame({"time_s": np.asarray(list(res.state_t), dtype=float) - t0,
                            "state": [names[v] if 0 <= v < len(names) else str(v) for v in res.state_v]})
-    packets = pd.DataFrame({"time_s": np.asarray(list(res.tx_t), dtype=float),
+    packets = pd.DataFrame({"time_s": np.asarray(list(res.tx_t), dtype=float) - t0,
                             "seq_bytes": np.asarray(list(res.tx_seq), dtype=np.int64),
                             "length_bytes": np.asarray(list(res.tx_len), dtype=np.int64),
                             "retransmission": np.asarray(list(res.tx_retx), dtype=bool),
