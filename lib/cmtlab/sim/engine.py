@@ -5,7 +5,8 @@ packets a round-robin tunnel (:class:`~cmtlab.sim.scheduler.RoundRobinScheduler`
 over ``n`` :class:`~cmtlab.sim.link.PointToPointLink` (forward direction), a
 :class:`~cmtlab.sim.tcp.TcpReceiver` whose ACKs return as ``options.ack_path`` says (the
 reverse directions of the same links, striped round-robin or pinned to one link, or the
-model's ideal zero-delay path), and the event loop.
+model's ideal return path, realised as a separate 1 Tbit/s link without delay exactly as
+:mod:`cmtlab.ns3` builds it), and the event loop.
 
 Events
 ------
@@ -19,8 +20,10 @@ delayed-ACK timer.  Links compute departure times arithmetically
 lazy (restarting a timer moves a deadline, and a popped timer event re-arms itself if its
 deadline moved), so ACKs that restart the retransmission timer add no events.  Memory is
 bounded by the window and the queues: the sender's scoreboard is a ring of
-``min(send, receive buffer) / segment`` entries, the receiver keeps only out-of-order
-segments, and nothing per packet is kept unless a trace is requested.
+``send buffer / segment`` entries, the receiver keeps only out-of-order segments, and
+nothing per packet is kept unless a trace is requested.  On the hot path without traces
+the engine uses specialised closures for the plain round-robin tunnel (same steps as
+:meth:`Simulation._send_data` / :meth:`Simulation._send_ack`).
 
 Guards
 ------
@@ -210,6 +213,61 @@ class Simulation:
         finally:
             self.timestamps = ts
 
+    def _make_rr_send_data(self):
+        """A specialised ``_send_data`` for the plain round-robin tunnel without traces.
+
+        Same steps as :meth:`_send_data` with the rotation of :class:`RoundRobinScheduler`
+        inlined (closure variables are cheaper than attribute look-ups on the hot path).
+        """
+        paths = self.scheduler.paths
+        n = len(paths)
+        links = [self.links[p] for p in paths]
+        transmits = [lk.transmit for lk in links]
+        heap = self.heap
+        counter = self.counter
+        overhead = self.data_overhead
+        timestamps = self.timestamps
+        ts_offset = self.ts_offset_ns
+        state = [self.scheduler._next]
+
+        def send_data(now: int, k: int, nbytes: int, retx: bool) -> None:
+            i = state[0]
+            state[0] = i + 1 if i + 1 < n else 0
+            self.scheduler_last_path = paths[i]
+            arr = transmits[i](now, nbytes + overhead, self.event_order_ns)
+            if arr >= 0:
+                heappush(heap, (arr, links[i].last_start_ns, next(counter), EV_DATA, k,
+                                (now + ts_offset) // 1_000_000 if timestamps else 0, retx))
+
+        return send_data
+
+    def _make_fast_send_ack(self):
+        """A specialised ``_send_ack`` for round-robin or fixed ACK paths without traces."""
+        sched = self.ack_scheduler
+        if type(sched) is RoundRobinScheduler:
+            paths = sched.paths
+            state = [sched._next]
+        elif type(sched) is FixedScheduler:
+            paths = (sched.path,)
+            state = [0]
+        else:
+            return None
+        n = len(paths)
+        links = [self.ack_links[p] for p in paths]
+        transmits = [lk.transmit for lk in links]
+        heap = self.heap
+        counter = self.counter
+        ack_bytes = self.ack_bytes
+
+        def send_ack(now: int, ack: int, echo: int, sack, nblocks: int) -> None:
+            i = state[0]
+            state[0] = i + 1 if i + 1 < n else 0
+            arr = transmits[i](now, ack_bytes[nblocks if nblocks < 5 else 4], self.event_order_ns)
+            if arr >= 0:
+                heappush(heap, (arr, links[i].last_start_ns, next(counter), EV_ACK, ack, echo, sack))
+
+        return send_ack
+
     def _send_data(self, now: int, k: int, nbytes: int, retx: bool) -> None:
         i = self._sched_select(now, k, retx)
         self.scheduler_last_path = i
@@ -255,7 +313,15 @@ class Simulation:
         self._first_wire = []
         snd.net_send = self._send_data_first
         snd.start(start)
-        snd.net_send = self._send_data
+        if self.trace is None and type(self.scheduler) is RoundRobinScheduler:
+            # continues the rotation where the first window left it
+            snd.net_send = self._make_rr_send_data()
+        else:
+            snd.net_send = self._send_data
+        if self.trace is None:
+            fast_ack = self._make_fast_send_ack()
+            if fast_ack is not None:
+                rcv.net_ack = fast_ack
         t0 = min(self._first_wire) if self._first_wire else 0
         self.first_data_ns = t0
         heap = self.heap
@@ -314,6 +380,7 @@ class Simulation:
             "max_backoff": snd.max_backoff, "rtt_samples": snd.rtt_samples_taken,
             "srtt_s": snd.srtt / NS_PER_S if snd.n_rtt_samples else float("nan"), "rto_s": snd.rto / NS_PER_S,
             "final_cwnd_bytes": snd.cwnd, "final_ssthresh_bytes": snd.ssthresh,
+            "segments_per_second": snd.segments_sent / wall if wall > 0 else float("nan"),
         }
         for i, lk in enumerate(self.links):
             extra[f"link{i}_packets"] = lk.packets

@@ -148,7 +148,7 @@ class PointToPointLink(LinkModel):
     """
 
     __slots__ = ("rate_bps", "delay_s", "delay_ns", "queue_packets", "loss", "rng", "_busy_until",
-                 "_waiting", "_service_start", "_tx_cache", "_p_cache", "packets", "bytes", "queue_drops", "loss_drops", "max_queue",
+                 "_waiting", "_service_start", "_tx_cache", "_last_size", "_last_tx", "_last_p", "_p_cache", "packets", "bytes", "queue_drops", "loss_drops", "max_queue",
                  "last_start_ns")
 
     def __init__(self, rate_bps: float, delay_s: float, queue_packets: int = 100, loss: LossModel = NO_LOSS,
@@ -174,6 +174,9 @@ class PointToPointLink(LinkModel):
         self._service_start = 0  # start time of the packet in service (the last one started)
         self._tx_cache = {}
         self._p_cache = {}
+        self._last_size = -1
+        self._last_tx = 0
+        self._last_p = 0.0
         self.packets = self.bytes = self.queue_drops = self.loss_drops = self.max_queue = 0
         self.last_start_ns = 0
 
@@ -223,17 +226,18 @@ class PointToPointLink(LinkModel):
         else:
             start = now_ns
             self._service_start = now_ns
-        tx = self._tx_cache.get(wire_bytes)
-        if tx is None:
+        if wire_bytes == self._last_size:  # most packets have the size of the one before
+            tx = self._last_tx
+            p = self._last_p
+        else:
             tx = self.serialisation_ns(wire_bytes)
+            p = self.drop_probability(wire_bytes)
+            self._last_size, self._last_tx, self._last_p = wire_bytes, tx, p
         finish = start + tx
         self._busy_until = finish
         self.last_start_ns = start
         self.packets += 1
         self.bytes += wire_bytes
-        p = self._p_cache.get(wire_bytes)
-        if p is None:
-            p = self.drop_probability(wire_bytes)
         if p and self.rng.random() < p:
             self.loss_drops += 1
             return DROPPED_LOSS

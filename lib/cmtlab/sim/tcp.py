@@ -317,6 +317,8 @@ class TcpSender:
         if self.state == RECOVERY:
             self.recovery.bytes_sent(self, nbytes)
         self.net_send(now, k, nbytes, retx)
+        # ns-3 SendDataPacket calls BytesInFlight() after sending: the recovery algorithm may
+        # see this value later in the same ACK (a fast retransmit followed by a partial ACK)
         self.pipe_snapshot = self.in_flight()
 
     def _next_seg(self, rule3: bool) -> int:
@@ -353,26 +355,65 @@ class TcpSender:
     def send_pending(self, now: int) -> None:
         """ns-3 ``SendPendingData`` (RFC 6675 step C): send while ``min(cwnd, rwnd) - pipe > 0``."""
         seg = self.seg
-        rule3 = self.sack and self.state == RECOVERY
-        while True:
+        state = self.state
+        win = self.cwnd if self.cwnd < self.rwnd else self.rwnd
+        high = self.high
+        una = self.una
+        # RFC 6675 SetPipe (ns-3 BytesInFlight); the short last segment counts its real length
+        if self.short and high == self.n_segs and una < high:
             pipe = self.in_flight()
-            if (not self.limited_transmit) and self.state == DISORDER:
-                # without limited transmit, SACKed data does not open the window before recovery
-                pipe += self.sacked_out * seg
-            self.pipe_snapshot = pipe
-            avail = (self.cwnd if self.cwnd < self.rwnd else self.rwnd) - pipe
-            if avail <= 0:
-                return
-            k = self._next_seg(rule3)
-            if k < 0:
-                return
+        else:
+            pipe = (high - una - self.sacked_out - self.lost_out + self.retrans_out) * seg
+        self.pipe_snapshot = pipe  # ns-3 AvailableWindow() -> BytesInFlight()
+        no_lt = state == DISORDER and not self.limited_transmit
+        if no_lt:
+            # without limited transmit, SACKed data does not open the window before recovery
+            pipe += self.sacked_out * seg
+        avail = win - pipe
+        if avail <= 0:
+            return
+        n_segs = self.n_segs
+        rule3 = state == RECOVERY and self.sack
+        while True:
+            if self.lost_pending or high >= self.app_tail:
+                k = self._next_seg(rule3)
+                if k < 0:
+                    return
+            else:  # NextSeg rule 2 without a scan: new data, if the receive window allows
+                if (high - una) * seg + (self.last_len if high == n_segs - 1 else seg) > self.rwnd:
+                    return
+                k = high
             tail = self.app_tail
-            data = (tail - k) * seg - (self.short if tail == self.n_segs else 0)  # buffered from k on
+            data = (tail - k) * seg - (self.short if tail == n_segs else 0)  # buffered from k on
             if data < avail:
                 self._app_fill()  # ns-3 NotifySend: the application tops the send buffer up
             if avail < seg and data > avail:
                 return  # silly-window avoidance: wait for a whole segment of window
-            self._send_segment(now, k)
+            if k == high and state != RECOVERY and self.rto_deadline is not None:
+                # new data: _send_segment inlined (the hot path)
+                i = k & self.mask
+                self.flags[i] = 0
+                self.sent_time[i] = now
+                self.high = high = k + 1
+                self.segments_sent += 1
+                nbytes = self.last_len if k == n_segs - 1 else seg
+                self.net_send(now, k, nbytes, False)
+                if self.short and high == n_segs:
+                    raw = self.in_flight()
+                    pipe = raw + (self.sacked_out * seg if no_lt else 0)
+                else:
+                    raw = self.pipe_snapshot + seg  # one more whole segment in flight
+                    pipe += seg
+                self.pipe_snapshot = raw
+            else:
+                self._send_segment(now, k)  # leaves pipe_snapshot = in_flight()
+                high = self.high
+                pipe = self.pipe_snapshot
+                if no_lt:
+                    pipe += self.sacked_out * seg
+            avail = win - pipe
+            if avail <= 0:
+                return
 
     def _app_fill(self) -> None:
         """The bulk-send application writes whole segments into the free send buffer.
@@ -584,6 +625,45 @@ class TcpSender:
             return
         if self.reordering.wants_every_ack:
             self.reordering.on_ack(self, ack, now)
+
+        if (sack is None and ack > una and self.state == OPEN and trace is None
+                and not (self.sacked_out or self.lost_out or self.retrans_out)):
+            # Fast path for the common case — a new cumulative ACK in Open state with a clean
+            # scoreboard: exactly the steps of the general path below (ReceivedAck,
+            # ProcessAck, NewAck) without walking the scoreboard.
+            seg = self.seg
+            delivered = (ack - una) * seg
+            if ack == self.n_segs:
+                delivered -= self.short
+            self.una = ack
+            self._consecutive_rto = 0
+            segs_acked = delivered // seg
+            rem = delivered - segs_acked * seg
+            if rem:
+                self.bytes_acked_not_processed += rem
+                if self.bytes_acked_not_processed >= seg:
+                    segs_acked += 1
+                    self.bytes_acked_not_processed -= seg
+            self.dupacks = 0
+            if ack >= self.recover:
+                self.recover_active = False
+            self.cc.increase_window(self, segs_acked)
+            self._update_rto()
+            self._arm_rto(now, now + self.rto)
+            self._app_fill()
+            if ack >= self.n_segs:
+                self.rto_deadline = None
+            self.send_pending(now)
+            return
+
+        if (ack == una and sack is None and not self.sack and ack < self.high and self.state <= DISORDER
+                and trace is None):
+            # Fast path: a duplicate ACK without SACK before recovery (reordering makes these
+            # common): ProcessAck -> DupAck, then SendPendingData, as the general path below.
+            self.dupacks_rx += 1
+            self._dupack(now, 0)
+            self.send_pending(now)
+            return
 
         # --- ns-3 ReceivedAck
         newly_sacked = 0
@@ -928,12 +1008,22 @@ class TcpReceiver:
                 self._update_sack_list(k)
             filled = False
         if self.immediate_ooo and (self.ooo or filled):
-            self._send_ack(now, None)  # a gap exists, or we filled one: always ACK
-            return
-        self.delack_count += 1
-        if self.delack_count >= self.m_ack:
-            self.delayed_acks += 1
-            self._send_ack(now, None)
+            send_now = True  # a gap exists, or we filled one: always ACK
+        else:
+            self.delack_count += 1
+            send_now = self.delack_count >= self.m_ack
+            if send_now:
+                self.delayed_acks += 1
+        if send_now:
+            if self.sack:
+                self._send_ack(now, None)
+            else:  # _send_ack without SACK, inlined (one ACK per one or two segments)
+                self.delack_deadline = None
+                self.delack_count = 0
+                if rcv_nxt > self.high_tx_ack:
+                    self.high_tx_ack = rcv_nxt
+                self.acks_sent += 1
+                self.net_ack(now, rcv_nxt, self.ts_recent, None, 0)
         elif self.delack_deadline is None:
             deadline = now + self.delack_timeout
             self.delack_deadline = deadline

@@ -1,0 +1,86 @@
+"""Benchmark: cmtlab.sim must simulate >= 150 000 data segments per wall-clock second (traces off).
+
+Runs Song et al.'s striped topology (Fig. 5: links I-IV, and II links, and all eight links of
+Sec. 5.3 with round-trip delays of 50-100 ms, Table 2 TCP parameters, round-robin ACKs) and a
+plain single link, and prints data segments per second of each.  As a reference measured in
+the same run it also times a bare event loop (``heapq`` push + pop of one event tuple per
+simulated segment), so the printed ratio says how close the simulator gets to the cost of
+the queue alone on this machine.  The cmtlab-vs-ns-3 comparison is a separate benchmark.
+
+Usage: ``python benchmarks/bench_sim.py [--transfer-bytes 5000000] [--repeat 3]``.
+Exit status 1 if the target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import heapq
+import time
+
+from cmtlab import sim
+from cmtlab.scenario import striped_scenario
+
+TARGET_SEGMENTS_PER_S = 150_000
+SONG_B = [35.9e6, 18.4e6, 33.3e6, 14.7e6, 14.8e6, 4.4e6, 22.5e6, 12.5e6]  # Song sec. 5.3, links I-VIII
+SONG_D = [0.050, 0.080, 0.060, 0.100, 0.070, 0.090, 0.055, 0.065]  # round-trip delays (s)
+
+
+def scenarios(transfer_bytes: int) -> dict:
+    return {
+        "Song, 4 links (I-IV)": striped_scenario(SONG_B[:4], SONG_D[:4], transfer_bytes=transfer_bytes),
+        "Song, 2 links (I-II)": striped_scenario(SONG_B[:2], SONG_D[:2], transfer_bytes=transfer_bytes),
+        "Song, 8 links (I-VIII)": striped_scenario(SONG_B, SONG_D, transfer_bytes=transfer_bytes),
+        "single link, 10 Mbit/s, 40 ms": striped_scenario([10e6], [0.04], transfer_bytes=transfer_bytes,
+                                                           tunnel=False),
+    }
+
+
+def best_rate(sc, repeat: int) -> tuple[float, int]:
+    best = 0.0
+    segs = 0
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        r = sim.run(sc)
+        wall = time.perf_counter() - t0
+        segs = r.data_segments_sent
+        best = max(best, segs / wall)
+    return best, segs
+
+
+def heap_reference(events: int = 400_000) -> float:
+    """Events per second of a bare heapq loop (one push and one pop per event, heap of ~300)."""
+    h = [(float(i), i, 0, i, 0, None) for i in range(300)]
+    heapq.heapify(h)
+    push, pop = heapq.heappush, heapq.heappop
+    t0 = time.perf_counter()
+    c = 300
+    for _ in range(events):
+        t, _, kind, a, b, cc = pop(h)
+        push(h, (t + 0.3, c, kind, a, b, cc))
+        c += 1
+    return events / (time.perf_counter() - t0)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--transfer-bytes", type=int, default=5_000_000, help="bytes per transfer (default 5e6)")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per scenario; the best counts (default 3)")
+    args = ap.parse_args()
+    if args.transfer_bytes < 100_000 or args.repeat < 1:
+        ap.error("--transfer-bytes must be >= 100000 and --repeat >= 1")
+    sim.run(striped_scenario([1e6], [0.1], transfer_bytes=100_000))  # warm-up
+    ref = heap_reference()
+    print(f"cmtlab.sim {sim.CODE_VERSION}: data segments per wall-clock second (traces off, best of {args.repeat})")
+    print(f"  reference: bare heapq event loop {ref:,.0f} events/s")
+    ok = True
+    for name, sc in scenarios(args.transfer_bytes).items():
+        rate, segs = best_rate(sc, args.repeat)
+        ok &= rate >= TARGET_SEGMENTS_PER_S
+        print(f"  {name:32s} {segs:8d} segments  {rate:10,.0f} segments/s  "
+              f"({rate / ref:.2f} x the bare event loop)")
+    print(f"  target >= {TARGET_SEGMENTS_PER_S:,} segments/s on every scenario: {'met' if ok else 'MISSED'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
