@@ -308,3 +308,35 @@ def test_ack_paths_striped_first_fastest_ideal():
     assert links["first"] == {0}
     assert links["fastest"] == {1}
     assert links["ideal"] == {-1}
+
+
+# ---------------------------------------------------------------- options ns-3 cannot switch off
+@pytest.mark.parametrize("lt", [True, False])
+def test_limited_transmit_with_sack_is_optional(lt):
+    r, sim = one_link(drop={1}, m_ack=1, initial_window_bytes=4 * 536, sack=True, sack_loss_detection=True,
+                      limited_transmit=lt)
+    dup = _ack_arrivals(r, 1)[1:]
+    for k in (0, 1):
+        assert len(_sends_at(r, dup[k], retx=False)) == (1 if lt else 0)
+    sim.sender.check_scoreboard()
+
+
+@pytest.mark.parametrize("detect", [True, False])
+def test_sack_loss_detection_enters_recovery_before_the_third_duplicate(detect):
+    # without immediate ACKs for out-of-order data every duplicate ACK SACKs two segments:
+    # RFC 6675 IsLost (3 segments SACKed above the hole) fires at the second duplicate ACK
+    r, _ = one_link(drop={3}, m_ack=2, initial_window_bytes=14 * 536, sack=True, sack_loss_detection=detect,
+                    limited_transmit=True, immediate_ack_on_out_of_order=False)
+    dup = _ack_arrivals(r, 3)[1:]
+    ev = r.traces["events"]
+    t_fr = ev.loc[ev["kind"] == "fast_retransmit", "time_s"].iloc[0]
+    assert t_fr == dup[1 if detect else 2]
+
+
+def test_delayed_acks_for_out_of_order_segments_when_asked():
+    acks = {}
+    for immediate in (True, False):
+        r, _ = one_link(drop={3}, m_ack=2, initial_window_bytes=14 * 536, immediate_ack_on_out_of_order=immediate)
+        acks[immediate] = len(_ack_arrivals(r, 3)) - 1  # duplicate ACKs for the hole
+    # one duplicate per segment above the hole, or one for every second segment
+    assert acks[True] >= 10 and abs(acks[False] - acks[True] / 2) <= 1
