@@ -115,9 +115,14 @@ def test_karn_no_rtt_sample_from_a_retransmitted_segment_unless_timestamps():
     r, _ = one_link(drop={3}, m_ack=1, initial_window_bytes=10 * 536)
     r_ts, _ = one_link(drop={3}, m_ack=1, initial_window_bytes=10 * 536, timestamps=True)
     assert r.fast_retransmits == r_ts.fast_retransmits == 1
-    new_acks = lambda res: int((np.diff(np.concatenate([[0], res.traces["acks"]["ack"].to_numpy()])) > 0).sum())
+
+    def new_acks(res):
+        return int((np.diff(np.concatenate([[0], res.traces["acks"]["ack"].to_numpy()])) > 0).sum())
+
+    def received(res):
+        return res.traces["acks"]["arrival_s"] <= res.completion_time_s
+
     # every ACK of new data that reached the sender gives a sample, except the ambiguous one
-    received = lambda res: res.traces["acks"]["arrival_s"] <= res.completion_time_s
     assert r.extra["rtt_samples"] < r_ts.extra["rtt_samples"]
     assert r_ts.extra["rtt_samples"] - r.extra["rtt_samples"] == 1
     assert new_acks(r) == new_acks(r_ts) and received(r).sum() == received(r_ts).sum()

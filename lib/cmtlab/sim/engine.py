@@ -44,7 +44,7 @@ from .recovery import RecoveryAlgorithm, make_recovery
 from .reordering import NoReorderingResponse, ReorderingResponse
 from .rng import Mrg32k3a
 from .scheduler import FixedScheduler, RoundRobinScheduler, Scheduler
-from .tcp import EV_ACK, EV_DATA, EV_DELACK, EV_RTO, TcpReceiver, TcpSender
+from .tcp import EV_ACK, EV_DATA, EV_RTO, TcpReceiver, TcpSender
 from .traces import ReorderDensity, TraceRecorder, normalize_trace
 
 SIMULATOR_NAME = "cmtlab"

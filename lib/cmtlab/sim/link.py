@@ -148,7 +148,8 @@ class PointToPointLink(LinkModel):
     """
 
     __slots__ = ("rate_bps", "delay_s", "delay_ns", "queue_packets", "loss", "rng", "_busy_until",
-                 "_waiting", "_service_start", "_tx_cache", "_last_size", "_last_tx", "_last_p", "_p_cache", "packets", "bytes", "queue_drops", "loss_drops", "max_queue",
+                 "_waiting", "_service_start", "_tx_cache", "_last_size", "_last_tx", "_last_p", "_p_cache",
+                 "packets", "bytes", "queue_drops", "loss_drops", "max_queue",
                  "last_start_ns")
 
     def __init__(self, rate_bps: float, delay_s: float, queue_packets: int = 100, loss: LossModel = NO_LOSS,

@@ -118,7 +118,8 @@ class TcpSender:
 
     __slots__ = (
         # configuration
-        "seg", "n_segs", "last_len", "short", "_last_delivered", "max_out", "buf_bytes", "rwnd", "app_tail", "sack", "sack_loss_detection", "limited_transmit",
+        "seg", "n_segs", "last_len", "short", "_last_delivered", "max_out", "buf_bytes", "rwnd", "app_tail",
+        "sack", "sack_loss_detection", "limited_transmit",
         "timestamps", "dupthresh", "min_rto", "clock_g", "initial_rto", "cc", "recovery", "reordering",
         "net_send", "heap", "counter", "trace",
         # scoreboard
@@ -130,7 +131,8 @@ class TcpSender:
         # rtt / rto
         "srtt", "rttvar", "n_rtt_samples", "rto", "rto_deadline", "rto_event", "rto_armed_at",
         # counters
-        "ts_offset_ns", "segments_sent", "retransmissions", "fast_retransmits", "timeouts", "partial_acks", "dupacks_rx",
+        "ts_offset_ns", "segments_sent", "retransmissions", "fast_retransmits", "timeouts", "partial_acks",
+        "dupacks_rx",
         "acks_rx", "stale_acks", "rtt_samples_taken", "max_backoff", "_consecutive_rto",
         # dupack run trace
         "_run_ack", "_run_len", "_run_start",
@@ -925,7 +927,8 @@ class TcpReceiver:
 
     __slots__ = ("n_segs", "m_ack", "delack_timeout", "immediate_ooo", "sack", "dsack", "max_blocks", "timestamps",
                  "net_ack", "heap", "counter", "trace", "rcv_nxt", "ooo", "sack_list", "delack_count",
-                 "delack_deadline", "delack_event", "delack_armed_at", "high_tx_ack", "ts_recent", "ts_last", "done", "done_time",
+                 "delack_deadline", "delack_event", "delack_armed_at", "high_tx_ack", "ts_recent", "ts_last",
+                 "done", "done_time",
                  "segments_rx", "duplicates_rx", "spurious_rx", "ooo_rx", "max_ooo", "acks_sent",
                  "delayed_acks", "timer_acks", "dsacks_sent", "_rd")
 

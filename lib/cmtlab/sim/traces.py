@@ -45,7 +45,8 @@ def normalize_trace(trace) -> frozenset:
     try:
         names = frozenset(trace)
     except TypeError as exc:
-        raise ValueError(f"trace must be True, False or a set of names from {list(TRACE_NAMES)}, got {trace!r}") from exc
+        raise ValueError(f"trace must be True, False or a set of names from {list(TRACE_NAMES)}, "
+                         f"got {trace!r}") from exc
     unknown = names - set(TRACE_NAMES)
     if unknown:
         raise ValueError(f"trace names must be in {list(TRACE_NAMES)}, got unknown {sorted(unknown)}")
