@@ -345,3 +345,18 @@ def test_delayed_acks_for_out_of_order_segments_when_asked():
         acks[immediate] = len(_ack_arrivals(r, 3)) - 1  # duplicate ACKs for the hole
     # one duplicate per segment above the hole, or one for every second segment
     assert acks[True] >= 10 and abs(acks[False] - acks[True] / 2) <= 1
+
+
+def test_prr_product_overflow_of_ns3_344_is_optional():
+    seg = 1448
+    for overflow in (True, False):
+        sub = _Sub(pipe=3000 * seg, ssthresh=1500 * seg, seg=seg)
+        prr = PrrRecovery(ns3_344_overflow=overflow)
+        prr.enter(sub, 3, 3000 * seg, 0)
+        prr.bytes_sent(sub, seg)
+        prr.on_ack(sub, 2000 * seg, False)  # prr_delivered * ssthresh > 2**32
+        delivered = 2001 * seg
+        exact = math.ceil(delivered * 1500 * seg / (3000 * seg)) - seg
+        wrapped = math.ceil(((delivered * 1500 * seg) & 0xFFFFFFFF) / (3000 * seg)) - seg
+        assert sub.cwnd - sub.pipe_snapshot == max(0, wrapped if overflow else exact)
+        assert wrapped != exact

@@ -95,16 +95,19 @@ class PrrRecovery(RecoveryAlgorithm):
     is allowed before anything has been sent (the fast retransmit).
     ``cwnd = pipe + sndcnt``.  ``pipe`` is the sender's last computed bytes-in-flight.
 
-    Difference to ns-3.44: the product ``prr_delivered * ssthresh`` is computed exactly;
-    ns-3.44 multiplies two 32-bit unsigned integers and wraps when it exceeds 2**32
-    (recoveries delivering more than 4 GB / ssthresh bytes), fixed in later ns-3 releases.
+    ``ns3_344_overflow`` (default ``True``): ns-3.44 computes ``prr_delivered * ssthresh`` as
+    a product of two 32-bit unsigned integers, which wraps modulo 2**32 once a recovery has
+    delivered more than 4 GiB / ssthresh (e.g. 65 kB with a 64 kB ssthresh) and then allows
+    far fewer segments; the default reproduces that, so that the book's simulators agree
+    exactly.  ``False`` computes RFC 6937's product exactly (as ns-3 releases after 3.44 do).
     """
 
     name = "prr"
-    __slots__ = ("prr_delivered", "prr_out", "recover_fs")
+    __slots__ = ("prr_delivered", "prr_out", "recover_fs", "ns3_344_overflow")
 
-    def __init__(self):
+    def __init__(self, ns3_344_overflow: bool = True):
         self.prr_delivered = self.prr_out = self.recover_fs = 0
+        self.ns3_344_overflow = bool(ns3_344_overflow)
 
     def enter(self, sub, dupacks, unacked_bytes, delivered_bytes):
         self.prr_out = 0
@@ -123,7 +126,10 @@ class PrrRecovery(RecoveryAlgorithm):
         ssthresh = sub.ssthresh
         if pipe > ssthresh:
             fs = self.recover_fs if self.recover_fs > 0 else 1
-            sndcnt = math.ceil(self.prr_delivered * ssthresh / fs) - self.prr_out
+            product = self.prr_delivered * ssthresh
+            if self.ns3_344_overflow:
+                product &= 0xFFFFFFFF  # uint32_t * uint32_t in ns-3.44's TcpPrrRecovery
+            sndcnt = math.ceil(product / fs) - self.prr_out
         else:
             diff = self.prr_delivered - self.prr_out
             limit = diff if diff < 0 else max(diff, delivered_bytes)
