@@ -12,6 +12,7 @@ reproduced value, never typed in.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -101,6 +102,7 @@ class Comparison:
         colours = {"reproduced": "#d8f0d8", "partly": "#fff2c6", "not reproduced": "#f8d4d4",
                    "by construction": "#e4e4f4"}
         frame = self.to_frame()
-        return (frame.style.hide(axis="index").format(escape="html")
+        uuid = hashlib.sha256(frame.to_json().encode()).hexdigest()[:8]  # stable HTML ids: quiet notebook diffs
+        return (frame.style.set_uuid(uuid).hide(axis="index").format(escape="html")
                 .map(lambda v: f"background-color: {colours.get(v, '')}", subset=["verdict"])
                 .set_properties(**{"text-align": "left"}))
