@@ -202,6 +202,17 @@ def compare(ours: pd.DataFrame, reference: pd.DataFrame, *, keys=RUN_KEYS, value
     return out.reset_index()
 
 
+def cross_check(cases, *, workers=None, **sweep_kwargs) -> pd.DataFrame:
+    """Run the same labelled scenarios in ``cmtlab.sim`` and in ns-3 (cached sweeps) and
+    :func:`compare` the two tables.  ``cases`` are ``(labels, scenario)`` pairs whose labels
+    include ``case``; other keywords go to :func:`cmtlab.sweep.run_sweep`."""
+    from .sweep import run_sweep
+
+    ours = run_sweep("cmtlab", cases, workers=workers, **sweep_kwargs)
+    reference = run_sweep("ns-3", cases, workers=workers, **sweep_kwargs)
+    return compare(ours, reference)
+
+
 def agreement_summary(table: pd.DataFrame, by: str | None = None) -> pd.DataFrame:
     """Median, mean, 90th percentile and maximum of ``|rel_diff|`` (overall or per ``by`` group), the
     number of runs, and the share of runs with identical event counters (when available)."""
