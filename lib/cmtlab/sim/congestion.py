@@ -40,6 +40,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
+from .registry import register
+
 
 class CongestionControl(ABC):
     """Window growth and loss reaction of one subflow (see the module docstring)."""
@@ -58,6 +60,7 @@ class CongestionControl(ABC):
         """New slow-start threshold (bytes) after a loss with ``bytes_in_flight`` outstanding."""
 
 
+@register("congestion", "newreno")
 class NewReno(CongestionControl):
     """RFC 5681 slow start and congestion avoidance as ns-3's ``TcpNewReno`` implements them."""
 

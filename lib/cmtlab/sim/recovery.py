@@ -34,6 +34,8 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 
+from .registry import register
+
 
 class RecoveryAlgorithm(ABC):
     """cwnd during fast recovery (see the module docstring)."""
@@ -55,6 +57,7 @@ class RecoveryAlgorithm(ABC):
         """``nbytes`` of data were sent while in recovery."""
 
 
+@register("recovery", "newreno")
 class ClassicRecovery(RecoveryAlgorithm):
     """NewReno fast recovery, RFC 6582 sec. 3.2, in ns-3's pipe-based form.
 
@@ -81,6 +84,7 @@ class ClassicRecovery(RecoveryAlgorithm):
         self.inflated_cwnd = sub.ssthresh
 
 
+@register("recovery", "prr")
 class PrrRecovery(RecoveryAlgorithm):
     """Proportional Rate Reduction (RFC 6937 sec. 3) as ns-3.44's ``TcpPrrRecovery``.
 

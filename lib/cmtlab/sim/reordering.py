@@ -29,6 +29,8 @@ loss — the ``NoPR`` baseline of Alheid et al.).
 
 from __future__ import annotations
 
+from .registry import register
+
 
 class ReorderingResponse:
     """Hooks a reordering-tolerant sender overrides (see the module docstring)."""
@@ -54,6 +56,7 @@ class ReorderingResponse:
         """A retransmission timeout fired (after the sender's standard reaction)."""
 
 
+@register("reordering", "none")
 class NoReorderingResponse(ReorderingResponse):
     """No reordering response: duplicate ACKs are taken as loss (RFC 5681/6582 NewReno)."""
 

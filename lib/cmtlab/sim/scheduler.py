@@ -1,27 +1,43 @@
-"""Schedulers: which path carries the next packet.
+"""Schedulers: which path (tunnel) or which subflow (MPTCP connection) carries the next packet.
 
-Interface
----------
-A :class:`Scheduler` is asked once per packet, :meth:`Scheduler.select`, and answers
-with a 0-based path index.  In Song et al.'s topology (Fig. 5) the scheduler sits in the
-round-robin tunnel *below* TCP and chooses a link for every IP packet, original or
-retransmission, without seeing TCP state; the receiver's tunnel uses a second scheduler
-for the ACKs (``ack_path="round_robin"``).  In MPTCP (RFC 6824/8684) the same interface is
-the connection-level scheduler that maps each data segment to a subflow; schedulers that
-need state (the Linux min-RTT scheduler, CWND-aware, OSIA's bandwidth-proportional
-probabilistic assignment, Wang et al. sec. 3.4) read it from the ``context`` they are
-given at construction, and schedulers that must *hold* a packet back (OSIA's chunk start
-offsets ``ST_i = d_N - d_i``, eq. 1) will extend the interface with a release time.
+Two interfaces live here, one per place a scheduler can sit:
 
-Implemented: :class:`RoundRobinScheduler` (Song sec. 3 and eq. 2: link
-``((j - 1 + sum C_k) mod n) + 1`` for the j-th segment of round i, i.e. strict
-rotation over all packets, first packet on link 1) and :class:`FixedScheduler` (a single
-path: ``ack_path="first"`` or ``"fastest"``).
+* :class:`Scheduler` — *below* TCP, in Song et al.'s round-robin tunnel (Fig. 5): asked once
+  per IP packet, :meth:`Scheduler.select` answers with a 0-based path index without seeing
+  TCP state; the receiver's tunnel uses a second one for the ACKs
+  (``ack_path="round_robin"``).  Implemented: :class:`RoundRobinScheduler` (Song sec. 3 and
+  eq. 2: link ``((j - 1 + sum C_k) mod n) + 1`` for the j-th segment of round i, i.e. strict
+  rotation over all packets, first packet on link 1) and :class:`FixedScheduler` (a single
+  path: ``ack_path="first"`` or ``"fastest"``).
+* :class:`ConnectionScheduler` — *above* the subflows of an MPTCP connection (RFC 8684
+  sec. 3.3.8 leaves the policy open): asked by the connection whenever it has data-level
+  segments (DSNs) to send, :meth:`ConnectionScheduler.select` sees every subflow's state
+  and answers with the subflow that carries the next DSN, ``None`` (nothing can be sent
+  now: ask again after the next ACK), or :class:`HoldUntil` (ask again at that time — the
+  release time OSIA's chunk start offsets need, Wang et al. eq. 1).  Registered by name
+  (:mod:`cmtlab.sim.registry`, kind ``"scheduler"``).
+
+What a connection scheduler may read (the contract with :mod:`cmtlab.sim`'s MPTCP
+connection; never write it):
+
+``conn.subflows``
+    the :class:`~cmtlab.sim.tcp.TcpSender` subflows, index = subflow number; each has
+    ``cwnd``/``ssthresh``/``seg`` (bytes), ``srtt`` (ns, valid when ``n_rtt_samples > 0``),
+    ``state``, ``in_flight()`` (bytes, RFC 6675 pipe), ``available_window()`` (bytes:
+    ``min(cwnd, rwnd) - pipe``; a new segment goes out at once only when it is >= ``seg``),
+    and ``path`` (its path's static description: ``rate_bps``, ``delay_s`` round trip).
+``conn.next_dsn`` / ``conn.n_dsn``
+    the next new data-level segment and the number of segments of the transfer (``None``
+    for a duration-limited run).
+``conn.make_rng(stream)``
+    a seeded ``random.Random``-like generator, independent per ``stream`` number, for
+    probabilistic schedulers (repeatable for a scenario's seed).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 
 
 class Scheduler(ABC):
@@ -74,3 +90,31 @@ class FixedScheduler(Scheduler):
 
     def select(self, now: float, seq: int, retransmission: bool) -> int:
         return self.path
+
+
+@dataclass(frozen=True)
+class HoldUntil:
+    """Answer of :meth:`ConnectionScheduler.select`: send nothing now, ask again at ``time_ns``."""
+
+    time_ns: int
+
+
+class ConnectionScheduler(ABC):
+    """Chooses the subflow for each data-level segment of an MPTCP connection (see the module docstring).
+
+    One instance per connection.  The connection calls :meth:`init` once before the first
+    segment, then :meth:`select` in a loop while it has data to send, and :meth:`on_sent`
+    after each assignment.  ``now_ns`` is the engine's integer-nanosecond clock.
+    """
+
+    name: str = "abstract"
+
+    def init(self, conn) -> None:
+        """Called once with the connection before the first data segment."""
+
+    @abstractmethod
+    def select(self, conn, now_ns: int):
+        """The subflow index for the next DSN, ``None`` (wait for an ACK) or :class:`HoldUntil`."""
+
+    def on_sent(self, conn, subflow: int, dsn: int, now_ns: int) -> None:
+        """DSN ``dsn`` was handed to subflow ``subflow``."""
