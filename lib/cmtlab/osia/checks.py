@@ -349,7 +349,8 @@ def theorem2_random_check(n_sets: int = 300, *, K: float = 4.0, seed: int = 0, n
 def appendix_a3_check(n_sets: int = 2000, *, K: float = 4.0, seed: int = 0) -> pd.DataFrame:
     """Eqs. 30–31 as printed against eq. 22 itself (h = 3) on random RTTs and shares.
 
-    One row per draw with ``case`` (sign of ``r_2 − r̄``, eqs. 28/29), ``eq22_holds``, and
+    One row per draw with ``case`` (sign of ``r_2 − r̄``, eqs. 28/29), ``eq22_holds``,
+    ``eq28_holds``/``eq29_holds`` (the two reductions), and
     ``eq30_holds``/``eq31_holds`` (the printed bounds on ``g_23``/``g_13`` given ``g_33``).
     """
     from .model import appendix_a3_printed_bounds
@@ -363,6 +364,7 @@ def appendix_a3_check(n_sets: int = 2000, *, K: float = 4.0, seed: int = 0) -> p
         bounds = appendix_a3_printed_bounds(r, g[2], K)
         rows.append(dict(case="r2 > rbar (eq. 28)" if r[1] > rbar else "r2 < rbar (eq. 29)",
                          eq22_holds=bool(theorem2_ratio(r, g).max() < K),
+                         eq28_holds=bool((r[2] - rbar) / (g[0] * (rbar - r[0])) < 2 * K),
                          eq29_holds=bool(g[2] > 1 / (2 * K)),
                          eq30_holds=bool(g[1] < bounds["g23_max"]), eq31_holds=bool(g[0] > bounds["g13_min"])))
     return pd.DataFrame(rows)

@@ -217,8 +217,7 @@ def rr_three_dupack_closed_form(rates_bps, delays_s, packet_bytes: float, n_pack
     delivers its ``j``-th packet at ``c_i + j σ_i`` with ``σ_i = max(2τ, T_i)``, ``T_i = 8 s / b_i``
     and ``c_i = p_i τ + T_i + d_i`` (``p_i`` = 0 for the path of packet 0, else 1): a FIFO fed every
     ``2τ`` never queues if ``T_i <= 2τ`` and sends back to back otherwise.  Let ``E`` be the path
-    whose packets arrive early and ``L`` the late one (``c_L > c_E``), and assume ``σ_L >= σ_E``
-    (``L`` stays late; otherwise ``NaN`` is returned).
+    whose first packet arrives first and ``L`` the other one (``c_L > c_E``).
 
     * The first packet of ``L`` is overtaken by ``m = #{k >= k_0 : c_E + k σ_E < c_L}`` packets of
       ``E`` (``k_0`` = 1 if ``E`` carries packet 0 else 0), all duplicates of one ACK.
@@ -227,7 +226,10 @@ def rr_three_dupack_closed_form(rates_bps, delays_s, packet_bytes: float, n_pack
       so it triggers an event with probability ``clip(σ_L/σ_E − (threshold − 1), 0, 1)``,
       for the ``H`` packets of ``L`` that arrive while ``E`` still delivers.
 
-    ``E[events] = 1[m >= threshold] + H · clip(σ_L/σ_E − threshold + 1, 0, 1)``.  For a paced
+    ``E[events] = 1[m >= threshold] + H · clip(σ_L/σ_E − threshold + 1, 0, 1)``.  If
+    ``σ_L < σ_E`` the lag of ``L`` shrinks by ``σ_E − σ_L`` per packet, the paths swap roles after
+    ``j* = (c_L − c_E)/(σ_E − σ_L)`` packets, and the second term is taken for ``E`` as the late
+    path (ratio ``σ_E/σ_L``, holes after ``j*``).  For a paced
     sender (``T_i <= 2τ``, so ``σ_L = σ_E``) only the first term remains: an event needs a
     delay difference of more than ``2·threshold − 1`` packet spacings, and happens once.
     """
@@ -248,13 +250,25 @@ def rr_three_dupack_closed_form(rates_bps, delays_s, packet_bytes: float, n_pack
     n_on = np.array([(n - p[0] + 1) // 2, (n - p[1] + 1) // 2])
     L = int(np.argmax(c))
     E = 1 - L
-    if c[L] == c[E] or sigma[L] < sigma[E] - 1e-15:
-        return dict(expected=float("nan"), m_first=float("nan"), rho=float(sigma[L] / sigma[E]), holes=float("nan"))
+    if c[L] == c[E]:
+        return dict(expected=float("nan"), m_first=float("nan"), rho=float("nan"), holes=float("nan"))
     k0 = 1 if p[E] < p[L] else 0
     m = max(0, math.ceil((c[L] - c[E]) / sigma[E] - 1e-12) - k0)
     m = min(m, n_on[E] - k0)
-    last_e = c[E] + (n_on[E] - 1) * sigma[E]
-    holes = max(0, min(n_on[L] - 1, math.floor((last_e - c[L]) / sigma[L] + 1e-12)))
-    rho = float(sigma[L] / sigma[E])
-    expected = float(m >= threshold) + holes * min(1.0, max(0.0, rho - threshold + 1))
+    first = float(m >= threshold)
+
+    def phase(late, early, j_from):
+        """Holes of path ``late`` from its ``j_from``-th packet while ``early`` still delivers."""
+        last_early = c[early] + (n_on[early] - 1) * sigma[early]
+        j_to = min(n_on[late] - 1, math.floor((last_early - c[late]) / sigma[late] + 1e-12))
+        holes = max(0, j_to - j_from + 1)
+        ratio = float(sigma[late] / sigma[early])
+        return holes, ratio, holes * min(1.0, max(0.0, ratio - threshold + 1))
+
+    if sigma[L] >= sigma[E] - 1e-15:  # L stays late
+        holes, rho, more = phase(L, E, 1)
+    else:  # L's lag shrinks by σ_E − σ_L per packet and E becomes the late path after j*
+        j_star = (c[L] - c[E]) / (sigma[E] - sigma[L])
+        holes, rho, more = phase(E, L, max(1, math.floor(j_star) + 1))
+    expected = first + more
     return dict(expected=expected, m_first=int(m), rho=rho, holes=int(holes))
