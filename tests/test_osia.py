@@ -236,10 +236,10 @@ def test_theorem2_against_rto_montecarlo():
 
 def test_appendix_a_reductions():
     a3 = checks.appendix_a3_check(600, seed=2)
-    for case, col in (("r2 > rbar (eq. 28)", "eq28_holds"), ("r2 < rbar (eq. 29)", "eq29_holds")):
+    for case, col in (("r2 above rbar (eq. 28)", "eq28_holds"), ("r2 below rbar (eq. 29)", "eq29_holds")):
         sub = a3[a3.case == case]
         assert (sub.eq22_holds == sub[col]).all()
-    sub = a3[a3.case == "r2 > rbar (eq. 28)"]
+    sub = a3[a3.case == "r2 above rbar (eq. 28)"]
     assert (sub.eq22_holds != sub.eq30_holds).any() and (sub.eq22_holds != sub.eq31_holds).any()
 
 

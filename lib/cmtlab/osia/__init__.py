@@ -8,7 +8,7 @@
   in-order check, Monte-Carlo of the RTO estimator (eqs. 15–17).
 """
 
-from . import checks, model, timeline
+from . import checks, figures, model, timeline
 from .model import (DELAY_RESOLUTION_S, K_DEFAULT, PathSet, borders_s, buckets_frame, chunk_bits, chunk_fractions,
                     fluid_order_violation_s, leaky_buckets, path_probabilities, path_shares, preprocess, rtt_s,
                     start_times, theorem2_holds, theorem2_ratio, total_data_bits, two_path_condition,
@@ -34,7 +34,7 @@ def table1_paths(n_paths: int):
 
 
 __all__ = [
-    "model", "timeline", "checks", "PathSet", "preprocess", "borders_s", "buckets_frame", "chunk_bits",
+    "model", "timeline", "checks", "figures", "PathSet", "preprocess", "borders_s", "buckets_frame", "chunk_bits",
     "chunk_fractions", "path_probabilities", "path_shares", "start_times", "total_data_bits", "leaky_buckets",
     "fluid_order_violation_s", "rtt_s", "theorem2_ratio", "theorem2_holds", "two_path_condition",
     "two_path_threshold", "arrival_times_s", "osia_schedule", "reorder_stats", "round_robin_schedule",

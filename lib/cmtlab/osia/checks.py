@@ -362,7 +362,7 @@ def appendix_a3_check(n_sets: int = 2000, *, K: float = 4.0, seed: int = 0) -> p
         g = rng.dirichlet(np.ones(3))
         rbar = float(g @ r)
         bounds = appendix_a3_printed_bounds(r, g[2], K)
-        rows.append(dict(case="r2 > rbar (eq. 28)" if r[1] > rbar else "r2 < rbar (eq. 29)",
+        rows.append(dict(case="r2 above rbar (eq. 28)" if r[1] > rbar else "r2 below rbar (eq. 29)",
                          eq22_holds=bool(theorem2_ratio(r, g).max() < K),
                          eq28_holds=bool((r[2] - rbar) / (g[0] * (rbar - r[0])) < 2 * K),
                          eq29_holds=bool(g[2] > 1 / (2 * K)),
