@@ -249,3 +249,23 @@ def test_rto_montecarlo_is_seeded_and_validates():
     assert a["timeout_fraction"] == b["timeout_fraction"]
     with pytest.raises(ValueError, match="deviation must be one of"):
         checks.rto_montecarlo([0.1, 0.2], [0.5, 0.5], deviation="x")
+
+
+def test_eq31_is_eq28_without_the_g23_term_and_eq30_is_inverted():
+    from cmtlab.osia.model import appendix_a3_printed_bounds
+
+    rng = np.random.default_rng(4)
+    K = 4.0
+    n = 0
+    for _ in range(3000):
+        r1, r2, r3 = np.sort(rng.uniform(0.02, 0.3, 3))
+        g1, g2, g3 = rng.dirichlet(np.ones(3))
+        if 2 * K * g3 <= 1:
+            continue
+        n += 1
+        approx = g1 * (r3 - r1) + g2 * (r3 - r2) < 2 * K * g1 * g3 * (r3 - r1)
+        bounds = appendix_a3_printed_bounds([r1, r2, r3], g3, K)
+        assert approx == (g1 > bounds["g13_min"])
+        inverted = (1 - g3) * (r3 - r1) * (2 * K * g3 - 1) / (2 * K * g3 * (r3 - r1) + r1 - r2)
+        assert approx == (g2 < inverted)
+    assert n > 1000

@@ -10,7 +10,8 @@ CHUNK_COLOURS = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02
 
 
 def plot_buckets(paths, level_s, ax=None, title: str = ""):
-    """Fig. 4: bucket ``i`` of width ``∝ b_i`` pre-loaded to ``d_i`` (grey), chunk ``h`` the band ``[d_h, d_{h+1}]``."""
+    """Fig. 4: bucket ``i`` of width ``∝ b_i`` pre-loaded to ``d_i`` (grey); chunk ``h`` is the band
+    ``[d_h, d_{h+1}]``."""
     import matplotlib.pyplot as plt
 
     ps = _as_pathset(paths)

@@ -166,7 +166,8 @@ def path_shares(paths, level_s) -> np.ndarray:
 
 
 def chunk_bits(paths, level_s=None) -> np.ndarray:
-    """``x[i, h]`` = bits path ``i`` carries in chunk ``h`` (0-based), ``b_i (d_{h+1} − d_h)`` for ``i <= h`` (eq. 10).
+    """``x[i, h]`` = bits path ``i`` carries in chunk ``h`` (0-based): ``b_i (d_{h+1} − d_h)`` for ``i <= h``
+    (eq. 10), else 0.
 
     ``level_s`` (``L*``) closes the last chunk; the default ``L* = d_N`` leaves it empty
     (the pre-split part only: the N-th chunk "is transmitted continuously", sec. 3.3).
@@ -368,7 +369,8 @@ def two_path_threshold(K: float = K_DEFAULT) -> float:
 
 
 def two_path_condition(rate_fast_bps: float, rate_slow_bps: float, K: float = K_DEFAULT) -> bool:
-    """Corollary of eq. 25 with ``g_22 = b_2/(b_1 + b_2)`` (eq. 12): ``b_1 < (2K − 1) b_2`` (``b_1 < 7 b_2`` for K = 4).
+    """Corollary of eq. 25 with ``g_22 = b_2/(b_1 + b_2)`` (eq. 12): ``b_1 < (2K − 1) b_2``
+    (``b_1 < 7 b_2`` for K = 4).
 
     ``rate_fast_bps`` is ``b_1``, the rate of the path with the *smaller* RTT.
     """
