@@ -224,3 +224,17 @@ def test_live_ns3_udp_at_10m_agrees_with_model():
     assert r.main_rate_bps == 54e6
     model = wv.model_udp_throughput_bps(10.0, duration_s=1.0)
     assert abs(model - r.throughput_bps) / r.throughput_bps < UDP_TOLERANCE
+
+
+def test_light_load_contention_collides_about_one_in_sixteen():
+    # both stations get a frame at the same instant on an idle medium, many times over: the later
+    # one contends with the earlier one's back-off; equal counts (1 in 16 with CW 15) collide
+    med = w.WifiMedium(10.0, seed=11, params=NO_PD)
+    n = 4000
+    for k in range(n):
+        t = k * 5_000_000
+        med.down.transmit(t, 1454)           # idle medium: on the air at once
+        med.up.transmit(t + 1_000, 66)       # waits for the end of that exchange, then backs off
+        med.down.transmit(t + 2_000, 1454)   # also ready then: contends with the ACK's back-off
+    rate = (med.down.collisions + med.up.collisions) / n
+    assert 0.02 < rate < 0.12, rate

@@ -45,7 +45,7 @@ from .engine import load
 _lock = threading.Lock()
 _loaded = False
 
-#: The eight ERP-OFDM data rates (Mbit/s), IEEE 802.11-2020 Table 18-4 / ns-3 ``ErpOfdmPhy``.
+#: The eight ERP-OFDM data rates (Mbit/s), as ns-3's ``ErpOfdmPhy`` has them.
 ERP_RATES_MBPS = (6, 9, 12, 18, 24, 36, 48, 54)
 
 
