@@ -47,6 +47,10 @@ struct WifiResult {
     double sniffer_signal_dbm = 0;       // MonitorSnifferRx at the station: signal and noise (dBm)
     double sniffer_noise_dbm = 0;
     std::map<uint64_t, uint64_t> data_rate_counts;   // PHY rate (bit/s) of frames >= 500 B sent by the AP
+    uint64_t beacons = 0;                // beacon frames sent by the AP, their size (B), rate and duration (us)
+    uint32_t beacon_bytes = 0;
+    uint64_t beacon_rate_bps = 0;
+    double beacon_duration_us = 0;
     uint64_t phy_tx_frames = 0;
     uint64_t phy_rx_drops = 0;
     uint64_t mac_tx_failed = 0;
@@ -83,6 +87,13 @@ static void OnRx(WifiCtx* c, Ptr<const Packet> p, const Address&) {
 static void OnSnifferTx(WifiResult* r, Ptr<const Packet> p, uint16_t, WifiTxVector tx, MpduInfo, uint16_t) {
     r->phy_tx_frames++;
     if (p->GetSize() >= 500) r->data_rate_counts[tx.GetMode().GetDataRate(tx)]++;
+    WifiMacHeader hdr;
+    if (p->PeekHeader(hdr) && hdr.IsBeacon()) {
+        r->beacons++;
+        r->beacon_bytes = p->GetSize();
+        r->beacon_rate_bps = tx.GetMode().GetDataRate(tx);
+        r->beacon_duration_us = WifiPhy::CalculateTxDuration(p->GetSize(), tx, WIFI_PHY_BAND_2_4GHZ).GetNanoSeconds() / 1000.0;
+    }
 }
 
 static void OnSnifferRx(WifiResult* r, Ptr<const Packet> p, uint16_t, WifiTxVector, MpduInfo, SignalNoiseDbm sn,

@@ -90,6 +90,10 @@ class WifiRunResult:
     duration_1464_54_us: float = 0.0
     duration_ack_24_us: float = 0.0
     sniffer_signal_dbm: float = float("nan")
+    beacons: int = 0
+    beacon_bytes: int = 0
+    beacon_rate_bps: float = float("nan")
+    beacon_duration_us: float = float("nan")
     sniffer_noise_dbm: float = float("nan")
 
     @property
@@ -137,7 +141,9 @@ def run_wifi(distance_m: float, *, protocol: str = "udp", payload_bytes: int = 1
         rx_power_dbm=float(r.rx_power_dbm), data_rate_counts={int(k): int(v) for k, v in r.data_rate_counts},
         mac_tx_failed=int(r.mac_tx_failed), phy_rx_drops=int(r.phy_rx_drops),
         duration_1464_54_us=float(r.duration_1464_54_us), duration_ack_24_us=float(r.duration_14_24_us),
-        sniffer_signal_dbm=float(r.sniffer_signal_dbm), sniffer_noise_dbm=float(r.sniffer_noise_dbm))
+        sniffer_signal_dbm=float(r.sniffer_signal_dbm), sniffer_noise_dbm=float(r.sniffer_noise_dbm),
+        beacons=int(r.beacons), beacon_bytes=int(r.beacon_bytes), beacon_rate_bps=float(r.beacon_rate_bps),
+        beacon_duration_us=float(r.beacon_duration_us))
 
 
 def chunk_success_rate(model: str, rate_mbps: int, snr_db: float, nbits: int) -> float:

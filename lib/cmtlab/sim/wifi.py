@@ -76,8 +76,14 @@ delivered byte — what throughput depends on — is that of DCF.  What is not m
 alternation between two *backlogged* stations — here a TCP ACK waits behind the AP's whole
 queue, so the round-trip time under load is an upper bound, and back-logged stations neither
 overlap their back-offs nor collide (the chapter ``alheid-wifi-model-check`` measures the effect:
-TCP within −1.5 % of ns-3 at 54 Mbit/s, +7 % at 6 Mbit/s, where an unmodelled collision costs a
-2 ms frame); beacons (ns-3: every 102.4 ms at a DSSS rate, ~1 % of the airtime).
+TCP about 2 % below ns-3 at 54 Mbit/s, 6 % above at 6 Mbit/s, where an unmodelled collision
+costs a 2 ms frame).
+
+**Beacons**: the AP sends one every 102.4 ms (ns-3 ``ApWifiMac`` ``BeaconInterval``), 70 bytes at
+1 Mbit/s DSSS with the long preamble, 752 µs (size, rate and duration as ns-3.44 sends them,
+read from its ``MonitorSnifferTx`` trace), after PIFS (SIFS + one slot; the beacon queue has AIFSN
+1 and no back-off); a beacon that falls due takes the medium before the next frame.  First
+beacon at a random phase.  ``beacon_interval_us=None`` removes them.
 
 A **packet drop rate** ``pdr`` (Alheid's PDR) drops a packet at random *after* it was
 delivered by the MAC (an independent loss above the Wi-Fi losses, no MAC retry).
@@ -145,11 +151,20 @@ class WifiParams:
     signal_extension_us: float = 6.0
     retry_limit: int = 7
     queue_packets: int = 500
+    beacon_interval_us: float | None = 102_400.0
+    beacon_us: float = 752.0
     l2_header_bytes: int = 2
 
     @property
     def difs_us(self) -> float:
         return self.sifs_us + self.aifsn * self.slot_us
+
+    @property
+    def beacon_airtime_fraction(self) -> float:
+        """Share of the airtime the AP's beacons take (PIFS access + the beacon PPDU per interval)."""
+        if not self.beacon_interval_us:
+            return 0.0
+        return (self.sifs_us + self.slot_us + self.beacon_us) / self.beacon_interval_us
 
 
 DEFAULT_PARAMS = WifiParams()
@@ -355,7 +370,7 @@ def saturation_throughput_bps(distance_m: float, payload_bytes: int = 1400, para
         delivered += reach * p
         reach *= 1 - p
         cw = min(2 * cw + 1, params.cw_max)
-    return delivered * payload_bytes * 8 / (time_us * 1e-6)
+    return delivered * payload_bytes * 8 / (time_us * 1e-6) * (1.0 - params.beacon_airtime_fraction)
 
 
 # ---------------------------------------------------------------------------- the medium and its links
@@ -393,6 +408,15 @@ class WifiMedium:
         self.propagation_ns = round(self.distance_m / SPEED_OF_LIGHT_M_S * 1e9)
         self.rng = random.Random(seed)
         self.busy_until_ns = -(1 << 62)
+        if params.beacon_interval_us:
+            self.beacon_interval_ns = round(params.beacon_interval_us * 1000)
+            self.next_beacon_ns = int(self.rng.random() * self.beacon_interval_ns)   # random phase
+        else:
+            self.beacon_interval_ns = 0
+            self.next_beacon_ns = 1 << 62
+        self.beacon_ns = round(params.beacon_us * 1000)
+        self.beacon_access_ns = round((params.sifs_us + params.slot_us) * 1000)       # PIFS: AIFSN 1, CW 0
+        self.beacons = 0
         # the exchange reserved last: whose, when its back-off began, when it went on the air, its data PPDU
         self.last_owner = None
         self.last_contend_ns = self.last_start_ns = self.last_tx_ns = 0
@@ -522,6 +546,14 @@ class WifiLink(LinkModel):
             idle_from = med.busy_until_ns + self._difs_ns
             access = idle_from + bo * slot
             s = t if t > access else access
+            while s >= med.next_beacon_ns:  # a beacon falls due first: it takes the medium (PIFS, no back-off)
+                b0 = med.next_beacon_ns if med.next_beacon_ns > med.busy_until_ns else med.busy_until_ns
+                med.busy_until_ns = b0 + med.beacon_access_ns + med.beacon_ns
+                med.next_beacon_ns += med.beacon_interval_ns
+                med.beacons += 1
+                idle_from = med.busy_until_ns + self._difs_ns
+                access = idle_from + bo * slot
+                s = t if t > access else access
             if start < 0:
                 start = s
             med.last_owner = self
