@@ -86,7 +86,10 @@ read from its ``MonitorSnifferTx`` trace), after PIFS (SIFS + one slot; the beac
 beacon at a random phase.  ``beacon_interval_us=None`` removes them.
 
 A **packet drop rate** ``pdr`` (Alheid's PDR) drops a packet at random *after* it was
-delivered by the MAC (an independent loss above the Wi-Fi losses, no MAC retry).
+delivered by the MAC (an independent loss above the Wi-Fi losses, no MAC retry).  The paper does
+not say where its PDR acts; a drop below the MAC (e.g. ns-3's ``PostReceptionErrorModel`` on the
+PHY) would be repaired by MAC retransmissions and TCP would never see it, whereas the paper's
+Fig. 5 shows TCP reacting to it — hence above the MAC here.
 
 Randomness: one seeded generator per :class:`WifiMedium` (back-off, frame errors, PDR), so a
 run is repeatable and adding another link does not change this one's draws.
