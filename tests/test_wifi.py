@@ -251,3 +251,20 @@ def test_light_load_contention_collides_about_one_in_sixteen():
         med.down.transmit(t + 2_000, 1454)   # also ready then: contends with the ACK's back-off
     rate = (med.down.collisions + med.up.collisions) / n
     assert 0.02 < rate < 0.12, rate
+
+
+def test_backlogged_ap_lets_the_station_in_after_one_exchange_and_airtime_is_kept():
+    def run(mode):
+        med = w.WifiMedium(10.0, seed=2, params=replace(NO_PD, backlog_service=mode, beacon_interval_us=None))
+        for _ in range(50):
+            med.down.transmit(0, 1454)                 # 50 data frames queued at the AP
+        busy_before = med.busy_until_ns
+        arr = med.up.transmit(1_000, 66)                # one TCP ACK from the station
+        return med, arr, busy_before
+    med, arr, busy_before = run("alternate")
+    exchange_max = (28 + 15 * 9 + 250 + 10 + 34) * 1000
+    assert arr < 3 * exchange_max                       # after one or two data exchanges, not fifty
+    ack_airtime = med.busy_until_ns - busy_before       # its airtime is charged to the medium
+    assert 28_000 + 42_000 + 10_000 + 34_000 <= ack_airtime <= 28_000 + 31 * 9_000 + 2 * (250_000 + 39_000) + 86_000
+    med_f, arr_f, busy_f = run("fifo")
+    assert arr_f > busy_f                               # FIFO: behind the whole queue
