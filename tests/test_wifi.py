@@ -268,3 +268,16 @@ def test_backlogged_ap_lets_the_station_in_after_one_exchange_and_airtime_is_kep
     assert 28_000 + 42_000 + 10_000 + 34_000 <= ack_airtime <= 28_000 + 31 * 9_000 + 2 * (250_000 + 39_000) + 86_000
     med_f, arr_f, busy_f = run("fifo")
     assert arr_f > busy_f                               # FIFO: behind the whole queue
+
+
+def test_nist_error_model_matches_ns3():
+    em = w.NistErrorModel()
+    # ns-3.44 NistErrorRateModel: CalculateSnr(BER 1e-6) in dB and GetChunkSuccessRate (11680 bits)
+    ns3_thr = {6: 4.542, 9: 7.472, 12: 7.552, 18: 10.482, 24: 14.141, 36: 17.26, 48: 22.01, 54: 23.299}
+    for rate, thr in ns3_thr.items():
+        assert em.snr_threshold_db(rate) == pytest.approx(thr, abs=0.002), rate
+    assert em.chunk_success_rate(6, 4.0, 11680) == pytest.approx(0.9148411621303145, rel=1e-9)
+    assert em.chunk_success_rate(6, 5.0, 11680) == pytest.approx(0.9981793192033224, rel=1e-9)
+    assert em.chunk_success_rate(12, 5.0, 11680) == pytest.approx(3.435747322946735e-47, rel=1e-6)
+    med = w.WifiMedium(40.0, params=NO_PD, error_model=em)
+    assert med.rate_mbps == 24               # NIST needs ~4 dB more than the table model for each rate

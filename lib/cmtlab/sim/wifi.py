@@ -26,8 +26,10 @@ Physical layer (ns-3.44 defaults)
   rounded to 0.01 dB with linear interpolation, and scaled to a chunk of ``s`` bytes as
   ``1 - (1 - PER_ref)^(s / ref)`` (reference 32 B below 400 B, else 1458 B) and set to 0 below
   1e-5 (behaviour of the installed ns-3, see :attr:`TableErrorModel.MIN_PER`); the 9 Mbit/s mode
-  has no table and falls back to ``YansErrorRateModel``.  ns-3 keeps the tables in a ``.cc``
-  file, so the curves are sampled from the installed ns-3 every 0.05 dB
+  has no table and falls back to ``YansErrorRateModel``.  :class:`NistErrorModel` (ns-3's
+  ``NistErrorRateModel``, what ``YansWifiPhyHelper::Default()`` used in earlier ns-3 releases) can
+  be passed as ``error_model`` instead.  ns-3 keeps the tables in a ``.cc`` file, so the curves
+  are sampled from the installed ns-3 every 0.05 dB
   (:func:`cmtlab.ns3.wifi.export_error_table`) into ``data/wifi/ns3-3.44-table-based-per.csv``.
   A frame is received if its PHY header (the SIGNAL field, 24 bits at 6 Mbit/s) and its data
   field (``N_sym × N_DBPS`` bits at the data rate) both are: success = product of the two
@@ -308,13 +310,57 @@ class TableErrorModel:
         return hi
 
 
+class NistErrorModel:
+    """ns-3's ``NistErrorRateModel`` (Pei & Henderson, "Validation of OFDM error rate model in ns-3",
+    Boeing 2010; ns-3 ``src/wifi/model/nist-error-rate-model.cc``), what ``YansWifiPhyHelper::Default()``
+    used in earlier ns-3 releases.  Uncoded BER of the constellation — BPSK ``Q``-form ``erfc(sqrt(snr))/2``,
+    QPSK ``erfc(sqrt(snr/2))/2``, M-QAM ``(b-1)/(b log2 b) erfc(sqrt(snr / (2(M-1)/3)))`` with
+    ``b = sqrt(M)`` — turned into a first-event error probability of the convolutional code by the
+    union bound with ``D = sqrt(4 p (1-p))`` and the code's distance spectrum (rate 1/2, 2/3, 3/4),
+    and a chunk of ``n`` bits survives with ``(1 - pe)^n``.
+    """
+
+    MODES = {6: (2, 1), 9: (2, 3), 12: (4, 1), 18: (4, 3), 24: (16, 1), 36: (16, 3), 48: (64, 2), 54: (64, 3)}
+
+    @staticmethod
+    def _pe(p: float, b_value: int) -> float:
+        d = math.sqrt(4.0 * p * (1.0 - p))
+        if b_value == 1:
+            c, first, scale = (36.0, 211.0, 1404.0, 11633.0, 77433.0, 502690.0, 3322763.0, 21292910.0,
+                               134365911.0), 10, 0.5
+            return scale * sum(ci * d ** (first + 2 * i) for i, ci in enumerate(c))
+        if b_value == 2:
+            c, first = (3.0, 70.0, 285.0, 1276.0, 6160.0, 27128.0, 117019.0, 498860.0, 2103891.0, 8784123.0), 6
+        else:
+            c, first = (42.0, 201.0, 1492.0, 10469.0, 62935.0, 379644.0, 2253373.0, 13073811.0, 75152755.0,
+                        428005675.0), 5
+        return 1.0 / (2.0 * b_value) * sum(ci * d ** (first + i) for i, ci in enumerate(c))
+
+    def chunk_success_rate(self, rate_mbps: int, snr_db_value: float, nbits: int) -> float:
+        m, b_value = self.MODES[rate_mbps]
+        snr = 10 ** (snr_db_value / 10)
+        if m == 2:
+            ber = 0.5 * math.erfc(math.sqrt(snr))
+        elif m == 4:
+            ber = 0.5 * math.erfc(math.sqrt(snr / 2.0))
+        else:
+            bps = math.isqrt(m)
+            ber = (bps - 1) / (bps * math.log2(bps)) * math.erfc(math.sqrt(snr / ((2 * (m - 1)) // 3)))
+        if ber == 0.0:
+            return 1.0
+        pe = min(self._pe(ber, b_value), 1.0)
+        return (1.0 - pe) ** nbits
+
+    snr_threshold_db = TableErrorModel.snr_threshold_db
+
+
 @lru_cache(maxsize=1)
 def default_error_model() -> TableErrorModel:
     """The shared :class:`TableErrorModel` (the CSV is read once)."""
     return TableErrorModel()
 
 
-def ideal_rate_mbps(snr: float, params: WifiParams = DEFAULT_PARAMS, error_model: TableErrorModel | None = None
+def ideal_rate_mbps(snr: float, params: WifiParams = DEFAULT_PARAMS, error_model=None
                     ) -> int | None:
     """The rate ns-3's ``IdealWifiManager`` picks at ``snr`` dB (None if even 6 Mbit/s is below its threshold)."""
     em = error_model or default_error_model()
@@ -694,7 +740,8 @@ def wifi_links(distance_m: float, *, seed: int = 0, pdr: float = 0.0, params: Wi
 
 
 __all__ = ["WifiParams", "DEFAULT_PARAMS", "WifiMedium", "WifiLink", "wifi_links", "TableErrorModel",
-           "default_error_model", "path_loss_db", "rx_power_dbm", "noise_power_dbm", "snr_db", "ppdu_duration_us",
+           "default_error_model", "NistErrorModel", "path_loss_db", "rx_power_dbm", "noise_power_dbm", "snr_db",
+           "ppdu_duration_us",
            "data_field_bits", "ack_rate_mbps", "ideal_rate_mbps", "frame_success_probability", "frame_error_rate",
            "dcf_exchange_us", "saturation_throughput_bps", "ERP_RATES_MBPS", "N_DBPS", "BASIC_RATES_MBPS",
            "MPDU_OVERHEAD_BYTES", "ACK_BYTES", "ERROR_TABLE_PATH", "BOLTZMANN_NS3", "SPEED_OF_LIGHT_M_S"]
