@@ -26,11 +26,11 @@ Physical layer (ns-3.44 defaults)
   rounded to 0.01 dB with linear interpolation, and scaled to a chunk of ``s`` bytes as
   ``1 - (1 - PER_ref)^(s / ref)`` (reference 32 B below 400 B, else 1458 B) and set to 0 below
   1e-5 (behaviour of the installed ns-3, see :attr:`TableErrorModel.MIN_PER`); the 9 Mbit/s mode
-  has no table and falls back to ``YansErrorRateModel``.  :class:`NistErrorModel` (ns-3's
-  ``NistErrorRateModel``, what ``YansWifiPhyHelper::Default()`` used in earlier ns-3 releases) can
-  be passed as ``error_model`` instead.  ns-3 keeps the tables in a ``.cc`` file, so the curves
-  are sampled from the installed ns-3 every 0.05 dB
+  has no table and falls back to ``YansErrorRateModel``.  ns-3 keeps the tables in a ``.cc``
+  file, so the curves are sampled from the installed ns-3 every 0.05 dB
   (:func:`cmtlab.ns3.wifi.export_error_table`) into ``data/wifi/ns3-3.44-table-based-per.csv``.
+  :class:`NistErrorModel` (ns-3's ``NistErrorRateModel``, what ``YansWifiPhyHelper::Default()``
+  used in earlier ns-3 releases) can be passed as ``error_model`` instead.
   A frame is received if its PHY header (the SIGNAL field, 24 bits at 6 Mbit/s) and its data
   field (``N_sym × N_DBPS`` bits at the data rate) both are: success = product of the two
   chunk success rates (ns-3 ``PhyEntity``/``InterferenceHelper``).
