@@ -136,6 +136,8 @@ class TcpSender:
         "acks_rx", "stale_acks", "rtt_samples_taken", "max_backoff", "_consecutive_rto",
         # dupack run trace
         "_run_ack", "_run_len", "_run_start",
+        # multipath plumbing (read by mechanisms; see cmtlab.sim.mptcp)
+        "index", "connection", "path",
     )
 
     def __init__(self, *, segment_bytes: int, transfer_bytes: int, initial_window_bytes: int,
@@ -215,6 +217,9 @@ class TcpSender:
         self._run_ack = -1
         self._run_len = 0
         self._run_start = 0
+        self.index = 0  # subflow number (tags this sender's timer events)
+        self.connection = None  # the MPTCP connection, None for a single-path flow
+        self.path = None  # static description of the path (rate_bps, delay_s)
         cc.init(self)
 
     # ------------------------------------------------------------------ helpers
@@ -229,6 +234,11 @@ class TcpSender:
             f = self.flags[(self.n_segs - 1) & self.mask]
             p -= self.short * (1 - (f & SACKED) - ((f & LOST) >> 1) + ((f & RETRANS) >> 2))
         return p
+
+    def available_window(self) -> int:
+        """Bytes the window allows beyond the data in flight: ``min(cwnd, rwnd) - pipe``."""
+        win = self.cwnd if self.cwnd < self.rwnd else self.rwnd
+        return win - self.in_flight()
 
     def rtt_sample(self, rtt: int) -> None:
         """Feed one RTT sample (ns) to the RFC 6298 estimator.
@@ -264,7 +274,7 @@ class TcpSender:
         ev = self.rto_event
         if ev is None or deadline < ev:
             self.rto_event = deadline
-            heappush(self.heap, (deadline, now, next(self.counter), EV_RTO, 0, 0, None))
+            heappush(self.heap, (deadline, now, next(self.counter), EV_RTO, self.index, 0, None))
 
     def check_scoreboard(self) -> None:
         """Recount the scoreboard from the per-segment flags; ``AssertionError`` on any mismatch.
@@ -866,7 +876,7 @@ class TcpSender:
             return
         if deadline > now:
             self.rto_event = deadline
-            heappush(self.heap, (deadline, self.rto_armed_at, next(self.counter), EV_RTO, 0, 0, None))
+            heappush(self.heap, (deadline, self.rto_armed_at, next(self.counter), EV_RTO, self.index, 0, None))
             return
         self.rto_deadline = None
         self._retransmission_timeout(now)
@@ -930,7 +940,7 @@ class TcpReceiver:
                  "delack_deadline", "delack_event", "delack_armed_at", "high_tx_ack", "ts_recent", "ts_last",
                  "done", "done_time",
                  "segments_rx", "duplicates_rx", "spurious_rx", "ooo_rx", "max_ooo", "acks_sent",
-                 "delayed_acks", "timer_acks", "dsacks_sent", "_rd")
+                 "delayed_acks", "timer_acks", "dsacks_sent", "_rd", "index", "sink")
 
     def __init__(self, *, n_segs: int, m_ack: int, options, net_ack, heap, counter, trace=None, reorder=None,
                  dsack: bool = False):
@@ -963,6 +973,12 @@ class TcpReceiver:
         self.done_time = -1
         self.segments_rx = self.duplicates_rx = self.spurious_rx = self.ooo_rx = self.max_ooo = 0
         self.acks_sent = self.delayed_acks = self.timer_acks = self.dsacks_sent = 0
+        self.index = 0  # subflow number (tags this receiver's timer events)
+        #: ``None``: the receiver is the application (done when ``n_segs`` are in order);
+        #: else ``sink(now, receiver, first, end)`` takes segments ``[first, end)`` each time
+        #: ``rcv_nxt`` reaches ``n_segs`` or more (an MPTCP subflow receiver has ``n_segs = 0``)
+        #: and may set ``receiver.done`` to end the run.
+        self.sink = None
 
     def on_data(self, now: int, k: int, tsval: int, retx: bool) -> None:
         """A data segment ``k`` arrived (``tsval``: sender's timestamp in ms; ``retx``: a retransmission)."""
@@ -999,9 +1015,14 @@ class TcpReceiver:
             if self.trace is not None:
                 self.trace.goodput(now, rcv_nxt)
             if rcv_nxt >= self.n_segs:
-                self.done = True
-                self.done_time = now
-                return
+                sink = self.sink
+                if sink is None:
+                    self.done = True
+                    self.done_time = now
+                    return
+                sink(now, self, k, rcv_nxt)
+                if self.done:
+                    return
         else:
             self.ooo.add(k)
             self.ooo_rx += 1
@@ -1034,7 +1055,7 @@ class TcpReceiver:
             ev = self.delack_event
             if ev is None or deadline < ev:
                 self.delack_event = deadline
-                heappush(self.heap, (deadline, now, next(self.counter), EV_DELACK, 0, 0, None))
+                heappush(self.heap, (deadline, now, next(self.counter), EV_DELACK, self.index, 0, None))
 
     def _update_sack_list(self, k: int) -> None:
         """ns-3 ``TcpRxBuffer::UpdateSackList``: new block first, merged with adjacent blocks, at most 4."""
@@ -1063,7 +1084,7 @@ class TcpReceiver:
             return
         if deadline > now:
             self.delack_event = deadline
-            heappush(self.heap, (deadline, self.delack_armed_at, next(self.counter), EV_DELACK, 0, 0, None))
+            heappush(self.heap, (deadline, self.delack_armed_at, next(self.counter), EV_DELACK, self.index, 0, None))
             return
         self.timer_acks += 1
         self._send_ack(now, None)
