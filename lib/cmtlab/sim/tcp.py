@@ -141,7 +141,8 @@ class TcpSender:
     )
 
     def __init__(self, *, segment_bytes: int, transfer_bytes: int, initial_window_bytes: int,
-                 ssthresh_bytes: int, options, cc, recovery, reordering, net_send, heap, counter, trace=None):
+                 ssthresh_bytes: int, options, cc, recovery, reordering, net_send, heap, counter, trace=None,
+                 index: int = 0, connection=None, path=None):
         seg = int(segment_bytes)
         self.seg = seg
         self.n_segs = -(-int(transfer_bytes) // seg)
@@ -217,9 +218,9 @@ class TcpSender:
         self._run_ack = -1
         self._run_len = 0
         self._run_start = 0
-        self.index = 0  # subflow number (tags this sender's timer events)
-        self.connection = None  # the MPTCP connection, None for a single-path flow
-        self.path = None  # static description of the path (rate_bps, delay_s)
+        self.index = index  # subflow number (tags this sender's timer events)
+        self.connection = connection  # the MPTCP connection, None for a single-path flow
+        self.path = path  # static description of the path (rate_bps, delay_s)
         cc.init(self)
 
     # ------------------------------------------------------------------ helpers

@@ -1,0 +1,260 @@
+"""An MPTCP connection (RFC 8684): subflows, a data-sequence map, a connection-level scheduler and receive buffer.
+
+Structure
+---------
+* :class:`MptcpSubflow` — a :class:`~cmtlab.sim.tcp.TcpSender` (own subflow sequence space,
+  congestion state and RTT estimator) whose data *source* is the connection: where a bulk
+  sender's application writes the next segments into the send buffer
+  (``TcpSender._app_fill``), a subflow asks the connection, which asks the
+  :class:`~cmtlab.sim.scheduler.ConnectionScheduler` whether this subflow carries the next
+  data-level segment (DSN) and records the mapping subflow segment → DSN (the DSS option,
+  RFC 8684 sec. 3.3).
+* :class:`MptcpConnection` — the sender's DSN counter and map, the scheduler, and the
+  receiver's connection-level reorder buffer (Alheid et al. Fig. 1): each subflow receiver
+  (a :class:`~cmtlab.sim.tcp.TcpReceiver` with a *sink*) hands its in-order segments up;
+  the connection translates them to DSNs, delivers the in-order ones to the application and
+  keeps the rest in the out-of-order buffer, whose occupancy it records over time.
+* :class:`MptcpSimulation` — wires a :class:`~cmtlab.sim.mptcp_scenario.MptcpScenario`:
+  one path (a chain of links, :mod:`cmtlab.sim.topology`) per subflow and direction, the
+  event loop, and the result.
+
+Equivalence with single-path TCP
+--------------------------------
+A subflow asks for data exactly where a bulk sender's application would write it, and it
+is handed enough to fill its window plus one segment (so RFC 6675 ``NextSeg`` and the
+silly-window rule see the same "new data available" as with a full send buffer).  With one
+subflow, DSS overhead 0 and ``dupack_mode="rfc"`` the connection therefore sends the
+same packets at the same nanoseconds as :func:`cmtlab.sim.simulate_striped` on one link
+without the tunnel (tested: ``tests/test_sim_mptcp.py``).
+
+Connection-level flow control: a DSN is handed out only while it lies within
+``receive_buffer_bytes`` of the data-level cumulative ACK the sender last saw (carried on
+every subflow ACK, RFC 8684 DATA_ACK), so the receiver's buffer never overflows.
+
+Retransmissions stay on the subflow that sent the segment (RFC 8684 sec. 3.3.6: a subflow
+is a TCP connection); with ``retransmit="reinject"`` a segment retransmitted by a fast
+retransmit or timeout is also sent once more on the other subflow with the most
+available window (its copy is a new subflow segment mapped to the same DSN).
+"""
+
+from __future__ import annotations
+
+import random
+from heapq import heappush
+
+from .scheduler import HoldUntil
+from .tcp import TcpReceiver, TcpSender
+
+#: "no end yet" for a subflow's sequence space (the connection sets the real end when it
+#: maps the transfer's last DSN onto the subflow)
+UNBOUNDED_SEGS = 1 << 60
+
+#: Receiver duplicate-ACK semantics (see :class:`MptcpConnection`).
+DUPACK_MODES = ("rfc", "paper", "chihani")
+#: Retransmission policies.
+RETRANSMIT_POLICIES = ("original", "reinject")
+
+EV_WAKE = 10  # a held scheduler decision is due (HoldUntil)
+
+
+class MptcpSubflow(TcpSender):
+    """A :class:`~cmtlab.sim.tcp.TcpSender` whose data comes from its :class:`MptcpConnection`."""
+
+    __slots__ = ()
+
+    def _app_fill(self) -> None:
+        self.connection.fill(self)
+
+
+class MptcpConnection:
+    """Sender- and receiver-side connection state of one MPTCP connection.
+
+    Parameters
+    ----------
+    n_dsn, last_len
+        Data-level segments of the transfer and the length of the last one (``n_dsn=None``:
+        a duration-limited transfer without end).
+    scheduler
+        The :class:`~cmtlab.sim.scheduler.ConnectionScheduler` instance.
+    receive_buffer_bytes
+        Connection-level receive buffer (bytes): the out-of-order buffer plus data not yet
+        acknowledged at the data level never exceed it.
+    dupack_mode
+        ``"rfc"``: subflow receivers acknowledge by subflow sequence only (RFC 8684).
+        ``"paper"`` (Alheid Fig. 1): a segment in order on its subflow but ahead of the data
+        sequence is answered at once with an ACK that does not advance (the subflow's ACK
+        of its previous segment: a duplicate ACK).  ``"chihani"`` (the Chihani–Collange
+        ns-3 code): such a segment is buffered and **not** acknowledged until the data-level
+        gap closes.
+    """
+
+    def __init__(self, *, n_dsn, last_len: int, segment_bytes: int, scheduler, receive_buffer_bytes: int,
+                 dupack_mode: str, retransmit: str, seed: int, heap, counter, trace_buffer: bool):
+        self.subflows: list[MptcpSubflow] = []
+        self.receivers: list[TcpReceiver] = []
+        self.n_dsn = n_dsn
+        self.last_len = last_len
+        self.seg = segment_bytes
+        self.next_dsn = 0
+        self.scheduler = scheduler
+        self.rcvbuf_segs = receive_buffer_bytes // segment_bytes
+        self.dupack_mode = dupack_mode
+        self.retransmit = retransmit
+        self.seed = seed
+        self.heap = heap
+        self.counter = counter
+        self.now = 0
+        self.maps: list[dict] = []  # per subflow: subflow segment -> DSN
+        self.data_ack_seen = 0  # DATA_ACK last seen by the sender
+        # receiver
+        self.rcv_dsn = 0  # data-level RCV.NXT: next DSN the application expects
+        self.ooo: set[int] = set()
+        self.max_ooo = 0
+        self.ooo_events = 0  # segments that arrived ahead of the data sequence (OOO-R numerator)
+        self.ooo_bytes_time = 0  # integral of the out-of-order buffer occupancy (byte * ns)
+        self._occ_t = 0
+        self.buffer_trace = [] if trace_buffer else None
+        self.delivered_segments = 0
+        self.duplicate_dsn = 0
+        self.done = False
+        self.done_time = -1
+        self.held_until = None
+        self.reinjections = 0
+        self.per_sub_delivered: list[int] = []
+
+    def make_rng(self, stream: int) -> random.Random:
+        """A seeded generator, independent per ``stream`` (repeatable for the scenario's seed)."""
+        return random.Random((self.seed + 1) * 1_000_003 + int(stream))
+
+    # ------------------------------------------------------------------ sender side
+    def _room(self) -> bool:
+        if self.n_dsn is not None and self.next_dsn >= self.n_dsn:
+            return False
+        return self.next_dsn < self.data_ack_seen + self.rcvbuf_segs
+
+    def fill(self, sub: MptcpSubflow) -> None:
+        """``sub`` wants new data (the source side of :meth:`TcpSender._app_fill`).
+
+        Hands ``sub`` DSNs while the scheduler picks it, the subflow's send buffer has room
+        and the data-level window allows, until the subflow holds enough unsent data to
+        fill its window plus one segment.
+        """
+        seg = self.seg
+        while self._room():
+            tail = sub.app_tail
+            if (tail - sub.una + 1) * seg > sub.buf_bytes:
+                return
+            unsent = (tail - sub.high) * seg
+            if unsent > 0 and unsent >= sub.available_window() + seg:
+                return
+            choice = self.scheduler.select(self, self.now)
+            if choice is None:
+                return
+            if isinstance(choice, HoldUntil):
+                self._hold(choice.time_ns)
+                return
+            if choice != sub.index:
+                return
+            self._assign(sub)
+
+    def _assign(self, sub: MptcpSubflow) -> None:
+        dsn = self.next_dsn
+        k = sub.app_tail
+        self.maps[sub.index][k] = dsn
+        sub.app_tail = k + 1
+        self.next_dsn = dsn + 1
+        if self.n_dsn is not None and dsn == self.n_dsn - 1 and self.last_len != self.seg:
+            # the transfer's short last segment: this subflow's sequence space ends here
+            sub.n_segs = k + 1
+            sub.last_len = self.last_len
+            sub.short = self.seg - self.last_len
+        self.scheduler.on_sent(self, sub.index, dsn, self.now)
+
+    def _hold(self, t: int) -> None:
+        if self.held_until is None or t < self.held_until:
+            self.held_until = t
+            heappush(self.heap, (t, self.now, next(self.counter), EV_WAKE, 0, 0, None))
+
+    def pump(self, now: int) -> None:
+        """Let the subflows the scheduler picks send (after every event that may open a window)."""
+        self.now = now
+        subs = self.subflows
+        guard = 0
+        while self._room():
+            choice = self.scheduler.select(self, now)
+            if choice is None:
+                return
+            if isinstance(choice, HoldUntil):
+                self._hold(choice.time_ns)
+                return
+            sub = subs[choice]
+            before = self.next_dsn
+            sent_before = sub.segments_sent
+            sub.send_pending(now)
+            if self.next_dsn == before:
+                if sub.app_tail > sub.high or sub.segments_sent != sent_before:
+                    return  # it has data but no window: wait for its ACKs
+                # the scheduler picked a subflow that cannot take data now: hand it one DSN
+                # (it goes out when its window opens) rather than loop
+                if (sub.app_tail - sub.una + 1) * self.seg > sub.buf_bytes:
+                    return
+                self._assign(sub)
+                sub.send_pending(now)
+            guard += 1
+            if guard > 10_000:
+                return
+
+    def on_wake(self, now: int) -> None:
+        if self.held_until is not None and now >= self.held_until:
+            self.held_until = None
+            self.pump(now)
+
+    # ------------------------------------------------------------------ receiver side
+    def _occupancy(self, now: int) -> None:
+        n = len(self.ooo)
+        self.ooo_bytes_time += n * self.seg * (now - self._occ_t)
+        self._occ_t = now
+
+    def deliver(self, now: int, rcv: TcpReceiver, first: int, end: int) -> None:
+        """The sink of subflow receiver ``rcv``: its segments ``[first, end)`` are in subflow order."""
+        m = self.maps[rcv.index]
+        ooo = self.ooo
+        nxt = self.rcv_dsn
+        n_before = len(ooo)
+        if n_before:
+            self._occupancy(now)
+        for k in range(first, end):
+            dsn = m.pop(k)
+            if dsn < nxt or dsn in ooo:
+                self.duplicate_dsn += 1  # a re-injected copy already received
+                continue
+            self.per_sub_delivered[rcv.index] += 1
+            if dsn == nxt:
+                nxt += 1
+                if ooo:
+                    while nxt in ooo:
+                        ooo.discard(nxt)
+                        nxt += 1
+            else:
+                if not n_before and not ooo:
+                    self._occ_t = now
+                ooo.add(dsn)
+                self.ooo_events += 1
+        self.delivered_segments += nxt - self.rcv_dsn
+        self.rcv_dsn = nxt
+        if len(ooo) > self.max_ooo:
+            self.max_ooo = len(ooo)
+        if self.buffer_trace is not None and (n_before or ooo):
+            self.buffer_trace.append((now, len(ooo) * self.seg, nxt))
+        if self.n_dsn is not None and nxt >= self.n_dsn:
+            self.done = True
+            self.done_time = now
+            rcv.done = True
+            rcv.done_time = now
+
+    def data_ack(self) -> int:
+        """The DATA_ACK a subflow ACK carries now (data-level RCV.NXT)."""
+        return self.rcv_dsn
+
+
+__all__ = ["MptcpSubflow", "MptcpConnection", "DUPACK_MODES", "RETRANSMIT_POLICIES", "UNBOUNDED_SEGS"]

@@ -1,0 +1,644 @@
+"""The multipath engine: an MPTCP connection (and competing single-path TCP flows) over paths of links.
+
+:class:`MptcpScenario` names everything a run needs — rates, round-trip delays, mechanism
+names and parameters — so :mod:`cmtlab.sweep` can vary and cache it;
+:func:`simulate_mptcp` builds one from plain arguments and runs :class:`MptcpSimulation`.
+
+Topology (:mod:`cmtlab.sim.topology`): subflow ``i`` crosses an optional shared backbone
+link (``backbone_bps``, Alheid et al.'s 100 Mbit/s) and then its own access link
+(``bandwidths_bps[i]``, one-way delay ``delays_s[i] / 2``); its ACKs return over the access
+link's reverse direction.  ``competing_flows`` single-path TCP NewReno flows share subflow
+0's access link (the shared bottleneck of RFC 6356's goals) in both directions.
+
+Events are the striped engine's (integer ns, ties by scheduling time then insertion), with
+the flow number and hop in the tuple: ``(t, order, id, kind, flow, ...)``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import itertools
+import json
+import time
+from dataclasses import dataclass, field
+from heapq import heappop, heappush
+
+import numpy as np
+import pandas as pd
+
+from .._validate import as_float_array, check_choice, check_int, check_positive
+from ..scenario import PRESETS, TcpOptions, TransferResult, _as_loss, options_preset, striped_scenario
+from . import registry
+from .engine import loss_rng
+from .link import NS_PER_S, PointToPointLink, seconds_to_ns
+from .mptcp import DUPACK_MODES, EV_WAKE, RETRANSMIT_POLICIES, UNBOUNDED_SEGS, MptcpConnection, MptcpSubflow
+from .recovery import make_recovery
+from .tcp import EV_ACK, EV_DATA, EV_DELACK, EV_RTO, TcpReceiver, TcpSender
+from .topology import PathInfo, handshake_ns, path_info
+
+SIMULATOR_NAME = "cmtlab-mptcp"
+
+
+def _params(name: str, value) -> tuple:
+    if value is None:
+        return ()
+    if isinstance(value, dict):
+        items = value.items()
+    else:
+        try:
+            items = [tuple(x) for x in value]
+        except TypeError:
+            raise ValueError(f"{name} must be a dict of keyword parameters, got {value!r}") from None
+    out = []
+    for kv in items:
+        if len(kv) != 2 or not isinstance(kv[0], str):
+            raise ValueError(f"{name} must be a dict of keyword parameters, got {value!r}")
+        out.append((kv[0], kv[1]))
+    return tuple(sorted(out))
+
+
+@dataclass(frozen=True)
+class MptcpScenario:
+    """One MPTCP transfer (build it with :func:`mptcp_scenario`, which validates).
+
+    ``delays_s`` are round-trip propagation delays (one-way = half, each direction).
+    Exactly one of ``transfer_bytes`` (run until the application holds them in order) and
+    ``duration_s`` (run for that long) is set.  Mechanisms are registry names
+    (:mod:`cmtlab.sim.registry`) with keyword parameters as sorted ``(name, value)`` tuples.
+    """
+
+    bandwidths_bps: tuple
+    delays_s: tuple
+    transfer_bytes: int | None = None
+    duration_s: float | None = None
+    congestion: str = "lia"
+    congestion_params: tuple = ()
+    scheduler: str = "round_robin"
+    scheduler_params: tuple = ()
+    reordering: str = "none"
+    reordering_params: tuple = ()
+    dupack_mode: str = "rfc"
+    retransmit: str = "original"
+    dss_bytes: int = 0
+    receive_buffer_bytes: int = 131072
+    segment_bytes: int = 536
+    initial_window_bytes: int = 536
+    ssthresh_bytes: int = 65535
+    m_ack: int = 2
+    queue_packets: int = 100
+    loss: tuple = ()
+    backbone_bps: float | None = None
+    competing_flows: int = 0
+    options: TcpOptions = field(default_factory=TcpOptions)
+    seed: int = 0
+    max_sim_time_s: float = 36_000.0
+
+    @property
+    def n_links(self) -> int:
+        return len(self.bandwidths_bps)
+
+    @property
+    def n_subflows(self) -> int:
+        return len(self.bandwidths_bps)
+
+    def to_dict(self) -> dict:
+        out = dataclasses.asdict(self)
+        out["kind"] = "mptcp"
+        return out
+
+    def key(self) -> str:
+        blob = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), default=repr)
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+    def replace(self, **changes) -> "MptcpScenario":
+        current = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        unknown = set(changes) - set(current)
+        if unknown:
+            raise ValueError(f"unknown scenario field(s) {sorted(unknown)}; allowed: {sorted(current)}")
+        current.update(changes)
+        return mptcp_scenario(**current)
+
+
+def mptcp_scenario(bandwidths_bps, delays_s, *, transfer_bytes=None, duration_s=None, congestion="lia",
+                   congestion_params=None, scheduler="round_robin", scheduler_params=None, reordering="none",
+                   reordering_params=None, dupack_mode="rfc", retransmit="original", dss_bytes=0,
+                   receive_buffer_bytes=None, segment_bytes=536, initial_window_bytes=536, ssthresh_bytes=65535,
+                   m_ack=2, queue_packets=100, loss=None, backbone_bps=None, competing_flows=0, options=None,
+                   seed=0, max_sim_time_s=36_000.0, **option_changes) -> MptcpScenario:
+    """Validate the arguments and build a :class:`MptcpScenario` (errors name the parameter)."""
+    b = as_float_array("bandwidths_bps", bandwidths_bps)
+    d = as_float_array("delays_s", delays_s)
+    if b.size != d.size:
+        raise ValueError(f"bandwidths_bps and delays_s must have the same length (one per subflow), "
+                         f"got {b.size} and {d.size}")
+    if np.any(b <= 0):
+        raise ValueError(f"bandwidths_bps must be > 0 (bit/s), got {b.tolist()}")
+    if np.any(d < 0):
+        raise ValueError(f"delays_s must be >= 0 (round-trip seconds), got {d.tolist()}")
+    if (transfer_bytes is None) == (duration_s is None):
+        raise ValueError("exactly one of transfer_bytes (bytes) and duration_s (seconds) must be given, "
+                         f"got transfer_bytes={transfer_bytes!r}, duration_s={duration_s!r}")
+    E = check_int("transfer_bytes", transfer_bytes, minimum=1) if transfer_bytes is not None else None
+    dur = check_positive("duration_s", duration_s) if duration_s is not None else None
+    for kind, name in (("congestion", congestion), ("scheduler", scheduler), ("reordering", reordering)):
+        registry.lookup(kind, name)  # ValueError listing the registered names
+    check_choice("dupack_mode", dupack_mode, DUPACK_MODES)
+    check_choice("retransmit", retransmit, RETRANSMIT_POLICIES)
+    dss = check_int("dss_bytes", dss_bytes, minimum=0, maximum=40)
+    seg = check_int("segment_bytes", segment_bytes, minimum=1, maximum=65_000)
+    if options is None:
+        opts = TcpOptions()
+    elif isinstance(options, str):
+        opts = options_preset(options)
+    elif isinstance(options, TcpOptions):
+        opts = options
+    else:
+        raise ValueError(f"options must be a TcpOptions, a preset name {sorted(PRESETS)} or None, got {options!r}")
+    if option_changes:
+        opts = opts.replace(**option_changes)
+    if opts.ack_path not in ("round_robin", "first"):
+        raise ValueError(f"ack_path must be 'round_robin' (each subflow's ACKs return on its own path) for an "
+                         f"MPTCP connection, got {opts.ack_path!r}")
+    rcvbuf = opts.receive_buffer_bytes if receive_buffer_bytes is None else receive_buffer_bytes
+    rcvbuf = check_int("receive_buffer_bytes", rcvbuf, minimum=1)
+    if rcvbuf < seg:
+        raise ValueError(f"receive_buffer_bytes must be >= segment_bytes ({seg}), got {rcvbuf}")
+    if backbone_bps is not None:
+        backbone_bps = check_positive("backbone_bps", backbone_bps)
+    comp = check_int("competing_flows", competing_flows, minimum=0, maximum=64)
+    losses = _as_loss(loss, b.size)
+    # the per-subflow TCP parameters are validated as a one-link striped scenario would be
+    striped_scenario([b[0]], [d[0]], transfer_bytes=E or seg, segment_bytes=seg,
+                     initial_window_bytes=initial_window_bytes, ssthresh_bytes=ssthresh_bytes, m_ack=m_ack,
+                     queue_packets=queue_packets, tunnel=False, options=opts, seed=seed,
+                     max_sim_time_s=max_sim_time_s)
+    return MptcpScenario(
+        bandwidths_bps=tuple(float(x) for x in b), delays_s=tuple(float(x) for x in d), transfer_bytes=E,
+        duration_s=dur, congestion=congestion, congestion_params=_params("congestion_params", congestion_params),
+        scheduler=scheduler, scheduler_params=_params("scheduler_params", scheduler_params),
+        reordering=reordering, reordering_params=_params("reordering_params", reordering_params),
+        dupack_mode=dupack_mode, retransmit=retransmit, dss_bytes=dss, receive_buffer_bytes=rcvbuf,
+        segment_bytes=seg, initial_window_bytes=int(initial_window_bytes), ssthresh_bytes=int(ssthresh_bytes),
+        m_ack=int(m_ack), queue_packets=int(queue_packets), loss=losses, backbone_bps=backbone_bps,
+        competing_flows=comp, options=opts, seed=int(seed), max_sim_time_s=float(max_sim_time_s))
+
+
+@dataclass
+class MptcpResult(TransferResult):
+    """A :class:`~cmtlab.scenario.TransferResult` with per-subflow columns (``subflows``) and :meth:`row`."""
+
+    subflows: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
+    delivered_bytes: int = 0
+
+    @property
+    def throughput_bps(self) -> float:
+        sc = self.scenario
+        if sc.transfer_bytes is not None:
+            return super().throughput_bps
+        t = self.extra.get("sim_time_s", float("nan"))
+        return self.delivered_bytes * 8.0 / t if t > 0 else float("nan")
+
+    def row(self) -> dict:
+        """One tidy row: scenario fields, connection metrics, per-subflow metrics as ``sf<i>_<name>``."""
+        sc = self.scenario
+        row = {"simulator": self.simulator, "n_subflows": sc.n_subflows, "congestion": sc.congestion,
+               "scheduler": sc.scheduler, "reordering": sc.reordering, "dupack_mode": sc.dupack_mode,
+               "transfer_bytes": sc.transfer_bytes, "duration_s": sc.duration_s, "seed": sc.seed,
+               "completed": self.completed, "completion_time_s": self.completion_time_s,
+               "throughput_bps": self.throughput_bps, "data_segments_sent": self.data_segments_sent,
+               "retransmissions": self.retransmissions, "fast_retransmits": self.fast_retransmits,
+               "timeouts": self.timeouts, "spurious_retransmissions": self.spurious_retransmissions,
+               "wall_time_s": self.wall_time_s, "scenario_key": sc.key()}
+        row.update({k: v for k, v in self.extra.items() if np.isscalar(v)})
+        for rec in self.subflows.to_dict("records"):
+            i = rec.pop("subflow")
+            row.update({f"sf{i}_{k}": v for k, v in rec.items()})
+        return row
+
+    to_row = row
+
+
+class _Trace:
+    """Per-subflow recorder for :class:`~cmtlab.sim.tcp.TcpSender`'s trace hooks."""
+
+    def __init__(self, index: int, sink: dict):
+        self.i = index
+        self.s = sink
+
+    def cwnd(self, t, cwnd, ssthresh, state):
+        self.s["cwnd"].append((t, self.i, cwnd, ssthresh, state))
+
+    def event(self, t, kind, seq, sub):
+        self.s["events"].append((t, self.i, kind, seq, sub.cwnd, sub.ssthresh))
+
+    def dupack_run(self, start, end, ack, length):
+        self.s["dupacks"].append((start, end, self.i, ack, length))
+
+    def goodput(self, t, rcv_nxt):
+        pass
+
+
+class MptcpSimulation:
+    """One run of an :class:`MptcpScenario` (see the module docstring).
+
+    ``trace``: ``False`` or ``True`` (cwnd per subflow, packets with subflow and DSN, ACKs,
+    out-of-order buffer occupancy, events).  ``max_events``: event budget (default
+    ``200 * segments + 1e6``; duration-limited runs count the segments the bottleneck rates
+    allow).
+    """
+
+    def __init__(self, scenario: MptcpScenario, *, trace=False, max_events: int | None = None,
+                 handshake_rtt_sample: bool = True):
+        if not isinstance(scenario, MptcpScenario):
+            raise ValueError(f"scenario must be a MptcpScenario (use mptcp_scenario(...)), got {type(scenario).__name__}")
+        sc = scenario
+        opts = sc.options
+        self.scenario = sc
+        n = sc.n_subflows
+        seg = sc.segment_bytes
+        one = striped_scenario([sc.bandwidths_bps[0]], [sc.delays_s[0]], transfer_bytes=seg, segment_bytes=seg,
+                               tunnel=False, options=opts)
+        self.data_wire = one.data_packet_bytes() + sc.dss_bytes
+        self.ack_bytes = tuple(one.ack_packet_bytes(nb) + sc.dss_bytes for nb in range(5))
+        syn_opts = 3 + (2 if opts.sack else 0) + (10 if opts.timestamps else 0)
+        ts_b = 12 if opts.timestamps else 0
+        self.syn_bytes = one.ack_packet_bytes(0) - ts_b + 4 * ((syn_opts + 3) // 4)
+        self.timestamps = bool(opts.timestamps)
+        self.trace_on = bool(trace)
+        self.tr = {"cwnd": [], "events": [], "dupacks": [], "packets": [], "acks": []} if trace else None
+        # ---- links and paths
+        owd = [d / 2.0 for d in sc.delays_s]
+        q = sc.queue_packets
+        self.access = [PointToPointLink(sc.bandwidths_bps[i], owd[i], q, sc.loss[i], loss_rng(sc.seed, i))
+                       for i in range(n)]
+        self.access_rev = [PointToPointLink(sc.bandwidths_bps[i], owd[i], q) for i in range(n)]
+        self.backbone = (PointToPointLink(sc.backbone_bps, 0.0, q) if sc.backbone_bps is not None else None)
+        fwd = [((self.backbone,) if self.backbone is not None else ()) + (self.access[i],) for i in range(n)]
+        rev = [(self.access_rev[i],) for i in range(n)]
+        # competing single-path flows share subflow 0's access link (both directions)
+        for _ in range(sc.competing_flows):
+            fwd.append(fwd[0])
+            rev.append(rev[0])
+        self.fwd, self.rev = fwd, rev
+        self.links = ([self.backbone] if self.backbone is not None else []) + self.access
+        # ---- event queue, connection, flows
+        self.heap = []
+        self.counter = itertools.count()
+        if sc.transfer_bytes is not None:
+            n_dsn = -(-sc.transfer_bytes // seg)
+            last_len = sc.transfer_bytes - (n_dsn - 1) * seg
+        else:
+            n_dsn, last_len = None, seg
+        self.n_dsn = n_dsn
+        sched = registry.make("scheduler", sc.scheduler, **dict(sc.scheduler_params))
+        self.conn = conn = MptcpConnection(n_dsn=n_dsn, last_len=last_len, segment_bytes=seg, scheduler=sched,
+                                           receive_buffer_bytes=sc.receive_buffer_bytes, dupack_mode=sc.dupack_mode,
+                                           retransmit=sc.retransmit, seed=sc.seed, heap=self.heap,
+                                           counter=self.counter, trace_buffer=bool(trace))
+        if sc.duration_s is not None:
+            segs = int(sum(sc.bandwidths_bps) * sc.duration_s / 8 / seg) + 1
+        else:
+            segs = n_dsn * (1 + sc.competing_flows)
+        self.max_events = int(max_events) if max_events is not None else 200 * segs + 1_000_000
+        if self.max_events < 1:
+            raise ValueError(f"max_events must be >= 1, got {max_events!r}")
+        self.senders: list[TcpSender] = []
+        self.receivers: list[TcpReceiver] = []
+        self.ts_offsets = []
+        n_flows = n + sc.competing_flows
+        for f in range(n_flows):
+            is_sub = f < n
+            cc = registry.make("congestion", sc.congestion if is_sub else "newreno",
+                               **(dict(sc.congestion_params) if is_sub else {}))
+            ro = registry.make("reordering", sc.reordering, **dict(sc.reordering_params))
+            tr = _Trace(f, self.tr) if trace else None
+            cls = MptcpSubflow if is_sub else TcpSender
+            comp_bytes = sc.transfer_bytes if sc.transfer_bytes is not None else UNBOUNDED_SEGS * seg // 2
+            snd = cls(segment_bytes=seg, transfer_bytes=(UNBOUNDED_SEGS * seg if is_sub else comp_bytes),
+                      initial_window_bytes=sc.initial_window_bytes, ssthresh_bytes=sc.ssthresh_bytes,
+                      options=opts, cc=cc, recovery=make_recovery(opts.recovery), reordering=ro,
+                      net_send=self._make_send_data(f), heap=self.heap, counter=self.counter, trace=tr,
+                      index=f, connection=conn if is_sub else None, path=path_info(fwd[f], rev[f]))
+            rcv = TcpReceiver(n_segs=(0 if is_sub else snd.n_segs), m_ack=sc.m_ack, options=opts,
+                              net_ack=self._make_send_ack(f), heap=self.heap, counter=self.counter, trace=tr,
+                              dsack=bool(getattr(ro, "wants_dsack", False)))
+            rcv.index = f
+            if is_sub:
+                rcv.sink = conn.deliver
+                conn.subflows.append(snd)
+                conn.receivers.append(rcv)
+                conn.maps.append({})
+                conn.per_sub_delivered.append(0)
+            self.senders.append(snd)
+            self.receivers.append(rcv)
+        self.n_flows = n_flows
+        # ---- handshake (each flow: SYN / SYN-ACK over its paths, as the striped engine's)
+        self.handshake = handshake_rtt_sample
+        hs_exact = [handshake_ns(fwd[f], rev[f], self.syn_bytes) for f in range(n_flows)]
+        if handshake_rtt_sample:
+            self.start_ns = -max(fwd[f][0].serialisation_ns(self.ack_bytes[0] - sc.dss_bytes)
+                                 for f in range(n_flows))
+            self.ts_offsets = [hs_exact[f] - self.start_ns for f in range(n_flows)]
+            self.hs_rtt = [((h // 1_000_000) * 1_000_000 or 1000) if self.timestamps else h for h in hs_exact]
+        else:
+            self.start_ns = 0
+            self.ts_offsets = [0] * n_flows
+            self.hs_rtt = None
+        for f, snd in enumerate(self.senders):
+            snd.ts_offset_ns = self.ts_offsets[f]
+        self.event_order_ns = 0
+        self.first_wire = None
+        sched.init(conn)
+
+    # ------------------------------------------------------------------ network
+    def _make_send_data(self, f: int):
+        heap = self.heap
+        counter = self.counter
+        path = self.fwd[f]
+        first = path[0]
+        transmit = first.transmit
+        wire_extra = self.data_wire - self.scenario.segment_bytes
+        timestamps = self.timestamps
+        sim = self
+        conn = self.conn if f < self.scenario.n_subflows else None
+        maps = self.conn.maps
+
+        def send_data(now: int, k: int, nbytes: int, retx: bool) -> None:
+            wire = nbytes + wire_extra
+            arr = transmit(now, wire, sim.event_order_ns)
+            start = first.last_start_ns
+            fw = sim.first_wire
+            if fw is None or start < fw:
+                sim.first_wire = start
+            if arr >= 0:
+                heappush(heap, (arr, start, next(counter), EV_DATA, f, 0, k,
+                                (now + sim.ts_offsets[f]) // 1_000_000 if timestamps else 0, retx, wire))
+            if sim.tr is not None:
+                dsn = maps[f].get(k, -1) if conn is not None else k
+                sim.tr["packets"].append((now, f, k, dsn, retx, wire, arr))
+            if retx and conn is not None and conn.retransmit == "reinject":
+                sim._reinject(now, f, k)
+
+        return send_data
+
+    def _reinject(self, now: int, f: int, k: int) -> None:
+        """Send the DSN of subflow ``f``'s segment ``k`` once more on the subflow with most window."""
+        conn = self.conn
+        dsn = conn.maps[f].get(k)
+        if dsn is None:
+            return
+        best, best_w = None, 0
+        for sub in conn.subflows:
+            if sub.index != f:
+                w = sub.available_window()
+                if w >= sub.seg and w > best_w and (sub.app_tail - sub.una + 1) * sub.seg <= sub.buf_bytes:
+                    best, best_w = sub, w
+        if best is None or best.app_tail != best.high:
+            return
+        kk = best.app_tail
+        conn.maps[best.index][kk] = dsn
+        best.app_tail = kk + 1
+        conn.reinjections += 1
+        best.send_pending(now)
+
+    def _make_send_ack(self, f: int):
+        heap = self.heap
+        counter = self.counter
+        path = self.rev[f]
+        first = path[0]
+        transmit = first.transmit
+        ack_bytes = self.ack_bytes
+        sim = self
+        conn = self.conn if f < self.scenario.n_subflows else None
+
+        def send_ack(now: int, ack: int, echo: int, sack, nblocks: int) -> None:
+            wire = ack_bytes[nblocks if nblocks < 5 else 4]
+            arr = transmit(now, wire, sim.event_order_ns)
+            if arr >= 0:
+                heappush(heap, (arr, first.last_start_ns, next(counter), EV_ACK, f, 0, ack, echo, sack, wire,
+                                conn.rcv_dsn if conn is not None else 0))
+            if sim.tr is not None:
+                sim.tr["acks"].append((now, f, ack, nblocks, wire, arr))
+
+        return send_ack
+
+    # ------------------------------------------------------------------ run
+    def run(self) -> MptcpResult:
+        wall0 = time.perf_counter()
+        sc = self.scenario
+        conn = self.conn
+        heap = self.heap
+        senders, receivers = self.senders, self.receivers
+        fwd, rev = self.fwd, self.rev
+        n_sub = sc.n_subflows
+        start = self.start_ns
+        self.event_order_ns = start
+        if self.hs_rtt is not None:
+            for f, snd in enumerate(senders):
+                snd.rtt_sample(self.hs_rtt[f])
+                fwd[f][0].transmit(start, self.ack_bytes[0] - sc.dss_bytes, start)
+        conn.now = start
+        for snd in senders:
+            snd.start(start)
+        conn.pump(start)
+        t0 = self.first_wire if self.first_wire is not None else 0
+        self.first_data_ns = t0
+        tmax = seconds_to_ns(sc.max_sim_time_s)
+        t_end = t0 + seconds_to_ns(sc.duration_s) if sc.duration_s is not None else None
+        budget = self.max_events
+        events = 0
+        now = 0
+        stop = "stalled"
+        pop = heappop
+        push = heappush
+        counter = self.counter
+        while heap:
+            ev = pop(heap)
+            now = ev[0]
+            order = ev[1]
+            self.event_order_ns = order
+            if now > tmax:
+                stop = "max_sim_time"
+                now = tmax
+                break
+            if t_end is not None and now > t_end:
+                stop = "duration"
+                now = t_end
+                break
+            kind = ev[3]
+            f = ev[4]
+            if kind == EV_DATA:
+                h = ev[5] + 1
+                path = fwd[f]
+                if h < len(path):
+                    lk = path[h]
+                    arr = lk.transmit(now, ev[9], order)
+                    if arr >= 0:
+                        push(heap, (arr, lk.last_start_ns, next(counter), EV_DATA, f, h) + ev[6:])
+                else:
+                    conn.now = now
+                    receivers[f].on_data(now, ev[6], ev[7], ev[8])
+                    if conn.done:
+                        stop = "completed"
+                        events += 1
+                        break
+                    if f >= n_sub and receivers[f].done and n_sub == 0:
+                        stop = "completed"
+                        break
+            elif kind == EV_ACK:
+                h = ev[5] + 1
+                path = rev[f]
+                if h < len(path):
+                    lk = path[h]
+                    arr = lk.transmit(now, ev[9], order)
+                    if arr >= 0:
+                        push(heap, (arr, lk.last_start_ns, next(counter), EV_ACK, f, h) + ev[6:])
+                else:
+                    conn.now = now
+                    if f < n_sub:
+                        da = ev[10]
+                        if da > conn.data_ack_seen:
+                            conn.data_ack_seen = da
+                    senders[f].on_ack(now, ev[6], ev[7], ev[8])
+                    if f < n_sub:
+                        conn.pump(now)
+            elif kind == EV_RTO:
+                conn.now = now
+                senders[f].on_rto_event(now)
+                if f < n_sub:
+                    conn.pump(now)
+            elif kind == EV_DELACK:
+                receivers[f].on_delack_event(now)
+            else:  # EV_WAKE
+                conn.on_wake(now)
+            events += 1
+            if events >= budget:
+                stop = "max_events"
+                break
+        wall = time.perf_counter() - wall0
+        return self._result(stop, now, t0, events, wall)
+
+    def _result(self, stop, now, t0, events, wall) -> MptcpResult:
+        sc = self.scenario
+        conn = self.conn
+        seg = sc.segment_bytes
+        n_sub = sc.n_subflows
+        completed = stop == "completed" or (stop == "duration" and sc.duration_s is not None)
+        end = conn.done_time if stop == "completed" else now
+        conn._occupancy(end)
+        for snd in self.senders:
+            snd.flush_traces(end)
+        elapsed_ns = max(end - t0, 1)
+        elapsed_s = elapsed_ns / NS_PER_S
+        subs = conn.subflows
+        rx = conn.receivers
+        delivered_bytes = conn.rcv_dsn * seg
+        if conn.n_dsn is not None and conn.rcv_dsn >= conn.n_dsn:
+            delivered_bytes = sc.transfer_bytes
+        rows = []
+        for i, (s, r) in enumerate(zip(subs, rx)):
+            acc = self.access[i]
+            sent_bytes = s.segments_sent * seg
+            rows.append({
+                "subflow": i, "rate_bps": sc.bandwidths_bps[i], "rtt_s": sc.delays_s[i],
+                "segments_sent": s.segments_sent, "retransmissions": s.retransmissions,
+                "fast_retransmits": s.fast_retransmits, "timeouts": s.timeouts,
+                "three_dupack_events": s.fast_retransmits, "spurious_retransmissions": r.duplicates_rx,
+                "throughput_bps": sent_bytes * 8 / elapsed_s,
+                "goodput_bps": conn.per_sub_delivered[i] * seg * 8 / elapsed_s,
+                "link_utilisation": acc.packets * self.data_wire * 8 / (sc.bandwidths_bps[i] * elapsed_s),
+                "final_cwnd_bytes": s.cwnd, "srtt_s": s.srtt / NS_PER_S if s.n_rtt_samples else float("nan"),
+                "loss_drops": acc.loss_drops, "queue_drops": acc.queue_drops,
+            })
+        subflows = pd.DataFrame(rows)
+        unique = max(conn.delivered_segments + len(conn.ooo), 1)
+        extra = {
+            "stop_reason": stop, "events": events, "sim_time_s": elapsed_s, "segments": conn.n_dsn or conn.next_dsn,
+            "delivered_bytes": delivered_bytes,
+            "goodput_bps": delivered_bytes * 8 / elapsed_s,
+            # gThroughput (Alheid sec. IV.B): application bytes delivered per second of the run
+            "gthroughput_bps": delivered_bytes * 8 / elapsed_s,
+            # OOO-R: share of data segments that reached the connection ahead of the data sequence
+            "ooo_r": conn.ooo_events / unique,
+            # OOO-BO: mean out-of-order buffer occupancy (bytes) over the run
+            "ooo_bo_bytes": conn.ooo_bytes_time / elapsed_ns,
+            "max_ooo_buffer_bytes": conn.max_ooo * seg, "reinjections": conn.reinjections,
+            "duplicate_dsn_received": conn.duplicate_dsn,
+            "queue_drops": sum(lk.queue_drops for lk in self.links),
+            "loss_drops": sum(lk.loss_drops for lk in self.links),
+            "segments_per_second": sum(s.segments_sent for s in subs) / wall if wall > 0 else float("nan"),
+        }
+        if self.backbone is not None:
+            extra["backbone_utilisation"] = (self.backbone.packets * self.data_wire * 8
+                                             / (sc.backbone_bps * elapsed_s))
+        for j, (s, r) in enumerate(zip(self.senders[n_sub:], self.receivers[n_sub:])):
+            extra[f"tcp{j}_throughput_bps"] = r.rcv_nxt * seg * 8 / elapsed_s
+            extra[f"tcp{j}_retransmissions"] = s.retransmissions
+        from . import CODE_VERSION
+        extra["code_version"] = CODE_VERSION
+        traces = self._frames(t0, end) if self.tr is not None else {}
+        comp = (conn.done_time - t0) / NS_PER_S if stop == "completed" else float("nan")
+        if sc.duration_s is not None and completed:
+            comp = elapsed_s
+        return MptcpResult(simulator=SIMULATOR_NAME, scenario=sc, completed=completed, completion_time_s=comp,
+                           data_segments_sent=sum(s.segments_sent for s in subs),
+                           retransmissions=sum(s.retransmissions for s in subs),
+                           fast_retransmits=sum(s.fast_retransmits for s in subs),
+                           timeouts=sum(s.timeouts for s in subs),
+                           spurious_retransmissions=sum(r.duplicates_rx for r in rx), wall_time_s=wall,
+                           traces=traces, extra=extra, subflows=subflows, delivered_bytes=delivered_bytes)
+
+    def _frames(self, t0: int, end: int) -> dict:
+        tr = self.tr
+
+        def sec(x):
+            return (np.asarray(x, dtype=np.int64) - t0) / NS_PER_S
+
+        out = {}
+        cols = {"cwnd": ["time_s", "subflow", "cwnd_bytes", "ssthresh_bytes", "state"],
+                "events": ["time_s", "subflow", "event", "seq", "cwnd_bytes", "ssthresh_bytes"],
+                "dupacks": ["start_s", "end_s", "subflow", "ack", "length"],
+                "packets": ["time_s", "subflow", "seq", "dsn", "retransmission", "wire_bytes", "arrival_s"],
+                "acks": ["time_s", "subflow", "ack", "sack_blocks", "wire_bytes", "arrival_s"]}
+        for name, c in cols.items():
+            df = pd.DataFrame(tr[name], columns=c)
+            for tc in ("time_s", "start_s", "end_s"):
+                if tc in df:
+                    df[tc] = sec(df[tc])
+            if "arrival_s" in df:
+                a = df["arrival_s"].to_numpy()
+                df["arrival_s"] = np.where(a >= 0, (a - t0) / NS_PER_S, np.nan)
+            out[name] = df
+        buf = self.conn.buffer_trace or []
+        out["buffer"] = pd.DataFrame({"time_s": sec([b[0] for b in buf]),
+                                      "ooo_buffer_bytes": [b[1] for b in buf],
+                                      "data_rcv_nxt": [b[2] for b in buf]})
+        return out
+
+
+def run_mptcp(scenario: MptcpScenario, *, trace=False, max_events=None) -> MptcpResult:
+    """Simulate one :class:`MptcpScenario`."""
+    return MptcpSimulation(scenario, trace=trace, max_events=max_events).run()
+
+
+def simulate_mptcp(bandwidths_bps, delays_s, *, transfer_bytes=None, duration_s=None, congestion="lia",
+                   scheduler="round_robin", reordering="none", loss=None, seed=0, **options) -> MptcpResult:
+    """Simulate one MPTCP connection with one subflow per path (see :class:`MptcpScenario`).
+
+    ``delays_s`` are **round-trip** propagation delays (one-way = half, in each direction).
+    Other keywords: any :func:`mptcp_scenario` argument (``congestion_params``,
+    ``scheduler_params``, ``dupack_mode``, ``retransmit``, ``dss_bytes``,
+    ``receive_buffer_bytes``, ``backbone_bps``, ``competing_flows``, …), any
+    :class:`cmtlab.scenario.TcpOptions` field, ``trace`` and ``max_events``.
+    """
+    trace = options.pop("trace", False)
+    max_events = options.pop("max_events", None)
+    sc = mptcp_scenario(bandwidths_bps, delays_s, transfer_bytes=transfer_bytes, duration_s=duration_s,
+                        congestion=congestion, scheduler=scheduler, reordering=reordering, loss=loss, seed=seed,
+                        **options)
+    return run_mptcp(sc, trace=trace, max_events=max_events)
+
+
+__all__ = ["MptcpScenario", "mptcp_scenario", "MptcpResult", "MptcpSimulation", "run_mptcp", "simulate_mptcp",
+           "SIMULATOR_NAME", "PathInfo"]
