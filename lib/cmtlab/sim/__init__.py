@@ -3,6 +3,8 @@
 Entry points
 ------------
 * :func:`simulate_striped` — build the scenario from plain arguments and run it;
+* :func:`simulate_mptcp` — one MPTCP connection, one subflow per path
+  (:mod:`cmtlab.sim.multipath`, :mod:`cmtlab.sim.mptcp`, :mod:`cmtlab.sim.topology`);
 * :func:`run` — run a :class:`cmtlab.scenario.StripedScenario` (the object shared with
   :mod:`cmtlab.ns3`, so every comparison is "same scenario, two simulators");
 * :data:`CODE_VERSION` — short hash of this package's sources and ``scenario.py``; the
@@ -69,6 +71,7 @@ from .recovery import ClassicRecovery, PrrRecovery, RecoveryAlgorithm  # noqa: E
 from .reordering import NoReorderingResponse, ReorderingResponse  # noqa: E402
 from .scheduler import FixedScheduler, RoundRobinScheduler, Scheduler  # noqa: E402
 from .traces import TRACE_NAMES, ReorderDensity, reorder_density  # noqa: E402
+from .multipath import MptcpResult, MptcpScenario, MptcpSimulation, mptcp_scenario, run_mptcp, simulate_mptcp  # noqa: E402,E501
 
 
 def run(scenario: StripedScenario, *, trace=False) -> TransferResult:
@@ -129,4 +132,5 @@ __all__ = [
     "Scheduler", "RoundRobinScheduler", "FixedScheduler",
     "CongestionControl", "NewReno", "RecoveryAlgorithm", "ClassicRecovery", "PrrRecovery",
     "ReorderingResponse", "NoReorderingResponse",
+    "simulate_mptcp", "run_mptcp", "mptcp_scenario", "MptcpScenario", "MptcpSimulation", "MptcpResult",
 ]

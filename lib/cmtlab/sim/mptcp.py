@@ -99,12 +99,16 @@ class MptcpConnection:
         self.scheduler = scheduler
         self.rcvbuf_segs = receive_buffer_bytes // segment_bytes
         self.dupack_mode = dupack_mode
+        # what a subflow receiver does with a segment that lands in the out-of-order buffer
+        self._hold_code = {"rfc": 0, "chihani": 1, "paper": 2}[dupack_mode]
+        self.pending_ack: set[int] = set()  # subflow receivers owing an ACK (dupack modes)
         self.retransmit = retransmit
         self.seed = seed
         self.heap = heap
         self.counter = counter
         self.now = 0
         self.maps: list[dict] = []  # per subflow: subflow segment -> DSN
+        self.pruned: list[int] = []  # per subflow: mappings below this are forgotten
         self.data_ack_seen = 0  # DATA_ACK last seen by the sender
         # receiver
         self.rcv_dsn = 0  # data-level RCV.NXT: next DSN the application expects
@@ -215,16 +219,33 @@ class MptcpConnection:
         self.ooo_bytes_time += n * self.seg * (now - self._occ_t)
         self._occ_t = now
 
-    def deliver(self, now: int, rcv: TcpReceiver, first: int, end: int) -> None:
-        """The sink of subflow receiver ``rcv``: its segments ``[first, end)`` are in subflow order."""
+    def deliver(self, now: int, rcv: TcpReceiver, first: int, end: int) -> int:
+        """The sink of subflow receiver ``rcv``: its segments ``[first, end)`` are in subflow order.
+
+        Returns what the subflow receiver does instead of its usual ACK when a segment went
+        into the out-of-order buffer: 0 (``"rfc"``: nothing, the usual ACK), 1
+        (``"chihani"``: no ACK until the data-level gap closes) or 2 (``"paper"``: an
+        immediate duplicate of the last ACK sent).
+        """
         m = self.maps[rcv.index]
         ooo = self.ooo
         nxt = self.rcv_dsn
         n_before = len(ooo)
+        ooo_added = False
         if n_before:
             self._occupancy(now)
+        # forget mappings neither end can need again (below the sender's SND.UNA and here)
+        i = rcv.index
+        lo = self.pruned[i]
+        hi = self.subflows[i].una
+        if hi > first:
+            hi = first
+        if hi - lo > 64:
+            for k in range(lo, hi):
+                del m[k]
+            self.pruned[i] = hi
         for k in range(first, end):
-            dsn = m.pop(k)
+            dsn = m[k]
             if dsn < nxt or dsn in ooo:
                 self.duplicate_dsn += 1  # a re-injected copy already received
                 continue
@@ -240,7 +261,9 @@ class MptcpConnection:
                     self._occ_t = now
                 ooo.add(dsn)
                 self.ooo_events += 1
-        self.delivered_segments += nxt - self.rcv_dsn
+                ooo_added = True
+        old = self.rcv_dsn
+        self.delivered_segments += nxt - old
         self.rcv_dsn = nxt
         if len(ooo) > self.max_ooo:
             self.max_ooo = len(ooo)
@@ -251,6 +274,19 @@ class MptcpConnection:
             self.done_time = now
             rcv.done = True
             rcv.done_time = now
+            return 0
+        if ooo and ooo_added and self._hold_code:
+            self.pending_ack.add(rcv.index)
+            return self._hold_code
+        if self.pending_ack and nxt > old:
+            # the data sequence advanced: subflows whose ACKs were withheld (or duplicated)
+            # acknowledge what they hold now (Chihani-Collange: ACKs when the buffer drains)
+            pend = self.pending_ack
+            self.pending_ack = set()
+            for j in sorted(pend):
+                if j != rcv.index:
+                    self.receivers[j]._send_ack(now, None)
+        return 0
 
     def data_ack(self) -> int:
         """The DATA_ACK a subflow ACK carries now (data-level RCV.NXT)."""

@@ -329,6 +329,7 @@ class MptcpSimulation:
                 conn.subflows.append(snd)
                 conn.receivers.append(rcv)
                 conn.maps.append({})
+                conn.pruned.append(0)
                 conn.per_sub_delivered.append(0)
             self.senders.append(snd)
             self.receivers.append(rcv)

@@ -978,7 +978,8 @@ class TcpReceiver:
         #: ``None``: the receiver is the application (done when ``n_segs`` are in order);
         #: else ``sink(now, receiver, first, end)`` takes segments ``[first, end)`` each time
         #: ``rcv_nxt`` reaches ``n_segs`` or more (an MPTCP subflow receiver has ``n_segs = 0``)
-        #: and may set ``receiver.done`` to end the run.
+        #: and may set ``receiver.done`` to end the run; a true return value (1: no ACK, 2: a
+        #: duplicate of the last ACK) replaces this segment's ACK.
         self.sink = None
 
     def on_data(self, now: int, k: int, tsval: int, retx: bool) -> None:
@@ -1021,8 +1022,18 @@ class TcpReceiver:
                     self.done = True
                     self.done_time = now
                     return
-                sink(now, self, k, rcv_nxt)
+                hold = sink(now, self, k, rcv_nxt)
                 if self.done:
+                    return
+                if hold:
+                    # the connection above answers this segment itself (MPTCP receiver
+                    # duplicate-ACK semantics, cmtlab.sim.mptcp): 1 = no ACK now, 2 = a
+                    # duplicate of the last ACK sent
+                    self.delack_deadline = None
+                    self.delack_count = 0
+                    if hold == 2:
+                        self.acks_sent += 1
+                        self.net_ack(now, self.high_tx_ack, self.ts_recent, None, 0)
                     return
         else:
             self.ooo.add(k)
