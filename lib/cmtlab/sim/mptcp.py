@@ -180,33 +180,29 @@ class MptcpConnection:
             heappush(self.heap, (t, self.now, next(self.counter), EV_WAKE, 0, 0, None))
 
     def pump(self, now: int) -> None:
-        """Let the subflows the scheduler picks send (after every event that may open a window)."""
+        """Let the subflows the scheduler picks send (after every event that may open a window).
+
+        The picked subflow is handed the next DSN and sends it; its own request for more
+        data (:meth:`fill`) goes on while the scheduler keeps picking it.  A subflow that
+        still holds unsent data is blocked by its window: then nothing more goes out now.
+        """
         self.now = now
         subs = self.subflows
-        guard = 0
+        seg = self.seg
+        select = self.scheduler.select
         while self._room():
-            choice = self.scheduler.select(self, now)
+            choice = select(self, now)
             if choice is None:
                 return
-            if isinstance(choice, HoldUntil):
+            if choice.__class__ is HoldUntil:
                 self._hold(choice.time_ns)
                 return
             sub = subs[choice]
-            before = self.next_dsn
-            sent_before = sub.segments_sent
-            sub.send_pending(now)
-            if self.next_dsn == before:
-                if sub.app_tail > sub.high or sub.segments_sent != sent_before:
-                    return  # it has data but no window: wait for its ACKs
-                # the scheduler picked a subflow that cannot take data now: hand it one DSN
-                # (it goes out when its window opens) rather than loop
-                if (sub.app_tail - sub.una + 1) * self.seg > sub.buf_bytes:
-                    return
-                self._assign(sub)
-                sub.send_pending(now)
-            guard += 1
-            if guard > 10_000:
+            tail = sub.app_tail
+            if tail > sub.high or (tail - sub.una + 1) * seg > sub.buf_bytes:
                 return
+            self._assign(sub)
+            sub.send_pending(now)
 
     def on_wake(self, now: int) -> None:
         if self.held_until is not None and now >= self.held_until:
