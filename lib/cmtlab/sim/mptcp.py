@@ -99,6 +99,8 @@ class MptcpConnection:
         self.scheduler = scheduler
         self.rcvbuf_segs = receive_buffer_bytes // segment_bytes
         self.dupack_mode = dupack_mode
+        self._short_dsn = n_dsn - 1 if n_dsn is not None and last_len != segment_bytes else -1
+        self._dsn_cap = n_dsn if n_dsn is not None else 1 << 62
         # what a subflow receiver does with a segment that lands in the out-of-order buffer
         self._hold_code = {"rfc": 0, "chihani": 1, "paper": 2}[dupack_mode]
         self.pending_ack: set[int] = set()  # subflow receivers owing an ACK (dupack modes)
@@ -107,8 +109,10 @@ class MptcpConnection:
         self.heap = heap
         self.counter = counter
         self.now = 0
-        self.maps: list[dict] = []  # per subflow: subflow segment -> DSN
-        self.pruned: list[int] = []  # per subflow: mappings below this are forgotten
+        # per subflow: DSN of subflow segment k is maps[i][k - pruned[i]] (segments are
+        # mapped in subflow order; mappings below pruned[i] are forgotten)
+        self.maps: list[list] = []
+        self.pruned: list[int] = []
         self.data_ack_seen = 0  # DATA_ACK last seen by the sender
         # receiver
         self.rcv_dsn = 0  # data-level RCV.NXT: next DSN the application expects
@@ -132,9 +136,8 @@ class MptcpConnection:
 
     # ------------------------------------------------------------------ sender side
     def _room(self) -> bool:
-        if self.n_dsn is not None and self.next_dsn >= self.n_dsn:
-            return False
-        return self.next_dsn < self.data_ack_seen + self.rcvbuf_segs
+        nxt = self.next_dsn
+        return nxt < self._dsn_cap and nxt < self.data_ack_seen + self.rcvbuf_segs
 
     def fill(self, sub: MptcpSubflow) -> None:
         """``sub`` wants new data (the source side of :meth:`TcpSender._app_fill`).
@@ -144,6 +147,7 @@ class MptcpConnection:
         fill its window plus one segment.
         """
         seg = self.seg
+        select = self.scheduler.select
         while self._room():
             tail = sub.app_tail
             if (tail - sub.una + 1) * seg > sub.buf_bytes:
@@ -151,28 +155,31 @@ class MptcpConnection:
             unsent = (tail - sub.high) * seg
             if unsent > 0 and unsent >= sub.available_window() + seg:
                 return
-            choice = self.scheduler.select(self, self.now)
-            if choice is None:
-                return
-            if isinstance(choice, HoldUntil):
-                self._hold(choice.time_ns)
-                return
+            choice = select(self, self.now)
             if choice != sub.index:
+                if choice.__class__ is HoldUntil:
+                    self._hold(choice.time_ns)
                 return
             self._assign(sub)
 
     def _assign(self, sub: MptcpSubflow) -> None:
         dsn = self.next_dsn
         k = sub.app_tail
-        self.maps[sub.index][k] = dsn
+        self.maps[sub.index].append(dsn)
         sub.app_tail = k + 1
         self.next_dsn = dsn + 1
-        if self.n_dsn is not None and dsn == self.n_dsn - 1 and self.last_len != self.seg:
+        if dsn == self._short_dsn:
             # the transfer's short last segment: this subflow's sequence space ends here
             sub.n_segs = k + 1
             sub.last_len = self.last_len
             sub.short = self.seg - self.last_len
         self.scheduler.on_sent(self, sub.index, dsn, self.now)
+
+    def dsn_of(self, i: int, k: int):
+        """The DSN subflow ``i``'s segment ``k`` carries (``None`` if forgotten)."""
+        j = k - self.pruned[i]
+        m = self.maps[i]
+        return m[j] if 0 <= j < len(m) else None
 
     def _hold(self, t: int) -> None:
         if self.held_until is None or t < self.held_until:
@@ -232,16 +239,14 @@ class MptcpConnection:
             self._occupancy(now)
         # forget mappings neither end can need again (below the sender's SND.UNA and here)
         i = rcv.index
-        lo = self.pruned[i]
+        base = self.pruned[i]
         hi = self.subflows[i].una
         if hi > first:
             hi = first
-        if hi - lo > 64:
-            for k in range(lo, hi):
-                del m[k]
-            self.pruned[i] = hi
-        for k in range(first, end):
-            dsn = m[k]
+        if hi - base > 256:
+            del m[:hi - base]
+            self.pruned[i] = base = hi
+        for dsn in m[first - base:end - base]:
             if dsn < nxt or dsn in ooo:
                 self.duplicate_dsn += 1  # a re-injected copy already received
                 continue

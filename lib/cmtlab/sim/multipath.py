@@ -328,7 +328,7 @@ class MptcpSimulation:
                 rcv.sink = conn.deliver
                 conn.subflows.append(snd)
                 conn.receivers.append(rcv)
-                conn.maps.append({})
+                conn.maps.append([])
                 conn.pruned.append(0)
                 conn.per_sub_delivered.append(0)
             self.senders.append(snd)
@@ -376,7 +376,7 @@ class MptcpSimulation:
                 heappush(heap, (arr, start, next(counter), EV_DATA, f, 0, k,
                                 (now + sim.ts_offsets[f]) // 1_000_000 if timestamps else 0, retx, wire))
             if sim.tr is not None:
-                dsn = maps[f].get(k, -1) if conn is not None else k
+                dsn = conn.dsn_of(f, k) if conn is not None else k
                 sim.tr["packets"].append((now, f, k, dsn, retx, wire, arr))
             if retx and conn is not None and conn.retransmit == "reinject":
                 sim._reinject(now, f, k)
@@ -386,7 +386,7 @@ class MptcpSimulation:
     def _reinject(self, now: int, f: int, k: int) -> None:
         """Send the DSN of subflow ``f``'s segment ``k`` once more on the subflow with most window."""
         conn = self.conn
-        dsn = conn.maps[f].get(k)
+        dsn = conn.dsn_of(f, k)
         if dsn is None:
             return
         best, best_w = None, 0
@@ -397,9 +397,8 @@ class MptcpSimulation:
                     best, best_w = sub, w
         if best is None or best.app_tail != best.high:
             return
-        kk = best.app_tail
-        conn.maps[best.index][kk] = dsn
-        best.app_tail = kk + 1
+        conn.maps[best.index].append(dsn)
+        best.app_tail += 1
         conn.reinjections += 1
         best.send_pending(now)
 
