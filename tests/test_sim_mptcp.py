@@ -254,3 +254,16 @@ def test_runs_cannot_hang():
                         scheduler="test_round_robin")
     r = MptcpSimulation(sc, max_events=500).run()
     assert not r.completed and r.extra["stop_reason"] == "max_events" and r.extra["events"] == 500
+
+
+def test_sweep_varies_and_caches_mptcp_scenarios(tmp_path):
+    from cmtlab.sweep import run_sweep
+
+    base = mptcp_scenario(ARABI_B, ARABI_D, transfer_bytes=100_000, congestion="newreno",
+                          scheduler="test_round_robin")
+    scs = [({"mode": m}, base.replace(dupack_mode=m)) for m in ("rfc", "paper")]
+    df = run_sweep("cmtlab", scs, seeds=[0, 1], workers=1, cache_dir=tmp_path)
+    assert len(df) == 4 and set(df["mode"]) == {"rfc", "paper"}
+    assert "sf2_goodput_bps" in df.columns
+    again = run_sweep("cmtlab", scs, seeds=[0, 1], workers=1, cache_dir=tmp_path)
+    assert again["completion_time_s"].tolist() == df["completion_time_s"].tolist()

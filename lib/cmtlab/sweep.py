@@ -514,8 +514,15 @@ def _chunks(items: list, n_slots: int, chunksize: int | None) -> list[list]:
 
 # ---------------------------------------------------------------------------------------- input parsing
 
+def _scenario_types() -> tuple:
+    """Scenario classes a sweep accepts: :class:`StripedScenario` and :class:`cmtlab.sim.multipath.MptcpScenario`."""
+    from .sim.multipath import MptcpScenario
+    return (StripedScenario, MptcpScenario)
+
+
 def _parse_scenarios(scenarios) -> list[tuple[dict, StripedScenario]]:
-    if isinstance(scenarios, StripedScenario):
+    types = _scenario_types()
+    if isinstance(scenarios, types):
         raise ValueError("scenarios must be a sequence of scenarios (wrap a single one in a list)")
     if isinstance(scenarios, pd.DataFrame):
         if "scenario" not in scenarios.columns:
@@ -530,7 +537,7 @@ def _parse_scenarios(scenarios) -> list[tuple[dict, StripedScenario]]:
     else:
         items = []
         for i, item in enumerate(scenarios):
-            if isinstance(item, StripedScenario):
+            if isinstance(item, types):
                 items.append(({}, item))
             elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], Mapping):
                 items.append((dict(item[0]), item[1]))
@@ -538,8 +545,9 @@ def _parse_scenarios(scenarios) -> list[tuple[dict, StripedScenario]]:
                 raise ValueError(f"scenarios[{i}] must be a StripedScenario or a (labels dict, StripedScenario) "
                                  f"pair, got {item!r:.200}")
     for i, (labels, sc) in enumerate(items):
-        if not isinstance(sc, StripedScenario):
-            raise ValueError(f"scenarios[{i}]: the scenario must be a StripedScenario, got {sc!r:.200}")
+        if not isinstance(sc, types):
+            raise ValueError(f"scenarios[{i}]: the scenario must be a StripedScenario or an MptcpScenario, "
+                             f"got {sc!r:.200}")
         for name in labels:
             if not isinstance(name, str):
                 raise ValueError(f"scenarios[{i}]: label names must be strings, got {name!r}")

@@ -77,12 +77,17 @@ from .multipath import MptcpResult, MptcpScenario, MptcpSimulation, mptcp_scenar
 def run(scenario: StripedScenario, *, trace=False) -> TransferResult:
     """Simulate one :class:`~cmtlab.scenario.StripedScenario` and return its :class:`~cmtlab.scenario.TransferResult`.
 
+    An :class:`~cmtlab.sim.multipath.MptcpScenario` runs the multipath engine
+    (:func:`~cmtlab.sim.multipath.run_mptcp`), so :func:`cmtlab.sweep.run_sweep` takes both.
+
     ``trace``: ``False`` (default: counters only, memory independent of the transfer size),
     ``True`` (all traces) or a set of names from :data:`TRACE_NAMES`
     (``"cwnd"``, ``"packets"``, ``"acks"``, ``"dupacks"``, ``"events"``, ``"reordering"``,
     ``"rate"``).  The run is deterministic for a given scenario (its ``seed`` drives the
     random loss).
     """
+    if isinstance(scenario, MptcpScenario):
+        return run_mptcp(scenario, trace=trace)
     return Simulation(scenario, trace=trace).run()
 
 
