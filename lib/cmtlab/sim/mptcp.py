@@ -153,8 +153,11 @@ class MptcpConnection:
             if (tail - sub.una + 1) * seg > sub.buf_bytes:
                 return
             unsent = (tail - sub.high) * seg
-            if unsent > 0 and unsent >= sub.available_window() + seg:
-                return
+            if unsent > 0:
+                cwnd = sub.cwnd
+                rwnd = sub.rwnd
+                if unsent >= (cwnd if cwnd < rwnd else rwnd) - sub.in_flight() + seg:
+                    return
             choice = select(self, self.now)
             if choice != sub.index:
                 if choice.__class__ is HoldUntil:
@@ -236,7 +239,8 @@ class MptcpConnection:
         n_before = len(ooo)
         ooo_added = False
         if n_before:
-            self._occupancy(now)
+            self.ooo_bytes_time += n_before * self.seg * (now - self._occ_t)
+            self._occ_t = now
         # forget mappings neither end can need again (below the sender's SND.UNA and here)
         i = rcv.index
         base = self.pruned[i]

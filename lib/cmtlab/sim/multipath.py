@@ -368,12 +368,8 @@ class MptcpSimulation:
         def send_data(now: int, k: int, nbytes: int, retx: bool) -> None:
             wire = nbytes + wire_extra
             arr = transmit(now, wire, sim.event_order_ns)
-            start = first.last_start_ns
-            fw = sim.first_wire
-            if fw is None or start < fw:
-                sim.first_wire = start
             if arr >= 0:
-                heappush(heap, (arr, start, next(counter), EV_DATA, f, 0, k,
+                heappush(heap, (arr, first.last_start_ns, next(counter), EV_DATA, f, 0, k,
                                 (now + sim.ts_offsets[f]) // 1_000_000 if timestamps else 0, retx, wire))
             if sim.tr is not None:
                 dsn = conn.dsn_of(f, k) if conn is not None else k
@@ -439,10 +435,20 @@ class MptcpSimulation:
                 snd.rtt_sample(self.hs_rtt[f])
                 fwd[f][0].transmit(start, self.ack_bytes[0] - sc.dss_bytes, start)
         conn.now = start
+        # the completion clock starts when the first data segment starts onto the wire
+        first_wire = []
+        plain = [snd.net_send for snd in senders]
+        for f, snd in enumerate(senders):
+            def first_send(now, k, nbytes, retx, _send=plain[f], _link=fwd[f][0]):
+                _send(now, k, nbytes, retx)
+                first_wire.append(_link.last_start_ns)
+            snd.net_send = first_send
         for snd in senders:
             snd.start(start)
         conn.pump(start)
-        t0 = self.first_wire if self.first_wire is not None else 0
+        for f, snd in enumerate(senders):
+            snd.net_send = plain[f]
+        t0 = min(first_wire) if first_wire else 0
         self.first_data_ns = t0
         tmax = seconds_to_ns(sc.max_sim_time_s)
         t_end = t0 + seconds_to_ns(sc.duration_s) if sc.duration_s is not None else None
