@@ -267,3 +267,16 @@ def test_sweep_varies_and_caches_mptcp_scenarios(tmp_path):
     assert "sf2_goodput_bps" in df.columns
     again = run_sweep("cmtlab", scs, seeds=[0, 1], workers=1, cache_dir=tmp_path)
     assert again["completion_time_s"].tolist() == df["completion_time_s"].tolist()
+
+
+def test_reinjection_sends_lost_data_on_another_subflow_too():
+    kw = dict(transfer_bytes=700_001, loss=LossModel("packet", 0.01), seed=2, sack=True)
+    orig = mp(ARABI_B, ARABI_D, **kw)
+    re = mp(ARABI_B, ARABI_D, retransmit="reinject", trace=True, **kw)
+    assert orig.extra["reinjections"] == 0
+    assert re.completed and re.delivered_bytes == 700_001 and re.extra["reinjections"] > 0
+    assert re.extra["duplicate_dsn_received"] <= re.extra["reinjections"]
+    pk = re.traces["packets"]
+    # a re-injected copy is a new segment of another subflow carrying an already-sent DSN
+    fresh = pk[~pk["retransmission"]]
+    assert fresh["dsn"].duplicated().sum() == re.extra["reinjections"]
