@@ -33,10 +33,11 @@ interface                                              implemented now / later
                                                        Eifel (RFC 3522), F-RTO (RFC 5682)
 =====================================================  ==========================================
 
-A subflow (:class:`~cmtlab.sim.tcp.TcpSender`) owns its congestion state; MPTCP will
-put several subflows under one connection with a connection-level scheduler, coupled
-congestion control reading all subflows' windows, and a connection-level reorder buffer
-at the receiver.
+A subflow (:class:`~cmtlab.sim.tcp.TcpSender`) owns its congestion state; an MPTCP
+connection (:mod:`cmtlab.sim.mptcp`, run by :mod:`cmtlab.sim.multipath`) puts several
+subflows under one connection with a connection-level scheduler (registry kind
+``"scheduler"``), one congestion-control instance per subflow (which may read the other
+subflows' windows), and a connection-level reorder buffer at the receiver.
 
 Units: rates in bit/s, times in s, sizes in bytes; sequence numbers are segment indices.
 """

@@ -17,9 +17,10 @@ end, or a negative code when it never arrives (:data:`DROPPED_QUEUE`: tail-dropp
 the transmit queue was full; :data:`DROPPED_LOSS`: serialised but lost on the wire).  It
 also leaves the time the packet started serialisation in ``last_start_ns`` (the engine
 orders simultaneous arrivals by it, as ns-3 orders events by when they were scheduled).
-The engine never schedules per-hop events: a FIFO link's departure times follow
-arithmetically from the previous departure, so a packet costs one call and one event
-(its arrival).
+A FIFO link's departure times follow arithmetically from the previous departure, so a
+packet costs one call and one event (its arrival); the multipath engine adds one event per
+further hop of a path (:mod:`cmtlab.sim.topology`), so that a link shared by several paths
+is handed its packets in time order.
 
 Implemented: :class:`PointToPointLink` (rate in bit/s, one-way propagation delay in s,
 drop-tail transmit queue limited in packets, random loss from a

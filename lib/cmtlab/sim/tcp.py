@@ -82,12 +82,12 @@ for it, :attr:`~cmtlab.sim.reordering.ReorderingResponse.wants_dsack`).  Timesta
 
 Extension points
 ----------------
-One :class:`TcpSender` is one subflow with its own congestion state.  An MPTCP
-connection will own several, each with its own ``links``, plus a connection-level
-:class:`~cmtlab.sim.scheduler.Scheduler` that assigns data-sequence numbers to
-subflows; the receiver then keeps a connection-level reorder buffer above the subflow
-receivers (Alheid Fig. 1).  Nothing here assumes a single subflow except the
-:class:`~cmtlab.sim.engine.Simulation` that wires Song's topology.
+One :class:`TcpSender` is one subflow with its own congestion state.  Where its data comes
+from is ``_app_fill`` (the bulk application: a plain bound ``n_segs`` on the hot path); an
+MPTCP subflow (:class:`cmtlab.sim.mptcp.MptcpSubflow`) overrides it to take the next
+data-sequence numbers from its connection.  A receiver with a ``sink`` hands its in-order
+segments up (to the MPTCP connection's reorder buffer, Alheid Fig. 1) instead of being the
+application itself.  ``index`` tags a flow's timer events in a shared event queue.
 """
 
 from __future__ import annotations
