@@ -127,6 +127,7 @@ class MptcpConnection:
         self.done = False
         self.done_time = -1
         self.held_until = None
+        self._refusal = None
         self.reinjections = 0
         self.per_sub_delivered: list[int] = []
 
@@ -162,6 +163,7 @@ class MptcpConnection:
             if choice != sub.index:
                 if choice.__class__ is HoldUntil:
                     self._hold(choice.time_ns)
+                self._refusal = (self.next_dsn, choice)
                 return
             self._assign(sub)
 
@@ -200,8 +202,10 @@ class MptcpConnection:
         subs = self.subflows
         seg = self.seg
         select = self.scheduler.select
+        choice = -1
         while self._room():
-            choice = select(self, now)
+            if choice == -1:
+                choice = select(self, now)
             if choice is None:
                 return
             if choice.__class__ is HoldUntil:
@@ -212,7 +216,12 @@ class MptcpConnection:
             if tail > sub.high or (tail - sub.una + 1) * seg > sub.buf_bytes:
                 return
             self._assign(sub)
+            self._refusal = None
             sub.send_pending(now)
+            # the subflow asked the scheduler for more and was refused: that answer stands
+            # (sending only shrank this subflow's window), so it is not asked twice
+            r = self._refusal
+            choice = r[1] if r is not None and r[0] == self.next_dsn else -1
 
     def on_wake(self, now: int) -> None:
         if self.held_until is not None and now >= self.held_until:
