@@ -149,7 +149,11 @@ class MptcpConnection:
         """
         seg = self.seg
         select = self.scheduler.select
-        while self._room():
+        cap = self._dsn_cap
+        while True:
+            nxt = self.next_dsn  # _room(), inlined
+            if nxt >= cap or nxt >= self.data_ack_seen + self.rcvbuf_segs:
+                return
             tail = sub.app_tail
             if (tail - sub.una + 1) * seg > sub.buf_bytes:
                 return
@@ -203,7 +207,11 @@ class MptcpConnection:
         seg = self.seg
         select = self.scheduler.select
         choice = -1
-        while self._room():
+        cap = self._dsn_cap
+        while True:
+            nxt = self.next_dsn  # _room(), inlined
+            if nxt >= cap or nxt >= self.data_ack_seen + self.rcvbuf_segs:
+                return
             if choice == -1:
                 choice = select(self, now)
             if choice is None:
