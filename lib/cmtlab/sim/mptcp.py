@@ -85,7 +85,10 @@ class MptcpConnection:
         sequence is answered at once with an ACK that does not advance (the subflow's ACK
         of its previous segment: a duplicate ACK).  ``"chihani"`` (the Chihani–Collange
         ns-3 code): such a segment is buffered and **not** acknowledged until the data-level
-        gap closes.
+        gap closes.  Both answer with plain cumulative ACKs (no SACK blocks), as the
+        papers' model has no SACK: with ``sack=True`` a SACK sender does not count the
+        ``"paper"`` duplicates (RFC 6675 sec. 2).  When the data sequence advances, every
+        subflow receiver that withheld or duplicated an ACK sends one cumulative ACK.
     """
 
     def __init__(self, *, n_dsn, last_len: int, segment_bytes: int, scheduler, receive_buffer_bytes: int,
