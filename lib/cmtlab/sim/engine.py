@@ -173,7 +173,7 @@ class Simulation:
         # ns-3's clock at the first data segment: SYN at 0, SYN-ACK back, handshake ACK on link 0
         # first; only used for the phase of the millisecond timestamp clock.
         if self.handshake_rtt is not None:
-            first = self.scheduler.paths[0] if isinstance(self.scheduler, RoundRobinScheduler) else 0
+            first = self.scheduler.first_path()
             hs = self._handshake_rtt_exact()
             self.start_ns = -self.links[first].serialisation_ns(self.ack_bytes[0])
             self.ts_offset_ns = hs - self.start_ns
@@ -193,13 +193,10 @@ class Simulation:
         when enabled), padded to 4 bytes, as ns-3's do.
         """
         syn = self.syn_bytes
-        first = self.scheduler.paths[0] if isinstance(self.scheduler, RoundRobinScheduler) else 0
+        first = self.scheduler.first_path()
         lk = self.links[first]
         rtt = lk.serialisation_ns(syn) + lk.propagation_ns()
-        if isinstance(self.ack_scheduler, RoundRobinScheduler):
-            back = self.ack_links[self.ack_scheduler.paths[0]]
-        else:
-            back = self.ack_links[self.ack_scheduler.path]
+        back = self.ack_links[self.ack_scheduler.first_path()]
         rtt += back.serialisation_ns(syn) + back.propagation_ns()
         if self.timestamps:  # ns-3 measures it with the millisecond timestamp clock (SYN sent at 0)
             rtt = (rtt // 1_000_000) * 1_000_000 or 1000
@@ -214,12 +211,14 @@ class Simulation:
             self.timestamps = ts
 
     def _make_rr_send_data(self):
-        """A specialised ``_send_data`` for the plain round-robin tunnel without traces.
+        """A specialised ``_send_data`` for a strictly rotating tunnel without traces.
 
-        Same steps as :meth:`_send_data` with the rotation of :class:`RoundRobinScheduler`
-        inlined (closure variables are cheaper than attribute look-ups on the hot path).
+        Same steps as :meth:`_send_data` with the rotation the scheduler declares
+        (:meth:`~cmtlab.sim.scheduler.Scheduler.rotation`) inlined (closure variables are
+        cheaper than attribute look-ups on the hot path); the engine asks the scheduler,
+        never checks its type.
         """
-        paths = self.scheduler.paths
+        paths, nxt = self.scheduler.rotation()
         n = len(paths)
         links = [self.links[p] for p in paths]
         transmits = [lk.transmit for lk in links]
@@ -228,7 +227,7 @@ class Simulation:
         overhead = self.data_overhead
         timestamps = self.timestamps
         ts_offset = self.ts_offset_ns
-        state = [self.scheduler._next]
+        state = [nxt]
 
         def send_data(now: int, k: int, nbytes: int, retx: bool) -> None:
             i = state[0]
@@ -242,16 +241,12 @@ class Simulation:
         return send_data
 
     def _make_fast_send_ack(self):
-        """A specialised ``_send_ack`` for round-robin or fixed ACK paths without traces."""
-        sched = self.ack_scheduler
-        if type(sched) is RoundRobinScheduler:
-            paths = sched.paths
-            state = [sched._next]
-        elif type(sched) is FixedScheduler:
-            paths = (sched.path,)
-            state = [0]
-        else:
+        """A specialised ``_send_ack`` for a rotating (or fixed) ACK path without traces."""
+        rot = self.ack_scheduler.rotation()
+        if rot is None:
             return None
+        paths, nxt = rot
+        state = [nxt]
         n = len(paths)
         links = [self.ack_links[p] for p in paths]
         transmits = [lk.transmit for lk in links]
@@ -307,13 +302,13 @@ class Simulation:
             snd.rtt_sample(self.handshake_rtt)
             # the handshake's final ACK goes first on the first data link (it occupies the link
             # until the first data segment can start, at time 0, and takes a loss draw)
-            first = self.scheduler.paths[0] if isinstance(self.scheduler, RoundRobinScheduler) else 0
+            first = self.scheduler.first_path()
             self.links[first].transmit(start, self.ack_bytes[0], start)
         # the completion clock starts when the first data segment starts onto the wire
         self._first_wire = []
         snd.net_send = self._send_data_first
         snd.start(start)
-        if self.trace is None and type(self.scheduler) is RoundRobinScheduler:
+        if self.trace is None and self.scheduler.rotation() is not None:
             # continues the rotation where the first window left it
             snd.net_send = self._make_rr_send_data()
         else:

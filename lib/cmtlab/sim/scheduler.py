@@ -52,6 +52,16 @@ class Scheduler(ABC):
     def reset(self) -> None:
         """Forget all state (start of a run)."""
 
+    def first_path(self) -> int:
+        """The path the connection set-up (SYN, SYN-ACK, handshake ACK) takes in this direction."""
+        return 0
+
+    def rotation(self):
+        """``(paths, next_index)`` if every answer of :meth:`select` follows a strict rotation
+        over ``paths`` starting at ``paths[next_index]`` — the engine may then inline it on its
+        hot path — else ``None`` (the engine calls :meth:`select` for every packet)."""
+        return None
+
 
 class RoundRobinScheduler(Scheduler):
     """Strict rotation over ``paths`` (Song sec. 3, eq. 2), starting with ``paths[0]``.
@@ -78,6 +88,13 @@ class RoundRobinScheduler(Scheduler):
     def reset(self) -> None:
         self._next = 0
 
+    def first_path(self) -> int:
+        return self.paths[0]
+
+    def rotation(self):
+        # only this class's own select is a plain rotation (a subclass may answer otherwise)
+        return (self.paths, self._next) if type(self).select is RoundRobinScheduler.select else None
+
 
 class FixedScheduler(Scheduler):
     """Always the same path (``ack_path="first"`` or ``"fastest"``)."""
@@ -90,6 +107,12 @@ class FixedScheduler(Scheduler):
 
     def select(self, now: float, seq: int, retransmission: bool) -> int:
         return self.path
+
+    def first_path(self) -> int:
+        return self.path
+
+    def rotation(self):
+        return ((self.path,), 0) if type(self).select is FixedScheduler.select else None
 
 
 @dataclass(frozen=True)
