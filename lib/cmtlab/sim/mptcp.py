@@ -270,7 +270,7 @@ class MptcpConnection:
         if hi - base > 256:
             del m[:hi - base]
             self.pruned[i] = base = hi
-        for dsn in m[first - base:end - base]:
+        for dsn in (m[first - base],) if end - first == 1 else m[first - base:end - base]:
             if dsn < nxt or dsn in ooo:
                 self.duplicate_dsn += 1  # a re-injected copy already received
                 continue

@@ -458,6 +458,11 @@ class MptcpSimulation:
         stop = "stalled"
         pop = heappop
         push = heappush
+        hops_fwd = [len(p) for p in fwd]
+        hops_rev = [len(p) for p in rev]
+        on_data = [r.on_data for r in receivers]
+        on_ack = [s.on_ack for s in senders]
+        pump = conn.pump
         counter = self.counter
         while heap:
             ev = pop(heap)
@@ -476,27 +481,22 @@ class MptcpSimulation:
             f = ev[4]
             if kind == EV_DATA:
                 h = ev[5] + 1
-                path = fwd[f]
-                if h < len(path):
-                    lk = path[h]
+                if h < hops_fwd[f]:
+                    lk = fwd[f][h]
                     arr = lk.transmit(now, ev[9], order)
                     if arr >= 0:
                         push(heap, (arr, lk.last_start_ns, next(counter), EV_DATA, f, h) + ev[6:])
                 else:
                     conn.now = now
-                    receivers[f].on_data(now, ev[6], ev[7], ev[8])
+                    on_data[f](now, ev[6], ev[7], ev[8])
                     if conn.done:
                         stop = "completed"
                         events += 1
                         break
-                    if f >= n_sub and receivers[f].done and n_sub == 0:
-                        stop = "completed"
-                        break
             elif kind == EV_ACK:
                 h = ev[5] + 1
-                path = rev[f]
-                if h < len(path):
-                    lk = path[h]
+                if h < hops_rev[f]:
+                    lk = rev[f][h]
                     arr = lk.transmit(now, ev[9], order)
                     if arr >= 0:
                         push(heap, (arr, lk.last_start_ns, next(counter), EV_ACK, f, h) + ev[6:])
@@ -506,9 +506,9 @@ class MptcpSimulation:
                         da = ev[10]
                         if da > conn.data_ack_seen:
                             conn.data_ack_seen = da
-                    senders[f].on_ack(now, ev[6], ev[7], ev[8])
+                    on_ack[f](now, ev[6], ev[7], ev[8])
                     if f < n_sub:
-                        conn.pump(now)
+                        pump(now)
             elif kind == EV_RTO:
                 conn.now = now
                 senders[f].on_rto_event(now)
