@@ -38,6 +38,7 @@ Implemented: :class:`NewReno`, the RFC 5681 slow start / congestion avoidance in
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 
 from .registry import register
@@ -218,7 +219,7 @@ class CoupledCongestionControl(CongestionControl):
                 self._update_scwnd(sub)
             acked = 1 if self.counting == "ack" else segments_acked
             self._frac += self.ca_increase(sub, acked * seg)
-            whole = int(self._frac) if self._frac >= 0 else -int(-self._frac)
+            whole = math.floor(self._frac + 1e-9)  # 1e-9 B: float noise of exact products
             self._frac -= whole
             sub.cwnd = max(seg, sub.cwnd + whole)
 

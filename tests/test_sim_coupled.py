@@ -1,0 +1,253 @@
+"""Coupled congestion control (cmtlab.sim.congestion) on scripted calls with stub subflows.
+
+The stubs carry exactly the attributes of the engine/mechanism contract (TEAM.md): cwnd,
+ssthresh, seg (bytes), srtt (ns) with n_rtt_samples, connection (with .subflows), index, path, cc.
+"""
+
+import random
+from types import SimpleNamespace
+
+import pytest
+
+from cmtlab.sim import registry
+from cmtlab.sim.congestion import NewReno, rfc6356_alpha
+
+SEG = 1000
+COUPLED = ("uncoupled", "fully_coupled", "rtt_compensation", "lia", "olia")
+
+
+class Sub:
+    def __init__(self, cwnd_segs, rtt_s, conn=None, index=0, ssthresh=None, cc=None):
+        self.cwnd = int(cwnd_segs * SEG)
+        self.ssthresh = ssthresh if ssthresh is not None else 2  # congestion avoidance by default
+        self.seg = SEG
+        self.srtt = int(round(rtt_s * 1e9))
+        self.n_rtt_samples = 1
+        self.connection = conn
+        self.index = index
+        self.path = SimpleNamespace(rate_bps=10e6, delay_s=rtt_s)
+        self.cc = cc
+
+
+def connection(windows_segs, rtts_s, name="lia", **params):
+    conn = SimpleNamespace(subflows=[])
+    for i, (w, r) in enumerate(zip(windows_segs, rtts_s)):
+        cc = registry.make("congestion", name, **params)
+        s = Sub(w, r, conn, i, cc=cc)
+        cc.init(s)
+        conn.subflows.append(s)
+    return conn
+
+
+def script(seed, n=400):
+    rng = random.Random(seed)
+    return [("loss", rng.randrange(2, 80) * SEG) if rng.random() < 0.03 else ("ack", rng.choice([0, 1, 1, 1, 2, 3]))
+            for _ in range(n)]
+
+
+def run_script(cc, sub, steps):
+    trace = []
+    for kind, v in steps:
+        if kind == "ack":
+            cc.increase_window(sub, v)
+        else:
+            sub.ssthresh = cc.ssthresh(sub, v)
+            sub.cwnd = sub.ssthresh
+        trace.append((sub.cwnd, sub.ssthresh))
+    return trace
+
+
+@pytest.mark.parametrize("name", COUPLED)
+@pytest.mark.parametrize("variant", ["spec", "chihani"])
+def test_single_path_tcp_behaves_exactly_as_newreno(name, variant):
+    if name == "olia" and variant == "chihani":
+        pytest.skip("no Chihani OLIA")
+    for seed in range(3):
+        steps = script(seed)
+        ref = Sub(1, 0.05, ssthresh=8 * SEG)
+        sub = Sub(1, 0.05, ssthresh=8 * SEG)
+        cc = registry.make("congestion", name, variant=variant)
+        cc.init(sub)
+        assert run_script(cc, sub, steps) == run_script(NewReno(), ref, steps)
+
+
+def test_uncoupled_is_newreno_on_every_subflow_of_a_connection():
+    conn = connection([10, 40], [0.02, 0.2], "uncoupled")
+    refs = [Sub(10, 0.02, ssthresh=2), Sub(40, 0.2, ssthresh=2)]
+    for i, steps in enumerate([script(7), script(8)]):
+        assert run_script(conn.subflows[i].cc, conn.subflows[i], steps) == run_script(NewReno(), refs[i], steps)
+
+
+def test_lia_alpha_is_rfc6356_formula_by_hand():
+    # 2 subflows: windows 20 and 10 segments, RTT 100 and 50 ms
+    # total 30000 B; max(w/rtt^2) = 10000/0.0025 = 4e6; sum w/rtt = 2e5 + 2e5 = 4e5
+    # alpha = 30000 * 4e6 / 1.6e11 = 0.75
+    conn = connection([20, 10], [0.1, 0.05])
+    assert conn.subflows[0].cc.alpha(conn.subflows[0]) == pytest.approx(0.75, rel=1e-12)
+    # 3 subflows: windows 10, 20, 30 segments, RTT 50, 100, 200 ms
+    # max(w/rtt^2) = 10000/0.0025 = 4e6; sum w/rtt = 2e5 + 2e5 + 1.5e5 = 5.5e5
+    # alpha = 60000 * 4e6 / 3.025e11 = 240/302.5
+    conn = connection([10, 20, 30], [0.05, 0.1, 0.2])
+    for s in conn.subflows:
+        assert s.cc.alpha(s) == pytest.approx(240 / 302.5, rel=1e-12)
+    # equal windows and RTTs: alpha = 1/n
+    assert rfc6356_alpha([5, 5, 5, 5], [0.1] * 4) == pytest.approx(0.25)
+
+
+def test_lia_increase_per_ack_in_bytes_and_fraction_carry():
+    conn = connection([20, 10], [0.1, 0.05])
+    s = conn.subflows[1]
+    # min(alpha * bytes_acked * MSS / total, bytes_acked * MSS / cwnd_1) = min(0.75*2000*1000/30000, 2000*1000/10000)
+    assert s.cc.ca_increase(s, 2 * SEG) == pytest.approx(50.0)
+    before = s.cwnd
+    s.cc.increase_window(s, 2)  # bytes_acked = segments_acked * seg
+    assert s.cwnd - before + s.cc._frac == pytest.approx(50.0)
+    # a fractional increase is carried, not lost: 7 ACKs of 1 segment at ~25 B each
+    exp = 0.0
+    for _ in range(7):
+        exp += s.cc.ca_increase(s, SEG)
+        s.cc.increase_window(s, 1)
+    assert abs((s.cwnd - before - 50) - exp) < 1.0
+
+
+def test_lia_cap_binds_on_the_long_rtt_large_window_subflow():
+    # subflow 0: 100 segments at 1 s; subflow 1: 10 segments at 10 ms
+    conn = connection([100, 10], [1.0, 0.01])
+    s0 = conn.subflows[0]
+    a = s0.cc.alpha(s0)
+    assert a * s0.cwnd / 110_000 > 1  # the linked term would exceed TCP's increase
+    assert s0.cc.ca_increase(s0, SEG) == pytest.approx(SEG * SEG / s0.cwnd)
+    chihani = registry.make("congestion", "lia", variant="chihani")
+    s0.cc = chihani
+    assert chihani.ca_increase(s0, SEG) > SEG * SEG / s0.cwnd  # the Chihani code has no cap
+
+
+def test_lia_never_more_aggressive_than_tcp_on_any_subflow():
+    rng = random.Random(3)
+    for _ in range(500):
+        n = rng.randint(2, 4)
+        conn = connection([rng.randint(1, 200) for _ in range(n)], [rng.uniform(0.005, 1.0) for _ in range(n)])
+        for s in conn.subflows:
+            k = rng.randint(1, 3)
+            inc = s.cc.ca_increase(s, k * SEG)
+            assert 0 < inc <= k * SEG * SEG / s.cwnd * (1 + 1e-12)  # RFC 5681 eq. 3 (byte counting)
+            if k == 1:  # one segment: within rounding of ns-3's per-ACK NewReno
+                assert inc < max(1, SEG * SEG // s.cwnd) + 1
+
+
+def test_total_increase_per_rtt_with_equal_rtts():
+    # one RTT: subflow i receives w_i ACKs of one segment each (windows frozen, fluid argument)
+    def per_rtt(conn):
+        return sum(s.cwnd // SEG * s.cc.ca_increase(s, SEG) for s in conn.subflows)
+
+    # fully coupled: one NewReno increase (one segment) per RTT over all subflows
+    for w in ([10, 20, 30], [5, 5], [1, 99]):
+        assert per_rtt(connection(w, [0.1] * len(w), "fully_coupled")) == pytest.approx(SEG)
+    # LIA: alpha = max_i w_i / total segments per RTT (1 only when one subflow carries it all)
+    assert per_rtt(connection([10, 20, 30], [0.1] * 3)) == pytest.approx(SEG * 30 / 60)
+    assert per_rtt(connection([5, 5], [0.1] * 2)) == pytest.approx(SEG / 2)
+    assert per_rtt(connection([1000, 1], [0.1] * 2)) == pytest.approx(SEG * 1000 / 1001)
+    # uncoupled: one segment per subflow per RTT
+    assert per_rtt(connection([10, 20, 30], [0.1] * 3, "uncoupled")) == pytest.approx(3 * SEG, rel=0.01)
+
+
+def test_fully_coupled_total_grows_like_one_flow_over_many_acks():
+    conn = connection([10, 30], [0.1, 0.1], "fully_coupled")
+    one = Sub(40, 0.1, ssthresh=2)
+    one.connection = SimpleNamespace(subflows=[one])
+    one.cc = registry.make("congestion", "fully_coupled")
+    rng = random.Random(1)
+    for _ in range(3000):
+        s = conn.subflows[0] if rng.random() < conn.subflows[0].cwnd / sum(x.cwnd for x in conn.subflows) \
+            else conn.subflows[1]
+        s.cc.increase_window(s, 1)
+        one.cc.increase_window(one, 1)
+    total = sum(s.cwnd for s in conn.subflows)
+    assert abs(total - one.cwnd) <= 2  # rounding carry of two instances
+
+
+def test_fully_coupled_loss_takes_half_the_total_from_the_subflow():
+    conn = connection([30, 10], [0.1, 0.1], "fully_coupled")
+    s0, s1 = conn.subflows
+    assert s0.cc.ssthresh(s0, 30 * SEG) == 10 * SEG  # 30 - (30 + 10)/2
+    assert s1.cc.ssthresh(s1, 10 * SEG) == 2 * SEG  # 10 - 20 < 2 segments: the floor
+    solo = connection([30], [0.1], "fully_coupled").subflows[0]
+    assert solo.cc.ssthresh(solo, 30 * SEG) == 15 * SEG  # one subflow: NewReno's FlightSize/2
+    assert s0.cc.loss_window(s0) == 10 * SEG
+
+
+def test_rtt_compensation_alpha_as_printed_by_arabi():
+    conn = connection([10, 10], [0.05, 0.1], "rtt_compensation")
+    s0, s1 = conn.subflows
+    assert s0.cc.alpha(s0) == pytest.approx(0.5)  # 1/|S| * 0.05/0.05
+    assert s1.cc.alpha(s1) == pytest.approx(1.0)  # 1/|S| * 0.1/0.05
+    assert s1.cc.ca_increase(s1, SEG) == pytest.approx(min(1.0 * SEG * SEG / 20000, SEG * SEG / 10000))
+
+
+def test_olia_alpha_partitions_best_and_max_window_paths():
+    conn = connection([30, 10, 10], [0.1, 0.1, 0.1], "olia")
+    ccs = [s.cc for s in conn.subflows]
+    for cc, l_bytes in zip(ccs, [5000, 20000, 8000]):
+        cc.l_prev_bytes = l_bytes
+    # B = {1} (largest l/rtt^2), M = {0} (largest window): alpha = (-1/(3*1), 1/(3*1), 0)
+    assert ccs[0].alphas(conn.subflows[0]) == pytest.approx([-1 / 3, 1 / 3, 0.0])
+    # two best paths not in M share the positive part
+    ccs[2].l_prev_bytes = 20000
+    assert ccs[0].alphas(conn.subflows[0]) == pytest.approx([-1 / 3, 1 / 6, 1 / 6])
+    # the best path is the max-window path: B \ M empty, every alpha 0
+    ccs[0].l_prev_bytes = 10**6
+    assert ccs[0].alphas(conn.subflows[0]) == [0.0, 0.0, 0.0]
+
+
+def test_olia_increase_formula_and_inter_loss_counting():
+    conn = connection([30, 10], [0.1, 0.2], "olia")
+    s0, s1 = conn.subflows
+    s1.cc.l_prev_bytes = 10**6  # path 1 best, path 0 max window
+    # seg^2 * [(W/rtt^2)/(sum W/rtt)^2 + alpha/W]
+    denom = (30000 / 0.1 + 10000 / 0.2) ** 2
+    exp = SEG * SEG * ((10000 / 0.04) / denom + 0.5 / 10000)  # alpha = 1/(n |B\\M|) = 1/2
+    assert s1.cc.ca_increase(s1, SEG) == pytest.approx(exp)
+    cc = s0.cc
+    cc.init(s0)
+    for _ in range(10):
+        cc.increase_window(s0, 1)
+    cc.ssthresh(s0, s0.cwnd)
+    for _ in range(3):
+        cc.increase_window(s0, 1)
+    assert (cc.l_prev_bytes, cc.l_cur_bytes, cc.inter_loss_bytes) == (10 * SEG, 3 * SEG, 10 * SEG)
+    solo = connection([20], [0.1], "olia").subflows[0]
+    assert solo.cc.ca_increase(solo, SEG) == pytest.approx(SEG * SEG / solo.cwnd)  # TCP's 1/w
+
+
+def test_slow_start_is_unchanged_in_a_connection():
+    for name in COUPLED:
+        conn = connection([2, 4], [0.1, 0.1], name)
+        s = conn.subflows[0]
+        s.ssthresh = 10 * SEG
+        s.cc.increase_window(s, 2)
+        assert s.cwnd == 3 * SEG, name  # one SMSS per ACK (RFC 5681), whatever it covers
+
+
+def test_chihani_variant_counts_acks_and_sets_ssthresh_two_segments():
+    grown = []
+    for k in (1, 3):  # an ACK of 1 and an ACK of 3 segments grow the window alike (per ACK)
+        s = connection([20, 20], [0.1, 0.1], "lia", variant="chihani").subflows[0]
+        s.cc.increase_window(s, k)
+        grown.append(s.cwnd - 20 * SEG + s.cc._frac)
+    assert grown[0] == pytest.approx(grown[1]) and grown[0] > 0
+    spec = connection([20, 20], [0.1, 0.1], "lia").subflows[0]
+    spec.cc.increase_window(spec, 3)
+    assert spec.cwnd - 20 * SEG + spec.cc._frac == pytest.approx(3 * grown[0])  # RFC: per byte
+    assert s.cc.ssthresh(s, 40 * SEG) == 2 * SEG
+    assert s.cc.loss_window(s) == s.cwnd // 2
+
+
+@pytest.mark.parametrize("name,params,match", [
+    ("lia", {"variant": "rfc"}, r"variant must be one of \['chihani', 'spec'\]"),
+    ("olia", {"counting": "packets"}, r"counting must be one of \['ack', 'bytes'\]"),
+    ("olia", {"variant": "chihani"}, r"variant must be 'spec' for olia"),
+    ("rtt_compensation", {"alpha_rule": "x"}, r"alpha_rule must be one of \['arabi', 'rfc6356'\]"),
+])
+def test_bad_parameters_name_the_parameter_and_the_allowed_values(name, params, match):
+    with pytest.raises(ValueError, match=match):
+        registry.make("congestion", name, **params)
