@@ -251,3 +251,55 @@ def test_chihani_variant_counts_acks_and_sets_ssthresh_two_segments():
 def test_bad_parameters_name_the_parameter_and_the_allowed_values(name, params, match):
     with pytest.raises(ValueError, match=match):
         registry.make("congestion", name, **params)
+
+
+# ---------------------------------------------------------------- theory and the round model
+
+def test_mathis_and_rfc6356_equilibria():
+    from cmtlab import mptcp_theory as th
+
+    # Mathis: 8 * 1448 B / 0.1 s * sqrt(3/2) / sqrt(0.01) = 1.4187e6 bit/s
+    assert th.mathis_throughput_bps(0.01, 0.1, 1448) == pytest.approx(8 * 1448 / 0.1 * 1.5**0.5 / 0.1)
+    assert th.mathis_constant(2) == pytest.approx(0.75**0.5)
+    one = th.mathis_throughput_bps(0.01, 0.1)
+    assert th.multipath_throughput_bps("uncoupled", [0.01] * 3, [0.1] * 3) == pytest.approx(3 * one)
+    assert th.multipath_throughput_bps("lia", [0.01] * 3, [0.1] * 3) == pytest.approx(one, rel=1e-6)
+    # LIA on unequal paths: the best path's single-TCP throughput (RFC 6356 sec. 3's design)
+    best = th.mathis_throughput_bps(0.001, 0.05)
+    assert th.multipath_throughput_bps("lia", [0.01, 0.001], [0.1, 0.05]) == pytest.approx(best, rel=1e-6)
+    assert th.multipath_throughput_bps("olia", [0.01, 0.001], [0.1, 0.05]) == pytest.approx(best)
+    w = th.lia_equilibrium_windows([0.02, 0.002], [0.1, 0.1])
+    assert w[0] / w.sum() == pytest.approx(1 / 11)  # w_i proportional to 1/p_i
+    assert th.jain_fairness([1, 1, 1]) == 1.0 and th.jain_fairness([1, 0, 0]) == pytest.approx(1 / 3)
+    for bad, match in [(lambda: th.mathis_throughput_bps(0, 0.1), "loss_rate must be in"),
+                       (lambda: th.mathis_throughput_bps(0.01, -1), "rtt_s must be > 0"),
+                       (lambda: th.multipath_throughput_bps("cubic", [0.01], [0.1]), "algorithm must be one of"),
+                       (lambda: th.jain_fairness([-1, 1]), "throughputs must be >= 0")]:
+        with pytest.raises(ValueError, match=match):
+            bad()
+
+
+def test_round_model_coupled_algorithms_meet_rfc6356_goals_on_disjoint_paths():
+    from cmtlab.sim.round_model import simulate_rounds
+
+    def mean_total(cc, p, rtt, **kw):
+        return sum(simulate_rounds(cc, p, rtt, duration_s=300, seed=s, **kw).total_bps for s in range(3)) / 3
+
+    single = mean_total("newreno", [0.01], [0.1])
+    unc = mean_total("uncoupled", [0.01] * 3, [0.1] * 3)
+    lia = mean_total("lia", [0.01] * 3, [0.1] * 3)
+    olia = mean_total("olia", [0.01] * 3, [0.1] * 3)
+    assert unc / single == pytest.approx(3, rel=0.15)  # uncoupled: n single TCPs
+    assert lia / single == pytest.approx(1, rel=0.25)  # LIA: about one
+    assert olia / single == pytest.approx(1, rel=0.25)
+    # goal 3: congested path 0 (p = 2 %) and clean path 1 (0.2 %): coupled ones move off path 0
+    share = {cc: simulate_rounds(cc, [0.02, 0.002], [0.1, 0.1], duration_s=300, seed=1).subflow_bps[0]
+             for cc in ("uncoupled", "lia", "olia")}
+    total = {cc: simulate_rounds(cc, [0.02, 0.002], [0.1, 0.1], duration_s=300, seed=1).total_bps
+             for cc in ("uncoupled", "lia", "olia")}
+    assert share["lia"] / total["lia"] < 0.75 * share["uncoupled"] / total["uncoupled"]
+    assert share["olia"] / total["olia"] < 0.75 * share["uncoupled"] / total["uncoupled"]
+    # single-path mode of a coupled name is NewReno exactly
+    a = simulate_rounds("lia", [0.01, 0.02], [0.1, 0.05], duration_s=50, seed=2, single_path=True)
+    b = simulate_rounds("newreno", [0.01, 0.02], [0.1, 0.05], duration_s=50, seed=2)
+    assert (a.delivered_segments == b.delivered_segments).all()
