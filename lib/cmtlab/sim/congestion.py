@@ -14,14 +14,14 @@ window of the *subflow* it is called for (a :class:`cmtlab.sim.tcp.TcpSender`: a
   (``GetSsThresh``).  What happens to ``cwnd`` then is the loss-recovery algorithm's
   business (:mod:`cmtlab.sim.recovery`) or the timeout's (cwnd = 1 segment).
 
-Coupled multipath congestion control plugs in here: the linked-increase algorithm of RFC
-6356 (LIA; Arabi sec. 3.3: increase ``w_r`` by ``min(alpha / w_total, 1 / w_r)`` per ACK),
-OLIA, the fully coupled and RTT-compensation variants of Arabi sec. 3.2/3.4 are each a
-class constructed with the MPTCP connection (its list of subflows) so that
-``increase_window`` can read the other subflows' windows and RTTs.  The uncoupled case is
-one :class:`NewReno` per subflow.
+Coupled multipath congestion control lives here too (after :class:`NewReno`): one instance
+per subflow, registered by name (``"uncoupled"``, ``"fully_coupled"``, ``"rtt_compensation"``,
+``"lia"``, ``"olia"``), reading the other subflows' ``cwnd`` and ``srtt`` through
+``sub.connection.subflows``; with ``sub.connection is None`` each is exactly NewReno.  See
+:class:`CoupledCongestionControl` for the common frame, the units (bytes; RFC 6356's
+``bytes_acked`` is ``segments_acked * sub.seg``) and the ``variant="chihani"`` preset.
 
-Implemented: :class:`NewReno`, the RFC 5681 slow start / congestion avoidance in ns-3's
+The single-path algorithm is :class:`NewReno`, the RFC 5681 slow start / congestion avoidance in ns-3's
 ``TcpNewReno`` form (ns-3.44), which the simulator follows where the RFC leaves room:
 
 * ``cwnd`` is kept in bytes;

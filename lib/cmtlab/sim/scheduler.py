@@ -15,7 +15,9 @@ Two interfaces live here, one per place a scheduler can sit:
   and answers with the subflow that carries the next DSN, ``None`` (nothing can be sent
   now: ask again after the next ACK), or :class:`HoldUntil` (ask again at that time — the
   release time OSIA's chunk start offsets need, Wang et al. eq. 1).  Registered by name
-  (:mod:`cmtlab.sim.registry`, kind ``"scheduler"``).
+  (:mod:`cmtlab.sim.registry`, kind ``"scheduler"``).  Implemented: ``"round_robin"``,
+  ``"lowest_rtt"``, ``"cwnd_aware"``, ``"flow_level"``, ``"edpf"`` (below) and ``"osia"``
+  (:mod:`cmtlab.sim.osia_scheduler`).
 
 What a connection scheduler may read (the contract with :mod:`cmtlab.sim`'s MPTCP
 connection; never write it):
