@@ -20,10 +20,6 @@ import numpy as np
 
 from ._validate import as_float_array, check_int, check_positive
 
-#: Mathis et al. (CCR 1997) constant for periodic loss, one ACK per segment: sqrt(3/2).
-MATHIS_C = math.sqrt(1.5)
-
-
 def mathis_constant(segments_per_ack: int = 1) -> float:
     """Mathis et al.'s ``C = sqrt(3 / (2 b))`` with ``b`` segments acknowledged per ACK.
 
@@ -41,21 +37,22 @@ def _check_p(p):
     return arr
 
 
-def mathis_throughput_bps(loss_rate, rtt_s, mss_bytes: int = 1448, *, c: float = MATHIS_C):
+def mathis_throughput_bps(loss_rate, rtt_s, mss_bytes: int = 1448, *, segments_per_ack: int = 1):
     """Mathis et al. (1997) eq. (3): ``8 MSS / RTT * C / sqrt(p)`` bit/s for one TCP flow.
 
     ``loss_rate`` in (0, 1) (segment loss probability), ``rtt_s`` > 0, ``mss_bytes`` > 0;
-    ``c`` defaults to ``sqrt(3/2)`` (periodic loss, one ACK per segment; see
-    :func:`mathis_constant`).  Scalars give a float, arrays an array.
+    ``C = sqrt(3 / (2 b))`` with ``b = segments_per_ack`` (:func:`mathis_constant`; default 1,
+    the byte-counting increase RFC 6356 assumes).  The formula itself is
+    :func:`cmtlab.validation.mathis_throughput_bps` (there ``b`` defaults to 2, ns-3's delayed
+    ACKs).  Scalars give a float, arrays an array.
     """
-    p = _check_p(loss_rate)
-    rtt = as_float_array("rtt_s", rtt_s)
-    if np.any(rtt <= 0):
-        raise ValueError(f"rtt_s must be > 0, got {rtt_s!r}")
+    from .validation import mathis_throughput_bps as _mathis
+
+    _check_p(loss_rate)
     check_positive("mss_bytes", mss_bytes)
-    check_positive("c", c)
-    out = 8.0 * mss_bytes / rtt * c / np.sqrt(p)
-    return float(out[0]) if np.ndim(loss_rate) == 0 and np.ndim(rtt_s) == 0 else out
+    b = check_int("segments_per_ack", segments_per_ack, minimum=1)
+    out = _mathis(mss_bytes, rtt_s, loss_rate, acked_per_ack=b)
+    return float(out) if np.ndim(out) == 0 else out
 
 
 def _paths(loss_rates, rtts_s):
@@ -72,18 +69,19 @@ def _paths(loss_rates, rtts_s):
     return p, r
 
 
-def lia_equilibrium_windows(loss_rates, rtts_s, *, c: float = MATHIS_C, iterations: int = 2000):
+def lia_equilibrium_windows(loss_rates, rtts_s, *, segments_per_ack: int = 1, iterations: int = 2000):
     """Equilibrium windows (segments) of LIA on disjoint paths (RFC 6356 sec. 3, fluid model).
 
     Per RTT, subflow ``i`` grows by ``w_i * min(alpha / w, 1 / w_i)`` and loses
     ``w_i * p_i * w_i / 2`` in expectation; balance gives
     ``w_i = min(c^2 alpha / (p_i w), c / sqrt(p_i))`` with ``alpha`` from
     :func:`cmtlab.sim.congestion.rfc6356_alpha` (``c = sqrt(2)`` is the plain fluid model; the
-    default ``sqrt(3/2)`` matches :func:`mathis_throughput_bps`, so one path gives Mathis).
-    Solved by damped fixed-point iteration.
+    default ``c = sqrt(3/(2 b))`` matches :func:`mathis_throughput_bps`, so one path gives
+    Mathis; the equilibrium scales linearly in ``c``).  Solved by damped fixed-point iteration.
     """
     from .sim.congestion import rfc6356_alpha
 
+    c = mathis_constant(segments_per_ack)
     p, r = _paths(loss_rates, rtts_s)
     tcp = c / np.sqrt(p)
     w = tcp / p.size
@@ -97,7 +95,7 @@ def lia_equilibrium_windows(loss_rates, rtts_s, *, c: float = MATHIS_C, iteratio
 
 
 def multipath_throughput_bps(algorithm: str, loss_rates, rtts_s, mss_bytes: int = 1448, *,
-                             c: float = MATHIS_C) -> float:
+                             segments_per_ack: int = 1) -> float:
     """Equilibrium throughput (bit/s) of a multipath connection on disjoint lossy paths.
 
     ``algorithm``: ``"uncoupled"`` — sum of the paths' Mathis throughputs; ``"lia"`` — the fluid
@@ -106,11 +104,12 @@ def multipath_throughput_bps(algorithm: str, loss_rates, rtts_s, mss_bytes: int 
     equilibrium uses only the best paths and is Pareto-optimal).
     """
     p, r = _paths(loss_rates, rtts_s)
+    c = mathis_constant(segments_per_ack)
     single = 8.0 * mss_bytes / r * c / np.sqrt(p)
     if algorithm == "uncoupled":
         return float(single.sum())
     if algorithm == "lia":
-        w = lia_equilibrium_windows(p, r, c=c)
+        w = lia_equilibrium_windows(p, r, segments_per_ack=segments_per_ack)
         return float((8.0 * mss_bytes * w / r).sum())
     if algorithm == "olia":
         return float(single.max())
@@ -128,5 +127,5 @@ def jain_fairness(throughputs) -> float:
     return float(x.sum() ** 2 / (x.size * s2))
 
 
-__all__ = ["MATHIS_C", "mathis_constant", "mathis_throughput_bps", "lia_equilibrium_windows",
+__all__ = ["mathis_constant", "mathis_throughput_bps", "lia_equilibrium_windows",
            "multipath_throughput_bps", "jain_fairness"]
