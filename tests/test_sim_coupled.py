@@ -303,3 +303,33 @@ def test_round_model_coupled_algorithms_meet_rfc6356_goals_on_disjoint_paths():
     a = simulate_rounds("lia", [0.01, 0.02], [0.1, 0.05], duration_s=50, seed=2, single_path=True)
     b = simulate_rounds("newreno", [0.01, 0.02], [0.1, 0.05], duration_s=50, seed=2)
     assert (a.delivered_segments == b.delivered_segments).all()
+
+
+def test_validation_tables_over_seeds_with_confidence_intervals():
+    from cmtlab import mptcp_validation as v
+
+    m, h = v.mean_ci([1.0, 2.0, 3.0])
+    assert m == 2.0 and h == pytest.approx(4.302653 * 1.0 / 3**0.5, rel=1e-5)  # t(0.975, 2) * s / sqrt(n)
+    assert v.mean_ci([5.0]) == (5.0, 0.0)
+    calls = []
+
+    def fake(congestion, loss_rates, rtts_s, seed):  # a runner with known answers
+        calls.append((congestion, seed))
+        n = len(rtts_s) if congestion != "single" else 1
+        per = {"single": 1.0, "uncoupled": 1.0, "lia": 1.0 / n, "olia": 0.9 / n}[congestion]
+        return [per * 1e6 + seed] * n
+
+    t = v.disjoint_paths_table(3, 0.01, 0.1, seeds=[0, 1], runner=fake).set_index("congestion")
+    assert t.loc["uncoupled", "ratio_to_single"] == pytest.approx(3.0, rel=1e-5)
+    assert t.loc["lia", "ratio_to_single"] == pytest.approx(1.0, rel=1e-5)
+    assert t.loc["uncoupled", "expected_ratio"] == pytest.approx(3.0)
+    assert t.loc["olia", "expected_ratio"] == pytest.approx(1.0)
+    assert len(calls) == 8 and t.loc["lia", "ci_bps"] > 0
+    c = v.congested_clean_table((0.02, 0.002), seeds=[0, 1], runner=v.round_runner(60)).set_index("congestion")
+    assert c.loc["uncoupled", "expected_share"] == pytest.approx(0.002**0.5 / (0.02**0.5 + 0.002**0.5))
+    assert c.loc["lia", "expected_share"] == pytest.approx(1 / 11)
+    assert (c.congested_share > 0).all() and (c.congested_share < 0.5).all()
+    with pytest.raises(ValueError, match="loss_rates must be two values in"):
+        v.congested_clean_table((0.1,))
+    with pytest.raises(ValueError, match="n_paths must be >= 1"):
+        v.disjoint_paths_table(0)
