@@ -152,3 +152,14 @@ def test_edpf_sends_to_the_path_with_the_earliest_estimated_arrival():
 def test_bad_parameters_name_the_parameter_and_the_allowed_values(name, params, match):
     with pytest.raises(ValueError, match=match):
         registry.make("scheduler", name, **params)
+
+
+def test_edpf_srtt_delay_source_and_flow_level_cwnd_rates():
+    conn = Conn([Sub(rate_bps=10e6, rtt_s=0.1, srtt_s=0.01), Sub(rate_bps=10e6, rtt_s=0.02, srtt_s=0.2)])
+    assert make("edpf", conn).select(conn, 0) == 1  # static path delays: 10 ms one way beats 50 ms
+    assert make("edpf", conn, delay_source="srtt").select(conn, 0) == 0  # measured: 5 ms beats 100 ms
+    # cwnd/srtt rates: 10 segments / 10 ms = 8 Mbit/s and 30 segments / 10 ms = 24 Mbit/s -> 1:3
+    conn = Conn([Sub(cwnd_segs=10, srtt_s=0.01, rate_bps=1e6), Sub(cwnd_segs=30, srtt_s=0.01, rate_bps=1e6)])
+    fl = make("flow_level", conn, rate_source="cwnd", period_s=0.01)
+    picks = drive(fl, conn, 40)  # 32 Mbit/s * 10 ms / 8000 bit = 40 segments per period
+    assert picks == [0] * 10 + [1] * 30

@@ -333,3 +333,43 @@ def test_validation_tables_over_seeds_with_confidence_intervals():
         v.congested_clean_table((0.1,))
     with pytest.raises(ValueError, match="n_paths must be >= 1"):
         v.disjoint_paths_table(0)
+
+
+def test_rtt_source_smoothed_then_path_then_left_out():
+    conn = connection([10, 10], [0.1, 0.1])
+    s0, s1 = conn.subflows
+    s1.n_rtt_samples = 0  # no sample yet: the path's static round trip (0.1 s) stands in
+    s1.srtt = 1
+    assert s0.cc.alpha(s0) == pytest.approx(0.5)
+    s1.path.delay_s = 0.4  # now in the sums with 0.4 s
+    assert s0.cc.alpha(s0) == pytest.approx(rfc6356_alpha([10, 10], [0.1, 0.4]))
+    s1.path = None  # no RTT at all: counts in cwnd_total only
+    assert s0.cc.alpha(s0) == pytest.approx(rfc6356_alpha([10, 10], [0.1, None]))
+    assert rfc6356_alpha([10, 10], [0.1, None]) == pytest.approx(20 * (10 / 0.01) / (10 / 0.1) ** 2)
+
+
+def test_olia_max_window_path_can_shrink_but_not_below_one_segment():
+    conn = connection([2, 1], [1.0, 0.1], "olia")  # path 0: largest window, small share of sum w/rtt
+    s0, s1 = conn.subflows
+    s1.cc.l_prev_bytes = 10**9  # path 1 best, path 0 (largest window) loses alpha = -1/2
+    assert s0.cc.alphas(s0)[0] == pytest.approx(-0.5)
+    assert s0.cc.ca_increase(s0, SEG) < 0
+    for _ in range(50):
+        s0.cc.increase_window(s0, 1)
+    assert s0.cwnd == SEG
+
+
+def test_chihani_alpha_uses_the_smoothed_windows():
+    conn = connection([10, 10], [0.1, 0.1], "lia", variant="chihani")
+    s0, s1 = conn.subflows
+    s0.cc.increase_window(s0, 1)  # first CA ACK: scwnd starts at cwnd
+    s1.cc.increase_window(s1, 1)
+    assert s0.cc.scwnd == pytest.approx(10 * SEG)
+    s1.cwnd = 30 * SEG
+    s1.cc.increase_window(s1, 1)  # scwnd = 0.875 * 10000 + 0.125 * 30000 (+ the increase)
+    assert s1.cc.scwnd == pytest.approx(0.875 * 10 * SEG + 0.125 * 30 * SEG)
+    windows = [s0.cc.scwnd, s1.cc.scwnd]
+    raw_total = s0.cwnd + s1.cwnd
+    exp = rfc6356_alpha(windows, [0.1, 0.1]) * raw_total / sum(windows)
+    assert s0.cc.alpha(s0) == pytest.approx(exp)
+    assert s0.cc.alpha(s0) != pytest.approx(rfc6356_alpha([s0.cwnd, s1.cwnd], [0.1, 0.1]))
