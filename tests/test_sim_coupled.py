@@ -373,3 +373,14 @@ def test_chihani_alpha_uses_the_smoothed_windows():
     exp = rfc6356_alpha(windows, [0.1, 0.1]) * raw_total / sum(windows)
     assert s0.cc.alpha(s0) == pytest.approx(exp)
     assert s0.cc.alpha(s0) != pytest.approx(rfc6356_alpha([s0.cwnd, s1.cwnd], [0.1, 0.1]))
+
+
+def test_lia_one_pass_increase_equals_the_rfc_formula_on_random_connections():
+    rng = random.Random(11)
+    for _ in range(1000):
+        n = rng.randint(1, 4)
+        conn = connection([rng.randint(1, 300) for _ in range(n)], [rng.uniform(0.001, 2.0) for _ in range(n)])
+        total = sum(s.cwnd for s in conn.subflows)
+        for s in conn.subflows:
+            ref = min(s.cc.alpha(s) * 2 * SEG * SEG / total, 2 * SEG * SEG / s.cwnd)
+            assert s.cc.ca_increase(s, 2 * SEG) == pytest.approx(ref, rel=1e-12)

@@ -322,11 +322,31 @@ class Lia(CoupledCongestionControl):
         return a
 
     def ca_increase(self, sub, bytes_acked: int) -> float:
-        total = sum(s.cwnd for s in self._subflows(sub))
-        linked = self.alpha(sub) * bytes_acked * sub.seg / total
         if self.variant == "chihani":
-            return linked
-        return min(linked, bytes_acked * sub.seg / sub.cwnd)
+            total = sum(s.cwnd for s in self._subflows(sub))
+            return self.alpha(sub) * bytes_acked * sub.seg / total
+        # RFC 6356 sec. 3 in one pass over the subflows (the hot path: once per ACK):
+        # alpha / cwnd_total = max_i(cwnd_i/rtt_i^2) / (sum_i cwnd_i/rtt_i)^2
+        best = 0.0
+        ssum = 0.0
+        for s in sub.connection.subflows:
+            w = s.cwnd
+            if s.n_rtt_samples > 0 and s.srtt > 0:
+                r = s.srtt * 1e-9
+            else:
+                r = _rtt_s(s)
+                if r is None:
+                    continue
+            x = w / r
+            ssum += x
+            x /= r
+            if x > best:
+                best = x
+        cap = bytes_acked * sub.seg / sub.cwnd
+        if ssum <= 0.0:  # no RTT known: alpha = 1
+            return min(bytes_acked * sub.seg / sum(s.cwnd for s in sub.connection.subflows), cap)
+        linked = best / (ssum * ssum) * bytes_acked * sub.seg
+        return linked if linked < cap else cap
 
 
 @register("congestion", "rtt_compensation")
