@@ -472,6 +472,6 @@ class Olia(CoupledCongestionControl):
             first = 1.0 / sub.cwnd
         else:
             first = (sub.cwnd / (r_me * r_me)) / (denom * denom)
-        a = self.alphas(sub)[subs.index(sub)]
+        a = self.alphas(sub)[subs.index(sub)] if len(subs) > 1 else 0.0
         per_seg = seg * seg * (first + a / sub.cwnd)
         return per_seg * (bytes_acked / seg)
