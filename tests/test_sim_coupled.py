@@ -384,3 +384,21 @@ def test_lia_one_pass_increase_equals_the_rfc_formula_on_random_connections():
         for s in conn.subflows:
             ref = min(s.cc.alpha(s) * 2 * SEG * SEG / total, 2 * SEG * SEG / s.cwnd)
             assert s.cc.ca_increase(s, 2 * SEG) == pytest.approx(ref, rel=1e-12)
+
+
+def test_chihani_recovery_halves_the_window_without_inflation_and_keeps_it_on_exit():
+    conn = connection([20, 20], [0.1, 0.1], "lia", variant="chihani")
+    s = conn.subflows[0]
+    rec = registry.make("recovery", "chihani")
+    s.ssthresh = s.cc.ssthresh(s, 20 * SEG)
+    assert s.ssthresh == 2 * SEG
+    rec.enter(s, 3, 20 * SEG, 0)
+    assert s.cwnd == 10 * SEG
+    rec.on_ack(s, SEG, True)
+    assert s.cwnd == 10 * SEG  # no inflation
+    s.cwnd = s.ssthresh  # what the sender does at the end of recovery
+    rec.exit(s)
+    assert s.cwnd == 10 * SEG
+    fc = connection([30, 10], [0.1, 0.1], "fully_coupled", variant="chihani")
+    rec.enter(fc.subflows[0], 3, 30 * SEG, 0)
+    assert fc.subflows[0].cwnd == 10 * SEG  # max(30 - 40/2, 1)
