@@ -402,3 +402,17 @@ def test_chihani_recovery_halves_the_window_without_inflation_and_keeps_it_on_ex
     fc = connection([30, 10], [0.1, 0.1], "fully_coupled", variant="chihani")
     rec.enter(fc.subflows[0], 3, 30 * SEG, 0)
     assert fc.subflows[0].cwnd == 10 * SEG  # max(30 - 40/2, 1)
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(loss_rates=[1.0], rtts_s=[0.1]), r"loss_rates must be in \[0, 1\)"),
+    (dict(loss_rates=[0.01], rtts_s=[0.0]), r"rtts_s must be > 0"),
+    (dict(loss_rates=[0.01, 0.02], rtts_s=[0.1, 0.1, 0.1]), "same length"),
+    (dict(loss_rates=[0.01], rtts_s=[0.1], duration_s=0), "duration_s must be"),
+    (dict(loss_rates=[0.01], rtts_s=[0.1], initial_cwnd_segments=0), "initial_cwnd_segments must be >= 1"),
+])
+def test_round_model_bad_input_names_the_parameter(kwargs, match):
+    from cmtlab.sim.round_model import simulate_rounds
+
+    with pytest.raises(ValueError, match=match):
+        simulate_rounds("lia", **kwargs)
