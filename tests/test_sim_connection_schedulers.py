@@ -163,3 +163,15 @@ def test_edpf_srtt_delay_source_and_flow_level_cwnd_rates():
     fl = make("flow_level", conn, rate_source="cwnd", period_s=0.01)
     picks = drive(fl, conn, 40)  # 32 Mbit/s * 10 ms / 8000 bit = 40 segments per period
     assert picks == [0] * 10 + [1] * 30
+
+
+def test_every_registered_scheduler_builds_with_defaults_and_answers_on_a_stub_connection():
+    for name in registry.names("scheduler"):
+        conn = Conn([Sub(rate_bps=2e6, rtt_s=0.05, srtt_s=0.05), Sub(rate_bps=1e6, rtt_s=0.1, srtt_s=0.1)], n_dsn=50)
+        sched = make(name, conn)
+        picks = drive(sched, conn, 50)
+        assert all(p in (0, 1) for p in picks if isinstance(p, int)), name
+        assert any(isinstance(p, int) for p in picks), name
+        for s in conn.subflows:
+            s.room = False
+        assert not isinstance(sched.select(conn, 10**9), int), name  # nothing fits: no subflow

@@ -416,3 +416,12 @@ def test_round_model_bad_input_names_the_parameter(kwargs, match):
 
     with pytest.raises(ValueError, match=match):
         simulate_rounds("lia", **kwargs)
+
+
+def test_every_registered_congestion_control_is_newreno_on_single_path_tcp():
+    steps = script(21)
+    for name in registry.names("congestion"):
+        ref, sub = Sub(1, 0.05, ssthresh=8 * SEG), Sub(1, 0.05, ssthresh=8 * SEG)
+        cc = registry.make("congestion", name)
+        cc.init(sub)
+        assert run_script(cc, sub, steps) == run_script(NewReno(), ref, steps), name
