@@ -425,3 +425,18 @@ def test_every_registered_congestion_control_is_newreno_on_single_path_tcp():
         cc = registry.make("congestion", name)
         cc.init(sub)
         assert run_script(cc, sub, steps) == run_script(NewReno(), ref, steps), name
+
+
+def test_single_path_runs_of_the_engine_are_identical_with_every_coupled_algorithm():
+    # end to end through today's single-connection engine (its TcpSender has no connection):
+    # every coupled name must reproduce the NewReno run exactly, losses and recoveries included
+    from cmtlab.scenario import LossModel, striped_scenario
+    from cmtlab.sim import Simulation
+
+    sc = striped_scenario([5e6, 2e6], [0.04, 0.1], transfer_bytes=300_000, loss=LossModel("packet", 0.01), seed=3)
+    ref = Simulation(sc, congestion=NewReno()).run()
+    assert ref.fast_retransmits > 0
+    for name in COUPLED:
+        r = Simulation(sc, congestion=registry.make("congestion", name)).run()
+        assert (r.completion_time_s, r.data_segments_sent, r.retransmissions, r.timeouts) == \
+            (ref.completion_time_s, ref.data_segments_sent, ref.retransmissions, ref.timeouts), name
