@@ -119,6 +119,8 @@ def test_lia_cap_binds_on_the_long_rtt_large_window_subflow():
     assert s0.cc.ca_increase(s0, SEG) == pytest.approx(SEG * SEG / s0.cwnd)
     chihani = registry.make("congestion", "lia", variant="chihani")
     s0.cc = chihani
+    for s in conn.subflows:  # smoothed windows equal to the windows: the same alpha as above
+        s.cc.scwnd = float(s.cwnd)
     assert chihani.ca_increase(s0, SEG) > SEG * SEG / s0.cwnd  # the Chihani code has no cap
 
 
@@ -235,9 +237,12 @@ def test_chihani_variant_counts_acks_and_sets_ssthresh_two_segments():
         s.cc.increase_window(s, k)
         grown.append(s.cwnd - 20 * SEG + s.cc._frac)
     assert grown[0] == pytest.approx(grown[1]) and grown[0] > 0
-    spec = connection([20, 20], [0.1, 0.1], "lia").subflows[0]
-    spec.cc.increase_window(spec, 3)
-    assert spec.cwnd - 20 * SEG + spec.cc._frac == pytest.approx(3 * grown[0])  # RFC: per byte
+    spec = []
+    for k in (1, 3):
+        s = connection([20, 20], [0.1, 0.1], "lia").subflows[0]
+        s.cc.increase_window(s, k)
+        spec.append(s.cwnd - 20 * SEG + s.cc._frac)
+    assert spec[1] == pytest.approx(3 * spec[0])  # RFC: per byte acknowledged
     assert s.cc.ssthresh(s, 40 * SEG) == 2 * SEG
     assert s.cc.loss_window(s) == s.cwnd // 2
 
@@ -369,10 +374,15 @@ def test_chihani_alpha_uses_the_smoothed_windows():
     s1.cc.increase_window(s1, 1)  # scwnd = 0.875 * 10000 + 0.125 * 30000 (+ the increase)
     assert s1.cc.scwnd == pytest.approx(0.875 * 10 * SEG + 0.125 * 30 * SEG)
     windows = [s0.cc.scwnd, s1.cc.scwnd]
-    raw_total = s0.cwnd + s1.cwnd
-    exp = rfc6356_alpha(windows, [0.1, 0.1]) * raw_total / sum(windows)
-    assert s0.cc.alpha(s0) == pytest.approx(exp)
+    assert s0.cc.alpha(s0) == pytest.approx(rfc6356_alpha(windows, [0.1, 0.1]))
     assert s0.cc.alpha(s0) != pytest.approx(rfc6356_alpha([s0.cwnd, s1.cwnd], [0.1, 0.1]))
+    # the increase divides by the raw total, without the cap
+    assert s0.cc.ca_increase(s0, SEG) == pytest.approx(s0.cc.alpha(s0) * SEG * SEG / (s0.cwnd + s1.cwnd))
+    # a subflow without a congestion-avoidance ACK yet has scwnd 0: it adds nothing to alpha
+    fresh = connection([10, 40], [0.1, 0.1], "lia", variant="chihani")
+    f0, f1 = fresh.subflows
+    f0.cc.increase_window(f0, 1)
+    assert f1.cc.scwnd == 0.0 and f0.cc.alpha(f0) == pytest.approx(1.0)
 
 
 def test_lia_one_pass_increase_equals_the_rfc_formula_on_random_connections():

@@ -184,11 +184,16 @@ class CoupledCongestionControl(CongestionControl):
         return sub.connection.subflows
 
     def _window_for_alpha(self, other) -> float:
-        """``other``'s window in alpha: its cwnd, or (Chihani) its smoothed cwnd."""
+        """``other``'s window in alpha: its cwnd, or (Chihani) its smoothed cwnd.
+
+        The Chihani–Collange ``calculate_alpha`` uses every subflow's ``scwnd`` as it stands —
+        0 for a subflow that has not had a congestion-avoidance ACK yet (it then adds nothing
+        to alpha's sums); a subflow run by another algorithm counts with its cwnd.
+        """
         if self.variant == "chihani":
             cc = getattr(other, "cc", None)
-            s = getattr(cc, "scwnd", 0.0) if isinstance(cc, CoupledCongestionControl) else 0.0
-            return s if s >= other.seg else float(other.cwnd)
+            if isinstance(cc, CoupledCongestionControl):
+                return cc.scwnd
         return float(other.cwnd)
 
     def _update_scwnd(self, sub) -> None:
@@ -307,7 +312,8 @@ class Lia(CoupledCongestionControl):
     ``max(FlightSize/2, 2 SMSS)``) and fast recovery unchanged.
 
     ``variant="chihani"``: ``+alpha/total`` segments per ACK without the cap, alpha from the
-    smoothed windows.  With equal RTTs the total increase per RTT over all subflows is
+    smoothed windows (``calculate_alpha`` of ``mp-tcp-socket-impl.cc``: RFC 6356's formula on
+    ``scwnd``, the EWMA of :data:`CHIHANI_SCWND_GAIN`), ``total`` the raw windows' sum.  With equal RTTs the total increase per RTT over all subflows is
     ``alpha = max_i cwnd_i / cwnd_total`` segments (one segment only when one subflow carries
     everything); the equilibrium is still one TCP's throughput (RFC 6356 sec. 3's design).
     """
@@ -315,11 +321,9 @@ class Lia(CoupledCongestionControl):
     def alpha(self, sub) -> float:
         subs = self._subflows(sub)
         windows = [self._window_for_alpha(s) for s in subs]
-        total = float(sum(s.cwnd for s in subs))
-        a = rfc6356_alpha(windows, [_rtt_s(s) for s in subs])
-        if self.variant == "chihani":  # cwnd_total in alpha's numerator is the raw total there
-            a *= total / max(float(sum(windows)), 1e-12)
-        return a
+        # Chihani: alpha = sum(scwnd) * max(scwnd/rtt^2) / (sum scwnd/rtt)^2 (calculate_alpha), the
+        # increase then divides by the raw total cwnd
+        return rfc6356_alpha(windows, [_rtt_s(s) for s in subs])
 
     def ca_increase(self, sub, bytes_acked: int) -> float:
         if self.variant == "chihani":
