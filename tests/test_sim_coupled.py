@@ -239,9 +239,9 @@ def test_chihani_variant_counts_acks_and_sets_ssthresh_two_segments():
     assert grown[0] == pytest.approx(grown[1]) and grown[0] > 0
     spec = []
     for k in (1, 3):
-        s = connection([20, 20], [0.1, 0.1], "lia").subflows[0]
-        s.cc.increase_window(s, k)
-        spec.append(s.cwnd - 20 * SEG + s.cc._frac)
+        x = connection([20, 20], [0.1, 0.1], "lia").subflows[0]
+        x.cc.increase_window(x, k)
+        spec.append(x.cwnd - 20 * SEG + x.cc._frac)
     assert spec[1] == pytest.approx(3 * spec[0])  # RFC: per byte acknowledged
     assert s.cc.ssthresh(s, 40 * SEG) == 2 * SEG
     assert s.cc.loss_window(s) == s.cwnd // 2
