@@ -175,3 +175,14 @@ def test_every_registered_scheduler_builds_with_defaults_and_answers_on_a_stub_c
         for s in conn.subflows:
             s.room = False
         assert not isinstance(sched.select(conn, 10**9), int), name  # nothing fits: no subflow
+
+
+def test_flow_level_reaches_every_block_even_when_a_period_passes():
+    conn = Conn([Sub(rate_bps=1e6), Sub(rate_bps=3e6)])
+    fl = make("flow_level", conn, period_s=0.01)  # 5 segments: blocks 1 + 4 (largest remainder: 1.25 -> 1)
+    picks = []
+    for k in range(10):  # the clock jumps a whole period between picks: the plan still runs to its end
+        i = fl.select(conn, k * 10**8)
+        fl.on_sent(conn, i, k, k * 10**8)
+        picks.append(i)
+    assert picks == [0, 1, 1, 1, 1] * 2
