@@ -159,3 +159,36 @@ def make_recovery(style: str) -> RecoveryAlgorithm:
     if style == "prr":
         return PrrRecovery()
     raise ValueError(f"recovery must be one of ['newreno', 'prr'], got {style!r}")
+
+
+@register("recovery", "chihani")
+class ChihaniRecovery(RecoveryAlgorithm):
+    """The Chihani–Collange ns-3 MPTCP model's loss response (see ``MECHANISMS.md``).
+
+    At the third duplicate ACK the model halves the window and retransmits one segment, with no
+    fast recovery and no window inflation: ``cwnd = max(cwnd/2, 1 segment)`` (fully coupled:
+    ``max(cwnd - total/2, 1 segment)``).  On entry ``cwnd`` becomes the congestion control's
+    ``loss_window(sub)`` when it has one (the coupled classes of :mod:`cmtlab.sim.congestion`),
+    else ``max(cwnd // 2, seg)``; duplicate and partial ACKs leave it alone; on exit the sender
+    has set ``cwnd = ssthresh`` (two segments with the Chihani ssthresh), and the window after
+    the loss is put back — the model has no recovery state to leave.  Pair it with
+    ``variant="chihani"`` congestion control.  Approximation: the sender's window still counts
+    the RFC 6675 ``pipe`` (duplicate ACKs deflate it), the model's counts unacknowledged data.
+    """
+
+    name = "chihani"
+    __slots__ = ("window_after_loss",)
+
+    def __init__(self):
+        self.window_after_loss = 0
+
+    def enter(self, sub, dupacks, unacked_bytes, delivered_bytes):
+        lw = getattr(sub.cc, "loss_window", None) if getattr(sub, "cc", None) is not None else None
+        self.window_after_loss = lw(sub) if lw is not None else max(sub.cwnd // 2, sub.seg)
+        sub.cwnd = self.window_after_loss
+
+    def on_ack(self, sub, delivered_bytes, is_dupack):
+        pass
+
+    def exit(self, sub):
+        sub.cwnd = max(sub.cwnd, self.window_after_loss)
