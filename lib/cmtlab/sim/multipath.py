@@ -257,7 +257,7 @@ class MptcpSimulation:
         self.scenario = sc
         n = sc.n_subflows
         seg = sc.segment_bytes
-        one = striped_scenario([sc.bandwidths_bps[0]], [sc.delays_s[0]], transfer_bytes=seg, segment_bytes=seg,
+        one = striped_scenario([sc.bandwidths_bps[0]], [sc.delays_s[0]], transfer_bytes=seg, segment_bytes=seg, initial_window_bytes=seg,
                                tunnel=False, options=opts)
         self.data_wire = one.data_packet_bytes() + sc.dss_bytes
         self.ack_bytes = tuple(one.ack_packet_bytes(nb) + sc.dss_bytes for nb in range(5))
