@@ -49,7 +49,7 @@ from ..scenario import StripedScenario, TransferResult, striped_scenario
 
 def _code_version() -> str:
     here = Path(__file__).resolve().parent
-    files = sorted(here.glob("*.py")) + [here.parent / "scenario.py", here.parent / "_validate.py"]
+    files = sorted(here.rglob("*.py")) + [here.parent / "scenario.py", here.parent / "_validate.py"]
     h = hashlib.sha256()
     for f in files:
         h.update(f.name.encode())
@@ -71,7 +71,7 @@ from .scheduler import FixedScheduler, RoundRobinScheduler, Scheduler  # noqa: E
 from .traces import TRACE_NAMES, ReorderDensity, reorder_density  # noqa: E402
 
 
-def run(scenario: StripedScenario, *, trace=False) -> TransferResult:
+def run(scenario: StripedScenario, *, trace=False, reordering="none", reordering_params=None) -> TransferResult:
     """Simulate one :class:`~cmtlab.scenario.StripedScenario` and return its :class:`~cmtlab.scenario.TransferResult`.
 
     ``trace``: ``False`` (default: counters only, memory independent of the transfer size),
@@ -79,8 +79,14 @@ def run(scenario: StripedScenario, *, trace=False) -> TransferResult:
     (``"cwnd"``, ``"packets"``, ``"acks"``, ``"dupacks"``, ``"events"``, ``"reordering"``,
     ``"rate"``).  The run is deterministic for a given scenario (its ``seed`` drives the
     random loss).
+
+    ``reordering`` names the reordering response (:mod:`cmtlab.sim.reordering`: ``"none"``,
+    ``"dsack"``, ``"eifel"``, ``"frto"``, ``"tcp-door"``, ``"pr-r"``), built with
+    ``reordering_params`` (e.g. ``{"variant": "chihani"}``).
     """
-    return Simulation(scenario, trace=trace).run()
+    from .registry import make
+    response = make("reordering", reordering, **(reordering_params or {}))
+    return Simulation(scenario, trace=trace, reordering=response).run()
 
 
 def simulate_striped(bandwidths_bps, delays_s, *, transfer_bytes, segment_bytes=536, initial_window_bytes=536,
@@ -107,7 +113,7 @@ def simulate_striped(bandwidths_bps, delays_s, *, transfer_bytes, segment_bytes=
         Other :func:`cmtlab.scenario.striped_scenario` keywords (``queue_packets``,
         ``loss``, ``tunnel``, ``options``, ``max_sim_time_s``), any
         :class:`cmtlab.scenario.TcpOptions` field (``sack=True``, ``ack_path="ideal"``, …),
-        and ``trace`` (see :func:`run`).
+        and ``trace``, ``reordering``, ``reordering_params`` (see :func:`run`).
 
     Returns
     -------
@@ -117,10 +123,12 @@ def simulate_striped(bandwidths_bps, delays_s, *, transfer_bytes, segment_bytes=
         ``transfer_bytes * 8 / completion_time_s``.
     """
     trace = options.pop("trace", False)
+    reordering = options.pop("reordering", "none")
+    reordering_params = options.pop("reordering_params", None)
     sc = striped_scenario(bandwidths_bps, delays_s, transfer_bytes=transfer_bytes, segment_bytes=segment_bytes,
                           initial_window_bytes=initial_window_bytes, ssthresh_bytes=ssthresh_bytes, m_ack=m_ack,
                           seed=seed, **options)
-    return run(sc, trace=trace)
+    return run(sc, trace=trace, reordering=reordering, reordering_params=reordering_params)
 
 
 __all__ = [

@@ -372,6 +372,7 @@ class Simulation:
             "ack_queue_drops": sum(lk.queue_drops for lk in (self.ack_links or []) if lk is not None),
             "acks_sent": rcv.acks_sent, "acks_received": snd.acks_rx, "stale_acks": snd.stale_acks,
             "dupacks_received": snd.dupacks_rx, "partial_acks": snd.partial_acks,
+            "spurious_undos": snd.spurious_undos,
             "delayed_acks": rcv.delayed_acks, "timer_acks": rcv.timer_acks, "dsacks_sent": rcv.dsacks_sent,
             "duplicate_segments_received": rcv.duplicates_rx,
             "out_of_order_segments": rcv.ooo_rx,
