@@ -325,7 +325,11 @@ class TcpSender:
           to the saved window (the Chihani–Collange model's "DSACK slow start");
         * ``"rfc4015"`` — RFC 4015 sec. 3.2 step (DW): ``ssthresh = pipe_prev =
           max(saved FlightSize, saved ssthresh)`` and ``cwnd = FlightSize + min(acked_bytes,
-          IW)``.
+          IW)``, where FlightSize is what stays outstanding once the ACK that acknowledges
+          ``acked_bytes`` is processed (call it from ``on_ack``, before that processing).
+
+        Called from :meth:`ReorderingResponse.on_ack`, the ACK is then processed in the
+        restored state (a partial ACK no longer retransmits; the window grows as usual).
 
         Any fast recovery or timeout recovery under way ends (state Open), segments marked
         lost that were not retransmitted are no longer lost (so nothing more is resent: RFC
@@ -344,7 +348,8 @@ class TcpSender:
         elif how == "rfc4015":
             self.ssthresh = max(record.flight_bytes, record.ssthresh)
             iw = self.initial_cwnd
-            self.cwnd = self.in_flight() + (acked_bytes if acked_bytes < iw else iw)
+            flight = self.in_flight() - acked_bytes
+            self.cwnd = (flight if flight > 0 else 0) + (acked_bytes if acked_bytes < iw else iw)
         else:
             raise ValueError(f"how must be one of ['undo', 'exact', 'slow_start', 'rfc4015'], got {how!r}")
         if self.state == RECOVERY:
@@ -376,8 +381,25 @@ class TcpSender:
     def conventional_rto_recovery(self, now: int) -> None:
         """Go back to the conventional timeout recovery after a ``"defer"`` (RFC 5682 sec. 2.1
         steps 2a/3a): every outstanding segment not SACKed is lost and is resent in slow start
-        (the sending happens at the end of the current ACK's processing)."""
-        self._mark_all_lost()
+        (the sending happens at the end of the current ACK's processing).  Segments already
+        retransmitted since the timeout stay in flight."""
+        flags = self.flags
+        mask = self.mask
+        if not self.sack:  # the Reno-SACK guesses are forgotten, as on a timeout
+            for k in range(self.una, self.high):
+                flags[k & mask] &= ~SACKED
+            self.sacked_out = 0
+            self.highest_sack = -1
+        for k in range(self.una, self.high):
+            i = k & mask
+            f = flags[i]
+            if not f & (SACKED | LOST):
+                flags[i] = f | LOST
+                self.lost_out += 1
+                if not f & RETRANS:
+                    self.lost_pending += 1
+        self.lost_cursor = self.una
+        self.lost_marked_upto = self.high
         if self.cwnd > 3 * self.seg:
             self.cwnd = 3 * self.seg  # RFC 5682 step 3a: "no more than 3 * MSS"
         if self.trace is not None:
@@ -1263,6 +1285,14 @@ class TcpReceiver:
             if dsack is not None:
                 self.dsacks_sent += 1
                 nb = self.max_blocks - 1
+                if dsack[0] >= self.rcv_nxt:
+                    # RFC 2883 sec. 4 (4): a duplicate above RCV.NXT — the second block is
+                    # the SACK block that contains it
+                    for j, b in enumerate(blocks):
+                        if b[0] <= dsack[0] < b[1]:
+                            if j:
+                                blocks = [b] + blocks[:j] + blocks[j + 1:]
+                            break
                 sack = (dsack, tuple(blocks[:nb]) if len(blocks) > nb else tuple(blocks))
                 nblocks = 1 + len(sack[1])
             elif blocks:

@@ -20,7 +20,7 @@ class Eifel(ReorderingResponse):
     * steps (3)-(5): the first *acceptable* ACK after it (one that acknowledges new data,
       ``ack > SND.UNA``) decides once: the retransmission was spurious when its TSecr is
       smaller than ``RetransmitTS`` (the ACK was caused by the original transmission);
-    * response, RFC 4015 sec. 3.2: ``restore_congestion_state(saved, how="rfc4015",
+    * response, RFC 4015 sec. 3.2, applied before the ACK is processed: ``restore_congestion_state(saved, how="rfc4015",
       acked_bytes=...)`` — ``ssthresh = pipe_prev``, ``cwnd = FlightSize + min(bytes_acked,
       IW)``, recovery ends and nothing more is retransmitted (step 5: after a spurious
       timeout, go on with unsent data).  Not modelled: the RTO adaptation of step (7).
@@ -38,8 +38,6 @@ class Eifel(ReorderingResponse):
         super().__init__(variant)
         self.saved = None
         self.retransmit_ts = None  # TSval (ms) of the episode's first retransmission
-        self.spurious = False
-        self.una_before = 0
         self.detections = 0
         self.checks = 0
 
@@ -65,30 +63,23 @@ class Eifel(ReorderingResponse):
             self.retransmit_ts = sub.timestamp_now(now)
 
     def on_ack(self, sub, ack, ts_echo, sack, now):
-        self.una_before = una = sub.una
-        self.spurious = False
         if self.retransmit_ts is None:
             return
+        una = sub.una
         if self.variant == "chihani":
-            if ack == una and ack < sub.high:
-                self.checks += 1
-                self.spurious = ts_echo < self.retransmit_ts
-        elif ack > una:  # the first acceptable ACK decides, once
-            self.checks += 1
-            self.spurious = ts_echo < self.retransmit_ts
-            if not self.spurious:
-                self.saved = None
-                self.retransmit_ts = None
-
-    def after_ack(self, sub, ack, now):
-        if not self.spurious:
+            if not (ack == una and ack < sub.high):
+                return
+        elif ack <= una:
+            return  # the first acceptable ACK decides, once
+        self.checks += 1
+        if ts_echo < self.retransmit_ts:
+            # restored before the ACK is processed: it is then an ordinary ACK in Open state
+            if self.variant == "chihani":
+                sub.restore_congestion_state(self.saved, now, how="exact")
+            else:
+                sub.restore_congestion_state(self.saved, now, how="rfc4015", acked_bytes=(ack - una) * sub.seg)
+            self.detections += 1
+        elif self.variant == "chihani":
             return
-        if self.variant == "chihani":
-            sub.restore_congestion_state(self.saved, now, how="exact")
-        else:
-            sub.restore_congestion_state(self.saved, now, how="rfc4015",
-                                         acked_bytes=(ack - self.una_before) * sub.seg)
-        self.detections += 1
-        self.spurious = False
         self.saved = None
         self.retransmit_ts = None

@@ -63,7 +63,14 @@ class Frto(ReorderingResponse):
         return "defer"
 
     def on_ack(self, sub, ack, ts_echo, sack, now):
-        self.una_before = sub.una
+        una = self.una_before = sub.una
+        if self.phase == 2 and ack > una:
+            # step 3b: the second ACK advances the window -> spurious; restored before the
+            # ACK is processed, which then continues in Open state with new data
+            self.phase = 0
+            self.detections += 1
+            if self.variant != "chihani":
+                sub.restore_congestion_state(self.saved, now, how="rfc4015", acked_bytes=(ack - una) * sub.seg)
 
     def _conventional(self, sub, now):
         sub.conventional_rto_recovery(now)
@@ -85,12 +92,7 @@ class Frto(ReorderingResponse):
                 self._conventional(sub, now)
             else:
                 self.phase = 2
-        else:
-            if dup:
-                self._conventional(sub, now)
-            else:
-                self.phase = 0
-                self.detections += 1
-                if self.variant != "chihani":
-                    sub.restore_congestion_state(self.saved, now, how="rfc4015",
-                                                 acked_bytes=(ack - una) * sub.seg)
+        elif dup:
+            self._conventional(sub, now)
+        else:  # the second ACK covers everything sent: the timeout recovery is over anyway
+            self.phase = 0

@@ -57,7 +57,6 @@ class TcpDoor(ReorderingResponse):
         self.disabled_until = -1
         self.saved = None
         self.reduced_at = None
-        self.pending_restore = False
         self.detections = 0
         self.instant_recoveries = 0
 
@@ -102,17 +101,7 @@ class TcpDoor(ReorderingResponse):
         srtt = self._srtt(sub)
         self.disabled_until = now + int(self.t1_srtt * srtt)
         if self.saved is not None and now - self.reduced_at <= int(self.t2_srtt * srtt):
-            if ack < una:  # a stale ACK is not processed further: restore now
-                self._restore(sub, now)
-            else:
-                self.pending_restore = True
-
-    def after_ack(self, sub, ack, now):
-        if self.pending_restore:
-            self._restore(sub, now)
-
-    def _restore(self, sub, now):
-        sub.restore_congestion_state(self.saved, now, how="exact")
-        self.instant_recoveries += 1
-        self.saved = None
-        self.pending_restore = False
+            # instant recovery, before the ACK is processed
+            sub.restore_congestion_state(self.saved, now, how="exact")
+            self.instant_recoveries += 1
+            self.saved = None
