@@ -26,9 +26,9 @@ interface                                              implemented now / later
                                                        fully coupled, RTT compensation (Arabi)
 :class:`~cmtlab.sim.recovery.RecoveryAlgorithm`         :class:`ClassicRecovery` (RFC 6582),
                                                        :class:`PrrRecovery` (RFC 6937)
-:class:`~cmtlab.sim.reordering.ReorderingResponse`      :class:`NoReorderingResponse` / D-SACK undo
-                                                       (RFC 3708), TCP-DOOR, PR-R (Alheid),
-                                                       Eifel (RFC 3522), F-RTO (RFC 5682)
+:class:`~cmtlab.sim.reordering.ReorderingResponse`      ``none``, ``dsack`` (RFC 3708), ``eifel``
+                                                       (RFC 3522/4015), ``frto`` (RFC 5682),
+                                                       ``tcp-door``, ``pr-r`` (Alheid)
 =====================================================  ==========================================
 
 A subflow (:class:`~cmtlab.sim.tcp.TcpSender`) owns its congestion state; MPTCP will
