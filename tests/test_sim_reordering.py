@@ -405,3 +405,17 @@ def test_receiver_dsack_first_block_then_the_block_containing_the_duplicate():
     off.on_data(0, 0, 0, False)
     off.on_data(1, 0, 0, True)
     assert acks[-1] == (1, None)  # without D-SACK (ns-3.44): a plain duplicate ACK
+
+
+def test_one_response_instance_per_sender():
+    resp = registry.make("reordering", "dsack")
+    sender(resp, sack=True)
+    with pytest.raises(ValueError, match="one instance per subflow"):
+        sender(resp, sack=True)
+
+
+def test_frto_recurring_timeout_takes_the_standard_reaction():
+    sub, net, resp, t = _frto_timeout()
+    sub.on_rto_event(sub.rto_event)  # no ACK came back: the timeout recurs
+    assert sub.timeouts == 2 and resp.phase == 0 and sub.state == LOSS
+    assert sub.lost_out == sub.high - sub.una  # go-back-N: everything outstanding is lost

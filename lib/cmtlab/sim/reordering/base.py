@@ -66,7 +66,13 @@ class ReorderingResponse:
         self.variant = variant
 
     def attach(self, sub) -> None:
-        """The sender ``sub`` this instance serves was built."""
+        """The sender ``sub`` this instance serves was built (one instance per sender:
+        responses keep per-subflow state, so sharing one between subflows is refused)."""
+        other = getattr(self, "_sub", None)
+        if other is not None and other is not sub:
+            raise ValueError(f"reordering response {self.name!r} is already attached to another sender: "
+                             f"make one instance per subflow (registry.make('reordering', ...))")
+        self._sub = sub
 
     def on_ack(self, sub, ack: int, ts_echo: int, sack, now: int) -> None:
         """Every ACK, before processing (only when ``wants_every_ack``)."""

@@ -42,6 +42,7 @@ class Eifel(ReorderingResponse):
         self.checks = 0
 
     def attach(self, sub):
+        super().attach(sub)
         if not sub.timestamps:
             raise ValueError("reordering 'eifel' needs the timestamp option: timestamps must be True")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..registry import register
+from ..tcp import LOSS
 from .base import ReorderingResponse
 
 
@@ -26,7 +27,8 @@ class Frto(ReorderingResponse):
        sec. 4 recommends RFC 4015): ``restore_congestion_state(saved, how="rfc4015")`` and
        go on with new data.
 
-    A timeout during an F-RTO round (a recurring timeout) takes the standard reaction.
+    A timeout during an RTO recovery (an F-RTO round or a go-back-N) takes the standard
+    reaction.
     Fast retransmits are untouched.
 
     ``variant="chihani"`` (the Chihani–Collange ns-3 model, MECHANISMS.md): duplicate
@@ -54,7 +56,9 @@ class Frto(ReorderingResponse):
         return "ignore" if self.variant == "chihani" else True
 
     def on_timeout(self, sub, now):
-        if self.phase:
+        if self.phase or sub.state == LOSS:
+            # a timeout during an RTO recovery (F-RTO round or go-back-N) continues with
+            # the conventional recovery (RFC 5682 sec. 2.1, step 1's note)
             self.phase = 0
             return "standard"
         self.saved = sub.snapshot_congestion_state(now)
