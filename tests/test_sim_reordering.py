@@ -211,6 +211,21 @@ def test_eifel_not_spurious_when_the_retransmission_is_echoed():
     assert resp.detections == 0
 
 
+def test_eifel_spurious_timeout_goes_on_with_new_data():
+    sub, net, resp = sender("eifel", timestamps=True)
+    t = sub.rto_event
+    sub.on_rto_event(t)  # the ACKs were only late
+    assert sub.state == LOSS and net.retx() == [0] and resp.retransmit_ts == t // MS
+    i = len(net.sent)
+    sub.on_ack(t + 5 * MS, 5, 0, None)  # ACK of the originals (TSval 0)
+    assert resp.detections == 1 and sub.state == OPEN
+    assert sub.ssthresh == 10 * SEG  # pipe_prev = max(FlightSize, ssthresh) before the timeout
+    # cwnd = FlightSize + min(bytes_acked, IW) = 5 + 5 segments, then this ACK's own increase
+    assert sub.cwnd == 10 * SEG + SEG * SEG // (10 * SEG)
+    assert net.retx() == [0] and net.new_since(i) == list(range(10, 15))  # no go-back-N (RFC 4015 step 5)
+    sub.check_scoreboard()
+
+
 def test_eifel_chihani_checks_only_duplicate_acks():
     sub, net, resp, saved = _eifel_fast_retransmit(variant="chihani")
     sub.on_ack(110 * MS, 4, 0, None)  # an acceptable ACK with an old echo: not checked

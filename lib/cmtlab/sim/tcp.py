@@ -312,7 +312,7 @@ class TcpSender:
                                time_ns=now)
 
     def restore_congestion_state(self, record: "CongestionState", now: int, how: str = "undo",
-                                 acked_bytes: int = 0) -> None:
+                                 ack: int | None = None) -> None:
         """Undo a window reduction that a reordering response found spurious.
 
         ``how``:
@@ -324,9 +324,9 @@ class TcpSender:
         * ``"slow_start"`` — ``ssthresh = saved cwnd``, ``cwnd`` unchanged: slow start back
           to the saved window (the Chihani–Collange model's "DSACK slow start");
         * ``"rfc4015"`` — RFC 4015 sec. 3.2 step (DW): ``ssthresh = pipe_prev =
-          max(saved FlightSize, saved ssthresh)`` and ``cwnd = FlightSize + min(acked_bytes,
-          IW)``, where FlightSize is what stays outstanding once the ACK that acknowledges
-          ``acked_bytes`` is processed (call it from ``on_ack``, before that processing).
+          max(saved FlightSize, saved ssthresh)`` and ``cwnd = FlightSize + min(bytes_acked,
+          IW)`` for the cumulative ACK ``ack`` about to be processed (call it from
+          ``on_ack``): FlightSize is what stays outstanding above ``ack``.
 
         Called from :meth:`ReorderingResponse.on_ack`, the ACK is then processed in the
         restored state (a partial ACK no longer retransmits; the window grows as usual).
@@ -335,6 +335,16 @@ class TcpSender:
         lost that were not retransmitted are no longer lost (so nothing more is resent: RFC
         4015 sec. 3.2 step 5, "resume transmission with previously unsent data").
         """
+        if how not in ("undo", "exact", "slow_start", "rfc4015"):
+            raise ValueError(f"how must be one of ['undo', 'exact', 'slow_start', 'rfc4015'], got {how!r}")
+        if self.state == RECOVERY:
+            self.recovery.exit(self)
+        if self.state != OPEN:
+            self.state = OPEN
+            self.first_partial_ack = True
+        self.recover_active = False
+        self.dupacks = 0
+        self._clear_lost_marks()
         if how == "undo":
             if record.cwnd > self.cwnd:
                 self.cwnd = record.cwnd
@@ -345,21 +355,20 @@ class TcpSender:
             self.ssthresh = record.ssthresh
         elif how == "slow_start":
             self.ssthresh = record.cwnd
-        elif how == "rfc4015":
+        else:  # rfc4015
             self.ssthresh = max(record.flight_bytes, record.ssthresh)
+            if ack is None or ack < self.una:
+                ack = self.una
+            seg = self.seg
+            flags = self.flags
+            mask = self.mask
+            flight = 0  # RFC 6675 pipe of the segments above ack (lost marks are cleared by now)
+            for k in range(ack, self.high):
+                f = flags[k & mask]
+                flight += (0 if f & SACKED else 1) + (1 if f & RETRANS else 0)
+            acked = (ack - self.una) * seg
             iw = self.initial_cwnd
-            flight = self.in_flight() - acked_bytes
-            self.cwnd = (flight if flight > 0 else 0) + (acked_bytes if acked_bytes < iw else iw)
-        else:
-            raise ValueError(f"how must be one of ['undo', 'exact', 'slow_start', 'rfc4015'], got {how!r}")
-        if self.state == RECOVERY:
-            self.recovery.exit(self)
-        if self.state != OPEN:
-            self.state = OPEN
-            self.first_partial_ack = True
-        self.recover_active = False
-        self.dupacks = 0
-        self._clear_lost_marks()
+            self.cwnd = flight * seg + (acked if acked < iw else iw)
         self.spurious_undos += 1
         if self.trace is not None:
             self.trace.event(now, "undo", self.una, self)

@@ -20,10 +20,11 @@ class Eifel(ReorderingResponse):
     * steps (3)-(5): the first *acceptable* ACK after it (one that acknowledges new data,
       ``ack > SND.UNA``) decides once: the retransmission was spurious when its TSecr is
       smaller than ``RetransmitTS`` (the ACK was caused by the original transmission);
-    * response, RFC 4015 sec. 3.2, applied before the ACK is processed: ``restore_congestion_state(saved, how="rfc4015",
-      acked_bytes=...)`` — ``ssthresh = pipe_prev``, ``cwnd = FlightSize + min(bytes_acked,
-      IW)``, recovery ends and nothing more is retransmitted (step 5: after a spurious
-      timeout, go on with unsent data).  Not modelled: the RTO adaptation of step (7).
+    * response, RFC 4015 sec. 3.2, applied before the ACK is processed:
+      ``restore_congestion_state(saved, how="rfc4015", ack=ack)`` — ``ssthresh =
+      pipe_prev``, ``cwnd = FlightSize + min(bytes_acked, IW)``, recovery ends and nothing
+      more is retransmitted (step 5: after a spurious timeout, go on with unsent data); the
+      ACK is then processed in Open state.  Not modelled: the RTO adaptation of step (7).
 
     ``variant="chihani"`` (the Chihani–Collange ns-3 model, MECHANISMS.md): detection only
     on a *duplicate* ACK while a retransmission is outstanding, whose TSecr predates the
@@ -78,7 +79,7 @@ class Eifel(ReorderingResponse):
             if self.variant == "chihani":
                 sub.restore_congestion_state(self.saved, now, how="exact")
             else:
-                sub.restore_congestion_state(self.saved, now, how="rfc4015", acked_bytes=(ack - una) * sub.seg)
+                sub.restore_congestion_state(self.saved, now, how="rfc4015", ack=ack)
             self.detections += 1
         elif self.variant == "chihani":
             return

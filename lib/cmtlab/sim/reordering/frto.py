@@ -74,7 +74,7 @@ class Frto(ReorderingResponse):
             self.phase = 0
             self.detections += 1
             if self.variant != "chihani":
-                sub.restore_congestion_state(self.saved, now, how="rfc4015", acked_bytes=(ack - una) * sub.seg)
+                sub.restore_congestion_state(self.saved, now, how="rfc4015", ack=ack)
 
     def _conventional(self, sub, now):
         sub.conventional_rto_recovery(now)
