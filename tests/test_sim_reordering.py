@@ -8,8 +8,8 @@ import itertools
 import pytest
 
 from cmtlab import sim
-from cmtlab.scenario import TcpOptions
-from cmtlab.sim import ClassicRecovery, NewReno, registry
+from cmtlab.scenario import TcpOptions, striped_scenario
+from cmtlab.sim import ClassicRecovery, NewReno, Simulation, registry
 from cmtlab.sim.reordering import ReorderingResponse
 from cmtlab.sim.tcp import LOSS, OPEN, RECOVERY, TcpSender
 
@@ -434,3 +434,63 @@ def test_frto_recurring_timeout_takes_the_standard_reaction():
     sub.on_rto_event(sub.rto_event)  # no ACK came back: the timeout recurs
     assert sub.timeouts == 2 and resp.phase == 0 and sub.state == LOSS
     assert sub.lost_out == sub.high - sub.una  # go-back-N: everything outstanding is lost
+
+
+def test_pr_r_keeps_the_window_through_reordering_end_to_end():
+    base = _run("none")
+    r = _run("pr-r")
+    assert base.fast_retransmits > 0 and r.fast_retransmits > 0
+    assert r.throughput_bps > base.throughput_bps
+    assert r.extra["final_cwnd_bytes"] > base.extra["final_cwnd_bytes"]
+
+
+@pytest.mark.parametrize("name,params,opts", [
+    ("dsack", {}, dict(sack=True)), ("dsack", {"variant": "chihani"}, dict(sack=True)),
+    ("eifel", {}, dict(timestamps=True)), ("eifel", {"variant": "chihani"}, dict(timestamps=True, sack=True)),
+    ("frto", {}, dict(sack=True)), ("frto", {"variant": "chihani"}, {}), ("tcp-door", {}, {}),
+    ("tcp-door", {"variant": "chihani"}, {}), ("pr-r", {}, dict(sack=True, recovery="prr")),
+])
+def test_reordering_plus_random_loss_completes_with_a_consistent_scoreboard(name, params, opts):
+    from cmtlab.scenario import LossModel
+
+    class Checked(ReorderingResponse):
+        """Delegates every hook and checks the scoreboard's counters against its flags at each ACK."""
+
+        wants_every_ack = True
+
+        def __init__(self, inner):
+            super().__init__()
+            self.inner, self.wants_dsack, self.checks = inner, inner.wants_dsack, 0
+
+        def attach(self, sub):
+            self.inner.attach(sub)
+
+        def on_ack(self, sub, *a):
+            sub.check_scoreboard()
+            self.checks += 1
+            if self.inner.wants_every_ack:
+                self.inner.on_ack(sub, *a)
+
+        def after_ack(self, sub, *a):
+            if self.inner.wants_every_ack:
+                self.inner.after_ack(sub, *a)
+
+        def on_dsack(self, sub, *a):
+            self.inner.on_dsack(sub, *a)
+
+        def on_retransmit(self, sub, *a):
+            self.inner.on_retransmit(sub, *a)
+
+        def on_fast_retransmit(self, sub, now):
+            return self.inner.on_fast_retransmit(sub, now)
+
+        def on_timeout(self, sub, now):
+            return self.inner.on_timeout(sub, now)
+
+    sc = striped_scenario([5e6, 2e6], [0.02, 0.15], transfer_bytes=300_000, loss=LossModel("packet", 0.02),
+                          seed=3, **opts)
+    resp = Checked(registry.make("reordering", name, **params))
+    simu = Simulation(sc, reordering=resp)
+    r = simu.run()
+    simu.sender.check_scoreboard()
+    assert r.completed and r.extra["loss_drops"] > 0 and resp.checks > 100
