@@ -235,9 +235,11 @@ def test_eifel_chihani_checks_only_duplicate_acks():
     assert (sub.cwnd, sub.ssthresh) == (saved.cwnd, saved.ssthresh)
 
 
-def test_eifel_needs_timestamps():
-    with pytest.raises(ValueError, match="timestamps"):
+def test_eifel_needs_timestamps_and_dsack_needs_sack():
+    with pytest.raises(ValueError, match="timestamps must be True"):
         sender("eifel", timestamps=False)
+    with pytest.raises(ValueError, match="sack must be True"):
+        sender("dsack", sack=False)
 
 
 # ---------------------------------------------------------------- F-RTO

@@ -45,6 +45,11 @@ class DsackUndo(ReorderingResponse):
         self.recover = 0  # end of the episode (segment index)
         self.detections = 0
 
+    def attach(self, sub):
+        super().attach(sub)
+        if not sub.sack:
+            raise ValueError("reordering 'dsack' needs D-SACK reports, which ride on SACK: sack must be True")
+
     def _start(self, sub, now):
         self.saved = sub.snapshot_congestion_state(now)
         self.retx = {}
