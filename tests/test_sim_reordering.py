@@ -496,3 +496,24 @@ def test_reordering_plus_random_loss_completes_with_a_consistent_scoreboard(name
     r = simu.run()
     simu.sender.check_scoreboard()
     assert r.completed and r.extra["loss_drops"] > 0 and resp.checks > 100
+
+
+@pytest.mark.parametrize("rfc", [True, False])
+def test_receiver_tsecr_of_a_late_segment_filling_a_hole(rfc):
+    from cmtlab.sim.tcp import TcpReceiver
+
+    acks = []
+    rcv = TcpReceiver(n_segs=100, m_ack=1, options=TcpOptions(timestamps=True), heap=[], counter=itertools.count(),
+                      net_ack=lambda now, ack, echo, sack, nb: acks.append((ack, echo)), rfc7323_echo=rfc)
+    for t, (k, tsval) in enumerate([(0, 0), (2, 20), (3, 30), (1, 10)]):
+        rcv.on_data(t, k, tsval, False)
+    assert acks[:3] == [(1, 0), (1, 0), (1, 0)]  # out-of-order segments do not move TS.Recent
+    # RFC 7323 sec. 4.3: the hole is filled by segment 1 (TSval 10 >= TS.Recent 0) -> echo 10;
+    # ns-3.44 keeps TS.Recent unless the TSval is the newest seen (30)
+    assert acks[3] == (4, 10 if rfc else 0)
+
+
+def test_eifel_asks_for_rfc7323_echo_none_does_not():
+    sc = striped_scenario([5e6], [0.05], transfer_bytes=20_000, tunnel=False, timestamps=True)
+    assert Simulation(sc, reordering=registry.make("reordering", "eifel")).receiver.rfc7323_echo
+    assert not Simulation(sc).receiver.rfc7323_echo

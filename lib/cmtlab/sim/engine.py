@@ -164,7 +164,8 @@ class Simulation:
             dsack = bool(getattr(self.sender.reordering, "wants_dsack", False))
         self.receiver = TcpReceiver(n_segs=n_segs, m_ack=sc.m_ack, options=opts, net_ack=self._send_ack,
                                     heap=self.heap, counter=self.counter, trace=self.trace, reorder=self.reorder,
-                                    dsack=dsack)
+                                    dsack=dsack,
+                                    rfc7323_echo=bool(getattr(self.sender.reordering, "wants_rfc7323_echo", False)))
         self.n_segs = n_segs
         self.max_events = int(max_events) if max_events is not None else 200 * n_segs + 1_000_000
         if self.max_events < 1:

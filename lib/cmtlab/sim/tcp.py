@@ -76,9 +76,13 @@ blocks (3 with timestamps: TCP option space) in ns-3's ``TcpRxBuffer`` order —
 containing the newest segment first, merged with adjacent blocks — preceded by a D-SACK
 block (RFC 2883) when the segment that triggered the ACK was a duplicate and D-SACK is
 on (ns-3.44 never sends D-SACK; the engine turns it on when the reordering response asks
-for it, :attr:`~cmtlab.sim.reordering.ReorderingResponse.wants_dsack`).  Timestamps:
-``TS.Recent`` is updated only from in-order segments at or below the last ACK sent
-(RFC 7323 sec. 4.3, as ns-3).
+for it, :attr:`~cmtlab.sim.reordering.ReorderingResponse.wants_dsack`); a duplicate above
+RCV.NXT is followed by the block that contains it (RFC 2883 sec. 4).  Timestamps:
+``TS.Recent`` is updated only from in-order segments at or below the last ACK sent whose
+TSval is at least the newest seen (ns-3.44), or, with ``rfc7323_echo`` (turned on when the
+reordering response sets ``wants_rfc7323_echo``), exactly as RFC 7323 sec. 4.3 says:
+when ``SEG.TSval >= TS.Recent`` — so the ACK of a late segment that fills a hole echoes
+that segment's timestamp.
 
 Extension points
 ----------------
@@ -1144,16 +1148,18 @@ class TcpReceiver:
                  "delack_deadline", "delack_event", "delack_armed_at", "high_tx_ack", "ts_recent", "ts_last",
                  "done", "done_time",
                  "segments_rx", "duplicates_rx", "spurious_rx", "ooo_rx", "max_ooo", "acks_sent",
-                 "delayed_acks", "timer_acks", "dsacks_sent", "_rd")
+                 "delayed_acks", "timer_acks", "dsacks_sent", "_rd", "rfc7323_echo")
 
     def __init__(self, *, n_segs: int, m_ack: int, options, net_ack, heap, counter, trace=None, reorder=None,
-                 dsack: bool = False):
+                 dsack: bool = False, rfc7323_echo: bool = False):
         self.n_segs = n_segs
         self.m_ack = int(m_ack)
         self.delack_timeout = seconds_to_ns(options.delayed_ack_timeout_s)
         self.immediate_ooo = bool(options.immediate_ack_on_out_of_order)
         self.sack = bool(options.sack)
         self.dsack = self.sack and bool(dsack)
+        # TSecr: ns-3.44's rule (default) or RFC 7323 sec. 4.3 exactly (see on_data)
+        self.rfc7323_echo = bool(rfc7323_echo)
         self.timestamps = bool(options.timestamps)
         # TCP option space is 40 bytes: 4 SACK blocks, 3 next to the 10-byte timestamp option
         self.max_blocks = 3 if self.timestamps else 4
@@ -1182,8 +1188,15 @@ class TcpReceiver:
         """A data segment ``k`` arrived (``tsval``: sender's timestamp in ms; ``retx``: a retransmission)."""
         self.segments_rx += 1
         rcv_nxt = self.rcv_nxt
-        if self.timestamps and k + 1 >= rcv_nxt:
-            # ns-3 ProcessOptionTimestamp (segments entirely below RCV.NXT are rejected before it)
+        if self.rfc7323_echo:
+            # RFC 7323 sec. 4.3 (2) / sec. 5.3 R3, after the window check (R2): record
+            # SEG.TSval when SEG.TSval >= TS.Recent and SEG.SEQ <= Last.ACK.sent — so the ACK
+            # of a segment that fills a hole echoes that segment's timestamp
+            if self.timestamps and k >= rcv_nxt and k <= self.high_tx_ack and tsval >= self.ts_recent:
+                self.ts_recent = tsval
+        elif self.timestamps and k + 1 >= rcv_nxt:
+            # ns-3 ProcessOptionTimestamp (segments entirely below RCV.NXT are rejected before it);
+            # TS.Recent only moves forward past the newest TSval seen from any segment
             if tsval >= self.ts_last:
                 self.ts_last = tsval
                 if k == rcv_nxt and k <= self.high_tx_ack:

@@ -56,6 +56,8 @@ class ReorderingResponse:
     #: The receiver must report duplicate segments with D-SACK blocks (RFC 2883; needs SACK).
     #: ns-3.44 never sends D-SACK, so the default keeps the ACKs byte-identical to ns-3's.
     wants_dsack: bool = False
+    #: The receiver echoes timestamps exactly as RFC 7323 sec. 4.3 (ns-3.44's rule otherwise).
+    wants_rfc7323_echo: bool = False
 
     def __init__(self, variant: str | None = None):
         if variant is None:

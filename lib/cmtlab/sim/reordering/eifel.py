@@ -10,7 +10,7 @@ from .base import ReorderingResponse
 class Eifel(ReorderingResponse):
     """The Eifel detection and response algorithms (needs ``timestamps=True``).
 
-    ``variant="rfc"`` (default):
+    ``variant="rfc"`` (default; the receiver echoes timestamps as RFC 7323 sec. 4.3 says):
 
     * RFC 4015 sec. 3.1 step (0): the congestion state is saved when loss recovery starts
       (fast retransmit or timeout), before the reduction (``pipe_prev`` is
@@ -34,6 +34,7 @@ class Eifel(ReorderingResponse):
     name = "eifel"
     VARIANTS = ("rfc", "chihani")
     wants_every_ack = True
+    wants_rfc7323_echo = True
 
     def __init__(self, variant: str | None = None):
         super().__init__(variant)
