@@ -431,9 +431,20 @@ def test_one_response_instance_per_sender():
         sender(resp, sack=True)
 
 
-def test_frto_recurring_timeout_takes_the_standard_reaction():
+def test_frto_recurring_timeout_before_any_ack_restarts_frto():
     sub, net, resp, t = _frto_timeout()
-    sub.on_rto_event(sub.rto_event)  # no ACK came back: the timeout recurs
+    sub.on_rto_event(sub.rto_event)  # no ACK came back: the timeout recurs on the same SND.UNA
+    assert sub.timeouts == 2 and resp.phase == 1 and net.retx() == [0, 0] and sub.lost_out == 1
+    t2 = sub.rto_event
+    sub.on_ack(t2 + 1 * MS, 2, 0, None)
+    sub.on_ack(t2 + 2 * MS, 4, 0, None)
+    assert resp.detections == 1 and resp.saved.cwnd == 10 * SEG  # the state before the first timeout
+
+
+def test_frto_timeout_after_new_data_takes_the_standard_reaction():
+    sub, net, resp, t = _frto_timeout()
+    sub.on_ack(t + 10 * MS, 2, 0, None)  # step 2b: two new segments sent
+    sub.on_rto_event(sub.rto_event)
     assert sub.timeouts == 2 and resp.phase == 0 and sub.state == LOSS
     assert sub.lost_out == sub.high - sub.una  # go-back-N: everything outstanding is lost
 
@@ -517,3 +528,47 @@ def test_eifel_asks_for_rfc7323_echo_none_does_not():
     sc = striped_scenario([5e6], [0.05], transfer_bytes=20_000, tunnel=False, timestamps=True)
     assert Simulation(sc, reordering=registry.make("reordering", "eifel")).receiver.rfc7323_echo
     assert not Simulation(sc).receiver.rfc7323_echo
+
+
+class AckDelaySpike(sim.LinkModel):
+    """A point-to-point ACK link whose ACKs sent during ``[t0_s, t1_s)`` take ``extra_s`` longer
+    (FIFO kept: later ACKs queue behind them) — a delay spike that makes the timer expire."""
+
+    def __init__(self, rate_bps, delay_s, t0_s, t1_s, extra_s):
+        self.inner = sim.PointToPointLink(rate_bps, delay_s, 100)
+        self.t0, self.t1, self.extra = int(t0_s * 1e9), int(t1_s * 1e9), int(extra_s * 1e9)
+        self.last = 0
+        self.packets = self.bytes = self.queue_drops = self.loss_drops = self.last_start_ns = 0
+
+    def transmit(self, now_ns, wire_bytes, order_ns=None):
+        arr = self.inner.transmit(now_ns, wire_bytes, order_ns)
+        self.last_start_ns, self.packets = self.inner.last_start_ns, self.inner.packets
+        if arr < 0:
+            return arr
+        if self.t0 <= now_ns < self.t1:
+            arr += self.extra
+        self.last = arr = max(arr, self.last)
+        return arr
+
+    def serialisation_ns(self, wire_bytes):
+        return self.inner.serialisation_ns(wire_bytes)
+
+    def propagation_ns(self):
+        return self.inner.propagation_ns()
+
+
+def _spike_run(name, **opts):
+    sc = striped_scenario([10e6], [0.1], transfer_bytes=2_000_000, tunnel=False, min_rto_s=0.2, **opts)
+    resp = registry.make("reordering", name)
+    return Simulation(sc, reordering=resp, ack_links=[AckDelaySpike(10e6, 0.05, 1.5, 1.52, 0.6)]).run(), resp
+
+
+@pytest.mark.parametrize("name,opts", [("frto", {}), ("eifel", dict(timestamps=True))])
+def test_spurious_timeout_from_an_ack_delay_spike_no_go_back_n(name, opts):
+    base, _ = _spike_run("none", **opts)
+    assert base.completed and base.timeouts >= 1 and base.extra["loss_drops"] == 0
+    assert base.retransmissions > 100  # conventional recovery resends the whole window
+    r, resp = _spike_run(name, **opts)
+    assert r.completed and r.timeouts >= 1 and resp.detections == 1 and r.extra["spurious_undos"] == 1
+    assert r.retransmissions <= r.timeouts  # only the timer's own retransmissions
+    assert r.completion_time_s < base.completion_time_s

@@ -27,8 +27,10 @@ class Frto(ReorderingResponse):
        sec. 4 recommends RFC 4015): ``restore_congestion_state(saved, how="rfc4015")`` and
        go on with new data.
 
-    A timeout during an RTO recovery (an F-RTO round or a go-back-N) takes the standard
-    reaction.
+    A timeout that recurs before any ACK, on the same ``SND.UNA``, restarts F-RTO at step 1
+    with the state saved before the first one (RFC 5682 sec. 3.2, as Linux); any other
+    timeout during an RTO recovery (after F-RTO sent new data, or a go-back-N) takes the
+    standard reaction.
     Fast retransmits are untouched.
 
     ``variant="chihani"`` (the Chihani–Collange ns-3 model, MECHANISMS.md): duplicate
@@ -47,6 +49,7 @@ class Frto(ReorderingResponse):
         self.phase = 0  # 0: idle, 1: waiting for the first ACK after the RTO, 2: for the second
         self.saved = None
         self.recover = 0
+        self.una_at_timeout = -1
         self.una_before = 0
         self.stale = False
         self.detections = 0
@@ -56,13 +59,19 @@ class Frto(ReorderingResponse):
         return "ignore" if self.variant == "chihani" else True
 
     def on_timeout(self, sub, now):
+        if self.phase == 1 and sub.una == self.una_at_timeout:
+            # a recurring timeout before any ACK, on the same SND.UNA: F-RTO again, the state
+            # saved before the first timeout kept (RFC 5682 sec. 3.2; Linux does the same)
+            self.recover = sub.high
+            return "defer"
         if self.phase or sub.state == LOSS:
-            # a timeout during an RTO recovery (F-RTO round or go-back-N) continues with
-            # the conventional recovery (RFC 5682 sec. 2.1, step 1's note)
+            # a timeout during an RTO recovery (after F-RTO sent new data, or a go-back-N)
+            # continues with the conventional recovery (RFC 5682 sec. 2.1, step 1)
             self.phase = 0
             return "standard"
         self.saved = sub.snapshot_congestion_state(now)
         self.recover = sub.high
+        self.una_at_timeout = sub.una
         self.phase = 1
         return "defer"
 
