@@ -362,6 +362,11 @@ def test_bad_parameters_name_the_parameter_and_the_allowed_values():
     with pytest.raises(ValueError, match="invalid parameters"):
         registry.make("reordering", "eifel", t1_srtt=1)
     assert set(registry.names("reordering")) >= {"none", "dsack", "eifel", "frto", "tcp-door", "pr-r"}
+    with pytest.raises(ValueError, match=r"reordering must be one of"):
+        sim.simulate_striped([5e6], [0.05], transfer_bytes=10_000, reordering="nopr")
+    with pytest.raises(ValueError, match=r"variant .*\['rfc', 'chihani'\]"):
+        sim.simulate_striped([5e6], [0.05], transfer_bytes=10_000, reordering="frto",
+                             reordering_params={"variant": "ns3"})
 
 
 # ---------------------------------------------------------------- end to end
