@@ -280,3 +280,49 @@ def test_reinjection_sends_lost_data_on_another_subflow_too():
     # a re-injected copy is a new segment of another subflow carrying an already-sent DSN
     fresh = pk[~pk["retransmission"]]
     assert fresh["dsn"].duplicated().sum() == re.extra["reinjections"]
+
+
+@pytest.mark.parametrize("reordering", ["dsack", "eifel", "pr-r"])
+def test_reordering_responses_act_on_every_subflow(reordering):
+    """A reordering response is built per subflow: on three asymmetric paths the same run without a
+    response and with one differ: the receivers' duplicate ACKs of Alheid's Fig. 1 (``dupack_mode=
+    "paper"``) cause false fast retransmits, which dsack and eifel undo and pr-r rides out."""
+    kw = dict(transfer_bytes=1_000_000, congestion="lia", sack=True, timestamps=True, dupack_mode="paper",
+              receive_buffer_bytes=1 << 20, loss=LossModel("packet", 0.002), seed=1)
+    base = sim.simulate_mptcp([5e6, 2e6, 7e6], [0.2, 0.02, 0.1], **kw)
+    r = sim.simulate_mptcp([5e6, 2e6, 7e6], [0.2, 0.02, 0.1], reordering=reordering, **kw)
+    assert r.completed and base.completed
+    assert r.row()["reordering"] == reordering
+    assert r.extra["spurious_undos"] == r.subflows["spurious_undos"].sum()
+    assert base.extra["spurious_undos"] == 0
+    if reordering == "pr-r":
+        assert r.completion_time_s < base.completion_time_s  # the window survives the false fast retransmits
+    else:
+        assert r.extra["spurious_undos"] >= 1
+
+
+def test_link_models_are_named_in_the_scenario():
+    """``links`` names a registered link model per path; point-to-point by name is the default run, and
+    a model's for_path builds the access links the subflows really cross (a slower custom link
+    slows the transfer)."""
+    from cmtlab.sim.link import PointToPointLink
+
+    @register("link", "test_half_rate")
+    class HalfRate(PointToPointLink):
+        @classmethod
+        def for_path(cls, *, rate_bps, delay_s, queue_packets, loss, rng, seed, stream, factor=0.5):
+            return (PointToPointLink(rate_bps * factor, delay_s, queue_packets, loss, rng),
+                    PointToPointLink(rate_bps, delay_s, queue_packets))
+
+    kw = dict(transfer_bytes=300_000, congestion="lia", seed=2)
+    base = sim.simulate_mptcp([5e6, 2e6], [0.1, 0.02], **kw)
+    named = sim.simulate_mptcp([5e6, 2e6], [0.1, 0.02], links="point_to_point", **kw)
+    assert named.completion_time_s == base.completion_time_s and named.row()["scenario_key"] == base.row()["scenario_key"]
+    slow = sim.simulate_mptcp([5e6, 2e6], [0.1, 0.02], links=["point_to_point", ("test_half_rate", {"factor": 0.25})],
+                              **kw)
+    assert slow.scenario.links[1] == ("test_half_rate", (("factor", 0.25),))
+    assert slow.completion_time_s > base.completion_time_s
+    with pytest.raises(ValueError, match="links"):
+        sim.simulate_mptcp([5e6, 2e6], [0.1, 0.02], links=["point_to_point"], **kw)
+    with pytest.raises(ValueError, match="links\\[1\\]"):
+        sim.simulate_mptcp([5e6, 2e6], [0.1, 0.02], links=["point_to_point", "no_such_link"], **kw)

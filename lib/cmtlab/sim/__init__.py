@@ -28,9 +28,9 @@ interface                                              implemented now / later
                                                        fully coupled, RTT compensation (Arabi)
 :class:`~cmtlab.sim.recovery.RecoveryAlgorithm`         :class:`ClassicRecovery` (RFC 6582),
                                                        :class:`PrrRecovery` (RFC 6937)
-:class:`~cmtlab.sim.reordering.ReorderingResponse`      :class:`NoReorderingResponse` / D-SACK undo
-                                                       (RFC 3708), TCP-DOOR, PR-R (Alheid),
-                                                       Eifel (RFC 3522), F-RTO (RFC 5682)
+:class:`~cmtlab.sim.reordering.ReorderingResponse`      ``none``, ``dsack`` (RFC 3708), ``eifel``
+                                                       (RFC 3522/4015), ``frto`` (RFC 5682),
+                                                       ``tcp-door``, ``pr-r`` (Alheid)
 =====================================================  ==========================================
 
 A subflow (:class:`~cmtlab.sim.tcp.TcpSender`) owns its congestion state; an MPTCP
@@ -52,7 +52,7 @@ from ..scenario import StripedScenario, TransferResult, striped_scenario
 
 def _code_version() -> str:
     here = Path(__file__).resolve().parent
-    files = sorted(here.glob("*.py")) + [here.parent / "scenario.py", here.parent / "_validate.py"]
+    files = sorted(here.rglob("*.py")) + [here.parent / "scenario.py", here.parent / "_validate.py"]
     h = hashlib.sha256()
     for f in files:
         h.update(f.name.encode())
@@ -75,7 +75,7 @@ from .traces import TRACE_NAMES, ReorderDensity, reorder_density  # noqa: E402
 from .multipath import MptcpResult, MptcpScenario, MptcpSimulation, mptcp_scenario, run_mptcp, simulate_mptcp  # noqa: E402,E501
 
 
-def run(scenario: StripedScenario, *, trace=False) -> TransferResult:
+def run(scenario: StripedScenario, *, trace=False, reordering="none", reordering_params=None) -> TransferResult:
     """Simulate one :class:`~cmtlab.scenario.StripedScenario` and return its :class:`~cmtlab.scenario.TransferResult`.
 
     An :class:`~cmtlab.sim.multipath.MptcpScenario` runs the multipath engine
@@ -86,10 +86,19 @@ def run(scenario: StripedScenario, *, trace=False) -> TransferResult:
     (``"cwnd"``, ``"packets"``, ``"acks"``, ``"dupacks"``, ``"events"``, ``"reordering"``,
     ``"rate"``).  The run is deterministic for a given scenario (its ``seed`` drives the
     random loss).
+
+    ``reordering`` names the reordering response (:mod:`cmtlab.sim.reordering`: ``"none"``,
+    ``"dsack"``, ``"eifel"``, ``"frto"``, ``"tcp-door"``, ``"pr-r"``), built with
+    ``reordering_params`` (e.g. ``{"variant": "chihani"}``).
     """
     if isinstance(scenario, MptcpScenario):
+        if reordering != "none" or reordering_params:
+            raise ValueError("reordering: an MptcpScenario carries its own (scenario.reordering); "
+                             "pass reordering= only with a StripedScenario")
         return run_mptcp(scenario, trace=trace)
-    return Simulation(scenario, trace=trace).run()
+    from .registry import make
+    response = make("reordering", reordering, **(reordering_params or {}))
+    return Simulation(scenario, trace=trace, reordering=response).run()
 
 
 def simulate_striped(bandwidths_bps, delays_s, *, transfer_bytes, segment_bytes=536, initial_window_bytes=536,
@@ -116,7 +125,7 @@ def simulate_striped(bandwidths_bps, delays_s, *, transfer_bytes, segment_bytes=
         Other :func:`cmtlab.scenario.striped_scenario` keywords (``queue_packets``,
         ``loss``, ``tunnel``, ``options``, ``max_sim_time_s``), any
         :class:`cmtlab.scenario.TcpOptions` field (``sack=True``, ``ack_path="ideal"``, …),
-        and ``trace`` (see :func:`run`).
+        and ``trace``, ``reordering``, ``reordering_params`` (see :func:`run`).
 
     Returns
     -------
@@ -126,10 +135,12 @@ def simulate_striped(bandwidths_bps, delays_s, *, transfer_bytes, segment_bytes=
         ``transfer_bytes * 8 / completion_time_s``.
     """
     trace = options.pop("trace", False)
+    reordering = options.pop("reordering", "none")
+    reordering_params = options.pop("reordering_params", None)
     sc = striped_scenario(bandwidths_bps, delays_s, transfer_bytes=transfer_bytes, segment_bytes=segment_bytes,
                           initial_window_bytes=initial_window_bytes, ssthresh_bytes=ssthresh_bytes, m_ack=m_ack,
                           seed=seed, **options)
-    return run(sc, trace=trace)
+    return run(sc, trace=trace, reordering=reordering, reordering_params=reordering_params)
 
 
 __all__ = [

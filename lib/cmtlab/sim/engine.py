@@ -164,7 +164,8 @@ class Simulation:
             dsack = bool(getattr(self.sender.reordering, "wants_dsack", False))
         self.receiver = TcpReceiver(n_segs=n_segs, m_ack=sc.m_ack, options=opts, net_ack=self._send_ack,
                                     heap=self.heap, counter=self.counter, trace=self.trace, reorder=self.reorder,
-                                    dsack=dsack)
+                                    dsack=dsack,
+                                    rfc7323_echo=bool(getattr(self.sender.reordering, "wants_rfc7323_echo", False)))
         self.n_segs = n_segs
         self.max_events = int(max_events) if max_events is not None else 200 * n_segs + 1_000_000
         if self.max_events < 1:
@@ -367,6 +368,7 @@ class Simulation:
             "ack_queue_drops": sum(lk.queue_drops for lk in (self.ack_links or []) if lk is not None),
             "acks_sent": rcv.acks_sent, "acks_received": snd.acks_rx, "stale_acks": snd.stale_acks,
             "dupacks_received": snd.dupacks_rx, "partial_acks": snd.partial_acks,
+            "spurious_undos": snd.spurious_undos,
             "delayed_acks": rcv.delayed_acks, "timer_acks": rcv.timer_acks, "dsacks_sent": rcv.dsacks_sent,
             "duplicate_segments_received": rcv.duplicates_rx,
             "out_of_order_segments": rcv.ooo_rx,

@@ -49,6 +49,7 @@ from collections import deque
 from fractions import Fraction
 
 from ..scenario import NO_LOSS, LossModel
+from .registry import register
 
 #: :meth:`LinkModel.transmit` result: tail-dropped at the transmit queue (never serialised).
 DROPPED_QUEUE = -1
@@ -109,12 +110,27 @@ class LinkModel(ABC):
         """Probability that a packet of ``wire_bytes`` bytes is lost on this link."""
         return 0.0
 
+    @classmethod
+    def for_path(cls, *, rate_bps: float, delay_s: float, queue_packets: int, loss, rng, seed: int, stream: int,
+                 **params) -> tuple["LinkModel", "LinkModel"]:
+        """``(forward, reverse)`` access links of one path of a multipath scenario.
+
+        The engine calls this for path ``stream`` with the scenario's rate (bit/s), *one-way*
+        delay (s), queue limit, the path's :class:`cmtlab.scenario.LossModel` and its loss
+        generator ``rng``; ``seed``/``stream`` seed a model's own random streams (path ``i`` uses
+        stream ``i``, so adding a path leaves the others' draws unchanged).  ``params`` are the
+        scenario's parameters for this model.  Override it in a link model that needs more than
+        its constructor (a shared medium for both directions, its own generators).
+        """
+        raise ValueError(f"link model {cls.__name__} cannot be named in a scenario (it has no for_path)")
+
     def stats(self) -> dict:
         """Counters of this direction (packets and bytes handed to it, drops)."""
         return {"packets": self.packets, "bytes": self.bytes, "queue_drops": self.queue_drops,
                 "loss_drops": self.loss_drops, "max_queue": getattr(self, "max_queue", 0)}
 
 
+@register("link", "point_to_point")
 class PointToPointLink(LinkModel):
     """A FIFO point-to-point link direction: rate, propagation delay, drop-tail queue, random loss.
 
@@ -181,6 +197,14 @@ class PointToPointLink(LinkModel):
         self._last_p = 0.0
         self.packets = self.bytes = self.queue_drops = self.loss_drops = self.max_queue = 0
         self.last_start_ns = 0
+
+    @classmethod
+    def for_path(cls, *, rate_bps, delay_s, queue_packets, loss, rng, seed, stream, **params):
+        """Forward: this link with the path's loss model; reverse (ACKs): a loss-free point-to-point link."""
+        if params:
+            raise ValueError(f"link 'point_to_point' takes no parameters, got {sorted(params)}")
+        return (cls(rate_bps, delay_s, queue_packets, loss, rng),
+                PointToPointLink(rate_bps, delay_s, queue_packets))
 
     def drop_probability(self, wire_bytes: int) -> float:
         """Loss probability of a packet of ``wire_bytes`` bytes (cached per size).

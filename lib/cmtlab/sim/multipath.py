@@ -31,7 +31,7 @@ from .._validate import as_float_array, check_choice, check_int, check_positive
 from ..scenario import PRESETS, TcpOptions, TransferResult, _as_loss, options_preset, striped_scenario
 from . import registry
 from .engine import loss_rng
-from .link import NS_PER_S, PointToPointLink, seconds_to_ns
+from .link import NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
 from .mptcp import DUPACK_MODES, EV_WAKE, RETRANSMIT_POLICIES, UNBOUNDED_SEGS, MptcpConnection, MptcpSubflow
 from .recovery import make_recovery
 from .tcp import EV_ACK, EV_DATA, EV_DELACK, EV_RTO, TcpReceiver, TcpSender
@@ -66,6 +66,9 @@ class MptcpScenario:
     Exactly one of ``transfer_bytes`` (run until the application holds them in order) and
     ``duration_s`` (run for that long) is set.  Mechanisms are registry names
     (:mod:`cmtlab.sim.registry`) with keyword parameters as sorted ``(name, value)`` tuples.
+    ``links`` holds one ``(link model name, params)`` per path (registry kind ``"link"``; the
+    model's :meth:`~cmtlab.sim.link.LinkModel.for_path` builds the path's access links), or
+    is empty: point-to-point links everywhere.
     """
 
     bandwidths_bps: tuple
@@ -88,6 +91,7 @@ class MptcpScenario:
     m_ack: int = 2
     queue_packets: int = 100
     loss: tuple = ()
+    links: tuple = ()
     backbone_bps: float | None = None
     competing_flows: int = 0
     options: TcpOptions = field(default_factory=TcpOptions)
@@ -124,9 +128,14 @@ def mptcp_scenario(bandwidths_bps, delays_s, *, transfer_bytes=None, duration_s=
                    congestion_params=None, scheduler="round_robin", scheduler_params=None, reordering="none",
                    reordering_params=None, dupack_mode="rfc", retransmit="original", dss_bytes=0,
                    receive_buffer_bytes=None, segment_bytes=536, initial_window_bytes=536, ssthresh_bytes=65535,
-                   m_ack=2, queue_packets=100, loss=None, backbone_bps=None, competing_flows=0, options=None,
-                   seed=0, max_sim_time_s=36_000.0, **option_changes) -> MptcpScenario:
-    """Validate the arguments and build a :class:`MptcpScenario` (errors name the parameter)."""
+                   m_ack=2, queue_packets=100, loss=None, links=None, backbone_bps=None, competing_flows=0,
+                   options=None, seed=0, max_sim_time_s=36_000.0, **option_changes) -> MptcpScenario:
+    """Validate the arguments and build a :class:`MptcpScenario` (errors name the parameter).
+
+    ``links``: ``None`` (point-to-point links), a link model name, ``(name, params dict)``, or
+    a list of those with one entry per path (e.g. ``"pareto_cross_traffic"`` of
+    :mod:`cmtlab.sim.osia_links`, ``("wifi80211g", {"distance_m": 50})``).
+    """
     b = as_float_array("bandwidths_bps", bandwidths_bps)
     d = as_float_array("delays_s", delays_s)
     if b.size != d.size:
@@ -168,6 +177,7 @@ def mptcp_scenario(bandwidths_bps, delays_s, *, transfer_bytes=None, duration_s=
         backbone_bps = check_positive("backbone_bps", backbone_bps)
     comp = check_int("competing_flows", competing_flows, minimum=0, maximum=64)
     losses = _as_loss(loss, b.size)
+    path_links = _as_links(links, b.size)
     # the per-subflow TCP parameters are validated as a one-link striped scenario would be
     striped_scenario([b[0]], [d[0]], transfer_bytes=E or seg, segment_bytes=seg,
                      initial_window_bytes=initial_window_bytes, ssthresh_bytes=ssthresh_bytes, m_ack=m_ack,
@@ -180,8 +190,41 @@ def mptcp_scenario(bandwidths_bps, delays_s, *, transfer_bytes=None, duration_s=
         reordering=reordering, reordering_params=_params("reordering_params", reordering_params),
         dupack_mode=dupack_mode, retransmit=retransmit, dss_bytes=dss, receive_buffer_bytes=rcvbuf,
         segment_bytes=seg, initial_window_bytes=int(initial_window_bytes), ssthresh_bytes=int(ssthresh_bytes),
-        m_ack=int(m_ack), queue_packets=int(queue_packets), loss=losses, backbone_bps=backbone_bps,
+        m_ack=int(m_ack), queue_packets=int(queue_packets), loss=losses, links=path_links, backbone_bps=backbone_bps,
         competing_flows=comp, options=opts, seed=int(seed), max_sim_time_s=float(max_sim_time_s))
+
+
+def _scenario_link_models() -> list:
+    """Registered link models a scenario can name (those overriding :meth:`LinkModel.for_path`)."""
+    base = LinkModel.for_path.__func__
+    return [m for m in registry.names("link") if registry.lookup("link", m).for_path.__func__ is not base]
+
+
+def _as_links(links, n: int) -> tuple:
+    """Normalise ``links`` to one ``(name, sorted params tuple)`` per path (``()``: point-to-point)."""
+    if links is None or (isinstance(links, (tuple, list)) and len(links) == 0):
+        return ()
+    if isinstance(links, (str, tuple)) and not (isinstance(links, tuple) and links and
+                                               isinstance(links[0], (tuple, list))):
+        links = [links] * n
+    links = list(links)
+    if len(links) != n:
+        raise ValueError(f"links must give one link model per path ({n}), got {len(links)}")
+    out = []
+    for i, entry in enumerate(links):
+        if isinstance(entry, str):
+            name, params = entry, {}
+        elif isinstance(entry, (tuple, list)) and len(entry) == 2 and isinstance(entry[0], str):
+            name, params = entry[0], dict(entry[1] or {})
+        else:
+            raise ValueError(f"links[{i}] must be a link model name or (name, params dict), got {entry!r}")
+        if name not in _scenario_link_models():
+            raise ValueError(f"links[{i}] must name a link model with for_path, one of {_scenario_link_models()}, "
+                             f"got {name!r}")
+        out.append((name, _params(f"links[{i}] params", params)))
+    if all(e == ("point_to_point", ()) for e in out):
+        return ()
+    return tuple(out)
 
 
 @dataclass
@@ -270,9 +313,13 @@ class MptcpSimulation:
         # ---- links and paths
         owd = [d / 2.0 for d in sc.delays_s]
         q = sc.queue_packets
-        self.access = [PointToPointLink(sc.bandwidths_bps[i], owd[i], q, sc.loss[i], loss_rng(sc.seed, i))
-                       for i in range(n)]
-        self.access_rev = [PointToPointLink(sc.bandwidths_bps[i], owd[i], q) for i in range(n)]
+        models = sc.links or (("point_to_point", ()),) * n
+        built = [registry.lookup("link", name).for_path(
+                     rate_bps=sc.bandwidths_bps[i], delay_s=owd[i], queue_packets=q, loss=sc.loss[i],
+                     rng=loss_rng(sc.seed, i), seed=sc.seed, stream=i, **dict(params))
+                 for i, (name, params) in enumerate(models)]
+        self.access = [fw for fw, _ in built]
+        self.access_rev = [rv for _, rv in built]
         self.backbone = (PointToPointLink(sc.backbone_bps, 0.0, q) if sc.backbone_bps is not None else None)
         fwd = [((self.backbone,) if self.backbone is not None else ()) + (self.access[i],) for i in range(n)]
         rev = [(self.access_rev[i],) for i in range(n)]
@@ -311,7 +358,8 @@ class MptcpSimulation:
             is_sub = f < n
             cc = registry.make("congestion", sc.congestion if is_sub else "newreno",
                                **(dict(sc.congestion_params) if is_sub else {}))
-            ro = registry.make("reordering", sc.reordering, **dict(sc.reordering_params))
+            ro = (registry.make("reordering", sc.reordering, **dict(sc.reordering_params)) if is_sub
+                  else registry.make("reordering", "none"))
             tr = _Trace(f, self.tr) if trace else None
             cls = MptcpSubflow if is_sub else TcpSender
             comp_bytes = sc.transfer_bytes if sc.transfer_bytes is not None else UNBOUNDED_SEGS * seg // 2
@@ -322,7 +370,8 @@ class MptcpSimulation:
                       index=f, connection=conn if is_sub else None, path=path_info(fwd[f], rev[f]))
             rcv = TcpReceiver(n_segs=(0 if is_sub else snd.n_segs), m_ack=sc.m_ack, options=opts,
                               net_ack=self._make_send_ack(f), heap=self.heap, counter=self.counter, trace=tr,
-                              dsack=bool(getattr(ro, "wants_dsack", False)))
+                              dsack=bool(getattr(ro, "wants_dsack", False)),
+                              rfc7323_echo=bool(getattr(ro, "wants_rfc7323_echo", False)))
             rcv.index = f
             if is_sub:
                 rcv.sink = conn.deliver
@@ -556,6 +605,7 @@ class MptcpSimulation:
                 "link_utilisation": acc.packets * self.data_wire * 8 / (sc.bandwidths_bps[i] * elapsed_s),
                 "final_cwnd_bytes": s.cwnd, "srtt_s": s.srtt / NS_PER_S if s.n_rtt_samples else float("nan"),
                 "loss_drops": acc.loss_drops, "queue_drops": acc.queue_drops,
+                "spurious_undos": s.spurious_undos,
             })
         subflows = pd.DataFrame(rows)
         unique = max(conn.delivered_segments + len(conn.ooo), 1)
@@ -571,6 +621,7 @@ class MptcpSimulation:
             "ooo_bo_bytes": conn.ooo_bytes_time / elapsed_ns,
             "max_ooo_buffer_bytes": conn.max_ooo * seg, "reinjections": conn.reinjections,
             "duplicate_dsn_received": conn.duplicate_dsn,
+            "spurious_undos": sum(s.spurious_undos for s in subs),  # reordering responses' restores
             "queue_drops": sum(lk.queue_drops for lk in self.links),
             "loss_drops": sum(lk.loss_drops for lk in self.links),
             "segments_per_second": sum(s.segments_sent for s in subs) / wall if wall > 0 else float("nan"),

@@ -76,9 +76,13 @@ blocks (3 with timestamps: TCP option space) in ns-3's ``TcpRxBuffer`` order —
 containing the newest segment first, merged with adjacent blocks — preceded by a D-SACK
 block (RFC 2883) when the segment that triggered the ACK was a duplicate and D-SACK is
 on (ns-3.44 never sends D-SACK; the engine turns it on when the reordering response asks
-for it, :attr:`~cmtlab.sim.reordering.ReorderingResponse.wants_dsack`).  Timestamps:
-``TS.Recent`` is updated only from in-order segments at or below the last ACK sent
-(RFC 7323 sec. 4.3, as ns-3).
+for it, :attr:`~cmtlab.sim.reordering.ReorderingResponse.wants_dsack`); a duplicate above
+RCV.NXT is followed by the block that contains it (RFC 2883 sec. 4).  Timestamps:
+``TS.Recent`` is updated only from in-order segments at or below the last ACK sent whose
+TSval is at least the newest seen (ns-3.44), or, with ``rfc7323_echo`` (turned on when the
+reordering response sets ``wants_rfc7323_echo``), exactly as RFC 7323 sec. 4.3 says:
+when ``SEG.TSval >= TS.Recent`` — so the ACK of a late segment that fills a hole echoes
+that segment's timestamp.
 
 Extension points
 ----------------
@@ -93,6 +97,7 @@ application itself.  ``index`` tags a flow's timer events in a shared event queu
 from __future__ import annotations
 
 from heapq import heappush
+from typing import NamedTuple
 
 from .link import NS_PER_S, seconds_to_ns
 
@@ -111,6 +116,28 @@ def _pow2_at_least(n: int) -> int:
     while p < n:
         p <<= 1
     return p
+
+
+class CongestionState(NamedTuple):
+    """Immutable record of a sender's congestion state (:meth:`TcpSender.snapshot_congestion_state`).
+
+    Windows in bytes, ``state`` one of ``OPEN``/``DISORDER``/``RECOVERY``/``LOSS``,
+    ``recover`` the recovery point (segment index), ``flight_bytes`` the RFC 6675 pipe,
+    RTT/RTO values in ns, ``time_ns`` when the snapshot was taken.
+    """
+
+    cwnd: int
+    ssthresh: int
+    state: int
+    recover: int
+    recover_active: bool
+    una: int
+    high: int
+    flight_bytes: int
+    srtt: int
+    rttvar: int
+    rto: int
+    time_ns: int
 
 
 class TcpSender:
@@ -138,6 +165,8 @@ class TcpSender:
         "_run_ack", "_run_len", "_run_start",
         # multipath plumbing (read by mechanisms; see cmtlab.sim.mptcp)
         "index", "connection", "path",
+        # reordering-response hooks (see cmtlab.sim.reordering)
+        "_every_ack", "_plain", "spurious_undos", "initial_cwnd",
     )
 
     def __init__(self, *, segment_bytes: int, transfer_bytes: int, initial_window_bytes: int,
@@ -191,6 +220,7 @@ class TcpSender:
         self.lost_pending = 0  # segments marked lost and not yet retransmitted (NextSeg rule 1)
 
         self.cwnd = int(initial_window_bytes)
+        self.initial_cwnd = self.cwnd  # IW (RFC 4015 response)
         self.ssthresh = int(ssthresh_bytes)
         self.state = OPEN
         self.dupacks = 0
@@ -221,7 +251,14 @@ class TcpSender:
         self.index = index  # subflow number (tags this sender's timer events)
         self.connection = connection  # the MPTCP connection, None for a single-path flow
         self.path = path  # static description of the path (rate_bps, delay_s)
+        # a response that watches every ACK takes the general path (no fast paths)
+        self._every_ack = bool(getattr(reordering, "wants_every_ack", False))
+        self._plain = trace is None and not self._every_ack
+        self.spurious_undos = 0  # times a reordering response restored a saved congestion state
         cc.init(self)
+        attach = getattr(reordering, "attach", None)
+        if attach is not None:
+            attach(self)
 
     # ------------------------------------------------------------------ helpers
     def in_flight(self) -> int:
@@ -277,6 +314,138 @@ class TcpSender:
             self.rto_event = deadline
             heappush(self.heap, (deadline, now, next(self.counter), EV_RTO, self.index, 0, None))
 
+    # ------------------------------------------------------------------ reordering-response API
+    def timestamp_now(self, now: int) -> int:
+        """The TSval (ms) a segment sent at ``now`` carries (RFC 7323; ns-3's millisecond clock)."""
+        return (now + self.ts_offset_ns) // 1_000_000
+
+    def snapshot_congestion_state(self, now: int = 0) -> "CongestionState":
+        """An immutable record of the congestion state (to be restored by a reordering response)."""
+        return CongestionState(cwnd=self.cwnd, ssthresh=self.ssthresh, state=self.state, recover=self.recover,
+                               recover_active=self.recover_active, una=self.una, high=self.high,
+                               flight_bytes=self.in_flight(), srtt=self.srtt, rttvar=self.rttvar, rto=self.rto,
+                               time_ns=now)
+
+    def restore_congestion_state(self, record: "CongestionState", now: int, how: str = "undo",
+                                 ack: int | None = None) -> None:
+        """Undo a window reduction that a reordering response found spurious.
+
+        ``how``:
+
+        * ``"undo"`` — ``cwnd = max(cwnd, saved cwnd)``, ``ssthresh = max(ssthresh, saved
+          ssthresh)`` (never lowers either; Linux's ``tcp_undo_cwnd_reduction``, the usual
+          response to RFC 3708 detection);
+        * ``"exact"`` — the saved ``cwnd`` and ``ssthresh`` as they were;
+        * ``"slow_start"`` — ``ssthresh = saved cwnd``, ``cwnd`` unchanged: slow start back
+          to the saved window (the Chihani–Collange model's "DSACK slow start");
+        * ``"rfc4015"`` — RFC 4015 sec. 3.2 step (DW): ``ssthresh = pipe_prev =
+          max(saved FlightSize, saved ssthresh)`` and ``cwnd = FlightSize + min(bytes_acked,
+          IW)`` for the cumulative ACK ``ack`` about to be processed (call it from
+          ``on_ack``): FlightSize is what stays outstanding above ``ack``.
+
+        Called from :meth:`ReorderingResponse.on_ack`, the ACK is then processed in the
+        restored state (a partial ACK no longer retransmits; the window grows as usual).
+
+        Any fast recovery or timeout recovery under way ends (state Open), segments marked
+        lost that were not retransmitted are no longer lost (so nothing more is resent: RFC
+        4015 sec. 3.2 step 5, "resume transmission with previously unsent data").
+        """
+        if how not in ("undo", "exact", "slow_start", "rfc4015"):
+            raise ValueError(f"how must be one of ['undo', 'exact', 'slow_start', 'rfc4015'], got {how!r}")
+        if self.state == RECOVERY:
+            self.recovery.exit(self)
+        if self.state != OPEN:
+            self.state = OPEN
+            self.first_partial_ack = True
+        self.recover_active = False
+        self.dupacks = 0
+        self._clear_lost_marks()
+        if how == "undo":
+            if record.cwnd > self.cwnd:
+                self.cwnd = record.cwnd
+            if record.ssthresh > self.ssthresh:
+                self.ssthresh = record.ssthresh
+        elif how == "exact":
+            self.cwnd = record.cwnd
+            self.ssthresh = record.ssthresh
+        elif how == "slow_start":
+            self.ssthresh = record.cwnd
+        else:  # rfc4015
+            self.ssthresh = max(record.flight_bytes, record.ssthresh)
+            if ack is None or ack < self.una:
+                ack = self.una
+            seg = self.seg
+            flags = self.flags
+            mask = self.mask
+            flight = 0  # RFC 6675 pipe of the segments above ack (lost marks are cleared by now)
+            for k in range(ack, self.high):
+                f = flags[k & mask]
+                flight += (0 if f & SACKED else 1) + (1 if f & RETRANS else 0)
+            acked = (ack - self.una) * seg
+            iw = self.initial_cwnd
+            self.cwnd = flight * seg + (acked if acked < iw else iw)
+        self.spurious_undos += 1
+        if self.trace is not None:
+            self.trace.event(now, "undo", self.una, self)
+            self.trace.cwnd(now, self.cwnd, self.ssthresh, self.state)
+
+    def _clear_lost_marks(self) -> None:
+        flags = self.flags
+        mask = self.mask
+        if self.lost_out:
+            for k in range(self.una, self.high):
+                i = k & mask
+                f = flags[i]
+                if f & LOST:
+                    flags[i] = f & ~LOST
+                    self.lost_out -= 1
+                    if not f & RETRANS:
+                        self.lost_pending -= 1
+
+    def conventional_rto_recovery(self, now: int) -> None:
+        """Go back to the conventional timeout recovery after a ``"defer"`` (RFC 5682 sec. 2.1
+        steps 2a/3a): every outstanding segment not SACKed is lost and is resent in slow start
+        (the sending happens at the end of the current ACK's processing).  Segments already
+        retransmitted since the timeout stay in flight."""
+        flags = self.flags
+        mask = self.mask
+        if not self.sack:  # the Reno-SACK guesses are forgotten, as on a timeout
+            for k in range(self.una, self.high):
+                flags[k & mask] &= ~SACKED
+            self.sacked_out = 0
+            self.highest_sack = -1
+        for k in range(self.una, self.high):
+            i = k & mask
+            f = flags[i]
+            if not f & (SACKED | LOST):
+                flags[i] = f | LOST
+                self.lost_out += 1
+                if not f & RETRANS:
+                    self.lost_pending += 1
+        self.lost_cursor = self.una
+        self.lost_marked_upto = self.high
+        if self.cwnd > 3 * self.seg:
+            self.cwnd = 3 * self.seg  # RFC 5682 step 3a: "no more than 3 * MSS"
+        if self.trace is not None:
+            self.trace.event(now, "conventional_rto_recovery", self.una, self)
+
+    def send_new_data(self, now: int, max_segments: int) -> int:
+        """Send up to ``max_segments`` never-sent segments whatever the congestion window
+        (the receive window and the application's data still limit it; RFC 5682 sec. 2.1
+        step 2b).  Returns how many were sent."""
+        sent = 0
+        seg = self.seg
+        while sent < max_segments:
+            self._app_fill()
+            k = self.high
+            if k >= self.app_tail:
+                break
+            if (k - self.una) * seg + (self.last_len if k == self.n_segs - 1 else seg) > self.rwnd:
+                break
+            self._send_segment(now, k)
+            sent += 1
+        return sent
+
     def check_scoreboard(self) -> None:
         """Recount the scoreboard from the per-segment flags; ``AssertionError`` on any mismatch.
 
@@ -319,6 +488,7 @@ class TcpSender:
                 f |= HIST_RETX  # Karn: this history entry no longer gives RTT samples
             self.flags[i] = f
             self.retransmissions += 1
+            self.reordering.on_retransmit(self, k, now)
         else:
             self.flags[i] = 0
             self.sent_time[i] = now
@@ -617,6 +787,9 @@ class TcpSender:
     def on_ack(self, now: int, ack: int, ts_echo: int, sack) -> None:
         """Process one ACK (``sack``: ``None`` or ``(dsack_block_or_None, blocks)``)."""
         self.acks_rx += 1
+        if self._every_ack:
+            # the response sees every ACK first, stale and reordered ones included
+            self.reordering.on_ack(self, ack, ts_echo, sack, now)
         una = self.una
         trace = self.trace
         if ack > self.high_rx_ack:
@@ -636,10 +809,9 @@ class TcpSender:
         if ack < una:
             self.stale_acks += 1  # an older ACK overtaken by a newer one (reordered ACK paths)
             return
-        if self.reordering.wants_every_ack:
-            self.reordering.on_ack(self, ack, now)
+        plain = self._plain
 
-        if (sack is None and ack > una and self.state == OPEN and trace is None
+        if (sack is None and ack > una and self.state == OPEN and plain
                 and not (self.sacked_out or self.lost_out or self.retrans_out)):
             # Fast path for the common case — a new cumulative ACK in Open state with a clean
             # scoreboard: exactly the steps of the general path below (ReceivedAck,
@@ -670,7 +842,7 @@ class TcpSender:
             return
 
         if (ack == una and sack is None and not self.sack and ack < self.high and self.state <= DISORDER
-                and trace is None):
+                and plain):
             # Fast path: a duplicate ACK without SACK before recovery (reordering makes these
             # common): ProcessAck -> DupAck, then SendPendingData, as the general path below.
             self.dupacks_rx += 1
@@ -711,6 +883,9 @@ class TcpSender:
         old_ssthresh = self.ssthresh
         self._process_ack(now, ack, una, newly_sacked > 0, delivered)
         self.retrans_data_acked = False
+        if self._every_ack:
+            # after the standard processing, before sending: a restored window is used at once
+            self.reordering.after_ack(self, ack, now)
         self.send_pending(now)
         if trace is not None and (self.cwnd != old_cwnd or self.ssthresh != old_ssthresh or self.state != old_state):
             trace.cwnd(now, self.cwnd, self.ssthresh, self.state)
@@ -811,7 +986,16 @@ class TcpSender:
                 self._add_reno_sack()  # RFC 3042: one new segment per duplicate ACK
 
     def _enter_recovery(self, now: int, delivered: int) -> None:
-        """ns-3 ``EnterRecovery`` (RFC 6675 step 4 / RFC 6582 steps 1-2) and fast retransmit."""
+        """ns-3 ``EnterRecovery`` (RFC 6675 step 4 / RFC 6582 steps 1-2) and fast retransmit.
+
+        The reordering response decides first (:meth:`ReorderingResponse.on_fast_retransmit`,
+        with the state still untouched): ``True`` — the standard reduction; ``False`` —
+        retransmit and enter recovery but keep the window (``ssthresh = cwnd``); ``"ignore"``
+        — no fast retransmit at all (the duplicate ACKs are left to the timer).
+        """
+        decision = self.reordering.on_fast_retransmit(self, now)
+        if decision == "ignore":
+            return
         if not self.sack:
             self._add_reno_sack()
             self._mark_head_lost()
@@ -824,8 +1008,7 @@ class TcpSender:
         pipe = self.in_flight()
         self.pipe_snapshot = pipe
         flight = pipe if self.sack else pipe + seg
-        reduce = self.reordering.on_fast_retransmit(self, now)
-        if reduce:
+        if decision:
             self.ssthresh = self.cc.ssthresh(self, flight)
         else:
             self.ssthresh = self.cwnd  # PR-R style: retransmit but keep the window
@@ -883,16 +1066,62 @@ class TcpSender:
         self._retransmission_timeout(now)
 
     def _retransmission_timeout(self, now: int) -> None:
-        """ns-3 ``ReTxTimeout`` (RFC 6298 sec. 5, RFC 5681 sec. 3.1 eq. 4)."""
+        """ns-3 ``ReTxTimeout`` (RFC 6298 sec. 5, RFC 5681 sec. 3.1 eq. 4).
+
+        The reordering response is asked first (:meth:`ReorderingResponse.on_timeout`):
+        ``"standard"`` (or ``None``) — the reaction below; ``"defer"`` — the congestion
+        reaction (``ssthresh``, ``cwnd = 1 SMSS``, Loss state, timer backoff) but only the
+        first unacknowledged segment is retransmitted and marked lost, the go-back-N
+        retransmission of the rest waits until the response calls
+        :meth:`conventional_rto_recovery` (F-RTO, RFC 5682 sec. 2.1 step 1); ``"veto"`` —
+        the first unacknowledged segment is retransmitted and the timer backed off, the
+        congestion state is left alone.
+        """
         if self.una >= self.n_segs or self.una >= self.high:
             return
+        how = self.reordering.on_timeout(self, now)
         self.timeouts += 1
         self._consecutive_rto += 1
         if self._consecutive_rto > self.max_backoff:
             self.max_backoff = self._consecutive_rto
-        seg = self.seg
+        if how == "veto":
+            doubled = self.rto * 2
+            self.rto = doubled if doubled < 60 * NS_PER_S else 60 * NS_PER_S
+            if self.trace is not None:
+                self.trace.event(now, "timeout", self.una, self)
+            self._send_segment(now, self.una)
+            return
+        if how is not None and how not in ("standard", "defer"):
+            raise ValueError(f"{type(self.reordering).__name__}.on_timeout must return 'standard', 'defer', "
+                             f"'veto' or None, got {how!r}")
         in_flight_before = self.in_flight()
         self.dupacks = 0
+        if how == "defer":
+            self._mark_head_lost()
+            self.recover = self.high
+            self.recover_active = True
+            self.hist_lo = self.high  # the RTT history is emptied
+            self._loss_state(now, in_flight_before)
+            self._send_segment(now, self.una)
+            return
+        self._mark_all_lost()
+        self.hist_lo = self.high  # the RTT history is emptied
+        self._loss_state(now, in_flight_before)
+        self.send_pending(now)
+
+    def _loss_state(self, now: int, in_flight_before: int) -> None:
+        """The congestion part of the timeout reaction: backoff, ``ssthresh``, ``cwnd = 1 SMSS``, Loss."""
+        doubled = self.rto * 2
+        self.rto = doubled if doubled < 60 * NS_PER_S else 60 * NS_PER_S
+        self.ssthresh = self.cc.ssthresh(self, in_flight_before)
+        self.state = LOSS
+        self.cwnd = self.seg
+        if self.trace is not None:
+            self.trace.event(now, "timeout", self.una, self)
+            self.trace.cwnd(now, self.cwnd, self.ssthresh, self.state)
+
+    def _mark_all_lost(self) -> None:
+        """ns-3 ``SetSentListLost``: every outstanding segment not SACKed is lost, none in flight."""
         flags = self.flags
         mask = self.mask
         una, high = self.una, self.high
@@ -920,17 +1149,6 @@ class TcpSender:
         self.lost_marked_upto = high
         self.recover = high
         self.recover_active = True
-        doubled = self.rto * 2
-        self.rto = doubled if doubled < 60 * NS_PER_S else 60 * NS_PER_S
-        self.hist_lo = high  # the RTT history is emptied
-        self.ssthresh = self.cc.ssthresh(self, in_flight_before)
-        self.state = LOSS
-        self.cwnd = seg
-        if self.trace is not None:
-            self.trace.event(now, "timeout", una, self)
-            self.trace.cwnd(now, self.cwnd, self.ssthresh, self.state)
-        self.reordering.on_timeout(self, now)
-        self.send_pending(now)
 
 
 class TcpReceiver:
@@ -941,16 +1159,18 @@ class TcpReceiver:
                  "delack_deadline", "delack_event", "delack_armed_at", "high_tx_ack", "ts_recent", "ts_last",
                  "done", "done_time",
                  "segments_rx", "duplicates_rx", "spurious_rx", "ooo_rx", "max_ooo", "acks_sent",
-                 "delayed_acks", "timer_acks", "dsacks_sent", "_rd", "index", "sink")
+                 "delayed_acks", "timer_acks", "dsacks_sent", "_rd", "index", "sink", "rfc7323_echo")
 
     def __init__(self, *, n_segs: int, m_ack: int, options, net_ack, heap, counter, trace=None, reorder=None,
-                 dsack: bool = False):
+                 dsack: bool = False, rfc7323_echo: bool = False):
         self.n_segs = n_segs
         self.m_ack = int(m_ack)
         self.delack_timeout = seconds_to_ns(options.delayed_ack_timeout_s)
         self.immediate_ooo = bool(options.immediate_ack_on_out_of_order)
         self.sack = bool(options.sack)
         self.dsack = self.sack and bool(dsack)
+        # TSecr: ns-3.44's rule (default) or RFC 7323 sec. 4.3 exactly (see on_data)
+        self.rfc7323_echo = bool(rfc7323_echo)
         self.timestamps = bool(options.timestamps)
         # TCP option space is 40 bytes: 4 SACK blocks, 3 next to the 10-byte timestamp option
         self.max_blocks = 3 if self.timestamps else 4
@@ -986,8 +1206,15 @@ class TcpReceiver:
         """A data segment ``k`` arrived (``tsval``: sender's timestamp in ms; ``retx``: a retransmission)."""
         self.segments_rx += 1
         rcv_nxt = self.rcv_nxt
-        if self.timestamps and k + 1 >= rcv_nxt:
-            # ns-3 ProcessOptionTimestamp (segments entirely below RCV.NXT are rejected before it)
+        if self.rfc7323_echo:
+            # RFC 7323 sec. 4.3 (2) / sec. 5.3 R3, after the window check (R2): record
+            # SEG.TSval when SEG.TSval >= TS.Recent and SEG.SEQ <= Last.ACK.sent — so the ACK
+            # of a segment that fills a hole echoes that segment's timestamp
+            if self.timestamps and k >= rcv_nxt and k <= self.high_tx_ack and tsval >= self.ts_recent:
+                self.ts_recent = tsval
+        elif self.timestamps and k + 1 >= rcv_nxt:
+            # ns-3 ProcessOptionTimestamp (segments entirely below RCV.NXT are rejected before it);
+            # TS.Recent only moves forward past the newest TSval seen from any segment
             if tsval >= self.ts_last:
                 self.ts_last = tsval
                 if k == rcv_nxt and k <= self.high_tx_ack:
@@ -1113,6 +1340,14 @@ class TcpReceiver:
             if dsack is not None:
                 self.dsacks_sent += 1
                 nb = self.max_blocks - 1
+                if dsack[0] >= self.rcv_nxt:
+                    # RFC 2883 sec. 4 (4): a duplicate above RCV.NXT — the second block is
+                    # the SACK block that contains it
+                    for j, b in enumerate(blocks):
+                        if b[0] <= dsack[0] < b[1]:
+                            if j:
+                                blocks = [b] + blocks[:j] + blocks[j + 1:]
+                            break
                 sack = (dsack, tuple(blocks[:nb]) if len(blocks) > nb else tuple(blocks))
                 nblocks = 1 + len(sack[1])
             elif blocks:
