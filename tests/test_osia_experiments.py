@@ -132,3 +132,25 @@ def test_rr_closed_form_grid():
     cf = ex.rr_closed_form((1, 2), (0.5, 1, 2), packets=500)
     assert len(cf) == 6 and {"closed_form", "timeline"} <= set(cf.columns)
     assert (cf.closed_form >= 0).all()
+
+
+def test_simulate_tunnel_counts_reordering_events():
+    """Round robin below one TCP: a large delay difference makes dupACK events without any loss."""
+    pm = ex.PathModel(cross_load=0, ber=False)
+    same = ex.simulate_tunnel(ex.OsiaRun("fig7", (1e6, 1e6), (0.05, 0.05), "round_robin", packets=1000,
+                                         path_model=pm))
+    far = ex.simulate_tunnel(ex.OsiaRun("fig7", (1e6, 1e6), (0.05, 0.4), "round_robin", packets=1000,
+                                        path_model=pm))
+    assert same["completed"] and far["completed"]
+    assert same["dupack_events"] == 0 and same["path1_loss_drops"] == 0
+    assert far["dupack_events"] > 10 and far["goodput_bps"] < 0.2 * same["goodput_bps"]
+
+
+def test_path_model_checks():
+    c = ex.cross_traffic_check(shapes=(1.5,), loads=(0.25,), horizon_s=500)
+    assert abs(c.rel_error.iloc[0]) < 0.03 and c.mean_period_ms.iloc[0] == pytest.approx(27.027, abs=1e-3)
+    tr = ex.cross_traffic_trace(duration_s=2.0)
+    assert len(tr) == 200 and tr.cross_share.max() <= 0.5 + 1e-9 + 0.4   # at most the peak (plus bin edges)
+    b = ex.ber_check(20_000)
+    assert b["min"] >= 1e-5 and b["max"] <= 1e-3 and b["mean"] == pytest.approx(2e-5, rel=0.05)
+    assert b["frame_loss"].set_index("packet_bytes").loc[1000, "at_mean_ber"] == pytest.approx(0.1479, abs=1e-4)

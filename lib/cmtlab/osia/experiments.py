@@ -243,6 +243,30 @@ def simulate(run: OsiaRun) -> dict:
     return result_row(r, run, fwd)
 
 
+def simulate_tunnel(run: OsiaRun) -> dict:
+    """Run one :class:`OsiaRun` as *one* TCP connection striped round-robin below TCP (Song Fig. 5's tunnel).
+
+    The scheduler field is ignored: packet ``j`` leaves on path ``j mod n`` (retransmissions
+    included) and one sequence space spans all paths, so cross-path reordering reaches TCP as
+    duplicate ACKs — the setting of round robin in a single-sequence-space CMT transport (the
+    paper's cmpSCTP) and of :func:`cmtlab.osia.rr_three_dupack_closed_form`.  Plain NewReno
+    (:class:`cmtlab.scenario.TcpOptions` defaults, one window for all paths), initial window one
+    segment, ``options`` as :func:`cmtlab.scenario.striped_scenario` keywords; same links as
+    :func:`simulate`.
+    """
+    from ..scenario import striped_scenario
+    from ..sim import Simulation
+
+    fwd, rev = run.links()
+    opts = dict(run.options)
+    opts.setdefault("initial_window_bytes", run.segment_bytes)
+    sc = striped_scenario(list(run.rates_bps), run.rtts_s, transfer_bytes=run.transfer_bytes,
+                          segment_bytes=run.segment_bytes, seed=run.seed, tunnel=run.n_paths > 1,
+                          queue_packets=run.path_model.queue_packets, **opts)
+    r = Simulation(sc, links=fwd, ack_links=rev).run()
+    return result_row(r, run, fwd)
+
+
 def result_row(result, run: OsiaRun, forward_links=()) -> dict:
     """The row of one run from a :class:`~cmtlab.scenario.TransferResult`-like result."""
     t = float(result.completion_time_s) if result.completed else float("nan")
@@ -436,7 +460,68 @@ def rr_closed_form(delay_ratios=DELAY_RATIOS, bw_ratios=BW_RATIOS, *, packets: i
                                 base_delay_s=PATH1_DELAY_S, packet_bytes=packet_bytes, n_packets=packets)
 
 
-__all__ = ["SCHEDULERS", "PAPER_SCHEDULERS", "MODERN_SCHEDULERS", "PathModel", "OsiaRun", "simulate", "result_row",
+# ---------------------------------------------------------------------------------------- path-model checks
+
+def cross_traffic_check(shapes=(1.2, 1.5, 1.9), loads=(0.1, 0.25, 0.5), *, rate_bps: float = 1e6,
+                        horizon_s: float = 2000.0, seed: int = 0) -> pd.DataFrame:
+    """Long-run cross-traffic rate of :class:`~cmtlab.sim.osia_links.CrossTrafficLink` against renewal theory.
+
+    For each shape and mean load the link's source runs alone for ``horizon_s`` (unlimited queue);
+    the measured rate (bits sent / time) is compared with ``peak × E[on] / (E[on] + E[off])``, the
+    bounded-Pareto means in closed form.  Columns: ``shape, load, mean_period_ms, expected_bps,
+    measured_bps, rel_error, periods``.
+    """
+    from ..sim.osia_links import CrossTrafficLink, bounded_pareto_mean
+
+    horizon_s = check_positive("horizon_s", horizon_s)
+    rows = []
+    for a in shapes:
+        for load in loads:
+            lk = CrossTrafficLink(rate_bps, 0.0, 10**9, mean_load=load, shape=a, seed=seed)
+            lk.advance(int(horizon_s * 1e9))
+            m = bounded_pareto_mean(a, lk.cross.min_period_s, lk.cross.max_period_s)
+            expected = lk.cross.peak_rate_bps * m / (m + m)
+            measured = lk.cross_bytes * 8 / horizon_s
+            rows.append({"shape": a, "load": load, "mean_period_ms": m * 1e3, "expected_bps": expected,
+                         "measured_bps": measured, "rel_error": measured / expected - 1.0,
+                         "periods": lk.cross.periods})
+    return pd.DataFrame(rows)
+
+
+def cross_traffic_trace(*, rate_bps: float = 1e6, load: float = 0.25, duration_s: float = 10.0, bin_s: float = 0.01,
+                        seed: int = 0, shape: float = 1.5) -> pd.DataFrame:
+    """The share of a link's capacity the cross traffic takes per ``bin_s`` (``time_s, cross_share``)."""
+    from ..sim.osia_links import CrossTrafficLink
+
+    lk = CrossTrafficLink(rate_bps, 0.0, 10**9, mean_load=load, shape=shape, seed=seed, log_cross=True)
+    lk.advance(int(duration_s * 1e9))
+    n = int(round(duration_s / bin_s))
+    t = np.array([a for a, _ in lk.cross_log], dtype=float) / 1e9
+    counts, edges = np.histogram(t, bins=n, range=(0.0, n * bin_s))
+    share = counts * lk.cross.packet_bytes * 8 / (bin_s * rate_bps)
+    return pd.DataFrame({"time_s": edges[:-1], "cross_share": share})
+
+
+def ber_check(n_periods: int = 100_000, *, seed: int = 0, packet_bytes=(125, 1000, 1040)) -> dict:
+    """BER values of ``n_periods`` periods of one :class:`~cmtlab.sim.osia_links.BitErrorProcess` and their statistics.
+
+    Returns ``values`` (array), ``shape``, ``mean``, ``median``, ``min``, ``max``, ``p95`` and, per
+    packet size, ``frame_loss_at_mean`` and ``frame_loss_mean`` (averaged over the distribution).
+    """
+    from ..sim.osia_links import BitErrorProcess
+
+    n = check_int("n_periods", n_periods, minimum=2)
+    p = BitErrorProcess(seed=seed)
+    v = np.array([p.ber_at(k * p.period_ns) for k in range(n)])
+    out = {"values": v, "shape": p.shape, "mean": float(v.mean()), "median": float(np.median(v)),
+           "min": float(v.min()), "max": float(v.max()), "p95": float(np.quantile(v, 0.95)),
+           "frame_loss": pd.DataFrame([{"packet_bytes": b,
+                                        "at_mean_ber": BitErrorProcess.frame_loss_probability(p.mean, b),
+                                        "averaged": p.expected_frame_loss(b)} for b in packet_bytes])}
+    return out
+
+
+__all__ = ["SCHEDULERS", "PAPER_SCHEDULERS", "MODERN_SCHEDULERS", "PathModel", "OsiaRun", "simulate", "simulate_tunnel", "result_row",
            "fig7_grid", "fig9_cases", "build_runs", "run_experiment", "summarise", "heatmap", "rr_closed_form",
-           "scheduler_params", "code_version", "DELAY_RATIOS", "BW_RATIOS", "FIG7_PACKETS", "FIG8_PACKETS",
+           "scheduler_params", "code_version", "cross_traffic_check", "cross_traffic_trace", "ber_check", "DELAY_RATIOS", "BW_RATIOS", "FIG7_PACKETS", "FIG8_PACKETS",
            "FIG9_PACKETS", "PATH1_DELAY_S", "PATH1_RATE_BPS", "SEGMENT_BYTES", "SCHEDULING_PERIOD_S"]
