@@ -45,7 +45,18 @@ Choices the paper leaves open (all parameters; defaults and why)
   schedulers that have a period (``osia``'s ``period_s``; the others re-decide per packet).
 
 The simulator is :func:`cmtlab.sim.simulate_mptcp` (one connection, one subflow per path, each
-with its own congestion control and a connection-level scheduler).
+with its own congestion control and a connection-level scheduler).  Two things differ from the
+paper's cmpSCTP and matter for reading the results:
+
+* MPTCP numbers each subflow's segments separately, so reordering *across* paths never produces
+  duplicate ACKs on a subflow: its 3-dupACK events come from losses (cross-traffic queue drops, bit
+  errors) and from reordering within a path only, and cross-path reordering shows up as
+  connection-level reordering (receive-buffer occupancy, head-of-line blocking) instead.  The
+  paper's CMT transport has one sequence space across paths, like :func:`simulate_tunnel` (one TCP
+  striped below TCP), which is where round robin's reordering turns into fast retransmits;
+* the schedulers see each path's capacity ``b_i`` (``sub.path.rate_bps``); the cross traffic
+  leaves ``1 − cross_load`` of it on average (the paper's ``b_i`` is an "average available
+  bandwidth", sec. 3.2).
 """
 
 from __future__ import annotations
