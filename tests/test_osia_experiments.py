@@ -51,7 +51,8 @@ def test_build_runs_bookkeeping():
     assert len(keys) == len(runs)                                  # every run distinct
     assert runs[0][1].key() == ex.build_runs("fig8", g, seeds=[3, 4])[0][1].key()   # stable
     assert ex.build_runs("fig7", g, seeds=[0])[0][1].packets == ex.FIG7_PACKETS
-    assert ex.scheduler_params("osia") == {"period_s": 1.0} and ex.scheduler_params("round_robin") == {}
+    assert ex.scheduler_params("osia") == {"period_s": 1.0} == ex.scheduler_params("flow_level")
+    assert ex.scheduler_params("round_robin") == {} == ex.scheduler_params("edpf")
 
 
 def test_run_links_follow_the_path_model():

@@ -42,7 +42,8 @@ Choices the paper leaves open (all parameters; defaults and why)
   redrawn every 100 ms; drop-tail queues of 100 packets.  ``PathModel(ber=False)`` and
   ``PathModel(cross_load=0)`` switch the two parts off.
 * **Scheduling period.**  "The scheduling periods of all schemes are set as 1 s": passed to the
-  schedulers that have a period (``osia``'s ``period_s``; the others re-decide per packet).
+  schedulers that have a period (``period_s`` of ``osia`` and ``flow_level``; the others decide per
+  packet).
 
 The simulator is :func:`cmtlab.sim.simulate_mptcp` (one connection, one subflow per path, each
 with its own congestion control and a connection-level scheduler).  Two things differ from the
@@ -233,7 +234,7 @@ class OsiaRun:
 
 def scheduler_params(name: str) -> dict:
     """Parameters of the named scheduler in these experiments (sec. 5.1: scheduling period 1 s)."""
-    return {"period_s": SCHEDULING_PERIOD_S} if name == "osia" else {}
+    return {"period_s": SCHEDULING_PERIOD_S} if name in ("osia", "flow_level") else {}
 
 
 def simulate(run: OsiaRun) -> dict:
