@@ -162,7 +162,11 @@ class OsiaRun:
     ``rates_bps`` and ``one_way_delays_s`` per path (the paper's ``b_i``, ``d_i``);
     ``packets`` TCP segments of ``segment_bytes``; ``scheduler`` one of :data:`SCHEDULERS`
     (a registered ``"scheduler"`` name); ``options`` extra keywords for
-    :func:`cmtlab.sim.simulate_mptcp`, as sorted ``(name, value)`` pairs.
+    :func:`cmtlab.sim.simulate_mptcp`, as sorted ``(name, value)`` pairs.  ``congestion``:
+    uncoupled NewReno per subflow by default (the paper's cmpSCTP keeps a window per path);
+    ``dupack_mode``: ``"paper"`` by default — a segment that arrives ahead of the data sequence is
+    answered with a duplicate ACK on its subflow, so cross-path reordering reaches the sender as
+    duplicate ACKs, as in the paper's single-sequence-space CMT transport (``"rfc"``: MPTCP proper).
     """
 
     experiment: str
@@ -173,6 +177,7 @@ class OsiaRun:
     packets: int = FIG8_PACKETS
     segment_bytes: int = SEGMENT_BYTES
     congestion: str = "newreno"
+    dupack_mode: str = "paper"
     path_model: PathModel = field(default_factory=PathModel)
     options: tuple = ()
 
@@ -238,21 +243,74 @@ def scheduler_params(name: str) -> dict:
 
 
 def simulate(run: OsiaRun) -> dict:
-    """Run one :class:`OsiaRun` with :func:`cmtlab.sim.simulate_mptcp`; one flat result row.
+    """Run one :class:`OsiaRun` with :func:`cmtlab.sim.simulate_mptcp`'s engine; one flat result row.
 
     ``goodput_bps`` = transfer bytes × 8 / completion time (application bytes delivered in order,
     retransmissions excluded — the paper's goodput); ``dupack_events`` = fast retransmits over all
-    subflows (entries into loss recovery on the third duplicate ACK).
+    subflows (entries into loss recovery on the third duplicate ACK).  The scenario is
+    :func:`cmtlab.sim.multipath.mptcp_scenario` of the run's rates, round trips, scheduler (with
+    :func:`scheduler_params`), congestion control, segment size (initial window one segment),
+    ``dupack_mode`` and ``options``; the forward access links are the run's path-model links
+    (:meth:`OsiaRun.links`).
     """
-    from .. import sim
-    from ..sim import registry
+    from ..sim import multipath
 
     fwd, rev = run.links()
-    sched = registry.make("scheduler", run.scheduler, **scheduler_params(run.scheduler))
-    r = sim.simulate_mptcp(list(run.rates_bps), run.rtts_s, transfer_bytes=run.transfer_bytes,
-                           congestion=run.congestion, scheduler=sched, seed=run.seed,
-                           segment_bytes=run.segment_bytes, links=fwd, ack_links=rev, **dict(run.options))
-    return result_row(r, run, fwd)
+    opts = dict(run.options)
+    opts.setdefault("initial_window_bytes", run.segment_bytes)
+    opts.setdefault("dupack_mode", run.dupack_mode)
+    sc = multipath.mptcp_scenario(list(run.rates_bps), run.rtts_s, transfer_bytes=run.transfer_bytes,
+                                  congestion=run.congestion, scheduler=run.scheduler,
+                                  scheduler_params=scheduler_params(run.scheduler), seed=run.seed,
+                                  segment_bytes=run.segment_bytes, queue_packets=run.path_model.queue_packets,
+                                  **opts)
+    with _links_for(multipath, fwd, rev):
+        simulation = multipath.MptcpSimulation(sc)
+    return result_row(simulation.run(), run, fwd)
+
+
+class _links_for:
+    """Hand the run's link objects to :class:`cmtlab.sim.multipath.MptcpSimulation` while it is built.
+
+    The multipath engine builds each path's access link (forward, with the scenario's loss and
+    generator) and its reverse direction as ``PointToPointLink(...)``; it has no parameter for
+    link objects yet.  For the duration of the constructor the module's ``PointToPointLink`` is a
+    factory that returns the run's forward links (calls with a loss model, in path order) and
+    reverse links (calls without, in path order) — same rates, delays and queue limits, so the
+    paths the schedulers see are unchanged.  To be replaced by a link model named in the scenario
+    once the engine takes one.
+    """
+
+    def __init__(self, module, fwd, rev):
+        self.module, self.fwd, self.rev = module, list(fwd), list(rev)
+
+    def __enter__(self):
+        original = self.original = self.module.PointToPointLink
+        fwd, rev = iter(self.fwd), iter(self.rev)
+        n = len(self.fwd)
+        counts = {"fwd": 0, "rev": 0}
+
+        def factory(rate_bps, delay_s, queue_packets=100, loss=None, rng=None):
+            kind = "fwd" if loss is not None else "rev"
+            if counts[kind] >= n:
+                return original(rate_bps, delay_s, queue_packets, *(() if loss is None else (loss, rng)))
+            lk = next(fwd if kind == "fwd" else rev)
+            counts[kind] += 1
+            if abs(lk.rate_bps - float(rate_bps)) > 1e-6 * lk.rate_bps or abs(lk.delay_s - float(delay_s)) > 1e-12:
+                raise ValueError(f"path-model link ({lk.rate_bps} bit/s, {lk.delay_s} s) does not match the "
+                                 f"engine's link ({rate_bps} bit/s, {delay_s} s)")
+            return lk
+
+        self.counts = counts
+        self.module.PointToPointLink = factory
+        return self
+
+    def __exit__(self, *exc):
+        self.module.PointToPointLink = self.original
+        if exc[0] is None and (self.counts["fwd"] != len(self.fwd) or self.counts["rev"] != len(self.rev)):
+            raise RuntimeError(f"the multipath engine built {self.counts} path links, expected {len(self.fwd)} "
+                               "forward and reverse: its topology changed; update cmtlab.osia.experiments")
+        return False
 
 
 def simulate_tunnel(run: OsiaRun) -> dict:
@@ -289,6 +347,8 @@ def result_row(result, run: OsiaRun, forward_links=()) -> dict:
            "spurious_retransmissions": int(result.spurious_retransmissions),
            "data_segments_sent": int(result.data_segments_sent)}
     for k, v in getattr(result, "extra", {}).items():
+        if "wall" in k or "per_second" in k:      # timing, not a result (keeps rows repeatable)
+            continue
         if np.isscalar(v) and k not in row and isinstance(v, (bool, int, float, np.number)):
             row[k] = v.item() if isinstance(v, np.generic) else v
     for i, lk in enumerate(forward_links):
