@@ -5,10 +5,12 @@
 * :mod:`.timeline` — an independent per-packet arrival timeline and dupACK counter, OSIA's and
   round robin's packet schedules, the round-robin 3-dupACK closed form;
 * :mod:`.checks` — the checks of the OSIA chapter: linear program of eqs. 5–6, packet-level
-  in-order check, Monte-Carlo of the RTO estimator (eqs. 15–17).
+  in-order check, Monte-Carlo of the RTO estimator (eqs. 15–17);
+* :mod:`.experiments` — the simulation experiments of secs. 5.2–5.4 (Figs. 7–9) on the path model of
+  sec. 5.1 (:mod:`cmtlab.sim.osia_links`).
 """
 
-from . import checks, figures, model, timeline
+from . import checks, experiments, figures, model, timeline
 from .model import (DELAY_RESOLUTION_S, K_DEFAULT, PathSet, borders_s, buckets_frame, chunk_bits, chunk_fractions,
                     fluid_order_violation_s, leaky_buckets, path_probabilities, path_shares, preprocess, rtt_s,
                     start_times, theorem2_holds, theorem2_ratio, total_data_bits, two_path_condition,
@@ -34,7 +36,7 @@ def table1_paths(n_paths: int):
 
 
 __all__ = [
-    "model", "timeline", "checks", "figures", "PathSet", "preprocess", "borders_s", "buckets_frame", "chunk_bits",
+    "model", "timeline", "checks", "figures", "experiments", "PathSet", "preprocess", "borders_s", "buckets_frame", "chunk_bits",
     "chunk_fractions", "path_probabilities", "path_shares", "start_times", "total_data_bits", "leaky_buckets",
     "fluid_order_violation_s", "rtt_s", "theorem2_ratio", "theorem2_holds", "two_path_condition",
     "two_path_threshold", "arrival_times_s", "osia_schedule", "reorder_stats", "round_robin_schedule",

@@ -101,3 +101,72 @@ def plot_rr_check(frame, ax=None):
     ax.set_ylabel("3-dupACK events")
     ax.legend(fontsize=7, title="line: closed form, x: timeline", title_fontsize=7)
     return ax
+
+
+SCHEDULER_LABELS = {"round_robin": "Round robin", "cwnd_aware": "CWND-aware", "flow_level": "Flow-level",
+                    "osia": "OSIA", "lowest_rtt": "Lowest RTT", "edpf": "EDPF", "closed_form": "RR closed form"}
+SCHEDULER_COLOURS = {"round_robin": "#d95f02", "cwnd_aware": "#7570b3", "flow_level": "#e7298a", "osia": "#1b9e77",
+                     "lowest_rtt": "#666666", "edpf": "#a6761d"}
+
+
+def plot_heatmaps(tables: dict, *, title: str = "", fmt: str = "{:.0f}", scale: float = 1.0, cmap: str = "viridis",
+                  ncols: int = 3, shared: bool = True):
+    """Figs. 7–8: one heat map per scheduler, ``D2/D1`` (rows) × ``BW2/BW1`` (columns), values written in.
+
+    ``tables`` maps a panel name (a scheduler, or ``"closed_form"``) to a DataFrame from
+    :func:`cmtlab.osia.experiments.heatmap`; ``scale`` multiplies the values (e.g. 1e-6 for Mbit/s).
+    With ``shared`` every panel uses one colour scale.
+    """
+    import matplotlib.pyplot as plt
+
+    names = list(tables)
+    ncols = max(1, min(ncols, len(names)))
+    nrows = -(-len(names) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.3 * ncols, 2.9 * nrows), constrained_layout=True,
+                             squeeze=False)
+    finite = [np.asarray(t.to_numpy(dtype=float)) * scale for t in tables.values()]
+    allv = np.concatenate([v[np.isfinite(v)].ravel() for v in finite]) if finite else np.array([0.0])
+    vmin, vmax = (float(allv.min()), float(allv.max())) if shared and allv.size else (None, None)
+    for ax, name, val in zip(axes.ravel(), names, finite):
+        t = tables[name]
+        im = ax.imshow(val, origin="lower", aspect="auto", cmap=cmap, vmin=vmin, vmax=vmax)
+        ax.set_xticks(range(t.shape[1]), [f"{x:g}" for x in t.columns])
+        ax.set_yticks(range(t.shape[0]), [f"{y:g}" for y in t.index])
+        ax.set_xlabel("BW2/BW1")
+        ax.set_ylabel("D2/D1")
+        ax.set_title(SCHEDULER_LABELS.get(name, name), fontsize=9)
+        mid = (np.nanmin(val) + np.nanmax(val)) / 2 if vmin is None else (vmin + vmax) / 2
+        for i in range(t.shape[0]):
+            for j in range(t.shape[1]):
+                v = val[i, j]
+                if np.isfinite(v):
+                    ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=7,
+                            color="white" if v < mid else "black")
+        if not shared:
+            fig.colorbar(im, ax=ax, shrink=0.8)
+    for ax in axes.ravel()[len(names):]:
+        ax.axis("off")
+    if shared and names:
+        fig.colorbar(im, ax=axes.ravel().tolist(), shrink=0.8)
+    if title:
+        fig.suptitle(title, fontsize=10)
+    return fig
+
+
+def plot_goodput_vs_paths(summary, ax=None, value: str = "goodput_bps"):
+    """Fig. 9: mean goodput (Mbit/s, ± standard error) against the number of paths, one line per scheduler."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 3.4), constrained_layout=True)
+    for name, grp in summary.groupby("scheduler", sort=False):
+        grp = grp.sort_values("n_paths")
+        se = grp.get(f"{value}_se")
+        ax.errorbar(grp.n_paths, grp[value] / 1e6, yerr=None if se is None else se / 1e6, marker="o", ms=4,
+                    capsize=2, color=SCHEDULER_COLOURS.get(name), label=SCHEDULER_LABELS.get(name, name),
+                    ls="--" if name in ("lowest_rtt", "edpf") else "-")
+    ax.set_xticks(sorted(summary.n_paths.unique()))
+    ax.set_xlabel("number of paths (Table 1)")
+    ax.set_ylabel("goodput (Mbit/s)")
+    ax.legend(fontsize=7)
+    return ax

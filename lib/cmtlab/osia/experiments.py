@@ -1,0 +1,599 @@
+"""OSIA's simulation experiments (Wang, Liao, Li, secs. 5.1–5.4; SPEC rows O3–O5): scenarios, runs, tables.
+
+* **O3, Fig. 7** — the number of 3-dupACK events (fast retransmits) of one transfer over two paths,
+  on a grid of ``D2/D1 × BW2/BW1`` with path 1 fixed at 50 ms and 1 Mbit/s (:func:`fig7_grid`);
+* **O4, Fig. 8** — the goodput of a 500-packet transfer on the same grid;
+* **O5, Fig. 9** — the goodput against the number of paths 1…4 with Table 1's rates and delays
+  (:func:`fig9_cases`; 4 Mbit/s in total);
+
+for the paper's schedulers ``round_robin``, ``cwnd_aware``, ``flow_level`` and ``osia``, plus
+``lowest_rtt`` and ``edpf`` as modern baselines the paper lacks (:data:`SCHEDULERS`).  Each path
+is a point-to-point link whose forward direction carries the path model of sec. 5.1
+(:class:`PathModel`: Pareto on-off cross traffic and a varying bit-error rate,
+:mod:`cmtlab.sim.osia_links`); the ACKs return over the reverse direction of the same path.
+
+Heavy computation is here; the chapter only plots.  :func:`build_runs` lays out the runs (one
+:class:`OsiaRun` per case × scheduler × seed), :func:`run_experiment` runs them with a progress
+bar (:mod:`cmtlab.progress`), through the result cache of :mod:`cmtlab.sweep` (one JSON file per
+run, keyed by the run's :meth:`OsiaRun.key` and the simulator's code version) and optionally in
+worker processes, and returns a tidy DataFrame (one row per run; :func:`summarise` takes the
+means over seeds).
+
+Choices the paper leaves open (all parameters; defaults and why)
+---------------------------------------------------------------
+* **Delays.**  Table 1 and sec. 5.2 give "propagation delay"/"average delay"; OSIA's model (sec.
+  3.2) works with one-way delays ``d_i``, so they are read as one-way delays: a path of delay
+  ``d`` has ``d`` in each direction, a round trip of ``2 d`` (the ``delays_s`` the simulator takes
+  are round trips).  Path 1 of Figs. 7–8: ``d_1`` = 50 ms, 1 Mbit/s.
+* **Grid.**  The paper's axis ranges are not legible from the captions; :data:`DELAY_RATIOS` =
+  (0.5, 1, 2, 4, 8) and :data:`BW_RATIOS` = (0.25, 0.5, 1, 2, 4) — path 2 from half to eight
+  times path 1's delay (25–400 ms) and from a quarter to four times its rate.
+* **Transfer for Fig. 7.**  The paper streams a movie trace for an unstated time; Fig. 7 here
+  counts the events of a 2000-packet transfer (:data:`FIG7_PACKETS`; sec. 5.3 says only the
+  number of packets changes for Fig. 8: 500).  Fig. 9 uses 2000 packets too.
+* **Packets.**  1000-byte TCP payloads (sec. 5.1: "MTU 1 Kbytes"); the frame loss of the BER uses
+  the packet's bytes on the wire.
+* **Seeds.**  The paper averages "multiple simulation runs"; the chapter uses the seeds it names
+  (full profile 0…9).  Seed ``s`` drives every random stream of a run (cross traffic, BER and
+  loss draws per path, probabilistic schedulers), so all schedulers of one seed see the *same*
+  cross traffic and BER trajectories (common random numbers).
+* **Path model.**  :class:`PathModel` defaults: cross traffic with mean load 0.25 of the link rate
+  (peak half the rate), Pareto shape 1.5 on [10 ms, 1 s]; BER in [1e-5, 1e-3] with mean 2e-5,
+  redrawn every 100 ms; drop-tail queues of 100 packets.  ``PathModel(ber=False)`` and
+  ``PathModel(cross_load=0)`` switch the two parts off.
+* **Scheduling period.**  "The scheduling periods of all schemes are set as 1 s": passed to the
+  schedulers that have a period (``period_s`` of ``osia`` and ``flow_level``; the others decide per
+  packet).
+
+The simulator is :func:`cmtlab.sim.simulate_mptcp` (one connection, one subflow per path, each
+with its own congestion control and a connection-level scheduler).  Two things differ from the
+paper's cmpSCTP and matter for reading the results:
+
+* MPTCP numbers each subflow's segments separately, so reordering *across* paths never produces
+  duplicate ACKs on a subflow: its 3-dupACK events come from losses (cross-traffic queue drops, bit
+  errors) and from reordering within a path only, and cross-path reordering shows up as
+  connection-level reordering (receive-buffer occupancy, head-of-line blocking) instead.  The
+  paper's CMT transport has one sequence space across paths, like :func:`simulate_tunnel` (one TCP
+  striped below TCP), which is where round robin's reordering turns into fast retransmits;
+* the schedulers see each path's capacity ``b_i`` (``sub.path.rate_bps``); the cross traffic
+  leaves ``1 − cross_load`` of it on average (the paper's ``b_i`` is an "average available
+  bandwidth", sec. 3.2).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .._validate import check_int, check_non_negative, check_positive
+
+#: The paper's schedulers (Figs. 7–9) and the two modern baselines.
+PAPER_SCHEDULERS = ("round_robin", "cwnd_aware", "flow_level", "osia")
+MODERN_SCHEDULERS = ("lowest_rtt", "edpf")
+SCHEDULERS = PAPER_SCHEDULERS + MODERN_SCHEDULERS
+
+#: Sec. 5.2: path 1 of the two-path experiments (one-way delay, rate).
+PATH1_DELAY_S = 0.050
+PATH1_RATE_BPS = 1e6
+#: Default grid of Figs. 7–8 (path 2 relative to path 1).
+DELAY_RATIOS = (0.5, 1.0, 2.0, 4.0, 8.0)
+BW_RATIOS = (0.25, 0.5, 1.0, 2.0, 4.0)
+#: Packets of the Fig. 7 transfer (the paper streams a trace; see the module docstring), Fig. 8 (sec. 5.3)
+#: and Fig. 9.
+FIG7_PACKETS = 2000
+FIG8_PACKETS = 500
+FIG9_PACKETS = 2000
+#: TCP payload per packet (sec. 5.1, 1 KB).
+SEGMENT_BYTES = 1000
+#: "The scheduling periods of all schemes are set as 1 s."
+SCHEDULING_PERIOD_S = 1.0
+EXPERIMENTS = ("fig7", "fig8", "fig9")
+
+
+# ---------------------------------------------------------------------------------------- path model
+
+@dataclass(frozen=True)
+class PathModel:
+    """The path model of sec. 5.1 (see :mod:`cmtlab.sim.osia_links` for what each field means).
+
+    ``cross_load`` — long-run fraction of each link's rate taken by the Pareto on-off cross traffic
+    (0 switches it off); ``shape``, ``min_period_s``, ``max_period_s`` — its on/off periods;
+    ``ber`` — bit errors on or off, with ``ber_mean``, ``ber_low``, ``ber_high``, ``ber_period_s``;
+    ``queue_packets`` — drop-tail limit of every link direction.
+    """
+
+    cross_load: float = 0.25
+    shape: float = 1.5
+    min_period_s: float = 0.010
+    max_period_s: float = 1.0
+    ber: bool = True
+    ber_mean: float = 2e-5
+    ber_low: float = 1e-5
+    ber_high: float = 1e-3
+    ber_period_s: float = 0.1
+    queue_packets: int = 100
+
+    def __post_init__(self):
+        load = self.cross_load
+        if isinstance(load, bool) or not isinstance(load, (int, float)) or not 0 <= load < 1:
+            raise ValueError(f"cross_load must be a number in [0, 1) (fraction of the link rate), got {load!r}")
+        if not isinstance(self.ber, (bool, np.bool_)):
+            raise ValueError(f"ber must be True or False, got {self.ber!r}")
+        check_int("queue_packets", self.queue_packets, minimum=1)
+        # the processes validate the rest; build one of each now so bad values fail here
+        self.forward_link(1e6, 0.01, seed=0, stream=0)
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    def forward_link(self, rate_bps: float, one_way_delay_s: float, *, seed: int, stream: int):
+        """The forward (data) direction of one path: a link with this model's cross traffic and BER."""
+        from ..sim.link import PointToPointLink
+        from ..sim.osia_links import BitErrorLink, BitErrorProcess, CrossTrafficLink
+
+        ber = (BitErrorProcess(mean=self.ber_mean, low=self.ber_low, high=self.ber_high,
+                               period_s=self.ber_period_s, seed=seed, stream=stream) if self.ber else None)
+        if self.cross_load > 0:
+            return CrossTrafficLink(rate_bps, one_way_delay_s, self.queue_packets, mean_load=self.cross_load,
+                                    shape=self.shape, min_period_s=self.min_period_s,
+                                    max_period_s=self.max_period_s, ber=ber, seed=seed, stream=stream)
+        if ber is not None:
+            return BitErrorLink(rate_bps, one_way_delay_s, self.queue_packets, ber=ber, seed=seed, stream=stream)
+        return PointToPointLink(rate_bps, one_way_delay_s, self.queue_packets)
+
+    def reverse_link(self, rate_bps: float, one_way_delay_s: float):
+        """The reverse (ACK) direction of one path: a plain link (the paper says nothing about it)."""
+        from ..sim.link import PointToPointLink
+
+        return PointToPointLink(rate_bps, one_way_delay_s, self.queue_packets)
+
+
+# ---------------------------------------------------------------------------------------- one run
+
+@dataclass(frozen=True)
+class OsiaRun:
+    """One transfer of one experiment: paths, scheduler, seed, size and path model (cacheable).
+
+    ``rates_bps`` and ``one_way_delays_s`` per path (the paper's ``b_i``, ``d_i``);
+    ``packets`` TCP segments of ``segment_bytes``; ``scheduler`` one of :data:`SCHEDULERS`
+    (a registered ``"scheduler"`` name); ``options`` extra keywords for
+    :func:`cmtlab.sim.simulate_mptcp`, as sorted ``(name, value)`` pairs.  ``congestion``:
+    uncoupled NewReno per subflow by default (the paper's cmpSCTP keeps a window per path);
+    ``dupack_mode``: ``"paper"`` by default — a segment that arrives ahead of the data sequence is
+    answered with a duplicate ACK on its subflow, so cross-path reordering reaches the sender as
+    duplicate ACKs, as in the paper's single-sequence-space CMT transport (``"rfc"``: MPTCP proper).
+    """
+
+    experiment: str
+    rates_bps: tuple
+    one_way_delays_s: tuple
+    scheduler: str
+    seed: int = 0
+    packets: int = FIG8_PACKETS
+    segment_bytes: int = SEGMENT_BYTES
+    congestion: str = "newreno"
+    dupack_mode: str = "paper"
+    path_model: PathModel = field(default_factory=PathModel)
+    options: tuple = ()
+
+    def __post_init__(self):
+        if self.experiment not in EXPERIMENTS:
+            raise ValueError(f"experiment must be one of {EXPERIMENTS}, got {self.experiment!r}")
+        rates = tuple(float(check_positive("rates_bps", r)) for r in self.rates_bps)
+        delays = tuple(float(check_non_negative("one_way_delays_s", d)) for d in self.one_way_delays_s)
+        if not rates or len(rates) != len(delays):
+            raise ValueError(f"rates_bps and one_way_delays_s must have the same length >= 1, "
+                             f"got {len(rates)} and {len(delays)}")
+        object.__setattr__(self, "rates_bps", rates)
+        object.__setattr__(self, "one_way_delays_s", delays)
+        if not isinstance(self.scheduler, str) or not self.scheduler:
+            raise ValueError(f"scheduler must be a scheduler name, e.g. one of {SCHEDULERS}, got {self.scheduler!r}")
+        check_int("seed", self.seed, minimum=0)
+        check_int("packets", self.packets, minimum=1)
+        check_int("segment_bytes", self.segment_bytes, minimum=1)
+        if not isinstance(self.path_model, PathModel):
+            raise ValueError(f"path_model must be a PathModel, got {self.path_model!r}")
+        opts = dict(self.options)
+        object.__setattr__(self, "options", tuple(sorted(opts.items())))
+
+    @property
+    def n_paths(self) -> int:
+        return len(self.rates_bps)
+
+    @property
+    def transfer_bytes(self) -> int:
+        return self.packets * self.segment_bytes
+
+    @property
+    def rtts_s(self) -> list:
+        """Round-trip propagation delays (the simulator's ``delays_s``): ``2 d_i``."""
+        return [2.0 * d for d in self.one_way_delays_s]
+
+    def to_dict(self) -> dict:
+        d = dataclasses.asdict(self)
+        d["rates_bps"] = list(self.rates_bps)
+        d["one_way_delays_s"] = list(self.one_way_delays_s)
+        d["options"] = {k: v for k, v in self.options}
+        return d
+
+    def key(self) -> str:
+        """Stable SHA-256 of :meth:`to_dict` (the cache key's scenario part)."""
+        blob = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), default=float)
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+    def replace(self, **changes) -> "OsiaRun":
+        return dataclasses.replace(self, **changes)
+
+    def links(self) -> tuple[list, list]:
+        """``(forward, reverse)`` link objects, one per path; path ``i`` uses stream ``i`` of the run's seed."""
+        fwd = [self.path_model.forward_link(b, d, seed=self.seed, stream=i)
+               for i, (b, d) in enumerate(zip(self.rates_bps, self.one_way_delays_s))]
+        rev = [self.path_model.reverse_link(b, d) for b, d in zip(self.rates_bps, self.one_way_delays_s)]
+        return fwd, rev
+
+
+def scheduler_params(name: str) -> dict:
+    """Parameters of the named scheduler in these experiments (sec. 5.1: scheduling period 1 s)."""
+    return {"period_s": SCHEDULING_PERIOD_S} if name in ("osia", "flow_level") else {}
+
+
+def simulate(run: OsiaRun) -> dict:
+    """Run one :class:`OsiaRun` with :func:`cmtlab.sim.simulate_mptcp`'s engine; one flat result row.
+
+    ``goodput_bps`` = transfer bytes × 8 / completion time (application bytes delivered in order,
+    retransmissions excluded — the paper's goodput); ``dupack_events`` = fast retransmits over all
+    subflows (entries into loss recovery on the third duplicate ACK).  The scenario is
+    :func:`cmtlab.sim.multipath.mptcp_scenario` of the run's rates, round trips, scheduler (with
+    :func:`scheduler_params`), congestion control, segment size (initial window one segment),
+    ``dupack_mode`` and ``options``; the forward access links are the run's path-model links
+    (:meth:`OsiaRun.links`).
+    """
+    from ..sim import multipath
+
+    fwd, rev = run.links()
+    opts = dict(run.options)
+    opts.setdefault("initial_window_bytes", run.segment_bytes)
+    opts.setdefault("dupack_mode", run.dupack_mode)
+    sc = multipath.mptcp_scenario(list(run.rates_bps), run.rtts_s, transfer_bytes=run.transfer_bytes,
+                                  congestion=run.congestion, scheduler=run.scheduler,
+                                  scheduler_params=scheduler_params(run.scheduler), seed=run.seed,
+                                  segment_bytes=run.segment_bytes, queue_packets=run.path_model.queue_packets,
+                                  **opts)
+    with _links_for(multipath, fwd, rev):
+        simulation = multipath.MptcpSimulation(sc)
+    return result_row(simulation.run(), run, fwd)
+
+
+class _links_for:
+    """Hand the run's link objects to :class:`cmtlab.sim.multipath.MptcpSimulation` while it is built.
+
+    The multipath engine builds each path's access link (forward, with the scenario's loss and
+    generator) and its reverse direction as ``PointToPointLink(...)``; it has no parameter for
+    link objects yet.  For the duration of the constructor the module's ``PointToPointLink`` is a
+    factory that returns the run's forward links (calls with a loss model, in path order) and
+    reverse links (calls without, in path order) — same rates, delays and queue limits, so the
+    paths the schedulers see are unchanged.  To be replaced by a link model named in the scenario
+    once the engine takes one.
+    """
+
+    def __init__(self, module, fwd, rev):
+        self.module, self.fwd, self.rev = module, list(fwd), list(rev)
+
+    def __enter__(self):
+        original = self.original = self.module.PointToPointLink
+        fwd, rev = iter(self.fwd), iter(self.rev)
+        n = len(self.fwd)
+        counts = {"fwd": 0, "rev": 0}
+
+        def factory(rate_bps, delay_s, queue_packets=100, loss=None, rng=None):
+            kind = "fwd" if loss is not None else "rev"
+            if counts[kind] >= n:
+                return original(rate_bps, delay_s, queue_packets, *(() if loss is None else (loss, rng)))
+            lk = next(fwd if kind == "fwd" else rev)
+            counts[kind] += 1
+            if abs(lk.rate_bps - float(rate_bps)) > 1e-6 * lk.rate_bps or abs(lk.delay_s - float(delay_s)) > 1e-12:
+                raise ValueError(f"path-model link ({lk.rate_bps} bit/s, {lk.delay_s} s) does not match the "
+                                 f"engine's link ({rate_bps} bit/s, {delay_s} s)")
+            return lk
+
+        self.counts = counts
+        self.module.PointToPointLink = factory
+        return self
+
+    def __exit__(self, *exc):
+        self.module.PointToPointLink = self.original
+        if exc[0] is None and (self.counts["fwd"] != len(self.fwd) or self.counts["rev"] != len(self.rev)):
+            raise RuntimeError(f"the multipath engine built {self.counts} path links, expected {len(self.fwd)} "
+                               "forward and reverse: its topology changed; update cmtlab.osia.experiments")
+        return False
+
+
+def simulate_tunnel(run: OsiaRun) -> dict:
+    """Run one :class:`OsiaRun` as *one* TCP connection striped round-robin below TCP (Song Fig. 5's tunnel).
+
+    The scheduler field is ignored: packet ``j`` leaves on path ``j mod n`` (retransmissions
+    included) and one sequence space spans all paths, so cross-path reordering reaches TCP as
+    duplicate ACKs — the setting of round robin in a single-sequence-space CMT transport (the
+    paper's cmpSCTP) and of :func:`cmtlab.osia.rr_three_dupack_closed_form`.  Plain NewReno
+    (:class:`cmtlab.scenario.TcpOptions` defaults, one window for all paths), initial window one
+    segment, ``options`` as :func:`cmtlab.scenario.striped_scenario` keywords; same links as
+    :func:`simulate`.
+    """
+    from ..scenario import striped_scenario
+    from ..sim import Simulation
+
+    fwd, rev = run.links()
+    opts = dict(run.options)
+    opts.setdefault("initial_window_bytes", run.segment_bytes)
+    sc = striped_scenario(list(run.rates_bps), run.rtts_s, transfer_bytes=run.transfer_bytes,
+                          segment_bytes=run.segment_bytes, seed=run.seed, tunnel=run.n_paths > 1,
+                          queue_packets=run.path_model.queue_packets, **opts)
+    r = Simulation(sc, links=fwd, ack_links=rev).run()
+    return result_row(r, run, fwd)
+
+
+def result_row(result, run: OsiaRun, forward_links=()) -> dict:
+    """The row of one run from a :class:`~cmtlab.scenario.TransferResult`-like result."""
+    t = float(result.completion_time_s) if result.completed else float("nan")
+    row = {"completed": bool(result.completed), "completion_time_s": t,
+           "goodput_bps": run.transfer_bytes * 8 / t if result.completed and t > 0 else float("nan"),
+           "dupack_events": int(result.fast_retransmits), "timeouts": int(result.timeouts),
+           "retransmissions": int(result.retransmissions),
+           "spurious_retransmissions": int(result.spurious_retransmissions),
+           "data_segments_sent": int(result.data_segments_sent)}
+    for k, v in getattr(result, "extra", {}).items():
+        if "wall" in k or "per_second" in k:      # timing, not a result (keeps rows repeatable)
+            continue
+        if np.isscalar(v) and k not in row and isinstance(v, (bool, int, float, np.number)):
+            row[k] = v.item() if isinstance(v, np.generic) else v
+    for i, lk in enumerate(forward_links):
+        st = lk.stats()
+        for name in ("loss_drops", "queue_drops", "cross_drops"):
+            if name in st:
+                row[f"path{i + 1}_{name}"] = int(st[name])
+    return row
+
+
+# ---------------------------------------------------------------------------------------- cases
+
+def fig7_grid(delay_ratios=DELAY_RATIOS, bw_ratios=BW_RATIOS, *, path1_delay_s: float = PATH1_DELAY_S,
+              path1_rate_bps: float = PATH1_RATE_BPS) -> pd.DataFrame:
+    """The two-path cases of Figs. 7–8: one row per ``(D2/D1, BW2/BW1)`` with both paths' rates and delays."""
+    dr = [check_positive("delay_ratios", x) for x in delay_ratios]
+    br = [check_positive("bw_ratios", x) for x in bw_ratios]
+    if not dr or not br:
+        raise ValueError("delay_ratios and bw_ratios must each hold at least one ratio > 0")
+    if len(set(dr)) != len(dr) or len(set(br)) != len(br):
+        raise ValueError("delay_ratios and bw_ratios must not repeat a value")
+    d1 = check_positive("path1_delay_s", path1_delay_s)
+    b1 = check_positive("path1_rate_bps", path1_rate_bps)
+    rows = [{"D2/D1": x, "BW2/BW1": y, "rates_bps": (b1, b1 * y), "one_way_delays_s": (d1, d1 * x)}
+            for x in dr for y in br]
+    return pd.DataFrame(rows)
+
+
+def fig9_cases(n_paths=(1, 2, 3, 4)) -> pd.DataFrame:
+    """Table 1's path sets: one row per number of paths (rates and one-way delays)."""
+    from . import table1_paths
+
+    rows = []
+    for n in n_paths:
+        rates, delays = table1_paths(n)
+        rows.append({"n_paths": n, "rates_bps": tuple(rates), "one_way_delays_s": tuple(delays)})
+    return pd.DataFrame(rows)
+
+
+def build_runs(experiment: str, cases: pd.DataFrame, schedulers=SCHEDULERS, seeds=range(3), *,
+               packets: int | None = None, path_model: PathModel | None = None, congestion: str = "newreno",
+               **options) -> list[tuple[dict, OsiaRun]]:
+    """``(labels, run)`` for every case × scheduler × seed (labels: the case's columns, scheduler, seed)."""
+    if experiment not in EXPERIMENTS:
+        raise ValueError(f"experiment must be one of {EXPERIMENTS}, got {experiment!r}")
+    schedulers = list(schedulers)
+    if not schedulers or len(set(schedulers)) != len(schedulers):
+        raise ValueError(f"schedulers must name at least one scheduler, each once, got {schedulers!r}")
+    seeds = [check_int("seeds", s, minimum=0) for s in seeds]
+    if not seeds or len(set(seeds)) != len(seeds):
+        raise ValueError(f"seeds must hold distinct integers >= 0, got {seeds!r}")
+    if packets is None:
+        packets = {"fig7": FIG7_PACKETS, "fig8": FIG8_PACKETS, "fig9": FIG9_PACKETS}[experiment]
+    pm = path_model if path_model is not None else PathModel()
+    out = []
+    for _, case in cases.iterrows():
+        labels = {k: v for k, v in case.items() if k not in ("rates_bps", "one_way_delays_s")}
+        for sched in schedulers:
+            for s in seeds:
+                run = OsiaRun(experiment, tuple(case["rates_bps"]), tuple(case["one_way_delays_s"]), sched, seed=s,
+                              packets=packets, congestion=congestion, path_model=pm, options=tuple(options.items()))
+                out.append(({**labels, "scheduler": sched, "seed": s}, run))
+    return out
+
+
+# ---------------------------------------------------------------------------------------- running
+
+def code_version() -> str:
+    """Version of everything a run depends on: the simulator's sources and this module."""
+    from pathlib import Path
+
+    from .. import sim
+    from ..sweep import code_version as cv
+
+    return cv(Path(__file__), extra=(f"sim={sim.CODE_VERSION}",))
+
+
+def _simulator(simulate_fn=None):
+    from ..sweep import Simulator
+
+    fn = simulate_fn or simulate
+    version = code_version() if simulate_fn is None else f"{code_version()}+{fn.__module__}.{fn.__qualname__}"
+    return Simulator(name="cmtlab-osia", run=fn, code_version=version)
+
+
+def run_experiment(runs, *, cache=True, cache_dir=None, progress: bool = True, workers: int = 1,
+                   simulate_fn=None) -> pd.DataFrame:
+    """Run every ``(labels, run)`` of :func:`build_runs`; one row per run (labels, then results), input order.
+
+    ``cache``: ``True`` (reuse and store results in :class:`cmtlab.sweep.ResultCache`, folder
+    ``cache_dir`` or ``$CMTLAB_CACHE_DIR`` or ``~/.cache/cmtlab/sweeps``), ``"refresh"`` or
+    ``False``.  ``workers`` > 1 runs the uncached runs in that many processes.  ``simulate_fn``
+    replaces :func:`simulate` (tests; it must be a module-level function for ``workers`` > 1).
+    """
+    from ..progress import progress as bar
+    from ..sweep import ResultCache, resolve_cache_dir
+
+    runs = list(runs)
+    for i, item in enumerate(runs):
+        if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], dict)
+                and isinstance(item[1], OsiaRun)):
+            raise ValueError(f"runs[{i}] must be a (labels dict, OsiaRun) pair from build_runs, got {item!r:.120}")
+    if cache not in (True, False, "refresh"):
+        raise ValueError(f"cache must be True, False or 'refresh', got {cache!r}")
+    workers = check_int("workers", workers, minimum=1)
+    simulator = _simulator(simulate_fn)
+    store = ResultCache(resolve_cache_dir(cache_dir)) if cache else None
+    rows: list = [None] * len(runs)
+    todo = []
+    for i, (_, run) in enumerate(runs):
+        hit = store.load(simulator, run) if (store is not None and cache is True) else None
+        if hit is not None:
+            rows[i] = hit
+        else:
+            todo.append(i)
+    n_cached = len(runs) - len(todo)
+    pbar = bar(desc="OSIA runs", total=len(runs), unit="run", enabled_=progress)
+    pbar.update(n_cached)
+    fn = simulate_fn or simulate
+    if workers == 1 or len(todo) <= 1:
+        for i in todo:
+            rows[i] = _normalise(fn(runs[i][1]))
+            if store is not None:
+                store.store(simulator, runs[i][1], rows[i])
+            pbar.update(1)
+    else:
+        import concurrent.futures as cf
+        import multiprocessing as mp
+
+        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as pool:
+            futures = {pool.submit(fn, runs[i][1]): i for i in todo}
+            for fut in cf.as_completed(futures):
+                i = futures[fut]
+                rows[i] = _normalise(fut.result())
+                if store is not None:
+                    store.store(simulator, runs[i][1], rows[i])
+                pbar.update(1)
+    pbar.close()
+    table = pd.DataFrame([{**labels, "experiment": run.experiment, "n_paths": run.n_paths, "packets": run.packets,
+                           **row} for (labels, run), row in zip(runs, rows)])
+    table.attrs["osia_runs"] = {"code_version": simulator.code_version, "cached": n_cached,
+                                "simulated": len(todo)}
+    return table
+
+
+def _normalise(row: dict) -> dict:
+    return json.loads(json.dumps(row, default=lambda v: v.item() if isinstance(v, np.generic) else str(v),
+                                 allow_nan=True))
+
+
+def summarise(table: pd.DataFrame, by, values=("dupack_events", "goodput_bps", "timeouts", "completed")) -> pd.DataFrame:
+    """Means (and standard errors, ``<value>_se``) over seeds, one row per group of ``by``."""
+    by = [by] if isinstance(by, str) else list(by)
+    values = [v for v in values if v in table.columns]
+    g = table.groupby(by, sort=False)[values]
+    mean = g.mean()
+    se = g.std(ddof=1) / np.sqrt(g.count())
+    se.columns = [f"{c}_se" for c in se.columns]
+    out = mean.join(se)
+    out["runs"] = g.size()
+    return out.reset_index()
+
+
+def heatmap(summary: pd.DataFrame, value: str, scheduler: str) -> pd.DataFrame:
+    """One scheduler's ``value`` as a ``D2/D1`` (rows) × ``BW2/BW1`` (columns) table."""
+    sub = summary[summary.scheduler == scheduler]
+    return sub.pivot(index="D2/D1", columns="BW2/BW1", values=value).sort_index().sort_index(axis=1)
+
+
+def rr_closed_form(delay_ratios=DELAY_RATIOS, bw_ratios=BW_RATIOS, *, packets: int = FIG7_PACKETS,
+                   packet_bytes: int = SEGMENT_BYTES) -> pd.DataFrame:
+    """Round robin's expected 3-dupACK events on the Fig. 7 grid from :func:`cmtlab.osia.rr_three_dupack_closed_form`.
+
+    The closed form's sender fills both paths (packet spacing ``τ = 8 s/(b_1 + b_2)``), has no
+    congestion window, no losses and no cross traffic: it is the reordering a window-unlimited round
+    robin causes by the paths' delay and rate difference alone (one event per late hole).
+    """
+    from .checks import rr_closed_form_check
+
+    return rr_closed_form_check(delay_ratios, bw_ratios, base_rate_bps=PATH1_RATE_BPS,
+                                base_delay_s=PATH1_DELAY_S, packet_bytes=packet_bytes, n_packets=packets)
+
+
+# ---------------------------------------------------------------------------------------- path-model checks
+
+def cross_traffic_check(shapes=(1.2, 1.5, 1.9), loads=(0.1, 0.25, 0.5), *, rate_bps: float = 1e6,
+                        horizon_s: float = 2000.0, seed: int = 0) -> pd.DataFrame:
+    """Long-run cross-traffic rate of :class:`~cmtlab.sim.osia_links.CrossTrafficLink` against renewal theory.
+
+    For each shape and mean load the link's source runs alone for ``horizon_s`` (unlimited queue);
+    the measured rate (bits sent / time) is compared with ``peak × E[on] / (E[on] + E[off])``, the
+    bounded-Pareto means in closed form.  Columns: ``shape, load, mean_period_ms, expected_bps,
+    measured_bps, rel_error, periods``.
+    """
+    from ..sim.osia_links import CrossTrafficLink, bounded_pareto_mean
+
+    horizon_s = check_positive("horizon_s", horizon_s)
+    rows = []
+    for a in shapes:
+        for load in loads:
+            lk = CrossTrafficLink(rate_bps, 0.0, 10**9, mean_load=load, shape=a, seed=seed)
+            lk.advance(int(horizon_s * 1e9))
+            m = bounded_pareto_mean(a, lk.cross.min_period_s, lk.cross.max_period_s)
+            expected = lk.cross.peak_rate_bps * m / (m + m)
+            measured = lk.cross_bytes * 8 / horizon_s
+            rows.append({"shape": a, "load": load, "mean_period_ms": m * 1e3, "expected_bps": expected,
+                         "measured_bps": measured, "rel_error": measured / expected - 1.0,
+                         "periods": lk.cross.periods})
+    return pd.DataFrame(rows)
+
+
+def cross_traffic_trace(*, rate_bps: float = 1e6, load: float = 0.25, duration_s: float = 10.0, bin_s: float = 0.01,
+                        seed: int = 0, shape: float = 1.5) -> pd.DataFrame:
+    """The share of a link's capacity the cross traffic takes per ``bin_s`` (``time_s, cross_share``)."""
+    from ..sim.osia_links import CrossTrafficLink
+
+    lk = CrossTrafficLink(rate_bps, 0.0, 10**9, mean_load=load, shape=shape, seed=seed, log_cross=True)
+    lk.advance(int(duration_s * 1e9))
+    n = int(round(duration_s / bin_s))
+    t = np.array([a for a, _ in lk.cross_log], dtype=float) / 1e9
+    counts, edges = np.histogram(t, bins=n, range=(0.0, n * bin_s))
+    share = counts * lk.cross.packet_bytes * 8 / (bin_s * rate_bps)
+    return pd.DataFrame({"time_s": edges[:-1], "cross_share": share})
+
+
+def ber_check(n_periods: int = 100_000, *, seed: int = 0, packet_bytes=(125, 1000, 1040)) -> dict:
+    """BER values of ``n_periods`` periods of one :class:`~cmtlab.sim.osia_links.BitErrorProcess` and their statistics.
+
+    Returns ``values`` (array), ``shape``, ``mean``, ``median``, ``min``, ``max``, ``p95`` and, per
+    packet size, ``frame_loss_at_mean`` and ``frame_loss_mean`` (averaged over the distribution).
+    """
+    from ..sim.osia_links import BitErrorProcess
+
+    n = check_int("n_periods", n_periods, minimum=2)
+    p = BitErrorProcess(seed=seed)
+    v = np.array([p.ber_at(k * p.period_ns) for k in range(n)])
+    out = {"values": v, "shape": p.shape, "mean": float(v.mean()), "median": float(np.median(v)),
+           "min": float(v.min()), "max": float(v.max()), "p95": float(np.quantile(v, 0.95)),
+           "frame_loss": pd.DataFrame([{"packet_bytes": b,
+                                        "at_mean_ber": BitErrorProcess.frame_loss_probability(p.mean, b),
+                                        "averaged": p.expected_frame_loss(b)} for b in packet_bytes])}
+    return out
+
+
+__all__ = ["SCHEDULERS", "PAPER_SCHEDULERS", "MODERN_SCHEDULERS", "PathModel", "OsiaRun", "simulate", "simulate_tunnel", "result_row",
+           "fig7_grid", "fig9_cases", "build_runs", "run_experiment", "summarise", "heatmap", "rr_closed_form",
+           "scheduler_params", "code_version", "cross_traffic_check", "cross_traffic_trace", "ber_check", "DELAY_RATIOS", "BW_RATIOS", "FIG7_PACKETS", "FIG8_PACKETS",
+           "FIG9_PACKETS", "PATH1_DELAY_S", "PATH1_RATE_BPS", "SEGMENT_BYTES", "SCHEDULING_PERIOD_S"]
