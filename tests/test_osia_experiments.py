@@ -158,8 +158,10 @@ def test_path_model_checks():
 
 
 def test_simulate_on_the_multipath_engine():
-    """simulate() hands the path-model links to the multipath engine (runs once the engine is merged)."""
-    pytest.importorskip("cmtlab.sim.multipath")
+    """simulate() names the path model in the scenario (``links``); the engine's links are the ones
+    OsiaRun.links() builds (same class, rate, delay, cross-traffic and BER streams)."""
+    from cmtlab.sim import multipath
+
     run = ex.OsiaRun("fig8", (1e6, 2e6), (0.05, 0.1), "round_robin", packets=300, segment_bytes=536,
                      path_model=ex.PathModel(cross_load=0.25, ber=True))
     row = ex.simulate(run)
@@ -167,6 +169,14 @@ def test_simulate_on_the_multipath_engine():
     assert row["path1_loss_drops"] + row["path2_loss_drops"] > 0        # the BER acted on the engine's packets
     again = ex.simulate(run)
     assert again == row                                                 # seeded, repeatable
-    from cmtlab.sim import multipath
-    from cmtlab.sim.link import PointToPointLink
-    assert multipath.PointToPointLink is PointToPointLink               # the factory was removed again
+    sc = multipath.mptcp_scenario(list(run.rates_bps), run.rtts_s, transfer_bytes=run.transfer_bytes,
+                                  seed=run.seed, links=run.path_model.link_spec())
+    engine_links = multipath.MptcpSimulation(sc).access
+    own, _ = run.links()
+    for a, b in zip(engine_links, own):
+        assert type(a) is type(b) and a.rate_bps == b.rate_bps and a.delay_ns == b.delay_ns
+        assert [a.cross.pop() for _ in range(20)] == [b.cross.pop() for _ in range(20)]
+        assert [a.ber.ber_at(k * 10**8) for k in range(20)] == [b.ber.ber_at(k * 10**8) for k in range(20)]
+    for model, name in ((ex.PathModel(cross_load=0.0, ber=True), "varying_ber"),
+                        (ex.PathModel(cross_load=0.0, ber=False), "point_to_point")):
+        assert model.link_spec()[0] == name

@@ -146,6 +146,18 @@ class PathModel:
             return BitErrorLink(rate_bps, one_way_delay_s, self.queue_packets, ber=ber, seed=seed, stream=stream)
         return PointToPointLink(rate_bps, one_way_delay_s, self.queue_packets)
 
+    def link_spec(self) -> tuple:
+        """This model as a scenario's ``links`` entry ``(registered link name, params)`` (one per path)."""
+        ber = {"ber": bool(self.ber), "ber_mean": self.ber_mean, "ber_low": self.ber_low, "ber_high": self.ber_high,
+               "ber_period_s": self.ber_period_s} if self.ber else {"ber": False}
+        if self.cross_load > 0:
+            return ("pareto_cross_traffic", dict(mean_load=self.cross_load, shape=self.shape,
+                                                 min_period_s=self.min_period_s, max_period_s=self.max_period_s,
+                                                 **ber))
+        if self.ber:
+            return ("varying_ber", ber)
+        return ("point_to_point", {})
+
     def reverse_link(self, rate_bps: float, one_way_delay_s: float):
         """The reverse (ACK) direction of one path: a plain link (the paper says nothing about it)."""
         from ..sim.link import PointToPointLink
@@ -250,12 +262,11 @@ def simulate(run: OsiaRun) -> dict:
     subflows (entries into loss recovery on the third duplicate ACK).  The scenario is
     :func:`cmtlab.sim.multipath.mptcp_scenario` of the run's rates, round trips, scheduler (with
     :func:`scheduler_params`), congestion control, segment size (initial window one segment),
-    ``dupack_mode`` and ``options``; the forward access links are the run's path-model links
-    (:meth:`OsiaRun.links`).
+    ``dupack_mode`` and ``options``; the access links are the path model's
+    (:meth:`PathModel.link_spec`, path ``i`` on stream ``i`` of the run's seed, as :meth:`OsiaRun.links`).
     """
     from ..sim import multipath
 
-    fwd, rev = run.links()
     opts = dict(run.options)
     opts.setdefault("initial_window_bytes", run.segment_bytes)
     opts.setdefault("dupack_mode", run.dupack_mode)
@@ -263,54 +274,9 @@ def simulate(run: OsiaRun) -> dict:
                                   congestion=run.congestion, scheduler=run.scheduler,
                                   scheduler_params=scheduler_params(run.scheduler), seed=run.seed,
                                   segment_bytes=run.segment_bytes, queue_packets=run.path_model.queue_packets,
-                                  **opts)
-    with _links_for(multipath, fwd, rev):
-        simulation = multipath.MptcpSimulation(sc)
-    return result_row(simulation.run(), run, fwd)
-
-
-class _links_for:
-    """Hand the run's link objects to :class:`cmtlab.sim.multipath.MptcpSimulation` while it is built.
-
-    The multipath engine builds each path's access link (forward, with the scenario's loss and
-    generator) and its reverse direction as ``PointToPointLink(...)``; it has no parameter for
-    link objects yet.  For the duration of the constructor the module's ``PointToPointLink`` is a
-    factory that returns the run's forward links (calls with a loss model, in path order) and
-    reverse links (calls without, in path order) — same rates, delays and queue limits, so the
-    paths the schedulers see are unchanged.  To be replaced by a link model named in the scenario
-    once the engine takes one.
-    """
-
-    def __init__(self, module, fwd, rev):
-        self.module, self.fwd, self.rev = module, list(fwd), list(rev)
-
-    def __enter__(self):
-        original = self.original = self.module.PointToPointLink
-        fwd, rev = iter(self.fwd), iter(self.rev)
-        n = len(self.fwd)
-        counts = {"fwd": 0, "rev": 0}
-
-        def factory(rate_bps, delay_s, queue_packets=100, loss=None, rng=None):
-            kind = "fwd" if loss is not None else "rev"
-            if counts[kind] >= n:
-                return original(rate_bps, delay_s, queue_packets, *(() if loss is None else (loss, rng)))
-            lk = next(fwd if kind == "fwd" else rev)
-            counts[kind] += 1
-            if abs(lk.rate_bps - float(rate_bps)) > 1e-6 * lk.rate_bps or abs(lk.delay_s - float(delay_s)) > 1e-12:
-                raise ValueError(f"path-model link ({lk.rate_bps} bit/s, {lk.delay_s} s) does not match the "
-                                 f"engine's link ({rate_bps} bit/s, {delay_s} s)")
-            return lk
-
-        self.counts = counts
-        self.module.PointToPointLink = factory
-        return self
-
-    def __exit__(self, *exc):
-        self.module.PointToPointLink = self.original
-        if exc[0] is None and (self.counts["fwd"] != len(self.fwd) or self.counts["rev"] != len(self.rev)):
-            raise RuntimeError(f"the multipath engine built {self.counts} path links, expected {len(self.fwd)} "
-                               "forward and reverse: its topology changed; update cmtlab.osia.experiments")
-        return False
+                                  links=run.path_model.link_spec(), **opts)
+    simulation = multipath.MptcpSimulation(sc)
+    return result_row(simulation.run(), run, simulation.access)
 
 
 def simulate_tunnel(run: OsiaRun) -> dict:

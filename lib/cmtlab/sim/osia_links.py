@@ -368,6 +368,27 @@ class BitErrorLink(PointToPointLink):
         self.ber_drops = 0
         self._fl_cache: dict = {}
 
+    #: ``ber`` of :meth:`for_path` when a scenario does not give it
+    for_path_ber = True
+
+    @classmethod
+    def for_path(cls, *, rate_bps, delay_s, queue_packets, loss, rng, seed, stream, ber=None, ber_mean=None,
+                 ber_low=None, ber_high=None, ber_period_s=None, **params):
+        """Forward: this link with the path's static loss and its own :class:`BitErrorProcess`
+        (``ber`` on/off, default :attr:`for_path_ber`; ``ber_mean``, ``ber_low``, ``ber_high``,
+        ``ber_period_s`` as :class:`BitErrorProcess`'s ``mean``, ``low``, ``high``, ``period_s``)
+        and the other ``params`` of the constructor, on stream ``stream`` of ``seed``; reverse
+        (ACKs): a plain point-to-point link (OSIA sec. 5.1 says nothing about it)."""
+        if ber is None:
+            ber = cls.for_path_ber
+        if not isinstance(ber, (bool, np.bool_)):
+            raise ValueError(f"ber must be True or False in a scenario's link parameters, got {ber!r}")
+        given = {"mean": ber_mean, "low": ber_low, "high": ber_high, "period_s": ber_period_s}
+        process = (BitErrorProcess(seed=seed, stream=stream, **{k: v for k, v in given.items() if v is not None})
+                   if ber else None)
+        forward = cls(rate_bps, delay_s, queue_packets, loss, rng, ber=process, seed=seed, stream=stream, **params)
+        return forward, PointToPointLink(rate_bps, delay_s, queue_packets)
+
     # drop_probability (inherited) stays the static ``loss`` part: PointToPointLink.transmit draws it.
     def expected_drop_probability(self, wire_bytes: int) -> float:
         """Loss probability of a packet: the static ``loss`` and the BER averaged over its distribution."""
@@ -425,6 +446,8 @@ class CrossTrafficLink(BitErrorLink):
     packets arriving at the same nanosecond as a data packet go first.  Cross traffic is fed into
     the queue lazily, up to ``now_ns``, when the next data packet arrives (or on :meth:`advance`).
     """
+
+    for_path_ber = False
 
     def __init__(self, rate_bps: float, delay_s: float, queue_packets: int = 100, loss: LossModel = NO_LOSS,
                  rng=None, *, cross: ParetoOnOff | None = None, peak_rate_bps: float | None = None,
