@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["Direction", "EmulatedPath", "KernelSettings", "TestbedResult", "Testbed",
-           "path", "run_transfer", "ping", "check_environment", "build_delayline",
+           "path", "run_transfer", "ping", "expected_ping_rtt_s", "tcp_goodput_bps", "check_environment", "build_delayline",
            "cleanup_stale", "kernel_info", "ENV_ERRORS"]
 
 _HERE = Path(__file__).resolve().parent
@@ -534,7 +534,7 @@ def parse_ss(text: str, local_addrs: list[str]) -> dict[int, dict]:
         parts = ln.split()
         if len(parts) < 5 or parts[0] not in ("ESTAB", "FIN-WAIT-1", "FIN-WAIT-2", "CLOSE-WAIT", "LAST-ACK"):
             continue
-        local = parts[3].rsplit(":", 1)[0]
+        local = parts[3].rsplit(":", 1)[0].split("%")[0]
         if local not in local_addrs or parts[3].endswith(f":{PORT}"):
             continue
         info = lines[j + 1] if j + 1 < len(lines) else ""
@@ -625,6 +625,20 @@ class TestbedResult:
         row.update(self.settings.to_row())
         row.update({k: v for k, v in self.info.items() if v is not None})
         return row
+
+
+def expected_ping_rtt_s(p: EmulatedPath, size_bytes: int = 56) -> float:
+    """Round trip of one ICMP echo with ``size_bytes`` of payload on an idle path: both one-way
+    delays plus the serialisation of the IP packet (20 + 8 + size bytes) in each direction."""
+    ip_bytes = 28 + size_bytes
+    return p.rtt_s + ip_bytes * 8 / p.forward.rate_bps + ip_bytes * 8 / p.back.rate_bps
+
+
+def tcp_goodput_bps(rate_bps: float, *, timestamps: bool = True, mtu_bytes: int = MTU_BYTES) -> float:
+    """The largest TCP goodput over a path of IP rate ``rate_bps``: the payload share of a full
+    packet (1448/1500 with the RFC 7323 timestamp option, 1460/1500 without)."""
+    header = IP_TCP_HEADER_BYTES + (12 if timestamps else 0)
+    return rate_bps * (mtu_bytes - header) / mtu_bytes
 
 
 def run_transfer(paths, settings: KernelSettings | None = None, *, mptcp: bool = True,
