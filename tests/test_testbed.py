@@ -138,7 +138,7 @@ def test_calibration_ping_rtt_within_1ms():
 @pytest.mark.parametrize("rate_bps", [5e6, 20e6])
 def test_calibration_tcp_goodput_within_2_percent(rate_bps):
     r = tb.run_transfer([tb.path(rate_bps, 0.01)], tb.KernelSettings(congestion="reno"), mptcp=False,
-                        duration_s=2.5, warmup_s=0.8)
+                        duration_s=2.5, warmup_s=1.0)
     ideal = tb.tcp_goodput_bps(rate_bps)
     err = r.throughput_bps / ideal - 1
     print(f"{rate_bps / 1e6:g} Mbit/s: goodput {r.throughput_bps / 1e6:.3f} Mbit/s vs {ideal / 1e6:.3f} ({err:+.2%})")
@@ -155,7 +155,7 @@ def test_calibration_tcp_goodput_within_2_percent(rate_bps):
 @live
 def test_mptcp_uses_both_paths():
     paths = [tb.path(8e6, 0.01), tb.path(8e6, 0.02)]
-    r = tb.run_transfer(paths, tb.KernelSettings(congestion="cubic"), mptcp=True, duration_s=2.5, warmup_s=0.8)
+    r = tb.run_transfer(paths, tb.KernelSettings(congestion="cubic"), mptcp=True, duration_s=2.5, warmup_s=1.0)
     row = r.to_row()
     total = row["sub0_bytes"] + row["sub1_bytes"]
     assert min(row["sub0_bytes"], row["sub1_bytes"]) > 0.25 * total

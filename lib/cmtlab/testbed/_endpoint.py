@@ -62,7 +62,7 @@ def recv_main(a) -> None:
             if t_last - last_sample >= SAMPLE_S:
                 samples.append((t_last, total))
                 last_sample = t_last
-    except (ConnectionResetError, socket.timeout):
+    except OSError:  # reset by the sender's abortive close (MPTCP may report ENOTCONN), or timeout
         reset = True
     if t_last is not None:
         samples.append((t_last, total))
