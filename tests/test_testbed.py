@@ -10,7 +10,6 @@ CI's share of real-time transfers is about 10 s.
 from __future__ import annotations
 
 import os
-import re
 import signal
 import subprocess
 import sys
