@@ -95,7 +95,7 @@ def make(kind: str, name: str, **params):
 
 def _load_builtin() -> None:
     """Import the modules that register the built-in mechanisms (idempotent)."""
-    from . import congestion, recovery, reordering, scheduler  # noqa: F401
+    from . import congestion, osia_scheduler, recovery, reordering, scheduler, wifi  # noqa: F401
 
 
 __all__ = ["KINDS", "register", "names", "lookup", "make"]

@@ -1,0 +1,42 @@
+"""Wang, Liao, Li — OSIA: out-of-order scheduling for in-order arrival (analysis, sec. 3 and Appendix A).
+
+* :mod:`.model` — preprocessing (sec. 3.2), progressive water-filling (eqs. 7–13), start times
+  (eqs. 1–3), the cascaded leaky buckets with faucets (sec. 4.1), Theorem 2 (eqs. 14, 18–25);
+* :mod:`.timeline` — an independent per-packet arrival timeline and dupACK counter, OSIA's and
+  round robin's packet schedules, the round-robin 3-dupACK closed form;
+* :mod:`.checks` — the checks of the OSIA chapter: linear program of eqs. 5–6, packet-level
+  in-order check, Monte-Carlo of the RTO estimator (eqs. 15–17).
+"""
+
+from . import checks, figures, model, timeline
+from .model import (DELAY_RESOLUTION_S, K_DEFAULT, PathSet, borders_s, buckets_frame, chunk_bits, chunk_fractions,
+                    fluid_order_violation_s, leaky_buckets, path_probabilities, path_shares, preprocess, rtt_s,
+                    start_times, theorem2_holds, theorem2_ratio, total_data_bits, two_path_condition,
+                    two_path_threshold)
+from .timeline import (arrival_times_s, osia_schedule, reorder_stats, round_robin_schedule,
+                       rr_three_dupack_closed_form, run_schedule)
+
+#: Table 1 of the paper: (rates in Mbit/s, propagation delays in ms) per number of paths.
+TABLE1 = {
+    1: ([4.0], [60.0]),
+    2: ([3.0, 1.0], [40.0, 80.0]),
+    3: ([2.0, 1.25, 0.75], [40.0, 80.0, 60.0]),
+    4: ([1.25, 1.0, 1.0, 0.75], [40.0, 20.0, 100.0, 80.0]),
+}
+
+
+def table1_paths(n_paths: int):
+    """``(rates_bps, delays_s)`` of Table 1 for 1…4 paths (the paper's inputs, not results)."""
+    if n_paths not in TABLE1:
+        raise ValueError(f"n_paths must be one of {sorted(TABLE1)} (Table 1), got {n_paths!r}")
+    rates, delays = TABLE1[n_paths]
+    return [r * 1e6 for r in rates], [d / 1e3 for d in delays]
+
+
+__all__ = [
+    "model", "timeline", "checks", "figures", "PathSet", "preprocess", "borders_s", "buckets_frame", "chunk_bits",
+    "chunk_fractions", "path_probabilities", "path_shares", "start_times", "total_data_bits", "leaky_buckets",
+    "fluid_order_violation_s", "rtt_s", "theorem2_ratio", "theorem2_holds", "two_path_condition",
+    "two_path_threshold", "arrival_times_s", "osia_schedule", "reorder_stats", "round_robin_schedule",
+    "rr_three_dupack_closed_form", "run_schedule", "TABLE1", "table1_paths", "DELAY_RESOLUTION_S", "K_DEFAULT",
+]
