@@ -435,6 +435,19 @@ class Testbed:
         sd = self._exec(self.ns_a, send_args)
         bound = timeout_s + (duration_s or 0) + 10
         out_s, err_s = _communicate(sd, timeout=bound)
+        if duration_s is not None and sd.returncode == 0:
+            # The sender closes abortively; its reset can be dropped by a full drop-tail queue, and
+            # the receiver would then wait for its timeout.  Give the data in flight (one queue
+            # plus one round trip on the slowest path) time to arrive, then stop the receiver.
+            grace = 1.0 + max(p.rtt_s + (p.forward.queue_packets or 100) * MTU_BYTES * 8 / p.forward.rate_bps
+                              for p in self.paths)
+            try:
+                rv.wait(timeout=grace)
+            except subprocess.TimeoutExpired:
+                try:
+                    os.killpg(rv.pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
         out_r, err_r = _communicate(rv, timeout=bound)
         if sd.returncode != 0 or not out_s.strip():
             raise RuntimeError(f"sender failed (exit {sd.returncode}): {err_s.strip()[-800:]}")
@@ -619,6 +632,9 @@ class TestbedResult:
             row[f"sub{i}_queue_drops"] = ab.get("queue_drops")
             row[f"sub{i}_random_drops"] = ab.get("random_drops")
             row[f"sub{i}_ack_packets"] = ba.get("forwarded_packets")
+            if i in self.subflows:  # ss prints these counters only when they are non-zero
+                for k in ("retrans_total", "lost", "dsack_dups", "sndbuf_limited_ms", "rwnd_limited_ms"):
+                    row[f"sub{i}_{k}"] = 0.0
             for k, v in self.subflows.get(i, {}).items():
                 row[f"sub{i}_{k}"] = v
         row.update(self.settings.to_row())

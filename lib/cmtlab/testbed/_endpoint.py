@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import socket
 import struct
 import subprocess
@@ -32,7 +33,16 @@ def _sock(mptcp: bool) -> socket.socket:
     return socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_MPTCP if mptcp else socket.IPPROTO_TCP)
 
 
+class _Stop(Exception):
+    """SIGTERM from the harness: stop reading and report (duration-limited runs)."""
+
+
+def _on_term(signum, frame):
+    raise _Stop
+
+
 def recv_main(a) -> None:
+    signal.signal(signal.SIGTERM, _on_term)
     ls = _sock(a.mptcp)
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     if a.rcvbuf:
@@ -49,7 +59,7 @@ def recv_main(a) -> None:
     samples = []
     t_first = t_last = None
     last_sample = -1.0
-    reset = False
+    reset = stopped = False
     try:
         while True:
             n = conn.recv_into(buf)
@@ -64,10 +74,14 @@ def recv_main(a) -> None:
                 last_sample = t_last
     except OSError:  # reset by the sender's abortive close (MPTCP may report ENOTCONN), or timeout
         reset = True
+    except _Stop:  # the harness stops a duration-limited run whose reset was lost on a full queue
+        stopped = True
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if t_last is not None:
         samples.append((t_last, total))
     print(json.dumps({"bytes": total, "t_accept": t_accept, "t_first": t_first,
-                      "t_last": t_last, "reset": reset, "samples": samples}), flush=True)
+                      "t_last": t_last, "reset": reset, "stopped": stopped,
+                      "samples": samples}), flush=True)
 
 
 def _ss_snapshot() -> str:

@@ -94,7 +94,7 @@ def alheid_table1(deltas_s=(0.0, 0.1, 0.5), meanings=MEANINGS, congestions=("ren
             paths = paths[:1]
         r = run_transfer(paths, ks, mptcp=job["kind"] == "mptcp", duration_s=duration_s, warmup_s=warmup_s,
                          seed=job["rep"])
-        rows.append({**job, **r.to_row()})
+        rows.append({**job, "warmup_s": warmup_s, **r.to_row()})
     return pd.DataFrame(rows)
 
 
@@ -116,7 +116,8 @@ def gains(runs: pd.DataFrame) -> pd.DataFrame:
                             gain_pct=100 * (g.throughput_bps.mean() / tcp[cc] - 1),
                             gain_std_pct=g.gain_pct.std(ddof=1) if len(g) > 1 else np.nan,
                             gain_min_pct=g.gain_pct.min(), gain_max_pct=g.gain_pct.max(), n=len(g),
-                            sub1_share=(g.sub1_bytes / (g.sub0_bytes + g.sub1_bytes)).mean(),
+                            sub1_share=(g.sub1_bytes / (g.sub0_bytes + g.sub1_bytes)).mean()
+                            if "sub1_bytes" in g else np.nan,
                             sub1_sndbuf_limited_ms=g.get("sub1_sndbuf_limited_ms", pd.Series(dtype=float)).mean(),
                             paper_linux_pct=ALHEID_TABLE1_LINUX_GAIN_PCT.get(round(d, 3), np.nan)))
     return pd.DataFrame(out)
@@ -143,5 +144,76 @@ def arabi_runs(*, repetitions: int = 3, duration_s: float = 12.0, warmup_s: floa
     for name, rep in progress(jobs, desc="Arabi (kernel)", unit="run", enabled_=progress_bar):
         ks = KernelSettings(congestion=congestion, **variants[name])
         r = run_transfer(arabi_paths(), ks, mptcp=True, duration_s=duration_s, warmup_s=warmup_s, seed=rep)
-        rows.append({"variant": name, "rep": rep, **r.to_row()})
+        rows.append({"variant": name, "rep": rep, "warmup_s": warmup_s, **r.to_row()})
     return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------- the simulator column
+#: The simulator configured like the kernel (issue 11): uncoupled Reno subflows (Linux's MPTCP
+#: subflows are uncoupled; Reno is always built in) and a lowest-RTT-first scheduler (what the
+#: kernel's ``default`` scheduler does when several subflows have window space).
+SIM_LIKE_KERNEL = dict(congestion="uncoupled", scheduler="lowest_rtt")
+
+
+def simulator_available() -> str | None:
+    """None when :func:`cmtlab.sim.simulate_mptcp` and the mechanisms of
+    :data:`SIM_LIKE_KERNEL` exist, else the reason (shown by the chapter instead of numbers)."""
+    try:
+        from ..sim import registry, simulate_mptcp  # noqa: F401
+    except ImportError as exc:
+        return f"cmtlab.sim.simulate_mptcp is not available ({exc})"
+    for kind, name in (("congestion", SIM_LIKE_KERNEL["congestion"]), ("scheduler", SIM_LIKE_KERNEL["scheduler"])):
+        try:
+            if name not in registry.names(kind):
+                return f"cmtlab.sim has no {kind} {name!r} (registered: {registry.names(kind)})"
+        except ValueError as exc:
+            return f"cmtlab.sim registry: {exc}"
+    return None
+
+
+def _sim_throughput_bps(result, warmup_s: float, duration_s: float) -> float:
+    """Goodput over [warmup_s, duration_s] when the result has a delivery time series, else the
+    whole-run goodput (slow start included: a slight underestimate)."""
+    series = getattr(result, "delivered", None)
+    if isinstance(series, pd.DataFrame) and {"t_s", "bytes"} <= set(series.columns) and warmup_s > 0:
+        t, b = series.t_s.to_numpy(float), series.bytes.to_numpy(float)
+        return float((np.interp(duration_s, t, b) - np.interp(warmup_s, t, b)) * 8 / (duration_s - warmup_s))
+    thr = getattr(result, "throughput_bps", None)
+    if thr is None:
+        thr = result.to_row()["throughput_bps"]
+    return float(thr)
+
+
+def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, scheduler: str | None = None,
+                         progress_bar: bool = True, **options) -> pd.DataFrame:
+    """The simulator column: every row of ``runs`` (kernel rows of :func:`alheid_table1` or
+    :func:`arabi_runs`) re-run in :func:`cmtlab.sim.simulate_mptcp` with the same path rates,
+    RTTs (``simulate_mptcp`` takes round-trip delays), run length and repetition seed, uncoupled
+    Reno subflows and a lowest-RTT-first scheduler (:data:`SIM_LIKE_KERNEL`).  Single-path TCP
+    rows run as a one-path connection.  Returns the same tidy rows with ``simulator`` naming the
+    simulator and ``throughput_bps`` its goodput, so :func:`gains` applies unchanged.
+    RuntimeError with the reason when the simulator is not available.  ``options`` go to
+    ``simulate_mptcp`` (e.g. a queue size)."""
+    reason = simulator_available()
+    if reason:
+        raise RuntimeError(reason)
+    from ..sim import simulate_mptcp
+    cc = congestion or SIM_LIKE_KERNEL["congestion"]
+    sched = scheduler or SIM_LIKE_KERNEL["scheduler"]
+    out = []
+    for _, row in progress(list(runs.iterrows()), desc="simulator", unit="run", enabled_=progress_bar):
+        n = 1 if row.get("kind") == "tcp" else int(row["n_paths"])
+        rates = [float(row[f"path{i}_rate_bps"]) for i in range(n)]
+        rtts = [float(row[f"path{i}_rtt_s"]) for i in range(n)]
+        duration, warm = float(row["duration_s"]), float(row.get("warmup_s", 0.0) or 0.0)
+        r = simulate_mptcp(rates, rtts, duration_s=duration, congestion=cc, scheduler=sched,
+                           seed=int(row.get("rep", 0)), **options)
+        new = {k: row[k] for k in runs.columns if not k.startswith(("sub", "k_", "wall_", "congestion_used"))}
+        new.update(simulator="cmtlab.sim", sim_congestion=cc, sim_scheduler=sched,
+                   throughput_bps=_sim_throughput_bps(r, warm, duration))
+        sub_bytes = getattr(r, "subflow_bytes", None)
+        if sub_bytes is not None:
+            for i, b in enumerate(sub_bytes):
+                new[f"sub{i}_bytes"] = b
+        out.append(new)
+    return pd.DataFrame(out)
