@@ -83,9 +83,15 @@ test: test-unit test-nbval book-quick test-browser ## all checks (unit, nbval, q
 # ---------------------------------------------------------------- testbed (cmtlab.testbed)
 # The TUN delay line of the Linux MPTCP testbed: compiled C, never committed (the library also
 # builds it on demand when it is missing or older than its source).
+# $(CC) if given (environment or command line), else the first of cc, gcc, clang found.
+ifeq ($(origin CC),default)
+TESTBED_CC := $(or $(shell command -v cc),$(shell command -v gcc),$(shell command -v clang),cc)
+else
+TESTBED_CC := $(CC)
+endif
 $(DELAYLINE): lib/cmtlab/testbed/delayline.c
 	mkdir -p $(@D)
-	$(CC) -O2 -Wall -Wextra -o $@ $<
+	$(TESTBED_CC) -O2 -Wall -Wextra -o $@.tmp$$$$ $< && mv -f $@.tmp$$$$ $@  # atomic: a running delay line keeps its file
 
 testbed: $(DELAYLINE) ## build the TUN delay line of cmtlab.testbed (C)
 

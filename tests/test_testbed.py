@@ -217,3 +217,41 @@ def test_cleanup_on_sigint():
             pr.wait()
         for ln in ours():
             subprocess.run(["ip", "netns", "del", ln.split()[0]], capture_output=True)
+
+
+# ---------------------------------------------------------------- the simulator column (no root needed)
+def _kernel_like_rows():
+    from cmtlab.testbed import experiments as ex
+    rows = []
+    for kind, d in (("tcp", 0.0), ("mptcp", 0.0), ("mptcp", 0.1)):
+        ps = ex.table1_paths(d, "rtt", rate_bps=2e6)
+        ps = ps[:1] if kind == "tcp" else ps
+        row = dict(congestion="reno", rep=0, kind=kind, meaning="-" if kind == "tcp" else ("both" if d == 0 else "rtt"),
+                   delta_s=d, warmup_s=0.5, duration_s=2.0, n_paths=len(ps), throughput_bps=1.0, simulator="linux-mptcp",
+                   sub0_bytes=1, k_sack=True)
+        for i, p in enumerate(ps):
+            row.update({f"path{i}_rate_bps": p.forward.rate_bps, f"path{i}_delay_s": p.forward.delay_s,
+                         f"path{i}_rtt_s": p.rtt_s})
+        if len(ps) == 1:
+            row.update(path1_rtt_s=np.nan)
+        rows.append(row)
+    import pandas as pd
+    return pd.DataFrame(rows)
+
+
+def test_simulator_column_is_guarded_or_gives_the_same_rows():
+    from cmtlab.testbed import experiments as ex
+    runs = _kernel_like_rows()
+    reason = ex.simulator_available()
+    if reason is not None:
+        assert "cmtlab.sim" in reason
+        with pytest.raises(RuntimeError, match="cmtlab.sim"):
+            ex.simulate_like_kernel(runs, progress_bar=False)
+        return
+    sim = ex.simulate_like_kernel(runs, progress_bar=False)
+    assert list(sim.kind) == list(runs.kind) and (sim.simulator == "cmtlab.sim").all()
+    assert not any(c.startswith("k_") for c in sim.columns)   # kernel settings are not the simulator's
+    assert (sim.throughput_bps > 0).all()
+    assert (sim.throughput_bps <= 2 * 2e6).all()
+    g = ex.gains(sim)
+    assert set(g.delta_ms) == {0, 100}
