@@ -20,6 +20,8 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.stamp
+# The compiled delay line of cmtlab.testbed (see the testbed target).
+DELAYLINE := lib/cmtlab/testbed/bin/delayline
 
 # Everything runs from the venv; notebooks run on the venv's `python3` kernel (see $(STAMP)).
 export PATH         := $(CURDIR)/$(BIN):$(PATH)
@@ -47,7 +49,7 @@ export TIMEFORMAT := ::: step took %0Rs
 NB_TIMEOUT ?= 1200
 PYTEST_ARGS ?=
 
-.PHONY: help venv book book-quick test test-unit test-nbval test-browser notebooks bench clean distclean
+.PHONY: help venv testbed book book-quick test test-unit test-nbval test-browser notebooks bench clean distclean
 
 help: ## list the targets
 	@echo "cmtlab — make targets:"
@@ -66,11 +68,11 @@ $(STAMP): requirements.txt lib/pyproject.toml | $(BIN)/python
 venv: $(STAMP) ## create .venv and install requirements.txt + lib/ (editable)
 
 # ---------------------------------------------------------------- book
-book: $(STAMP) ## execute notebooks (CMTLAB_PROFILE=full, cached) and build the HTML into _build/html
+book: $(STAMP) $(DELAYLINE) ## execute notebooks (CMTLAB_PROFILE=full, cached) and build the HTML into _build/html
 	time $(NOBARS) CMTLAB_PROFILE=full $(BIN)/jupyter-book build . --path-output $(BOOK_OUT) $(JB_FLAGS)
 	@echo "Book: $(CURDIR)/$(BOOK_HTML)/index.html"
 
-book-quick: $(STAMP) ## strict build with CMTLAB_PROFILE=quick into _build/quick (own cache)
+book-quick: $(STAMP) $(DELAYLINE) ## strict build with CMTLAB_PROFILE=quick into _build/quick (own cache)
 	mkdir -p $(QUICK_OUT)
 	time $(NOBARS) CMTLAB_PROFILE=quick $(BIN)/jupyter-book build . --path-output $(QUICK_OUT) $(JB_FLAGS)
 
@@ -78,10 +80,25 @@ book-quick: $(STAMP) ## strict build with CMTLAB_PROFILE=quick into _build/quick
 test: test-unit test-nbval book-quick test-browser ## all checks (unit, nbval, quick book build, browser)
 	@echo "make test: all steps passed"
 
-test-unit: $(STAMP) ## unit tests of the library
+# ---------------------------------------------------------------- testbed (cmtlab.testbed)
+# The TUN delay line of the Linux MPTCP testbed: compiled C, never committed (the library also
+# builds it on demand when it is missing or older than its source).
+# $(CC) if given (environment or command line), else the first of cc, gcc, clang found.
+ifeq ($(origin CC),default)
+TESTBED_CC := $(or $(shell command -v cc),$(shell command -v gcc),$(shell command -v clang),cc)
+else
+TESTBED_CC := $(CC)
+endif
+$(DELAYLINE): lib/cmtlab/testbed/delayline.c
+	mkdir -p $(@D)
+	$(TESTBED_CC) -O2 -Wall -Wextra -o $@.tmp$$$$ $< && mv -f $@.tmp$$$$ $@  # atomic: a running delay line keeps its file
+
+testbed: $(DELAYLINE) ## build the TUN delay line of cmtlab.testbed (C)
+
+test-unit: $(STAMP) $(DELAYLINE) ## unit tests of the library
 	time $(BIN)/python -m pytest tests --ignore=tests/browser $(PYTEST_ARGS)
 
-test-nbval: $(STAMP) ## run every notebook (quick profile) and compare NBVAL_CHECK_OUTPUT cells
+test-nbval: $(STAMP) $(DELAYLINE) ## run every notebook (quick profile) and compare NBVAL_CHECK_OUTPUT cells
 	time $(NOBARS) CMTLAB_PROFILE=quick $(BIN)/python -m pytest --nbval-lax --nbval-current-env \
 	  --nbval-cell-timeout=$(NB_TIMEOUT) \
 	  --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider $(PYTEST_ARGS) notebooks/
@@ -90,7 +107,7 @@ test-browser: $(STAMP) ## headless-Chromium checks of every chapter of the quick
 	time CMTLAB_BOOK_HTML=$(CURDIR)/$(QUICK_HTML) $(BIN)/python -m pytest tests/browser $(PYTEST_ARGS)
 
 # ---------------------------------------------------------------- notebooks, benchmarks
-notebooks: $(STAMP) ## re-execute every notebook in place (CMTLAB_PROFILE=full) so it stores its outputs
+notebooks: $(STAMP) $(DELAYLINE) ## re-execute every notebook in place (CMTLAB_PROFILE=full) so it stores its outputs
 	time $(NOBARS) CMTLAB_PROFILE=full $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 	  --ExecutePreprocessor.kernel_name=python3 \
 	  --ExecutePreprocessor.timeout=$(NB_TIMEOUT) \

@@ -1,0 +1,291 @@
+/* cmtlab delay line: one emulated path between two network namespaces over two TUN devices.
+ *
+ * Each direction (a->b: packets read from the TUN in namespace A are written to the TUN in
+ * namespace B; b->a the reverse) has a bottleneck rate (bit/s), a drop-tail queue (packets
+ * and/or bytes, counting every packet that has not finished serialisation), a one-way
+ * propagation delay and an independent random drop probability with its own seed (drop at
+ * arrival, before the queue, as netem's loss).  A packet arriving at t starts serialisation at
+ * max(t, end of the previous packet), finishes after size*8/rate and leaves the line one
+ * propagation delay later.  No Python is in the packet path: one thread, epoll, an absolute
+ * CLOCK_MONOTONIC timerfd, 1 ns timer slack, SCHED_FIFO where allowed and a
+ * /dev/cpu_dma_latency request while running (cmtlab MECHANISMS.md, "The kernel here").
+ *
+ * Usage: delayline --ns-a PATH --dev-a NAME --ns-b PATH --dev-b NAME
+ *          [--rate-ab BPS] [--delay-ab-ns NS] [--queue-ab-pkts N] [--queue-ab-bytes N]
+ *          [--loss-ab P] [--seed-ab S]   (same with -ba)   [--max-runtime-s T]
+ * The TUN devices are created (non-persistent) inside the namespaces; they vanish when the
+ * process exits.  Prints "READY\n" once both exist; on SIGTERM/SIGINT (or the runtime bound)
+ * prints the counters as one JSON line on stdout and exits 0.  Dies with its parent.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/if.h>
+#include <linux/if_tun.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_PKT 65536
+
+typedef struct pkt {
+    struct pkt *next;
+    int64_t tx_end_ns;   /* end of serialisation */
+    int64_t deliver_ns;  /* tx_end + delay */
+    uint32_t len;
+    unsigned char data[];
+} pkt;
+
+typedef struct {
+    const char *name;
+    int in_fd, out_fd;
+    double rate_bps;        /* 0 = unlimited */
+    int64_t delay_ns;
+    int64_t queue_pkts;     /* 0 = unlimited */
+    int64_t queue_bytes;    /* 0 = unlimited */
+    double loss;
+    uint64_t rng;
+    int64_t link_free_ns;
+    pkt *head, *tail;       /* FIFO of packets not yet delivered */
+    pkt *q_head;            /* first packet whose serialisation has not ended */
+    int64_t q_pkts, q_bytes;/* backlog (not finished serialisation) */
+    uint64_t rx_pkts, rx_bytes, fwd_pkts, fwd_bytes, queue_drops, random_drops, write_errors;
+    int64_t max_q_pkts, max_q_bytes;
+} dir_t;
+
+static int64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* xorshift64* seeded through splitmix64: a uniform double in [0, 1). */
+static double urand(uint64_t *s) {
+    uint64_t x = *s;
+    x ^= x >> 12; x ^= x << 25; x ^= x >> 27;
+    *s = x;
+    return (double)((x * 2685821657736338717ULL) >> 11) * (1.0 / 9007199254740992.0);
+}
+static uint64_t seed_state(uint64_t seed) {
+    uint64_t z = seed + 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return z ? z : 1;
+}
+
+static void die(const char *what) {
+    fprintf(stderr, "delayline: %s: %s\n", what, strerror(errno));
+    exit(2);
+}
+
+static int open_tun_in(const char *ns_path, const char *dev, int self_ns) {
+    int nsfd = open(ns_path, O_RDONLY | O_CLOEXEC);
+    if (nsfd < 0) die(ns_path);
+    if (setns(nsfd, CLONE_NEWNET) < 0) die("setns");
+    close(nsfd);
+    int fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) die("/dev/net/tun");
+    struct ifreq ifr;
+    memset(&ifr, 0, sizeof ifr);
+    ifr.ifr_flags = IFF_TUN | IFF_NO_PI;
+    strncpy(ifr.ifr_name, dev, IFNAMSIZ - 1);
+    if (ioctl(fd, TUNSETIFF, &ifr) < 0) die("TUNSETIFF");
+    if (setns(self_ns, CLONE_NEWNET) < 0) die("setns back");
+    return fd;
+}
+
+static void advance_queue(dir_t *d, int64_t t) {
+    while (d->q_head && d->q_head->tx_end_ns <= t) {
+        d->q_pkts--; d->q_bytes -= d->q_head->len;
+        d->q_head = d->q_head->next;
+    }
+}
+
+static unsigned char buf[MAX_PKT];
+
+static void on_readable(dir_t *d) {
+    for (;;) {
+        ssize_t n = read(d->in_fd, buf, sizeof buf);
+        if (n < 0) {
+            if (errno == EAGAIN || errno == EWOULDBLOCK) return;
+            if (errno == EINTR) continue;
+            die("read");
+        }
+        if (n == 0) return;
+        int64_t t = now_ns();
+        d->rx_pkts++; d->rx_bytes += (uint64_t)n;
+        if (d->loss > 0 && urand(&d->rng) < d->loss) { d->random_drops++; continue; }
+        advance_queue(d, t);
+        if ((d->queue_pkts && d->q_pkts + 1 > d->queue_pkts) ||
+            (d->queue_bytes && d->q_bytes + n > d->queue_bytes)) {
+            d->queue_drops++;
+            continue;
+        }
+        pkt *p = malloc(sizeof(pkt) + (size_t)n);
+        if (!p) die("malloc");
+        p->next = NULL; p->len = (uint32_t)n;
+        memcpy(p->data, buf, (size_t)n);
+        int64_t start = d->link_free_ns > t ? d->link_free_ns : t;
+        int64_t ser = d->rate_bps > 0 ? (int64_t)((double)n * 8e9 / d->rate_bps + 0.5) : 0;
+        p->tx_end_ns = start + ser;
+        d->link_free_ns = p->tx_end_ns;
+        p->deliver_ns = p->tx_end_ns + d->delay_ns;
+        if (d->tail) d->tail->next = p; else d->head = p;
+        d->tail = p;
+        if (!d->q_head) d->q_head = p;
+        d->q_pkts++; d->q_bytes += n;
+        if (d->q_pkts > d->max_q_pkts) d->max_q_pkts = d->q_pkts;
+        if (d->q_bytes > d->max_q_bytes) d->max_q_bytes = d->q_bytes;
+    }
+}
+
+static void deliver_due(dir_t *d, int64_t t) {
+    advance_queue(d, t);
+    while (d->head && d->head->deliver_ns <= t) {
+        pkt *p = d->head;
+        ssize_t w = write(d->out_fd, p->data, p->len);
+        if (w < 0) d->write_errors++;
+        else { d->fwd_pkts++; d->fwd_bytes += p->len; }
+        d->head = p->next;
+        if (!d->head) d->tail = NULL;
+        if (d->q_head == p) d->q_head = p->next;  /* cannot happen: delivered after tx_end */
+        free(p);
+    }
+}
+
+static void print_dir(FILE *f, dir_t *d) {
+    fprintf(f, "\"%s\": {\"rx_packets\": %llu, \"rx_bytes\": %llu, \"forwarded_packets\": %llu, "
+               "\"forwarded_bytes\": %llu, \"queue_drops\": %llu, \"random_drops\": %llu, "
+               "\"write_errors\": %llu, \"max_queue_packets\": %lld, \"max_queue_bytes\": %lld}",
+            d->name, (unsigned long long)d->rx_pkts, (unsigned long long)d->rx_bytes,
+            (unsigned long long)d->fwd_pkts, (unsigned long long)d->fwd_bytes,
+            (unsigned long long)d->queue_drops, (unsigned long long)d->random_drops,
+            (unsigned long long)d->write_errors, (long long)d->max_q_pkts, (long long)d->max_q_bytes);
+}
+
+static void usage(void) {
+    fprintf(stderr, "usage: delayline --ns-a PATH --dev-a NAME --ns-b PATH --dev-b NAME "
+                    "[--rate-ab BPS --delay-ab-ns NS --queue-ab-pkts N --queue-ab-bytes N "
+                    "--loss-ab P --seed-ab S] [same with -ba] [--max-runtime-s T]\n");
+    exit(64);
+}
+
+int main(int argc, char **argv) {
+    const char *ns_a = NULL, *ns_b = NULL, *dev_a = NULL, *dev_b = NULL;
+    double max_runtime_s = 3600;
+    dir_t d[2];
+    memset(d, 0, sizeof d);
+    d[0].name = "ab"; d[1].name = "ba";
+    uint64_t seeds[2] = {1, 2};
+    for (int i = 1; i < argc; i++) {
+        const char *k = argv[i];
+        if (i + 1 >= argc) usage();
+        const char *v = argv[++i];
+        int di = -1;
+        if (strstr(k, "-ab")) di = 0;
+        else if (strstr(k, "-ba")) di = 1;
+        if (!strcmp(k, "--ns-a")) ns_a = v;
+        else if (!strcmp(k, "--ns-b")) ns_b = v;
+        else if (!strcmp(k, "--dev-a")) dev_a = v;
+        else if (!strcmp(k, "--dev-b")) dev_b = v;
+        else if (!strcmp(k, "--max-runtime-s")) max_runtime_s = atof(v);
+        else if (di >= 0 && !strncmp(k, "--rate-", 7)) d[di].rate_bps = atof(v);
+        else if (di >= 0 && !strncmp(k, "--delay-", 8)) d[di].delay_ns = atoll(v);
+        else if (di >= 0 && !strncmp(k, "--queue-", 8) && strstr(k, "pkts")) d[di].queue_pkts = atoll(v);
+        else if (di >= 0 && !strncmp(k, "--queue-", 8) && strstr(k, "bytes")) d[di].queue_bytes = atoll(v);
+        else if (di >= 0 && !strncmp(k, "--loss-", 7)) d[di].loss = atof(v);
+        else if (di >= 0 && !strncmp(k, "--seed-", 7)) seeds[di] = strtoull(v, NULL, 10);
+        else usage();
+    }
+    if (!ns_a || !ns_b || !dev_a || !dev_b) usage();
+    for (int i = 0; i < 2; i++) {
+        if (d[i].rate_bps < 0 || d[i].delay_ns < 0 || d[i].loss < 0 || d[i].loss > 1) usage();
+        d[i].rng = seed_state(seeds[i]);
+    }
+
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    prctl(PR_SET_TIMERSLACK, 1UL);
+    struct sched_param sp = {.sched_priority = 50};
+    int fifo = sched_setscheduler(0, SCHED_FIFO, &sp) == 0;
+    int32_t lat = 0;
+    int dma = open("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC);
+    if (dma >= 0 && write(dma, &lat, sizeof lat) != sizeof lat) { close(dma); dma = -1; }
+
+    sigset_t mask;
+    sigemptyset(&mask);
+    sigaddset(&mask, SIGTERM); sigaddset(&mask, SIGINT); sigaddset(&mask, SIGHUP);
+    sigprocmask(SIG_BLOCK, &mask, NULL);
+    int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (sfd < 0) die("signalfd");
+
+    int self_ns = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+    if (self_ns < 0) die("/proc/self/ns/net");
+    int fa = open_tun_in(ns_a, dev_a, self_ns);
+    int fb = open_tun_in(ns_b, dev_b, self_ns);
+    close(self_ns);
+    d[0].in_fd = fa; d[0].out_fd = fb;
+    d[1].in_fd = fb; d[1].out_fd = fa;
+
+    int tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    int ep = epoll_create1(EPOLL_CLOEXEC);
+    if (tfd < 0 || ep < 0) die("timerfd/epoll");
+    struct epoll_event ev = {.events = EPOLLIN};
+    ev.data.u32 = 0; epoll_ctl(ep, EPOLL_CTL_ADD, fa, &ev);
+    ev.data.u32 = 1; epoll_ctl(ep, EPOLL_CTL_ADD, fb, &ev);
+    ev.data.u32 = 2; epoll_ctl(ep, EPOLL_CTL_ADD, tfd, &ev);
+    ev.data.u32 = 3; epoll_ctl(ep, EPOLL_CTL_ADD, sfd, &ev);
+
+    int64_t t0 = now_ns();
+    int64_t deadline = t0 + (int64_t)(max_runtime_s * 1e9);
+    int64_t armed = -1;
+    printf("READY sched_fifo=%d dma_latency=%d\n", fifo, dma >= 0);
+    fflush(stdout);
+
+    int running = 1;
+    while (running) {
+        struct epoll_event evs[8];
+        int n = epoll_wait(ep, evs, 8, 1000);
+        if (n < 0 && errno != EINTR) die("epoll_wait");
+        for (int i = 0; i < n; i++) {
+            uint32_t w = evs[i].data.u32;
+            if (w < 2) on_readable(&d[w]);
+            else if (w == 2) { uint64_t x; while (read(tfd, &x, sizeof x) > 0) {} armed = -1; }
+            else { struct signalfd_siginfo si; while (read(sfd, &si, sizeof si) > 0) {} running = 0; }
+        }
+        int64_t t = now_ns();
+        deliver_due(&d[0], t);
+        deliver_due(&d[1], t);
+        if (t >= deadline) running = 0;
+        int64_t next = deadline;
+        for (int i = 0; i < 2; i++)
+            if (d[i].head && d[i].head->deliver_ns < next) next = d[i].head->deliver_ns;
+        if (next != armed) {
+            struct itimerspec its;
+            memset(&its, 0, sizeof its);
+            its.it_value.tv_sec = next / 1000000000LL;
+            its.it_value.tv_nsec = next % 1000000000LL;
+            timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
+            armed = next;
+        }
+    }
+    printf("{\"runtime_s\": %.6f, \"sched_fifo\": %s, \"dma_latency\": %s, ",
+           (now_ns() - t0) / 1e9, fifo ? "true" : "false", dma >= 0 ? "true" : "false");
+    print_dir(stdout, &d[0]);
+    printf(", ");
+    print_dir(stdout, &d[1]);
+    printf("}\n");
+    fflush(stdout);
+    if (dma >= 0) close(dma);
+    return 0;
+}
