@@ -180,3 +180,47 @@ def test_simulate_on_the_multipath_engine():
     for model, name in ((ex.PathModel(cross_load=0.0, ber=True), "varying_ber"),
                         (ex.PathModel(cross_load=0.0, ber=False), "point_to_point")):
         assert model.link_spec()[0] == name
+
+
+def test_run_experiment_on_the_sweep_equals_simulate(tmp_path):
+    """Without simulate_fn the runs go through cmtlab.sweep.run_sweep (cache): rows as simulate()'s."""
+    g = ex.fig7_grid((2,), (0.5,))
+    runs = ex.build_runs("fig8", g, schedulers=["osia", "cwnd_aware"], seeds=[0], packets=200,
+                         path_model=ex.PathModel(ber=False))
+    t1 = ex.run_experiment(runs, cache_dir=tmp_path, progress=False)
+    assert t1.attrs["osia_runs"]["simulated"] == 2
+    t2 = ex.run_experiment(runs, cache_dir=tmp_path, progress=False)
+    assert t2.attrs["osia_runs"]["cached"] == 2
+    pd.testing.assert_frame_equal(t1, t2)
+    for (labels, run), (_, row) in zip(runs, t1.iterrows()):
+        direct = ex.simulate(run)
+        assert row.scheduler == labels["scheduler"]
+        for k, v in direct.items():
+            if "cross_drops" not in k:
+                assert row[k] == pytest.approx(v), k
+
+
+def test_scheduler_params_option_reaches_the_scheduler():
+    run = ex.OsiaRun("fig8", (1e6, 1e6), (0.05, 0.2), "osia", packets=100,
+                     options=(("scheduler_params", (("replan", "every_period"),)),))
+    assert dict(ex.scenario(run).scheduler_params) == {"period_s": 1.0, "replan": "every_period"}
+    assert dict(ex.scenario(run.replace(options=())).scheduler_params) == {"period_s": 1.0}
+
+
+def test_work_conserving_schedulers_coincide_when_only_one_subflow_has_room():
+    """Round robin, lowest-RTT and EDPF pick among the subflows with room.  With a bulk sender and
+    windows that start at one segment, an ACK opens room on one subflow only and it is refilled at
+    once: almost no decision is a free choice, and the three make the same decisions (same run).
+    With windows that never limit (64 KB initial window) most decisions are free and they differ."""
+    pm = ex.PathModel(cross_load=0, ber=False)
+    base = ex.OsiaRun("fig8", (1e6, 1e6), (0.05, 0.2), "round_robin", packets=300, path_model=pm)
+    small = {s: ex.decision_profile(base.replace(scheduler=s)) for s in ("round_robin", "lowest_rtt", "edpf")}
+    for d in small.values():
+        assert d["free_choices"] <= 3 and d["free_share"] < 0.02
+    assert small["round_robin"]["dupack_events"] == small["lowest_rtt"]["dupack_events"] == small["edpf"][
+        "dupack_events"] > 0
+    assert small["round_robin"]["goodput_bps"] == small["lowest_rtt"]["goodput_bps"] == small["edpf"]["goodput_bps"]
+    big = {s: ex.decision_profile(base.replace(scheduler=s, options=(("initial_window_bytes", 64_000),)))
+           for s in ("round_robin", "edpf")}
+    assert all(d["free_share"] > 0.3 for d in big.values())
+    assert big["edpf"]["dupack_events"] < big["round_robin"]["dupack_events"]

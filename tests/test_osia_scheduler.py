@@ -199,3 +199,41 @@ def test_paper_merging_rule_costs_little_reordering():
     handed = drive(conn, OsiaScheduler(merge="round", resolution_s=0.01))
     stats = timeline.reorder_stats(arrivals(conn, handed))
     assert stats["events"] == 0 and stats["max_dupacks"] <= 2
+
+
+def test_plan_runs_on_across_periods_while_the_paths_look_the_same():
+    """Sec. 3.3: "if the condition of the network is not changed, the next period is not triggered".
+
+    A fast path whose window (4 segments) cannot carry its 150 ms chunk 1 within a 1 s period: a
+    plan restarted every period would hand chunk 1 to it again and never reach the slow path (the
+    behaviour before, kept as ``replan="every_period"``); the default runs the plan on.
+    """
+    rates, rtts = [1e6, 1e6], [0.1, 1.6]          # d2 - d1 = 750 ms: chunk 1 = 94 packets on path 1
+    on = OsiaScheduler()
+    handed = drive(StubConnection(rates, rtts, n_dsn=300, cwnd_segments=4), on, horizon_s=20)
+    every = OsiaScheduler(replan="every_period")
+    handed_every = drive(StubConnection(rates, rtts, n_dsn=300, cwnd_segments=4), every, horizon_s=20)
+    assert on.n_plans == 1 and len(handed) > 94
+    assert {s for s, _ in handed} == {0, 1}
+    assert every.n_plans > 5 and len(handed_every) > 94
+    assert all(s == 0 for s, _ in handed_every)    # the slow path starved
+
+
+def test_changed_path_estimates_trigger_a_new_plan_only_beyond_the_resolution():
+    conn = StubConnection([3e6, 1e6], [0.08, 0.16], n_dsn=10_000, cwnd_segments=40)
+    sched = OsiaScheduler(period_s=0.5, delay_source="srtt")
+    for s in conn.subflows:
+        s.n_rtt_samples = 1
+    drive(conn, sched, horizon_s=0.4)
+    assert sched.n_plans == 1
+    conn.subflows[1].srtt += int(0.01e9)            # one-way delay moves by 5 ms < 10 ms
+    sched.select(conn, int(0.6e9))
+    assert sched.n_plans == 1
+    conn.subflows[1].srtt += int(0.02e9)            # now by 15 ms
+    sched.select(conn, int(1.2e9))
+    assert sched.n_plans == 2
+
+
+def test_bad_replan_rule():
+    with pytest.raises(ValueError, match="replan must be one of"):
+        OsiaScheduler(replan="sometimes")

@@ -260,23 +260,55 @@ def simulate(run: OsiaRun) -> dict:
     ``goodput_bps`` = transfer bytes × 8 / completion time (application bytes delivered in order,
     retransmissions excluded — the paper's goodput); ``dupack_events`` = fast retransmits over all
     subflows (entries into loss recovery on the third duplicate ACK).  The scenario is
-    :func:`cmtlab.sim.multipath.mptcp_scenario` of the run's rates, round trips, scheduler (with
-    :func:`scheduler_params`), congestion control, segment size (initial window one segment),
-    ``dupack_mode`` and ``options``; the access links are the path model's
-    (:meth:`PathModel.link_spec`, path ``i`` on stream ``i`` of the run's seed, as :meth:`OsiaRun.links`).
+    :func:`scenario`: :func:`cmtlab.sim.multipath.mptcp_scenario` of the run's rates, round trips,
+    scheduler (with :func:`scheduler_params`, updated by an option ``scheduler_params``),
+    congestion control, segment size (initial window one segment unless an option sets
+    ``initial_window_bytes``), ``dupack_mode`` and ``options``; the access links are the path
+    model's (:meth:`PathModel.link_spec`, path ``i`` on stream ``i`` of the run's seed, as
+    :meth:`OsiaRun.links`).  :func:`run_experiment` runs the same scenarios through
+    :func:`cmtlab.sweep.run_sweep` and gives the same rows (:func:`sweep_row`).
     """
     from ..sim import multipath
 
-    opts = dict(run.options)
-    opts.setdefault("initial_window_bytes", run.segment_bytes)
-    opts.setdefault("dupack_mode", run.dupack_mode)
-    sc = multipath.mptcp_scenario(list(run.rates_bps), run.rtts_s, transfer_bytes=run.transfer_bytes,
-                                  congestion=run.congestion, scheduler=run.scheduler,
-                                  scheduler_params=scheduler_params(run.scheduler), seed=run.seed,
-                                  segment_bytes=run.segment_bytes, queue_packets=run.path_model.queue_packets,
-                                  links=run.path_model.link_spec(), **opts)
-    simulation = multipath.MptcpSimulation(sc)
-    return result_row(simulation.run(), run, simulation.access)
+    simulation = multipath.MptcpSimulation(scenario(run))
+    row = sweep_row(simulation.run().to_row(), run.n_paths)
+    for i, lk in enumerate(simulation.access):
+        st = lk.stats()
+        if "cross_drops" in st:
+            row[f"path{i + 1}_cross_drops"] = int(st["cross_drops"])
+    return row
+
+
+def sweep_row(row: dict, n_paths: int) -> dict:
+    """A :func:`cmtlab.sweep.run_sweep` row of an MPTCP scenario as :func:`simulate`'s row.
+
+    ``dupack_events`` = ``fast_retransmits``; goodput only for completed runs; per-path drops
+    ``path<i>_loss_drops`` / ``path<i>_queue_drops`` from the subflows' ``sf<i-1>_…`` columns
+    (the cross-traffic drops of :meth:`CrossTrafficLink.stats` are not in a sweep row).
+    """
+    done = bool(row.get("completed"))
+    t = float(row["completion_time_s"]) if done else float("nan")
+    out = {"completed": done, "completion_time_s": t,
+           "goodput_bps": float(row["transfer_bytes"]) * 8 / t if done and t > 0 else float("nan"),
+           "dupack_events": int(row["fast_retransmits"]), "timeouts": int(row["timeouts"]),
+           "retransmissions": int(row["retransmissions"]),
+           "spurious_retransmissions": int(row["spurious_retransmissions"]),
+           "data_segments_sent": int(row["data_segments_sent"])}
+    skip = {"simulator", "scenario_key", "code_version", "transfer_bytes", "duration_s", "seed", "congestion",
+            "scheduler", "reordering", "dupack_mode", "n_subflows", "stop_reason", "throughput_bps"}
+    for k, v in row.items():
+        if k in out or k in skip or k.startswith("sf") or "wall" in k or "per_second" in k:
+            continue
+        if isinstance(v, (bool, int, float)) and not isinstance(v, str):
+            out[k] = v
+    for i in range(n_paths):
+        for name in ("loss_drops", "queue_drops"):
+            if f"sf{i}_{name}" in row:
+                out[f"path{i + 1}_{name}"] = int(row[f"sf{i}_{name}"])
+    for i in range(n_paths):
+        if f"sf{i}_segments_sent" in row:
+            out[f"path{i + 1}_segments_sent"] = int(row[f"sf{i}_segments_sent"])
+    return out
 
 
 def simulate_tunnel(run: OsiaRun) -> dict:
@@ -406,8 +438,13 @@ def run_experiment(runs, *, cache=True, cache_dir=None, progress: bool = True, w
 
     ``cache``: ``True`` (reuse and store results in :class:`cmtlab.sweep.ResultCache`, folder
     ``cache_dir`` or ``$CMTLAB_CACHE_DIR`` or ``~/.cache/cmtlab/sweeps``), ``"refresh"`` or
-    ``False``.  ``workers`` > 1 runs the uncached runs in that many processes.  ``simulate_fn``
-    replaces :func:`simulate` (tests; it must be a module-level function for ``workers`` > 1).
+    ``False``.  ``workers`` > 1 runs the uncached runs in that many processes.  Without
+    ``simulate_fn`` every run's :func:`scenario` goes through :func:`cmtlab.sweep.run_sweep`
+    (simulator ``"cmtlab"``: its cache, keyed by the scenario and the simulator's code version,
+    and its process pool) and each row is :func:`sweep_row` — :func:`simulate`'s row without the
+    cross-traffic drop counts.  ``simulate_fn`` replaces the engine (e.g. :func:`simulate_tunnel`;
+    tests); it must be a module-level function for ``workers`` > 1 and is cached per
+    :class:`OsiaRun` with :class:`cmtlab.sweep.ResultCache`.
     """
     from ..progress import progress as bar
     from ..sweep import ResultCache, resolve_cache_dir
@@ -420,6 +457,8 @@ def run_experiment(runs, *, cache=True, cache_dir=None, progress: bool = True, w
     if cache not in (True, False, "refresh"):
         raise ValueError(f"cache must be True, False or 'refresh', got {cache!r}")
     workers = check_int("workers", workers, minimum=1)
+    if simulate_fn is None:
+        return _run_on_sweep(runs, cache=cache, cache_dir=cache_dir, progress=progress, workers=workers)
     simulator = _simulator(simulate_fn)
     store = ResultCache(resolve_cache_dir(cache_dir)) if cache else None
     rows: list = [None] * len(runs)
@@ -458,6 +497,21 @@ def run_experiment(runs, *, cache=True, cache_dir=None, progress: bool = True, w
     table.attrs["osia_runs"] = {"code_version": simulator.code_version, "cached": n_cached,
                                 "simulated": len(todo)}
     return table
+
+
+def _run_on_sweep(runs, *, cache, cache_dir, progress, workers) -> pd.DataFrame:
+    """:func:`run_experiment` on the multipath engine: every run's :func:`scenario` through :func:`cmtlab.sweep.run_sweep`."""
+    from ..sweep import run_sweep
+
+    items = [({"_run": i}, scenario(run)) for i, (_, run) in enumerate(runs)]
+    table = run_sweep("cmtlab", items, workers=workers, cache=cache, cache_dir=cache_dir, progress=progress)
+    raw = table.sort_values("_run").to_dict("records")
+    out = pd.DataFrame([{**labels, "experiment": run.experiment, "n_paths": run.n_paths, "packets": run.packets,
+                         **sweep_row(row, run.n_paths)} for (labels, run), row in zip(runs, raw)])
+    info = table.attrs.get("sweep", {})
+    out.attrs["osia_runs"] = {"code_version": info.get("code_version"), "cached": info.get("cached", 0),
+                              "simulated": info.get("simulated", len(runs)), "executor": info.get("executor")}
+    return out
 
 
 def _normalise(row: dict) -> dict:
@@ -559,7 +613,65 @@ def ber_check(n_periods: int = 100_000, *, seed: int = 0, packet_bytes=(125, 100
     return out
 
 
-__all__ = ["SCHEDULERS", "PAPER_SCHEDULERS", "MODERN_SCHEDULERS", "PathModel", "OsiaRun", "simulate", "simulate_tunnel", "result_row",
+__all__ = ["scenario", "sweep_row", "decision_profile", "SCHEDULERS", "PAPER_SCHEDULERS", "MODERN_SCHEDULERS", "PathModel", "OsiaRun", "simulate", "simulate_tunnel", "result_row",
            "fig7_grid", "fig9_cases", "build_runs", "run_experiment", "summarise", "heatmap", "rr_closed_form",
            "scheduler_params", "code_version", "cross_traffic_check", "cross_traffic_trace", "ber_check", "DELAY_RATIOS", "BW_RATIOS", "FIG7_PACKETS", "FIG8_PACKETS",
            "FIG9_PACKETS", "PATH1_DELAY_S", "PATH1_RATE_BPS", "SEGMENT_BYTES", "SCHEDULING_PERIOD_S"]
+
+
+# ---------------------------------------------------------------------------------------- diagnostics
+
+def scenario(run: OsiaRun):
+    """The :class:`~cmtlab.sim.multipath.MptcpScenario` :func:`simulate` runs for ``run``."""
+    from ..sim import multipath
+
+    opts = dict(run.options)
+    opts.setdefault("initial_window_bytes", run.segment_bytes)
+    opts.setdefault("dupack_mode", run.dupack_mode)
+    sparams = {**scheduler_params(run.scheduler), **dict(opts.pop("scheduler_params", {}) or {})}
+    return multipath.mptcp_scenario(list(run.rates_bps), run.rtts_s, transfer_bytes=run.transfer_bytes,
+                                    congestion=run.congestion, scheduler=run.scheduler, scheduler_params=sparams,
+                                    seed=run.seed, segment_bytes=run.segment_bytes,
+                                    queue_packets=run.path_model.queue_packets, links=run.path_model.link_spec(),
+                                    **opts)
+
+
+def decision_profile(run: OsiaRun) -> dict:
+    """How often the run's scheduler had a real choice: one :func:`simulate` run with its answers counted.
+
+    Every call of the connection scheduler's ``select`` is recorded with the number of subflows
+    that had room for a segment at that moment (``available_window() >= seg``).  Returns
+    ``decisions`` (answers naming a subflow), ``free_choices`` (of those, the ones made while
+    two or more subflows had room — the only ones in which round robin, lowest-RTT and EDPF can
+    differ, since each picks among the subflows with room), ``free_share``, ``waits`` (answers
+    ``None``), ``holds`` (:class:`~cmtlab.sim.scheduler.HoldUntil` answers) and the run's
+    ``dupack_events`` and ``goodput_bps``.
+    """
+    from ..sim import multipath
+    from ..sim.scheduler import HoldUntil
+
+    sim = multipath.MptcpSimulation(scenario(run))
+    conn = sim.conn
+    sched = conn.scheduler
+    inner = sched.select
+    counts = {"decisions": 0, "free_choices": 0, "waits": 0, "holds": 0}
+
+    def select(c, now_ns):
+        ans = inner(c, now_ns)
+        if ans is None:
+            counts["waits"] += 1
+        elif isinstance(ans, HoldUntil):
+            counts["holds"] += 1
+        else:
+            counts["decisions"] += 1
+            room = sum(1 for s in c.subflows if s.available_window() >= s.seg)
+            counts["free_choices"] += room >= 2
+        return ans
+
+    sched.select = select          # this instance only (the engine reads conn.scheduler.select per pump)
+    result = sim.run()
+    row = result_row(result, run, sim.access)
+    counts["free_share"] = counts["free_choices"] / counts["decisions"] if counts["decisions"] else float("nan")
+    counts["dupack_events"] = row["dupack_events"]
+    counts["goodput_bps"] = row["goodput_bps"]
+    return counts

@@ -40,6 +40,15 @@ every subflow separately (paths sorted by delay; equal delays are fine); ``merge
 ``resolution_s=0.01`` is the paper's rule (a one- or two-packet reordering now and then in the
 stub tests, never a 3-dupACK event).
 
+Periods.  Every ``period_s`` the scheduler reads the paths again; a new plan starts only when the
+estimates changed (a rate at all, a one-way delay by ``resolution_s`` or more) or the plan's slots
+are used up (``replan="on_change"``, the default: sec. 3.3, "if the condition of the network is not
+changed, the next period is not triggered and thus the current L* can be large").
+``replan="every_period"`` restarts the plan at every period boundary, as this class did before:
+when a window-limited fast path cannot hand out its chunk 1 within a period, every restart hands
+chunk 1 to it again and the slower paths starve (seen end to end: on the OSIA Fig. 8 grid under the
+paper's BER the slow path carried 0 of 500 packets at ``D2/D1`` = 8).
+
 ``assignment="probabilistic"`` draws each packet's path within a chunk with probability
 ``g_ih`` (eq. 12), as the paper describes its second step; the OSIA chapter shows that this
 reorders packets even in an ideal network.  The default ``"faucet"`` is deterministic.
@@ -54,6 +63,8 @@ from .registry import register
 from .scheduler import ConnectionScheduler, HoldUntil
 
 DELAY_SOURCES = ("path", "srtt")
+#: When a new plan starts besides the plan's slots running out (see :class:`OsiaScheduler`).
+REPLAN_RULES = ("on_change", "every_period")
 
 
 def continuous_faucet_plan(paths, seg_bytes: float, n_packets: int):
@@ -83,7 +94,7 @@ class OsiaScheduler(ConnectionScheduler):
     """OSIA's cascaded leaky buckets with one faucet per path (see the module docstring)."""
 
     def __init__(self, period_s: float = 1.0, assignment: str = "faucet", delay_source: str = "path",
-                 resolution_s: float = 0.01, merge: str = "none"):
+                 resolution_s: float = 0.01, merge: str = "none", replan: str = "on_change"):
         from ..osia.model import MERGE_RULES
         from ..osia.timeline import ASSIGNMENTS
 
@@ -92,7 +103,9 @@ class OsiaScheduler(ConnectionScheduler):
         self.delay_source = check_choice("delay_source", delay_source, DELAY_SOURCES)
         self.resolution_s = check_non_negative("resolution_s", resolution_s)
         self.merge = check_choice("merge", merge, ("none",) + MERGE_RULES)
+        self.replan = check_choice("replan", replan, REPLAN_RULES)
         self.n_plans = 0
+        self._estimates = None
         self._period_end_ns = -1
         self._k = 0
         self._slot_path = np.zeros(0, dtype=int)
@@ -107,8 +120,30 @@ class OsiaScheduler(ConnectionScheduler):
         self._slot_path = np.zeros(0, dtype=int)
         self._wire_end_ns = {}
         self.n_plans = 0
+        self._estimates = None
 
     # ------------------------------------------------------------------ planning
+
+    def _changed(self, conn) -> bool:
+        """The paths' estimates (rate, one-way delay; backlog not included) differ from the plan's.
+
+        A delay counts as changed when it moved by ``resolution_s`` or more (the paper's 0.01 s
+        accuracy, sec. 3.2; any change when ``resolution_s`` is 0), a rate when it moved at all.
+        """
+        old = self._estimates
+        if old is None:
+            return True
+        rates, delays = self._base_estimates(conn)
+        if len(rates) != len(old[0]) or not np.allclose(rates, old[0], rtol=1e-9, atol=0.0):
+            return True
+        moved = np.abs(delays - old[1])
+        return bool(np.any(moved >= self.resolution_s) if self.resolution_s > 0 else np.any(moved > 0))
+
+    def _base_estimates(self, conn):
+        rates = np.array([float(sub.path.rate_bps) for sub in conn.subflows])
+        rtts = np.array([sub.srtt / 1e9 if self.delay_source == "srtt" and getattr(sub, "n_rtt_samples", 0) > 0
+                         else float(sub.path.delay_s) for sub in conn.subflows])
+        return rates, rtts / 2.0
 
     def _path_estimates(self, conn, now_ns: int):
         rates, delays, backlogs = [], [], []
@@ -165,13 +200,19 @@ class OsiaScheduler(ConnectionScheduler):
         self._members = ps.members
         self._k = 0
         self._period_end_ns = now_ns + self.period_ns
+        self._estimates = self._base_estimates(conn)
         self.n_plans += 1
 
     # ------------------------------------------------------------------ interface
 
     def select(self, conn, now_ns: int):
-        if now_ns >= self._period_end_ns or self._k >= self._slot_path.size:
+        if self._k >= self._slot_path.size:
             self._replan(conn, now_ns)
+        elif now_ns >= self._period_end_ns:
+            if self.replan == "every_period" or self._changed(conn):
+                self._replan(conn, now_ns)
+            else:  # the paths look as planned: the plan runs on (sec. 3.3, "the next period is not triggered")
+                self._period_end_ns += self.period_ns * ((now_ns - self._period_end_ns) // self.period_ns + 1)
         k = self._k
         if self._hold_ns[k] > now_ns:
             return HoldUntil(int(self._hold_ns[k]))
