@@ -613,7 +613,7 @@ def ber_check(n_periods: int = 100_000, *, seed: int = 0, packet_bytes=(125, 100
     return out
 
 
-__all__ = ["scenario", "sweep_row", "decision_profile", "SCHEDULERS", "PAPER_SCHEDULERS", "MODERN_SCHEDULERS", "PathModel", "OsiaRun", "simulate", "simulate_tunnel", "result_row",
+__all__ = ["scenario", "sweep_row", "decision_profile", "decision_profiles", "run_models", "window_study", "SCHEDULERS", "PAPER_SCHEDULERS", "MODERN_SCHEDULERS", "PathModel", "OsiaRun", "simulate", "simulate_tunnel", "result_row",
            "fig7_grid", "fig9_cases", "build_runs", "run_experiment", "summarise", "heatmap", "rr_closed_form",
            "scheduler_params", "code_version", "cross_traffic_check", "cross_traffic_trace", "ber_check", "DELAY_RATIOS", "BW_RATIOS", "FIG7_PACKETS", "FIG8_PACKETS",
            "FIG9_PACKETS", "PATH1_DELAY_S", "PATH1_RATE_BPS", "SEGMENT_BYTES", "SCHEDULING_PERIOD_S"]
@@ -675,3 +675,63 @@ def decision_profile(run: OsiaRun) -> dict:
     counts["dupack_events"] = row["dupack_events"]
     counts["goodput_bps"] = row["goodput_bps"]
     return counts
+
+
+# ---------------------------------------------------------------------------------------- chapter helpers
+
+def run_models(experiment: str, cases: pd.DataFrame, models: dict, *, schedulers=SCHEDULERS, seeds=range(3),
+               packets: int | None = None, by=("scheduler",), deterministic=(), simulate_fn=None, workers: int = 1,
+               progress: bool = True, cache=True, cache_dir=None, **options) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every case × scheduler × seed for each path model of ``models`` (name → :class:`PathModel`).
+
+    Models named in ``deterministic`` (no random process in them) run with the first seed only.
+    Returns ``(table, summary)``: the rows of :func:`run_experiment` with a ``model`` column, and
+    :func:`summarise` over seeds grouped by ``model``, the case's labels and ``by``.  All runs go
+    through one :func:`run_experiment` call (one progress bar, one process pool).
+    """
+    if not isinstance(models, dict) or not models:
+        raise ValueError(f"models must map at least one name to a PathModel, got {models!r}")
+    seeds = list(seeds)
+    runs, names = [], []
+    for name, pm in models.items():
+        if not isinstance(pm, PathModel):
+            raise ValueError(f"models[{name!r}] must be a PathModel, got {pm!r}")
+        batch = build_runs(experiment, cases, schedulers=schedulers, seeds=seeds[:1] if name in deterministic else seeds,
+                           packets=packets, path_model=pm, **options)
+        runs += batch
+        names += [name] * len(batch)
+    table = run_experiment(runs, simulate_fn=simulate_fn, workers=workers, progress=progress, cache=cache,
+                           cache_dir=cache_dir)
+    table.insert(0, "model", names)
+    labels = [c for c in cases.columns if c not in ("rates_bps", "one_way_delays_s")]
+    by = [by] if isinstance(by, str) else list(by)
+    keys = ["model"] + labels + [b for b in by if b not in labels]
+    values = ("dupack_events", "goodput_bps", "timeouts", "completed", "spurious_retransmissions")
+    return table, summarise(table, keys, values=values)
+
+
+def window_study(cases: pd.DataFrame, windows_segments=(1, 4, 64), *, schedulers=SCHEDULERS, packets: int = FIG8_PACKETS,
+                 path_model: PathModel | None = None, seed: int = 0, workers: int = 1, progress: bool = True,
+                 cache=True, cache_dir=None) -> pd.DataFrame:
+    """The grid once per initial congestion window (segments): ``window, <case labels>, scheduler`` + results.
+
+    The initial window decides how often a scheduler has a real choice (:func:`decision_profile`)
+    and whether OSIA's open-loop plan meets windows that can carry it.  Default path model:
+    reordering only (no cross traffic, no bit errors), so one seed describes it.
+    """
+    pm = path_model if path_model is not None else PathModel(cross_load=0, ber=False)
+    runs, wins = [], []
+    for w in windows_segments:
+        w = check_int("windows_segments", w, minimum=1)
+        batch = build_runs("fig8", cases, schedulers=schedulers, seeds=[seed], packets=packets, path_model=pm,
+                           initial_window_bytes=w * SEGMENT_BYTES)
+        runs += batch
+        wins += [w] * len(batch)
+    table = run_experiment(runs, workers=workers, progress=progress, cache=cache, cache_dir=cache_dir)
+    table.insert(0, "window", wins)
+    return table
+
+
+def decision_profiles(runs) -> pd.DataFrame:
+    """:func:`decision_profile` of every ``(labels, run)`` (in this process; a few runs)."""
+    return pd.DataFrame([{**labels, **decision_profile(run)} for labels, run in runs])
