@@ -224,3 +224,12 @@ def test_work_conserving_schedulers_coincide_when_only_one_subflow_has_room():
            for s in ("round_robin", "edpf")}
     assert all(d["free_share"] > 0.3 for d in big.values())
     assert big["edpf"]["dupack_events"] < big["round_robin"]["dupack_events"]
+
+
+def test_variant_labels_keep_their_name():
+    runs = ex.build_runs("fig8", ex.fig7_grid((1,), (1,)), schedulers=["osia", "osia_every_period"], seeds=[0])
+    (la, ra), (lb, rb) = runs
+    assert la["scheduler"] == "osia" and lb["scheduler"] == "osia_every_period"
+    assert ra.scheduler == rb.scheduler == "osia"
+    assert dict(ex.scenario(rb).scheduler_params)["replan"] == "every_period"
+    assert "replan" not in dict(ex.scenario(ra).scheduler_params)

@@ -76,6 +76,8 @@ from .._validate import check_int, check_non_negative, check_positive
 PAPER_SCHEDULERS = ("round_robin", "cwnd_aware", "flow_level", "osia")
 MODERN_SCHEDULERS = ("lowest_rtt", "edpf")
 SCHEDULERS = PAPER_SCHEDULERS + MODERN_SCHEDULERS
+#: Scheduler variants a grid may name like a scheduler: label -> (registered scheduler, parameters).
+VARIANTS = {"osia_every_period": ("osia", {"replan": "every_period"})}
 
 #: Sec. 5.2: path 1 of the two-path experiments (one-way delay, rate).
 PATH1_DELAY_S = 0.050
@@ -389,7 +391,10 @@ def fig9_cases(n_paths=(1, 2, 3, 4)) -> pd.DataFrame:
 def build_runs(experiment: str, cases: pd.DataFrame, schedulers=SCHEDULERS, seeds=range(3), *,
                packets: int | None = None, path_model: PathModel | None = None, congestion: str = "newreno",
                **options) -> list[tuple[dict, OsiaRun]]:
-    """``(labels, run)`` for every case × scheduler × seed (labels: the case's columns, scheduler, seed)."""
+    """``(labels, run)`` for every case × scheduler × seed (labels: the case's columns, scheduler, seed).
+
+    A scheduler may also be a key of :data:`VARIANTS` (the label keeps the variant's name).
+    """
     if experiment not in EXPERIMENTS:
         raise ValueError(f"experiment must be one of {EXPERIMENTS}, got {experiment!r}")
     schedulers = list(schedulers)
@@ -405,9 +410,13 @@ def build_runs(experiment: str, cases: pd.DataFrame, schedulers=SCHEDULERS, seed
     for _, case in cases.iterrows():
         labels = {k: v for k, v in case.items() if k not in ("rates_bps", "one_way_delays_s")}
         for sched in schedulers:
+            name, opts = sched, dict(options)
+            if sched in VARIANTS:
+                name, params = VARIANTS[sched]
+                opts["scheduler_params"] = tuple(sorted({**dict(opts.get("scheduler_params", ())), **params}.items()))
             for s in seeds:
-                run = OsiaRun(experiment, tuple(case["rates_bps"]), tuple(case["one_way_delays_s"]), sched, seed=s,
-                              packets=packets, congestion=congestion, path_model=pm, options=tuple(options.items()))
+                run = OsiaRun(experiment, tuple(case["rates_bps"]), tuple(case["one_way_delays_s"]), name, seed=s,
+                              packets=packets, congestion=congestion, path_model=pm, options=tuple(opts.items()))
                 out.append(({**labels, "scheduler": sched, "seed": s}, run))
     return out
 
@@ -613,7 +622,7 @@ def ber_check(n_periods: int = 100_000, *, seed: int = 0, packet_bytes=(125, 100
     return out
 
 
-__all__ = ["scenario", "sweep_row", "decision_profile", "decision_profiles", "run_models", "window_study", "SCHEDULERS", "PAPER_SCHEDULERS", "MODERN_SCHEDULERS", "PathModel", "OsiaRun", "simulate", "simulate_tunnel", "result_row",
+__all__ = ["VARIANTS", "scenario", "sweep_row", "decision_profile", "decision_profiles", "run_models", "window_study", "SCHEDULERS", "PAPER_SCHEDULERS", "MODERN_SCHEDULERS", "PathModel", "OsiaRun", "simulate", "simulate_tunnel", "result_row",
            "fig7_grid", "fig9_cases", "build_runs", "run_experiment", "summarise", "heatmap", "rr_closed_form",
            "scheduler_params", "code_version", "cross_traffic_check", "cross_traffic_trace", "ber_check", "DELAY_RATIOS", "BW_RATIOS", "FIG7_PACKETS", "FIG8_PACKETS",
            "FIG9_PACKETS", "PATH1_DELAY_S", "PATH1_RATE_BPS", "SEGMENT_BYTES", "SCHEDULING_PERIOD_S"]

@@ -104,9 +104,11 @@ def plot_rr_check(frame, ax=None):
 
 
 SCHEDULER_LABELS = {"round_robin": "Round robin", "cwnd_aware": "CWND-aware", "flow_level": "Flow-level",
-                    "osia": "OSIA", "lowest_rtt": "Lowest RTT", "edpf": "EDPF", "closed_form": "RR closed form"}
+                    "osia": "OSIA", "lowest_rtt": "Lowest RTT", "edpf": "EDPF", "closed_form": "RR closed form",
+                    "osia_every_period": "OSIA, plan restarted every period", "rr_tunnel": "RR below one TCP"}
 SCHEDULER_COLOURS = {"round_robin": "#d95f02", "cwnd_aware": "#7570b3", "flow_level": "#e7298a", "osia": "#1b9e77",
-                     "lowest_rtt": "#666666", "edpf": "#a6761d"}
+                     "lowest_rtt": "#666666", "edpf": "#a6761d", "osia_every_period": "#66a61e",
+                     "rr_tunnel": "#000000"}
 
 
 def plot_heatmaps(tables: dict, *, title: str = "", fmt: str = "{:.0f}", scale: float = 1.0, cmap: str = "viridis",
@@ -164,7 +166,8 @@ def plot_goodput_vs_paths(summary, ax=None, value: str = "goodput_bps"):
         se = grp.get(f"{value}_se")
         ax.errorbar(grp.n_paths, grp[value] / 1e6, yerr=None if se is None else se / 1e6, marker="o", ms=4,
                     capsize=2, color=SCHEDULER_COLOURS.get(name), label=SCHEDULER_LABELS.get(name, name),
-                    ls="--" if name in ("lowest_rtt", "edpf") else "-")
+                    ls="--" if name in ("lowest_rtt", "edpf", "osia_every_period") else
+                    (":" if name == "rr_tunnel" else "-"))
     ax.set_xticks(sorted(summary.n_paths.unique()))
     ax.set_xlabel("number of paths (Table 1)")
     ax.set_ylabel("goodput (Mbit/s)")
