@@ -13,11 +13,14 @@ is a point-to-point link whose forward direction carries the path model of sec. 
 :mod:`cmtlab.sim.osia_links`); the ACKs return over the reverse direction of the same path.
 
 Heavy computation is here; the chapter only plots.  :func:`build_runs` lays out the runs (one
-:class:`OsiaRun` per case × scheduler × seed), :func:`run_experiment` runs them with a progress
-bar (:mod:`cmtlab.progress`), through the result cache of :mod:`cmtlab.sweep` (one JSON file per
-run, keyed by the run's :meth:`OsiaRun.key` and the simulator's code version) and optionally in
-worker processes, and returns a tidy DataFrame (one row per run; :func:`summarise` takes the
-means over seeds).
+:class:`OsiaRun` per case × scheduler × seed; a scheduler may also be a :data:`VARIANTS` label),
+:func:`run_experiment` runs them — on the multipath engine through :func:`cmtlab.sweep.run_sweep`
+(each run's :func:`scenario`; result cache keyed by the scenario and the simulator's code version,
+process pool, progress bar of :mod:`cmtlab.progress`) — and returns a tidy DataFrame (one row per
+run; :func:`summarise` takes the means over seeds).  :func:`run_models` does that for several path
+models at once, :func:`window_study` repeats a grid per initial window, and
+:func:`decision_profile` counts how often a scheduler had a real choice (two or more subflows with
+room), the reason lowest-RTT and EDPF coincide with round robin when windows bind.
 
 Choices the paper leaves open (all parameters; defaults and why)
 ---------------------------------------------------------------
@@ -41,6 +44,10 @@ Choices the paper leaves open (all parameters; defaults and why)
   (peak half the rate), Pareto shape 1.5 on [10 ms, 1 s]; BER in [1e-5, 1e-3] with mean 2e-5,
   redrawn every 100 ms; drop-tail queues of 100 packets.  ``PathModel(ber=False)`` and
   ``PathModel(cross_load=0)`` switch the two parts off.
+* **Initial window.**  One segment per subflow (``initial_window_bytes`` option; SCTP would start
+  with four 1 KB packets, RFC 4960 sec. 7.2.1).  A 500-packet transfer is then mostly slow start,
+  which decides how often a scheduler can choose and whether OSIA's open-loop plan can be carried
+  (:func:`window_study`).
 * **Scheduling period.**  "The scheduling periods of all schemes are set as 1 s": passed to the
   schedulers that have a period (``period_s`` of ``osia`` and ``flow_level``; the others decide per
   packet).
@@ -55,6 +62,11 @@ paper's cmpSCTP and matter for reading the results:
   connection-level reordering (receive-buffer occupancy, head-of-line blocking) instead.  The
   paper's CMT transport has one sequence space across paths, like :func:`simulate_tunnel` (one TCP
   striped below TCP), which is where round robin's reordering turns into fast retransmits;
+* in the ``"paper"`` duplicate-ACK mode a segment that arrives ahead of the data sequence is not
+  acknowledged until the gap closes (its subflow answers with a duplicate ACK).  Data a scheduler
+  sends early on a slow path — OSIA's idea — therefore waits for its ACK whenever the faster paths
+  fall behind, and times out spuriously when that wait exceeds the subflow's RTO; a CMT-SCTP
+  receiver would acknowledge it selectively (gap blocks).  ``dupack_mode="rfc"`` is MPTCP proper;
 * the schedulers see each path's capacity ``b_i`` (``sub.path.rate_bps``); the cross traffic
   leaves ``1 − cross_load`` of it on average (the paper's ``b_i`` is an "average available
   bandwidth", sec. 3.2).
