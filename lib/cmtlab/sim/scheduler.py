@@ -196,6 +196,11 @@ class LowestRttScheduler(ConnectionScheduler):
     A subflow without an RTT sample yet (``n_rtt_samples == 0``) counts as RTT 0 — it is
     chosen first, as the kernel's ``srtt_us = 0`` makes it — and ties go to the lower
     index.  ``None`` when no subflow has room.
+
+    Like ``round_robin`` and ``edpf`` it only picks among subflows with room, so with a bulk
+    sender whose windows bind — an ACK opens room on one subflow, which is refilled at once —
+    nearly every decision has a single candidate and the three make the same run (counted by
+    :func:`cmtlab.osia.experiments.decision_profile`; the OSIA Figs. 7–9 chapter).
     """
 
     def select(self, conn, now_ns: int):
@@ -347,7 +352,8 @@ class EdpfScheduler(ConnectionScheduler):
     ``b_i = sub.path.rate_bps``, ``d_i`` the one-way delay: half the path's round trip
     (``delay_source="path"``) or half the smoothed RTT once measured (``"srtt"``).  The segment
     goes to the smallest ``A_i`` (ties: lower index).  Only subflows with room compete (EDPF
-    picks a path, it never holds); ``None`` when none has room.
+    picks a path, it never holds); ``None`` when none has room.  So where windows bind it
+    decides like ``round_robin`` and ``lowest_rtt`` (see :class:`LowestRttScheduler`).
     """
 
     DELAY_SOURCES = ("path", "srtt")
