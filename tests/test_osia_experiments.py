@@ -233,3 +233,18 @@ def test_variant_labels_keep_their_name():
     assert ra.scheduler == rb.scheduler == "osia"
     assert dict(ex.scenario(rb).scheduler_params)["replan"] == "every_period"
     assert "replan" not in dict(ex.scenario(ra).scheduler_params)
+
+
+@pytest.mark.parametrize("d2, b2", [(0.1, 1e6), (0.2, 1e6), (0.4, 0.25e6), (0.025, 4e6)])
+def test_osia_arrives_in_order_end_to_end_when_windows_carry_the_plan(d2, b2):
+    """On the engine, without cross traffic or bit errors and with windows that never limit the
+    faucets (64-segment initial window, above every path's bandwidth-delay product here), OSIA's
+    plan arrives in order: no 3-dupACK event, no timeout — where round robin has events."""
+    pm = ex.PathModel(cross_load=0, ber=False)
+    opts = (("initial_window_bytes", 64_000),)
+    osia_row = ex.simulate(ex.OsiaRun("fig8", (1e6, b2), (0.05, d2), "osia", packets=500, path_model=pm, options=opts))
+    rr_row = ex.simulate(ex.OsiaRun("fig8", (1e6, b2), (0.05, d2), "round_robin", packets=500, path_model=pm,
+                                    options=opts))
+    assert osia_row["completed"] and osia_row["dupack_events"] == 0 and osia_row["timeouts"] == 0
+    assert osia_row["path1_segments_sent"] > 0 and osia_row["path2_segments_sent"] > 0
+    assert rr_row["dupack_events"] > 0
