@@ -325,28 +325,33 @@ def pivot(summary: pd.DataFrame, *, preset: str, scenario_id: int, scheduler: st
     return out.loc[rows, cols]
 
 
-def claims(summary: pd.DataFrame, *, preset: str, scheduler: str = "round_robin", setting: str = "main") -> dict:
-    """The numbers behind the paper's claims (sec. 5–6) for one preset/scheduler/setting.
+def claims(summary: pd.DataFrame, *, preset: str, scheduler: str = "round_robin", setting: str = "main",
+           congestion=PAPER_CONGESTION) -> dict:
+    """The numbers behind the paper's claims (sec. 5–6) for one preset/scheduler/setting and congestion set.
 
     ``best`` — (congestion, reordering, mean bit/s) of the highest mean in scenario 2;
-    ``dsack_uncoupled_s2_bps``; ``frto_vs_none``, ``eifel_vs_none`` — scenario 2 relative change of
-    F-RTO and Eifel against no algorithm, averaged over the congestion controls present;
-    ``eifel_gain`` — {scenario: mean relative gain of Eifel over none for uncoupled, LIA and RTT
-    compensation}; ``dsack_rttc_rank_s1`` — rank (1 = best) of DSACK + RTT compensation among all
-    combinations of scenario 1, and ``n_combinations``.
+    ``dsack_s2_bps`` — {congestion: DSACK's mean in scenario 2}; ``dsack_uncoupled_s2_bps``;
+    ``frto_vs_none``, ``eifel_vs_none``, ``dsack_vs_none`` — scenario 2 relative change against no
+    algorithm, averaged over the congestion controls; ``eifel_gain`` — {scenario: mean relative gain
+    of Eifel over none for uncoupled, LIA and RTT compensation (all congestion controls if none of
+    those is present)}; ``dsack_rttc_rank_s1`` — rank (1 = best) of DSACK + RTT compensation among
+    the ``n_combinations`` combinations of scenario 1 (-1 without RTT compensation).
     """
+    congestion = list(congestion)
+    s = summary[summary.congestion.isin(congestion)]
     out = {}
-    s2 = pivot(summary, preset=preset, scenario_id=2, scheduler=scheduler, setting=setting)
-    s1 = pivot(summary, preset=preset, scenario_id=1, scheduler=scheduler, setting=setting)
+    s2 = pivot(s, preset=preset, scenario_id=2, scheduler=scheduler, setting=setting)
+    s1 = pivot(s, preset=preset, scenario_id=1, scheduler=scheduler, setting=setting)
     stacked = s2.stack()
     (cc, ro) = stacked.idxmax()
     out["best"] = (cc, ro, float(stacked.max()))
-    out["dsack_uncoupled_s2_bps"] = float(s2.loc["uncoupled", "dsack"]) if "uncoupled" in s2.index else float("nan")
-    out["frto_vs_none"] = float((s2["frto"] / s2["none"] - 1).mean())
-    out["eifel_vs_none"] = float((s2["eifel"] / s2["none"] - 1).mean())
-    ccs = [c for c in ("uncoupled", "lia", "rtt_compensation") if c in s1.index]
+    out["dsack_s2_bps"] = {c: float(s2.loc[c, "dsack"]) for c in s2.index}
+    out["dsack_uncoupled_s2_bps"] = out["dsack_s2_bps"].get("uncoupled", float("nan"))
+    for r in ("frto", "eifel", "dsack"):
+        out[f"{r}_vs_none"] = float((s2[r] / s2["none"] - 1).mean())
+    ccs = [c for c in ("uncoupled", "lia", "rtt_compensation") if c in s1.index] or list(s1.index)
     out["eifel_gain"] = {sid: float((t.loc[ccs, "eifel"] / t.loc[ccs, "none"] - 1).mean()) for sid, t in ((1, s1), (2, s2))}
-    ranks = s1.stack().rank(ascending=False)
+    ranks = s1.stack().rank(ascending=False, method="min")
     out["dsack_rttc_rank_s1"] = int(ranks.loc[("rtt_compensation", "dsack")]) if "rtt_compensation" in s1.index else -1
     out["n_combinations"] = int(ranks.size)
     return out
