@@ -64,6 +64,11 @@ def test_throughput_trace_integrates_to_the_delivered_bytes(preset):
     assert bins.sum() * ex.BIN_S / 8 == pytest.approx(r.delivered_bytes)
     assert r.extra["mean_throughput_bps"] == pytest.approx(bins.mean())
     assert r.delivered_bytes > 0 and r.retransmissions > 0  # the random loss was felt
+    # the sink recording equals the delivery times reconstructed from the packet trace
+    traced = run_mptcp(sc, trace=True)
+    ref = ex.throughput_bins(ex.delivery_times_s(traced.traces["packets"]), sc.segment_bytes, 8.0)
+    assert traced.delivered_bytes == r.delivered_bytes
+    assert np.allclose(bins, ref)
 
 
 def test_conservation_no_more_delivered_than_the_links_carry():

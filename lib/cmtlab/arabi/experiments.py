@@ -179,22 +179,44 @@ def throughput_bins(delivery_s: np.ndarray, segment_bytes: int, duration_s: floa
     return counts * segment_bytes * 8.0 / bin_s
 
 
-def simulate(sc):
-    """Run one scenario with traces; the result's row gains the throughput over time.
+def simulate(sc, *, bin_s: float = BIN_S):
+    """Run one scenario; the result's row gains the throughput over time.
 
     ``extra`` (and so :meth:`~cmtlab.sim.multipath.MptcpResult.row`) gets ``tput_bin_<i>_bps``, the
-    bytes delivered in order to the application in bin ``i`` of :data:`BIN_S` seconds, and
-    ``mean_throughput_bps`` = delivered bytes × 8 / duration (the mean of the bins).
+    bytes delivered in order to the application in bin ``i`` of ``bin_s`` seconds from the first
+    data segment, and ``mean_throughput_bps`` = delivered bytes × 8 / duration (the mean of the bins).
+    The delivery times are recorded at the connection's sink (each subflow receiver's
+    ``sink``, :meth:`cmtlab.sim.mptcp.MptcpConnection.deliver`) whenever the data-level
+    ``rcv_dsn`` advances — without the packet traces, so memory stays independent of the run's
+    length; :func:`delivery_times_s` computes the same from a ``packets`` trace (tested).
     """
-    from ..sim.multipath import run_mptcp
+    from ..sim.multipath import MptcpSimulation
 
-    r = run_mptcp(sc, trace=True)
+    simulation = MptcpSimulation(sc)
+    conn = simulation.conn
+    log_t, log_n = [], []
+
+    def recording(orig):
+        def sink(now, rcv, first, end):
+            before = conn.rcv_dsn
+            hold = orig(now, rcv, first, end)
+            if conn.rcv_dsn != before:
+                log_t.append(now)
+                log_n.append(conn.rcv_dsn - before)
+            return hold
+        return sink
+
+    for rcv in conn.receivers:
+        rcv.sink = recording(rcv.sink)
+    r = simulation.run()
     dur = sc.duration_s if sc.duration_s is not None else r.completion_time_s
-    bins = throughput_bins(delivery_times_s(r.traces["packets"]), sc.segment_bytes, dur)
+    t = (np.asarray(log_t, dtype=np.int64) - simulation.first_data_ns) / 1e9
+    n = int(np.ceil(dur / bin_s - 1e-9))
+    counts, _ = np.histogram(t, bins=n, range=(0.0, n * bin_s), weights=np.asarray(log_n, dtype=float))
+    bins = counts * sc.segment_bytes * 8.0 / bin_s
     r.extra["mean_throughput_bps"] = r.delivered_bytes * 8.0 / dur
     for i, v in enumerate(bins):
         r.extra[f"tput_bin_{i:04d}_bps"] = float(v)
-    r.traces = {}  # not needed any further (and not picklable cheaply)
     return r
 
 
