@@ -39,10 +39,11 @@ def throughput_over_time(traces, *, scenario_id: int, preset: str, congestion=PA
         ax.set_title(CC_LABELS.get(cc, cc))
         ax.set_xlabel("time (s)")
     axes[0][0].set_ylabel("global throughput (Mbit/s)")
-    axes[0][-1].legend(loc="lower right", fontsize="small")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncols=len(labels), fontsize="small", frameon=False)
     if title:
         fig.suptitle(title)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
     return fig
 
 
