@@ -13,6 +13,8 @@ def test_scenarios_use_one_way_delays_doubled_to_round_trips():
     assert sc.bandwidths_bps == (5e6, 2e6, 7e6)
     assert sc.delays_s == pytest.approx((0.2, 0.02, 0.1))
     assert ex.scenario(1, "lia", "none", duration_s=1.0).delays_s == pytest.approx((0.2, 0.2))
+    assert ex.scenario(2, "lia", "none", duration_s=1.0, delays_are_round_trips=True).delays_s == pytest.approx(
+        (0.1, 0.01, 0.05))
 
 
 def test_presets_select_the_model_or_the_rfc_semantics():
@@ -30,6 +32,7 @@ def test_presets_select_the_model_or_the_rfc_semantics():
     (dict(scenario_id=3), "scenario_id"), (dict(preset="ns3"), "preset"), (dict(loss_rate=-0.1), "loss_rate"),
     (dict(loss_rate=1.0), "loss_rate"), (dict(duration_s=0), "duration_s"), (dict(congestion="cubic"), "cubic"),
     (dict(reordering="rack"), "rack"), (dict(paths=(1, 2, 3)), "paths"),
+    (dict(delays_are_round_trips="yes"), "delays_are_round_trips"),
 ])
 def test_bad_input_names_the_parameter(kw, match):
     args = dict(scenario_id=1, congestion="lia", reordering="none")

@@ -108,13 +108,14 @@ PRESETS = {
 def scenario(scenario_id: int, congestion: str, reordering: str, *, preset: str = "chihani",
              scheduler: str = "round_robin", duration_s: float = DURATION_S, loss_rate: float = LOSS_RATE,
              receive_buffer_bytes: int = RECEIVE_BUFFER_BYTES, queue_packets: int = QUEUE_PACKETS,
-             seed: int = 0, paths=None):
+             seed: int = 0, paths=None, delays_are_round_trips: bool = False):
     """The :class:`~cmtlab.sim.multipath.MptcpScenario` of one run.
 
     ``scenario_id`` 1 or 2 (:data:`SCENARIOS`), or ``paths`` = ``(rates_bps, one_way_delays_s)``
     for another topology (then ``scenario_id`` is only a label); ``congestion`` and ``reordering``
     registered names; ``preset`` one of :data:`PRESETS`; ``loss_rate`` the Bernoulli packet-loss
-    probability of every link's data direction.
+    probability of every link's data direction.  ``delays_are_round_trips=True`` reads the stated
+    delays as round trips instead of one-way delays (the alternative reading, for comparison).
     """
     from ..scenario import LossModel
     from ..sim import registry
@@ -135,7 +136,9 @@ def scenario(scenario_id: int, congestion: str, reordering: str, *, preset: str 
     loss_rate = check_non_negative("loss_rate", loss_rate)
     if not loss_rate < 1:
         raise ValueError(f"loss_rate must be in [0, 1), got {loss_rate!r}")
-    one_way = [check_non_negative("one_way_delays_s", d) for d in one_way]
+    if not isinstance(delays_are_round_trips, (bool, np.bool_)):
+        raise ValueError(f"delays_are_round_trips must be True or False, got {delays_are_round_trips!r}")
+    one_way = [check_non_negative("one_way_delays_s", d) / (2.0 if delays_are_round_trips else 1.0) for d in one_way]
     cc_params = {"variant": p.variant} if (p.variant and congestion in PAPER_CONGESTION) else None
     ro_params = {"variant": p.variant} if (p.variant and reordering != "none") else None
     return mptcp_scenario(
