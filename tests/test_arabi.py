@@ -118,3 +118,22 @@ def test_mean_ci_matches_student_t():
 def test_chihani_recovery_is_selectable_in_a_scenario():
     r = run_mptcp(ex.scenario(1, "lia", "none", preset="chihani", duration_s=5.0, loss_rate=0.02, seed=2))
     assert r.fast_retransmits > 0
+
+
+def test_figures_and_pivot_validate_their_selection(tmp_path):
+    import matplotlib
+    matplotlib.use("Agg")
+    from cmtlab.arabi import figures
+
+    cases = ex.build_cases(scenarios=(1,), congestion=("lia",), reordering=ex.REORDERING, presets=("rfc",),
+                           duration_s=2.0)
+    tab = ex.run_cases(cases, seeds=[0], cache_dir=tmp_path, workers=1, progress=False)
+    s, tr = ex.summarise(tab), ex.throughput_traces(tab)
+    assert figures.throughput_over_time(tr, scenario_id=1, preset="rfc").axes
+    assert figures.mean_bars(s, preset="rfc").axes
+    with pytest.raises(ValueError, match="preset"):
+        figures.throughput_over_time(tr, scenario_id=1, preset="chihani")
+    with pytest.raises(ValueError, match="scenario=2"):
+        ex.pivot(s, preset="rfc", scenario_id=2)
+    with pytest.raises(ValueError, match="tput_bin"):
+        ex.throughput_traces(tab.drop(columns=ex.bin_columns(tab)))
