@@ -42,8 +42,10 @@ from ._validate import as_float_array, check_choice, check_int, check_non_negati
 
 #: Where the ACKs travel back to the sender (see the module docstring).
 ACK_PATHS = ("round_robin", "first", "fastest", "ideal")
-#: Fast-recovery styles: classic NewReno (RFC 6582) or Proportional Rate Reduction (RFC 6937).
-RECOVERY_STYLES = ("newreno", "prr")
+#: Fast-recovery styles: classic NewReno (RFC 6582), Proportional Rate Reduction (RFC 6937), or
+#: the Chihani–Collange ns-3 MPTCP model's halving without fast recovery (pair it with
+#: ``variant="chihani"`` congestion control; :class:`cmtlab.sim.recovery.ChihaniRecovery`).
+RECOVERY_STYLES = ("newreno", "prr", "chihani")
 #: Loss models of a link's forward (data) direction.
 LOSS_UNITS = ("none", "packet", "bit")
 
@@ -74,6 +76,7 @@ class TcpOptions:
         RFC 3042: send one new segment on each of the first two duplicate ACKs.
     recovery
         ``"newreno"`` — classic NewReno fast recovery with partial ACKs (RFC 6582);
+        ``"chihani"`` — the Chihani–Collange model's loss response (``cmtlab.sim.recovery``);
         ``"prr"`` — Proportional Rate Reduction (RFC 6937).
     timestamps
         RFC 7323 timestamps (12 bytes on every segment; an RTT sample from every ACK).

@@ -153,12 +153,14 @@ class PrrRecovery(RecoveryAlgorithm):
 
 
 def make_recovery(style: str) -> RecoveryAlgorithm:
-    """The recovery algorithm for ``TcpOptions.recovery`` (``"newreno"`` or ``"prr"``)."""
+    """The recovery algorithm for ``TcpOptions.recovery`` (``"newreno"``, ``"prr"`` or ``"chihani"``)."""
     if style == "newreno":
         return ClassicRecovery()
     if style == "prr":
         return PrrRecovery()
-    raise ValueError(f"recovery must be one of ['newreno', 'prr'], got {style!r}")
+    if style == "chihani":
+        return ChihaniRecovery()
+    raise ValueError(f"recovery must be one of ['newreno', 'prr', 'chihani'], got {style!r}")
 
 
 @register("recovery", "chihani")

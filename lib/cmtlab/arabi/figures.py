@@ -1,0 +1,80 @@
+"""Figures of the Arabi chapter: throughput over time (Figs. 8–9) and mean throughput with 95 % CIs."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from .experiments import CC_LABELS, PAPER_CONGESTION, REORDERING, RO_LABELS
+
+#: One colour and line style per reordering algorithm.
+RO_STYLES = {"none": ("#333333", "-"), "dsack": ("#1b9e77", "--"), "eifel": ("#d95f02", "-."),
+             "frto": ("#7570b3", ":")}
+
+
+def throughput_over_time(traces, *, scenario_id: int, preset: str, congestion=PAPER_CONGESTION,
+                         scheduler: str = "round_robin", setting: str = "main", title: str = ""):
+    """One panel per congestion control: global throughput (Mbit/s) against time, one line per algorithm.
+
+    ``traces`` is :func:`cmtlab.arabi.experiments.throughput_traces`; bands are 95 % CIs over seeds.
+    """
+    t = traces[(traces.scenario == scenario_id) & (traces.preset == preset) & (traces.scheduler == scheduler)
+               & (traces.setting == setting)]
+    if t.empty:
+        raise ValueError(f"no traces for scenario={scenario_id!r}, preset={preset!r}, scheduler={scheduler!r}, "
+                         f"setting={setting!r}")
+    congestion = [c for c in congestion if c in set(t.congestion)]
+    fig, axes = plt.subplots(1, len(congestion), figsize=(3.2 * len(congestion), 2.8), sharey=True, squeeze=False)
+    for ax, cc in zip(axes[0], congestion):
+        for ro in REORDERING:
+            g = t[(t.congestion == cc) & (t.reordering == ro)].sort_values("time_s")
+            if g.empty:
+                continue
+            colour, ls = RO_STYLES[ro]
+            x = g.time_s.to_numpy()
+            m = g.mean_bps.to_numpy() / 1e6
+            h = g.ci95_bps.to_numpy() / 1e6
+            ax.plot(x, m, color=colour, ls=ls, label=RO_LABELS[ro])
+            ax.fill_between(x, m - h, m + h, color=colour, alpha=0.15, lw=0)
+        ax.set_title(CC_LABELS.get(cc, cc))
+        ax.set_xlabel("time (s)")
+    axes[0][0].set_ylabel("global throughput (Mbit/s)")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncols=len(labels), fontsize="small", frameon=False)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
+    return fig
+
+
+def mean_bars(summary, *, preset: str, scheduler: str = "round_robin", setting: str = "main",
+              congestion=None, title: str = ""):
+    """Mean throughput over the run (Mbit/s, 95 % CI) per congestion control × algorithm, one panel per scenario."""
+    s = summary[(summary.preset == preset) & (summary.scheduler == scheduler) & (summary.setting == setting)]
+    if s.empty:
+        raise ValueError(f"no rows for preset={preset!r}, scheduler={scheduler!r}, setting={setting!r}")
+    scen = sorted(set(s.scenario))
+    if congestion is None:
+        congestion = [c for c in (*PAPER_CONGESTION, "olia") if c in set(s.congestion)]
+    fig, axes = plt.subplots(1, len(scen), figsize=(4.6 * len(scen), 2.9), sharey=False, squeeze=False)
+    width = 0.8 / len(REORDERING)
+    for ax, sid in zip(axes[0], scen):
+        for j, ro in enumerate(REORDERING):
+            vals, errs = [], []
+            for cc in congestion:
+                r = s[(s.scenario == sid) & (s.congestion == cc) & (s.reordering == ro)]
+                vals.append(r.mean_bps.iloc[0] / 1e6 if len(r) else np.nan)
+                errs.append(r.ci95_bps.iloc[0] / 1e6 if len(r) else 0.0)
+            x = np.arange(len(congestion)) + (j - (len(REORDERING) - 1) / 2) * width
+            ax.bar(x, vals, width, yerr=errs, color=RO_STYLES[ro][0], label=RO_LABELS[ro], capsize=2)
+        ax.set_xticks(np.arange(len(congestion)), [CC_LABELS.get(c, c) for c in congestion], fontsize="small")
+        ax.set_title(f"scenario {sid}")
+        ax.set_ylabel("mean throughput (Mbit/s)")
+    axes[0][-1].legend(fontsize="small", ncols=2)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+__all__ = ["RO_STYLES", "throughput_over_time", "mean_bars"]
