@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from .experiments import COLOURS, SOLUTION_ORDER
 
+#: Marker, line style and marker fill per solution (distinct, so that coinciding curves stay visible).
+STYLES = {"NoPR": ("o", "-", True, 4), "D-SACK": ("s", "-.", False, 7), "TCP-DOOR": ("^", "-", True, 4),
+          "PR-R": ("D", ":", False, 7), "single TCP": ("o", "--", True, 3)}
+
 
 def plot_vs(summary, x: str, *, ax=None, xscale: float = 1.0, xlabel: str = "", title: str = "",
             metric: str = "gthroughput_mbps", ylabel: str = "gThroughput (Mbit/s)", solutions=None):
@@ -18,8 +22,10 @@ def plot_vs(summary, x: str, *, ax=None, xscale: float = 1.0, xlabel: str = "", 
         if g.empty:
             continue
         ci = g.get(f"{metric}_ci95")
-        ax.errorbar(g[x] * xscale, g[metric], yerr=None if ci is None else ci.fillna(0), marker="o", ms=3.5,
-                    capsize=2, lw=1.2, color=COLOURS.get(sol), ls="--" if sol == "single TCP" else "-", label=sol)
+        marker, ls, filled, ms = STYLES.get(sol, ("o", "-", True, 4))
+        ax.errorbar(g[x] * xscale, g[metric], yerr=None if ci is None else ci.fillna(0), marker=marker, ms=ms,
+                    mfc=COLOURS.get(sol) if filled else "none", capsize=2, lw=1.2, color=COLOURS.get(sol), ls=ls,
+                    label=sol)
     ax.set_xlabel(xlabel or x)
     ax.set_ylabel(ylabel)
     ax.set_ylim(bottom=0)
