@@ -281,3 +281,86 @@ def test_nist_error_model_matches_ns3():
     assert em.chunk_success_rate(12, 5.0, 11680) == pytest.approx(3.435747322946735e-47, rel=1e-6)
     med = w.WifiMedium(40.0, params=NO_PD, error_model=em)
     assert med.rate_mbps == 24               # NIST needs ~4 dB more than the table model for each rate
+
+
+# ------------------------------------------------------------------ a Wi-Fi path in a multipath scenario (Alheid Fig. 3)
+def _alheid_like(**kw):
+    from cmtlab.sim import simulate_mptcp
+    args = dict(duration_s=2.0, links=[("wifi80211g", {"distance_m": 10, "preamble_min_rssi_dbm": None})] * 2,
+                backbone_bps=100e6, backbone_delay_s=0.010, segment_bytes=1400, initial_window_bytes=1400,
+                queue_packets=500, receive_buffer_bytes=10_000_000, seed=3)
+    args.update(kw)
+    return simulate_mptcp([54e6, 54e6], [0.0, 0.0], **args)
+
+
+def test_for_path_builds_both_directions_on_one_medium():
+    fw, rv = w.WifiLink.for_path(rate_bps=54e6, delay_s=0.0, queue_packets=500, loss=None, rng=None, seed=1,
+                                 stream=0, distance_m=30, pdr=0.01, preamble_min_rssi_dbm=None)
+    assert fw.medium is rv.medium and fw is fw.medium.down and rv is fw.medium.up
+    assert fw.pdr == 0.01 and rv.pdr == 0.0
+    assert fw.medium.params.queue_packets == 500 and fw.medium.params.preamble_min_rssi_dbm is None
+    assert fw.rate_bps == 54e6          # the PHY rate at 30 m
+    # paths (streams) and seeds get their own draws; the same (seed, stream) the same ones
+    draws = [w.WifiLink.for_path(rate_bps=54e6, delay_s=0.0, queue_packets=500, loss=None, rng=None, seed=s,
+                                 stream=k, distance_m=30)[0].medium.rng.random() for s, k in ((1, 0), (1, 1), (2, 0), (1, 0))]
+    assert len(set(draws[:3])) == 3 and draws[0] == draws[3]
+
+
+def test_for_path_guards():
+    kw = dict(rate_bps=54e6, queue_packets=500, loss=None, rng=None, seed=0, stream=0)
+    with pytest.raises(ValueError, match="distance_m"):
+        w.WifiLink.for_path(delay_s=0.0, **kw)
+    with pytest.raises(ValueError, match="delays_s of a 'wifi80211g' path must be 0"):
+        w.WifiLink.for_path(delay_s=0.01, distance_m=10, **kw)
+    with pytest.raises(ValueError, match="unknown 'wifi80211g' parameter"):
+        w.WifiLink.for_path(delay_s=0.0, distance_m=10, slot_time=9, **kw)
+    with pytest.raises(ValueError, match="error_model"):
+        w.WifiLink.for_path(delay_s=0.0, distance_m=10, error_model="yans", **kw)
+    from cmtlab.scenario import LossModel
+    kw.pop("loss")
+    with pytest.raises(ValueError, match="per packet"):
+        w.WifiLink.for_path(delay_s=0.0, distance_m=10, loss=LossModel("bit", 1e-6), **kw)
+    with pytest.raises(ValueError, match="not both"):
+        w.WifiLink.for_path(delay_s=0.0, distance_m=10, loss=LossModel("packet", 0.01), pdr=0.01, **kw)
+    fw, _ = w.WifiLink.for_path(delay_s=0.0, distance_m=10, loss=LossModel("packet", 0.02), **kw)
+    assert fw.pdr == 0.02                 # a per-packet loss of the path is its PDR
+
+
+def test_wifi_paths_in_an_mptcp_scenario_share_each_medium_and_see_the_backbone_delay():
+    from cmtlab.sim.multipath import MptcpSimulation, mptcp_scenario
+    sc = mptcp_scenario([54e6, 54e6], [0.0, 0.0], duration_s=1.0,
+                        links=[("wifi80211g", {"distance_m": 10}), ("wifi80211g", {"distance_m": 70})],
+                        backbone_bps=100e6, backbone_delay_s=0.010, segment_bytes=1400, initial_window_bytes=1400)
+    sim = MptcpSimulation(sc)
+    for i in range(2):
+        fwd, rev = sim.fwd[i], sim.rev[i]
+        assert fwd[0] is sim.backbone and rev[-1] is sim.backbone_rev      # data: backbone first; ACKs: last
+        assert fwd[1].medium is rev[0].medium                               # data and ACKs on one medium
+    assert sim.fwd[0][1].medium is not sim.fwd[1][1].medium
+    p0, p1 = (s.path for s in sim.senders)
+    assert p0.delay_s == pytest.approx(0.020, abs=1e-6)                     # 2 x 10 ms + 2 x 33 ns
+    assert (p0.rate_bps, p1.rate_bps) == (54e6, w.ideal_rate_mbps(w.snr_db(70)) * 1e6)   # PHY rates at 10, 70 m
+    # without backbone_delay_s the backbone is forward-only and has no delay (the engine as before)
+    old = MptcpSimulation(sc.replace(backbone_delay_s=None))
+    assert old.rev[0] == (old.fwd[0][1].medium.up,) and old.senders[0].path.delay_s < 1e-6
+    with pytest.raises(ValueError, match="backbone_delay_s needs backbone_bps"):
+        mptcp_scenario([54e6], [0.0], duration_s=1.0, backbone_delay_s=0.01)
+    with pytest.raises(ValueError, match="backbone_delay_s must be >= 0"):
+        mptcp_scenario([54e6], [0.0], duration_s=1.0, backbone_bps=1e8, backbone_delay_s=-0.01)
+
+
+def test_alheid_topology_runs_repeatably_and_the_rtt_includes_the_backbone():
+    a, b = _alheid_like(), _alheid_like()
+    assert a.row()["gthroughput_bps"] == b.row()["gthroughput_bps"] > 20e6   # two 54 Mbit/s links at 10 m
+    assert a.subflows.srtt_s.min() > 0.020                                   # 2 x 10 ms backbone + the medium
+    c = _alheid_like(seed=4)
+    assert c.row()["gthroughput_bps"] != a.row()["gthroughput_bps"]
+
+
+def test_pdr_on_a_wifi_path_drops_its_data_only():
+    r = _alheid_like(links=[("wifi80211g", {"distance_m": 10, "preamble_min_rssi_dbm": None}),
+                            ("wifi80211g", {"distance_m": 10, "preamble_min_rssi_dbm": None, "pdr": 0.02})])
+    sf = r.subflows.set_index("subflow")
+    assert sf.loc[0, "loss_drops"] == 0 < sf.loc[1, "loss_drops"]
+    sent = sf.loc[1, "segments_sent"]
+    assert 0.01 * sent < sf.loc[1, "loss_drops"] < 0.04 * sent

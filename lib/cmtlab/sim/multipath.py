@@ -7,7 +7,11 @@ names and parameters — so :mod:`cmtlab.sweep` can vary and cache it;
 Topology (:mod:`cmtlab.sim.topology`): subflow ``i`` crosses an optional shared backbone
 link (``backbone_bps``, Alheid et al.'s 100 Mbit/s) and then its own access link
 (``bandwidths_bps[i]``, one-way delay ``delays_s[i] / 2``); its ACKs return over the access
-link's reverse direction.  ``competing_flows`` single-path TCP NewReno flows share subflow
+link's reverse direction.  Without ``backbone_delay_s`` the backbone is forward-only and has
+no delay; with it (Alheid's 10 ms) the backbone has that one-way delay in both directions and
+the ACKs cross its reverse direction after their access link.  A path's access links may be
+another link model (``links``, e.g. ``"wifi80211g"``, whose forward and reverse directions
+share one medium).  ``competing_flows`` single-path TCP NewReno flows share subflow
 0's access link (the shared bottleneck of RFC 6356's goals) in both directions.
 
 Events are the striped engine's (integer ns, ties by scheduling time then insertion), with
@@ -93,6 +97,7 @@ class MptcpScenario:
     loss: tuple = ()
     links: tuple = ()
     backbone_bps: float | None = None
+    backbone_delay_s: float | None = None
     competing_flows: int = 0
     options: TcpOptions = field(default_factory=TcpOptions)
     seed: int = 0
@@ -128,8 +133,8 @@ def mptcp_scenario(bandwidths_bps, delays_s, *, transfer_bytes=None, duration_s=
                    congestion_params=None, scheduler="round_robin", scheduler_params=None, reordering="none",
                    reordering_params=None, dupack_mode="rfc", retransmit="original", dss_bytes=0,
                    receive_buffer_bytes=None, segment_bytes=536, initial_window_bytes=536, ssthresh_bytes=65535,
-                   m_ack=2, queue_packets=100, loss=None, links=None, backbone_bps=None, competing_flows=0,
-                   options=None, seed=0, max_sim_time_s=36_000.0, **option_changes) -> MptcpScenario:
+                   m_ack=2, queue_packets=100, loss=None, links=None, backbone_bps=None, backbone_delay_s=None,
+                   competing_flows=0, options=None, seed=0, max_sim_time_s=36_000.0, **option_changes) -> MptcpScenario:
     """Validate the arguments and build a :class:`MptcpScenario` (errors name the parameter).
 
     ``links``: ``None`` (point-to-point links), a link model name, ``(name, params dict)``, or
@@ -175,6 +180,13 @@ def mptcp_scenario(bandwidths_bps, delays_s, *, transfer_bytes=None, duration_s=
         raise ValueError(f"receive_buffer_bytes must be >= segment_bytes ({seg}), got {rcvbuf}")
     if backbone_bps is not None:
         backbone_bps = check_positive("backbone_bps", backbone_bps)
+    if backbone_delay_s is not None:
+        if backbone_bps is None:
+            raise ValueError(f"backbone_delay_s needs backbone_bps (the backbone's rate, bit/s), got "
+                             f"backbone_delay_s={backbone_delay_s!r} without a backbone")
+        backbone_delay_s = float(as_float_array("backbone_delay_s", [backbone_delay_s])[0])
+        if not backbone_delay_s >= 0:
+            raise ValueError(f"backbone_delay_s must be >= 0 (one-way seconds), got {backbone_delay_s!r}")
     comp = check_int("competing_flows", competing_flows, minimum=0, maximum=64)
     losses = _as_loss(loss, b.size)
     path_links = _as_links(links, b.size)
@@ -191,7 +203,8 @@ def mptcp_scenario(bandwidths_bps, delays_s, *, transfer_bytes=None, duration_s=
         dupack_mode=dupack_mode, retransmit=retransmit, dss_bytes=dss, receive_buffer_bytes=rcvbuf,
         segment_bytes=seg, initial_window_bytes=int(initial_window_bytes), ssthresh_bytes=int(ssthresh_bytes),
         m_ack=int(m_ack), queue_packets=int(queue_packets), loss=losses, links=path_links, backbone_bps=backbone_bps,
-        competing_flows=comp, options=opts, seed=int(seed), max_sim_time_s=float(max_sim_time_s))
+        backbone_delay_s=backbone_delay_s, competing_flows=comp, options=opts, seed=int(seed),
+        max_sim_time_s=float(max_sim_time_s))
 
 
 def _scenario_link_models() -> list:
@@ -320,9 +333,16 @@ class MptcpSimulation:
                  for i, (name, params) in enumerate(models)]
         self.access = [fw for fw, _ in built]
         self.access_rev = [rv for _, rv in built]
-        self.backbone = (PointToPointLink(sc.backbone_bps, 0.0, q) if sc.backbone_bps is not None else None)
+        # the backbone: forward only and without delay (backbone_delay_s None), or, with
+        # backbone_delay_s, both directions with that one-way delay (the ACKs cross it after
+        # their access link: Alheid's Fig. 3, server - backbone - access points - station)
+        bb_delay = sc.backbone_delay_s
+        self.backbone = (PointToPointLink(sc.backbone_bps, bb_delay or 0.0, q) if sc.backbone_bps is not None
+                         else None)
+        self.backbone_rev = PointToPointLink(sc.backbone_bps, bb_delay, q) if bb_delay is not None else None
         fwd = [((self.backbone,) if self.backbone is not None else ()) + (self.access[i],) for i in range(n)]
-        rev = [(self.access_rev[i],) for i in range(n)]
+        rev = [(self.access_rev[i],) + ((self.backbone_rev,) if self.backbone_rev is not None else ())
+               for i in range(n)]
         # competing single-path flows share subflow 0's access link (both directions)
         for _ in range(sc.competing_flows):
             fwd.append(fwd[0])

@@ -109,6 +109,7 @@ run is repeatable and adding another link does not change this one's draws.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import math
 import random
 from collections import deque
@@ -533,6 +534,83 @@ class WifiLink(LinkModel):
         self.packets = self.bytes = self.queue_drops = self.loss_drops = self.max_queue = 0
         self.mac_retries = self.mac_drops = self.pdr_drops = self.collisions = 0
         self.last_start_ns = 0
+        #: generator of the PDR draws (``None``: the medium's; :meth:`for_path` gives each its own)
+        self.pdr_rng = None
+
+    @property
+    def rate_bps(self) -> float:
+        """The PHY data rate (bit/s) the rate manager picked for this distance (what ``sub.path.rate_bps`` shows)."""
+        return self.medium.rate_mbps * 1e6
+
+    @classmethod
+    def for_path(cls, *, rate_bps, delay_s, queue_packets, loss, rng, seed, stream, distance_m=None, pdr=0.0,
+                 pdr_up=0.0, error_model="table", **params):
+        """``(medium.down, medium.up)`` of a new :class:`WifiMedium`: one multipath path ending in 802.11g.
+
+        Named in a scenario as ``links=[("wifi80211g", {"distance_m": 50, "pdr": 0.005}), ...]``
+        (:func:`cmtlab.sim.multipath.mptcp_scenario`): the path's data go AP → station over
+        ``medium.down`` and its ACKs station → AP over ``medium.up`` of the *same* medium, so they
+        contend for it (Alheid et al., Fig. 3: each path ends in its own 802.11g link).
+
+        Parameters (from the scenario)
+        ------------------------------
+        rate_bps
+            Ignored by the link (the PHY rate follows from ``distance_m``); the engine divides a
+            subflow's bytes on the wire by it for ``link_utilisation``, so give the nominal PHY
+            rate (54e6: Alheid's LU is "the throughput of the SF over its physical data rate").
+        delay_s
+            Must be 0: the Wi-Fi hop's own delay is the propagation over ``distance_m``; a wired
+            delay in front of the access point belongs to the backbone
+            (``backbone_bps``/``backbone_delay_s``), which the data cross *before* the medium and
+            the ACKs *after* it (a delay folded into this link would shift data and ACKs against
+            each other on the shared medium).
+        queue_packets
+            The AP's and the station's MAC queue (packets; ns-3.44's ``WifiMacQueue`` holds 500).
+        loss
+            A per-packet :class:`cmtlab.scenario.LossModel` is taken as the PDR (then ``pdr`` must
+            be 0); bit errors are refused (the medium has its own frame errors).
+        seed, stream
+            The medium's generator (back-off, frame errors) is seeded from ``("wifi80211g", seed,
+            stream)`` and the PDR draws of each direction from their own generators, so a PDR
+            does not shift the back-off draws and paths never share draws.
+        distance_m
+            AP–station distance (m, > 0).
+        pdr, pdr_up
+            Packet drop rate on the AP → station (data) and station → AP (ACK) direction:
+            Alheid's PDR, an independent drop after the MAC delivered the frame.
+        error_model
+            ``"table"`` (ns-3.44's ``TableBasedErrorRateModel``) or ``"nist"``
+            (:class:`NistErrorModel`).
+        **params
+            Overrides of :class:`WifiParams` fields (e.g. ``preamble_min_rssi_dbm=None``: no
+            preamble-detection threshold, as in the ns-3 releases of 2016).
+        """
+        if distance_m is None:
+            raise ValueError("distance_m must be given for a 'wifi80211g' path (m, > 0)")
+        if isinstance(delay_s, bool) or not isinstance(delay_s, (int, float)) or delay_s != 0:
+            raise ValueError(f"delays_s of a 'wifi80211g' path must be 0 (its delay is the propagation over "
+                             f"distance_m; put a wired delay in backbone_delay_s), got one-way {delay_s!r} s")
+        unknown = set(params) - {f.name for f in dataclasses.fields(WifiParams)}
+        if unknown:
+            raise ValueError(f"unknown 'wifi80211g' parameter(s) {sorted(unknown)}; allowed: distance_m, pdr, pdr_up, "
+                             f"error_model and the WifiParams fields {[f.name for f in dataclasses.fields(WifiParams)]}")
+        models = {"table": default_error_model, "nist": NistErrorModel}
+        if error_model not in models:
+            raise ValueError(f"error_model must be one of {sorted(models)}, got {error_model!r}")
+        if loss is not None and getattr(loss, "rate", 0):
+            if loss.unit != "packet":
+                raise ValueError(f"loss on a 'wifi80211g' path must be per packet (the PDR), got unit {loss.unit!r}")
+            if pdr:
+                raise ValueError(f"give the PDR either as pdr ({pdr!r}) or as the path's loss ({loss!r}), not both")
+            pdr = loss.rate
+        prm = dataclasses.replace(DEFAULT_PARAMS, queue_packets=queue_packets, **params)
+        medium = WifiMedium(distance_m, seed=0, params=prm, pdr=pdr, pdr_up=pdr_up, error_model=models[error_model]())
+        medium.rng = random.Random(f"wifi80211g/{int(seed)}/{int(stream)}")
+        if prm.beacon_interval_us:   # the beacon phase from the seeded generator
+            medium.next_beacon_ns = int(medium.rng.random() * medium.beacon_interval_ns)
+        medium.down.pdr_rng = random.Random(f"wifi80211g-pdr-down/{int(seed)}/{int(stream)}")
+        medium.up.pdr_rng = random.Random(f"wifi80211g-pdr-up/{int(seed)}/{int(stream)}")
+        return medium.down, medium.up
 
     # -- LinkModel
     def _mpdu(self, wire_bytes: int) -> int:
@@ -719,7 +797,7 @@ class WifiLink(LinkModel):
             self.mac_drops += 1
             self.loss_drops += 1
             return DROPPED_LOSS
-        if self.pdr and self.medium.rng.random() < self.pdr:
+        if self.pdr and (self.pdr_rng or self.medium.rng).random() < self.pdr:
             self.pdr_drops += 1
             self.loss_drops += 1
             return DROPPED_LOSS

@@ -1,0 +1,12 @@
+"""Alheid, Doufexi, Kaleshi — Packet reordering response for MPTCP under a wireless heterogeneous environment (ICT 2016).
+
+* :mod:`.experiments` — the simulations of secs. IV–V (Figs. 4–6, Tables III–IV) on two 802.11g paths
+  behind a 100 Mbit/s, 10 ms backbone (:mod:`cmtlab.sim.wifi`, :mod:`cmtlab.sim.multipath`);
+* :mod:`.figures` — their plots.
+
+The Wi-Fi link model's check against ns-3 lives in :mod:`cmtlab.wifi_validation`.
+"""
+
+from . import experiments, figures
+
+__all__ = ["experiments", "figures"]
