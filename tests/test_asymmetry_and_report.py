@@ -48,3 +48,17 @@ def test_verdicts_follow_tolerances():
     assert t.summary()["not reproduced"] == 2
     with pytest.raises(ValueError, match="note"):
         t.add_claim("w", paper="a", ours="b", holds="partly")
+
+
+def test_not_assessed_rows_are_counted_only_when_present():
+    t = report.Comparison()
+    t.add_claim("y", paper="holds", ours="holds", holds=True)
+    assert report.NOT_ASSESSED not in t.summary()          # other chapters' summaries are unchanged
+    assert t.add_not_assessed("x", paper="10 Mbit/s", reason="not run with these parameters (needs scenario 1)") \
+        == report.NOT_ASSESSED
+    assert t.summary() == {"reproduced": 1, "partly": 0, "not reproduced": 0, "by construction": 0,
+                           report.NOT_ASSESSED: 1}
+    assert t.to_frame().loc[1, "reproduction"].startswith("not run")
+    with pytest.raises(ValueError, match="reason"):
+        t.add_not_assessed("x", paper="p", reason="")
+    assert "#eeeeee" in t.style().to_html()

@@ -20,6 +20,9 @@ import pandas as pd
 from ._validate import check_non_negative
 
 VERDICTS = ("reproduced", "partly", "not reproduced", "by construction")
+#: Verdict of a claim a run could not assess because it did not compute what the claim needs
+#: (e.g. a papermill re-run with a subset of the scenarios); see :meth:`Comparison.add_not_assessed`.
+NOT_ASSESSED = "not assessed"
 
 
 def value_verdict(paper: float, ours: float, *, rel_tol: float = 0.10, partly_tol: float = 0.30) -> str:
@@ -87,20 +90,31 @@ class Comparison:
                               note=note or "paper number used as an input, not a result"))
         return "by construction"
 
+    def add_not_assessed(self, claim: str, *, paper: str, reason: str, note: str = "") -> str:
+        """A claim this run cannot assess: it did not compute what the claim needs.
+
+        ``reason`` fills the reproduction column and must say what is missing (e.g. "not run with
+        these parameters (needs scenario 1)"); the verdict is :data:`NOT_ASSESSED`, never a guess.
+        """
+        if not reason:
+            raise ValueError("reason must say why the claim is not assessed")
+        self.rows.append(dict(claim=claim, paper=paper, reproduction=reason, verdict=NOT_ASSESSED, note=note))
+        return NOT_ASSESSED
+
     def to_frame(self) -> pd.DataFrame:
         return pd.DataFrame(self.rows, columns=["claim", "paper", "reproduction", "verdict", "note"])
 
     def summary(self) -> dict:
-        """Count of rows per verdict."""
+        """Count of rows per verdict: every one of :data:`VERDICTS`, plus :data:`NOT_ASSESSED` if any row has it."""
         counts = {v: 0 for v in VERDICTS}
         for row in self.rows:
-            counts[row["verdict"]] += 1
+            counts[row["verdict"]] = counts.get(row["verdict"], 0) + 1
         return counts
 
     def style(self):
         """A pandas Styler with the verdict column coloured, for display in the book."""
         colours = {"reproduced": "#d8f0d8", "partly": "#fff2c6", "not reproduced": "#f8d4d4",
-                   "by construction": "#e4e4f4"}
+                   "by construction": "#e4e4f4", NOT_ASSESSED: "#eeeeee"}
         frame = self.to_frame()
         uuid = hashlib.sha256(frame.to_json().encode()).hexdigest()[:8]  # stable HTML ids: quiet notebook diffs
         return (frame.style.set_uuid(uuid).hide(axis="index").format(escape="html")
