@@ -137,3 +137,193 @@ def test_figures_and_pivot_validate_their_selection(tmp_path):
         ex.pivot(s, preset="rfc", scenario_id=2)
     with pytest.raises(ValueError, match="tput_bin"):
         ex.throughput_traces(tab.drop(columns=ex.bin_columns(tab)))
+
+
+# ------------------------------------------------------------------ tables and the comparison (synthetic summaries)
+
+from cmtlab.arabi import comparison as cmp  # noqa: E402
+from cmtlab.report import NOT_ASSESSED  # noqa: E402
+
+#: Synthetic means (× 1 Mbit/s) with the paper's picture in scenario 2: DSACK + uncoupled best,
+#: F-RTO and Eifel 40 % below no algorithm; in scenario 1 Eifel gains 20 % and LIA's DSACK = none.
+_CC = {"uncoupled": 1.3, "fully_coupled": 0.8, "lia": 1.0, "rtt_compensation": 1.1, "olia": 0.9}
+_RO = {1: {"none": 1.0, "dsack": 1.2, "eifel": 1.2, "frto": 0.6}, 2: {"none": 1.0, "dsack": 1.2, "eifel": 0.6, "frto": 0.6}}
+_BASE = {1: 5e6, 2: 8e6}
+
+
+def _synthetic(scenarios=(1, 2), congestion=ex.PAPER_CONGESTION, reordering=ex.REORDERING, presets=("chihani", "rfc"),
+               modern=True, n_bins=10):
+    """A summary and traces shaped like those of run_cases → summarise / throughput_traces."""
+    groups = []
+    for sid in scenarios:
+        for preset in presets:
+            groups += [("round_robin", cc, ro, sid, preset) for cc in congestion for ro in reordering]
+            if modern:
+                groups += [("round_robin", "olia", ro, sid, preset) for ro in reordering]
+                groups += [("lowest_rtt", cc, ro, sid, preset) for cc in ("lia", "olia") for ro in reordering]
+    rows, tr = [], []
+    for sched, cc, ro, sid, preset in groups:
+        f = 1.0 if (sid == 1 and cc == "lia" and ro == "dsack") else _RO[sid][ro]
+        m = _BASE[sid] * _CC[cc] * f
+        labels = dict(setting="main", scenario=sid, preset=preset, scheduler=sched, congestion=cc, reordering=ro)
+        rows.append({**labels, "mean_bps": m, "ci95_bps": 0.1e6, "seeds": 2, "fast_retransmits": 3.0, "timeouts": 1.0,
+                     "spurious_undos": 0.5, "retransmissions": 4.0})
+        for i in range(n_bins):  # F-RTO: like none in the first half, half of it in the second
+            late = i >= n_bins / 2
+            v = m if ro != "frto" else _BASE[sid] * _CC[cc] * (0.5 if late else 1.0)
+            tr.append({**labels, "time_s": (i + 0.5) * ex.BIN_S, "mean_bps": v, "ci95_bps": 0.0})
+    return pd.DataFrame(rows), pd.DataFrame(tr)
+
+
+def _compare(summary, traces, **kw):
+    return cmp.comparison(summary, traces, duration_s=10.0, loss_rate=0.002, receive_buffer_bytes=1 << 20, **kw)
+
+
+def _verdicts(c):
+    f = c.frame()
+    return dict(zip(f.claim, f.verdict))
+
+
+def test_mean_table_formats_mean_and_ci_with_labels():
+    s, _ = _synthetic(scenarios=(2,), presets=("rfc",), modern=False)
+    t = cmp.mean_table(s, "rfc", 2)
+    assert list(t.index) == ["uncoupled", "fully coupled", "LIA", "RTT compensation"]
+    assert list(t.columns) == ["none", "DSACK", "Eifel", "F-RTO"]
+    assert t.loc["uncoupled", "DSACK"] == f"{8 * 1.3 * 1.2:.2f} ± 0.1"
+    with pytest.raises(ValueError, match="scenario=1"):
+        cmp.mean_table(s, "rfc", 1)
+
+
+def test_late_ratio_sees_a_drop_in_the_second_half_only():
+    s, tr = _synthetic(presets=("chihani",), modern=False)
+    assert cmp.late_ratio(tr, preset="chihani", scenario_id=2, reordering="frto") == pytest.approx(0.5)
+    assert cmp.late_ratio(tr, preset="chihani", scenario_id=2, reordering="dsack") == pytest.approx(1.2)  # steady 20 % above
+    # from the start, the first (equal) half counts too: (1 + 0.5) / 2 per bin mean
+    assert cmp.late_ratio(tr, preset="chihani", scenario_id=2, reordering="frto", from_s=0.0) == pytest.approx(0.75)
+    assert np.isnan(cmp.late_ratio(tr, preset="rfc", scenario_id=2, reordering="frto"))
+    _, tr2 = _synthetic(reordering=("none", "dsack"), modern=False)
+    assert np.isnan(cmp.late_ratio(tr2, preset="chihani", scenario_id=2, reordering="frto"))
+
+
+def test_claims_report_missing_runs_as_none_or_nan():
+    s, _ = _synthetic(scenarios=(2,), congestion=("lia", "uncoupled"), modern=False)
+    c = ex.claims(s, preset="chihani")
+    assert c["best"][:2] == ("uncoupled", "dsack") and c["dsack_rttc_rank_s1"] is None and c["n_combinations"] == 0
+    assert c["frto_vs_none"] == pytest.approx(-0.4) and set(c["eifel_gain"]) == {2}
+    c = ex.claims(s, preset="rfc", congestion=["olia"])
+    assert c["best"] is None and np.isnan(c["frto_vs_none"]) and c["dsack_s2_bps"] == {}
+
+
+def test_comparison_on_the_full_grid_assesses_every_claim():
+    s, tr = _synthetic()
+    c = _compare(s, tr)
+    v = _verdicts(c)
+    assert len(v) == 12 and NOT_ASSESSED not in c.summary()
+    assert v["scenario 2: the best combination is DSACK + uncoupled"] == "reproduced"
+    assert v["scenario 2: F-RTO relative to no algorithm"] == "reproduced"        # -40 % exactly
+    assert v["scenario 2: Eifel relative to no algorithm"] == "reproduced"
+    assert v["Eifel improves on no algorithm only with two subflows (uncoupled, LIA, RTT compensation)"] == "reproduced"
+    assert v["scenario 1: DSACK + RTT compensation good, not the best"] == "reproduced"   # rank 3 of 16
+    assert v["LIA, scenario 1 (Fig. 8): DSACK's throughput stays the same as with no algorithm"] == "reproduced"
+    assert v["F-RTO: after a detection the throughput drops and stays low"] == "reproduced"   # 50 % late
+    assert v["scenarios 1 and 2, four congestion controls, four algorithms"] == "by construction"
+    assert c.best_label() == "DSACK + uncoupled"
+    f = c.frame()
+    assert list(f.columns[3:5]) == [c.rfc_label, c.modern_label]
+    assert not f[c.rfc_label].str.contains("not run").any() and not f[c.modern_label].str.contains("not run").any()
+    # the same picture with Eifel on top: that claim is no longer reproduced
+    s2 = s.copy()
+    s2.loc[(s2.scenario == 2) & (s2.reordering == "eifel"), "mean_bps"] *= 10
+    assert _verdicts(_compare(s2, tr))["scenario 2: the best combination is DSACK + uncoupled"] == "not reproduced"
+    assert "#eeeeee" not in c.style().to_html()
+
+
+def test_comparison_with_one_scenario_marks_the_other_scenarios_claims_not_assessed():
+    full = _verdicts(_compare(*_synthetic()))
+    s, tr = _synthetic(scenarios=(2,))
+    c = _compare(s, tr)
+    f = c.frame().set_index("claim")
+    na = f[f.verdict == NOT_ASSESSED]
+    assert len(na) == 5 and c.summary()[NOT_ASSESSED] == 5
+    assert na.reproduction.str.startswith("not run with these parameters (needs scenario 1").all()
+    assert "scenario 1: DSACK + RTT compensation good, not the best" in na.index
+    # claims on scenario 2 alone keep the verdict they have on the full grid
+    for claim, verdict in f[f.verdict != NOT_ASSESSED].verdict.items():
+        assert verdict == full[claim], claim
+    assert "run here: scenario 2 only" in f.loc["scenarios 1 and 2, four congestion controls, four algorithms",
+                                                "reproduction"]
+    assert "not run" in c.frame()[c.rfc_label].iloc[5]          # the RFC column of an s1 claim
+
+
+def test_comparison_with_two_congestion_controls():
+    s, tr = _synthetic(congestion=("lia", "uncoupled"))
+    c = _compare(s, tr)
+    f = c.frame().set_index("claim")
+    na = f[f.verdict == NOT_ASSESSED]
+    # claims about every combination need all four congestion controls
+    assert set(na.index) == {"scenario 2: the best combination is DSACK + uncoupled",
+                             "scenario 1: DSACK + RTT compensation good, not the best"}
+    assert na.reproduction.str.contains("fully coupled, RTT compensation").all()
+    assert c.best is not None  # computed, but not judged
+    # averaged claims say over what
+    assert "mean over uncoupled, LIA (the others not run)" in f.loc["scenario 2: F-RTO relative to no algorithm", "note"]
+    assert f.loc["scenario 1, no algorithm: LIA's throughput is the same as uncoupled", "verdict"] == "partly"  # -23 %
+    # only fully coupled: the Eifel claim (about uncoupled, LIA, RTT compensation) cannot be judged
+    s, tr = _synthetic(congestion=("fully_coupled",), modern=False)
+    v = _verdicts(_compare(s, tr))
+    assert v["Eifel improves on no algorithm only with two subflows (uncoupled, LIA, RTT compensation)"] == NOT_ASSESSED
+
+
+def test_comparison_without_the_model_preset_or_the_modern_baseline():
+    s, tr = _synthetic(presets=("rfc",), modern=False)
+    c = _compare(s, tr)
+    f = c.frame()
+    assert c.summary() == {"reproduced": 0, "partly": 0, "not reproduced": 0, "by construction": 1, NOT_ASSESSED: 11}
+    assert f.reproduction.iloc[1:].str.contains(r"\(needs preset chihani\)").all()
+    assert c.best is None and c.best_label() == cmp.NOT_RUN
+    # the RFC column still carries its numbers; the modern column says it was not run
+    assert f[c.rfc_label].iloc[1].startswith("DSACK + uncoupled")
+    assert (f[c.modern_label].isin(["not run", "-"])).all() and (f[c.modern_label] == "not run").any()
+    # without the algorithms a claim compares, that claim is not assessed
+    s, tr = _synthetic(reordering=("none", "dsack"), modern=False)
+    v = _verdicts(_compare(s, tr))
+    assert v["scenario 2: F-RTO relative to no algorithm"] == NOT_ASSESSED
+    assert v["LIA, scenario 1 (Fig. 8): DSACK's throughput stays the same as with no algorithm"] == "reproduced"
+
+
+def test_sensitivity_loss_free_modern_and_counter_tables():
+    s, _ = _synthetic(scenarios=(2,), congestion=("uncoupled", "lia"), presets=("chihani",))
+    t = cmp.sensitivity_table(s[s.scheduler == "round_robin"])
+    assert len(t) == 1 and t["best in scenario 2"].iloc[0].startswith("uncoupled + DSACK")
+    assert np.isnan(t["Eifel gain s1"].iloc[0]) and t["Eifel gain s2"].iloc[0] == pytest.approx(-0.4)
+    assert "not run" in cmp.style_sensitivity(t).to_html()
+    m = cmp.modern_table(s)
+    assert set(zip(m.scheduler, m.congestion)) == {("round_robin", "lia"), ("round_robin", "olia"),
+                                                   ("lowest_rtt", "lia"), ("lowest_rtt", "olia")}
+    assert m.loc[(m.scheduler == "round_robin") & (m.congestion == "olia"), "none"].iloc[0] == pytest.approx(8 * 0.9)
+    assert cmp.mean_of(s, scenario=2, congestion="lia", reordering="none", scheduler="round_robin") == pytest.approx(8e6)
+    assert np.isnan(cmp.mean_of(s, scenario=1))
+    with pytest.raises(ValueError, match="seeds_x"):
+        cmp.mean_of(s, seeds_x=1)
+    r = cmp.response_counters(s)
+    assert len(r) == 4 and list(r.columns[:3]) == ["preset", "reordering", "Mbit/s"]
+    assert cmp.response_counters(s, scenario_id=1).empty
+    runs = pd.DataFrame({"setting": ["loss 0"] * 4, "scenario": 2, "preset": "rfc", "scheduler": "round_robin",
+                         "congestion": "lia", "seed": 0, "reordering": list(ex.REORDERING),
+                         "mean_throughput_bps": 5e6, "fast_retransmits": 0, "timeouts": 0})
+    assert cmp.loss_free_check(runs) == {"identical": True, "fast_retransmits": 0, "timeouts": 0, "runs": 4}
+    runs.loc[3, ["mean_throughput_bps", "timeouts"]] = (4e6, 2)
+    assert cmp.loss_free_check(runs)["identical"] is False and cmp.loss_free_check(runs)["timeouts"] == 2
+    assert cmp.loss_free_check(runs, setting="main")["identical"] is None
+
+
+def test_sensitivity_cases_change_one_choice_at_a_time():
+    cases = ex.sensitivity_cases(scenarios=(2,), congestion=("lia",), reordering=("none",), presets=("rfc",),
+                                 duration_s=1.0)
+    settings = [(lab["setting"], lab["preset"]) for lab, _ in cases]
+    assert settings == [("main", "rfc"), ("loss 0", "rfc"), ("loss 1 %", "rfc"), ("receive buffer 64 KB", "rfc"),
+                        ("delays as round trips", "rfc"), ("main", "chihani_dupack")]
+    by = {s: sc for (lab, sc), s in zip(cases, settings)}
+    assert {l.rate for l in by[("loss 0", "rfc")].loss} == {0.0} and {l.rate for l in by[("main", "rfc")].loss} == {0.002}
+    assert by[("receive buffer 64 KB", "rfc")].receive_buffer_bytes == 65536
+    assert by[("delays as round trips", "rfc")].delays_s == pytest.approx(tuple(d / 2 for d in by[("main", "rfc")].delays_s))

@@ -350,6 +350,13 @@ def pivot(summary: pd.DataFrame, *, preset: str, scenario_id: int, scheduler: st
     return out.loc[rows, cols]
 
 
+def _pivot_or_none(summary: pd.DataFrame, **kw) -> pd.DataFrame | None:
+    try:
+        return pivot(summary, **kw)
+    except ValueError:
+        return None
+
+
 def claims(summary: pd.DataFrame, *, preset: str, scheduler: str = "round_robin", setting: str = "main",
            congestion=PAPER_CONGESTION) -> dict:
     """The numbers behind the paper's claims (sec. 5–6) for one preset/scheduler/setting and congestion set.
@@ -360,30 +367,75 @@ def claims(summary: pd.DataFrame, *, preset: str, scheduler: str = "round_robin"
     algorithm, averaged over the congestion controls; ``eifel_gain`` — {scenario: mean relative gain
     of Eifel over none for uncoupled, LIA and RTT compensation (all congestion controls if none of
     those is present)}; ``dsack_rttc_rank_s1`` — rank (1 = best) of DSACK + RTT compensation among
-    the ``n_combinations`` combinations of scenario 1 (-1 without RTT compensation).
+    the ``n_combinations`` combinations of scenario 1.
+
+    Every number is taken over what ``summary`` holds.  What it lacks (a scenario, congestion
+    control or algorithm not run) gives ``None`` (``best``, ``dsack_rttc_rank_s1``), NaN (the
+    relative changes, ``dsack_uncoupled_s2_bps``) or a missing key (the dicts); whether a number
+    over a subset still answers the paper's claim is decided by :func:`cmtlab.arabi.comparison.comparison`.
     """
-    congestion = list(congestion)
-    s = summary[summary.congestion.isin(congestion)]
-    out = {}
-    s2 = pivot(s, preset=preset, scenario_id=2, scheduler=scheduler, setting=setting)
-    s1 = pivot(s, preset=preset, scenario_id=1, scheduler=scheduler, setting=setting)
-    stacked = s2.stack()
-    (cc, ro) = stacked.idxmax()
-    out["best"] = (cc, ro, float(stacked.max()))
-    out["dsack_s2_bps"] = {c: float(s2.loc[c, "dsack"]) for c in s2.index}
-    out["dsack_uncoupled_s2_bps"] = out["dsack_s2_bps"].get("uncoupled", float("nan"))
-    for r in ("frto", "eifel", "dsack"):
-        out[f"{r}_vs_none"] = float((s2[r] / s2["none"] - 1).mean())
-    ccs = [c for c in ("uncoupled", "lia", "rtt_compensation") if c in s1.index] or list(s1.index)
-    out["eifel_gain"] = {sid: float((t.loc[ccs, "eifel"] / t.loc[ccs, "none"] - 1).mean()) for sid, t in ((1, s1), (2, s2))}
-    ranks = s1.stack().rank(ascending=False, method="min")
-    out["dsack_rttc_rank_s1"] = int(ranks.loc[("rtt_compensation", "dsack")]) if "rtt_compensation" in s1.index else -1
-    out["n_combinations"] = int(ranks.size)
+    nan = float("nan")
+    s = summary[summary.congestion.isin(list(congestion))]
+    s1 = _pivot_or_none(s, preset=preset, scenario_id=1, scheduler=scheduler, setting=setting)
+    s2 = _pivot_or_none(s, preset=preset, scenario_id=2, scheduler=scheduler, setting=setting)
+    out = {"best": None, "dsack_s2_bps": {}, "dsack_uncoupled_s2_bps": nan, "frto_vs_none": nan,
+           "eifel_vs_none": nan, "dsack_vs_none": nan, "eifel_gain": {}, "dsack_rttc_rank_s1": None,
+           "n_combinations": 0}
+    if s2 is not None:
+        stacked = s2.stack()
+        (cc, ro) = stacked.idxmax()
+        out["best"] = (cc, ro, float(stacked.max()))
+        if "dsack" in s2.columns:
+            out["dsack_s2_bps"] = {c: float(s2.loc[c, "dsack"]) for c in s2.index}
+        out["dsack_uncoupled_s2_bps"] = out["dsack_s2_bps"].get("uncoupled", nan)
+        for r in ("frto", "eifel", "dsack"):
+            if r in s2.columns and "none" in s2.columns:
+                out[f"{r}_vs_none"] = float((s2[r] / s2["none"] - 1).mean())
+    for sid, t in ((1, s1), (2, s2)):
+        if t is not None and {"eifel", "none"} <= set(t.columns):
+            ccs = [c for c in ("uncoupled", "lia", "rtt_compensation") if c in t.index] or list(t.index)
+            out["eifel_gain"][sid] = float((t.loc[ccs, "eifel"] / t.loc[ccs, "none"] - 1).mean())
+    if s1 is not None:
+        ranks = s1.stack().rank(ascending=False, method="min")
+        out["n_combinations"] = int(ranks.size)
+        if ("rtt_compensation", "dsack") in ranks.index:
+            out["dsack_rttc_rank_s1"] = int(ranks.loc[("rtt_compensation", "dsack")])
     return out
+
+
+# ---------------------------------------------------------------------------------------- sensitivity
+
+#: The choices the paper leaves open, changed one at a time against the chapter's defaults
+#: (``setting`` label → keyword arguments of :func:`scenario`).
+SENSITIVITY_VARIANTS = {
+    "loss 0": {"loss_rate": 0.0},
+    "loss 1 %": {"loss_rate": 0.01},
+    "receive buffer 64 KB": {"receive_buffer_bytes": 65536},
+    "delays as round trips": {"delays_are_round_trips": True},
+}
+
+
+def sensitivity_cases(*, scenarios=(1, 2), congestion=("uncoupled", "lia"), reordering=REORDERING,
+                      presets=("chihani", "rfc"), variants=None, dupack_receiver: bool = True,
+                      **scenario_kw) -> list[tuple[dict, object]]:
+    """The runs behind "where a choice changes a conclusion": the defaults (``setting="main"``), each of
+    ``variants`` (default :data:`SENSITIVITY_VARIANTS`; label → change of :func:`scenario`'s arguments)
+    applied alone, and — with ``dupack_receiver`` — the ``chihani_dupack`` preset (Alheid et al.'s
+    reading of the model's receiver) at the defaults.  ``scenario_kw`` are the defaults
+    (``duration_s``, ``loss_rate``, ``receive_buffer_bytes``, …); see :func:`build_cases`.
+    """
+    variants = SENSITIVITY_VARIANTS if variants is None else dict(variants)
+    grid = dict(scenarios=scenarios, congestion=congestion, reordering=reordering)
+    cases = build_cases(presets=presets, setting="main", **grid, **scenario_kw)
+    for name, change in variants.items():
+        cases += build_cases(presets=presets, setting=name, **grid, **{**scenario_kw, **change})
+    if dupack_receiver:
+        cases += build_cases(presets=("chihani_dupack",), setting="main", **grid, **scenario_kw)
+    return cases
 
 
 __all__ = ["SCENARIOS", "PAPER_CONGESTION", "MODERN_CONGESTION", "REORDERING", "CC_LABELS", "RO_LABELS", "PRESETS",
            "PRESET_NAMES", "Preset", "DURATION_S", "LOSS_RATE", "RECEIVE_BUFFER_BYTES", "QUEUE_PACKETS", "SEGMENT_BYTES",
-           "BIN_S", "scenario", "delivery_times_s", "throughput_bins", "simulate", "code_version", "simulator",
+           "BIN_S", "SENSITIVITY_VARIANTS", "sensitivity_cases", "scenario", "delivery_times_s", "throughput_bins", "simulate", "code_version", "simulator",
            "build_cases", "run_cases", "summarise", "throughput_traces", "bin_columns", "pivot", "claims", "mean_ci",
            "LABELS"]
