@@ -29,3 +29,33 @@ def profile() -> str:
 def choose(*, full, quick):
     """Return ``quick`` under the quick profile, else ``full``."""
     return quick if profile() == "quick" else full
+
+
+def parameter_list(name: str, value) -> list:
+    """A list-valued notebook parameter as a list, however papermill passed it.
+
+    papermill's ``-p`` turns only ``True``/``False``/``None`` and numbers into Python values; a list
+    arrives as its text: ``-p scenarios '[2]'`` injects ``scenarios = "[2]"``.  This accepts a list
+    or tuple (as written in the ``parameters`` cell or passed with ``-y 'scenarios: [2]'``), the text
+    of a Python/JSON list (``'[2]'``, ``'["lia", "uncoupled"]'``), comma-separated text
+    (``'lia,uncoupled'``, ``'[lia, uncoupled]'``) or a single scalar (``2``, ``'rfc'``).  An empty
+    result raises :class:`ValueError` naming the parameter.
+    """
+    import ast
+
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            parsed = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            parsed = [p.strip().strip("'\"") for p in text.strip("[]()").split(",") if p.strip()]
+        value = parsed
+    if isinstance(value, (list, tuple)):
+        out = list(value)
+    elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        out = [value]
+    else:
+        raise ValueError(f"{name} must be a list (or its text, e.g. '[1, 2]'), got {value!r}")
+    if not out:
+        raise ValueError(f"{name} must hold at least one value, got {value!r}")
+    return out
