@@ -333,13 +333,17 @@ def plot_tables(disjoint: pd.DataFrame, shared: pd.DataFrame, congested: pd.Data
               (congested, "congested_share", "ci_share", "expected_share", "one congested, one clean path",
                "share on the congested path")]
     fig, axes = plt.subplots(1, 3, figsize=(12, 3.8))
+    # one colour per variant in every panel
+    every = list(dict.fromkeys(v for t, *_ in panels for v in t[by]))
+    cycle = plt.rcParams["axes.prop_cycle"].by_key().get("color", ["C0", "C1", "C2", "C3"])
+    colour = {v: cycle[i % len(cycle)] for i, v in enumerate(every)}
     for ax, (t, col, ci, exp, title, ylabel) in zip(axes, panels):
         algs = list(dict.fromkeys(t.congestion))
         variants = list(dict.fromkeys(t[by]))
         for j, v in enumerate(variants):
             tv = t[t[by] == v].set_index("congestion")
             x = np.array([algs.index(a) for a in tv.index]) + (j - (len(variants) - 1) / 2) * 0.15
-            ax.errorbar(x, tv[col], yerr=tv[ci], fmt="o", capsize=3, label=str(v))
+            ax.errorbar(x, tv[col], yerr=tv[ci], fmt="o", capsize=3, color=colour[v], label=str(v))
         e = t.drop_duplicates("congestion").set_index("congestion")[exp].reindex(algs)
         ax.hlines(e, np.arange(len(algs)) - 0.35, np.arange(len(algs)) + 0.35, colors="k", lw=2,
                   label="expected")
