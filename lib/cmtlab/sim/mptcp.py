@@ -153,24 +153,30 @@ class MptcpConnection:
         seg = self.seg
         select = self.scheduler.select
         cap = self._dsn_cap
+        index = sub.index
         while True:
             nxt = self.next_dsn  # _room(), inlined
             if nxt >= cap or nxt >= self.data_ack_seen + self.rcvbuf_segs:
                 return
             tail = sub.app_tail
-            if (tail - sub.una + 1) * seg > sub.buf_bytes:
+            una = sub.una
+            if (tail - una + 1) * seg > sub.buf_bytes:
                 return
-            unsent = (tail - sub.high) * seg
-            if unsent > 0:
+            high = sub.high
+            if tail > high:  # unsent data: enough to fill the window plus one segment?
                 cwnd = sub.cwnd
                 rwnd = sub.rwnd
-                if unsent >= (cwnd if cwnd < rwnd else rwnd) - sub.in_flight() + seg:
+                if sub.short and high == sub.n_segs and una < high:
+                    flight = sub.in_flight()
+                else:  # in_flight(), inlined
+                    flight = (high - una - sub.sacked_out - sub.lost_out + sub.retrans_out) * seg
+                if (tail - high) * seg >= (cwnd if cwnd < rwnd else rwnd) - flight + seg:
                     return
             choice = select(self, self.now)
-            if choice != sub.index:
+            if choice != index:
                 if choice.__class__ is HoldUntil:
                     self._hold(choice.time_ns)
-                self._refusal = (self.next_dsn, choice)
+                self._refusal = (nxt, choice)
                 return
             self._assign(sub)
 
@@ -209,6 +215,9 @@ class MptcpConnection:
         subs = self.subflows
         seg = self.seg
         select = self.scheduler.select
+        on_sent = self.scheduler.on_sent
+        maps = self.maps
+        short_dsn = self._short_dsn
         choice = -1
         cap = self._dsn_cap
         while True:
@@ -226,7 +235,15 @@ class MptcpConnection:
             tail = sub.app_tail
             if tail > sub.high or (tail - sub.una + 1) * seg > sub.buf_bytes:
                 return
-            self._assign(sub)
+            # self._assign(sub), inlined (once per segment)
+            maps[choice].append(nxt)
+            sub.app_tail = tail + 1
+            self.next_dsn = nxt + 1
+            if nxt == short_dsn:
+                sub.n_segs = tail + 1
+                sub.last_len = self.last_len
+                sub.short = seg - self.last_len
+            on_sent(self, choice, nxt, now)
             self._refusal = None
             sub.send_pending(now)
             # the subflow asked the scheduler for more and was refused: that answer stands
@@ -253,16 +270,16 @@ class MptcpConnection:
         (``"chihani"``: no ACK until the data-level gap closes) or 2 (``"paper"``: an
         immediate duplicate of the last ACK sent).
         """
-        m = self.maps[rcv.index]
+        i = rcv.index
+        m = self.maps[i]
         ooo = self.ooo
-        nxt = self.rcv_dsn
+        old = nxt = self.rcv_dsn
         n_before = len(ooo)
         ooo_added = False
         if n_before:
             self.ooo_bytes_time += n_before * self.seg * (now - self._occ_t)
             self._occ_t = now
         # forget mappings neither end can need again (below the sender's SND.UNA and here)
-        i = rcv.index
         base = self.pruned[i]
         hi = self.subflows[i].una
         if hi > first:
@@ -270,29 +287,48 @@ class MptcpConnection:
         if hi - base > 256:
             del m[:hi - base]
             self.pruned[i] = base = hi
-        for dsn in (m[first - base],) if end - first == 1 else m[first - base:end - base]:
+        if end - first == 1:  # one segment (the common case), the loop below unrolled
+            dsn = m[first - base]
             if dsn < nxt or dsn in ooo:
                 self.duplicate_dsn += 1  # a re-injected copy already received
-                continue
-            self.per_sub_delivered[rcv.index] += 1
-            if dsn == nxt:
-                nxt += 1
-                if ooo:
-                    while nxt in ooo:
-                        ooo.discard(nxt)
-                        nxt += 1
             else:
-                if not n_before and not ooo:
-                    self._occ_t = now
-                ooo.add(dsn)
-                self.ooo_events += 1
-                ooo_added = True
-        old = self.rcv_dsn
+                self.per_sub_delivered[i] += 1
+                if dsn == nxt:
+                    nxt += 1
+                    if n_before:
+                        while nxt in ooo:
+                            ooo.discard(nxt)
+                            nxt += 1
+                else:
+                    if not n_before:
+                        self._occ_t = now
+                    ooo.add(dsn)
+                    self.ooo_events += 1
+                    ooo_added = True
+        else:
+            for dsn in m[first - base:end - base]:
+                if dsn < nxt or dsn in ooo:
+                    self.duplicate_dsn += 1  # a re-injected copy already received
+                    continue
+                self.per_sub_delivered[i] += 1
+                if dsn == nxt:
+                    nxt += 1
+                    if ooo:
+                        while nxt in ooo:
+                            ooo.discard(nxt)
+                            nxt += 1
+                else:
+                    if not n_before and not ooo:
+                        self._occ_t = now
+                    ooo.add(dsn)
+                    self.ooo_events += 1
+                    ooo_added = True
         self.delivered_segments += nxt - old
         self.rcv_dsn = nxt
-        if len(ooo) > self.max_ooo:
-            self.max_ooo = len(ooo)
-        if self.buffer_trace is not None and (n_before or ooo):
+        n_ooo = len(ooo)
+        if n_ooo > self.max_ooo:
+            self.max_ooo = n_ooo
+        if self.buffer_trace is not None and (n_before or n_ooo):
             self.buffer_trace.append((now, len(ooo) * self.seg, nxt))
         if self.n_dsn is not None and nxt >= self.n_dsn:
             self.done = True
