@@ -63,7 +63,42 @@ class MptcpSubflow(TcpSender):
     __slots__ = ()
 
     def _app_fill(self) -> None:
-        self.connection.fill(self)
+        """This subflow wants new data: :meth:`MptcpConnection.fill`, written here to save a call per segment.
+
+        Hands the subflow DSNs while the connection scheduler picks it, its send buffer has
+        room and the data-level window allows, until it holds enough unsent data to fill its
+        window plus one segment.
+        """
+        conn = self.connection
+        seg = conn.seg
+        select = conn.scheduler.select
+        cap = conn._dsn_cap
+        index = self.index
+        while True:
+            nxt = conn.next_dsn  # MptcpConnection._room(), inlined
+            if nxt >= cap or nxt >= conn.data_ack_seen + conn.rcvbuf_segs:
+                return
+            tail = self.app_tail
+            una = self.una
+            if (tail - una + 1) * seg > self.buf_bytes:
+                return
+            high = self.high
+            if tail > high:  # unsent data: enough to fill the window plus one segment?
+                cwnd = self.cwnd
+                rwnd = self.rwnd
+                if self.short and high == self.n_segs and una < high:
+                    flight = self.in_flight()
+                else:  # in_flight(), inlined
+                    flight = (high - una - self.sacked_out - self.lost_out + self.retrans_out) * seg
+                if (tail - high) * seg >= (cwnd if cwnd < rwnd else rwnd) - flight + seg:
+                    return
+            choice = select(conn, conn.now)
+            if choice != index:
+                if choice.__class__ is HoldUntil:
+                    conn._hold(choice.time_ns)
+                conn._refusal = (nxt, choice)
+                return
+            conn._assign(self)
 
 
 class MptcpConnection:
@@ -148,37 +183,9 @@ class MptcpConnection:
 
         Hands ``sub`` DSNs while the scheduler picks it, the subflow's send buffer has room
         and the data-level window allows, until the subflow holds enough unsent data to
-        fill its window plus one segment.
+        fill its window plus one segment (the loop is :meth:`MptcpSubflow._app_fill`).
         """
-        seg = self.seg
-        select = self.scheduler.select
-        cap = self._dsn_cap
-        index = sub.index
-        while True:
-            nxt = self.next_dsn  # _room(), inlined
-            if nxt >= cap or nxt >= self.data_ack_seen + self.rcvbuf_segs:
-                return
-            tail = sub.app_tail
-            una = sub.una
-            if (tail - una + 1) * seg > sub.buf_bytes:
-                return
-            high = sub.high
-            if tail > high:  # unsent data: enough to fill the window plus one segment?
-                cwnd = sub.cwnd
-                rwnd = sub.rwnd
-                if sub.short and high == sub.n_segs and una < high:
-                    flight = sub.in_flight()
-                else:  # in_flight(), inlined
-                    flight = (high - una - sub.sacked_out - sub.lost_out + sub.retrans_out) * seg
-                if (tail - high) * seg >= (cwnd if cwnd < rwnd else rwnd) - flight + seg:
-                    return
-            choice = select(self, self.now)
-            if choice != index:
-                if choice.__class__ is HoldUntil:
-                    self._hold(choice.time_ns)
-                self._refusal = (nxt, choice)
-                return
-            self._assign(sub)
+        sub._app_fill()
 
     def _assign(self, sub: MptcpSubflow) -> None:
         dsn = self.next_dsn

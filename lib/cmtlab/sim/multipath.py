@@ -446,6 +446,15 @@ class MptcpSimulation:
             if retx and conn is not None and conn.retransmit == "reinject":
                 sim._reinject(now, f, k)
 
+        if self.tr is None and not timestamps and (conn is None or conn.retransmit != "reinject"):
+            def send_data_plain(now: int, k: int, nbytes: int, retx: bool) -> None:
+                """``send_data`` without traces, timestamps and re-injection (the common case)."""
+                wire = nbytes + wire_extra
+                arr = transmit(now, wire, sim.event_order_ns)
+                if arr >= 0:
+                    heappush(heap, (arr, first.last_start_ns, next(counter), EV_DATA, f, 0, k, 0, retx, wire))
+
+            return send_data_plain
         return send_data
 
     def _reinject(self, now: int, f: int, k: int) -> None:
