@@ -195,7 +195,7 @@ def mptcp_scenario(bandwidths_bps, delays_s, *, transfer_bytes=None, duration_s=
                      initial_window_bytes=initial_window_bytes, ssthresh_bytes=ssthresh_bytes, m_ack=m_ack,
                      queue_packets=queue_packets, tunnel=False, options=opts, seed=seed,
                      max_sim_time_s=max_sim_time_s)
-    return MptcpScenario(
+    sc = MptcpScenario(
         bandwidths_bps=tuple(float(x) for x in b), delays_s=tuple(float(x) for x in d), transfer_bytes=E,
         duration_s=dur, congestion=congestion, congestion_params=_params("congestion_params", congestion_params),
         scheduler=scheduler, scheduler_params=_params("scheduler_params", scheduler_params),
@@ -205,6 +205,11 @@ def mptcp_scenario(bandwidths_bps, delays_s, *, transfer_bytes=None, duration_s=
         m_ack=int(m_ack), queue_packets=int(queue_packets), loss=losses, links=path_links, backbone_bps=backbone_bps,
         backbone_delay_s=backbone_delay_s, competing_flows=comp, options=opts, seed=int(seed),
         max_sim_time_s=float(max_sim_time_s))
+    # What only the mechanisms and link models can check (their parameters, a reordering response's
+    # needs such as sack=True, a Wi-Fi path's zero delay) is checked by building the run once, so a
+    # scenario that exists can run (a sweep fails when it is defined, not when it reaches the case).
+    MptcpSimulation(sc)
+    return sc
 
 
 def _scenario_link_models() -> list:
