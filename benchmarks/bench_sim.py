@@ -127,15 +127,20 @@ def mptcp_vs_striped(transfer_bytes: int, repeat: int) -> float:
     cc = "lia" if "lia" in registry.names("congestion") else "newreno"
     sched = _bench_round_robin()
     sc = sim.mptcp_scenario(ARABI_B, ARABI_D, transfer_bytes=transfer_bytes, congestion=cc, scheduler=sched)
-    best = 0.0
-    segs = 0
+    st = striped_scenario(ARABI_B, ARABI_D, transfer_bytes=transfer_bytes)
+    sim.run_mptcp(sc)  # warm-up (imports, registry)
+    best = striped = 0.0
+    segs = ssegs = 0
+    # the two engines alternate, so that load from other processes on a shared machine hits both
+    # alike; the best run of each counts
     for _ in range(repeat):
         t0 = time.perf_counter()
         r = sim.run_mptcp(sc)
         wall = time.perf_counter() - t0
         segs = r.data_segments_sent
         best = max(best, segs / wall)
-    striped, ssegs = best_rate(striped_scenario(ARABI_B, ARABI_D, transfer_bytes=transfer_bytes), repeat)
+        rate, ssegs = best_rate(st, 1)
+        striped = max(striped, rate)
     ratio = best / striped
     print(f"MPTCP, Arabi scenario 2 (3 subflows, {cc}, {sched}):")
     print(f"  multipath engine  {segs:8d} segments  {best:10,.0f} segments/s")

@@ -8,7 +8,13 @@ mean, a Student-t confidence interval and the theoretical expectation
   ≈ ``n`` single-path TCPs, LIA and OLIA ≈ one (RFC 6356 sec. 2, goal 1 generalised to
   disjoint paths: "do no harm", and sec. 3's equilibrium);
 * :func:`congested_clean_table` — one congested and one clean path: LIA and OLIA move traffic
-  off the congested path (goal 3, "balance congestion").
+  off the congested path (goal 3, "balance congestion");
+* :func:`shared_bottleneck_table` — an MPTCP connection and one single-path TCP through one
+  bottleneck (goal 1, "do no harm").
+
+Two further checks of the MPTCP engine itself: :func:`single_subflow_bridge` (one subflow sends
+exactly what the ns-3-validated single-path TCP sends) and :func:`dupack_mode_table` (the
+receiver's duplicate-ACK semantics and the retransmission policy on one lossy scenario).
 
 What runs a connection is a *runner*: a callable ``runner(congestion, loss_rates, rtts_s,
 seed) -> per-subflow throughputs (bit/s)``.  The default, :func:`round_runner`, is the
@@ -176,7 +182,8 @@ def disjoint_paths_table(n_paths: int = 3, loss_rate: float = 0.01, rtt_s: float
     for a, g in runs.groupby("congestion", sort=False):
         m, h = mean_ci(g.total_bps, confidence)
         exp = 1.0 if a == "single" else multipath_throughput_bps(a if a in ("lia", "olia", "uncoupled") else "lia",
-                                                                  p, r) / mathis
+                                                                  p, r, mss_bytes,
+                                                                  segments_per_ack=segments_per_ack) / mathis
         rows.append(dict(congestion=a, n_paths=n, loss_rate=loss_rate, rtt_s=rtt_s, n_seeds=len(g), mean_bps=m,
                          ci_bps=h, ratio_to_single=m / single, ci_ratio=h / single, expected_ratio=exp,
                          mathis_bps=mathis))
@@ -214,5 +221,140 @@ def congested_clean_table(loss_rates=(0.02, 0.002), rtt_s: float = 0.1, *,
     return pd.DataFrame(rows)
 
 
+#: Scenarios of the bridge check (one 10 Mbit/s, 50 ms path): loss, SACK, PRR, timestamps, limited
+#: transmit, small queues, bit errors and a receive-window limit — the cases of
+#: ``tests/test_sim_mptcp.py``.
+BRIDGE_CASES = {
+    "1 % loss": dict(transfer_bytes=400_000, loss=("packet", 0.01), seed=3),
+    "2 % loss, SACK": dict(transfer_bytes=300_001, loss=("packet", 0.02), seed=1, sack=True),
+    "2 % loss, SACK, PRR, timestamps": dict(transfer_bytes=300_001, loss=("packet", 0.02), seed=2, sack=True,
+                                            recovery="prr", timestamps=True),
+    "3 % loss, limited transmit, 10-packet queue": dict(transfer_bytes=200_000, loss=("packet", 0.03), seed=4,
+                                                        limited_transmit=True, queue_packets=10),
+    "no random loss, 8-packet queue": dict(transfer_bytes=500_000, seed=5, queue_packets=8),
+    "bit errors 2e-6, SACK loss detection, 20-segment receive window": dict(
+        transfer_bytes=150_000, loss=("bit", 2e-6), seed=6, sack=True, sack_loss_detection=True,
+        receive_buffer_bytes=20 * 536),
+}
+
+
+def single_subflow_bridge(cases=None, *, rate_bps: float = 10e6, rtt_s: float = 0.05) -> pd.DataFrame:
+    """The bridge to single-path TCP: an MPTCP connection with ONE subflow against ``simulate_striped``.
+
+    For every case (label → keyword arguments of both entry points; ``loss`` as a
+    :class:`cmtlab.scenario.LossModel` or a ``(kind, rate)`` pair; default :data:`BRIDGE_CASES`)
+    runs the single-path TCP of :func:`cmtlab.sim.simulate_striped` (one link, no tunnel) and
+    :func:`cmtlab.sim.simulate_mptcp` with one subflow (``congestion="newreno"``, round robin,
+    ``dupack_mode="rfc"``, no DSS overhead) on a path of ``rate_bps`` and round trip ``rtt_s``,
+    both traced.  One row per case: completion times, packets sent, and whether the packet
+    traces (send time and sequence number of every packet), the cwnd traces and the counters
+    are identical, and whether every packet's DSN equals its subflow sequence number.
+    """
+    from .scenario import LossModel
+    from .sim import simulate_mptcp, simulate_striped
+
+    check_positive("rate_bps", rate_bps)
+    check_positive("rtt_s", rtt_s)
+    cases = BRIDGE_CASES if cases is None else dict(cases)
+    counters = ("data_segments_sent", "retransmissions", "fast_retransmits", "timeouts", "spurious_retransmissions")
+    rows = []
+    for label, kw in progress(list(cases.items()), desc="bridge", unit="case"):
+        kw = dict(kw)
+        if isinstance(kw.get("loss"), tuple):
+            kw["loss"] = LossModel(*kw["loss"])
+        a = simulate_striped([rate_bps], [rtt_s], tunnel=False, trace={"packets", "cwnd"}, **kw)
+        b = simulate_mptcp([rate_bps], [rtt_s], congestion="newreno", scheduler="round_robin", dupack_mode="rfc",
+                           dss_bytes=0, trace={"packets", "cwnd"}, **kw)
+        pa, pb = a.traces["packets"], b.traces["packets"]
+        same_packets = (len(pa) == len(pb) and np.array_equal(pa.time_s.to_numpy(), pb.time_s.to_numpy())
+                        and np.array_equal(pa.seq.to_numpy(), pb.seq.to_numpy()))
+        ca, cb = a.traces["cwnd"].cwnd_bytes.to_numpy(), b.traces["cwnd"].cwnd_bytes.to_numpy()
+        rows.append(dict(case=label, completion_time_tcp_s=a.completion_time_s,
+                         completion_time_mptcp_s=b.completion_time_s, packets_tcp=len(pa), packets_mptcp=len(pb),
+                         retransmissions=b.retransmissions, timeouts=b.timeouts,
+                         same_packet_trace=bool(same_packets), same_cwnd_trace=bool(np.array_equal(ca, cb)),
+                         same_counters=all(getattr(a, c) == getattr(b, c) for c in counters),
+                         dsn_equals_seq=bool(np.array_equal(pb.seq.to_numpy(), pb.dsn.to_numpy()))))
+    return pd.DataFrame(rows)
+
+
+def dupack_mode_table(bandwidths_bps=(5e6, 2e6, 7e6), delays_s=(0.1, 0.01, 0.05), loss_rate: float = 0.005, *,
+                      modes=("rfc", "paper", "chihani"), retransmit=("original", "reinject"), congestion="lia",
+                      seeds=range(5), duration_s: float = 60.0, confidence: float = 0.95, **options) -> pd.DataFrame:
+    """The receiver's duplicate-ACK semantics and the retransmission policy on one lossy scenario.
+
+    Runs :func:`cmtlab.sim.simulate_mptcp` on the paths (default: Arabi et al.'s scenario 2,
+    round-trip delays) with random packet loss ``loss_rate`` on every path, for every
+    ``dupack_mode`` (``"rfc"``: subflow-level duplicate ACKs only; ``"paper"``: Alheid et al.'s
+    Fig. 1, a duplicate ACK when the segment is ahead in the data sequence; ``"chihani"``: ACK
+    withheld on a data-level gap) and every ``retransmit`` policy (``"original"`` subflow or
+    ``"reinject"`` a copy on another subflow too).  One row per combination, mean and CI
+    half-width over ``seeds`` of: goodput (bit/s), fast retransmits, timeouts, spurious
+    retransmissions, re-injections and OOO-R (Alheid sec. IV.B).  ``options`` go to
+    ``simulate_mptcp``.
+    """
+    from .scenario import LossModel
+    from .sim import simulate_mptcp
+
+    if not 0 <= loss_rate < 1:
+        raise ValueError(f"loss_rate must be in [0, 1), got {loss_rate!r}")
+    check_positive("duration_s", duration_s)
+    loss = LossModel("packet", float(loss_rate)) if loss_rate > 0 else LossModel()
+    metrics = ("goodput_bps", "fast_retransmits", "timeouts", "spurious_retransmissions", "reinjections", "ooo_r")
+    jobs = [(m, r, s) for m in modes for r in retransmit for s in seeds]
+    runs = []
+    for m, r, s in progress(jobs, desc="duplicate-ACK modes", unit="run"):
+        row = simulate_mptcp(list(bandwidths_bps), list(delays_s), duration_s=duration_s, congestion=congestion,
+                             loss=loss, seed=s, dupack_mode=m, retransmit=r, **options).row()
+        runs.append(dict(dupack_mode=m, retransmit=r, seed=s, **{k: float(row[k]) for k in metrics}))
+    runs = pd.DataFrame(runs)
+    rows = []
+    for (m, r), g in runs.groupby(["dupack_mode", "retransmit"], sort=False):
+        out = dict(dupack_mode=m, retransmit=r, n_seeds=len(g))
+        for k in metrics:
+            out[k], out[f"ci_{k}"] = mean_ci(g[k], confidence)
+        rows.append(out)
+    return pd.DataFrame(rows)
+
+
+def plot_tables(disjoint: pd.DataFrame, shared: pd.DataFrame, congested: pd.DataFrame, *, by: str = "setting"):
+    """Three panels: the checks of RFC 6356's goals, measured (mean ± CI) beside the expectation.
+
+    ``disjoint``: rows of :func:`disjoint_paths_table`, ``shared``: of :func:`shared_bottleneck_table`,
+    ``congested``: of :func:`congested_clean_table`, each with a column ``by`` naming the variant
+    (runner, ACK counting); one marker per variant, the expectation as a black bar.
+    """
+    import matplotlib.pyplot as plt
+
+    panels = [(disjoint[disjoint.congestion != "single"], "ratio_to_single", "ci_ratio", "expected_ratio",
+               "identical disjoint lossy paths", "total / one single-path TCP"),
+              (shared, "ratio_to_tcp", "ci_ratio", "expected_ratio", "shared bottleneck with one TCP",
+               "MPTCP / competing TCP"),
+              (congested, "congested_share", "ci_share", "expected_share", "one congested, one clean path",
+               "share on the congested path")]
+    fig, axes = plt.subplots(1, 3, figsize=(12, 3.8))
+    # one colour per variant in every panel
+    every = list(dict.fromkeys(v for t, *_ in panels for v in t[by]))
+    cycle = plt.rcParams["axes.prop_cycle"].by_key().get("color", ["C0", "C1", "C2", "C3"])
+    colour = {v: cycle[i % len(cycle)] for i, v in enumerate(every)}
+    for ax, (t, col, ci, exp, title, ylabel) in zip(axes, panels):
+        algs = list(dict.fromkeys(t.congestion))
+        variants = list(dict.fromkeys(t[by]))
+        for j, v in enumerate(variants):
+            tv = t[t[by] == v].set_index("congestion")
+            x = np.array([algs.index(a) for a in tv.index]) + (j - (len(variants) - 1) / 2) * 0.15
+            ax.errorbar(x, tv[col], yerr=tv[ci], fmt="o", capsize=3, color=colour[v], label=str(v))
+        e = t.drop_duplicates("congestion").set_index("congestion")[exp].reindex(algs)
+        ax.hlines(e, np.arange(len(algs)) - 0.35, np.arange(len(algs)) + 0.35, colors="k", lw=2,
+                  label="expected")
+        ax.set_xticks(range(len(algs)), algs)
+        ax.set_title(title)
+        ax.set_ylabel(ylabel)
+        ax.set_ylim(bottom=0)
+    axes[0].legend(fontsize="small")
+    fig.tight_layout()
+    return fig
+
+
 __all__ = ["mean_ci", "round_runner", "packet_runner", "disjoint_paths_table", "congested_clean_table",
-           "shared_bottleneck_table"]
+           "shared_bottleneck_table", "single_subflow_bridge", "dupack_mode_table", "plot_tables", "BRIDGE_CASES"]

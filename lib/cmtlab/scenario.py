@@ -222,9 +222,13 @@ def _as_loss(value, n: int) -> tuple[LossModel, ...]:
         return (NO_LOSS,) * n
     if isinstance(value, LossModel):
         return (value,) * n
+    msg = (f"loss must be a LossModel or a sequence of {n} LossModel (one per link), e.g. "
+           f"LossModel('packet', 0.01) for 1 % packet loss (rate in [0, 1)), got {value!r}")
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise ValueError(msg)  # a bare number or name: which unit is meant is not said
     losses = tuple(value)
     if len(losses) != n or not all(isinstance(x, LossModel) for x in losses):
-        raise ValueError(f"loss must be a LossModel or a sequence of {n} LossModel (one per link), got {value!r}")
+        raise ValueError(msg)
     return losses
 
 

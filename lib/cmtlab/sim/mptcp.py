@@ -63,7 +63,42 @@ class MptcpSubflow(TcpSender):
     __slots__ = ()
 
     def _app_fill(self) -> None:
-        self.connection.fill(self)
+        """This subflow wants new data: :meth:`MptcpConnection.fill`, written here to save a call per segment.
+
+        Hands the subflow DSNs while the connection scheduler picks it, its send buffer has
+        room and the data-level window allows, until it holds enough unsent data to fill its
+        window plus one segment.
+        """
+        conn = self.connection
+        seg = conn.seg
+        select = conn.scheduler.select
+        cap = conn._dsn_cap
+        index = self.index
+        while True:
+            nxt = conn.next_dsn  # MptcpConnection._room(), inlined
+            if nxt >= cap or nxt >= conn.data_ack_seen + conn.rcvbuf_segs:
+                return
+            tail = self.app_tail
+            una = self.una
+            if (tail - una + 1) * seg > self.buf_bytes:
+                return
+            high = self.high
+            if tail > high:  # unsent data: enough to fill the window plus one segment?
+                cwnd = self.cwnd
+                rwnd = self.rwnd
+                if self.short and high == self.n_segs and una < high:
+                    flight = self.in_flight()
+                else:  # in_flight(), inlined
+                    flight = (high - una - self.sacked_out - self.lost_out + self.retrans_out) * seg
+                if (tail - high) * seg >= (cwnd if cwnd < rwnd else rwnd) - flight + seg:
+                    return
+            choice = select(conn, conn.now)
+            if choice != index:
+                if choice.__class__ is HoldUntil:
+                    conn._hold(choice.time_ns)
+                conn._refusal = (nxt, choice)
+                return
+            conn._assign(self)
 
 
 class MptcpConnection:
@@ -148,31 +183,9 @@ class MptcpConnection:
 
         Hands ``sub`` DSNs while the scheduler picks it, the subflow's send buffer has room
         and the data-level window allows, until the subflow holds enough unsent data to
-        fill its window plus one segment.
+        fill its window plus one segment (the loop is :meth:`MptcpSubflow._app_fill`).
         """
-        seg = self.seg
-        select = self.scheduler.select
-        cap = self._dsn_cap
-        while True:
-            nxt = self.next_dsn  # _room(), inlined
-            if nxt >= cap or nxt >= self.data_ack_seen + self.rcvbuf_segs:
-                return
-            tail = sub.app_tail
-            if (tail - sub.una + 1) * seg > sub.buf_bytes:
-                return
-            unsent = (tail - sub.high) * seg
-            if unsent > 0:
-                cwnd = sub.cwnd
-                rwnd = sub.rwnd
-                if unsent >= (cwnd if cwnd < rwnd else rwnd) - sub.in_flight() + seg:
-                    return
-            choice = select(self, self.now)
-            if choice != sub.index:
-                if choice.__class__ is HoldUntil:
-                    self._hold(choice.time_ns)
-                self._refusal = (self.next_dsn, choice)
-                return
-            self._assign(sub)
+        sub._app_fill()
 
     def _assign(self, sub: MptcpSubflow) -> None:
         dsn = self.next_dsn
@@ -209,6 +222,9 @@ class MptcpConnection:
         subs = self.subflows
         seg = self.seg
         select = self.scheduler.select
+        on_sent = self.scheduler.on_sent
+        maps = self.maps
+        short_dsn = self._short_dsn
         choice = -1
         cap = self._dsn_cap
         while True:
@@ -226,7 +242,15 @@ class MptcpConnection:
             tail = sub.app_tail
             if tail > sub.high or (tail - sub.una + 1) * seg > sub.buf_bytes:
                 return
-            self._assign(sub)
+            # self._assign(sub), inlined (once per segment)
+            maps[choice].append(nxt)
+            sub.app_tail = tail + 1
+            self.next_dsn = nxt + 1
+            if nxt == short_dsn:
+                sub.n_segs = tail + 1
+                sub.last_len = self.last_len
+                sub.short = seg - self.last_len
+            on_sent(self, choice, nxt, now)
             self._refusal = None
             sub.send_pending(now)
             # the subflow asked the scheduler for more and was refused: that answer stands
@@ -253,16 +277,16 @@ class MptcpConnection:
         (``"chihani"``: no ACK until the data-level gap closes) or 2 (``"paper"``: an
         immediate duplicate of the last ACK sent).
         """
-        m = self.maps[rcv.index]
+        i = rcv.index
+        m = self.maps[i]
         ooo = self.ooo
-        nxt = self.rcv_dsn
+        old = nxt = self.rcv_dsn
         n_before = len(ooo)
         ooo_added = False
         if n_before:
             self.ooo_bytes_time += n_before * self.seg * (now - self._occ_t)
             self._occ_t = now
         # forget mappings neither end can need again (below the sender's SND.UNA and here)
-        i = rcv.index
         base = self.pruned[i]
         hi = self.subflows[i].una
         if hi > first:
@@ -270,29 +294,48 @@ class MptcpConnection:
         if hi - base > 256:
             del m[:hi - base]
             self.pruned[i] = base = hi
-        for dsn in (m[first - base],) if end - first == 1 else m[first - base:end - base]:
+        if end - first == 1:  # one segment (the common case), the loop below unrolled
+            dsn = m[first - base]
             if dsn < nxt or dsn in ooo:
                 self.duplicate_dsn += 1  # a re-injected copy already received
-                continue
-            self.per_sub_delivered[rcv.index] += 1
-            if dsn == nxt:
-                nxt += 1
-                if ooo:
-                    while nxt in ooo:
-                        ooo.discard(nxt)
-                        nxt += 1
             else:
-                if not n_before and not ooo:
-                    self._occ_t = now
-                ooo.add(dsn)
-                self.ooo_events += 1
-                ooo_added = True
-        old = self.rcv_dsn
+                self.per_sub_delivered[i] += 1
+                if dsn == nxt:
+                    nxt += 1
+                    if n_before:
+                        while nxt in ooo:
+                            ooo.discard(nxt)
+                            nxt += 1
+                else:
+                    if not n_before:
+                        self._occ_t = now
+                    ooo.add(dsn)
+                    self.ooo_events += 1
+                    ooo_added = True
+        else:
+            for dsn in m[first - base:end - base]:
+                if dsn < nxt or dsn in ooo:
+                    self.duplicate_dsn += 1  # a re-injected copy already received
+                    continue
+                self.per_sub_delivered[i] += 1
+                if dsn == nxt:
+                    nxt += 1
+                    if ooo:
+                        while nxt in ooo:
+                            ooo.discard(nxt)
+                            nxt += 1
+                else:
+                    if not n_before and not ooo:
+                        self._occ_t = now
+                    ooo.add(dsn)
+                    self.ooo_events += 1
+                    ooo_added = True
         self.delivered_segments += nxt - old
         self.rcv_dsn = nxt
-        if len(ooo) > self.max_ooo:
-            self.max_ooo = len(ooo)
-        if self.buffer_trace is not None and (n_before or ooo):
+        n_ooo = len(ooo)
+        if n_ooo > self.max_ooo:
+            self.max_ooo = n_ooo
+        if self.buffer_trace is not None and (n_before or n_ooo):
             self.buffer_trace.append((now, len(ooo) * self.seg, nxt))
         if self.n_dsn is not None and nxt >= self.n_dsn:
             self.done = True

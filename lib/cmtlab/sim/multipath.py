@@ -195,7 +195,7 @@ def mptcp_scenario(bandwidths_bps, delays_s, *, transfer_bytes=None, duration_s=
                      initial_window_bytes=initial_window_bytes, ssthresh_bytes=ssthresh_bytes, m_ack=m_ack,
                      queue_packets=queue_packets, tunnel=False, options=opts, seed=seed,
                      max_sim_time_s=max_sim_time_s)
-    return MptcpScenario(
+    sc = MptcpScenario(
         bandwidths_bps=tuple(float(x) for x in b), delays_s=tuple(float(x) for x in d), transfer_bytes=E,
         duration_s=dur, congestion=congestion, congestion_params=_params("congestion_params", congestion_params),
         scheduler=scheduler, scheduler_params=_params("scheduler_params", scheduler_params),
@@ -205,6 +205,11 @@ def mptcp_scenario(bandwidths_bps, delays_s, *, transfer_bytes=None, duration_s=
         m_ack=int(m_ack), queue_packets=int(queue_packets), loss=losses, links=path_links, backbone_bps=backbone_bps,
         backbone_delay_s=backbone_delay_s, competing_flows=comp, options=opts, seed=int(seed),
         max_sim_time_s=float(max_sim_time_s))
+    # What only the mechanisms and link models can check (their parameters, a reordering response's
+    # needs such as sack=True, a Wi-Fi path's zero delay) is checked by building the run once, so a
+    # scenario that exists can run (a sweep fails when it is defined, not when it reaches the case).
+    MptcpSimulation(sc)
+    return sc
 
 
 def _scenario_link_models() -> list:
@@ -446,6 +451,15 @@ class MptcpSimulation:
             if retx and conn is not None and conn.retransmit == "reinject":
                 sim._reinject(now, f, k)
 
+        if self.tr is None and not timestamps and (conn is None or conn.retransmit != "reinject"):
+            def send_data_plain(now: int, k: int, nbytes: int, retx: bool) -> None:
+                """``send_data`` without traces, timestamps and re-injection (the common case)."""
+                wire = nbytes + wire_extra
+                arr = transmit(now, wire, sim.event_order_ns)
+                if arr >= 0:
+                    heappush(heap, (arr, first.last_start_ns, next(counter), EV_DATA, f, 0, k, 0, retx, wire))
+
+            return send_data_plain
         return send_data
 
     def _reinject(self, now: int, f: int, k: int) -> None:

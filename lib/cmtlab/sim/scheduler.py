@@ -178,10 +178,14 @@ class RoundRobinConnectionScheduler(ConnectionScheduler):
     def select(self, conn, now_ns: int):
         subs = conn.subflows
         n = len(subs)
-        for k in range(n):
-            i = (self._next + k) % n
-            if _has_room(subs[i]):
+        i = self._next
+        for _ in range(n):
+            s = subs[i]
+            if s.available_window() >= s.seg:  # _has_room, inlined (called for every segment)
                 return i
+            i += 1
+            if i == n:
+                i = 0
         return None
 
     def on_sent(self, conn, subflow: int, dsn: int, now_ns: int) -> None:

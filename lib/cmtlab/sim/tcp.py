@@ -276,7 +276,11 @@ class TcpSender:
     def available_window(self) -> int:
         """Bytes the window allows beyond the data in flight: ``min(cwnd, rwnd) - pipe``."""
         win = self.cwnd if self.cwnd < self.rwnd else self.rwnd
-        return win - self.in_flight()
+        high = self.high
+        if self.short and high == self.n_segs and self.una < high:
+            return win - self.in_flight()
+        # in_flight() inlined (schedulers call this for every subflow on every decision)
+        return win - (high - self.una - self.sacked_out - self.lost_out + self.retrans_out) * self.seg
 
     def rtt_sample(self, rtt: int) -> None:
         """Feed one RTT sample (ns) to the RFC 6298 estimator.
@@ -548,6 +552,8 @@ class TcpSender:
         else:
             pipe = (high - una - self.sacked_out - self.lost_out + self.retrans_out) * seg
         self.pipe_snapshot = pipe  # ns-3 AvailableWindow() -> BytesInFlight()
+        if high >= self.app_tail and not self.lost_pending and not (state == RECOVERY and self.sack):
+            return  # nothing to send whatever the window (NextSeg finds nothing; see the loop below)
         no_lt = state == DISORDER and not self.limited_transmit
         if no_lt:
             # without limited transmit, SACKed data does not open the window before recovery
@@ -559,6 +565,8 @@ class TcpSender:
         rule3 = state == RECOVERY and self.sack
         while True:
             if self.lost_pending or high >= self.app_tail:
+                if not rule3 and not self.lost_pending:
+                    return  # _next_seg would find nothing: no lost segment, no unsent data, no rule 3
                 k = self._next_seg(rule3)
                 if k < 0:
                     return
