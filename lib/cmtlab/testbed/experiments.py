@@ -154,6 +154,30 @@ def arabi_runs(*, repetitions: int = 3, duration_s: float = 12.0, warmup_s: floa
 #: kernel's ``default`` scheduler does when several subflows have window space).
 SIM_LIKE_KERNEL = dict(congestion="uncoupled", scheduler="lowest_rtt")
 
+#: Linux's TCP as :class:`cmtlab.scenario.TcpOptions` fields: SACK with RFC 6675 loss detection,
+#: limited transmit, Proportional Rate Reduction (RFC 6937, Linux's recovery since 3.2), RFC 7323
+#: timestamps (``k_timestamps`` of a kernel row overrides), ``TCP_RTO_MIN`` = 200 ms, initial RTO
+#: 1 s (RFC 6298), delayed-ACK timer 40 ms (``TCP_DELACK_MIN``).  Not modelled: RACK-TLP,
+#: pacing, TSO/GSO (the delay line's TUN devices get none), receive-buffer autotuning.
+LINUX_TCP_OPTIONS = dict(sack=True, sack_loss_detection=True, limited_transmit=True, recovery="prr",
+                         timestamps=True, min_rto_s=0.2, initial_rto_s=1.0, delayed_ack_timeout_s=0.04)
+#: Initial window (RFC 6928, Linux's ``TCP_INIT_CWND``), segments.
+LINUX_INITIAL_WINDOW_SEGMENTS = 10
+#: Largest autotuned send buffer (``net.ipv4.tcp_wmem[2]``, bytes) and receive buffer
+#: (``tcp_rmem[2]``; new namespaces inherit the host's, 32 MiB here): the simulator's per-subflow
+#: send buffer and connection-level receive buffer when nothing else is asked for.
+LINUX_SNDBUF_MAX_BYTES = 4 * 1024 * 1024
+LINUX_RCVBUF_MAX_BYTES = 32 * 1024 * 1024
+#: MPTCP data packets carry fewer payload bytes than a TCP packet of the same MTU: the DSS option
+#: (RFC 8684 sec. 3.3: data sequence mapping and DATA_ACK) takes option space, and the kernel
+#: splits its data-level chunks into packets that are not all full-sized.  Measured on the
+#: delay line's counters (:func:`kernel_packet_sizes`: IP bytes and packets forwarded, bytes
+#: acknowledged per subflow; kernel 6.18, two 10 Mbit/s paths): 1410 payload bytes in 1476 IP
+#: bytes per packet on average, against 1448 in 1500 for TCP with timestamps.  The simulator
+#: uses that payload (MSS - 38) and wire size (payload + headers + 14 option bytes).
+MPTCP_PAYLOAD_DEFICIT_BYTES = 38
+MPTCP_OPTION_BYTES = 14
+
 
 def simulator_available() -> str | None:
     """None when :func:`cmtlab.sim.simulate_mptcp` and the mechanisms of
@@ -171,49 +195,204 @@ def simulator_available() -> str | None:
     return None
 
 
-def _sim_throughput_bps(result, warmup_s: float, duration_s: float) -> float:
-    """Goodput over [warmup_s, duration_s] when the result has a delivery time series, else the
-    whole-run goodput (slow start included: a slight underestimate)."""
-    series = getattr(result, "delivered", None)
-    if isinstance(series, pd.DataFrame) and {"t_s", "bytes"} <= set(series.columns) and warmup_s > 0:
-        t, b = series.t_s.to_numpy(float), series.bytes.to_numpy(float)
-        return float((np.interp(duration_s, t, b) - np.interp(warmup_s, t, b)) * 8 / (duration_s - warmup_s))
-    thr = getattr(result, "throughput_bps", None)
-    if thr is None:
-        thr = result.to_row()["throughput_bps"]
-    return float(thr)
+def kernel_packet_sizes(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per kind of kernel run (``tcp``/``mptcp``): mean IP bytes per data packet and payload bytes
+    per packet that was not a retransmission, from the delay lines' counters (``sub<i>_bytes``,
+    ``sub<i>_packets``) and ``ss`` (``sub<i>_bytes_acked``, ``sub<i>_retrans_total``).  Rows
+    without those columns are skipped.  The simulator's packet sizes
+    (:data:`MPTCP_PAYLOAD_DEFICIT_BYTES`) come from this."""
+    out = []
+    kinds = runs["kind"] if "kind" in runs else pd.Series("mptcp", index=runs.index)
+    for kind in sorted(kinds.unique()):
+        sel = runs[kinds == kind]
+        ip = pkts = acked = retx = 0.0
+        for i in range(int(sel["n_paths"].max()) if len(sel) else 0):
+            cols = [f"sub{i}_bytes", f"sub{i}_packets", f"sub{i}_bytes_acked", f"sub{i}_retrans_total"]
+            if not set(cols) <= set(sel.columns):
+                continue
+            ok = sel[cols].notna().all(axis=1)
+            ip += sel.loc[ok, cols[0]].sum()
+            pkts += sel.loc[ok, cols[1]].sum()
+            acked += sel.loc[ok, cols[2]].sum()
+            retx += sel.loc[ok, cols[3]].sum()
+        if pkts > retx > -1 and pkts > 0:
+            out.append(dict(kind=kind, ip_bytes_per_packet=ip / pkts, payload_bytes_per_packet=acked / (pkts - retx),
+                            packets=int(pkts)))
+    return pd.DataFrame(out, columns=["kind", "ip_bytes_per_packet", "payload_bytes_per_packet", "packets"])
+
+
+def _kernel_like_config(row, n_paths: int, mptcp: bool, overrides: dict) -> dict:
+    """simulate_mptcp keywords for one kernel row (see :func:`simulate_like_kernel`)."""
+    from ..scenario import TcpOptions
+    ts = bool(row.get("k_timestamps", True)) if pd.notna(row.get("k_timestamps", True)) else True
+    mss = 1500 - 40 - (12 if ts else 0)
+    seg = mss - MPTCP_PAYLOAD_DEFICIT_BYTES if mptcp else mss
+    opts = dict(LINUX_TCP_OPTIONS, timestamps=ts, send_buffer_bytes=LINUX_SNDBUF_MAX_BYTES,
+                receive_buffer_bytes=LINUX_RCVBUF_MAX_BYTES)
+    for k in list(overrides):
+        if k in TcpOptions.__dataclass_fields__:
+            opts[k] = overrides.pop(k)
+    q = row.get("path0_queue_packets", 100)
+    cfg = dict(segment_bytes=seg, dss_bytes=MPTCP_OPTION_BYTES if mptcp else 0,
+               initial_window_bytes=LINUX_INITIAL_WINDOW_SEGMENTS * seg, ssthresh_bytes=1 << 30,
+               queue_packets=int(q) if pd.notna(q) else 100, options=TcpOptions(**opts),
+               receive_buffer_bytes=opts["receive_buffer_bytes"])
+    cfg.update(overrides)
+    return cfg
 
 
 def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, scheduler: str | None = None,
-                         progress_bar: bool = True, **options) -> pd.DataFrame:
+                         reordering: str = "none", progress_bar: bool = True, **options) -> pd.DataFrame:
     """The simulator column: every row of ``runs`` (kernel rows of :func:`alheid_table1` or
     :func:`arabi_runs`) re-run in :func:`cmtlab.sim.simulate_mptcp` with the same path rates,
-    RTTs (``simulate_mptcp`` takes round-trip delays), run length and repetition seed, uncoupled
-    Reno subflows and a lowest-RTT-first scheduler (:data:`SIM_LIKE_KERNEL`).  Single-path TCP
-    rows run as a one-path connection.  Returns the same tidy rows with ``simulator`` naming the
-    simulator and ``throughput_bps`` its goodput, so :func:`gains` applies unchanged.
-    RuntimeError with the reason when the simulator is not available.  ``options`` go to
-    ``simulate_mptcp`` (e.g. a queue size)."""
+    round-trip times (``path<i>_rtt_s``: ``simulate_mptcp``'s ``delays_s`` are round trips),
+    queue (``path0_queue_packets``), run length and repetition seed, configured like the kernel:
+    uncoupled Reno subflows, a lowest-RTT-first scheduler (:data:`SIM_LIKE_KERNEL`), Linux's
+    loss recovery and timers (:data:`LINUX_TCP_OPTIONS`, timestamps as the row's
+    ``k_timestamps``), an initial window of 10 segments, no initial ssthresh limit, the largest
+    autotuned buffers (:data:`LINUX_SNDBUF_MAX_BYTES` per subflow, :data:`LINUX_RCVBUF_MAX_BYTES`
+    at the connection level and as every subflow's window) and MPTCP's smaller packets
+    (:data:`MPTCP_PAYLOAD_DEFICIT_BYTES`).  Single-path TCP rows (``kind == "tcp"``) run as a
+    one-path connection with full TCP packets.
+
+    The goodput is measured like the kernel's, over [``warmup_s``, ``duration_s``]: the run is
+    deterministic for its seed, so a second run stopped at ``warmup_s`` gives the bytes delivered
+    by then.  Returns the kernel rows' experiment keys and path columns with
+    ``simulator="cmtlab.sim"``, ``throughput_bps`` (that goodput), ``sub<i>_bytes`` (payload
+    bytes the subflow delivered to the connection over the whole run), ``sub<i>_retrans_total``,
+    ``sub<i>_timeouts`` and ``sub<i>_queue_drops``, so :func:`gains` applies unchanged.
+    ``reordering``: the reordering response of every subflow (``"none"``, ``"dsack"``,
+    ``"eifel"``, ``"frto"``, ...).  ``options``: :class:`cmtlab.scenario.TcpOptions` fields or
+    :func:`cmtlab.sim.simulate_mptcp` keywords that replace the kernel-like values (e.g.
+    ``receive_buffer_bytes=2**20`` for a connection-level buffer of 1 MiB, ``queue_packets``).
+    RuntimeError with the reason when the simulator is not available.
+    """
     reason = simulator_available()
     if reason:
         raise RuntimeError(reason)
     from ..sim import simulate_mptcp
     cc = congestion or SIM_LIKE_KERNEL["congestion"]
     sched = scheduler or SIM_LIKE_KERNEL["scheduler"]
+    for col in ("n_paths", "duration_s", "path0_rate_bps", "path0_rtt_s"):
+        if col not in runs:
+            raise ValueError(f"runs must hold kernel rows with a {col!r} column (cmtlab.testbed to_row), "
+                             f"got columns {sorted(runs.columns)[:12]}...")
     out = []
     for _, row in progress(list(runs.iterrows()), desc="simulator", unit="run", enabled_=progress_bar):
-        n = 1 if row.get("kind") == "tcp" else int(row["n_paths"])
+        mptcp = row.get("kind", "mptcp") != "tcp"
+        n = int(row["n_paths"]) if mptcp else 1
         rates = [float(row[f"path{i}_rate_bps"]) for i in range(n)]
         rtts = [float(row[f"path{i}_rtt_s"]) for i in range(n)]
-        duration, warm = float(row["duration_s"]), float(row.get("warmup_s", 0.0) or 0.0)
-        r = simulate_mptcp(rates, rtts, duration_s=duration, congestion=cc, scheduler=sched,
-                           seed=int(row.get("rep", 0)), **options)
-        new = {k: row[k] for k in runs.columns if not k.startswith(("sub", "k_", "wall_", "congestion_used"))}
-        new.update(simulator="cmtlab.sim", sim_congestion=cc, sim_scheduler=sched,
-                   throughput_bps=_sim_throughput_bps(r, warm, duration))
-        sub_bytes = getattr(r, "subflow_bytes", None)
-        if sub_bytes is not None:
-            for i, b in enumerate(sub_bytes):
-                new[f"sub{i}_bytes"] = b
+        duration = float(row["duration_s"])
+        warm = row.get("warmup_s", 0.0)
+        warm = float(warm) if pd.notna(warm) else 0.0
+        if not 0 <= warm < duration:
+            raise ValueError(f"warmup_s must be in [0, duration_s) in every row, got {warm!r} with duration {duration!r}")
+        cfg = _kernel_like_config(row, n, mptcp, dict(options))
+        seed = int(row.get("rep", 0)) if pd.notna(row.get("rep", 0)) else 0
+        kw = dict(congestion=cc, scheduler=sched, reordering=reordering, seed=seed, **cfg)
+        r = simulate_mptcp(rates, rtts, duration_s=duration, **kw)
+        before = simulate_mptcp(rates, rtts, duration_s=warm, **kw).delivered_bytes if warm > 0 else 0
+        new = {k: row[k] for k in runs.columns
+               if not k.startswith(("sub", "k_", "wall_", "congestion_used", "kernel", "mptcp_", "tcp_available",
+                                    "delayline", "throughput", "received", "completion"))}
+        new.update(simulator="cmtlab.sim", sim_congestion=cc, sim_scheduler=sched, sim_reordering=reordering,
+                   sim_segment_bytes=cfg["segment_bytes"], sim_receive_buffer_bytes=cfg["receive_buffer_bytes"],
+                   throughput_bps=(r.delivered_bytes - before) * 8 / (duration - warm),
+                   received_bytes=r.delivered_bytes)
+        for rec in r.subflows.to_dict("records"):
+            i = int(rec["subflow"])
+            new[f"sub{i}_bytes"] = rec["goodput_bps"] * r.extra["sim_time_s"] / 8
+            new[f"sub{i}_retrans_total"] = rec["retransmissions"]
+            new[f"sub{i}_timeouts"] = rec["timeouts"]
+            new[f"sub{i}_queue_drops"] = rec["queue_drops"]
         out.append(new)
     return pd.DataFrame(out)
+
+
+#: The simulator's reordering responses run beside each kernel option variant of the Arabi
+#: scenario: Linux's defaults undo spurious retransmissions with D-SACK (RFC 3708), F-RTO
+#: (RFC 5682) and timestamps (Eifel detection, RFC 3522), all at once; ``cmtlab.sim`` runs one
+#: response per subflow, so each of the three is run separately beside the kernel's default, and
+#: ``"none"`` beside the kernel with all three off.
+ARABI_SIM_RESPONSES = {
+    "D-SACK + F-RTO + timestamps (Linux default)": ("dsack", "frto", "eifel"),
+    "none of the three": ("none",),
+}
+
+
+def simulate_arabi_like_kernel(arabi: pd.DataFrame, responses: dict | None = None, *, progress_bar: bool = True,
+                               **options) -> pd.DataFrame:
+    """The simulator beside :func:`arabi_runs`: per kernel variant, its rows re-run with
+    :func:`simulate_like_kernel` once per reordering response of ``responses`` (default
+    :data:`ARABI_SIM_RESPONSES`; timestamps follow the variant's ``k_timestamps``).  Rows carry
+    ``variant`` and ``sim_reordering``."""
+    responses = responses or ARABI_SIM_RESPONSES
+    if "variant" not in arabi:
+        raise ValueError("arabi must hold the rows of arabi_runs (a 'variant' column)")
+    out = []
+    for variant, rows in arabi.groupby("variant", sort=False):
+        if variant not in responses:
+            raise ValueError(f"no simulator responses for variant {variant!r}; responses has {sorted(responses)}")
+        for ro in responses[variant]:
+            out.append(simulate_like_kernel(rows, reordering=ro, progress_bar=progress_bar, **options))
+    return pd.concat(out, ignore_index=True)
+
+
+def arabi_side_by_side(arabi: pd.DataFrame, sim: pd.DataFrame) -> pd.DataFrame:
+    """One row per (variant, side): goodput mean, std and range over the repetitions (Mbit/s),
+    and the goodput ratio to the kernel's mean of the same variant."""
+    rows = []
+    for variant, k in arabi.groupby("variant", sort=False):
+        kmean = k.throughput_bps.mean()
+        sides = [("kernel", "—", k)] + [("cmtlab.sim", ro, s) for ro, s in
+                                         sim[sim.variant == variant].groupby("sim_reordering", sort=False)]
+        for side, ro, s in sides:
+            rows.append(dict(variant=variant, side=side, sim_reordering=ro, runs=len(s),
+                             goodput_mbps=s.throughput_bps.mean() / 1e6,
+                             std_mbps=s.throughput_bps.std(ddof=1) / 1e6 if len(s) > 1 else np.nan,
+                             min_mbps=s.throughput_bps.min() / 1e6, max_mbps=s.throughput_bps.max() / 1e6,
+                             ratio_to_kernel=s.throughput_bps.mean() / kmean))
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------- reading the gain tables
+def gain_of(gains_table: pd.DataFrame | None, congestion: str, meaning: str, delta_ms: int) -> float:
+    """The mean gain (%) of one (congestion control, meaning of Δ, Δ in ms) row of a :func:`gains`
+    table; NaN when the table is None or has no such row (e.g. Δ not run in this profile)."""
+    if gains_table is None:
+        return float("nan")
+    s = gains_table[(gains_table.congestion == congestion) & (gains_table.meaning == meaning)
+                    & (gains_table.delta_ms == delta_ms)]
+    return float(s.gain_pct.iloc[0]) if len(s) else float("nan")
+
+
+def gain_cell(gains_table: pd.DataFrame | None, congestion: str, meaning: str, delta_ms: int) -> str:
+    """A table cell for one row of a :func:`gains` table: ``"97"`` for one run,
+    ``"97 ± 0.2 [97, 98]"`` (mean ± std [min, max], %) for several, ``"—"`` when missing."""
+    if gains_table is None:
+        return "—"
+    s = gains_table[(gains_table.congestion == congestion) & (gains_table.meaning == meaning)
+                    & (gains_table.delta_ms == delta_ms)]
+    if not len(s):
+        return "—"
+    r = s.iloc[0]
+    spread = f" ± {r.gain_std_pct:.1f} [{r.gain_min_pct:.0f}, {r.gain_max_pct:.0f}]" if r.n > 1 else ""
+    return f"{r.gain_pct:.0f}{spread}"
+
+
+def agreement(kernel_gains: pd.DataFrame, sim_gains: pd.DataFrame, congestion: str = "reno") -> pd.DataFrame:
+    """Simulator against kernel per (meaning, Δ) for one kernel congestion control: the kernel's
+    gain (mean, std, min, max over the repetitions), the simulator's gain, their difference in
+    percentage points (simulator − kernel), the ratio of the MPTCP goodputs (simulator / kernel)
+    and whether the simulator's gain lies within the kernel's range over the repetitions."""
+    k = kernel_gains[kernel_gains.congestion == congestion]
+    m = k.merge(sim_gains, on=["meaning", "delta_ms"], suffixes=("_kernel", "_sim"))
+    out = pd.DataFrame({
+        "meaning": m.meaning, "delta_ms": m.delta_ms, "rtt1_ms": m.rtt1_ms_kernel,
+        "kernel_gain_pct": m.gain_pct_kernel, "kernel_std_pp": m.gain_std_pct_kernel,
+        "kernel_min_pct": m.gain_min_pct_kernel, "kernel_max_pct": m.gain_max_pct_kernel, "kernel_runs": m.n_kernel,
+        "sim_gain_pct": m.gain_pct_sim, "diff_pp": m.gain_pct_sim - m.gain_pct_kernel,
+        "goodput_ratio": m.mptcp_mbps_sim / m.mptcp_mbps_kernel,
+        "within_kernel_range": (m.gain_pct_sim >= m.gain_min_pct_kernel) & (m.gain_pct_sim <= m.gain_max_pct_kernel)})
+    return out.reset_index(drop=True)

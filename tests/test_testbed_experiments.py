@@ -1,0 +1,167 @@
+"""The simulator column of the Linux-MPTCP chapter and the gain-table helpers
+(cmtlab.testbed.experiments); no root needed: kernel rows are built by hand."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cmtlab.testbed import KernelSettings
+from cmtlab.testbed import experiments as ex
+
+pytestmark = pytest.mark.skipif(ex.simulator_available() is not None, reason=str(ex.simulator_available()))
+
+
+def _row(kind, paths, *, rep=0, delta_s=0.0, meaning="both", duration_s=4.0, warmup_s=1.0, **settings):
+    row = dict(congestion="reno", rep=rep, kind=kind, meaning=meaning, delta_s=delta_s, warmup_s=warmup_s,
+               n_paths=len(paths), duration_s=duration_s, throughput_bps=1.0, sub0_bytes=123)
+    for i, p in enumerate(paths):
+        row.update({f"path{i}_rate_bps": p.forward.rate_bps, f"path{i}_delay_s": p.forward.delay_s,
+                    f"path{i}_rtt_s": p.rtt_s, f"path{i}_queue_packets": p.forward.queue_packets})
+    row.update(KernelSettings(**settings).to_row())
+    return row
+
+
+def _table1_runs(deltas=(0.0, 0.1), meanings=("rtt",), **kw):
+    rows = [_row("tcp", ex.table1_paths(0.0)[:1], meaning="-", **kw)]
+    for m in meanings:
+        for d in deltas:
+            if d == 0 and m != meanings[0]:
+                continue
+            rows.append(_row("mptcp", ex.table1_paths(d, m), delta_s=d, meaning="both" if d == 0 else m, **kw))
+    return pd.DataFrame(rows)
+
+
+@pytest.fixture(scope="module")
+def sim_rows():
+    runs = _table1_runs()
+    return runs, ex.simulate_like_kernel(runs, progress_bar=False)
+
+
+def test_simulate_like_kernel_rows(sim_rows):
+    runs, sim = sim_rows
+    assert len(sim) == len(runs)
+    assert (sim.simulator == "cmtlab.sim").all()
+    assert list(sim.kind) == list(runs.kind)
+    # the kernel's measurements are not carried over, the simulator's replace them
+    assert (sim.throughput_bps > 1.0).all()
+    assert not (sim.sub0_bytes == 123).any()
+    # round-trip delays go through unchanged; MPTCP uses the smaller MPTCP packets
+    assert np.allclose(sim.path0_rtt_s, runs.path0_rtt_s)
+    tcp, mp = sim[sim.kind == "tcp"].iloc[0], sim[sim.kind == "mptcp"].iloc[0]
+    assert tcp.sim_segment_bytes == 1448
+    assert mp.sim_segment_bytes == 1448 - ex.MPTCP_PAYLOAD_DEFICIT_BYTES
+    # single-path TCP over 10 Mbit/s fills the path: goodput within 2 % of the payload rate
+    assert tcp.throughput_bps == pytest.approx(10e6 * 1448 / 1500, rel=0.02)
+    assert math.isnan(tcp.sub1_bytes)
+
+
+def test_equal_paths_gain_is_positive_and_below_100(sim_rows):
+    runs, sim = sim_rows
+    g = ex.gains(sim)
+    g0 = g[g.delta_ms == 0].iloc[0]
+    assert 80 < g0.gain_pct < 100   # two equal paths: nearly double, never more than double
+    assert g0.sub1_share == pytest.approx(0.5, abs=0.02)
+    assert (g.gain_pct > 0).all()
+
+
+def test_warmup_window_counts_only_the_bytes_after_it():
+    runs = _table1_runs(deltas=(0.0,))
+    a = ex.simulate_like_kernel(runs, progress_bar=False)
+    b = ex.simulate_like_kernel(runs.assign(warmup_s=0.0), progress_bar=False)
+    # with warm-up the slow start is excluded: the goodput is higher than the whole-run goodput
+    assert (a.throughput_bps > b.throughput_bps).all()
+    assert (b.throughput_bps == b.received_bytes * 8 / b.duration_s).all()
+
+
+def test_connection_level_buffer_lowers_the_long_path_gain():
+    runs = _table1_runs(deltas=(0.5,), meanings=("one_way",), duration_s=8.0, warmup_s=2.0)
+    big = ex.gains(ex.simulate_like_kernel(runs, progress_bar=False, reordering="eifel"))
+    small = ex.gains(ex.simulate_like_kernel(runs, progress_bar=False, reordering="eifel",
+                                             receive_buffer_bytes=2 ** 19))
+    assert small.gain_pct.iloc[0] < big.gain_pct.iloc[0] - 10
+
+
+def test_simulate_like_kernel_rejects_bad_input():
+    with pytest.raises(ValueError, match="n_paths"):
+        ex.simulate_like_kernel(pd.DataFrame([{"x": 1}]), progress_bar=False)
+    runs = _table1_runs(deltas=(0.0,))
+    with pytest.raises(ValueError, match="warmup_s"):
+        ex.simulate_like_kernel(runs.assign(warmup_s=10.0), progress_bar=False)
+    with pytest.raises(ValueError, match="reordering"):
+        ex.simulate_like_kernel(runs, progress_bar=False, reordering="no such")
+
+
+def test_timestamps_off_gives_full_tcp_segments():
+    runs = _table1_runs(deltas=(0.0,), timestamps=False)
+    sim = ex.simulate_like_kernel(runs[runs.kind == "tcp"], progress_bar=False)
+    assert sim.sim_segment_bytes.iloc[0] == 1460
+
+
+def test_arabi_side_by_side():
+    rows = []
+    for variant, opts in ex.ARABI_VARIANTS.items():
+        for rep in range(2):
+            r = _row("mptcp", ex.arabi_paths(), rep=rep, duration_s=3.0, warmup_s=1.0, **opts)
+            r.update(variant=variant, throughput_bps=6.5e6 + rep * 1e5)
+            rows.append(r)
+    arabi = pd.DataFrame(rows)
+    sim = ex.simulate_arabi_like_kernel(arabi, progress_bar=False)
+    assert set(sim.sim_reordering) == {"none", "dsack", "frto", "eifel"}
+    assert len(sim) == 2 * 4
+    side = ex.arabi_side_by_side(arabi, sim)
+    k = side[side.side == "kernel"]
+    assert np.allclose(k.ratio_to_kernel, 1.0)
+    assert np.allclose(k.goodput_mbps, 6.55)
+    s = side[side.side == "cmtlab.sim"]
+    assert len(s) == 4
+    # 5 + 2 Mbit/s: the simulator's goodput is positive and below the sum of the rates
+    assert ((s.goodput_mbps > 1) & (s.goodput_mbps < 7)).all()
+    with pytest.raises(ValueError, match="variant"):
+        ex.simulate_arabi_like_kernel(arabi.drop(columns="variant"), progress_bar=False)
+
+
+def _gains_table():
+    return pd.DataFrame([
+        dict(congestion="reno", meaning="rtt", delta_ms=0, rtt1_ms=20, mptcp_mbps=19.0, gain_pct=97.0,
+             gain_std_pct=0.2, gain_min_pct=96.8, gain_max_pct=97.3, n=3),
+        dict(congestion="reno", meaning="rtt", delta_ms=500, rtt1_ms=520, mptcp_mbps=14.4, gain_pct=49.8,
+             gain_std_pct=np.nan, gain_min_pct=49.8, gain_max_pct=49.8, n=1),
+    ])
+
+
+def test_gain_of_and_gain_cell():
+    g = _gains_table()
+    assert ex.gain_of(g, "reno", "rtt", 0) == 97.0
+    assert math.isnan(ex.gain_of(g, "cubic", "rtt", 0))
+    assert math.isnan(ex.gain_of(None, "reno", "rtt", 0))
+    assert ex.gain_cell(g, "reno", "rtt", 0) == "97 ± 0.2 [97, 97]"
+    assert ex.gain_cell(g, "reno", "rtt", 500) == "50"
+    assert ex.gain_cell(g, "reno", "one_way", 500) == "—"
+    assert ex.gain_cell(None, "reno", "rtt", 0) == "—"
+
+
+def test_agreement_numbers():
+    k = _gains_table()
+    s = k.assign(gain_pct=[98.0, 40.0], mptcp_mbps=[19.1, 13.0])
+    a = ex.agreement(k, s)
+    assert list(a.diff_pp) == pytest.approx([1.0, -9.8])
+    assert list(a.goodput_ratio) == pytest.approx([19.1 / 19.0, 13.0 / 14.4])
+    assert list(a.within_kernel_range) == [False, False]
+    a2 = ex.agreement(k, k)
+    assert a2.within_kernel_range.all() and np.allclose(a2.diff_pp, 0)
+
+
+def test_kernel_packet_sizes():
+    rows = [dict(kind="mptcp", n_paths=2, sub0_bytes=1476 * 100, sub0_packets=100, sub0_bytes_acked=1410 * 90,
+                 sub0_retrans_total=10, sub1_bytes=1476 * 50, sub1_packets=50, sub1_bytes_acked=1410 * 50,
+                 sub1_retrans_total=0),
+            dict(kind="tcp", n_paths=1, sub0_bytes=1500 * 10, sub0_packets=10, sub0_bytes_acked=1448 * 10,
+                 sub0_retrans_total=0)]
+    t = ex.kernel_packet_sizes(pd.DataFrame(rows)).set_index("kind")
+    assert t.loc["mptcp", "ip_bytes_per_packet"] == pytest.approx(1476)
+    assert t.loc["mptcp", "payload_bytes_per_packet"] == pytest.approx(1410)
+    assert t.loc["tcp", "payload_bytes_per_packet"] == pytest.approx(1448)
