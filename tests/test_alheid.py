@@ -148,3 +148,11 @@ def test_kernel_gains_are_read_from_the_stored_chapter(tmp_path):
     k = t1.kernel_gains_from_chapter(p)
     assert k.to_dict("records") == [dict(congestion="reno", meaning="rtt", delta_ms=500.0, gain_pct=49.75),
                                     dict(congestion="cubic", meaning="one_way", delta_ms=100.0, gain_pct=96.4)]
+
+
+def test_prr_ssthresh_rule_reaches_the_scenario():
+    assert ex.scenario("PR-R").reordering_params == ()           # Algorithm 1 ("keep") is the response's default
+    assert dict(ex.scenario("PR-R", prr_ssthresh="cwnd").reordering_params) == {"ssthresh": "cwnd"}
+    assert ex.scenario("NoPR", prr_ssthresh="cwnd").reordering_params == ()  # only PR-R has the rule
+    with pytest.raises(ValueError, match="prr_ssthresh"):
+        ex.scenario("PR-R", prr_ssthresh="half")

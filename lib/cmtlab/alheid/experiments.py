@@ -118,12 +118,14 @@ def wifi_link(distance_m: float, pdr: float = 0.0) -> tuple:
 
 def scenario(solution: str, *, distance_m: float = SCENARIO2_DISTANCE_M, pdr2: float = 0.0, preset: str = "paper",
              scheduler: str = "round_robin", congestion: str = "lia", duration_s: float = DURATION_S, seed: int = 0,
-             n_paths: int = 2):
+             n_paths: int = 2, prr_ssthresh: str = "keep"):
     """One run: ``n_paths`` Wi-Fi paths at ``distance_m`` (PDR ``pdr2`` on path 2) behind the backbone.
 
     ``n_paths=1`` is the single-path TCP reference (NewReno on one subflow; ``congestion`` and
     ``scheduler`` are then irrelevant).  ``congestion="olia"`` has no Chihani variant: it runs as
-    its paper defines it under every preset.
+    its paper defines it under every preset.  ``prr_ssthresh`` is PR-R's rule for ``ssthresh`` at a
+    fast retransmit (:class:`cmtlab.sim.reordering.PacketReorderingResponse`): ``"keep"``
+    (Algorithm 1, the default) or ``"cwnd"`` (the book's first implementation).
     """
     from ..sim.multipath import mptcp_scenario
 
@@ -133,6 +135,12 @@ def scenario(solution: str, *, distance_m: float = SCENARIO2_DISTANCE_M, pdr2: f
     dupack_mode, cc_variant, ro_variants = PRESETS[preset]
     ro = SOLUTIONS[solution]
     ro_params = {"variant": ro_variants[ro]} if ro in ro_variants else {}
+    if ro == "pr-r":
+        from ..sim.reordering.pr_r import SSTHRESH_RULES
+
+        check_choice("prr_ssthresh", prr_ssthresh, SSTHRESH_RULES)
+        if prr_ssthresh != SSTHRESH_RULES[0]:
+            ro_params["ssthresh"] = prr_ssthresh
     if n == 1:
         cc, cc_params = "newreno", {}
     else:
@@ -243,7 +251,8 @@ def improvement_pct(summary: pd.DataFrame, x: str, *, metric: str = "gthroughput
 
 
 def fig6_traces(*, pdr2: float = 0.005, distance_m: float = SCENARIO2_DISTANCE_M, preset: str = "paper",
-                duration_s: float = DURATION_S, seed: int = 0, solutions=SOLUTION_ORDER, progress=True) -> tuple:
+                duration_s: float = DURATION_S, seed: int = 0, solutions=SOLUTION_ORDER, progress=True,
+                prr_ssthresh: str = "keep") -> tuple:
     """Fig. 6: one traced run per solution; returns ``(cwnd, rows)`` — the cwnd trace of every run
     (``solution, time_s, subflow, cwnd_segments, state``) and one result row per run."""
     from ..progress import progress as bar
@@ -251,7 +260,8 @@ def fig6_traces(*, pdr2: float = 0.005, distance_m: float = SCENARIO2_DISTANCE_M
 
     frames, rows = [], []
     for sol in bar(list(solutions), desc="Fig. 6 runs", unit="run", enabled_=progress):
-        sc = scenario(sol, distance_m=distance_m, pdr2=pdr2, preset=preset, duration_s=duration_s, seed=seed)
+        sc = scenario(sol, distance_m=distance_m, pdr2=pdr2, preset=preset, duration_s=duration_s, seed=seed,
+                      prr_ssthresh=prr_ssthresh)
         res = run_mptcp(sc, trace=True)
         c = res.traces["cwnd"].copy()
         c["solution"] = sol
