@@ -15,6 +15,7 @@ def test_scenario_is_the_papers_topology():
     sc = ex.scenario("PR-R", distance_m=50, pdr2=0.005, seed=3)
     assert sc.n_subflows == 2 and sc.backbone_bps == 100e6 and sc.backbone_delay_s == 0.010
     assert sc.segment_bytes == 1400 and sc.receive_buffer_bytes == 10_000_000 and sc.duration_s == 50.0
+    assert sc.options.receive_buffer_bytes == 10_000_000  # one window for the connection and its subflows
     assert sc.congestion == "lia" and dict(sc.congestion_params) == {"variant": "chihani"}
     assert sc.reordering == "pr-r" and sc.dupack_mode == "paper" and sc.seed == 3
     (n0, p0), (n1, p1) = sc.links
