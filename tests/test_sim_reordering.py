@@ -134,6 +134,57 @@ def test_prr_timeout_unchanged():
     assert sub.state == LOSS and sub.cwnd == SEG and sub.timeouts == 1
 
 
+def _slow_start_sender(**params):
+    """A PR-R sender in slow start (cwnd 4 segments, ssthresh 64) that has sent 0..3 at t=0."""
+    resp = registry.make("reordering", "pr-r", **params)
+    net = FakeNet()
+    sub = TcpSender(segment_bytes=SEG, transfer_bytes=SEG * 200, initial_window_bytes=4 * SEG,
+                    ssthresh_bytes=64 * SEG, options=TcpOptions(min_rto_s=0.2), cc=NewReno(),
+                    recovery=ClassicRecovery(), reordering=resp, net_send=net, heap=[], counter=itertools.count())
+    sub.rtt_sample(100 * MS)
+    sub.start(0)
+    return sub, net
+
+
+@pytest.mark.parametrize("rule", ["keep", "cwnd"])
+def test_prr_algorithm1_reduces_neither_cwnd_nor_ssthresh(rule):
+    """Alheid et al., Algorithm 1: PR-R skips the whole reduction function, so a fast retransmit in
+    slow start leaves ssthresh alone and slow start goes on (default ``ssthresh="keep"``); the old
+    rule ``ssthresh="cwnd"`` ends slow start at the fast retransmit."""
+    sub, net = _slow_start_sender(ssthresh=rule)
+    dupacks(sub, 100 * MS, 0, 3)  # segment 0 late or lost: 1, 2, 3 arrive
+    assert net.retx() == [0] and sub.fast_retransmits == 1 and sub.state == RECOVERY
+    assert sub.cwnd == 4 * SEG  # the window is kept either way
+    sub.on_ack(200 * MS, 4, 0, None)  # the retransmission fills the hole: everything acknowledged
+    assert sub.state == OPEN
+    if rule == "keep":
+        assert sub.ssthresh == 64 * SEG and sub.kept_ssthresh is None
+        assert sub.cwnd == 5 * SEG  # the ACK of the lost packet grows the window by slow start
+    else:
+        assert sub.ssthresh == 4 * SEG
+        assert 4 * SEG < sub.cwnd < 5 * SEG  # congestion avoidance from the kept window
+
+
+def test_prr_keep_in_congestion_avoidance_equals_the_cwnd_rule():
+    """With cwnd >= ssthresh the two rules give the same sender state after the episode."""
+    states = []
+    for rule in ("keep", "cwnd"):
+        sub, net, _ = sender("pr-r", ssthresh=rule)
+        dupacks(sub, 100 * MS, 0, 3)
+        sub.on_ack(200 * MS, 10, 0, None)
+        states.append((sub.cwnd, sub.ssthresh, sub.state, tuple(net.sent)))
+    assert states[0] == states[1]
+
+
+def test_prr_timeout_during_a_kept_recovery_forgets_the_kept_threshold():
+    sub, net = _slow_start_sender()
+    dupacks(sub, 100 * MS, 0, 3)
+    assert sub.kept_ssthresh == 64 * SEG
+    sub.on_rto_event(sub.rto_event)  # the retransmission is lost too: the timeout reacts as legacy TCP
+    assert sub.state == LOSS and sub.cwnd == SEG and sub.kept_ssthresh is None
+    assert sub.ssthresh == 2 * SEG  # NewReno: max(FlightSize / 2, 2 SMSS), not the kept 64 segments
+
+
 # ---------------------------------------------------------------- D-SACK
 
 
@@ -353,6 +404,8 @@ def test_bad_parameters_name_the_parameter_and_the_allowed_values():
         registry.make("reordering", "dsack", variant="linux")
     with pytest.raises(ValueError, match=r"variant .*\['paper'\]"):
         registry.make("reordering", "pr-r", variant="chihani")
+    with pytest.raises(ValueError, match=r"ssthresh of reordering response 'pr-r' must be one of \['keep', 'cwnd'\]"):
+        registry.make("reordering", "pr-r", ssthresh="half")
     with pytest.raises(ValueError, match=r"t1_srtt must be a number in \(0, 1000\]"):
         registry.make("reordering", "tcp-door", t1_srtt=0)
     with pytest.raises(ValueError, match=r"t2_srtt"):
@@ -392,8 +445,8 @@ def test_asymmetric_delays_spurious_fast_retransmits_undone(name, opts):
 @pytest.mark.parametrize("name,params,opts", [
     ("dsack", {}, dict(sack=True)), ("dsack", {"variant": "chihani"}, dict(sack=True)),
     ("eifel", {}, dict(timestamps=True)), ("eifel", {"variant": "chihani"}, dict(timestamps=True)),
-    ("frto", {}, {}), ("tcp-door", {}, {}), ("pr-r", {}, {}), ("frto", {"variant": "chihani"}, {}),
-    ("tcp-door", {"variant": "chihani"}, {}),
+    ("frto", {}, {}), ("tcp-door", {}, {}), ("pr-r", {}, {}), ("pr-r", {"ssthresh": "cwnd"}, {}),
+    ("frto", {"variant": "chihani"}, {}), ("tcp-door", {"variant": "chihani"}, {}),
 ])
 def test_without_reordering_or_loss_every_response_equals_none(name, params, opts):
     kw = dict(transfer_bytes=300_000, trace={"packets", "cwnd"}, **opts)
@@ -454,9 +507,10 @@ def test_frto_timeout_after_new_data_takes_the_standard_reaction():
     assert sub.lost_out == sub.high - sub.una  # go-back-N: everything outstanding is lost
 
 
-def test_pr_r_keeps_the_window_through_reordering_end_to_end():
+@pytest.mark.parametrize("rule", ["keep", "cwnd"])
+def test_pr_r_keeps_the_window_through_reordering_end_to_end(rule):
     base = _run("none")
-    r = _run("pr-r")
+    r = _run("pr-r", {"ssthresh": rule})
     assert base.fast_retransmits > 0 and r.fast_retransmits > 0
     assert r.throughput_bps > base.throughput_bps
     assert r.extra["final_cwnd_bytes"] > base.extra["final_cwnd_bytes"]

@@ -2,11 +2,13 @@
 
 * :mod:`.experiments` — the simulations of secs. IV–V (Figs. 4–6, Tables III–IV) on two 802.11g paths
   behind a 100 Mbit/s, 10 ms backbone (:mod:`cmtlab.sim.wifi`, :mod:`cmtlab.sim.multipath`);
+* :mod:`.table1` — Table I (SPEC row A1): the MPTCP gain over single-path TCP against the delay
+  difference of two equal-rate paths, with D-SACK;
 * :mod:`.figures` — their plots.
 
 The Wi-Fi link model's check against ns-3 lives in :mod:`cmtlab.wifi_validation`.
 """
 
-from . import experiments, figures
+from . import experiments, figures, table1
 
-__all__ = ["experiments", "figures"]
+__all__ = ["experiments", "figures", "table1"]

@@ -42,7 +42,9 @@ D-SACK's subflows never fast-retransmit on data-level reordering — see the cha
 timestamps; minimum RTO 0.2 s (the model's); an ACK for every segment (``m_ack=1``); initial
 window one segment and initial ssthresh 65535 B (the model's); send and receive buffers of
 10 MB (the model has no flow control; the paper's 10 MB out-of-order buffer is the connection's
-``receive_buffer_bytes``).
+``receive_buffer_bytes``, and also every subflow's advertised window, as in RFC 8684 sec. 3.3.4
+where the receive window is the connection's — before this was set, each subflow advertised the
+engine's default 131072 B, which held gThroughput about 10 % lower).
 
 Metrics (sec. IV.B)
 -------------------
@@ -102,7 +104,7 @@ def tcp_options(solution: str) -> dict:
     """The TCP option fields of a run (see the module docstring)."""
     check_choice("solution", solution, SOLUTION_ORDER)
     return dict(sack=SOLUTIONS[solution] == "dsack", timestamps=False, min_rto_s=0.2, initial_rto_s=1.0,
-                send_buffer_bytes=OOO_BUFFER_BYTES)
+                send_buffer_bytes=OOO_BUFFER_BYTES, receive_buffer_bytes=OOO_BUFFER_BYTES)
 
 
 def wifi_link(distance_m: float, pdr: float = 0.0) -> tuple:
@@ -118,13 +120,16 @@ def wifi_link(distance_m: float, pdr: float = 0.0) -> tuple:
 
 def scenario(solution: str, *, distance_m: float = SCENARIO2_DISTANCE_M, pdr2: float = 0.0, preset: str = "paper",
              scheduler: str = "round_robin", congestion: str = "lia", duration_s: float = DURATION_S, seed: int = 0,
-             n_paths: int = 2):
+             n_paths: int = 2, prr_ssthresh: str = "keep"):
     """One run: ``n_paths`` Wi-Fi paths at ``distance_m`` (PDR ``pdr2`` on path 2) behind the backbone.
 
     ``n_paths=1`` is the single-path TCP reference (NewReno on one subflow; ``congestion`` and
     ``scheduler`` are then irrelevant).  ``congestion="olia"`` has no Chihani variant: it runs as
-    its paper defines it under every preset.
+    its paper defines it under every preset.  ``prr_ssthresh`` is PR-R's rule for ``ssthresh`` at a
+    fast retransmit (:class:`cmtlab.sim.reordering.PacketReorderingResponse`): ``"keep"``
+    (Algorithm 1, the default) or ``"cwnd"`` (the book's first implementation).
     """
+    from ..scenario import TcpOptions
     from ..sim.multipath import mptcp_scenario
 
     check_choice("preset", preset, tuple(PRESETS))
@@ -133,6 +138,12 @@ def scenario(solution: str, *, distance_m: float = SCENARIO2_DISTANCE_M, pdr2: f
     dupack_mode, cc_variant, ro_variants = PRESETS[preset]
     ro = SOLUTIONS[solution]
     ro_params = {"variant": ro_variants[ro]} if ro in ro_variants else {}
+    if ro == "pr-r":
+        from ..sim.reordering.pr_r import SSTHRESH_RULES
+
+        check_choice("prr_ssthresh", prr_ssthresh, SSTHRESH_RULES)
+        if prr_ssthresh != SSTHRESH_RULES[0]:
+            ro_params["ssthresh"] = prr_ssthresh
     if n == 1:
         cc, cc_params = "newreno", {}
     else:
@@ -144,7 +155,7 @@ def scenario(solution: str, *, distance_m: float = SCENARIO2_DISTANCE_M, pdr2: f
                           dupack_mode=dupack_mode, receive_buffer_bytes=OOO_BUFFER_BYTES, segment_bytes=SEGMENT_BYTES,
                           initial_window_bytes=SEGMENT_BYTES, ssthresh_bytes=65535, m_ack=1,
                           queue_packets=QUEUE_PACKETS, links=links, backbone_bps=BACKBONE_BPS,
-                          backbone_delay_s=BACKBONE_DELAY_S, seed=int(seed), **tcp_options(solution))
+                          backbone_delay_s=BACKBONE_DELAY_S, seed=int(seed), options=TcpOptions(**tcp_options(solution)))
 
 
 def _cases(points, key: str, *, solutions=SOLUTION_ORDER, presets=("paper",), schedulers=("round_robin",),
@@ -243,7 +254,8 @@ def improvement_pct(summary: pd.DataFrame, x: str, *, metric: str = "gthroughput
 
 
 def fig6_traces(*, pdr2: float = 0.005, distance_m: float = SCENARIO2_DISTANCE_M, preset: str = "paper",
-                duration_s: float = DURATION_S, seed: int = 0, solutions=SOLUTION_ORDER, progress=True) -> tuple:
+                duration_s: float = DURATION_S, seed: int = 0, solutions=SOLUTION_ORDER, progress=True,
+                prr_ssthresh: str = "keep") -> tuple:
     """Fig. 6: one traced run per solution; returns ``(cwnd, rows)`` — the cwnd trace of every run
     (``solution, time_s, subflow, cwnd_segments, state``) and one result row per run."""
     from ..progress import progress as bar
@@ -251,7 +263,8 @@ def fig6_traces(*, pdr2: float = 0.005, distance_m: float = SCENARIO2_DISTANCE_M
 
     frames, rows = [], []
     for sol in bar(list(solutions), desc="Fig. 6 runs", unit="run", enabled_=progress):
-        sc = scenario(sol, distance_m=distance_m, pdr2=pdr2, preset=preset, duration_s=duration_s, seed=seed)
+        sc = scenario(sol, distance_m=distance_m, pdr2=pdr2, preset=preset, duration_s=duration_s, seed=seed,
+                      prr_ssthresh=prr_ssthresh)
         res = run_mptcp(sc, trace=True)
         c = res.traces["cwnd"].copy()
         c["solution"] = sol

@@ -56,3 +56,84 @@ def plot_cwnd(cwnd, *, solutions=SOLUTION_ORDER, title: str = ""):
     if title:
         fig.suptitle(title, fontsize=10)
     return fig
+
+
+def plot_table1(gains, *, kernel=None, meanings=("rtt", "one_way"), setup: str = "base", title: str = ""):
+    """Table I: gain over single-path TCP against the delay difference, one panel per reading of Δ.
+
+    ``gains`` from :func:`cmtlab.alheid.table1.gains` (one line per variant, 95 % CI bars); the
+    paper's Linux and ns-3 columns as markers; ``kernel`` (optional, from
+    :func:`cmtlab.alheid.table1.kernel_gains_from_chapter`) as open markers per congestion control.
+    """
+    import matplotlib.pyplot as plt
+
+    from .table1 import COLOURS as T1_COLOURS
+    from .table1 import MEANING_LABELS, PAPER_LINUX_GAIN_PCT, PAPER_NS3_GAIN_PCT
+
+    meanings = [m for m in meanings if (gains.meaning == m).any()] or list(meanings)[:1]
+    fig, axes = plt.subplots(1, len(meanings), figsize=(4.2 * len(meanings) + 2.0, 3.6), sharey=True,
+                             constrained_layout=True, squeeze=False)
+    markers = {"round robin + LIA": ("o", "-"), "lowest-RTT + LIA": ("s", "--"), "round robin + OLIA": ("^", "-."),
+               "lowest-RTT + OLIA": ("v", ":")}
+    for ax, meaning in zip(axes[0], meanings):
+        g = gains[(gains.setup == setup) & (gains.meaning == meaning)]
+        for var, gg in g.groupby("variant", sort=False):
+            gg = gg.sort_values("delta_ms")
+            marker, ls = markers.get(var, ("o", "-"))
+            ax.errorbar(gg.delta_ms, gg.gain_pct, yerr=gg.gain_ci95_pct.fillna(0), marker=marker, ls=ls, capsize=2,
+                        lw=1.2, ms=5, mfc="none" if ls != "-" else None, color=T1_COLOURS.get(var), label=var)
+        ax.plot(list(PAPER_LINUX_GAIN_PCT), list(PAPER_LINUX_GAIN_PCT.values()), "k*", ms=11, ls="none",
+                label="paper, Linux")
+        ax.plot(list(PAPER_NS3_GAIN_PCT), list(PAPER_NS3_GAIN_PCT.values()), "D", color="0.45", ms=7, ls="none",
+                label="paper, ns-3")
+        if kernel is not None and len(kernel):
+            for cc, km in (("reno", "P"), ("cubic", "X")):
+                k = kernel[(kernel.congestion == cc) & (kernel.meaning == meaning)].sort_values("delta_ms")
+                if len(k):
+                    ax.plot(k.delta_ms, k.gain_pct, km, mfc="none", color="0.2", ms=8, ls="none",
+                            label=f"kernel testbed, {cc} (stored)")
+        ax.axhline(0, color="0.6", lw=0.8)
+        ax.axhline(100, color="0.6", lw=0.8, ls=":")
+        ax.set_xlabel("delay difference Δ (ms)")
+        ax.set_title(MEANING_LABELS.get(meaning, meaning), fontsize=9)
+    axes[0][0].set_ylabel("MPTCP gain over best-path TCP (%)")
+    axes[0][-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
+    if title:
+        fig.suptitle(title, fontsize=10)
+    return fig
+
+
+def plot_table1_sensitivity(gains, *, variant: str = "round robin + LIA", deltas_ms=(100, 500), title: str = ""):
+    """The gain of ``variant`` under each setup (one-factor changes), grouped by (reading, Δ)."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from .table1 import PAPER_LINUX_GAIN_PCT, PAPER_NS3_GAIN_PCT
+
+    g = gains[(gains.variant == variant) & gains.delta_ms.isin([float(d) for d in deltas_ms])]
+    groups = [(m, d) for m in ("rtt", "one_way") for d in deltas_ms if ((g.meaning == m) & (g.delta_ms == d)).any()]
+    setups = list(dict.fromkeys(g.setup))
+    fig, ax = plt.subplots(figsize=(9.0, 3.6), constrained_layout=True)
+    width = 0.8 / max(len(setups), 1)
+    colours = ["#d95f02", "#1b9e77", "#7570b3", "#e7298a", "#66a61e", "#e6ab02"]
+    for j, st in enumerate(setups):
+        ys, es = [], []
+        for m, d in groups:
+            s = g[(g.setup == st) & (g.meaning == m) & (g.delta_ms == d)]
+            ys.append(float(s.gain_pct.iloc[0]) if len(s) else np.nan)
+            es.append(float(s.gain_ci95_pct.fillna(0).iloc[0]) if len(s) else 0.0)
+        x = np.arange(len(groups)) + (j - (len(setups) - 1) / 2) * width
+        ax.bar(x, ys, width, yerr=es, capsize=2, color=colours[j % len(colours)], label=st)
+    for i, (m, d) in enumerate(groups):
+        ax.plot([i - 0.4, i + 0.4], [PAPER_LINUX_GAIN_PCT[int(d)]] * 2, "k-", lw=1.5,
+                label="paper, Linux" if i == 0 else None)
+        ax.plot([i - 0.4, i + 0.4], [PAPER_NS3_GAIN_PCT[int(d)]] * 2, color="0.45", ls="--", lw=1.5,
+                label="paper, ns-3" if i == 0 else None)
+    ax.set_xticks(np.arange(len(groups)))
+    ax.set_xticklabels([f"Δ = {d:g} ms\n({'RTT' if m == 'rtt' else 'one-way'})" for m, d in groups])
+    ax.axhline(0, color="0.4", lw=0.8)
+    ax.set_ylabel("MPTCP gain over best-path TCP (%)")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
+    if title:
+        ax.set_title(title, fontsize=9)
+    return fig

@@ -166,7 +166,7 @@ class TcpSender:
         # multipath plumbing (read by mechanisms; see cmtlab.sim.mptcp)
         "index", "connection", "path",
         # reordering-response hooks (see cmtlab.sim.reordering)
-        "_every_ack", "_plain", "spurious_undos", "initial_cwnd",
+        "_every_ack", "_plain", "spurious_undos", "initial_cwnd", "kept_ssthresh",
     )
 
     def __init__(self, *, segment_bytes: int, transfer_bytes: int, initial_window_bytes: int,
@@ -255,6 +255,7 @@ class TcpSender:
         self._every_ack = bool(getattr(reordering, "wants_every_ack", False))
         self._plain = trace is None and not self._every_ack
         self.spurious_undos = 0  # times a reordering response restored a saved congestion state
+        self.kept_ssthresh = None  # ssthresh to restore when a "keep" fast recovery ends (PR-R)
         cc.init(self)
         attach = getattr(reordering, "attach", None)
         if attach is not None:
@@ -363,6 +364,7 @@ class TcpSender:
             self.first_partial_ack = True
         self.recover_active = False
         self.dupacks = 0
+        self.kept_ssthresh = None
         self._clear_lost_marks()
         if how == "undo":
             if record.cwnd > self.cwnd:
@@ -960,6 +962,9 @@ class TcpSender:
         if exited_recovery:
             self._new_ack(now, ack, True)
             self.cwnd = self.ssthresh
+            if self.kept_ssthresh is not None:  # a "keep" episode: the threshold was never reduced
+                self.ssthresh = self.kept_ssthresh
+                self.kept_ssthresh = None
             self.recovery.exit(self)
             if self.trace is not None:
                 self.trace.event(now, "recovery_exit", ack, self)
@@ -998,8 +1003,11 @@ class TcpSender:
 
         The reordering response decides first (:meth:`ReorderingResponse.on_fast_retransmit`,
         with the state still untouched): ``True`` — the standard reduction; ``False`` —
-        retransmit and enter recovery but keep the window (``ssthresh = cwnd``); ``"ignore"``
-        — no fast retransmit at all (the duplicate ACKs are left to the timer).
+        retransmit and enter recovery but keep the window (``ssthresh = cwnd``); ``"keep"`` —
+        retransmit and enter recovery with neither ``cwnd`` nor ``ssthresh`` reduced: the
+        recovery runs with ``cwnd`` as its target and, when it ends, ``ssthresh`` is what it was
+        before (so slow start goes on if it was under way); ``"ignore"`` — no fast retransmit
+        at all (the duplicate ACKs are left to the timer).
         """
         decision = self.reordering.on_fast_retransmit(self, now)
         if decision == "ignore":
@@ -1016,10 +1024,16 @@ class TcpSender:
         pipe = self.in_flight()
         self.pipe_snapshot = pipe
         flight = pipe if self.sack else pipe + seg
-        if decision:
+        self.kept_ssthresh = None
+        if decision == "keep":
+            # neither reduced (Alheid et al., Algorithm 1): recover at the current window and
+            # give the threshold back when the recovery ends
+            self.kept_ssthresh = self.ssthresh
+            self.ssthresh = self.cwnd
+        elif decision:
             self.ssthresh = self.cc.ssthresh(self, flight)
         else:
-            self.ssthresh = self.cwnd  # PR-R style: retransmit but keep the window
+            self.ssthresh = self.cwnd  # retransmit but keep the window (and end any slow start)
         self.recovery.enter(self, self.dupacks, (self.high - self.una) * seg, delivered)
         self.fast_retransmits += 1
         if self.trace is not None:
@@ -1122,6 +1136,7 @@ class TcpSender:
         doubled = self.rto * 2
         self.rto = doubled if doubled < 60 * NS_PER_S else 60 * NS_PER_S
         self.ssthresh = self.cc.ssthresh(self, in_flight_before)
+        self.kept_ssthresh = None
         self.state = LOSS
         self.cwnd = self.seg
         if self.trace is not None:

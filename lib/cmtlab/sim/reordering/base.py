@@ -20,8 +20,9 @@ now)``                      the receiver sends them only when :attr:`wants_dsack
 ``on_retransmit(sub, k,     segment ``k`` is being retransmitted (fast retransmit, partial ACK,
 now)``                      timeout, SACK recovery)
 ``on_fast_retransmit(sub,   the duplicate-ACK threshold is reached, state still untouched: ``True``
-now)``                      reduce as usual, ``False`` retransmit but keep ``cwnd``, ``"ignore"`` no
-                            fast retransmit at all
+now)``                      reduce as usual, ``False`` retransmit but keep ``cwnd`` (``ssthresh =
+                            cwnd``), ``"keep"`` retransmit and reduce neither ``cwnd`` nor
+                            ``ssthresh``, ``"ignore"`` no fast retransmit at all
 ``on_timeout(sub, now)``    the retransmission timer expired, state still untouched: ``"standard"``
                             (or ``None``), ``"defer"`` (reduce, retransmit only the first segment,
                             go-back-N later through ``sub.conventional_rto_recovery``) or ``"veto"``
@@ -89,7 +90,8 @@ class ReorderingResponse:
         """Segment ``k`` is being retransmitted."""
 
     def on_fast_retransmit(self, sub, now: int):
-        """The fast-retransmit threshold was reached. ``True``: reduce the window as usual."""
+        """The fast-retransmit threshold was reached. ``True``: reduce the window as usual
+        (``False``, ``"keep"``, ``"ignore"``: see the module docstring)."""
         return True
 
     def on_timeout(self, sub, now: int):

@@ -1,0 +1,290 @@
+"""Alheid, Doufexi, Kaleshi (ICT 2016), Table I (SPEC row A1): the MPTCP gain over single-path TCP.
+
+Table I gives the throughput gain of MPTCP with two disjoint subflows of **equal bandwidth** over
+single-path TCP on the best subflow, for a delay difference of 0, 100 and 500 ms between the
+subflows, with D-SACK as the reordering solution (sec. IV.A): the Linux column (94 / 89 / 23 %,
+taken from Barré's thesis) and the authors' ns-3 column (90 / 80 / 20 %).  The paper gives no
+rates, base delay, queues, buffers or run length for it; this module fixes them (module
+constants below, every one a choice of this book) and builds the runs on
+:func:`cmtlab.sim.multipath.mptcp_scenario`.
+
+Paths (the same as the kernel runs of :mod:`cmtlab.testbed.experiments`, so that the two
+chapters can be read side by side): two point-to-point paths of :data:`RATE_BPS` (10 Mbit/s),
+the best one with a round-trip time of :data:`BASE_RTT_S` (20 ms), drop-tail queues of
+:data:`QUEUE_PACKETS` (100) packets.  "Delay difference" Δ is not defined by the paper; both
+readings are built (:func:`path_rtts_s`): ``"rtt"`` — path 2's round trip is longer by Δ;
+``"one_way"`` — its one-way delay is longer by Δ (round trip by 2Δ).
+
+The transfer: one bulk MPTCP connection for :data:`DURATION_S` (50 s, the paper's run length of
+sec. IV.A), 1400 B segments (sec. IV.A), an ACK for every segment, SACK with D-SACK
+(``reordering="dsack"``), minimum RTO 0.2 s (Linux's and the Chihani–Collange model's), no
+timestamps.  The gain is the connection's goodput (application bytes delivered in order over the
+whole run) over the goodput of one single-path TCP (NewReno, the same options and D-SACK) on the
+best path, minus one.
+
+Choices that are *varied* (:data:`SETUPS`, one factor at a time from :data:`BASE_SETUP`):
+
+* ``preset`` — ``"rfc"`` (RFC 8684 receivers, LIA as RFC 6356, D-SACK as RFC 2883/3708) or
+  ``"paper"`` (the Alheid chapters' model preset, :data:`cmtlab.alheid.experiments.PRESETS`:
+  the paper's duplicate-ACK receiver, the Chihani–Collange LIA and D-SACK);
+* ``receive_buffer_bytes`` — the connection's receive buffer, which is also every subflow's
+  advertised window (RFC 8684 sec. 3.3.4: the receive window is shared at connection level):
+  the paper's 10 MB or ns-3's default socket buffer of 131072 B;
+* ``initial_ssthresh_bytes`` — :data:`UNBOUNDED_SSTHRESH_BYTES` (Linux: slow start until the
+  first loss) or 65535 B (the Chihani–Collange model and ns-3 before 3.26);
+* ``loss_rate`` — a residual random drop rate per data packet on each path.  Without it the
+  simulation of a drop-tail path is deterministic and every seed repeats one number; the base
+  setup drops one packet in 10⁵ (about one drop per path every two runs), so that the seeds
+  differ as the repetitions of a real testbed do, and the ``loss_rate=0`` row shows what that
+  costs.
+
+Schedulers and congestion controls (:data:`VARIANTS`): round robin + LIA (the paper's), and
+what the paper lacks — the lowest-RTT-first scheduler and OLIA.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .._validate import check_choice, check_int, check_non_negative, check_positive
+from .experiments import PRESETS, t95
+
+#: Table I of the paper (comparison targets only): delay difference (ms) → gain (%).
+PAPER_LINUX_GAIN_PCT = {0: 94.0, 100: 89.0, 500: 23.0}
+PAPER_NS3_GAIN_PCT = {0: 90.0, 100: 80.0, 500: 20.0}
+DELTAS_MS = (0, 100, 500)
+MEANINGS = ("rtt", "one_way")
+MEANING_LABELS = {"rtt": "Δ = RTT difference", "one_way": "Δ = one-way difference"}
+
+#: Path and transfer choices (the paper gives none of them for Table I).
+RATE_BPS = 10e6
+BASE_RTT_S = 0.020
+QUEUE_PACKETS = 100
+SEGMENT_BYTES = 1400
+DURATION_S = 50.0
+MIN_RTO_S = 0.2
+SEND_BUFFER_BYTES = 10_000_000
+#: "Unbounded" initial ssthresh (1 GiB: never reached in these runs), as Linux's.
+UNBOUNDED_SSTHRESH_BYTES = 1 << 30
+#: ns-3's default ``TcpSocket::RcvBufSize``.
+NS3_DEFAULT_BUFFER_BYTES = 131072
+
+#: The base setup of the chapter and the one-factor changes shown beside it.
+BASE_SETUP = dict(preset="rfc", receive_buffer_bytes=10_000_000, initial_ssthresh_bytes=UNBOUNDED_SSTHRESH_BYTES,
+                  loss_rate=1e-5)
+SETUPS = {
+    "base": {},
+    "receive buffer 128 KiB": dict(receive_buffer_bytes=NS3_DEFAULT_BUFFER_BYTES),
+    "initial ssthresh 65535 B": dict(initial_ssthresh_bytes=65535),
+    "paper's model preset": dict(preset="paper"),
+    "no residual loss": dict(loss_rate=0.0),
+}
+
+#: Variant label → (scheduler, congestion control).
+VARIANTS = {
+    "round robin + LIA": ("round_robin", "lia"),
+    "lowest-RTT + LIA": ("lowest_rtt", "lia"),
+    "round robin + OLIA": ("round_robin", "olia"),
+    "lowest-RTT + OLIA": ("lowest_rtt", "olia"),
+}
+PAPER_VARIANT = "round robin + LIA"
+COLOURS = {"round robin + LIA": "#d95f02", "lowest-RTT + LIA": "#1b9e77", "round robin + OLIA": "#7570b3",
+           "lowest-RTT + OLIA": "#e7298a"}
+
+
+def setup(name_or_changes="base", **changes) -> dict:
+    """The full setup dict: :data:`BASE_SETUP` with the changes of ``SETUPS[name]`` (or a dict) and ``changes``."""
+    if isinstance(name_or_changes, str):
+        check_choice("setup", name_or_changes, tuple(SETUPS))
+        base = dict(BASE_SETUP, **SETUPS[name_or_changes])
+    else:
+        base = dict(BASE_SETUP, **dict(name_or_changes))
+    base.update(changes)
+    unknown = set(base) - set(BASE_SETUP)
+    if unknown:
+        raise ValueError(f"unknown setup field(s) {sorted(unknown)}; allowed: {sorted(BASE_SETUP)}")
+    return base
+
+
+def seeds_for(setup_name, n_seeds: int) -> list:
+    """Seeds to run for a setup: ``n_seeds``, or one when the setup has no random element
+    (``loss_rate`` 0: a drop-tail path is deterministic and every seed repeats the same run)."""
+    n = check_int("n_seeds", n_seeds, minimum=1)
+    st = setup(setup_name)
+    return [0] if st["loss_rate"] == 0 else list(range(n))
+
+
+def path_rtts_s(delta_s: float, meaning: str = "rtt", *, base_rtt_s: float = BASE_RTT_S) -> tuple:
+    """Round-trip times (s) of the best path and of path 2 for a delay difference ``delta_s``.
+
+    ``meaning="rtt"``: path 2's RTT is ``base + Δ``; ``"one_way"``: its one-way delay is longer by
+    Δ, its RTT by 2Δ.
+    """
+    check_choice("meaning", meaning, MEANINGS)
+    delta_s = check_non_negative("delta_s", delta_s)
+    base_rtt_s = check_positive("base_rtt_s", base_rtt_s)
+    return base_rtt_s, base_rtt_s + (delta_s if meaning == "rtt" else 2 * delta_s)
+
+
+def scenario(delta_ms: float = 0.0, meaning: str = "rtt", *, n_paths: int = 2, scheduler: str = "round_robin",
+             congestion: str = "lia", preset: str = "rfc", receive_buffer_bytes: int = 10_000_000,
+             initial_ssthresh_bytes: int = UNBOUNDED_SSTHRESH_BYTES, loss_rate: float = 1e-5,
+             duration_s: float = DURATION_S, rate_bps: float = RATE_BPS, base_rtt_s: float = BASE_RTT_S,
+             queue_packets: int = QUEUE_PACKETS, seed: int = 0):
+    """One run of Table I (see the module docstring); ``n_paths=1``: single-path TCP on the best path."""
+    from ..scenario import LossModel, TcpOptions
+    from ..sim.multipath import mptcp_scenario
+
+    check_choice("preset", preset, tuple(PRESETS))
+    n = check_int("n_paths", n_paths, minimum=1, maximum=2)
+    if not 0 <= loss_rate < 1:
+        raise ValueError(f"loss_rate must be a probability in [0, 1), got {loss_rate!r}")
+    rtts = path_rtts_s(float(delta_ms) / 1e3, meaning, base_rtt_s=base_rtt_s)[:n]
+    dupack_mode, cc_variant, ro_variants = PRESETS[preset]
+    if n == 1:
+        cc, cc_params = "newreno", {}
+    else:
+        cc = congestion
+        cc_params = {"variant": cc_variant} if congestion in ("lia", "fully_coupled", "rtt_compensation") else {}
+    rcv = check_int("receive_buffer_bytes", receive_buffer_bytes, minimum=SEGMENT_BYTES)
+    # one window for the connection and its subflows (RFC 8684 sec. 3.3.4)
+    opts = TcpOptions(sack=True, timestamps=False, min_rto_s=MIN_RTO_S, initial_rto_s=1.0,
+                      send_buffer_bytes=SEND_BUFFER_BYTES, receive_buffer_bytes=rcv)
+    loss = [LossModel("packet", float(loss_rate)) if loss_rate > 0 else LossModel()] * n
+    return mptcp_scenario([float(rate_bps)] * n, list(rtts), duration_s=float(duration_s), congestion=cc,
+                          congestion_params=cc_params, scheduler=scheduler, reordering="dsack",
+                          reordering_params={"variant": ro_variants["dsack"]}, dupack_mode=dupack_mode,
+                          segment_bytes=SEGMENT_BYTES, initial_window_bytes=SEGMENT_BYTES,
+                          ssthresh_bytes=int(initial_ssthresh_bytes), m_ack=1, queue_packets=int(queue_packets),
+                          loss=loss, options=opts, seed=int(seed))
+
+
+def cases(deltas_ms=DELTAS_MS, meanings=MEANINGS, *, variants=(PAPER_VARIANT,), setups=("base",),
+          duration_s: float = DURATION_S, **path_kw) -> list:
+    """``(labels, scenario)`` for every setup × variant × (meaning, Δ), plus one single-path TCP
+    reference per setup (Δ = 0 is one case, labelled with the first meaning and ``meaning="both"``)."""
+    out = []
+    for sname in setups:
+        st = setup(sname) if isinstance(sname, str) else setup(sname)
+        slabel = sname if isinstance(sname, str) else "custom"
+        for vname in variants:
+            check_choice("variant", vname, tuple(VARIANTS))
+            sched, cc = VARIANTS[vname]
+            done = set()
+            for meaning in meanings:
+                for d in deltas_ms:
+                    key = (0.0, "both") if float(d) == 0 else (float(d), meaning)
+                    if key in done:
+                        continue
+                    done.add(key)
+                    labels = dict(setup=slabel, variant=vname, meaning=key[1], delta_ms=float(d), paths=2)
+                    out.append((labels, scenario(d, meaning, scheduler=sched, congestion=cc, duration_s=duration_s,
+                                                 **st, **path_kw)))
+        out.append((dict(setup=slabel, variant="single TCP", meaning="-", delta_ms=0.0, paths=1),
+                    scenario(0.0, "rtt", n_paths=1, duration_s=duration_s, **st, **path_kw)))
+    return out
+
+
+def run(case_list, *, seeds, workers=None, progress=True) -> pd.DataFrame:
+    """Run ``case_list`` × ``seeds`` (:func:`cmtlab.sweep.run_sweep`: result cache, process pool);
+    adds ``goodput_mbps`` and the per-subflow ``sf<i>_goodput_mbps``."""
+    from ..sweep import run_sweep
+
+    df = run_sweep("cmtlab", case_list, seeds=list(seeds), workers=workers, progress=progress)
+    df["goodput_mbps"] = df["gthroughput_bps"] / 1e6
+    for i in (0, 1):
+        col = f"sf{i}_goodput_bps"
+        if col in df:
+            df[f"sf{i}_goodput_mbps"] = df[col] / 1e6
+    return df
+
+
+def gains(runs: pd.DataFrame) -> pd.DataFrame:
+    """Gain per (setup, variant, meaning, Δ) with a 95 % confidence interval over the seeds.
+
+    Each MPTCP run's gain is its goodput over the mean goodput of the single-path TCP runs of the
+    same setup, minus one; ``gain_pct`` is their mean and ``gain_ci95_pct`` the Student-t
+    half-width (``nan`` for one seed).  Δ = 0 rows (``meaning="both"``) are repeated for each
+    meaning present.  Also: the mean goodputs, path 2's share of the goodput and the number of
+    fast retransmits and timeouts per run.
+    """
+    tcp = runs[runs.paths == 1].groupby("setup").goodput_mbps.mean()
+    m = runs[runs.paths == 2].copy()
+    if m.empty:
+        return pd.DataFrame()
+    m["tcp_mbps"] = m.setup.map(tcp)
+    m["gain_pct"] = 100 * (m.goodput_mbps / m.tcp_mbps - 1)
+    m["share2"] = m["sf1_goodput_bps"] / (m["sf0_goodput_bps"] + m["sf1_goodput_bps"])
+    present = [x for x in MEANINGS if (m.meaning == x).any()] or [MEANINGS[0]]
+    rows = []
+    for meaning in present:
+        sel = m[(m.meaning == meaning) | (m.meaning == "both")]
+        for (st, var, d), g in sel.groupby(["setup", "variant", "delta_ms"], sort=False):
+            n = len(g)
+            sd = g.gain_pct.std(ddof=1) if n > 1 else math.nan
+            rows.append(dict(setup=st, variant=var, meaning=meaning, delta_ms=d, rtt1_ms=1e3 * float(g.sf0_rtt_s.iloc[0]),
+                             rtt2_ms=1e3 * float(g.sf1_rtt_s.iloc[0]),
+                             tcp_mbps=float(g.tcp_mbps.iloc[0]), mptcp_mbps=float(g.goodput_mbps.mean()),
+                             sf1_mbps=float(g.sf0_goodput_mbps.mean()), sf2_mbps=float(g.sf1_goodput_mbps.mean()),
+                             share2=float(g.share2.mean()), gain_pct=float(g.gain_pct.mean()),
+                             gain_ci95_pct=float(sd / np.sqrt(n) * t95(n)) if n > 1 else math.nan,
+                             gain_min_pct=float(g.gain_pct.min()), gain_max_pct=float(g.gain_pct.max()),
+                             fast_retransmits=float(g.fast_retransmits.mean()), timeouts=float(g.timeouts.mean()),
+                             n_seeds=n, paper_linux_pct=PAPER_LINUX_GAIN_PCT.get(int(d), math.nan),
+                             paper_ns3_pct=PAPER_NS3_GAIN_PCT.get(int(d), math.nan)))
+    return pd.DataFrame(rows)
+
+
+def gain_of(g: pd.DataFrame, delta_ms: float, meaning: str = "rtt", *, setup_name: str = "base",
+            variant: str = PAPER_VARIANT, column: str = "gain_pct") -> float:
+    """One cell of :func:`gains` (``nan`` if that row was not run)."""
+    sel = g[(g.setup == setup_name) & (g.variant == variant) & (g.meaning == meaning) & (g.delta_ms == float(delta_ms))]
+    return float(sel[column].iloc[0]) if len(sel) else math.nan
+
+
+def kernel_gains_from_chapter(notebook) -> pd.DataFrame:
+    """The kernel's gains as *stored* in the executed Linux testbed chapter (not re-run here).
+
+    Reads the glued values ``tb_gain_<cc>_<meaning>_<Δ>`` of ``notebook``
+    (``notebooks/linux-mptcp-validation.ipynb``).  Returns rows ``congestion, meaning, delta_ms,
+    gain_pct``; empty when the file is missing or holds none (e.g. not executed).
+    """
+    path = Path(notebook)
+    cols = ["congestion", "meaning", "delta_ms", "gain_pct"]
+    if not path.is_file():
+        return pd.DataFrame(columns=cols)
+    try:
+        nb = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return pd.DataFrame(columns=cols)
+    rows = []
+    for cell in nb.get("cells", []):
+        for out in cell.get("outputs", []) or []:
+            name = (out.get("metadata", {}).get("scrapbook", {}) or {}).get("name", "")
+            if not name.startswith("tb_gain_"):
+                continue
+            data = out.get("data", {})
+            text = data.get("application/papermill.record/text/plain", data.get("text/plain"))
+            text = "".join(text) if isinstance(text, list) else text
+            parts = name[len("tb_gain_"):].split("_")
+            try:
+                value = float(text)
+                cc, d = parts[0], float(parts[-1])
+            except (TypeError, ValueError):
+                continue
+            meaning = "_".join(parts[1:-1])
+            if meaning in MEANINGS and math.isfinite(value):
+                rows.append(dict(congestion=cc, meaning=meaning, delta_ms=d, gain_pct=value))
+    return pd.DataFrame(rows, columns=cols)
+
+
+__all__ = ["PAPER_LINUX_GAIN_PCT", "PAPER_NS3_GAIN_PCT", "DELTAS_MS", "MEANINGS", "MEANING_LABELS", "RATE_BPS",
+           "BASE_RTT_S", "QUEUE_PACKETS", "SEGMENT_BYTES", "DURATION_S", "MIN_RTO_S", "SEND_BUFFER_BYTES",
+           "UNBOUNDED_SSTHRESH_BYTES", "NS3_DEFAULT_BUFFER_BYTES", "BASE_SETUP", "SETUPS", "VARIANTS", "PAPER_VARIANT",
+           "COLOURS", "setup", "seeds_for", "path_rtts_s", "scenario", "cases", "run", "gains", "gain_of",
+           "kernel_gains_from_chapter"]
