@@ -349,6 +349,12 @@ def test_cwnd_means_and_the_fig6_comparison():
     v = _verdicts(comp.fig6_comparison(sym, pdr2=0.005, distance_m=10, duration_s=50, n_seeds=2, preset="paper"))
     assert v["D-SACK favours one subflow"] == "not reproduced"
     assert v["PR-R: large windows (the largest of the four)"] == "reproduced"
+    # PR-R only a little above TCP-DOOR (17 vs 14 segments) is not "large", not even partly
+    small = mean_cw.copy()
+    small.loc["PR-R"] = [11.5, 5.5, 11.5 / 5.5]
+    v = _verdicts(comp.fig6_comparison(small, pdr2=0.005, distance_m=10, duration_s=50, n_seeds=2, preset="paper"))
+    assert v["PR-R: large windows (the largest of the four)"] == "not reproduced"
+    assert v["TCP-DOOR: windows small under loss"] == "not reproduced"              # SF 2: 7 > 5.5
 
 
 def test_fig6_runs_include_the_plotted_seed():
