@@ -4,11 +4,12 @@
   behind a 100 Mbit/s, 10 ms backbone (:mod:`cmtlab.sim.wifi`, :mod:`cmtlab.sim.multipath`);
 * :mod:`.table1` — Table I (SPEC row A1): the MPTCP gain over single-path TCP against the delay
   difference of two equal-rate paths, with D-SACK;
+* :mod:`.comparison` — the tables of A2–A4 and their paper-vs-reproduction comparisons;
 * :mod:`.figures` — their plots.
 
 The Wi-Fi link model's check against ns-3 lives in :mod:`cmtlab.wifi_validation`.
 """
 
-from . import experiments, figures, table1
+from . import comparison, experiments, figures, table1
 
-__all__ = ["experiments", "figures", "table1"]
+__all__ = ["comparison", "experiments", "figures", "table1"]

@@ -11,7 +11,10 @@ out-of-order (receive) buffer, 50 s runs (:data:`DURATION_S`), seeds 0…n-1.
   PDR 0 for the four solutions; OOO-BO, OOO-R and LU at 50 and 70 m;
 * **A3, Fig. 5 + Table IV** (:func:`fig5_cases`): gThroughput against the PDR of subflow 2,
   0–0.9 %, at 10 m; the metrics at 0.1 and 0.9 %;
-* **A4, Fig. 6** (:func:`fig6_traces`): the cwnd of both subflows over time at PDR 0.5 %.
+* **A4, Fig. 6** (:func:`fig6_traces`, :func:`fig6_runs`): the cwnd of both subflows over time at PDR 0.5 %;
+* PR-R's ``ssthresh`` rule, Algorithm 1 against ``ssthresh = cwnd`` (:func:`prr_rule_cases`).
+
+The chapters' tables and paper-vs-reproduction comparisons are in :mod:`cmtlab.alheid.comparison`.
 
 The four solutions (:data:`SOLUTIONS`) and the receiver/sender semantics (:data:`PRESETS`)
 ------------------------------------------------------------------------------------------
@@ -191,6 +194,25 @@ def fig5_cases(pdrs=PDRS, *, distance_m: float = SCENARIO2_DISTANCE_M, **kw) -> 
     return _cases([float(p) for p in pdrs], "pdr2", distance_m=distance_m, **kw)
 
 
+def prr_rule_cases(points, *, cases=fig4_cases, rules=("keep", "cwnd"), **kw) -> list:
+    """PR-R alone under each of its ``ssthresh`` rules at a fast retransmit, at every point of ``points``.
+
+    ``rules`` are those of :data:`cmtlab.sim.reordering.pr_r.SSTHRESH_RULES`: ``"keep"`` (Algorithm 1
+    of sec. III: a fast retransmit reduces neither cwnd nor ssthresh) and ``"cwnd"`` (the book's first
+    implementation, ``ssthresh = cwnd``).  ``cases`` is :func:`fig4_cases` (points: distances, m) or
+    :func:`fig5_cases` (points: PDRs of subflow 2, fractions); ``kw`` goes to it.  Each label gets a
+    ``prr_ssthresh`` column.
+    """
+    from ..sim.reordering.pr_r import SSTHRESH_RULES
+
+    out = []
+    for r in rules:
+        check_choice("rules", r, SSTHRESH_RULES)
+        for lab, sc in cases(points, solutions=("PR-R",), prr_ssthresh=r, **kw):
+            out.append((dict(lab, prr_ssthresh=r), sc))
+    return out
+
+
 def run(cases, *, seeds, workers=None, progress=True) -> pd.DataFrame:
     """Run ``cases`` × ``seeds`` through :func:`cmtlab.sweep.run_sweep` (result cache, process pool).
 
@@ -276,6 +298,30 @@ def fig6_traces(*, pdr2: float = 0.005, distance_m: float = SCENARIO2_DISTANCE_M
     return pd.concat(frames, ignore_index=True), add_metrics(pd.DataFrame(rows))
 
 
+def fig6_runs(*, n_seeds: int, plot_seed: int = 0, pdr2: float = 0.005, distance_m: float = SCENARIO2_DISTANCE_M,
+              preset: str = "paper", duration_s: float = DURATION_S, prr_ssthresh: str = "keep", from_s: float = 1.0,
+              solutions=SOLUTION_ORDER, progress=True) -> tuple:
+    """Fig. 6 (sec. V.B) over several seeds: ``(trace, cw_summary, run_rows)``.
+
+    Runs :func:`fig6_traces` for seeds ``0 … max(n_seeds, plot_seed + 1) − 1`` (so the plotted seed
+    is always among them; every run enters the summaries).  ``trace`` is the cwnd trace (segments of
+    1400 B over seconds) of ``plot_seed``; ``cw_summary`` the time-weighted mean window per run,
+    solution and subflow after ``from_s`` seconds (:func:`cwnd_summary`, with a ``seed`` column);
+    ``run_rows`` one result row per run (gThroughput in Mbit/s etc., :func:`add_metrics`).
+    """
+    n = check_int("n_seeds", n_seeds, minimum=1)
+    plot_seed = check_int("plot_seed", plot_seed, minimum=0)
+    trace, rows, summaries = None, [], []
+    for s in range(max(n, plot_seed + 1)):
+        cw, r = fig6_traces(pdr2=pdr2, distance_m=distance_m, preset=preset, duration_s=duration_s, seed=s,
+                            solutions=solutions, progress=progress, prr_ssthresh=prr_ssthresh)
+        if s == plot_seed:
+            trace = cw
+        summaries.append(cwnd_summary(cw, from_s=from_s).assign(seed=s))
+        rows.append(r.assign(seed=s))
+    return trace, pd.concat(summaries, ignore_index=True), pd.concat(rows, ignore_index=True)
+
+
 def cwnd_summary(cwnd: pd.DataFrame, *, from_s: float = 0.0) -> pd.DataFrame:
     """Time-weighted mean cwnd (segments) per solution and subflow after ``from_s``."""
     rows = []
@@ -296,4 +342,5 @@ def cwnd_summary(cwnd: pd.DataFrame, *, from_s: float = 0.0) -> pd.DataFrame:
 __all__ = ["SEGMENT_BYTES", "BACKBONE_BPS", "BACKBONE_DELAY_S", "PHY_RATE_BPS", "OOO_BUFFER_BYTES", "DURATION_S",
            "N_SEEDS_PAPER", "QUEUE_PACKETS", "DISTANCES_M", "PDRS", "SCENARIO2_DISTANCE_M", "WIFI_PARAMS", "SOLUTIONS",
            "SOLUTION_ORDER", "COLOURS", "PRESETS", "tcp_options", "wifi_link", "scenario", "fig4_cases", "fig5_cases",
-           "run", "add_metrics", "summarise", "improvement_pct", "t95", "fig6_traces", "cwnd_summary"]
+           "prr_rule_cases", "run", "add_metrics", "summarise", "improvement_pct", "t95", "fig6_traces", "fig6_runs",
+           "cwnd_summary"]

@@ -247,6 +247,113 @@ def gain_of(g: pd.DataFrame, delta_ms: float, meaning: str = "rtt", *, setup_nam
     return float(sel[column].iloc[0]) if len(sel) else math.nan
 
 
+def closer_reading(g: pd.DataFrame, meanings=MEANINGS, *, delta_ms: float | None = None) -> str:
+    """The reading of "delay difference" (``"rtt"`` or ``"one_way"``) whose gain is closer to Table I.
+
+    At ``delta_ms`` (default: the largest Δ in ``g``), for the base setup and the paper's variant,
+    the distance of each reading's gain (%) from the paper's Linux and ns-3 columns (percentage
+    points), summed over the two columns; the reading with the smaller sum (the first of ``meanings``
+    on a tie).
+    """
+    meanings = list(meanings)
+    if not meanings:
+        raise ValueError("closer_reading needs at least one meaning")
+    d = float(max(g.delta_ms)) if delta_ms is None else float(delta_ms)
+    key = int(d) if d.is_integer() else d
+    if key not in PAPER_LINUX_GAIN_PCT:
+        raise ValueError(f"Table I has no column for a delay difference of {d:g} ms")
+
+    def dist(meaning):
+        ours = gain_of(g, d, meaning)
+        return abs(ours - PAPER_LINUX_GAIN_PCT[key]) + abs(ours - PAPER_NS3_GAIN_PCT[key])
+
+    return min(meanings, key=dist)
+
+
+def same_gains(g: pd.DataFrame, variant: str, deltas_ms=DELTAS_MS, meanings=MEANINGS, *,
+               base_variant: str = PAPER_VARIANT) -> bool:
+    """Whether ``variant`` gives the same gain (%) as ``base_variant`` at every Δ (ms) and reading (``np.isclose``).
+
+    ``False`` if ``variant`` was not run.  (With the lowest-RTT scheduler in these runs a subflow asks
+    for data only when an ACK opens its own window, so it can repeat round robin run for run.)
+    """
+    if variant not in set(g.variant):
+        return False
+    return all(bool(np.isclose(gain_of(g, d, m, variant=variant), gain_of(g, d, m, variant=base_variant)))
+               for m in meanings for d in deltas_ms)
+
+
+def max_ooo_buffer_bytes(runs: pd.DataFrame) -> pd.Series:
+    """The largest out-of-order buffer occupancy (bytes) over the seeds, per (setup, meaning, Δ), MPTCP runs only."""
+    return runs[runs.paths == 2].groupby(["setup", "meaning", "delta_ms"], sort=False).max_ooo_buffer_bytes.max()
+
+
+def sensitivity_table(g: pd.DataFrame, runs: pd.DataFrame, meanings=MEANINGS) -> pd.DataFrame:
+    """"Where a choice changes the conclusion": the paper's variant, one row per setup of :data:`SETUPS` run.
+
+    Columns: the gain (%) at every Δ and reading (Δ = 0 once), the timeouts per run at the largest
+    Δ, the largest out-of-order buffer occupancy (MB, :func:`max_ooo_buffer_bytes`) and the seeds.
+    ``g`` is :func:`gains` of ``runs``.
+    """
+    meanings = list(meanings)
+    sens = g[g.variant == PAPER_VARIANT]
+    occ = max_ooo_buffer_bytes(runs)
+    tab = sens.pivot_table(index="setup", columns=["meaning", "delta_ms"], values="gain_pct", sort=False)
+    tab = tab[[c for c in tab.columns if not (c[0] != meanings[0] and c[1] == 0)]]  # Δ = 0 once
+    tab.columns = [("Δ = 0 ms" if d == 0 else f"{'RTT' if m == 'rtt' else 'one-way'} Δ = {d:g} ms") for m, d in tab.columns]
+    far = max(sens.delta_ms)
+    tab[f"timeouts / run (Δ = {far:g} ms)"] = sens[sens.delta_ms == far].groupby("setup", sort=False).timeouts.mean()
+    tab["max. OOO buffer (MB)"] = occ.groupby(level="setup", sort=False).max() / 1e6
+    tab["seeds"] = sens.groupby("setup", sort=False).n_seeds.max()
+    return tab
+
+
+def comparison(g: pd.DataFrame, *, deltas_ms, meanings, duration_s: float, n_seeds: int,
+               max_occ_base_bytes: float):
+    """A1: the paper-vs-reproduction table of Table I (sec. IV.A), base setup, round robin + LIA.
+
+    Each Δ (ms) and reading of "delay difference" against both columns of Table I (gain in %,
+    ±10 % relative for "reproduced", ±30 % for "partly", the 95 % CI in the note), the claim that
+    the gain falls with Δ (per reading), and the claim that the 10 MB buffer does not limit
+    (``max_occ_base_bytes``: the largest out-of-order occupancy of the base setup, bytes; the
+    128 KiB setup's gain at the largest Δ is quoted when it was run).
+    """
+    from ..report import Comparison
+
+    meanings = list(meanings)
+    table = Comparison()
+    table.add_input("two equal-bandwidth subflows, Δ = 0 / 100 / 500 ms, D-SACK, coupled CC (LIA)",
+                    paper="Table I, sec. IV.A (rates, delays, queues, buffers, run length not stated)",
+                    ours=f"2 × {RATE_BPS / 1e6:g} Mbit/s, best path {1e3 * BASE_RTT_S:g} ms RTT, {QUEUE_PACKETS}-packet "
+                         f"queues, {SEGMENT_BYTES} B, 10 MB buffer, {duration_s:g} s runs, round robin + LIA, {n_seeds} seeds")
+    for d in deltas_ms:
+        for meaning in meanings:
+            if d == 0 and meaning != meanings[0]:
+                continue
+            reading = "" if d == 0 else (" (Δ as RTT difference)" if meaning == "rtt" else " (Δ as one-way difference)")
+            ours = gain_of(g, d, meaning)
+            ci = gain_of(g, d, meaning, column="gain_ci95_pct")
+            note = f"± {ci:.1f} pp (95 % CI, {n_seeds} seeds)."
+            table.add_value(f"MPTCP gain over best-path TCP, Δ = {d} ms{reading} — Linux column",
+                            paper=PAPER_LINUX_GAIN_PCT[d], ours=ours, unit="%", fmt=".0f", note=note)
+            table.add_value(f"MPTCP gain over best-path TCP, Δ = {d} ms{reading} — ns-3 column",
+                            paper=PAPER_NS3_GAIN_PCT[d], ours=ours, unit="%", fmt=".0f", note=note)
+    paper_trend = ", ".join(" → ".join(f"{v:g}" for v in col.values()) + " %"
+                            for col in (PAPER_LINUX_GAIN_PCT, PAPER_NS3_GAIN_PCT))
+    for meaning in meanings:
+        vals = [gain_of(g, d, meaning) for d in sorted(deltas_ms)]
+        table.add_claim(f"the gain falls as the delay difference grows ({'RTT' if meaning == 'rtt' else 'one-way'} reading)",
+                        paper=f"Table I ({paper_trend})", ours=" → ".join(f"{v:.0f} %" for v in vals),
+                        holds=bool(all(a > b for a, b in zip(vals, vals[1:]))))
+    far = max(deltas_ms)
+    buf = gain_of(g, far, "rtt", setup_name="receive buffer 128 KiB")
+    table.add_claim("a 10 MB receive buffer is large enough not to affect the results", paper="sec. IV.A",
+                    ours=f"at most {max_occ_base_bytes / 1e6:.2f} MB held out of order; with 131072 B the gain at "
+                         f"{far} ms (RTT reading) is {buf:.0f} % instead of {gain_of(g, far, 'rtt'):.0f} %",
+                    holds=bool(max_occ_base_bytes < BASE_SETUP["receive_buffer_bytes"]))
+    return table
+
+
 def kernel_gains_from_chapter(notebook) -> pd.DataFrame:
     """The kernel's gains as *stored* in the executed Linux testbed chapter (not re-run here).
 
@@ -287,4 +394,5 @@ __all__ = ["PAPER_LINUX_GAIN_PCT", "PAPER_NS3_GAIN_PCT", "DELTAS_MS", "MEANINGS"
            "BASE_RTT_S", "QUEUE_PACKETS", "SEGMENT_BYTES", "DURATION_S", "MIN_RTO_S", "SEND_BUFFER_BYTES",
            "UNBOUNDED_SSTHRESH_BYTES", "NS3_DEFAULT_BUFFER_BYTES", "BASE_SETUP", "SETUPS", "VARIANTS", "PAPER_VARIANT",
            "COLOURS", "setup", "seeds_for", "path_rtts_s", "scenario", "cases", "run", "gains", "gain_of",
+           "closer_reading", "same_gains", "max_ooo_buffer_bytes", "sensitivity_table", "comparison",
            "kernel_gains_from_chapter"]
