@@ -378,8 +378,13 @@ def test_table1_closer_reading_and_same_gains():
     assert t1.closer_reading(g, delta_ms=0) == "rtt"                    # a tie at 0 ms: the first meaning
     g2 = _t1_gains({("rtt", 0): 99, ("rtt", 500): 25, ("one_way", 0): 99, ("one_way", 500): 10})
     assert t1.closer_reading(g2) == "rtt"
-    with pytest.raises(ValueError, match="no column"):
+    with pytest.raises(ValueError, match="delta_ms = 300: Table I has columns for"):
         t1.closer_reading(g, delta_ms=300)
+    # a papermill re-run with a Δ Table I lacks: the default compares at the largest Δ it has
+    g3 = pd.concat([g, _t1_gains({("rtt", 700): 5, ("one_way", 700): 80})], ignore_index=True)
+    assert t1.closer_reading(g3) == "one_way"
+    with pytest.raises(ValueError, match="none of the delay differences"):
+        t1.closer_reading(_t1_gains({("rtt", 200): 50}))
     lrtt = _t1_gains({("rtt", 0): 99, ("rtt", 500): 40, ("one_way", 0): 99, ("one_way", 500): 10},
                      variant="lowest-RTT + LIA")
     both = pd.concat([g, lrtt], ignore_index=True)
@@ -409,6 +414,12 @@ def test_table1_comparison_and_sensitivity_table():
         "Table I (94 → 89 → 23 %, 90 → 80 → 20 %)"
     buf = f.loc["a 10 MB receive buffer is large enough not to affect the results"]
     assert buf.verdict == "reproduced" and "gain at 500 ms (RTT reading) is 5 % instead of 60 %" in buf.reproduction
+    extra = pd.concat([g, _t1_gains({("rtt", 200): 70.0, ("one_way", 200): 30.0})], ignore_index=True)
+    t200 = t1.comparison(extra, deltas_ms=[0, 100, 200, 500], meanings=["rtt", "one_way"], duration_s=50, n_seeds=4,
+                         max_occ_base_bytes=2e6).to_frame()
+    assert len(t200) == len(f) and not t200.claim.str.contains("200 ms").any()   # no Table I column: not compared
+    assert t200.set_index("claim").loc["the gain falls as the delay difference grows (one-way reading)",
+                                       "reproduction"] == "95 % → 50 % → 30 % → 70 %"
     full = t1.comparison(g, deltas_ms=[0, 100, 500], meanings=["rtt"], duration_s=50, n_seeds=4, max_occ_base_bytes=2e7)
     assert full.to_frame().verdict.iloc[-1] == "not reproduced"          # 20 MB held: the buffer did limit
     runs = pd.DataFrame({"paths": [2, 2, 2, 1], "setup": ["base", "base", "receive buffer 128 KiB", "base"],
@@ -421,3 +432,15 @@ def test_table1_comparison_and_sensitivity_table():
     assert "Δ = 0 ms" in tab.columns and "one-way Δ = 0 ms" not in tab.columns
     assert tab.loc["base", "one-way Δ = 100 ms"] == 50.0 and tab.loc["base", "max. OOO buffer (MB)"] == 3.0
     assert tab.loc["receive buffer 128 KiB", "timeouts / run (Δ = 500 ms)"] == 1.0
+
+
+def test_check_table_points_names_the_parameters():
+    from cmtlab.alheid import experiments as ex
+
+    assert ex.check_table_points("table_pdrs", [0.001], "pdrs", [0.0, 0.001, 0.009], required=(0.0,)) == [0.001]
+    with pytest.raises(ValueError, match=r"table_pdrs.*0\.005.*pdrs"):
+        ex.check_table_points("table_pdrs", [0.001, 0.005], "pdrs", [0.0, 0.001])
+    with pytest.raises(ValueError, match=r"pdrs.*must include \[0\.0\]"):
+        ex.check_table_points("table_pdrs", [0.005], "pdrs", [0.005], required=(0.0,))
+    with pytest.raises(ValueError, match="table_distances_m must name at least one"):
+        ex.check_table_points("table_distances_m", [], "distances_m", [50, 70])

@@ -344,3 +344,25 @@ __all__ = ["SEGMENT_BYTES", "BACKBONE_BPS", "BACKBONE_DELAY_S", "PHY_RATE_BPS", 
            "SOLUTION_ORDER", "COLOURS", "PRESETS", "tcp_options", "wifi_link", "scenario", "fig4_cases", "fig5_cases",
            "prr_rule_cases", "run", "add_metrics", "summarise", "improvement_pct", "t95", "fig6_traces", "fig6_runs",
            "cwnd_summary"]
+
+
+def check_table_points(name: str, points, within_name: str, within, *, required=()) -> list:
+    """Check a notebook's table points before any run: ``points`` ⊆ ``within`` ⊇ ``required``.
+
+    The chapters build Tables III/IV from the runs of the figure sweep, so a table point the sweep
+    does not run (or a missing reference point, e.g. PDR 0 for Fig. 5's gains) would otherwise fail
+    only after the simulations, with a bare ``KeyError``.  Raises ``ValueError`` naming both
+    parameters and the allowed values; returns ``points`` as a list of floats.
+    """
+    have = sorted({float(x) for x in within})
+    pts = [float(x) for x in points]
+    if not pts:
+        raise ValueError(f"{name} must name at least one of {within_name} = {have}")
+    missing = [x for x in pts if x not in have]
+    if missing:
+        raise ValueError(f"{name} = {pts}: {missing} not in {within_name} = {have}; "
+                         f"a table point must be one of {within_name} (or add it there)")
+    lacking = [float(x) for x in required if float(x) not in have]
+    if lacking:
+        raise ValueError(f"{within_name} = {have} must include {lacking} (the reference the chapter compares against)")
+    return pts

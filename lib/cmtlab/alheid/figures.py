@@ -124,11 +124,15 @@ def plot_table1_sensitivity(gains, *, variant: str = "round robin + LIA", deltas
             es.append(float(s.gain_ci95_pct.fillna(0).iloc[0]) if len(s) else 0.0)
         x = np.arange(len(groups)) + (j - (len(setups) - 1) / 2) * width
         ax.bar(x, ys, width, yerr=es, capsize=2, color=colours[j % len(colours)], label=st)
+    labelled = False
     for i, (m, d) in enumerate(groups):
+        if d not in PAPER_LINUX_GAIN_PCT:
+            continue  # a Δ Table I does not report: no paper line
         ax.plot([i - 0.4, i + 0.4], [PAPER_LINUX_GAIN_PCT[int(d)]] * 2, "k-", lw=1.5,
-                label="paper, Linux" if i == 0 else None)
+                label=None if labelled else "paper, Linux")
         ax.plot([i - 0.4, i + 0.4], [PAPER_NS3_GAIN_PCT[int(d)]] * 2, color="0.45", ls="--", lw=1.5,
-                label="paper, ns-3" if i == 0 else None)
+                label=None if labelled else "paper, ns-3")
+        labelled = True
     ax.set_xticks(np.arange(len(groups)))
     ax.set_xticklabels([f"Δ = {d:g} ms\n({'RTT' if m == 'rtt' else 'one-way'})" for m, d in groups])
     ax.axhline(0, color="0.4", lw=0.8)
