@@ -493,6 +493,12 @@ def test_recovery_table_and_gains():
     assert g.loc[70.0, "newreno"] == pytest.approx(10.0)          # 11 / 10 - 1
     assert g.loc[50.0, "chihani"] == pytest.approx(175.0)         # 11 / 4 - 1
     assert list(comp.recovery_table(_recovery_runs(), "distance_m", [70]).index.unique("distance_m")) == [70.0]
+    sm = comp.recovery_summary(rt, "chihani")
+    assert sm["gain_alt_min"] == pytest.approx(175.0) and sm["gain_default_max"] == pytest.approx(10.0)
+    assert sm["nopr_default"] == pytest.approx(10.0) and sm["nopr_alt"] == pytest.approx(4.0)
+    assert sm["prr_change_pct"] == pytest.approx(0.0) and sm["nopr_alt_timeouts"] == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="prr"):
+        comp.recovery_summary(rt, "prr")
     with pytest.raises(ValueError, match="recovery"):
         comp.recovery_table(_recovery_runs().drop(columns="recovery"), "distance_m", [50])
     with pytest.raises(ValueError, match="no multipath runs"):
@@ -518,13 +524,16 @@ def test_timeout_causes_classify_by_the_last_cumulative_ack_advance():
     events = pd.DataFrame({"time_s": [1.0, 2.0, 3.0, 0.5], "subflow": [0, 0, 0, 1],
                            "event": ["timeout", "timeout", "timeout", "timeout"], "seq": 0, "cwnd_bytes": 0,
                            "ssthresh_bytes": 0})
-    # subflow 0: the ACK advances at 0.99 s, then only duplicates until 1.7 s, advances again at 2.9 s
+    # subflow 0: the ACK advances at 0.99 s, duplicates at 1.5 and 1.7 s, advances at 1.75 and 2.9 s
     acks = pd.DataFrame({"time_s": 0.0, "subflow": 0, "arrival_s": [0.99, 1.5, 1.7, 1.75, 2.9, 2.95],
                          "ack": [10, 10, 10, 11, 12, 12]})
     tc = comp.timeout_causes(events, acks)
     by_t = dict(zip(tc.time_s, tc.cause))
     assert by_t == {1.0: "progressing", 2.0: "stall", 3.0: "other", 0.5: "stall"}   # 3.0: 100 ms after 2.9
     assert tc.set_index("time_s").since_ack_advance_s[2.0] == pytest.approx(0.25)
+    assert tc.set_index("time_s").since_any_ack_s[2.0] == pytest.approx(0.25)          # 1.75 s: the last ACK
+    assert tc.set_index("time_s").since_any_ack_s[3.0] == pytest.approx(0.05)
+    assert tc.set_index("time_s").since_any_ack_s[0.5] == math.inf                     # no ACK at all
     assert comp.timeout_cause_counts(tc) == {"progressing": 1, "stall": 2, "other": 1}
     assert comp.timeout_cause_counts(comp.timeout_causes(events.iloc[:0], acks)) == {"progressing": 0, "stall": 0,
                                                                                      "other": 0}

@@ -17,7 +17,7 @@ improvements as 100 × (solution / NoPR − 1) %, congestion windows in segments
   against the paper's round robin + LIA;
 * :func:`rule_table`, :func:`max_rule_difference_pct` — PR-R's ``ssthresh`` rule at a fast
   retransmit: Algorithm 1 (keep) against ``ssthresh = cwnd``;
-* :func:`recovery_table`, :func:`recovery_gains` — the runs under two loss responses (NewReno fast
+* :func:`recovery_table`, :func:`recovery_gains`, :func:`recovery_summary` — the runs under two loss responses (NewReno fast
   recovery and the Chihani–Collange model's halving, ``recovery=``) side by side;
 * :func:`timeout_causes`, :func:`timeout_cause_counts` — what preceded each timeout of a traced run;
 * :func:`cwnd_means`, :func:`run_means` — Fig. 6's time-averaged windows and per-run results;
@@ -26,6 +26,8 @@ improvements as 100 × (solution / NoPR − 1) %, congestion windows in segments
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pandas as pd
@@ -190,6 +192,30 @@ def recovery_gains(rec_table: pd.DataFrame, *, solution: str = "PR-R", base: str
     return ((g[solution] / g[base] - 1) * 100).unstack("recovery")
 
 
+def recovery_summary(rec_table: pd.DataFrame, alternative: str, *, default: str = "newreno") -> dict:
+    """The numbers a chapter quotes from :func:`recovery_table` (means over its points).
+
+    ``gain_default_max`` / ``gain_alt_min`` / ``gain_alt_max``: PR-R's gain over NoPR (%) under the
+    ``default`` and the ``alternative`` loss response; ``nopr_default`` / ``nopr_alt``: NoPR's mean
+    gThroughput (Mbit/s); ``prr_change_pct``: the largest |change| of PR-R's gThroughput between the
+    two (%); ``nopr_alt_timeouts``, ``nopr_alt_dup_pct``: NoPR's timeouts per run and duplicates sent
+    (%) under ``alternative``.
+    """
+    for r in (default, alternative):
+        if r not in set(rec_table.index.get_level_values("recovery")):
+            raise ValueError(f"recovery {r!r} was not run (have {sorted(set(rec_table.index.unique('recovery')))})")
+    gain = recovery_gains(rec_table)
+    g = rec_table["gthroughput_mbps"].unstack("solution")
+    nopr, prr = g["NoPR"].unstack("recovery"), g["PR-R"].unstack("recovery")
+    nopr_alt = rec_table.xs(alternative, level="recovery").xs("NoPR", level="solution")
+    return {"gain_default_max": float(gain[default].max()), "gain_alt_min": float(gain[alternative].min()),
+            "gain_alt_max": float(gain[alternative].max()), "nopr_default": float(nopr[default].mean()),
+            "nopr_alt": float(nopr[alternative].mean()),
+            "prr_change_pct": float((prr[alternative] / prr[default] - 1).abs().max() * 100),
+            "nopr_alt_timeouts": float(nopr_alt.timeouts.mean()),
+            "nopr_alt_dup_pct": float(nopr_alt.spurious_share_pct.mean())}
+
+
 def timeout_causes(events: pd.DataFrame, acks: pd.DataFrame, *, progress_s: float = PROGRESS_S,
                    stall_s: float = STALL_S) -> pd.DataFrame:
     """One row per timeout of a traced run: how long before it the subflow's cumulative ACK last advanced.
@@ -199,19 +225,24 @@ def timeout_causes(events: pd.DataFrame, acks: pd.DataFrame, *, progress_s: floa
     ACK advanced at most ``progress_s`` before the timeout (a recovery under way, moved on by partial
     ACKs, whose timer RFC 6582 sec. 3.2 step 5 restarts only at the first partial ACK), ``"stall"``
     when it had not advanced for ``stall_s`` or more (duplicate ACKs only, or nothing), else ``"other"``.
+    ``since_any_ack_s`` is the time since the subflow's last ACK of any kind (``inf`` before the first).
     """
     to = events[events.event == "timeout"]
     rows = []
     for sf, grp in to.groupby("subflow", sort=False):
         a = acks[acks.subflow == sf].sort_values("arrival_s")
         adv = a.ack.to_numpy() > np.maximum.accumulate(np.r_[-1, a.ack.to_numpy()[:-1]])
-        t_adv = a.arrival_s.to_numpy()[adv]
+        t_all = a.arrival_s.to_numpy()
+        t_adv = t_all[adv]
         for t in grp.time_s.to_numpy():
             i = np.searchsorted(t_adv, t, side="left")
             since = float(t - t_adv[i - 1]) if i > 0 else float(t)
+            j = np.searchsorted(t_all, t, side="left")
+            since_any = float(t - t_all[j - 1]) if j > 0 else math.inf
             cause = "progressing" if since <= progress_s else ("stall" if since >= stall_s else "other")
-            rows.append({"subflow": int(sf), "time_s": float(t), "since_ack_advance_s": since, "cause": cause})
-    return pd.DataFrame(rows, columns=["subflow", "time_s", "since_ack_advance_s", "cause"])
+            rows.append({"subflow": int(sf), "time_s": float(t), "since_ack_advance_s": since,
+                         "since_any_ack_s": since_any, "cause": cause})
+    return pd.DataFrame(rows, columns=["subflow", "time_s", "since_ack_advance_s", "since_any_ack_s", "cause"])
 
 
 def timeout_cause_counts(causes: pd.DataFrame) -> dict:
