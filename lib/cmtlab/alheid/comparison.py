@@ -369,8 +369,8 @@ def _add_recovery_row(table: Comparison, gain) -> None:
                     ours=", ".join(f"{d:g} m: {g:+.0f} %" for d, g in gain.items()),
                     holds=holds,
                     note="the model's halving without window inflation instead of NewReno fast recovery; PR-R "
-                         "never calls the reduction, so only NoPR changes; reproduced if every distance is within "
-                         "±10 % of the paper's gain, partly if within ±30 %")
+                         "never calls the reduction, so its runs do not change and the gain moves with NoPR; "
+                         "reproduced if every distance is within ±10 % of the paper's gain, partly if within ±30 %")
 
 
 def fig5_comparison(summary: pd.DataFrame, *, table_pdrs, duration_s: float, n_seeds: int,
