@@ -159,6 +159,54 @@ def test_prr_ssthresh_rule_reaches_the_scenario():
         ex.scenario("PR-R", prr_ssthresh="half")
 
 
+def test_recovery_reaches_the_scenario_and_the_case_labels():
+    assert ex.scenario("NoPR").options.recovery == "newreno"               # the default is unchanged
+    assert ex.scenario("NoPR").key() == ex.scenario("NoPR", recovery="newreno").key()
+    for sol in ex.SOLUTION_ORDER:
+        assert ex.scenario(sol, recovery="chihani").options.recovery == "chihani"
+    assert ex.scenario("NoPR", n_paths=1, recovery="chihani").options.recovery == "chihani"
+    assert ex.scenario("D-SACK", recovery="chihani").options.sack                 # other options kept
+    cases = ex.fig4_cases([50], recovery="chihani", single_tcp=True, duration_s=1.0)
+    assert {lab["recovery"] for lab, _ in cases} == {"chihani"}
+    assert {sc.options.recovery for _, sc in cases} == {"chihani"}
+    assert {sc.options.recovery for _, sc in ex.fig5_cases([0.001], recovery="chihani")} == {"chihani"}
+    assert {lab["recovery"] for lab, _ in ex.fig4_cases([50])} == {"newreno"}
+    for bad in ("prr", "reno", None):
+        with pytest.raises(ValueError, match="recovery"):
+            ex.scenario("NoPR", recovery=bad)
+        with pytest.raises(ValueError, match="recovery"):
+            ex.fig4_cases([50], recovery=bad)
+
+
+def test_chihani_recovery_halves_unless_the_response_kept_the_window():
+    from types import SimpleNamespace
+
+    from cmtlab.sim.recovery import ChihaniRecovery
+
+    for kept, after in ((False, 5 * 1400), (True, 10 * 1400)):
+        sub = SimpleNamespace(cwnd=10 * 1400, seg=1400, cc=None, window_kept=kept)
+        rec = ChihaniRecovery()
+        rec.enter(sub, 3, 10 * 1400, 0)
+        assert sub.cwnd == after
+        sub.cwnd = 2 * 1400          # the sender sets cwnd = ssthresh at the end of the recovery
+        rec.exit(sub)
+        assert sub.cwnd == after
+
+
+def test_prr_never_reduces_so_the_loss_response_changes_only_nopr():
+    from cmtlab.sim.multipath import run_mptcp
+
+    def row(sol, rec):
+        return run_mptcp(ex.scenario(sol, distance_m=50, duration_s=2.0, recovery=rec)).row()
+
+    a, b = row("PR-R", "newreno"), row("PR-R", "chihani")
+    assert a["fast_retransmits"] > 0
+    for k in ("gthroughput_bps", "fast_retransmits", "timeouts", "data_segments_sent"):
+        assert a[k] == b[k], k
+    n, c = row("NoPR", "newreno"), row("NoPR", "chihani")
+    assert c["fast_retransmits"] > 0 and c["gthroughput_bps"] != n["gthroughput_bps"]
+
+
 # ---------------------------------------------------------------- tables and comparisons of A2-A4
 
 from cmtlab.alheid import comparison as comp  # noqa: E402
@@ -444,3 +492,71 @@ def test_check_table_points_names_the_parameters():
         ex.check_table_points("table_pdrs", [0.005], "pdrs", [0.005], required=(0.0,))
     with pytest.raises(ValueError, match="table_distances_m must name at least one"):
         ex.check_table_points("table_distances_m", [], "distances_m", [50, 70])
+
+
+def _recovery_runs():
+    rows = []
+    for rec, g_nopr in (("newreno", 10.0), ("chihani", 4.0)):
+        for d in (50.0, 70.0):
+            for sol, g in (("NoPR", g_nopr), ("D-SACK", 20.0), ("TCP-DOOR", 20.0), ("PR-R", 11.0)):
+                for seed, dg in ((0, -1.0), (1, 1.0)):
+                    rows.append({"distance_m": d, "recovery": rec, "solution": sol, "seed": seed,
+                                 "gthroughput_mbps": g + dg, "fast_retransmits": 3.0 if sol in ("NoPR", "PR-R") else 0,
+                                 "timeouts": 1.0, "spurious_share_pct": 40.0})
+        rows.append({"distance_m": 50.0, "recovery": rec, "solution": "single TCP", "seed": 0,
+                     "gthroughput_mbps": 1.0, "fast_retransmits": 0, "timeouts": 0, "spurious_share_pct": 0})
+    return pd.DataFrame(rows)
+
+
+def test_recovery_table_and_gains():
+    rt = comp.recovery_table(_recovery_runs(), "distance_m", [50, 70])
+    assert "single TCP" not in set(rt.index.get_level_values("solution"))
+    assert rt.loc[(50.0, "chihani", "NoPR"), "gthroughput_mbps"] == pytest.approx(4.0)   # mean over seeds
+    g = comp.recovery_gains(rt)
+    assert g.loc[70.0, "newreno"] == pytest.approx(10.0)          # 11 / 10 - 1
+    assert g.loc[50.0, "chihani"] == pytest.approx(175.0)         # 11 / 4 - 1
+    assert list(comp.recovery_table(_recovery_runs(), "distance_m", [70]).index.unique("distance_m")) == [70.0]
+    sm = comp.recovery_summary(rt, "chihani")
+    assert sm["gain_alt_min"] == pytest.approx(175.0) and sm["gain_default_max"] == pytest.approx(10.0)
+    assert sm["nopr_default"] == pytest.approx(10.0) and sm["nopr_alt"] == pytest.approx(4.0)
+    assert sm["prr_change_pct"] == pytest.approx(0.0) and sm["nopr_alt_timeouts"] == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="prr"):
+        comp.recovery_summary(rt, "prr")
+    with pytest.raises(ValueError, match="recovery"):
+        comp.recovery_table(_recovery_runs().drop(columns="recovery"), "distance_m", [50])
+    with pytest.raises(ValueError, match="no multipath runs"):
+        comp.recovery_table(_recovery_runs(), "distance_m", [10])
+
+
+def test_fig4_comparison_recovery_row():
+    s = _summary("distance_m", _fig4_values(0, 0, 0), single={d: 5.0 for d in (10, 50, 70, 100)})
+    claim = "PR-R: gain over NoPR under the model's loss response (recovery='chihani')"
+    assert claim not in _verdicts(comp.fig4_comparison(s, table_distances_m=[50, 70], duration_s=50, n_seeds=4,
+                                                       preset="paper"))
+    cases = {(66.0, 48.0): "reproduced", (64.0, 62.0): "partly", (200.0, 190.0): "not reproduced",
+             (64.0, 190.0): "not reproduced"}
+    for (g50, g70), want in cases.items():
+        t = comp.fig4_comparison(s, table_distances_m=[50, 70], duration_s=50, n_seeds=4, preset="paper",
+                                 chihani_prr_gain=pd.Series({50.0: g50, 70.0: g70}))
+        assert _verdicts(t)[claim] == want, (g50, g70)
+        row = t.to_frame().set_index("claim").loc[claim]
+        assert "50 m: 64 %" in row.paper and "70 m: 50 %" in row.paper and f"70 m: {g70:+.0f} %" in row.reproduction
+
+
+def test_timeout_causes_classify_by_the_last_cumulative_ack_advance():
+    events = pd.DataFrame({"time_s": [1.0, 2.0, 3.0, 0.5], "subflow": [0, 0, 0, 1],
+                           "event": ["timeout", "timeout", "timeout", "timeout"], "seq": 0, "cwnd_bytes": 0,
+                           "ssthresh_bytes": 0})
+    # subflow 0: the ACK advances at 0.99 s, duplicates at 1.5 and 1.7 s, advances at 1.75 and 2.9 s
+    acks = pd.DataFrame({"time_s": 0.0, "subflow": 0, "arrival_s": [0.99, 1.5, 1.7, 1.75, 2.9, 2.95],
+                         "ack": [10, 10, 10, 11, 12, 12]})
+    tc = comp.timeout_causes(events, acks)
+    by_t = dict(zip(tc.time_s, tc.cause))
+    assert by_t == {1.0: "progressing", 2.0: "stall", 3.0: "other", 0.5: "stall"}   # 3.0: 100 ms after 2.9
+    assert tc.set_index("time_s").since_ack_advance_s[2.0] == pytest.approx(0.25)
+    assert tc.set_index("time_s").since_any_ack_s[2.0] == pytest.approx(0.25)          # 1.75 s: the last ACK
+    assert tc.set_index("time_s").since_any_ack_s[3.0] == pytest.approx(0.05)
+    assert tc.set_index("time_s").since_any_ack_s[0.5] == math.inf                     # no ACK at all
+    assert comp.timeout_cause_counts(tc) == {"progressing": 1, "stall": 2, "other": 1}
+    assert comp.timeout_cause_counts(comp.timeout_causes(events.iloc[:0], acks)) == {"progressing": 0, "stall": 0,
+                                                                                     "other": 0}

@@ -17,12 +17,17 @@ improvements as 100 × (solution / NoPR − 1) %, congestion windows in segments
   against the paper's round robin + LIA;
 * :func:`rule_table`, :func:`max_rule_difference_pct` — PR-R's ``ssthresh`` rule at a fast
   retransmit: Algorithm 1 (keep) against ``ssthresh = cwnd``;
+* :func:`recovery_table`, :func:`recovery_gains`, :func:`recovery_summary` — the runs under two loss responses (NewReno fast
+  recovery and the Chihani–Collange model's halving, ``recovery=``) side by side;
+* :func:`timeout_causes`, :func:`timeout_cause_counts` — what preceded each timeout of a traced run;
 * :func:`cwnd_means`, :func:`run_means` — Fig. 6's time-averaged windows and per-run results;
 * :func:`fig4_comparison` (A2: Fig. 4, Table III), :func:`fig5_comparison` (A3: Fig. 5, Table IV),
   :func:`fig6_comparison` (A4: Fig. 6).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pandas as pd
@@ -68,6 +73,10 @@ LARGE_RATIO = 1.5
 #: Fig. 5: "decreases dramatically" read as at least 30 % lower at the largest PDR (10–30 %: partly).
 DRAMATIC_DROP = 0.3
 PARTLY_DROP = 0.1
+#: A timeout counts as "during a progressing recovery" when the subflow's cumulative ACK advanced at most
+#: this long before it (s); as "after a stall" when it had not advanced for at least :data:`STALL_S` (s).
+PROGRESS_S = 0.05
+STALL_S = 0.15
 #: Fig. 5: "stable against the PDR" read as at the largest PDR within 15 % of the PDR-0 value.
 STABLE_RATIO = 0.85
 
@@ -158,6 +167,90 @@ def max_rule_difference_pct(rule_s: pd.DataFrame, *, rule: str = "keep", other: 
     return float(((rw[rule] / rw[other] - 1) * 100).abs().max())
 
 
+RECOVERY_COLUMNS = ("gthroughput_mbps", "fast_retransmits", "timeouts", "spurious_share_pct")
+
+
+def recovery_table(runs: pd.DataFrame, x: str, points, *, columns=RECOVERY_COLUMNS) -> pd.DataFrame:
+    """Per-run means of ``columns`` per (``x``, ``recovery``, solution) at ``points``, multipath runs only.
+
+    ``runs`` holds :func:`~cmtlab.alheid.experiments.run` rows of cases built with each loss response
+    (``fig4_cases(..., recovery=r)``; the labels carry a ``recovery`` column).  Default columns:
+    gThroughput (Mbit/s), fast retransmits and timeouts per run, duplicates sent (% of data segments).
+    """
+    if "recovery" not in runs.columns:
+        raise ValueError("recovery_table needs a 'recovery' column (cases from fig4_cases(..., recovery=...))")
+    sel = runs[runs[x].isin(list(points)) & (runs.solution != "single TCP")]
+    if sel.empty:
+        raise ValueError(f"no multipath runs at {x} = {list(points)}")
+    return sel.groupby([x, "recovery", "solution"], sort=False)[list(columns)].mean()
+
+
+def recovery_gains(rec_table: pd.DataFrame, *, solution: str = "PR-R", base: str = "NoPR") -> pd.DataFrame:
+    """``solution``'s gThroughput gain over ``base`` (%, 100 × (ratio − 1)) per point (rows) and loss
+    response (columns), from :func:`recovery_table`."""
+    g = rec_table["gthroughput_mbps"].unstack("solution")
+    return ((g[solution] / g[base] - 1) * 100).unstack("recovery")
+
+
+def recovery_summary(rec_table: pd.DataFrame, alternative: str, *, default: str = "newreno") -> dict:
+    """The numbers a chapter quotes from :func:`recovery_table` (means over its points).
+
+    ``gain_default_max`` / ``gain_alt_min`` / ``gain_alt_max``: PR-R's gain over NoPR (%) under the
+    ``default`` and the ``alternative`` loss response; ``nopr_default`` / ``nopr_alt``: NoPR's mean
+    gThroughput (Mbit/s); ``prr_change_pct``: the largest |change| of PR-R's gThroughput between the
+    two (%); ``nopr_alt_timeouts``, ``nopr_alt_dup_pct``: NoPR's timeouts per run and duplicates sent
+    (%) under ``alternative``.
+    """
+    for r in (default, alternative):
+        if r not in set(rec_table.index.get_level_values("recovery")):
+            raise ValueError(f"recovery {r!r} was not run (have {sorted(set(rec_table.index.unique('recovery')))})")
+    gain = recovery_gains(rec_table)
+    g = rec_table["gthroughput_mbps"].unstack("solution")
+    nopr, prr = g["NoPR"].unstack("recovery"), g["PR-R"].unstack("recovery")
+    nopr_alt = rec_table.xs(alternative, level="recovery").xs("NoPR", level="solution")
+    return {"gain_default_max": float(gain[default].max()), "gain_alt_min": float(gain[alternative].min()),
+            "gain_alt_max": float(gain[alternative].max()), "nopr_default": float(nopr[default].mean()),
+            "nopr_alt": float(nopr[alternative].mean()),
+            "prr_change_pct": float((prr[alternative] / prr[default] - 1).abs().max() * 100),
+            "nopr_alt_timeouts": float(nopr_alt.timeouts.mean()),
+            "nopr_alt_dup_pct": float(nopr_alt.spurious_share_pct.mean())}
+
+
+def timeout_causes(events: pd.DataFrame, acks: pd.DataFrame, *, progress_s: float = PROGRESS_S,
+                   stall_s: float = STALL_S) -> pd.DataFrame:
+    """One row per timeout of a traced run: how long before it the subflow's cumulative ACK last advanced.
+
+    ``events`` and ``acks`` are the ``"events"`` and ``"acks"`` traces of
+    :func:`~cmtlab.alheid.experiments.traced_run`.  ``cause`` is ``"progressing"`` when the cumulative
+    ACK advanced at most ``progress_s`` before the timeout (a recovery under way, moved on by partial
+    ACKs, whose timer RFC 6582 sec. 3.2 step 5 restarts only at the first partial ACK), ``"stall"``
+    when it had not advanced for ``stall_s`` or more (duplicate ACKs only, or nothing), else ``"other"``.
+    ``since_any_ack_s`` is the time since the subflow's last ACK of any kind (``inf`` before the first).
+    """
+    to = events[events.event == "timeout"]
+    rows = []
+    for sf, grp in to.groupby("subflow", sort=False):
+        a = acks[acks.subflow == sf].sort_values("arrival_s")
+        adv = a.ack.to_numpy() > np.maximum.accumulate(np.r_[-1, a.ack.to_numpy()[:-1]])
+        t_all = a.arrival_s.to_numpy()
+        t_adv = t_all[adv]
+        for t in grp.time_s.to_numpy():
+            i = np.searchsorted(t_adv, t, side="left")
+            since = float(t - t_adv[i - 1]) if i > 0 else float(t)
+            j = np.searchsorted(t_all, t, side="left")
+            since_any = float(t - t_all[j - 1]) if j > 0 else math.inf
+            cause = "progressing" if since <= progress_s else ("stall" if since >= stall_s else "other")
+            rows.append({"subflow": int(sf), "time_s": float(t), "since_ack_advance_s": since,
+                         "since_any_ack_s": since_any, "cause": cause})
+    return pd.DataFrame(rows, columns=["subflow", "time_s", "since_ack_advance_s", "since_any_ack_s", "cause"])
+
+
+def timeout_cause_counts(causes: pd.DataFrame) -> dict:
+    """``{"progressing": n, "stall": n, "other": n}`` from :func:`timeout_causes` (zeros included)."""
+    vc = causes.cause.value_counts()
+    return {c: int(vc.get(c, 0)) for c in ("progressing", "stall", "other")}
+
+
 def cwnd_means(cw_summary: pd.DataFrame) -> pd.DataFrame:
     """Fig. 6: per solution the time-averaged cwnd (segments) of each subflow, mean over the runs, and SF 1 / SF 2.
 
@@ -188,7 +281,7 @@ def _add_table_values(table: Comparison, frame: pd.DataFrame, paper: dict, label
 
 
 def fig4_comparison(summary: pd.DataFrame, *, table_distances_m, duration_s: float, n_seeds: int,
-                    preset: str) -> Comparison:
+                    preset: str, chihani_prr_gain=None) -> Comparison:
     """A2: the paper-vs-reproduction table of Fig. 4 and Table III (sec. V.A, scenario 1).
 
     ``summary`` is :func:`~cmtlab.alheid.experiments.summarise` by ``["distance_m", "solution"]``
@@ -196,6 +289,11 @@ def fig4_comparison(summary: pd.DataFrame, *, table_distances_m, duration_s: flo
     gThroughput ratios to NoPR averaged over the distances named ("up to 50 m": ≤ 50 m, "beyond":
     > 50 m); Table III cells are the means over seeds at ``table_distances_m``.  Tolerances as
     everywhere in the book: ±10 % relative for "reproduced", ±30 % for "partly".
+
+    ``chihani_prr_gain`` (optional): PR-R's gain over NoPR (%) per distance under the model's loss
+    response (``recovery="chihani"``; a column of :func:`recovery_gains`).  It adds one row, compared at
+    each distance with the paper's gain for it (64 % up to 50 m, 50 % beyond): reproduced when every
+    distance is within ±10 %, partly when every one is within ±30 %.
     """
     from .experiments import improvement_pct
 
@@ -208,13 +306,16 @@ def fig4_comparison(summary: pd.DataFrame, *, table_distances_m, duration_s: flo
     beyond_50 = [d for d in imp.index if d > 50]
     single = summary[summary.solution == "single TCP"].set_index("distance_m").gthroughput_mbps
     d_lo, d_hi = min(summary.distance_m), max(summary.distance_m)
+    rec_note = ("; NewReno fast recovery, see the recovery='chihani' row for the model's loss response"
+                if chihani_prr_gain is not None else "")
     table = Comparison()
     table.add_input("two 802.11g paths, 100 Mbit/s 10 ms backbone, 1400 B, LIA, 10 MB buffer, 50 s runs",
                     paper="sec. IV.A", ours=f"{duration_s:g} s runs, {n_seeds} seeds (paper: 30), distances "
                     f"{d_lo:g}–{d_hi:g} m, preset '{preset}'")
     for sol in ("TCP-DOOR", "PR-R"):
         table.add_value(f"{sol}: gThroughput gain over NoPR up to 50 m (%)", paper=PAPER_GAIN_UP_TO_50M_PCT,
-                        ours=mean_improvement(imp, sol, up_to_50), unit="%", fmt=".1f", note=f"mean over {up_to_50} m")
+                        ours=mean_improvement(imp, sol, up_to_50), unit="%", fmt=".1f",
+                        note=f"mean over {up_to_50} m" + (rec_note if sol == "PR-R" else ""))
     best_small = [best_at(wide, d) for d in up_to_50]
     table.add_claim("up to 50 m TCP-DOOR and PR-R outperform NoPR and D-SACK", paper="sec. V.A",
                     ours="best per distance: " + "; ".join(best_small),
@@ -223,7 +324,7 @@ def fig4_comparison(summary: pd.DataFrame, *, table_distances_m, duration_s: flo
     if beyond_50:
         table.add_value("PR-R: gain over NoPR beyond 50 m, average (%)", paper=PAPER_PRR_GAIN_BEYOND_50M_PCT,
                         ours=mean_improvement(imp, "PR-R", beyond_50), unit="%", fmt=".1f",
-                        note=f"mean over {beyond_50} m")
+                        note=f"mean over {beyond_50} m" + rec_note)
         table.add_value("D-SACK: gain over NoPR beyond 50 m, average (%)", paper=PAPER_DSACK_GAIN_BEYOND_50M_PCT,
                         ours=mean_improvement(imp, "D-SACK", beyond_50), unit="%", fmt=".1f")
         best_far = [best_at(wide, d) for d in beyond_50]
@@ -247,8 +348,29 @@ def fig4_comparison(summary: pd.DataFrame, *, table_distances_m, duration_s: flo
     table.add_claim("MPTCP-NoPR cannot aggregate the links, even without losses", paper="sec. V.B (Fig. 6 text)",
                     ours=f"NoPR / single TCP = {nopr_vs_single:.2f} on average over the distances",
                     holds=nopr_vs_single < 1.2)
+    if chihani_prr_gain is not None:
+        _add_recovery_row(table, chihani_prr_gain)
     _add_table_values(table, t3.set_index(["distance_m", "solution"]), PAPER_TABLE3, lambda d: f"Table III {d} m")
     return table
+
+
+def _add_recovery_row(table: Comparison, gain) -> None:
+    """The row "PR-R gain under the model's loss response" of :func:`fig4_comparison`."""
+    from ..report import value_verdict
+
+    gain = pd.Series(gain).dropna()
+    if gain.empty:
+        raise ValueError("chihani_prr_gain has no values")
+    targets = {d: PAPER_GAIN_UP_TO_50M_PCT if d <= 50 else PAPER_PRR_GAIN_BEYOND_50M_PCT for d in gain.index}
+    verdicts = {value_verdict(targets[d], float(g), rel_tol=0.10, partly_tol=0.30) for d, g in gain.items()}
+    holds = True if verdicts == {"reproduced"} else ("partly" if "not reproduced" not in verdicts else False)
+    table.add_claim("PR-R: gain over NoPR under the model's loss response (recovery='chihani')",
+                    paper=", ".join(f"{d:g} m: {targets[d]:.0f} %" for d in gain.index) + " (sec. V.A)",
+                    ours=", ".join(f"{d:g} m: {g:+.0f} %" for d, g in gain.items()),
+                    holds=holds,
+                    note="the model's halving without window inflation instead of NewReno fast recovery; PR-R "
+                         "never calls the reduction, so its runs do not change and the gain moves with NoPR; "
+                         "reproduced if every distance is within ±10 % of the paper's gain, partly if within ±30 %")
 
 
 def fig5_comparison(summary: pd.DataFrame, *, table_pdrs, duration_s: float, n_seeds: int,

@@ -95,6 +95,10 @@ SOLUTION_ORDER = tuple(SOLUTIONS)
 COLOURS = {"NoPR": "#666666", "D-SACK": "#1b9e77", "TCP-DOOR": "#7570b3", "PR-R": "#d95f02",
            "single TCP": "#000000"}
 
+#: Loss responses a run may use (``scenario(recovery=...)``): ``"newreno"`` (the default, RFC 6582 fast
+#: recovery) or ``"chihani"`` (the Chihani–Collange model's halving without window inflation).
+RECOVERY_CHOICES = ("newreno", "chihani")
+
 #: Preset → (dupack_mode, congestion variant, reordering variants by response).
 PRESETS = {
     "paper": ("paper", "chihani", {"dsack": "chihani", "tcp-door": "chihani"}),
@@ -103,11 +107,17 @@ PRESETS = {
 }
 
 
-def tcp_options(solution: str) -> dict:
-    """The TCP option fields of a run (see the module docstring)."""
+def tcp_options(solution: str, recovery: str = "newreno") -> dict:
+    """The TCP option fields of a run (see the module docstring).
+
+    ``recovery`` is the sender's loss response (:data:`RECOVERY_CHOICES`): ``"newreno"`` (the
+    default: NewReno fast recovery with partial ACKs, RFC 6582) or ``"chihani"`` (the
+    Chihani–Collange model's: halve the window, no inflation, :class:`cmtlab.sim.recovery.ChihaniRecovery`).
+    """
     check_choice("solution", solution, SOLUTION_ORDER)
+    check_choice("recovery", recovery, RECOVERY_CHOICES)
     return dict(sack=SOLUTIONS[solution] == "dsack", timestamps=False, min_rto_s=0.2, initial_rto_s=1.0,
-                send_buffer_bytes=OOO_BUFFER_BYTES, receive_buffer_bytes=OOO_BUFFER_BYTES)
+                send_buffer_bytes=OOO_BUFFER_BYTES, receive_buffer_bytes=OOO_BUFFER_BYTES, recovery=recovery)
 
 
 def wifi_link(distance_m: float, pdr: float = 0.0) -> tuple:
@@ -123,20 +133,23 @@ def wifi_link(distance_m: float, pdr: float = 0.0) -> tuple:
 
 def scenario(solution: str, *, distance_m: float = SCENARIO2_DISTANCE_M, pdr2: float = 0.0, preset: str = "paper",
              scheduler: str = "round_robin", congestion: str = "lia", duration_s: float = DURATION_S, seed: int = 0,
-             n_paths: int = 2, prr_ssthresh: str = "keep"):
+             n_paths: int = 2, prr_ssthresh: str = "keep", recovery: str = "newreno"):
     """One run: ``n_paths`` Wi-Fi paths at ``distance_m`` (PDR ``pdr2`` on path 2) behind the backbone.
 
     ``n_paths=1`` is the single-path TCP reference (NewReno on one subflow; ``congestion`` and
     ``scheduler`` are then irrelevant).  ``congestion="olia"`` has no Chihani variant: it runs as
     its paper defines it under every preset.  ``prr_ssthresh`` is PR-R's rule for ``ssthresh`` at a
     fast retransmit (:class:`cmtlab.sim.reordering.PacketReorderingResponse`): ``"keep"``
-    (Algorithm 1, the default) or ``"cwnd"`` (the book's first implementation).
+    (Algorithm 1, the default) or ``"cwnd"`` (the book's first implementation).  ``recovery`` is the
+    sender's loss response (:data:`RECOVERY_CHOICES`, :func:`tcp_options`): ``"newreno"`` (default) or
+    ``"chihani"``; it applies to the single-path reference too.
     """
     from ..scenario import TcpOptions
     from ..sim.multipath import mptcp_scenario
 
     check_choice("preset", preset, tuple(PRESETS))
     check_choice("solution", solution, SOLUTION_ORDER)
+    check_choice("recovery", recovery, RECOVERY_CHOICES)
     n = check_int("n_paths", n_paths, minimum=1, maximum=2)
     dupack_mode, cc_variant, ro_variants = PRESETS[preset]
     ro = SOLUTIONS[solution]
@@ -158,11 +171,13 @@ def scenario(solution: str, *, distance_m: float = SCENARIO2_DISTANCE_M, pdr2: f
                           dupack_mode=dupack_mode, receive_buffer_bytes=OOO_BUFFER_BYTES, segment_bytes=SEGMENT_BYTES,
                           initial_window_bytes=SEGMENT_BYTES, ssthresh_bytes=65535, m_ack=1,
                           queue_packets=QUEUE_PACKETS, links=links, backbone_bps=BACKBONE_BPS,
-                          backbone_delay_s=BACKBONE_DELAY_S, seed=int(seed), options=TcpOptions(**tcp_options(solution)))
+                          backbone_delay_s=BACKBONE_DELAY_S, seed=int(seed), options=TcpOptions(**tcp_options(solution, recovery)))
 
 
 def _cases(points, key: str, *, solutions=SOLUTION_ORDER, presets=("paper",), schedulers=("round_robin",),
-           congestions=("lia",), duration_s=DURATION_S, single_tcp=False, **fixed):
+           congestions=("lia",), duration_s=DURATION_S, single_tcp=False, recovery: str = "newreno", **fixed):
+    check_choice("recovery", recovery, RECOVERY_CHOICES)
+    fixed["recovery"] = recovery
     out = []
     for preset in presets:
         for sched in schedulers:
@@ -170,7 +185,8 @@ def _cases(points, key: str, *, solutions=SOLUTION_ORDER, presets=("paper",), sc
                 for x in points:
                     for sol in solutions:
                         kw = dict(fixed, **{key: x})
-                        labels = {key: x, "solution": sol, "preset": preset, "sched": sched, "cc": cc, "paths": 2}
+                        labels = {key: x, "solution": sol, "preset": preset, "sched": sched, "cc": cc, "paths": 2,
+                                  "recovery": recovery}
                         out.append((labels, scenario(sol, preset=preset, scheduler=sched, congestion=cc,
                                                      duration_s=duration_s, **kw)))
     if single_tcp:
@@ -179,18 +195,23 @@ def _cases(points, key: str, *, solutions=SOLUTION_ORDER, presets=("paper",), sc
             if key == "pdr2":   # one TCP over the lossless path 1 (the paper's "single TCP over one link")
                 kw["pdr2"] = 0.0
             out.append(({key: x, "solution": "single TCP", "preset": presets[0], "sched": "-", "cc": "newreno",
-                         "paths": 1},
+                         "paths": 1, "recovery": recovery},
                         scenario("NoPR", preset=presets[0], duration_s=duration_s, n_paths=1, **kw)))
     return out
 
 
 def fig4_cases(distances_m=DISTANCES_M, **kw) -> list:
-    """Scenario 1 (Fig. 4, Table III): ``(labels, scenario)`` for every distance × solution (PDR 0)."""
+    """Scenario 1 (Fig. 4, Table III): ``(labels, scenario)`` for every distance × solution (PDR 0).
+
+    Keywords go to :func:`scenario` through the case builder: ``presets``, ``schedulers``, ``congestions``,
+    ``solutions``, ``duration_s``, ``single_tcp``, ``prr_ssthresh`` and ``recovery`` (the sender's loss
+    response, :data:`RECOVERY_CHOICES`; every label carries it in a ``recovery`` column).
+    """
     return _cases([float(d) for d in distances_m], "distance_m", **kw)
 
 
 def fig5_cases(pdrs=PDRS, *, distance_m: float = SCENARIO2_DISTANCE_M, **kw) -> list:
-    """Scenario 2 (Fig. 5, Table IV): every PDR of subflow 2 × solution at ``distance_m``."""
+    """Scenario 2 (Fig. 5, Table IV): every PDR of subflow 2 × solution at ``distance_m`` (keywords as :func:`fig4_cases`)."""
     return _cases([float(p) for p in pdrs], "pdr2", distance_m=distance_m, **kw)
 
 
@@ -277,7 +298,7 @@ def improvement_pct(summary: pd.DataFrame, x: str, *, metric: str = "gthroughput
 
 def fig6_traces(*, pdr2: float = 0.005, distance_m: float = SCENARIO2_DISTANCE_M, preset: str = "paper",
                 duration_s: float = DURATION_S, seed: int = 0, solutions=SOLUTION_ORDER, progress=True,
-                prr_ssthresh: str = "keep") -> tuple:
+                prr_ssthresh: str = "keep", recovery: str = "newreno") -> tuple:
     """Fig. 6: one traced run per solution; returns ``(cwnd, rows)`` — the cwnd trace of every run
     (``solution, time_s, subflow, cwnd_segments, state``) and one result row per run."""
     from ..progress import progress as bar
@@ -286,7 +307,7 @@ def fig6_traces(*, pdr2: float = 0.005, distance_m: float = SCENARIO2_DISTANCE_M
     frames, rows = [], []
     for sol in bar(list(solutions), desc="Fig. 6 runs", unit="run", enabled_=progress):
         sc = scenario(sol, distance_m=distance_m, pdr2=pdr2, preset=preset, duration_s=duration_s, seed=seed,
-                      prr_ssthresh=prr_ssthresh)
+                      prr_ssthresh=prr_ssthresh, recovery=recovery)
         res = run_mptcp(sc, trace=True)
         c = res.traces["cwnd"].copy()
         c["solution"] = sol
@@ -296,6 +317,23 @@ def fig6_traces(*, pdr2: float = 0.005, distance_m: float = SCENARIO2_DISTANCE_M
         row["solution"] = sol
         rows.append(row)
     return pd.concat(frames, ignore_index=True), add_metrics(pd.DataFrame(rows))
+
+
+def traced_run(solution: str, *, distance_m: float = SCENARIO2_DISTANCE_M, pdr2: float = 0.0, preset: str = "paper",
+               duration_s: float = DURATION_S, seed: int = 0, prr_ssthresh: str = "keep",
+               recovery: str = "newreno") -> tuple:
+    """One run with every trace: ``(traces, row)`` — the engine's trace frames (``"events"``: fast
+    retransmits, partial ACKs, recovery exits, timeouts per subflow; ``"acks"``: every ACK with its
+    arrival at the sender; ``"cwnd"`` …) and the result row with the paper's metrics (:func:`add_metrics`).
+    Not cached (traces are large); one 50 s run takes seconds."""
+    from ..sim.multipath import run_mptcp
+
+    sc = scenario(solution, distance_m=distance_m, pdr2=pdr2, preset=preset, duration_s=duration_s, seed=seed,
+                  prr_ssthresh=prr_ssthresh, recovery=recovery)
+    res = run_mptcp(sc, trace=True)
+    row = res.row()
+    row["solution"] = solution
+    return res.traces, add_metrics(pd.DataFrame([row])).iloc[0]
 
 
 def fig6_runs(*, n_seeds: int, plot_seed: int = 0, pdr2: float = 0.005, distance_m: float = SCENARIO2_DISTANCE_M,
@@ -341,8 +379,8 @@ def cwnd_summary(cwnd: pd.DataFrame, *, from_s: float = 0.0) -> pd.DataFrame:
 
 __all__ = ["SEGMENT_BYTES", "BACKBONE_BPS", "BACKBONE_DELAY_S", "PHY_RATE_BPS", "OOO_BUFFER_BYTES", "DURATION_S",
            "N_SEEDS_PAPER", "QUEUE_PACKETS", "DISTANCES_M", "PDRS", "SCENARIO2_DISTANCE_M", "WIFI_PARAMS", "SOLUTIONS",
-           "SOLUTION_ORDER", "COLOURS", "PRESETS", "tcp_options", "wifi_link", "scenario", "fig4_cases", "fig5_cases",
-           "prr_rule_cases", "run", "add_metrics", "summarise", "improvement_pct", "t95", "fig6_traces", "fig6_runs",
+           "SOLUTION_ORDER", "COLOURS", "PRESETS", "RECOVERY_CHOICES", "tcp_options", "wifi_link", "scenario", "fig4_cases", "fig5_cases",
+           "prr_rule_cases", "run", "add_metrics", "summarise", "improvement_pct", "t95", "fig6_traces", "traced_run", "fig6_runs",
            "cwnd_summary"]
 
 

@@ -174,8 +174,13 @@ class ChihaniRecovery(RecoveryAlgorithm):
     else ``max(cwnd // 2, seg)``; duplicate and partial ACKs leave it alone; on exit the sender
     has set ``cwnd = ssthresh`` (two segments with the Chihani ssthresh), and the window after
     the loss is put back — the model has no recovery state to leave.  Pair it with
-    ``variant="chihani"`` congestion control.  Approximation: the sender's window still counts
-    the RFC 6675 ``pipe`` (duplicate ACKs deflate it), the model's counts unacknowledged data.
+    ``variant="chihani"`` congestion control.  When the reordering response kept the window at
+    this fast retransmit (``sub.window_kept``: PR-R's ``"keep"``, or ``False``) the halving is
+    skipped — it is the "CWND reduction function" that Alheid et al.'s Algorithm 1 does not call.
+    Approximations: the sender's window still counts the RFC 6675 ``pipe`` (duplicate ACKs deflate
+    it), the model's counts unacknowledged data; and the sender's recovery state is still the
+    engine's (until the recovery point is acknowledged, a partial ACK retransmits the next
+    segment, RFC 6582 sec. 3.2 step 5), where the model retransmits only at a third duplicate ACK.
     """
 
     name = "chihani"
@@ -185,6 +190,9 @@ class ChihaniRecovery(RecoveryAlgorithm):
         self.window_after_loss = 0
 
     def enter(self, sub, dupacks, unacked_bytes, delivered_bytes):
+        if getattr(sub, "window_kept", False):  # PR-R (Algorithm 1): no reduction at all
+            self.window_after_loss = sub.cwnd
+            return
         lw = getattr(sub.cc, "loss_window", None) if getattr(sub, "cc", None) is not None else None
         self.window_after_loss = lw(sub) if lw is not None else max(sub.cwnd // 2, sub.seg)
         sub.cwnd = self.window_after_loss

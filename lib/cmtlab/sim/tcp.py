@@ -166,7 +166,7 @@ class TcpSender:
         # multipath plumbing (read by mechanisms; see cmtlab.sim.mptcp)
         "index", "connection", "path",
         # reordering-response hooks (see cmtlab.sim.reordering)
-        "_every_ack", "_plain", "spurious_undos", "initial_cwnd", "kept_ssthresh",
+        "_every_ack", "_plain", "spurious_undos", "initial_cwnd", "kept_ssthresh", "window_kept",
     )
 
     def __init__(self, *, segment_bytes: int, transfer_bytes: int, initial_window_bytes: int,
@@ -256,6 +256,7 @@ class TcpSender:
         self._plain = trace is None and not self._every_ack
         self.spurious_undos = 0  # times a reordering response restored a saved congestion state
         self.kept_ssthresh = None  # ssthresh to restore when a "keep" fast recovery ends (PR-R)
+        self.window_kept = False  # the reordering response kept the window at the last fast retransmit
         cc.init(self)
         attach = getattr(reordering, "attach", None)
         if attach is not None:
@@ -1025,6 +1026,8 @@ class TcpSender:
         self.pipe_snapshot = pipe
         flight = pipe if self.sack else pipe + seg
         self.kept_ssthresh = None
+        # the recovery algorithm must not reduce cwnd either (ChihaniRecovery reads this)
+        self.window_kept = decision is False or decision == "keep"
         if decision == "keep":
             # neither reduced (Alheid et al., Algorithm 1): recover at the current window and
             # give the threshold back when the recovery ends
