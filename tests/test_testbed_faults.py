@@ -92,7 +92,12 @@ def test_sigkill_mid_transfer_then_clean_run_leaves_nothing():
         assert running, f"the run did not start: {pr.stderr.read1(4000) if pr.poll() is not None else ''}"
         time.sleep(1.0)                      # mid-transfer
         pr.send_signal(signal.SIGKILL)
-        pr.wait(timeout=10)
+        # not reaped yet (a zombie until its parent waits, as a Jupyter kernel's parent may be slow
+        # to): the next run must still see the owner as dead
+        deadline = time.monotonic() + 5
+        while Path(f"/proc/{pr.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z" \
+                and time.monotonic() < deadline:
+            time.sleep(0.05)
         # endpoints and delay lines cannot outlive their parent (PR_SET_PDEATHSIG + owner check)
         deadline = time.monotonic() + 5
         while _processes_of_run(pr.pid) and time.monotonic() < deadline:
@@ -104,6 +109,7 @@ def test_sigkill_mid_transfer_then_clean_run_leaves_nothing():
         assert _namespaces(prefix) == []
         assert _processes_of_run(pr.pid) == []
         assert _namespaces(f"{tb.NS_PREFIX}{os.getpid()}-") == []
+        pr.wait(timeout=10)
     finally:
         if pr.poll() is None:
             pr.kill()
@@ -131,6 +137,35 @@ def test_stale_endpoint_of_a_dead_run_is_killed_when_a_run_starts():
             sleeper.kill()
             sleeper.wait()
         subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
+@live
+def test_namespaces_of_live_runs_are_never_touched():
+    """A namespace named after a live process older than it (another run) survives cleanup."""
+    other = subprocess.Popen(["sleep", "60"])
+    ns = f"{tb.NS_PREFIX}{other.pid}-abcdef-a"
+    try:
+        subprocess.run(["ip", "netns", "add", ns], check=True)
+        assert ns not in tb.cleanup_stale()
+        assert ns in _namespaces(tb.NS_PREFIX)
+    finally:
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+        other.kill()
+        other.wait()
+
+
+def test_owner_liveness_sees_zombies_and_reused_pids():
+    z = subprocess.Popen(["true"])
+    deadline = time.monotonic() + 5
+    while tb._start_time(z.pid)[0] != "Z" and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not tb._pid_alive(z.pid)            # killed, not reaped: dead
+    z.wait()
+    assert not tb._pid_alive(z.pid)            # gone
+    assert tb._pid_alive(os.getpid())
+    assert tb._pid_alive(os.getpid(), born_after=time.time())
+    # a namespace made a day before this process started cannot be this process's: PID reused
+    assert not tb._pid_alive(os.getpid(), born_after=tb._start_time(os.getpid())[1] - 86400)
 
 
 def _dead_pid() -> int:

@@ -296,8 +296,26 @@ def kernel_info() -> dict:
             "tcp_available_congestion_control": rd("/proc/sys/net/ipv4/tcp_available_congestion_control")}
 
 
-def _pid_alive(pid: int) -> bool:
-    return Path(f"/proc/{pid}").exists()
+def _start_time(pid: int) -> tuple[str, float] | None:
+    """(state, start time in seconds since the epoch) of a process, None when it does not exist."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        btime = next(float(ln.split()[1]) for ln in Path("/proc/stat").read_text().splitlines()
+                     if ln.startswith("btime "))
+    except (OSError, StopIteration, ValueError):
+        return None
+    fields = stat.rsplit(")", 1)[1].split()
+    return fields[0], btime + int(fields[19]) / os.sysconf("SC_CLK_TCK")
+
+
+def _pid_alive(pid: int, born_after: float | None = None) -> bool:
+    """Whether the run owner ``pid`` still lives: not if it is gone or a zombie (killed, not yet
+    reaped), nor if the PID now belongs to a process started after ``born_after`` (the owner's
+    namespace or child was created then, so the owner is older: the PID was reused)."""
+    st = _start_time(pid)
+    if st is None or st[0] in ("Z", "X", "x"):
+        return False
+    return born_after is None or st[1] <= born_after + 1.0
 
 
 def _kill(pid: int) -> None:
@@ -327,15 +345,17 @@ def _stale_run_processes() -> list[int]:
                 if m:
                     owner = m.group(1)
                     break
-        if owner and owner.isdigit() and int(owner) > 0 and not _pid_alive(int(owner)):
-            out.append(int(d.name))
+        if owner and owner.isdigit() and int(owner) > 0:
+            me = _start_time(int(d.name))
+            if me is not None and not _pid_alive(int(owner), born_after=me[1]):
+                out.append(int(d.name))
     return out
 
 
 def cleanup_stale() -> list[str]:
     """Remove what runs whose harness died left behind (a run that was SIGKILLed cannot clean up):
-    every ``cmtlab-<pid>-<hex>-a/b`` namespace whose creating process ``<pid>`` no longer exists,
-    after killing every process still inside it (``ip netns pids``), and every endpoint or delay
+    every ``cmtlab-<pid>-<hex>-a/b`` namespace whose creating process ``<pid>`` no longer exists
+    (gone, a zombie, or its PID reused by a process younger than the namespace), after killing every process still inside it (``ip netns pids``), and every endpoint or delay
     line whose owner is dead.  Namespaces and processes of live runs (another PID, alive) are
     never touched.  Called by :meth:`Testbed.open`, so the next run cleans up after a killed one.
     Returns the names of the namespaces removed."""
@@ -344,7 +364,11 @@ def cleanup_stale() -> list[str]:
     for line in p.stdout.splitlines():
         name = line.split()[0] if line.split() else ""
         m = re.fullmatch(rf"{NS_PREFIX}(\d+)-[0-9a-f]+-[ab]", name)
-        if m and not _pid_alive(int(m.group(1))):
+        try:
+            created = os.stat(f"/run/netns/{name}").st_ctime   # nsfs: when the namespace was made
+        except OSError:
+            created = None
+        if m and not _pid_alive(int(m.group(1)), born_after=created):
             pids = _run(["ip", "netns", "pids", name], check=False).stdout.split()
             for pid in pids:
                 if pid.isdigit():

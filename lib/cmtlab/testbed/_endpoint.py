@@ -74,6 +74,13 @@ def _fail(exc: Failure) -> None:
     sys.exit(EXIT_SETUP if exc.kind == "setup" else EXIT_NETWORK)
 
 
+def _check_buffer(so: socket.socket, opt: int, want: int, name: str) -> None:
+    """The kernel keeps twice the size asked for (socket(7)); less means it was not applied."""
+    got = so.getsockopt(socket.SOL_SOCKET, opt)
+    if got < want:
+        raise Failure("setup", f"KernelSettings.{name}: asked {want} bytes, the socket keeps {got}")
+
+
 def _sock(mptcp: bool) -> socket.socket:
     return socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_MPTCP if mptcp else socket.IPPROTO_TCP)
 
@@ -93,6 +100,7 @@ def recv_main(a) -> None:
         ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         if a.rcvbuf:
             ls.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, a.rcvbuf)
+            _check_buffer(ls, socket.SO_RCVBUF, a.rcvbuf, "rcvbuf_bytes")
         ls.bind((a.addr, a.port))
         ls.listen(1)
     except OSError as exc:
@@ -156,6 +164,7 @@ def send_main(a) -> None:
     try:
         if a.sndbuf:
             s.setsockopt(socket.SOL_SOCKET, SO_SNDBUFFORCE, a.sndbuf)
+            _check_buffer(s, socket.SO_SNDBUF, a.sndbuf, "sndbuf_bytes")
         s.bind((a.src, 0))
     except OSError as exc:
         raise Failure("setup", f"sender socket setup failed: {exc}") from None
