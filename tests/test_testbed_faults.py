@@ -229,6 +229,23 @@ def test_tcp_sender_failure_is_reported_at_once(monkeypatch):
 
 
 @live
+def test_receiver_failure_is_reported_at_once(monkeypatch):
+    """A receiver that cannot start (its bind fails) is reported at once, naming the receiver."""
+    real = tb.Testbed._exec
+
+    def bad_bind(self, ns, args, **kw):
+        if args and args[0] == "recv":
+            args = [a if a != "0.0.0.0" else "203.0.113.9" for a in args]   # not an address of B
+        return real(self, ns, args, **kw)
+    monkeypatch.setattr(tb.Testbed, "_exec", bad_bind)
+    t0 = time.monotonic()
+    with pytest.raises(RuntimeError, match="receiver.*(bind|address|setup)"):
+        tb.run_transfer([tb.path(5e6, 0.005)], mptcp=False, duration_s=1.0, timeout_s=60)
+    assert time.monotonic() - t0 < 15
+    assert _namespaces(f"{tb.NS_PREFIX}{os.getpid()}-") == []
+
+
+@live
 def test_row_records_what_the_kernel_used():
     r = tb.run_transfer([tb.path(5e6, 0.005)], tb.KernelSettings(congestion="cubic", ecn=1), mptcp=False,
                         duration_s=1.0, timeout_s=10)
@@ -287,18 +304,28 @@ def test_transfer_that_cannot_complete_returns_an_incomplete_result():
     (["--path", "10e6,0.01", "--duration-s", "1", "--timeout-s", "inf"], "--timeout-s"),
     (["--path", "10e6,0.01", "--duration-s", "1", "--congestion", "no such"], "--congestion"),
 ])
-def test_cli_bad_input_one_line_naming_the_argument(args, word):
+def test_cli_bad_input_one_line_naming_the_argument(args, word, capsys, monkeypatch):
+    from cmtlab.testbed.__main__ import main
+    monkeypatch.setattr(tb.Testbed, "open", lambda self: pytest.fail("Testbed.open reached"))
     if "--bytes" not in args and "--duration-s" not in args:
         args = args + ["--duration-s", "1"]
-    env = {**os.environ, "PYTHONPATH": str(LIB)}
-    p = subprocess.run([sys.executable, "-m", "cmtlab.testbed", *args], env=env, capture_output=True, text=True,
-                       timeout=60)
-    err = p.stderr.strip()
-    assert p.returncode == 2, err
+    with pytest.raises(SystemExit) as e:
+        main(args)
+    err = capsys.readouterr().err.strip()
+    assert e.value.code == 2, err
     assert "Traceback" not in err and "\n" not in err, err
     assert word in err, err
     if word == "--path":
         assert "RATE_BPS,ONE_WAY_DELAY_S" in err
+
+
+def test_cli_bad_path_as_a_user_sees_it():
+    """The real command line: exit status 2, one line on stderr, nothing set up."""
+    env = {**os.environ, "PYTHONPATH": str(LIB)}
+    p = subprocess.run([sys.executable, "-m", "cmtlab.testbed", "--path", "10e6,0.01,inf", "--duration-s", "1"],
+                       env=env, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr.count("\n") == 1 and "argument --path" in p.stderr and "QUEUE_PACKETS must be finite" in p.stderr
 
 
 def test_cli_path_parser_accepts_the_documented_forms():

@@ -713,6 +713,11 @@ class Testbed:
                 except subprocess.TimeoutExpired:
                     _killpg(rv)
                     reason = f"the receiver did not see the end of the transfer within {bound:.0f} s"
+        for pr in (sd, rv):   # both have exited or been told to; never leave one running
+            try:
+                pr.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                _killpg(pr)
         out_s, err_s = readers[sd].result(timeout=10)
         out_r, err_r = readers[rv].result(timeout=10)
         snd = _last_json(out_s)
