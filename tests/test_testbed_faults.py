@@ -391,3 +391,24 @@ def test_tcp_with_several_paths_is_refused(monkeypatch):
     t = tb.Testbed([tb.path(5e6, 0.005), tb.path(5e6, 0.01)], mptcp=False)
     with pytest.raises(ValueError, match="mptcp=False"):
         t.transfer(duration_s=1.0)
+
+
+# ---------------------------------------------------------------- a real lossy kernel row reaches the simulator
+@live
+def test_real_lossy_kernel_row_is_simulated_with_its_loss():
+    """The issue's example end to end: one 10 Mbit/s path, 60 ms RTT, 1 % loss on the kernel,
+    its row re-run by simulate_like_kernel (which used to drop the loss: ~9.6 Mbit/s)."""
+    import pandas as pd
+    from cmtlab.testbed import experiments as ex
+    if ex.simulator_available():
+        pytest.skip(ex.simulator_available())
+    r = tb.run_transfer([tb.path(10e6, 0.03, loss=0.01)], tb.KernelSettings(congestion="reno"), mptcp=False,
+                        duration_s=6.0, warmup_s=2.0)
+    row = dict(r.to_row(), warmup_s=2.0)
+    sim = ex.simulate_like_kernel(pd.DataFrame([row]), progress_bar=False)
+    mathis = 1448 * 8 / 0.06 * np.sqrt(1.5 / 0.01)
+    print(f"kernel {r.throughput_bps / 1e6:.2f} Mbit/s, simulator {sim.throughput_bps.iloc[0] / 1e6:.2f}, "
+          f"Mathis {mathis / 1e6:.2f}")
+    assert row["path0_loss"] == 0.01 and sim.sim_loss.iloc[0] == "0.01"
+    assert r.counters[0]["ab"]["random_drops"] > 0
+    assert r.throughput_bps < 0.5 * 10e6 and sim.throughput_bps.iloc[0] < 0.5 * 10e6
