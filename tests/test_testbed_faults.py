@@ -412,3 +412,16 @@ def test_real_lossy_kernel_row_is_simulated_with_its_loss():
     assert row["path0_loss"] == 0.01 and sim.sim_loss.iloc[0] == "0.01"
     assert r.counters[0]["ab"]["random_drops"] > 0
     assert r.throughput_bps < 0.5 * 10e6 and sim.throughput_bps.iloc[0] < 0.5 * 10e6
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "1e300", "0", "-5", "abc"])
+def test_delay_line_refuses_a_lifetime_it_cannot_keep(value):
+    """An infinite or huge --max-runtime-s used to overflow the deadline: the line exited at once
+    and the user saw 'Cannot find device "tbB0"'.  It is refused by name before anything opens."""
+    try:
+        exe = tb.build_delayline()
+    except RuntimeError as exc:
+        pytest.skip(str(exc))
+    p = subprocess.run([str(exe), "--ns-a", "/nonexistent", "--dev-a", "x", "--ns-b", "/nonexistent", "--dev-b", "y",
+                        "--max-runtime-s", value], capture_output=True, text=True, timeout=10)
+    assert p.returncode == 64 and "--max-runtime-s" in p.stderr
