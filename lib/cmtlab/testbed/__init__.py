@@ -400,7 +400,7 @@ def _check_congestion_available(name: str) -> None:
         pass
     if name not in _available_congestion():
         raise ValueError(f"congestion {name!r} is not available in this kernel (available: "
-                         f"{' '.join(_available_congestion())}); MPTCP would silently run the default instead")
+                         f"{' '.join(_available_congestion())}; with MPTCP the subflows would silently run the default)")
 
 
 def _check_scheduler_available(name: str | None, mptcp: bool) -> None:
