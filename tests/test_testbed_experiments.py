@@ -165,3 +165,62 @@ def test_kernel_packet_sizes():
     assert t.loc["mptcp", "ip_bytes_per_packet"] == pytest.approx(1476)
     assert t.loc["mptcp", "payload_bytes_per_packet"] == pytest.approx(1410)
     assert t.loc["tcp", "payload_bytes_per_packet"] == pytest.approx(1448)
+
+
+# ---------------------------------------------------------------- every path property reaches the simulator (issue 22)
+def _lossy_row(**changes):
+    """The issue's example as a kernel row of cmtlab.testbed: one 10 Mbit/s path, 60 ms RTT, 1 %
+    random loss on the data direction (the kernel delivers about 2.2 Mbit/s, Mathis ~2.4)."""
+    import cmtlab.testbed as tb
+    r = tb.TestbedResult(paths=[tb.path(10e6, 0.03, loss=0.01)], settings=KernelSettings(), mptcp=False,
+                         transfer_bytes=None, duration_s=20.0, completed=True, completion_time_s=20.0,
+                         throughput_bps=2.2e6, received_bytes=5_000_000, goodput=pd.DataFrame())
+    row = dict(r.to_row(), warmup_s=2.0)
+    row.update(changes)
+    return row
+
+
+def test_lossy_kernel_row_is_simulated_with_its_loss():
+    row = _lossy_row()
+    assert row["path0_loss"] == 0.01 and row["path0_reverse_loss"] == 0.0 and row["path0_queue_bytes"] is None
+    sim = ex.simulate_like_kernel(pd.DataFrame([row]), progress_bar=False)
+    lossless = ex.simulate_like_kernel(pd.DataFrame([_lossy_row(path0_loss=0.0)]), progress_bar=False)
+    mathis = 1448 * 8 / 0.06 * math.sqrt(1.5 / 0.01)   # Mathis et al. 1997, b = 1: 2.36 Mbit/s
+    got = sim.throughput_bps.iloc[0]
+    print(f"1 % loss: simulator {got / 1e6:.2f} Mbit/s, lossless {lossless.throughput_bps.iloc[0] / 1e6:.2f}, "
+          f"Mathis {mathis / 1e6:.2f}")
+    assert sim.sim_loss.iloc[0] == "0.01" and sim.path0_loss.iloc[0] == 0.01
+    assert sim.sub0_retrans_total.iloc[0] > 0
+    assert lossless.throughput_bps.iloc[0] > 0.9 * 10e6 * 1448 / 1500   # without loss: the path's rate
+    assert got < 0.3 * lossless.throughput_bps.iloc[0]                   # 1 % loss: a loss-limited window
+    assert 0.3 * mathis < got < 1.2 * mathis
+    assert sim.sim_queue_packets.iloc[0] == row["path0_queue_packets"]
+
+
+@pytest.mark.parametrize("changes, column", [
+    (dict(path0_reverse_loss=0.01), "path0_reverse_loss"),
+    (dict(path0_queue_bytes=30_000), "path0_queue_bytes"),
+    (dict(path0_reverse_queue_bytes=30_000), "path0_reverse_queue_bytes"),
+    (dict(path0_reverse_rate_bps=1e6), "path0_reverse_rate_bps"),
+    (dict(path0_reverse_delay_s=0.05), "path0_reverse_delay_s"),
+    (dict(path0_reverse_queue_packets=7), "path0_reverse_queue_packets"),
+    (dict(path0_jitter_s=0.01), "path0_jitter_s"),
+])
+def test_what_the_simulator_cannot_carry_is_refused_by_name(changes, column):
+    with pytest.raises(ValueError, match=column):
+        ex.simulate_like_kernel(pd.DataFrame([_lossy_row(**changes)]), progress_bar=False)
+
+
+def test_different_queues_per_path_are_refused():
+    runs = _table1_runs(deltas=(0.1,))
+    runs.loc[runs.kind == "mptcp", "path1_queue_packets"] = 50
+    with pytest.raises(ValueError, match="queue_packets"):
+        ex.simulate_like_kernel(runs, progress_bar=False)
+
+
+def test_rows_without_reverse_columns_are_symmetric_and_lossless():
+    """Rows recorded before the reverse direction was (no path<i>_reverse_* columns) still run."""
+    runs = _table1_runs(deltas=(0.0,))
+    assert not any("reverse" in c for c in runs.columns)
+    sim = ex.simulate_like_kernel(runs, progress_bar=False)
+    assert (sim.sim_loss.str.split().map(lambda xs: all(float(x) == 0 for x in xs))).all()

@@ -16,9 +16,18 @@ Units: ``_bps`` bit/s (rates count IP bytes: TUN carries IP packets, no link-lay
 
 Safety: every run uses unique namespace names (``cmtlab-<pid>-<hex>-a/b``); namespaces, TUN
 devices (they die with the delay-line process) and processes are removed on normal exit, on
-error, on SIGINT/SIGTERM and at interpreter exit; the delay lines die with their parent
-(PR_SET_PDEATHSIG) and bound their own run time.  :func:`cleanup_stale` removes ``cmtlab-*``
-namespaces whose creating process is gone.
+error, on SIGINT/SIGTERM and at interpreter exit.  Whatever kills a run (SIGKILL included), its
+delay lines and endpoints die with it (PR_SET_PDEATHSIG and a check of the owner's PID; the
+delay lines also bound their own run time), and the next run removes its namespaces when it
+starts (:func:`cleanup_stale`: ``cmtlab-<pid>-*`` namespaces whose creating process is gone, with
+every process still inside them).  Namespaces of live runs are never touched.
+
+Truthful rows: every kernel setting asked for (:class:`KernelSettings`) is applied and read back
+from the namespaces, or the run fails at once naming it; the congestion control recorded is the
+one the kernel runs on the subflows (``ss``), the MPTCP scheduler the one of the namespace.  The
+first failure of either endpoint is the one reported; a transfer that cannot complete (no
+connection, no progress within ``timeout_s``) returns a result with ``completed=False`` and the
+reason.
 """
 
 from __future__ import annotations
@@ -27,6 +36,7 @@ import atexit
 import dataclasses
 import json
 import math
+import numbers
 import os
 import re
 import secrets
@@ -60,10 +70,38 @@ MTU_BYTES = 1500
 
 
 # ---------------------------------------------------------------- configuration
-def _check_pos(name, v, allow_zero=False):
-    if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v) \
+def _check_pos(name, v, allow_zero=False, maximum=None) -> float:
+    """A finite real number (numpy scalars accepted) > 0 (>= 0 with ``allow_zero``), <= ``maximum``."""
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real) or not math.isfinite(float(v)) \
             or v < 0 or (v == 0 and not allow_zero):
-        raise ValueError(f"{name} must be a finite number {'>= 0' if allow_zero else '> 0'}, got {v!r}")
+        rng = f"{'>= 0' if allow_zero else '> 0'}" + (f" and <= {maximum:g}" if maximum is not None else "")
+        raise ValueError(f"{name} must be a finite number {rng}, got {v!r}")
+    if maximum is not None and v > maximum:
+        raise ValueError(f"{name} must be a finite number {'>= 0' if allow_zero else '> 0'} and <= {maximum:g}, got {v!r}")
+    return float(v)
+
+
+def _check_int(name, v, lo, hi, what="an integer") -> int:
+    """An integer (numpy integers accepted, not bool, not float) in [lo, hi]."""
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Integral) or not lo <= v <= hi:
+        raise ValueError(f"{name} must be {what} in {lo}..{hi}, got {v!r}")
+    return int(v)
+
+
+def _check_bool(name, v) -> bool:
+    if not isinstance(v, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {v!r}")
+    return bool(v)
+
+
+#: Largest ``timeout_s`` (s): no progress for this long means the transfer cannot complete.
+MAX_TIMEOUT_S = 3600.0
+#: Largest ``duration_s`` of one transfer (s).
+MAX_DURATION_S = 600.0
+#: Largest lifetime of a testbed's delay lines (s).
+MAX_LIFETIME_S = 86400.0
+#: Largest ``transfer_bytes`` (16 GiB).
+MAX_TRANSFER_BYTES = 1 << 34
 
 
 @dataclass(frozen=True)
@@ -83,20 +121,22 @@ class Direction:
     loss: float = 0.0
 
     def __post_init__(self):
-        _check_pos("rate_bps", self.rate_bps)
-        if self.rate_bps > 1e9:
-            raise ValueError(f"rate_bps must be <= 1e9 (1 Gbit/s), got {self.rate_bps!r}")
-        _check_pos("delay_s", self.delay_s, allow_zero=True)
-        if self.delay_s > 5:
-            raise ValueError(f"delay_s (one-way) must be <= 5 s, got {self.delay_s!r}")
+        # numpy scalars are accepted and stored as Python numbers (rows, JSON, command lines)
+        set_ = object.__setattr__.__get__(self)
+        set_("rate_bps", _check_pos("rate_bps", self.rate_bps, maximum=1e9))
+        set_("delay_s", _check_pos("delay_s (one-way)", self.delay_s, allow_zero=True, maximum=5))
         if self.queue_packets is None and self.queue_bytes is None:
             raise ValueError("queue_packets or queue_bytes must be set (drop-tail queue limit)")
-        for name in ("queue_packets", "queue_bytes"):
-            v = getattr(self, name)
-            if v is not None and (not isinstance(v, (int, np.integer)) or v < 1):
-                raise ValueError(f"{name} must be a positive integer or None, got {v!r}")
-        if not (isinstance(self.loss, (int, float)) and 0 <= self.loss < 1):
-            raise ValueError(f"loss must be in [0, 1), got {self.loss!r}")
+        if self.queue_packets is not None:
+            set_("queue_packets", _check_int("queue_packets", self.queue_packets, 1, 10**7,
+                                             "None or a whole number of packets"))
+        if self.queue_bytes is not None:
+            set_("queue_bytes", _check_int("queue_bytes", self.queue_bytes, MTU_BYTES, 1 << 34,
+                                           f"None or a whole number of bytes (at least one {MTU_BYTES}-byte packet)"))
+        if isinstance(self.loss, (bool, np.bool_)) or not isinstance(self.loss, numbers.Real) \
+                or not 0 <= self.loss < 1:
+            raise ValueError(f"loss must be a probability in [0, 1), got {self.loss!r}")
+        set_("loss", float(self.loss))
 
 
 @dataclass(frozen=True)
@@ -142,7 +182,11 @@ class KernelSettings:
     1 = RACK)/``reordering`` (initial dupthresh) are the ``net.ipv4.tcp_*`` sysctls of both
     namespaces; ``no_metrics_save`` stops one run seeding the next.  ``sndbuf_bytes``/
     ``rcvbuf_bytes``: None = autotuned, else fixed with SO_SNDBUFFORCE/SO_RCVBUFFORCE.
-    ``mptcp_scheduler``: None = the kernel's default (``net.mptcp.scheduler``).
+    ``ecn``: ``net.ipv4.tcp_ecn`` (0 off, 1 on, 2 only when the peer asks).
+    ``mptcp_scheduler``: None = the namespace's default, else a name of
+    ``net.mptcp.available_schedulers`` set as ``net.mptcp.scheduler`` in both namespaces.
+    Every setting is applied and read back by :class:`Testbed`, or the run fails naming it.
+    Numpy scalars are accepted; a string where a bool or an integer is expected is refused.
     """
 
     congestion: str = "reno"
@@ -159,18 +203,23 @@ class KernelSettings:
     mptcp_scheduler: str | None = None
 
     def __post_init__(self):
-        if not re.fullmatch(r"[a-z0-9_]{1,15}", self.congestion or ""):
+        set_ = object.__setattr__.__get__(self)
+        if not isinstance(self.congestion, str) or not re.fullmatch(r"[a-z0-9_]{1,15}", self.congestion):
             raise ValueError(f"congestion must be a kernel algorithm name like 'reno' or 'cubic', got {self.congestion!r}")
-        if self.frto not in (0, 1, 2):
-            raise ValueError(f"frto must be 0, 1 or 2, got {self.frto!r}")
-        if not (isinstance(self.recovery, int) and 0 <= self.recovery <= 7):
-            raise ValueError(f"recovery (tcp_recovery bits) must be in 0..7, got {self.recovery!r}")
-        if not (isinstance(self.reordering, int) and 1 <= self.reordering <= 300):
-            raise ValueError(f"reordering must be in 1..300, got {self.reordering!r}")
+        for name in ("sack", "dsack", "timestamps", "no_metrics_save"):
+            set_(name, _check_bool(name, getattr(self, name)))
+        set_("frto", _check_int("frto", self.frto, 0, 2))
+        set_("recovery", _check_int("recovery (tcp_recovery bits)", self.recovery, 0, 7))
+        set_("reordering", _check_int("reordering", self.reordering, 1, 300))
+        set_("ecn", _check_int("ecn (net.ipv4.tcp_ecn)", self.ecn, 0, 2))
         for name in ("sndbuf_bytes", "rcvbuf_bytes"):
             v = getattr(self, name)
-            if v is not None and (not isinstance(v, int) or not 4096 <= v <= 1 << 30):
-                raise ValueError(f"{name} must be None (autotuned) or 4096..2**30 bytes, got {v!r}")
+            if v is not None:
+                set_(name, _check_int(name, v, 4096, 1 << 30, "None (autotuned) or a number of bytes"))
+        if self.mptcp_scheduler is not None and (not isinstance(self.mptcp_scheduler, str)
+                                                 or not re.fullmatch(r"[a-z0-9_]{1,15}", self.mptcp_scheduler)):
+            raise ValueError(f"mptcp_scheduler must be None (the kernel's default) or a scheduler name like "
+                             f"'default', got {self.mptcp_scheduler!r}")
 
     def sysctls(self) -> dict[str, str]:
         return {"net.ipv4.tcp_sack": str(int(self.sack)), "net.ipv4.tcp_dsack": str(int(self.dsack)),
@@ -247,17 +296,158 @@ def kernel_info() -> dict:
             "tcp_available_congestion_control": rd("/proc/sys/net/ipv4/tcp_available_congestion_control")}
 
 
+def _start_time(pid: int) -> tuple[str, float] | None:
+    """(state, start time in seconds since the epoch) of a process, None when it does not exist."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        btime = next(float(ln.split()[1]) for ln in Path("/proc/stat").read_text().splitlines()
+                     if ln.startswith("btime "))
+    except (OSError, StopIteration, ValueError):
+        return None
+    fields = stat.rsplit(")", 1)[1].split()
+    return fields[0], btime + int(fields[19]) / os.sysconf("SC_CLK_TCK")
+
+
+def _pid_alive(pid: int, born_after: float | None = None) -> bool:
+    """Whether the run owner ``pid`` still lives: not if it is gone or a zombie (killed, not yet
+    reaped), nor if the PID now belongs to a process started after ``born_after`` (the owner's
+    namespace or child was created then, so the owner is older: the PID was reused)."""
+    st = _start_time(pid)
+    if st is None or st[0] in ("Z", "X", "x"):
+        return False
+    return born_after is None or st[1] <= born_after + 1.0
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _stale_run_processes() -> list[int]:
+    """PIDs of endpoints (``--owner-pid N``) and delay lines (``/run/netns/cmtlab-N-...``) whose
+    owner N is dead.  Processes of live runs are never listed."""
+    out = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            argv = [a.decode(errors="replace") for a in (d / "cmdline").read_bytes().split(b"\0")]
+        except OSError:
+            continue
+        owner = None
+        if "cmtlab.testbed._endpoint" in argv and "--owner-pid" in argv[:-1]:
+            owner = argv[argv.index("--owner-pid") + 1]
+        else:
+            for a in argv:
+                m = re.fullmatch(rf"/run/netns/{NS_PREFIX}(\d+)-[0-9a-f]+-[ab]", a)
+                if m:
+                    owner = m.group(1)
+                    break
+        if owner and owner.isdigit() and int(owner) > 0:
+            me = _start_time(int(d.name))
+            if me is not None and not _pid_alive(int(owner), born_after=me[1]):
+                out.append(int(d.name))
+    return out
+
+
 def cleanup_stale() -> list[str]:
-    """Delete ``cmtlab-<pid>-*`` namespaces whose creating process no longer exists."""
+    """Remove what runs whose harness died left behind (a run that was SIGKILLed cannot clean up):
+    every ``cmtlab-<pid>-<hex>-a/b`` namespace whose creating process ``<pid>`` no longer exists
+    (gone, a zombie, or its PID reused by a process younger than the namespace), after killing every process still inside it (``ip netns pids``), and every endpoint or delay
+    line whose owner is dead.  Namespaces and processes of live runs (another PID, alive) are
+    never touched.  Called by :meth:`Testbed.open`, so the next run cleans up after a killed one.
+    Returns the names of the namespaces removed."""
     removed = []
     p = _run(["ip", "netns", "list"], check=False)
     for line in p.stdout.splitlines():
         name = line.split()[0] if line.split() else ""
         m = re.fullmatch(rf"{NS_PREFIX}(\d+)-[0-9a-f]+-[ab]", name)
-        if m and not Path(f"/proc/{m.group(1)}").exists():
+        try:
+            created = os.stat(f"/run/netns/{name}").st_ctime   # nsfs: when the namespace was made
+        except OSError:
+            created = None
+        if m and not _pid_alive(int(m.group(1)), born_after=created):
+            pids = _run(["ip", "netns", "pids", name], check=False).stdout.split()
+            for pid in pids:
+                if pid.isdigit():
+                    _kill(int(pid))
             _run(["ip", "netns", "del", name], check=False)
             removed.append(name)
+    for pid in _stale_run_processes():
+        _kill(pid)
     return removed
+
+
+def _available_congestion() -> list[str]:
+    try:
+        return Path("/proc/sys/net/ipv4/tcp_available_congestion_control").read_text().split()
+    except OSError:
+        return []
+
+
+def _check_congestion_available(name: str) -> None:
+    """ValueError naming ``congestion`` when the kernel has no such algorithm (a module that can
+    be loaded is loaded first: setting it on a socket asks the kernel to)."""
+    if name in _available_congestion():
+        return
+    import socket
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as so:
+            so.setsockopt(socket.IPPROTO_TCP, getattr(socket, "TCP_CONGESTION", 13), name.encode())
+    except OSError:
+        pass
+    if name not in _available_congestion():
+        raise ValueError(f"congestion {name!r} is not available in this kernel (available: "
+                         f"{' '.join(_available_congestion())}; with MPTCP the subflows would silently run the default)")
+
+
+def _check_scheduler_available(name: str | None, mptcp: bool) -> None:
+    if name is None:
+        return
+    if not mptcp:
+        raise ValueError(f"mptcp_scheduler={name!r} needs mptcp=True (single-path TCP has no MPTCP scheduler)")
+    avail = (kernel_info().get("mptcp_available_schedulers") or "").split()
+    if name not in avail:
+        raise ValueError(f"mptcp_scheduler {name!r} is not available in this kernel "
+                         f"(net.mptcp.available_schedulers: {' '.join(avail) or 'none'})")
+
+
+#: Which :class:`KernelSettings` field a sysctl comes from (errors name the field).
+SYSCTL_FIELDS = {"net.ipv4.tcp_sack": "sack", "net.ipv4.tcp_dsack": "dsack", "net.ipv4.tcp_timestamps": "timestamps",
+                 "net.ipv4.tcp_frto": "frto", "net.ipv4.tcp_recovery": "recovery",
+                 "net.ipv4.tcp_reordering": "reordering", "net.ipv4.tcp_no_metrics_save": "no_metrics_save",
+                 "net.ipv4.tcp_ecn": "ecn", "net.mptcp.scheduler": "mptcp_scheduler"}
+
+
+def check_transfer_arguments(*, transfer_bytes=None, duration_s=None, warmup_s=0.0, timeout_s=120.0,
+                             ss_interval_s=0.0, sample_bin_s=0.1) -> dict:
+    """Validate the arguments of one transfer (errors name the argument and its range); returns
+    them as Python numbers.  ``timeout_s`` is how long an endpoint waits for a connection or for
+    progress before the transfer is declared incomplete (0 < timeout_s <= 3600)."""
+    if (transfer_bytes is None) == (duration_s is None):
+        raise ValueError("give exactly one of transfer_bytes or duration_s")
+    out = dict(transfer_bytes=None, duration_s=None)
+    if transfer_bytes is not None:
+        out["transfer_bytes"] = _check_int("transfer_bytes", transfer_bytes, 1, MAX_TRANSFER_BYTES, "an int")
+    if duration_s is not None:
+        out["duration_s"] = _check_pos("duration_s", duration_s, maximum=MAX_DURATION_S)
+        w = _check_pos("warmup_s", warmup_s, allow_zero=True)
+        if not w < out["duration_s"]:
+            raise ValueError(f"warmup_s must be in [0, duration_s), got {warmup_s!r}")
+        out["warmup_s"] = w
+    else:
+        out["warmup_s"] = _check_pos("warmup_s", warmup_s, allow_zero=True, maximum=0)
+    out["timeout_s"] = _check_pos("timeout_s", timeout_s, maximum=MAX_TIMEOUT_S)
+    out["ss_interval_s"] = _check_pos("ss_interval_s", ss_interval_s, allow_zero=True, maximum=60)
+    out["sample_bin_s"] = _check_pos("sample_bin_s", sample_bin_s, maximum=60)
+    return out
+
+
+def transfer_lifetime_s(duration_s: float | None, timeout_s: float) -> float:
+    """How long the delay lines of one transfer must live: connection, the run, the drain."""
+    return timeout_s + (duration_s or 0.0) + 60.0
 
 
 # ---------------------------------------------------------------- the testbed
@@ -277,7 +467,9 @@ class Testbed:
     """Two namespaces joined by ``paths`` (context manager; :meth:`close` is idempotent).
 
     ``with Testbed([path(10e6, 0.01), path(10e6, 0.06)], KernelSettings()) as tb:
-    r = tb.transfer(duration_s=5)``.  ``max_lifetime_s`` bounds the delay lines' life.
+    r = tb.transfer(duration_s=5)``.  ``max_lifetime_s`` bounds the delay lines' life
+    (0 < max_lifetime_s <= 86400 s).  ``seed`` (0..2**31-1) seeds the delay lines' random drops.
+    ``mptcp=False``: single-path TCP, so :meth:`transfer` needs exactly one path.
     """
 
     def __init__(self, paths, settings: KernelSettings | None = None, *, mptcp: bool = True,
@@ -288,11 +480,14 @@ class Testbed:
         for i, p in enumerate(paths):
             if not isinstance(p, EmulatedPath):
                 raise ValueError(f"paths[{i}] must be an EmulatedPath (see cmtlab.testbed.path), got {type(p).__name__}")
+        if settings is not None and not isinstance(settings, KernelSettings):
+            raise ValueError(f"settings must be a KernelSettings or None, got {settings!r}")
         self.paths = paths
         self.settings = settings or KernelSettings()
-        self.mptcp = mptcp
-        self.seed = int(seed)
-        self.max_lifetime_s = float(max_lifetime_s)
+        self.mptcp = _check_bool("mptcp", mptcp)
+        self.seed = _check_int("seed", seed, 0, 2**31 - 1)
+        self.max_lifetime_s = _check_pos("max_lifetime_s", max_lifetime_s, maximum=MAX_LIFETIME_S)
+        self.applied: dict[str, str] = {}
         tag = secrets.token_hex(3)
         self.ns_a = f"{NS_PREFIX}{os.getpid()}-{tag}-a"
         self.ns_b = f"{NS_PREFIX}{os.getpid()}-{tag}-b"
@@ -321,7 +516,10 @@ class Testbed:
 
     def open(self) -> "Testbed":
         check_environment(self.mptcp)
+        _check_congestion_available(self.settings.congestion)
+        _check_scheduler_available(self.settings.mptcp_scheduler, self.mptcp)
         exe = build_delayline()
+        cleanup_stale()  # what runs killed before their cleanup (SIGKILL) left behind
         with _LIVE_LOCK:
             _LIVE.add(self)
         old_int = None
@@ -337,17 +535,12 @@ class Testbed:
             for ns in (self.ns_a, self.ns_b):
                 _run(["ip", "netns", "add", ns])
                 self._created.append(ns)
-            s = self.settings
-            common = {**s.sysctls(), "net.ipv4.conf.all.rp_filter": "0", "net.ipv4.conf.default.rp_filter": "0",
-                      "net.mptcp.enabled": "1" if self.mptcp else "0"}
-            for ns in (self.ns_a, self.ns_b):
-                args = [f"{k}={v}" for k, v in common.items()]
-                _run(["ip", "netns", "exec", ns, "sysctl", "-q", "-w", *args])
+            self._apply_sysctls()
             for i, p in enumerate(self.paths):
                 f, b = p.forward, p.back
                 cmd = [str(exe), "--ns-a", f"/run/netns/{self.ns_a}", "--dev-a", f"tbA{i}",
                        "--ns-b", f"/run/netns/{self.ns_b}", "--dev-b", f"tbB{i}",
-                       "--max-runtime-s", str(self.max_lifetime_s)]
+                       "--max-runtime-s", repr(self.max_lifetime_s), "--owner-pid", str(os.getpid())]
                 for tag_, d, sd in (("ab", f, 2 * (self.seed * 64 + i) + 1), ("ba", b, 2 * (self.seed * 64 + i) + 2)):
                     cmd += [f"--rate-{tag_}", repr(float(d.rate_bps)), f"--delay-{tag_}-ns", str(int(round(d.delay_s * 1e9))),
                             f"--queue-{tag_}-pkts", str(d.queue_packets or 0), f"--queue-{tag_}-bytes", str(d.queue_bytes or 0),
@@ -379,8 +572,37 @@ class Testbed:
             raise
         return self
 
+    def _apply_sysctls(self) -> None:
+        """Set the settings' sysctls in both namespaces and read them back: a value the kernel
+        refuses or does not keep fails the run naming the :class:`KernelSettings` field."""
+        s = self.settings
+        want = {**s.sysctls(), "net.ipv4.conf.all.rp_filter": "0", "net.ipv4.conf.default.rp_filter": "0",
+                "net.mptcp.enabled": "1" if self.mptcp else "0"}
+        if self.mptcp and s.mptcp_scheduler is not None:
+            want["net.mptcp.scheduler"] = s.mptcp_scheduler
+        if Path("/proc/sys/net/ipv6").exists():
+            # no IPv6 on the TUN devices: its link-local chatter (MLD, DAD) would reach a peer
+            # device that is not up yet and count as a delay-line write error
+            want.update({"net.ipv6.conf.all.disable_ipv6": "1", "net.ipv6.conf.default.disable_ipv6": "1"})
+        for ns in (self.ns_a, self.ns_b):
+            for k, v in want.items():
+                p = _run(["ip", "netns", "exec", ns, "sysctl", "-q", "-w", f"{k}={v}"], check=False)
+                if p.returncode != 0:
+                    raise RuntimeError(f"KernelSettings.{SYSCTL_FIELDS.get(k, k)}: the kernel refused {k}={v} "
+                                       f"({p.stderr.strip()[:200]})")
+            keys = list(want) + ([] if "net.mptcp.scheduler" in want or not self.mptcp else ["net.mptcp.scheduler"])
+            got = _run(["ip", "netns", "exec", ns, "sysctl", "-n", *keys]).stdout.split("\n")
+            got = dict(zip(keys, (g.strip() for g in got)))
+            for k, v in want.items():
+                if " ".join(got.get(k, "").split()) != v:
+                    raise RuntimeError(f"KernelSettings.{SYSCTL_FIELDS.get(k, k)}: asked {k}={v}, the kernel "
+                                       f"keeps {got.get(k)!r}")
+            if ns == self.ns_a:
+                self.applied = {k: got[k] for k in keys}
+
     def _exec(self, ns, args, **kw):
         env = {**os.environ, "PYTHONPATH": str(_LIB_DIR) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        args = [*args, "--owner-pid", str(os.getpid())]
         pr = subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, "-m", "cmtlab.testbed._endpoint", *args],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                               start_new_session=True, **kw)
@@ -393,6 +615,8 @@ class Testbed:
             raise ValueError(f"path_index must be in 0..{len(self.paths) - 1}, got {path_index!r}")
         if not 1 <= count <= 10000:
             raise ValueError(f"count must be in 1..10000, got {count!r}")
+        _check_pos("interval_s", interval_s, allow_zero=True, maximum=10)
+        _check_int("size_bytes", size_bytes, 0, 65000)
         pr = self._exec(self.ns_a, ["ping", "--src", self.addr_a(path_index), "--dst", self.addr_b(path_index),
                                     "--count", str(count), "--interval-s", str(interval_s), "--size", str(size_bytes)])
         out, err = _communicate(pr, timeout=count * (interval_s + 3) + 10)
@@ -401,25 +625,30 @@ class Testbed:
     def transfer(self, *, transfer_bytes: int | None = None, duration_s: float | None = None,
                  warmup_s: float = 0.0, timeout_s: float = 120.0, ss_interval_s: float = 0.0,
                  sample_bin_s: float = 0.1) -> "TestbedResult":
-        """One bulk transfer A->B: ``transfer_bytes`` (completion time measured) or ``duration_s``
-        (goodput over [warmup_s, duration_s] after the first byte is sent)."""
-        if (transfer_bytes is None) == (duration_s is None):
-            raise ValueError("give exactly one of transfer_bytes or duration_s")
-        if transfer_bytes is not None and not (isinstance(transfer_bytes, int) and 1 <= transfer_bytes <= 1 << 34):
-            raise ValueError(f"transfer_bytes must be an int in 1..2**34, got {transfer_bytes!r}")
-        if duration_s is not None:
-            _check_pos("duration_s", duration_s)
-            if duration_s > 600:
-                raise ValueError(f"duration_s must be <= 600 s, got {duration_s!r}")
-            if not 0 <= warmup_s < duration_s:
-                raise ValueError(f"warmup_s must be in [0, duration_s), got {warmup_s!r}")
-        _check_pos("timeout_s", timeout_s)
+        """One bulk transfer A->B: ``transfer_bytes`` (completion time measured; the whole transfer
+        must end within ``timeout_s``) or ``duration_s`` (goodput over [warmup_s, duration_s] after
+        the first byte is sent; the connection must open within ``timeout_s``).
+
+        The first failure of either endpoint is the one reported, at once: a setting the kernel
+        refused (RuntimeError naming it), or a transfer that cannot complete (no connection, no
+        progress, a reset), which returns a result with ``completed=False`` and ``reason``."""
+        a = check_transfer_arguments(transfer_bytes=transfer_bytes, duration_s=duration_s, warmup_s=warmup_s,
+                                     timeout_s=timeout_s, ss_interval_s=ss_interval_s, sample_bin_s=sample_bin_s)
+        transfer_bytes, duration_s, warmup_s, timeout_s = (a["transfer_bytes"], a["duration_s"], a["warmup_s"],
+                                                           a["timeout_s"])
+        if not self.mptcp and len(self.paths) > 1:
+            raise ValueError(f"mptcp=False runs single-path TCP over paths[0]: give one path, got {len(self.paths)} "
+                             "(the others would be recorded but never used)")
+        need = transfer_lifetime_s(duration_s, timeout_s) - 50
+        if need > self.max_lifetime_s:
+            raise ValueError(f"timeout_s + duration_s = {need - 10:g} s outlives the delay lines "
+                             f"(max_lifetime_s={self.max_lifetime_s:g} s)")
         s = self.settings
         t_wall = time.monotonic()
-        recv_args = ["recv", "--addr", "0.0.0.0", "--port", str(PORT), "--timeout-s", str(timeout_s)]
+        recv_args = ["recv", "--addr", "0.0.0.0", "--port", str(PORT), "--timeout-s", repr(timeout_s)]
         send_args = ["send", "--src", self.addr_a(0), "--dst", self.addr_b(0), "--port", str(PORT),
-                     "--congestion", s.congestion, "--timeout-s", str(timeout_s),
-                     "--ss-interval-s", str(ss_interval_s)]
+                     "--congestion", s.congestion, "--timeout-s", repr(timeout_s),
+                     "--ss-interval-s", repr(a["ss_interval_s"])]
         if self.mptcp:
             recv_args.append("--mptcp")
             send_args.append("--mptcp")
@@ -427,36 +656,88 @@ class Testbed:
             recv_args += ["--rcvbuf", str(s.rcvbuf_bytes)]
         if s.sndbuf_bytes:
             send_args += ["--sndbuf", str(s.sndbuf_bytes)]
-        send_args += ["--bytes", str(transfer_bytes)] if transfer_bytes else ["--duration-s", str(duration_s)]
+        send_args += ["--bytes", str(transfer_bytes)] if transfer_bytes else ["--duration-s", repr(duration_s)]
         rv = self._exec(self.ns_b, recv_args)
         line = _readline_timeout(rv, 15)
         if line.strip() != "READY":
-            raise RuntimeError(f"receiver did not start: {line!r} {_drain_err(rv)}")
+            err = _endpoint_error(line) or _drain_err(rv)
+            raise RuntimeError(f"receiver did not start: {err}")
         sd = self._exec(self.ns_a, send_args)
+        readers = {pr: _Reader(pr) for pr in (sd, rv)}
         bound = timeout_s + (duration_s or 0) + 10
-        out_s, err_s = _communicate(sd, timeout=bound)
-        if duration_s is not None and sd.returncode == 0:
-            # The sender closes abortively; its reset can be dropped by a full drop-tail queue, and
-            # the receiver would then wait for its timeout.  Give the data in flight (one queue
-            # plus one round trip on the slowest path) time to arrive, then stop the receiver.
-            grace = 1.0 + max(p.rtt_s + (p.forward.queue_packets or 100) * MTU_BYTES * 8 / p.forward.rate_bps
-                              for p in self.paths)
-            try:
-                rv.wait(timeout=grace)
-            except subprocess.TimeoutExpired:
+        deadline = time.monotonic() + bound
+        reason = None
+        # Wait for both endpoints at once: the first to fail is the one reported.
+        while sd.poll() is None and time.monotonic() < deadline:
+            if rv.poll() is not None and rv.returncode != 0:
+                break
+            time.sleep(0.02)
+        if sd.poll() is None and rv.poll() is not None and rv.returncode != 0:
+            _killpg(sd)
+            out_r, err_r = readers[rv].result()
+            e = _endpoint_error(out_r)
+            if e and e.get("kind") == "network":
+                reason = e["error"]
+            else:
+                raise RuntimeError(f"receiver failed (exit {rv.returncode}): {(e or {}).get('error') or err_r.strip()[-800:]}")
+        elif sd.poll() is None:
+            _killpg(sd)
+            _killpg(rv)
+            reason = f"the transfer did not finish within {bound:.0f} s (timeout_s={timeout_s:g})"
+        else:
+            out_s, err_s = readers[sd].result(timeout=5)
+            if sd.returncode != 0 or not out_s.strip():
+                _killpg(rv)
+                e = _endpoint_error(out_s)
+                if e and e.get("kind") == "network":
+                    reason = e["error"]
+                else:
+                    raise RuntimeError(f"sender failed (exit {sd.returncode}): "
+                                       f"{(e or {}).get('error') or err_s.strip()[-800:]}")
+            elif duration_s is not None:
+                # The sender closes abortively; its reset can be dropped by a full drop-tail queue, and
+                # the receiver would then wait for its timeout.  Give the data in flight (one queue
+                # plus one round trip on the slowest path) time to arrive, then stop the receiver.
+                grace = 1.0 + max(p.rtt_s + (p.forward.queue_packets or 100) * MTU_BYTES * 8 / p.forward.rate_bps
+                                  for p in self.paths)
                 try:
-                    os.killpg(rv.pid, signal.SIGTERM)
-                except ProcessLookupError:
-                    pass
-        out_r, err_r = _communicate(rv, timeout=bound)
-        if sd.returncode != 0 or not out_s.strip():
-            raise RuntimeError(f"sender failed (exit {sd.returncode}): {err_s.strip()[-800:]}")
-        if rv.returncode != 0 or not out_r.strip():
-            raise RuntimeError(f"receiver failed (exit {rv.returncode}): {err_r.strip()[-800:]}")
-        snd = json.loads(out_s.strip().splitlines()[-1])
-        rcv = json.loads(out_r.strip().splitlines()[-1])
-        return TestbedResult._build(self, snd, rcv, transfer_bytes, duration_s, warmup_s, sample_bin_s,
-                                    time.monotonic() - t_wall)
+                    rv.wait(timeout=grace)
+                except subprocess.TimeoutExpired:
+                    try:
+                        os.killpg(rv.pid, signal.SIGTERM)
+                    except ProcessLookupError:
+                        pass
+            else:
+                try:
+                    rv.wait(timeout=max(1.0, deadline - time.monotonic()))
+                except subprocess.TimeoutExpired:
+                    _killpg(rv)
+                    reason = f"the receiver did not see the end of the transfer within {bound:.0f} s"
+        for pr in (sd, rv):   # both have exited or been told to; never leave one running
+            try:
+                pr.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                _killpg(pr)
+        out_s, err_s = readers[sd].result(timeout=10)
+        out_r, err_r = readers[rv].result(timeout=10)
+        snd = _last_json(out_s)
+        rcv = _last_json(out_r)
+        if reason is None and (rv.returncode != 0 or rcv is None or "error" in rcv):
+            e = rcv or {}
+            if e.get("kind") == "network":
+                reason = e["error"]
+            else:
+                raise RuntimeError(f"receiver failed (exit {rv.returncode}): {e.get('error') or err_r.strip()[-800:]}")
+        wall = time.monotonic() - t_wall
+        if reason is not None or snd is None or "error" in snd:
+            return TestbedResult._incomplete(self, reason or (snd or {}).get("error", "no sender report"),
+                                             rcv if rcv and "error" not in rcv else None, snd if snd and "error" not in snd else None,
+                                             transfer_bytes, duration_s, wall)
+        r = TestbedResult._build(self, snd, rcv, transfer_bytes, duration_s, warmup_s, a["sample_bin_s"], wall)
+        if r.congestion_mismatch:
+            raise RuntimeError(f"KernelSettings.congestion: asked {s.congestion!r}, the kernel ran "
+                               f"{r.congestion_mismatch} on the subflows")
+        return r
 
     def read_counters(self) -> list[dict]:
         """Per path and direction: packets/bytes forwarded, queue and random drops.  Stops the delay
@@ -512,6 +793,51 @@ def _readline_timeout(pr: subprocess.Popen, timeout: float) -> str:
     return box[0]
 
 
+class _Reader:
+    """Drain a process's stdout and stderr in threads (no pipe can fill while both endpoints are
+    watched at once)."""
+
+    def __init__(self, pr: subprocess.Popen):
+        self.out, self.err = [], []
+        self.threads = [threading.Thread(target=lambda f=f, box=box: box.append(f.read()), daemon=True)
+                        for f, box in ((pr.stdout, self.out), (pr.stderr, self.err))]
+        for th in self.threads:
+            th.start()
+
+    def result(self, timeout: float | None = None) -> tuple[str, str]:
+        for th in self.threads:
+            th.join(timeout)
+        return "".join(self.out), "".join(self.err)
+
+
+def _killpg(pr: subprocess.Popen) -> None:
+    if pr.poll() is None:
+        try:
+            os.killpg(pr.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        try:
+            pr.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+
+
+def _last_json(text: str) -> dict | None:
+    for ln in reversed((text or "").strip().splitlines()):
+        if ln.startswith("{"):
+            try:
+                return json.loads(ln)
+            except ValueError:
+                return None
+    return None
+
+
+def _endpoint_error(text: str) -> dict | None:
+    """The failure report of an endpoint (``{"error": ..., "kind": ...}``), if it printed one."""
+    d = _last_json(text)
+    return d if d and "error" in d else None
+
+
 def _drain_err(pr):
     try:
         pr.kill()
@@ -535,7 +861,7 @@ _SS_RE = {k: re.compile(rx) for k, rx in {
     "bytes_acked": r"\bbytes_acked:(\d+)", "retrans_total": r"\bretrans:\d+/(\d+)",
     "lost": r"\blost:(\d+)", "reordering": r"\breordering:(\d+)", "sndbuf_limited_ms": r"sndbuf_limited:(\d+)ms",
     "rwnd_limited_ms": r"rwnd_limited:(\d+)ms", "busy_ms": r"busy:(\d+)ms", "dsack_dups": r"dsack_dups:(\d+)",
-    "mss": r"\bmss:(\d+)", "cc": r"^\s*(?:ts\s+)?(?:sack\s+)?(?:ecn\s+)?(\w+)\s+wscale"}.items()}
+    "mss": r"\bmss:(\d+)", "cc": r"(\w+)\s+wscale:"}.items()}
 
 
 def parse_ss(text: str, local_addrs: list[str]) -> dict[int, dict]:
@@ -579,6 +905,12 @@ class TestbedResult:
     congestion_used: str = ""
     wall_time_s: float = 0.0
     info: dict = field(default_factory=dict)
+    #: why the transfer did not complete ("" when it did)
+    reason: str = ""
+    #: the kernel's values of the settings' sysctls, read back from namespace A
+    applied: dict = field(default_factory=dict)
+    #: subflow congestion controls that differ from the one asked for ("" when none)
+    congestion_mismatch: str = ""
 
     @classmethod
     def _build(cls, tb: Testbed, snd, rcv, transfer_bytes, duration_s, warmup_s, bin_s, wall):
@@ -603,28 +935,55 @@ class TestbedResult:
         gp = pd.DataFrame({"t_s": edges[1:], "goodput_bps": np.diff(cums) * 8 / bin_s})
         addrs = [tb.addr_a(i) for i in range(len(tb.paths))]
         last_ss = snd["ss"][-1][1] if snd["ss"] else ""
+        subflows = parse_ss(last_ss, addrs)
+        used = sorted({d["cc"] for d in subflows.values() if "cc" in d})
+        wrong = [u for u in used if u != tb.settings.congestion]
         return cls(paths=tb.paths, settings=tb.settings, mptcp=tb.mptcp, transfer_bytes=transfer_bytes,
                    duration_s=duration_s, completed=bool(completed), completion_time_s=ct, throughput_bps=thr,
-                   received_bytes=int(rcv["bytes"]), goodput=gp, subflows=parse_ss(last_ss, addrs),
-                   ss_snapshots=snd["ss"], congestion_used=snd["congestion"], wall_time_s=wall,
-                   info={**kernel_info(), "delayline": " ".join(getattr(tb, "delayline_flags", []))})
+                   received_bytes=int(rcv["bytes"]), goodput=gp, subflows=subflows,
+                   ss_snapshots=snd["ss"], congestion_used=" ".join(used) or snd["congestion"], wall_time_s=wall,
+                   info=_run_info(tb), applied=dict(tb.applied), congestion_mismatch=" ".join(wrong))
+
+    @classmethod
+    def _incomplete(cls, tb: Testbed, reason: str, rcv, snd, transfer_bytes, duration_s, wall):
+        """A transfer that could not complete: ``completed=False``, NaN time and throughput."""
+        got = int(rcv["bytes"]) if rcv else 0
+        addrs = [tb.addr_a(i) for i in range(len(tb.paths))]
+        last_ss = snd["ss"][-1][1] if snd and snd.get("ss") else ""
+        return cls(paths=tb.paths, settings=tb.settings, mptcp=tb.mptcp, transfer_bytes=transfer_bytes,
+                   duration_s=duration_s, completed=False, completion_time_s=float("nan"),
+                   throughput_bps=float("nan"), received_bytes=got,
+                   goodput=pd.DataFrame({"t_s": [], "goodput_bps": []}), subflows=parse_ss(last_ss, addrs),
+                   congestion_used=(snd or {}).get("congestion", ""), wall_time_s=wall, info=_run_info(tb),
+                   reason=reason, applied=dict(tb.applied))
 
     def attach_counters(self, counters: list[dict]) -> "TestbedResult":
         self.counters = counters
         return self
 
     def to_row(self) -> dict:
+        """The tidy row: the run, every path property of both directions (``path<i>_*`` forward,
+        ``path<i>_reverse_*`` the ACK direction), the counters, the settings asked for (``k_*``)
+        and what the kernel used (``congestion_used`` from the subflows, ``mptcp_scheduler_used``,
+        ``sysctl_*`` read back)."""
         row = {"simulator": "linux-mptcp" if self.mptcp else "linux-tcp", "n_paths": len(self.paths),
                "transfer_bytes": self.transfer_bytes, "duration_s": self.duration_s, "completed": self.completed,
-               "completion_time_s": self.completion_time_s, "throughput_bps": self.throughput_bps,
-               "received_bytes": self.received_bytes, "congestion_used": self.congestion_used,
-               "wall_time_s": self.wall_time_s}
+               "incomplete_reason": self.reason, "completion_time_s": self.completion_time_s,
+               "throughput_bps": self.throughput_bps, "received_bytes": self.received_bytes,
+               "congestion_used": self.congestion_used, "wall_time_s": self.wall_time_s}
         for i, p in enumerate(self.paths):
             row[f"path{i}_rate_bps"] = p.forward.rate_bps
             row[f"path{i}_delay_s"] = p.forward.delay_s
             row[f"path{i}_rtt_s"] = p.rtt_s
             row[f"path{i}_queue_packets"] = p.forward.queue_packets
+            row[f"path{i}_queue_bytes"] = p.forward.queue_bytes
             row[f"path{i}_loss"] = p.forward.loss
+            b = p.back
+            row[f"path{i}_reverse_rate_bps"] = b.rate_bps
+            row[f"path{i}_reverse_delay_s"] = b.delay_s
+            row[f"path{i}_reverse_queue_packets"] = b.queue_packets
+            row[f"path{i}_reverse_queue_bytes"] = b.queue_bytes
+            row[f"path{i}_reverse_loss"] = b.loss
             c = self.counters[i] if i < len(self.counters) else {}
             ab, ba = c.get("ab", {}), c.get("ba", {})
             row[f"sub{i}_bytes"] = ab.get("forwarded_bytes")
@@ -639,7 +998,18 @@ class TestbedResult:
                 row[f"sub{i}_{k}"] = v
         row.update(self.settings.to_row())
         row.update({k: v for k, v in self.info.items() if v is not None})
+        row.update({f"sysctl_{k}": v for k, v in self.applied.items()})
+        if self.mptcp:
+            row["mptcp_scheduler_used"] = self.applied.get("net.mptcp.scheduler", self.info.get("mptcp_scheduler"))
         return row
+
+
+def _run_info(tb: Testbed) -> dict:
+    """:func:`kernel_info` with the MPTCP scheduler of the run's namespace (not the host's)."""
+    info = {**kernel_info(), "delayline": " ".join(getattr(tb, "delayline_flags", []))}
+    if tb.mptcp and "net.mptcp.scheduler" in tb.applied:
+        info["mptcp_scheduler"] = tb.applied["net.mptcp.scheduler"]
+    return info
 
 
 def expected_ping_rtt_s(p: EmulatedPath, size_bytes: int = 56) -> float:
@@ -659,9 +1029,16 @@ def tcp_goodput_bps(rate_bps: float, *, timestamps: bool = True, mtu_bytes: int 
 def run_transfer(paths, settings: KernelSettings | None = None, *, mptcp: bool = True,
                  transfer_bytes: int | None = None, duration_s: float | None = None, warmup_s: float = 0.0,
                  timeout_s: float = 120.0, seed: int = 0, ss_interval_s: float = 0.0) -> TestbedResult:
-    """Set up the namespaces and paths, run one transfer, read the delay-line counters, tear down."""
+    """Set up the namespaces and paths, run one transfer, read the delay-line counters, tear down.
+    Every argument is validated before anything is set up (see :meth:`Testbed.transfer`)."""
+    a = check_transfer_arguments(transfer_bytes=transfer_bytes, duration_s=duration_s, warmup_s=warmup_s,
+                                 timeout_s=timeout_s, ss_interval_s=ss_interval_s)
+    paths = list(paths)
+    if not _check_bool("mptcp", mptcp) and len(paths) > 1:
+        raise ValueError(f"mptcp=False runs single-path TCP over paths[0]: give one path, got {len(paths)} "
+                         "(the others would be recorded but never used)")
     with Testbed(paths, settings, mptcp=mptcp, seed=seed,
-                 max_lifetime_s=timeout_s + (duration_s or 0) + 60) as tb:
+                 max_lifetime_s=transfer_lifetime_s(a["duration_s"], a["timeout_s"])) as tb:
         r = tb.transfer(transfer_bytes=transfer_bytes, duration_s=duration_s, warmup_s=warmup_s,
                         timeout_s=timeout_s, ss_interval_s=ss_interval_s)
         return r.attach_counters(tb.read_counters())
@@ -669,5 +1046,7 @@ def run_transfer(paths, settings: KernelSettings | None = None, *, mptcp: bool =
 
 def ping(p: EmulatedPath, count: int = 20, interval_s: float = 0.05) -> np.ndarray:
     """Round-trip times (s) of ICMP echoes over one emulated path (no competing traffic)."""
+    _check_int("count", count, 1, 10000)
+    _check_pos("interval_s", interval_s, allow_zero=True, maximum=10)
     with Testbed([p], mptcp=False, max_lifetime_s=count * (interval_s + 3) + 60) as tb:
         return tb.ping(0, count=count, interval_s=interval_s)

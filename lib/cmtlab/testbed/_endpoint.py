@@ -7,13 +7,22 @@ drain bytes and print one JSON line.  Subcommands:
 ``send``  connect (TCP or MPTCP), send ``--bytes`` or for ``--duration-s``, snapshot ``ss -tin``
 ``ping``  ICMP echo over one path (raw socket), print the round-trip times
 All times are CLOCK_MONOTONIC seconds (not namespaced, so comparable across the namespaces).
+
+Every endpoint dies with the harness that started it (``--owner-pid``): it asks the kernel for
+SIGKILL when its parent exits (PR_SET_PDEATHSIG) and exits at once if the parent is already gone
+(the race between ``fork`` and ``prctl``), so a harness killed by SIGKILL leaves no endpoint.
+A failure is one JSON line ``{"error": ..., "kind": "setup" | "network"}`` on stdout and exit
+status 3 (``setup``: a setting the kernel refused, a socket option, a bind) or 4 (``network``: no
+connection or no progress within ``--timeout-s``, a reset): the harness reports the first one.
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import json
 import os
+import re
 import signal
 import socket
 import struct
@@ -27,6 +36,49 @@ TCP_CONGESTION = getattr(socket, "TCP_CONGESTION", 13)
 SO_SNDBUFFORCE = getattr(socket, "SO_SNDBUFFORCE", 32)
 SO_RCVBUFFORCE = getattr(socket, "SO_RCVBUFFORCE", 33)
 SAMPLE_S = 0.005
+
+
+PR_SET_PDEATHSIG = 1
+EXIT_SETUP, EXIT_NETWORK = 3, 4
+
+
+def die_with_parent(owner_pid: int) -> None:
+    """SIGKILL when the parent exits; exit now if the parent is not ``owner_pid`` any more."""
+    if owner_pid <= 0:
+        return
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != owner_pid:
+        os._exit(EXIT_SETUP)
+
+    def watchdog():   # belt and braces: a parent gone without the signal (e.g. prctl unavailable)
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != owner_pid:
+                os._exit(EXIT_SETUP)
+    threading.Thread(target=watchdog, daemon=True).start()
+
+
+class Failure(Exception):
+    """An endpoint failure reported as one JSON line (``kind`` ``setup`` or ``network``)."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.kind = kind
+
+
+def _fail(exc: Failure) -> None:
+    print(json.dumps({"error": str(exc), "kind": exc.kind}), flush=True)
+    sys.exit(EXIT_SETUP if exc.kind == "setup" else EXIT_NETWORK)
+
+
+def _check_buffer(so: socket.socket, opt: int, want: int, name: str) -> None:
+    """The kernel keeps twice the size asked for (socket(7)); less means it was not applied."""
+    got = so.getsockopt(socket.SOL_SOCKET, opt)
+    if got < want:
+        raise Failure("setup", f"KernelSettings.{name}: asked {want} bytes, the socket keeps {got}")
 
 
 def _sock(mptcp: bool) -> socket.socket:
@@ -43,15 +95,22 @@ def _on_term(signum, frame):
 
 def recv_main(a) -> None:
     signal.signal(signal.SIGTERM, _on_term)
-    ls = _sock(a.mptcp)
-    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    if a.rcvbuf:
-        ls.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, a.rcvbuf)
-    ls.bind((a.addr, a.port))
-    ls.listen(1)
+    try:
+        ls = _sock(a.mptcp)
+        ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if a.rcvbuf:
+            ls.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, a.rcvbuf)
+            _check_buffer(ls, socket.SO_RCVBUF, a.rcvbuf, "rcvbuf_bytes")
+        ls.bind((a.addr, a.port))
+        ls.listen(1)
+    except OSError as exc:
+        raise Failure("setup", f"receiver socket setup failed: {exc}") from None
     print("READY", flush=True)
     ls.settimeout(a.timeout_s)
-    conn, _ = ls.accept()
+    try:
+        conn, _ = ls.accept()
+    except socket.timeout:
+        raise Failure("network", f"receiver: no connection within timeout_s={a.timeout_s:g} s") from None
     t_accept = time.monotonic()
     conn.settimeout(a.timeout_s)
     buf = bytearray(1 << 20)
@@ -92,15 +151,39 @@ def _ss_snapshot() -> str:
 
 
 def send_main(a) -> None:
-    s = _sock(a.mptcp)
+    try:
+        s = _sock(a.mptcp)
+    except OSError as exc:
+        raise Failure("setup", f"sender socket: {exc}") from None
     if a.congestion:
-        s.setsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, a.congestion.encode())
-    if a.sndbuf:
-        s.setsockopt(socket.SOL_SOCKET, SO_SNDBUFFORCE, a.sndbuf)
-    s.bind((a.src, 0))
+        try:
+            s.setsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, a.congestion.encode())
+        except OSError as exc:
+            raise Failure("setup", f"sender: congestion {a.congestion!r} refused by the kernel "
+                                   f"(setsockopt TCP_CONGESTION: {exc.strerror})") from None
+    try:
+        if a.sndbuf:
+            s.setsockopt(socket.SOL_SOCKET, SO_SNDBUFFORCE, a.sndbuf)
+            _check_buffer(s, socket.SO_SNDBUF, a.sndbuf, "sndbuf_bytes")
+        s.bind((a.src, 0))
+    except OSError as exc:
+        raise Failure("setup", f"sender socket setup failed: {exc}") from None
     s.settimeout(a.timeout_s)
-    s.connect((a.dst, a.port))
+    try:
+        s.connect((a.dst, a.port))
+    except socket.timeout:
+        raise Failure("network", f"sender: no connection within timeout_s={a.timeout_s:g} s") from None
+    except OSError as exc:
+        raise Failure("network", f"sender: connect failed: {exc}") from None
     cc = s.getsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, 16).split(b"\0")[0].decode()
+    # What the kernel runs: MPTCP keeps the name asked for on the connection even when its
+    # subflows fell back to the namespace default, so read the subflow's own algorithm (ss).
+    first = _ss_snapshot()
+    used = _subflow_congestions(first, a.src)
+    if a.congestion and used and any(u != a.congestion for u in used):
+        raise Failure("setup", f"sender: congestion {a.congestion!r} was not applied: the kernel runs "
+                               f"{sorted(set(used))} on the subflow(s)")
+    cc = used[0] if used else cc
     chunk = memoryview(bytes(256 * 1024))
     snapshots = []
     stop = threading.Event()
@@ -115,8 +198,14 @@ def send_main(a) -> None:
     t_start = time.monotonic()
     sent = 0
     if a.bytes:
-        while sent < a.bytes:
-            sent += s.send(chunk[: min(len(chunk), a.bytes - sent)])
+        try:
+            while sent < a.bytes:
+                sent += s.send(chunk[: min(len(chunk), a.bytes - sent)])
+        except socket.timeout:
+            raise Failure("network", f"sender: no progress for timeout_s={a.timeout_s:g} s after "
+                                     f"{sent} of {a.bytes} bytes") from None
+        except OSError as exc:
+            raise Failure("network", f"sender: connection failed after {sent} of {a.bytes} bytes: {exc}") from None
         t_sent = time.monotonic()
         snapshots.append((t_sent, _ss_snapshot()))
         s.shutdown(socket.SHUT_WR)
@@ -138,13 +227,37 @@ def send_main(a) -> None:
                 sent += s.send(chunk)
             except (socket.timeout, BlockingIOError):
                 pass
+            except OSError as exc:
+                raise Failure("network", f"sender: connection failed after {sent} bytes: {exc}") from None
         t_sent = time.monotonic()
         snapshots.append((t_sent, _ss_snapshot()))
         s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         s.close()  # abortive close: the receiver stops at once
     stop.set()
     print(json.dumps({"t_start": t_start, "t_sent": t_sent, "sent_bytes": sent, "congestion": cc,
-                      "ss": snapshots}), flush=True)
+                      "ss": snapshots, "ss_connect": first}), flush=True)
+
+
+def _subflow_congestions(ss_text: str, src: str) -> list[str]:
+    """The congestion control of every established TCP socket (subflow) in ``ss -tinH`` output;
+    the first is the one from ``src``."""
+    out = []
+    lines = ss_text.splitlines()
+    for j, ln in enumerate(lines):
+        parts = ln.split()
+        if len(parts) < 5 or parts[0] != "ESTAB" or j + 1 >= len(lines):
+            continue
+        m = _CC_RE.search(lines[j + 1])
+        if m:
+            local = parts[3].rsplit(":", 1)[0].split("%")[0]
+            if local == src:
+                out.insert(0, m.group(1))
+            else:
+                out.append(m.group(1))
+    return out
+
+
+_CC_RE = re.compile(r"^\s*(?:ts\s+)?(?:sack\s+)?(?:ecn\s+)?(?:ecnseen\s+)?(\w+)\s+wscale")
 
 
 def _checksum(b: bytes) -> int:
@@ -216,8 +329,14 @@ def main(argv=None) -> None:
     g.add_argument("--interval-s", type=float, default=0.05)
     g.add_argument("--size", type=int, default=56)
     g.add_argument("--timeout-s", type=float, default=3)
+    for sp in (r, s, g):
+        sp.add_argument("--owner-pid", type=int, default=0)
     a = p.parse_args(argv)
-    {"recv": recv_main, "send": send_main, "ping": ping_main}[a.cmd](a)
+    die_with_parent(a.owner_pid)
+    try:
+        {"recv": recv_main, "send": send_main, "ping": ping_main}[a.cmd](a)
+    except Failure as exc:
+        _fail(exc)
 
 
 if __name__ == "__main__":

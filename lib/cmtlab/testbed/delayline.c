@@ -12,10 +12,13 @@
  *
  * Usage: delayline --ns-a PATH --dev-a NAME --ns-b PATH --dev-b NAME
  *          [--rate-ab BPS] [--delay-ab-ns NS] [--queue-ab-pkts N] [--queue-ab-bytes N]
- *          [--loss-ab P] [--seed-ab S]   (same with -ba)   [--max-runtime-s T]
+ *          [--loss-ab P] [--seed-ab S]   (same with -ba)   [--max-runtime-s T] [--owner-pid PID]
  * The TUN devices are created (non-persistent) inside the namespaces; they vanish when the
  * process exits.  Prints "READY\n" once both exist; on SIGTERM/SIGINT (or the runtime bound)
- * prints the counters as one JSON line on stdout and exits 0.  Dies with its parent.
+ * prints the counters as one JSON line on stdout and exits 0.  Dies with its parent
+ * (PR_SET_PDEATHSIG; with --owner-pid it exits at once if its parent is already not PID, the race
+ * between fork and prctl).  --max-runtime-s must be a finite number in (0, 1e6] s: an infinite or
+ * huge value would overflow the deadline and stop the line at once.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -184,6 +187,7 @@ static void usage(void) {
 int main(int argc, char **argv) {
     const char *ns_a = NULL, *ns_b = NULL, *dev_a = NULL, *dev_b = NULL;
     double max_runtime_s = 3600;
+    long owner_pid = 0;
     dir_t d[2];
     memset(d, 0, sizeof d);
     d[0].name = "ab"; d[1].name = "ba";
@@ -199,7 +203,15 @@ int main(int argc, char **argv) {
         else if (!strcmp(k, "--ns-b")) ns_b = v;
         else if (!strcmp(k, "--dev-a")) dev_a = v;
         else if (!strcmp(k, "--dev-b")) dev_b = v;
-        else if (!strcmp(k, "--max-runtime-s")) max_runtime_s = atof(v);
+        else if (!strcmp(k, "--max-runtime-s")) {
+            char *end = NULL;
+            max_runtime_s = strtod(v, &end);
+            if (!end || *end || !(max_runtime_s > 0 && max_runtime_s <= 1e6)) {
+                fprintf(stderr, "delayline: --max-runtime-s must be a number in (0, 1e6] s, got '%s'\n", v);
+                exit(64);
+            }
+        }
+        else if (!strcmp(k, "--owner-pid")) owner_pid = atol(v);
         else if (di >= 0 && !strncmp(k, "--rate-", 7)) d[di].rate_bps = atof(v);
         else if (di >= 0 && !strncmp(k, "--delay-", 8)) d[di].delay_ns = atoll(v);
         else if (di >= 0 && !strncmp(k, "--queue-", 8) && strstr(k, "pkts")) d[di].queue_pkts = atoll(v);
@@ -215,6 +227,10 @@ int main(int argc, char **argv) {
     }
 
     prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (owner_pid > 0 && getppid() != (pid_t)owner_pid) {
+        fprintf(stderr, "delayline: owner %ld is gone\n", owner_pid);
+        exit(3);
+    }
     prctl(PR_SET_TIMERSLACK, 1UL);
     struct sched_param sp = {.sched_priority = 50};
     int fifo = sched_setscheduler(0, SCHED_FIFO, &sp) == 0;

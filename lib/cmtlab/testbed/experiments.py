@@ -221,6 +221,79 @@ def kernel_packet_sizes(runs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out, columns=["kind", "ip_bytes_per_packet", "payload_bytes_per_packet", "packets"])
 
 
+#: The path properties a kernel row records (``path<i>_<name>``, see
+#: :meth:`cmtlab.testbed.TestbedResult.to_row`); :func:`simulate_like_kernel` carries each into
+#: the simulator or refuses the row naming it.
+PATH_COLUMNS = ("rate_bps", "delay_s", "rtt_s", "queue_packets", "queue_bytes", "loss", "reverse_rate_bps",
+                "reverse_delay_s", "reverse_queue_packets", "reverse_queue_bytes", "reverse_loss")
+
+
+def _value(row, col, default=None):
+    v = row.get(col, default)
+    try:
+        return default if v is None or pd.isna(v) else v
+    except (TypeError, ValueError):
+        return v
+
+
+def kernel_row_paths(row, n_paths: int, label: str = "row") -> dict:
+    """The simulator's view of the paths of one kernel row: ``rates``, ``rtts`` (round trips),
+    ``loss`` (one :class:`cmtlab.scenario.LossModel` per path: the delay line's random drop on
+    the data direction is a Bernoulli drop per packet, ``LossModel('packet', p)``) and
+    ``queue_packets`` (one drop-tail limit, as the simulator has one for every link).
+
+    ValueError naming the column for what ``cmtlab.sim.simulate_mptcp`` cannot carry: random loss
+    on the ACK direction (``path<i>_reverse_loss``; its links lose only data packets), a queue in
+    bytes (``path<i>_queue_bytes``, ``path<i>_reverse_queue_bytes``), a reverse direction with
+    another rate, one-way delay or queue than the forward one (the simulator's paths are
+    symmetric: half the round trip each way), queues that differ between paths, and any path
+    column it does not know.  Rows recorded before the reverse direction was (issue 22) lack
+    the ``reverse_*`` columns: their paths were symmetric, without loss on the ACKs."""
+    from ..scenario import LossModel
+    for col in row.index if hasattr(row, "index") else row:
+        if isinstance(col, str) and col.startswith("path") and "_" in col:
+            head, rest = col.split("_", 1)
+            if head[4:].isdigit() and int(head[4:]) < n_paths and rest not in PATH_COLUMNS:
+                raise ValueError(f"{label}: {col} is a path property cmtlab.sim cannot be given "
+                                 f"(known: {', '.join(PATH_COLUMNS)})")
+    rates, rtts, losses, queues = [], [], [], []
+    for i in range(n_paths):
+        c = f"path{i}_"
+        rate = float(row[c + "rate_bps"])
+        delay = _value(row, c + "delay_s")
+        rtt = float(row[c + "rtt_s"])
+        for col in ("queue_bytes", "reverse_queue_bytes"):
+            if _value(row, c + col) is not None:
+                raise ValueError(f"{label}: {c + col} = {row[c + col]!r}: a drop-tail queue in bytes cannot be carried "
+                                 "into cmtlab.sim (its queues count packets); refuse this row or give queue_packets")
+        rl = float(_value(row, c + "reverse_loss", 0.0))
+        if rl != 0:
+            raise ValueError(f"{label}: {c}reverse_loss = {rl!r}: random loss on the ACK direction cannot be carried "
+                             "into cmtlab.sim (its links lose only data packets)")
+        rr = _value(row, c + "reverse_rate_bps")
+        if rr is not None and float(rr) != rate:
+            raise ValueError(f"{label}: {c}reverse_rate_bps = {rr!r} differs from {c}rate_bps = {rate!r}: an "
+                             "asymmetric path cannot be carried into cmtlab.sim (both directions share one rate)")
+        rd = _value(row, c + "reverse_delay_s")
+        if rd is not None and delay is not None and abs(float(rd) - float(delay)) > 1e-12:
+            raise ValueError(f"{label}: {c}reverse_delay_s = {rd!r} differs from {c}delay_s = {delay!r}: "
+                             "cmtlab.sim splits the round trip evenly between the directions")
+        q = _value(row, c + "queue_packets", 100)
+        rq = _value(row, c + "reverse_queue_packets")
+        if rq is not None and int(rq) != int(q):
+            raise ValueError(f"{label}: {c}reverse_queue_packets = {rq!r} differs from {c}queue_packets = {q!r}: "
+                             "cmtlab.sim has one queue limit for both directions")
+        loss = float(_value(row, c + "loss", 0.0))
+        rates.append(rate)
+        rtts.append(rtt)
+        losses.append(LossModel("packet", loss) if loss > 0 else LossModel())
+        queues.append(int(q))
+    if len(set(queues)) > 1:
+        raise ValueError(f"{label}: path<i>_queue_packets = {queues} differ between paths: cmtlab.sim has one "
+                         "queue limit for every link")
+    return dict(rates=rates, rtts=rtts, loss=losses, queue_packets=queues[0])
+
+
 def _kernel_like_config(row, n_paths: int, mptcp: bool, overrides: dict) -> dict:
     """simulate_mptcp keywords for one kernel row (see :func:`simulate_like_kernel`)."""
     from ..scenario import TcpOptions
@@ -232,11 +305,9 @@ def _kernel_like_config(row, n_paths: int, mptcp: bool, overrides: dict) -> dict
     for k in list(overrides):
         if k in TcpOptions.__dataclass_fields__:
             opts[k] = overrides.pop(k)
-    q = row.get("path0_queue_packets", 100)
     cfg = dict(segment_bytes=seg, dss_bytes=MPTCP_OPTION_BYTES if mptcp else 0,
                initial_window_bytes=LINUX_INITIAL_WINDOW_SEGMENTS * seg, ssthresh_bytes=1 << 30,
-               queue_packets=int(q) if pd.notna(q) else 100, options=TcpOptions(**opts),
-               receive_buffer_bytes=opts["receive_buffer_bytes"])
+               options=TcpOptions(**opts), receive_buffer_bytes=opts["receive_buffer_bytes"])
     cfg.update(overrides)
     return cfg
 
@@ -244,9 +315,12 @@ def _kernel_like_config(row, n_paths: int, mptcp: bool, overrides: dict) -> dict
 def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, scheduler: str | None = None,
                          reordering: str = "none", progress_bar: bool = True, **options) -> pd.DataFrame:
     """The simulator column: every row of ``runs`` (kernel rows of :func:`alheid_table1` or
-    :func:`arabi_runs`) re-run in :func:`cmtlab.sim.simulate_mptcp` with the same path rates,
-    round-trip times (``path<i>_rtt_s``: ``simulate_mptcp``'s ``delays_s`` are round trips),
-    queue (``path0_queue_packets``), run length and repetition seed, configured like the kernel:
+    :func:`arabi_runs`, or any :meth:`cmtlab.testbed.TestbedResult.to_row`) re-run in
+    :func:`cmtlab.sim.simulate_mptcp` with every path property of the row (:func:`kernel_row_paths`:
+    rates, round-trip times — ``simulate_mptcp``'s ``delays_s`` are round trips —, the random
+    loss of each path's data direction, the queue in packets; a property the simulator cannot
+    carry, e.g. loss on the ACKs or a queue in bytes, refuses the row naming its column), the
+    run length and repetition seed, configured like the kernel:
     uncoupled Reno subflows, a lowest-RTT-first scheduler (:data:`SIM_LIKE_KERNEL`), Linux's
     loss recovery and timers (:data:`LINUX_TCP_OPTIONS`, timestamps as the row's
     ``k_timestamps``), an initial window of 10 segments, no initial ssthresh limit, the largest
@@ -278,25 +352,40 @@ def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, s
             raise ValueError(f"runs must hold kernel rows with a {col!r} column (cmtlab.testbed to_row), "
                              f"got columns {sorted(runs.columns)[:12]}...")
     out = []
-    for _, row in progress(list(runs.iterrows()), desc="simulator", unit="run", enabled_=progress_bar):
-        mptcp = row.get("kind", "mptcp") != "tcp"
+    rows = list(runs.iterrows())
+    carried = []
+    for idx, row in rows:   # every row is checked before the first simulation
+        mptcp = _row_is_mptcp(row)
         n = int(row["n_paths"]) if mptcp else 1
-        rates = [float(row[f"path{i}_rate_bps"]) for i in range(n)]
-        rtts = [float(row[f"path{i}_rtt_s"]) for i in range(n)]
+        pths = kernel_row_paths(row, n, label=f"row {idx!r}")
+        if "queue_packets" in options:
+            pths["queue_packets"] = options["queue_packets"]
+        if "loss" in options:
+            pths["loss"] = options["loss"]
+        carried.append(pths)
+    for (idx, row), pths in progress(list(zip(rows, carried)), desc="simulator", unit="run", enabled_=progress_bar):
+        mptcp = _row_is_mptcp(row)
+        n = int(row["n_paths"]) if mptcp else 1
+        rates, rtts = pths["rates"], pths["rtts"]
         duration = float(row["duration_s"])
         warm = row.get("warmup_s", 0.0)
         warm = float(warm) if pd.notna(warm) else 0.0
         if not 0 <= warm < duration:
             raise ValueError(f"warmup_s must be in [0, duration_s) in every row, got {warm!r} with duration {duration!r}")
-        cfg = _kernel_like_config(row, n, mptcp, dict(options))
+        over = {k: v for k, v in options.items() if k not in ("queue_packets", "loss")}
+        cfg = _kernel_like_config(row, n, mptcp, over)
         seed = int(row.get("rep", 0)) if pd.notna(row.get("rep", 0)) else 0
-        kw = dict(congestion=cc, scheduler=sched, reordering=reordering, seed=seed, **cfg)
+        kw = dict(congestion=cc, scheduler=sched, reordering=reordering, seed=seed, loss=pths["loss"],
+                  queue_packets=pths["queue_packets"], **cfg)
         r = simulate_mptcp(rates, rtts, duration_s=duration, **kw)
         before = simulate_mptcp(rates, rtts, duration_s=warm, **kw).delivered_bytes if warm > 0 else 0
         new = {k: row[k] for k in runs.columns
                if not k.startswith(("sub", "k_", "wall_", "congestion_used", "kernel", "mptcp_", "tcp_available",
-                                    "delayline", "throughput", "received", "completion"))}
+                                    "delayline", "throughput", "received", "completion", "sysctl_",
+                                    "incomplete_reason"))}
         new.update(simulator="cmtlab.sim", sim_congestion=cc, sim_scheduler=sched, sim_reordering=reordering,
+                   sim_queue_packets=pths["queue_packets"],
+                   sim_loss=" ".join(f"{lm.rate:g}" for lm in pths["loss"]),
                    sim_segment_bytes=cfg["segment_bytes"], sim_receive_buffer_bytes=cfg["receive_buffer_bytes"],
                    throughput_bps=(r.delivered_bytes - before) * 8 / (duration - warm),
                    received_bytes=r.delivered_bytes)
@@ -308,6 +397,14 @@ def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, s
             new[f"sub{i}_queue_drops"] = rec["queue_drops"]
         out.append(new)
     return pd.DataFrame(out)
+
+
+def _row_is_mptcp(row) -> bool:
+    """A row's kind: ``kind`` (experiments) or, for a bare run row, ``simulator``."""
+    kind = row.get("kind", None)
+    if isinstance(kind, str):
+        return kind != "tcp"
+    return row.get("simulator", "linux-mptcp") != "linux-tcp"
 
 
 #: The simulator's reordering responses run beside each kernel option variant of the Arabi
