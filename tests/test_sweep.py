@@ -310,7 +310,7 @@ def test_interrupted_write_leaves_no_entry_and_no_temporary_file(cache_dir, monk
     def rename_fails(src, dst):
         raise KeyboardInterrupt  # e.g. the user interrupts between writing and renaming
 
-    monkeypatch.setattr(sweep.os, "replace", rename_fails)
+    monkeypatch.setattr(os, "replace", rename_fails)
     with pytest.raises(KeyboardInterrupt):
         run_sweep(sim, [sc], workers=1, cache_dir=cache_dir, progress=False)
     assert entries(cache_dir) == []

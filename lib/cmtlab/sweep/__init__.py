@@ -1,0 +1,46 @@
+"""Sweeps: run one simulator over many scenarios × seeds, in parallel, with an on-disk result cache.
+
+Every comparison of the book is "same :class:`~cmtlab.scenario.StripedScenario`, two simulators"
+(Song et al., sec. 5: the ns-3 simulations of Fig. 5 against the model).  A figure needs
+hundreds of such transfers; :func:`run_sweep` runs them and returns one table::
+
+    from cmtlab.sweep import run_sweep
+    table = run_sweep("cmtlab", [({"group": g, "ada_ms": a}, sc) for g, a, sc in cases],
+                      seeds=range(5))
+
+* **Simulators.**  A simulator is a picklable callable ``scenario -> TransferResult`` with a
+  name and a code-version string (:class:`Simulator`).  ``"cmtlab"`` and ``"ns-3"`` resolve
+  lazily to :func:`cmtlab.sim.run` and :func:`cmtlab.ns3.run` and their ``CODE_VERSION``
+  (nothing is imported before a sweep asks for it); any other callable works too
+  (:func:`as_simulator`).
+* **Parallelism.**  Local cores by default (a process pool whose workers are kept and reused
+  by later sweeps of the same session, so ns-3's ~10 s import is paid once per worker);
+  ``workers=1`` runs in-process.  With a Dask scheduler address (``dask_scheduler=`` or the
+  environment variable ``CMTLAB_DASK_SCHEDULER``) the same tasks go to a Dask cluster instead.
+* **Cache.**  One JSON file per result, keyed by SHA-256 of (simulator name, simulator code
+  version, :meth:`StripedScenario.key`) (:class:`ResultCache`).  A re-built book does not
+  re-simulate; a changed scenario field or simulator source does.  Entries are written by the
+  process that collects the results (the notebook's), atomically (temporary file + rename), so
+  neither parallel sweeps nor an interrupted run leave a corrupt entry, and a Dask cluster
+  needs no shared file system.  Kept worker processes that imported a registered simulator
+  before its source changed are detected and replaced (:class:`StaleSimulatorError`), so no
+  result enters the cache under a code version other than the one that computed it.
+* **Determinism.**  Rows come in input order (scenario by scenario, seeds in the order given)
+  whatever the number of workers or the order in which runs finish; each run is seeded by its
+  scenario's ``seed`` field, so the table is the same for ``workers=1``, ``workers=8`` and Dask.
+"""
+
+from __future__ import annotations
+
+from .api import run_sweep
+from .cache import CACHE_DIR_ENV, CACHE_FORMAT, ResultCache, default_cache_dir, resolve_cache_dir
+from .errors import SimulationError, StaleSimulatorError
+from .executors import DASK_SCHEDULER_ENV, shutdown_workers
+from .simulators import SIMULATORS, Simulator, as_simulator, get_simulator
+from .versions import code_version
+
+__all__ = [
+    "Simulator", "SIMULATORS", "get_simulator", "as_simulator", "code_version", "ResultCache",
+    "SimulationError", "StaleSimulatorError", "run_sweep", "default_cache_dir", "resolve_cache_dir", "shutdown_workers",
+    "CACHE_DIR_ENV", "CACHE_FORMAT", "DASK_SCHEDULER_ENV",
+]
