@@ -420,7 +420,9 @@ def test_registered_names_resolve_lazily(tmp_path, monkeypatch, cache_dir):
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setitem(sweep.SIMULATORS, "fake", "fake_sim_pkg:run")
     sim = sweep.get_simulator("FAKE")
-    assert sim == Simulator("fake", "fake_sim_pkg:run", "fake-1")
+    assert (sim.name, sim.run) == ("fake", "fake_sim_pkg:run")
+    # its CODE_VERSION, then the hash of everything it imports (fake_sim_pkg, cmtlab.scenario, ...)
+    assert sim.code_version == "fake-1+" + sweep.closure_version("fake_sim_pkg")
     import fake_sim_pkg
 
     assert sweep.as_simulator(fake_sim_pkg.run) == sim  # the registered function is the registered simulator
@@ -451,13 +453,13 @@ def test_workers_holding_old_simulator_code_are_replaced(tmp_path, monkeypatch, 
     importlib.reload(sys.modules["evolving_sim"])
     second = run_sweep("evolving", items, workers=2, chunksize=1, cache_dir=cache_dir, progress=False)
     assert second["completion_time_s"].tolist() == [2.0] * 4
-    assert second.attrs["sweep"]["code_version"] == "evolving-2" and second.attrs["sweep"]["simulated"] == 4
+    assert second.attrs["sweep"]["code_version"].startswith("evolving-2+") and second.attrs["sweep"]["simulated"] == 4
     assert len(entries(cache_dir)) == 8  # each version's results under its own key
 
     # The source changes but this session keeps version 2: fresh workers would run version 3.
     edit(3)
     sweep.shutdown_workers()
-    with pytest.raises(StaleSimulatorError, match="expects evolving-2.*restart it"):
+    with pytest.raises(StaleSimulatorError, match=r"expects evolving-2\+.*restart it"):
         run_sweep("evolving", items, seeds=[5], workers=2, cache_dir=cache_dir, progress=False)
     assert len(entries(cache_dir)) == 8  # nothing computed with the wrong code was cached
     sweep.shutdown_workers()
@@ -466,7 +468,9 @@ def test_workers_holding_old_simulator_code_are_replaced(tmp_path, monkeypatch, 
 def test_plain_callable_gets_name_and_a_source_code_version(tmp_path):
     sim = sweep.as_simulator(closed_form)
     assert sim.name == f"{__name__}.closed_form"
-    assert sim.code_version == code_version(__file__)
+    # the module's import closure: this file and the cmtlab modules it imports
+    assert sim.code_version == sweep.closure_version(__name__)
+    assert {"cmtlab.scenario", __name__} <= set(sweep.import_closure(__name__))
     obj = sweep.as_simulator(RecordingSimulator(tmp_path))
     assert obj.name == f"{__name__}.RecordingSimulator"
     assert sweep.as_simulator(RecordingSimulator(tmp_path / "a")).code_version != obj.code_version

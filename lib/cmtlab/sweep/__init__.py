@@ -36,11 +36,12 @@ from .api import run_sweep
 from .cache import CACHE_DIR_ENV, CACHE_FORMAT, ResultCache, default_cache_dir, resolve_cache_dir
 from .errors import SimulationError, StaleSimulatorError
 from .executors import DASK_SCHEDULER_ENV, shutdown_workers
-from .simulators import SIMULATORS, Simulator, as_simulator, get_simulator
-from .versions import code_version
+from .simulators import SIMULATORS, Simulator, as_simulator, get_simulator, module_version, register_simulator
+from .versions import closure_version, code_version, import_closure
 
 __all__ = [
     "Simulator", "SIMULATORS", "get_simulator", "as_simulator", "code_version", "ResultCache",
     "SimulationError", "StaleSimulatorError", "run_sweep", "default_cache_dir", "resolve_cache_dir", "shutdown_workers",
-    "CACHE_DIR_ENV", "CACHE_FORMAT", "DASK_SCHEDULER_ENV",
+    "CACHE_DIR_ENV", "CACHE_FORMAT", "DASK_SCHEDULER_ENV", "register_simulator", "module_version",
+    "closure_version", "import_closure",
 ]

@@ -19,12 +19,13 @@ from pathlib import Path
 
 from ..scenario import StripedScenario, TransferResult
 from .errors import StaleSimulatorError
-from .versions import code_version
+from .versions import closure_version
 
-__all__ = ["Simulator", "SIMULATORS", "get_simulator", "as_simulator"]
+__all__ = ["Simulator", "SIMULATORS", "get_simulator", "as_simulator", "register_simulator", "module_version"]
 
-#: Registered simulators: name → ``"module:function"``.  The module's ``CODE_VERSION`` is the
-#: simulator's code version (if it has none, a hash of the module's source files).
+#: Registered simulators: name → ``"module:function"`` (add one with :func:`register_simulator`).
+#: The code version is :func:`module_version` of the module: its ``CODE_VERSION`` (if any) and
+#: a hash of every source file it can import within ``cmtlab``.
 SIMULATORS: dict[str, str] = {
     "cmtlab": "cmtlab.sim:run",
     "ns-3": "cmtlab.ns3:run",
@@ -37,19 +38,33 @@ def _resolve_target(target: str) -> Callable:
     return getattr(importlib.import_module(module), attribute)  # sys.modules lookup after the first import
 
 
-_FIRST_SEEN_VERSIONS: dict[str, tuple[types.ModuleType, str]] = {}
+_FIRST_SEEN_VERSIONS: dict[str, tuple[object, str]] = {}
 
 
-def _loaded_version(module: types.ModuleType) -> str:
-    """Code version of ``module`` as this process loaded it: its ``CODE_VERSION`` (read live, so
-    ``importlib.reload`` counts), else a hash of its source files taken when first seen here."""
-    version = getattr(module, "CODE_VERSION", None)
-    if version:
-        return str(version)
+def module_version(module: types.ModuleType) -> str:
+    """The code version of a simulator module as this process loaded it.
+
+    ``"<CODE_VERSION>+<closure>"``: the module's own ``CODE_VERSION`` (read live, so
+    ``importlib.reload`` counts; it may carry what no source file shows, e.g. the installed
+    ns-3 version) and :func:`~cmtlab.sweep.versions.closure_version` of the module — every
+    source file it can import within ``cmtlab`` and its own package, hashed when this process
+    first sees the module (again after a reload).  Without ``CODE_VERSION``, the closure alone.
+    """
+    own = getattr(module, "CODE_VERSION", None)
+    spec = getattr(module, "__spec__", None)
     seen = _FIRST_SEEN_VERSIONS.get(module.__name__)
-    if seen is None or seen[0] is not module:
-        seen = _FIRST_SEEN_VERSIONS[module.__name__] = (module, code_version(module))
-    return seen[1]
+    if seen is None or seen[0] is not (spec or module):
+        source = getattr(module, "__file__", None)
+        if not source or not str(source).endswith(".py"):
+            raise ValueError(f"simulator module {module.__name__} has no Python source to hash; register it "
+                             f"with an explicit code_version")
+        name = module.__name__ if module.__name__ != "__main__" else Path(source).stem
+        closure = closure_version(name, file=None if module.__name__ != "__main__" else source)
+        seen = _FIRST_SEEN_VERSIONS[module.__name__] = (spec or module, closure)
+    return f"{own}+{seen[1]}" if own else seen[1]
+
+
+_loaded_version = module_version
 
 
 def _check_loaded_code(simulator: "Simulator") -> None:
@@ -97,11 +112,62 @@ class Simulator:
         return fn(scenario)
 
 
-def get_simulator(name: str) -> Simulator:
-    """The registered simulator ``name`` (``"cmtlab"`` or ``"ns-3"``, see :data:`SIMULATORS`).
+#: Simulators registered with an explicit code version (name → :class:`Simulator`).
+_FIXED: dict[str, tuple[str, "Simulator"]] = {}
 
-    Imports the simulator's module to read its ``CODE_VERSION`` (falling back to a hash of
-    its sources); the simulation function itself is imported only where it runs.
+
+def register_simulator(name: str, run, *, code_version: str | None = None, aliases=()) -> None:
+    """Make a simulator available to :func:`run_sweep` by ``name``, e.g.::
+
+        register_simulator("papers-ns3.7", "cmtlab.papers_sim:run", aliases=("ns-3.7",))
+
+    ``run`` is a ``"module:function"`` string (imported lazily, in the processes that run it;
+    its code version is then :func:`module_version` of the module, checked in every worker
+    process) or a picklable callable.  ``code_version`` replaces the computed version (say,
+    for a simulator whose behaviour lives outside Python sources; the caller then owns its
+    correctness).  Registering a name again with the same target is allowed; with another
+    target it raises ``ValueError``.
+    """
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"simulator name must be a non-empty string, got {name!r}")
+    key = name.strip().lower()
+    if isinstance(run, str):
+        if not re.fullmatch(r"[\w.]+:\w+", run):
+            raise ValueError(f"run must be a 'module:function' string or a callable, got {run!r}")
+        target = run
+    elif callable(run):
+        target = f"{getattr(run, '__module__', '?')}:{getattr(run, '__qualname__', type(run).__name__)}"
+    else:
+        raise ValueError(f"run must be a 'module:function' string or a callable, got {run!r}")
+    if code_version is not None and (not isinstance(code_version, str) or not code_version.strip()):
+        raise ValueError(f"code_version must be None or a non-empty string, got {code_version!r}")
+    if isinstance(aliases, str):
+        aliases = (aliases,)
+    for alias in aliases:
+        if not isinstance(alias, str) or not alias.strip():
+            raise ValueError(f"aliases must be non-empty strings, got {alias!r}")
+    old = SIMULATORS.get(key)
+    if old is not None and old != target:
+        raise ValueError(f"simulator {key!r} is already registered as {old!r}")
+    for alias in aliases:
+        a = alias.strip().lower()
+        if a in SIMULATORS or _ALIASES.get(a, key) != key:
+            raise ValueError(f"alias {alias!r} already names another simulator")
+    SIMULATORS[key] = target
+    for alias in aliases:
+        _ALIASES[alias.strip().lower()] = key
+    if code_version is not None or not isinstance(run, str):
+        _FIXED[key] = (target, Simulator(name=key, run=run,
+                                         code_version=code_version or as_simulator(run).code_version))
+    else:
+        _FIXED.pop(key, None)
+
+
+def get_simulator(name: str) -> Simulator:
+    """The registered simulator ``name`` (``"cmtlab"``, ``"ns-3"``, …, see :data:`SIMULATORS`).
+
+    Imports the simulator's module to compute its code version (:func:`module_version`); the
+    simulation function itself is imported only where it runs.
     """
     if not isinstance(name, str):
         raise ValueError(f"simulator name must be a string, got {name!r}")
@@ -109,6 +175,9 @@ def get_simulator(name: str) -> Simulator:
     key = _ALIASES.get(key, key)
     if key not in SIMULATORS:
         raise ValueError(f"simulator must be one of {sorted(SIMULATORS)} (or a callable / Simulator), got {name!r}")
+    fixed = _FIXED.get(key)
+    if fixed is not None and fixed[0] == SIMULATORS[key]:
+        return fixed[1]
     target = SIMULATORS[key]
     module_name = target.partition(":")[0]
     try:
@@ -122,10 +191,13 @@ def as_simulator(simulator) -> Simulator:
     """A :class:`Simulator` from a registered name, a :class:`Simulator`, or any callable.
 
     A registered simulator's own function (``cmtlab.sim.run``) is that simulator.  For any
-    other callable the name is ``module.qualname`` and the code version is, in order, its
-    ``CODE_VERSION`` attribute, the ``CODE_VERSION`` of its module or of the nearest package
-    above it, or a hash of its module's source file (of its own source text if the file is
-    unknown, e.g. a notebook cell; of its bytecode if there is no source at all).  For a
+    other callable the name is ``module.qualname`` and the code version is its own
+    ``CODE_VERSION`` attribute if it has one; else the :func:`~cmtlab.sweep.versions.closure_version`
+    of its module (every source file the module can import within ``cmtlab`` and its own
+    package), prefixed by the ``CODE_VERSION`` of the module or of the nearest package above it;
+    without a source file (a notebook cell), that ``CODE_VERSION``, else a hash of the callable's
+    own source text (of its bytecode if there is no source at all — its imports are then not
+    covered: give such a simulator an explicit ``code_version``).  For a
     ``functools.partial`` the bound arguments' ``repr`` is part of the version, and for a
     callable object its pickled state, so differently parameterised simulators never share
     cache entries.  When that is not the right notion of "same code", wrap the callable in a
@@ -153,17 +225,23 @@ def as_simulator(simulator) -> Simulator:
     module_name = getattr(owner, "__module__", None) or "__main__"
     qualname = getattr(owner, "__qualname__", None) or type(fn).__name__
     name = f"{module_name}.{qualname}"
-    version = getattr(fn, "CODE_VERSION", None)
-    parts = module_name.split(".")
-    while not version and parts:  # the module's, else its package's CODE_VERSION
-        version = getattr(sys.modules.get(".".join(parts)), "CODE_VERSION", None)
-        parts.pop()
+    version = getattr(fn, "CODE_VERSION", None)  # declared on the callable itself: taken as it is
     if not version:
+        own, parts = None, module_name.split(".")
+        while not own and parts:  # the module's, else its package's CODE_VERSION
+            own = getattr(sys.modules.get(".".join(parts)), "CODE_VERSION", None)
+            parts.pop()
         source_file = None
         with contextlib.suppress(TypeError, OSError):
             source_file = inspect.getsourcefile(owner)
         if source_file and Path(source_file).is_file() and module_name != "__main__":
-            version = code_version(source_file)
+            try:
+                closure = closure_version(module_name)
+            except ValueError:  # not importable by name (e.g. loaded from a path): start from its file
+                closure = closure_version(module_name, file=source_file)
+            version = f"{own}+{closure}" if own else closure
+        elif own:
+            version = own
         else:
             try:
                 blob = inspect.getsource(owner).encode()

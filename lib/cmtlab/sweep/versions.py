@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import ast
+import contextlib
 import hashlib
+import importlib.machinery
 import importlib.util
 import os
 import re
 import types
 from pathlib import Path
 
-__all__ = ["code_version"]
+__all__ = ["code_version", "closure_version", "import_closure", "HARNESS_PACKAGES"]
 
 
 def code_version(*sources, extra=()) -> str:
@@ -82,3 +85,182 @@ def _source_files(source) -> list[tuple[str, Path]]:
         raise ValueError(f"code_version source {name!r} has no source files to hash")
     return files
 
+
+
+# ---------------------------------------------------------------------------------------- import closures
+
+#: The sweep's own package: the harness that runs a simulator, never part of its code version
+#: (a change to how the harness stores rows bumps :data:`cmtlab.sweep.cache.CACHE_FORMAT` instead).
+HARNESS_PACKAGES = ("cmtlab.sweep",)
+
+
+def _is_harness(name: str) -> bool:
+    return any(name == h or name.startswith(h + ".") for h in HARNESS_PACKAGES)
+
+
+class _Resolver:
+    """Module name → source file, found on ``path`` (default ``sys.path``) without importing anything."""
+
+    def __init__(self, path=None):
+        self.path = None if path is None else [str(p) for p in path]
+        self._tops: dict[str, tuple[Path, Path | None] | None] = {}
+
+    def _top(self, top: str):
+        if top not in self._tops:
+            spec = None
+            with contextlib.suppress(ImportError, ValueError):
+                spec = importlib.machinery.PathFinder.find_spec(top, self.path)
+            if spec is None:
+                self._tops[top] = None
+            elif spec.submodule_search_locations:
+                pkg = Path(next(iter(spec.submodule_search_locations)))
+                self._tops[top] = (pkg.parent, None)
+            elif spec.origin and spec.origin.endswith(".py") and Path(spec.origin).is_file():
+                self._tops[top] = (Path(spec.origin).parent, Path(spec.origin))
+            else:
+                self._tops[top] = None  # built-in or extension module: nothing to hash
+        return self._tops[top]
+
+    def base(self, name: str) -> Path | None:
+        found = self._top(name.partition(".")[0])
+        return None if found is None else found[0]
+
+    def file(self, name: str) -> Path | None:
+        found = self._top(name.partition(".")[0])
+        if found is None:
+            return None
+        base, single = found
+        parts = name.split(".")
+        if single is not None:
+            return single if len(parts) == 1 else None
+        p = base.joinpath(*parts)
+        if (p / "__init__.py").is_file():
+            return p / "__init__.py"
+        if p.with_suffix(".py").is_file():
+            return p.with_suffix(".py")
+        return None
+
+
+def _imported_names(tree: ast.AST, module: str, is_package: bool) -> set[str]:
+    """Every module name ``tree`` may import: module-level and function-level ``import``/``from``
+    statements (relative ones resolved), ``from x import y`` also as ``x.y`` (``y`` may be a
+    submodule), and ``importlib.import_module("...")``/``__import__("...")`` with a literal name."""
+    names: set[str] = set()
+    package = module if is_package else module.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".") if package else []
+                if node.level - 1 > len(parts):
+                    continue
+                parts = parts[:len(parts) - (node.level - 1)]
+                base = ".".join(parts + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            if not base:
+                continue
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names if alias.name != "*")
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str):
+            fn = node.func
+            called = fn.attr if isinstance(fn, ast.Attribute) else getattr(fn, "id", None)
+            if called in ("import_module", "__import__"):
+                target = node.args[0].value
+                if target.startswith("."):
+                    level = len(target) - len(target.lstrip("."))
+                    parts = package.split(".")[:len(package.split(".")) - (level - 1)]
+                    target = ".".join(parts + [target.lstrip(".")]).rstrip(".")
+                names.add(target)
+    return names
+
+
+def import_closure(module: str, *, file=None, path=None, within=None) -> dict[str, Path]:
+    """The source files of ``module`` and of every module it imports, transitively: module name → file.
+
+    The closure follows, without importing anything, every ``import`` statement — at module level
+    or inside a function, absolute or relative — and literal ``importlib.import_module`` calls,
+    into the packages named in ``within`` (default: ``cmtlab`` and ``module``'s own top-level
+    package; third-party packages are pinned in ``requirements.txt``, not hashed).  Importing
+    ``a.b.c`` runs ``a/__init__.py`` and ``a/b/__init__.py`` first, so those are followed too.
+    If ``module`` is a package, every ``*.py`` file below it is part of the closure (plug-ins found
+    by walking the package are covered).  The sweep's own package (:data:`HARNESS_PACKAGES`) is
+    never followed.
+
+    ``file`` is the module's source when it is not importable by name (e.g. a script);
+    ``path`` replaces ``sys.path`` for finding modules (tests hash a copy of the library).
+    Raises ``ValueError`` if ``module`` has no Python source.
+    """
+    if not isinstance(module, str) or not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", module):
+        raise ValueError(f"module must be a dotted module name, got {module!r}")
+    resolver = _Resolver(path)
+    roots = {"cmtlab", module.partition(".")[0]} if within is None else set(within)
+    root_file = Path(file) if file is not None else resolver.file(module)
+    if root_file is None or not root_file.is_file():
+        raise ValueError(f"module {module!r} has no Python source file to hash (path {path or 'sys.path'})")
+    found: dict[str, Path] = {module: root_file}
+    queue = [module]
+    if root_file.name == "__init__.py" and file is None:  # a package: all of it
+        base = resolver.base(module)
+        for p in sorted(root_file.parent.rglob("*.py")):
+            rel = p.relative_to(base)
+            if any(part == "__pycache__" or part.startswith(".") for part in rel.parts[:-1]):
+                continue
+            name = ".".join(rel.with_suffix("").parts)
+            name = name[: -len(".__init__")] if name.endswith(".__init__") else name
+            if name not in found:
+                found[name] = p
+                queue.append(name)
+
+    def want(name: str) -> None:
+        parts = name.split(".")
+        for i in range(1, len(parts) + 1):  # parents first: importing a.b.c runs a and a.b
+            sub = ".".join(parts[:i])
+            if sub in found or sub.partition(".")[0] not in roots or _is_harness(sub):
+                continue
+            f = resolver.file(sub)
+            if f is not None:
+                found[sub] = f
+                queue.append(sub)
+
+    want(module)
+    while queue:
+        name = queue.pop()
+        src = found[name]
+        try:
+            tree = ast.parse(src.read_bytes(), filename=str(src))
+        except (SyntaxError, ValueError):
+            continue  # hashed as bytes all the same; importing it would fail anyway
+        for imported in _imported_names(tree, name, src.name == "__init__.py"):
+            want(imported)
+    return found
+
+
+def closure_version(module: str, *, extra=(), file=None, path=None) -> str:
+    """:func:`code_version` of :func:`import_closure` ``(module)``: a short hash that changes when any
+    byte of any module the simulator can import (within ``cmtlab`` and its own package) changes.
+
+    Files are hashed with their path relative to the folder holding their top-level package
+    (``cmtlab/sim/engine.py``), so moving the checkout does not change the version.
+    """
+    if isinstance(extra, str):
+        extra = (extra,)
+    closure = import_closure(module, file=file, path=path)
+    resolver = _Resolver(path)
+    h = hashlib.sha256(b"cmtlab-closure-version-1\0")
+    labelled = []
+    for name, f in closure.items():
+        base = resolver.base(name)
+        label = f.relative_to(base).as_posix() if base is not None and f.is_relative_to(base) else f.name
+        labelled.append((label, f))
+    for label, f in sorted(labelled):
+        data = f.read_bytes()
+        h.update(f"{label}\0{len(data)}\0".encode())
+        h.update(data)
+    for item in extra:
+        if not isinstance(item, str):
+            raise ValueError(f"extra must contain strings, got {item!r}")
+        h.update(f"extra\0{item}\0".encode())
+    return h.hexdigest()[:16]
