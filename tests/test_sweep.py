@@ -14,7 +14,9 @@ import os
 import subprocess
 import sys
 import time
+import re
 import uuid
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -325,7 +327,8 @@ def test_corrupt_or_foreign_entry_is_a_miss_and_is_rewritten(cache_dir, tmp_path
     path = store.path(sim, sc)
     path.parent.mkdir(parents=True)
     path.write_text('{"format": 1, "key": "')  # truncated by something else than us
-    run_sweep(sim, [sc], workers=1, cache_dir=cache_dir, progress=False)
+    with pytest.warns(sweep.CacheEntryWarning, match="not valid JSON"):
+        run_sweep(sim, [sc], workers=1, cache_dir=cache_dir, progress=False)
     assert len(sim.run.calls()) == 1
     assert store.load(sim, sc)["scenario_key"] == sc.key()
     path.write_text(json.dumps({"format": 1, "key": "0" * 64, "row": {}}))  # an entry of another key
@@ -513,3 +516,135 @@ def test_code_version_tracks_contents_not_location(tmp_path):
         code_version()
     with pytest.raises(ValueError, match="code_version source"):
         code_version("no_such_module_xyz")
+
+
+# ------------------------------------------------------------------ entries that must not be served
+
+def rewrite_entry(path, change_row=None, change_entry=None, rehash=True):
+    """Edit a cache entry as a buggy tool or a careless copy would (by default re-signing its row)."""
+    from cmtlab.sweep.cache import _row_digest
+
+    entry = json.loads(path.read_text())
+    if change_row is not None:
+        entry["row"] = change_row(dict(entry["row"]))
+    if change_entry is not None:
+        change_entry(entry)
+    if rehash and isinstance(entry.get("row"), dict):
+        entry["row_sha256"] = _row_digest(entry["row"])
+    path.write_text(json.dumps(entry, allow_nan=True))
+
+
+def set_fields(**fields):
+    return lambda row: {**row, **fields}
+
+
+def drop_fields(*names):
+    return lambda row: {k: v for k, v in row.items() if k not in names}
+
+
+@pytest.mark.parametrize("change_row, reason", [
+    (lambda row: {}, "empty"),
+    (set_fields(completion_time_s=-1.0, throughput_bps=1e12), "completion_time_s = -1.0"),
+    (set_fields(throughput_bps=1e12), "exceeds the scenario's capacity"),
+    (set_fields(completion_time_s=float("nan")), "completion_time_s = nan"),
+    (set_fields(completion_time_s=float("inf")), "completion_time_s = inf"),
+    (set_fields(throughput_bps=float("nan")), "throughput_bps = nan"),
+    (set_fields(completed="yes"), "completed = 'yes'"),
+    (set_fields(timeouts=-2), "timeouts = -2"),
+    (set_fields(retransmissions=1.5), "retransmissions = 1.5"),
+    (set_fields(retransmissions=10**6), "exceeds data_segments_sent"),
+    (set_fields(seed=99), "seed = 99"),
+    (set_fields(scenario_key="0" * 64), "belongs to scenario 000000000000"),
+    (drop_fields("throughput_bps", "timeouts"), "fields ['throughput_bps', 'timeouts'] are missing"),
+])
+def test_impossible_cached_rows_are_recomputed_with_a_warning(cache_dir, tmp_path, change_row, reason):
+    (_, sc), = cases(1)
+    sim = recording(tmp_path / "calls")
+    good = run_sweep(sim, [sc], workers=1, cache_dir=cache_dir, progress=False)
+    path, = entries(cache_dir)
+    rewrite_entry(path, change_row)
+    with pytest.warns(sweep.CacheEntryWarning, match=re.escape(reason)) as record:
+        again = run_sweep(sim, [sc], workers=1, cache_dir=cache_dir, progress=False)
+    assert str(path) in str(record[0].message) and "recomputed" in str(record[0].message)
+    assert len(sim.run.calls()) == 2 and again.attrs["sweep"]["simulated"] == 1
+    pd.testing.assert_frame_equal(good, again)
+    # the entry was rewritten: the next sweep is served from the cache, without a warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        third = run_sweep(sim, [sc], workers=1, cache_dir=cache_dir, progress=False)
+    assert third.attrs["sweep"]["cached"] == 1 and len(sim.run.calls()) == 2
+
+
+def test_a_row_copied_from_another_scenario_is_not_served(cache_dir, tmp_path):
+    (_, a), (_, b) = cases(2)
+    sim = recording(tmp_path / "calls")
+    run_sweep(sim, [a, b], workers=1, cache_dir=cache_dir, progress=False)
+    store = ResultCache(cache_dir)
+    path_a, path_b = store.path(sim, a), store.path(sim, b)
+    # the whole file copied over another entry: its key is not the file's
+    path_a.write_bytes(path_b.read_bytes())
+    assert store.lookup(sim, a) == (None, f"its key is {path_b.stem!r}, expected {path_a.stem!r}")
+    # the envelope kept, the row (re-signed) and the scenario key taken from the other scenario
+    run_sweep(sim, [a], workers=1, cache="refresh", cache_dir=cache_dir, progress=False)
+    row_b = json.loads(path_b.read_text())["row"]
+    rewrite_entry(path_a, lambda row: row_b)
+    row, why = store.lookup(sim, a)
+    assert row is None and "the row belongs to scenario" in why
+    rewrite_entry(path_a, change_entry=lambda e: e.update(scenario_key=b.key()))
+    assert "its scenario_key is" in store.lookup(sim, a)[1]
+    # a row edited without re-signing it
+    run_sweep(sim, [a], workers=1, cache="refresh", cache_dir=cache_dir, progress=False)
+    rewrite_entry(path_a, set_fields(completion_time_s=1.0), rehash=False)
+    assert "altered" in store.lookup(sim, a)[1]
+    with pytest.warns(sweep.CacheEntryWarning, match="altered"):
+        table = run_sweep(sim, [a, b], workers=1, cache_dir=cache_dir, progress=False)
+    assert table.attrs["sweep"]["cached"] == 1
+    assert table["completion_time_s"].tolist() == [closed_form_time_s(a), closed_form_time_s(b)]
+
+
+def test_a_failed_cache_write_warns_and_keeps_the_results(cache_dir, tmp_path, monkeypatch):
+    items = cases(3)
+    sim = recording(tmp_path / "calls")
+
+    def disk_full(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", disk_full)
+    with pytest.warns(sweep.CacheEntryWarning, match=r"3 result\(s\) .* could not be written .*No space left"):
+        table = run_sweep(sim, items, workers=2, chunksize=1, cache_dir=cache_dir, progress=False)
+    monkeypatch.undo()
+    pd.testing.assert_frame_equal(table[["case", "completion_time_s"]],
+                                  pd.DataFrame({"case": [0, 1, 2],
+                                                "completion_time_s": [closed_form_time_s(sc) for _, sc in items]}))
+    assert entries(cache_dir) == []  # nothing half-written
+    # a cache folder that cannot be created (a file is in the way)
+    blocked = tmp_path / "blocked"
+    blocked.write_text("not a folder")
+    with pytest.warns(sweep.CacheEntryWarning, match="could not be written"):
+        again = run_sweep(sim, items, workers=1, cache_dir=blocked / "cache", progress=False)
+    assert len(again) == 3 and again.attrs["sweep"]["simulated"] == 3
+
+
+def impossible_result(sc):
+    res = closed_form(sc)
+    res.completion_time_s = -res.completion_time_s
+    return res
+
+
+def test_an_impossible_fresh_result_is_returned_but_not_cached(cache_dir):
+    (_, sc), = cases(1)
+    with pytest.warns(sweep.CacheEntryWarning, match="completion_time_s = -"):
+        table = run_sweep(impossible_result, [sc], workers=1, cache_dir=cache_dir, progress=False)
+    assert table["completion_time_s"].iloc[0] < 0 and entries(cache_dir) == []
+
+
+def test_capacity_of_the_book_scenarios():
+    from cmtlab.sim.multipath import mptcp_scenario
+
+    (_, one), (_, two) = cases(2)
+    assert sweep.scenario_capacity_bps(two) == 3e6
+    assert sweep.scenario_capacity_bps(mptcp_scenario([1e6, 2e6], [0.02, 0.04], transfer_bytes=10_000)) == 3e6
+    wifi = mptcp_scenario([54e6, 54e6], [0.0, 0.0], transfer_bytes=10_000,
+                          links=[("wifi80211g", {"distance_m": 10}), ("wifi80211g", {"distance_m": 20})])
+    assert sweep.scenario_capacity_bps(wifi) is None  # the PHY rate is not the scenario's: no bound
+    assert sweep.check_row({"completed": True, "completion_time_s": 1.0}, two, kind="mapping") is None

@@ -33,7 +33,8 @@ hundreds of such transfers; :func:`run_sweep` runs them and returns one table::
 from __future__ import annotations
 
 from .api import run_sweep
-from .cache import CACHE_DIR_ENV, CACHE_FORMAT, ResultCache, default_cache_dir, resolve_cache_dir
+from .cache import (CACHE_DIR_ENV, CACHE_FORMAT, CacheEntryWarning, ResultCache, check_row, default_cache_dir,
+                    resolve_cache_dir, scenario_capacity_bps)
 from .errors import SimulationError, StaleSimulatorError
 from .executors import DASK_SCHEDULER_ENV, shutdown_workers
 from .simulators import SIMULATORS, Simulator, as_simulator, get_simulator, module_version, register_simulator
@@ -43,5 +44,5 @@ __all__ = [
     "Simulator", "SIMULATORS", "get_simulator", "as_simulator", "code_version", "ResultCache",
     "SimulationError", "StaleSimulatorError", "run_sweep", "default_cache_dir", "resolve_cache_dir", "shutdown_workers",
     "CACHE_DIR_ENV", "CACHE_FORMAT", "DASK_SCHEDULER_ENV", "register_simulator", "module_version",
-    "closure_version", "import_closure",
+    "closure_version", "import_closure", "CacheEntryWarning", "check_row", "scenario_capacity_bps",
 ]

@@ -6,13 +6,14 @@ import math
 import numbers
 import os
 import sys
+import warnings
 from collections.abc import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
 
 from ..scenario import StripedScenario
-from .cache import ResultCache, resolve_cache_dir
+from .cache import CacheEntryWarning, ResultCache, resolve_cache_dir
 from .errors import SimulationError, StaleSimulatorError, _simulation_error
 from .executors import (DASK_SCHEDULER_ENV, _default_workers, _run_chunk, _run_dask, _run_local_pool)
 from .simulators import as_simulator
@@ -198,9 +199,15 @@ def run_sweep(simulator, scenarios, *, seeds=None, workers: int | None = None, c
             entries.append((pos, labels, task_ids[k]))
 
     rows: list[dict | None] = [None] * len(tasks)
+    rejected = []  # (path, why) of cache entries that must not be served
     if store is not None and cache != "refresh":
         for tid, run in enumerate(tasks):
-            rows[tid] = store.load(sim, run)
+            rows[tid], why = store.lookup(sim, run)
+            if why is not None:
+                rejected.append((store.path(sim, run), why))
+    if rejected:
+        warnings.warn(_cache_report(f"{len(rejected)} cached result(s) of simulator {sim.name!r} failed their checks "
+                                    f"and are recomputed", rejected), CacheEntryWarning, stacklevel=2)
     todo = [(tid, run) for tid, run in enumerate(tasks) if rows[tid] is None]
     n_cached = len(tasks) - len(todo)
 
@@ -217,10 +224,15 @@ def run_sweep(simulator, scenarios, *, seeds=None, workers: int | None = None, c
         return _simulation_error(msg, simulator=sim.name, scenario=sc, position=pos, labels=labels,
                                  error_type=err.error_type, worker_traceback=err.worker_traceback)
 
+    unsaved = []  # (path, why) of results that could not be cached (they are kept all the same)
+
     def collect(tid: int, row: dict) -> None:
         rows[tid] = row
         if store is not None:
-            store.store(sim, tasks[tid], row)
+            try:
+                store.store(sim, tasks[tid], row)
+            except (OSError, ValueError) as exc:  # a full disk, a read-only folder, an impossible row
+                unsaved.append((store.path(sim, tasks[tid]), f"{type(exc).__name__}: {exc}"))
 
     bar = _progress_bar(len(tasks), f"{sim.name} sweep") if progress and tasks else None
     if bar is not None:
@@ -259,6 +271,11 @@ def run_sweep(simulator, scenarios, *, seeds=None, workers: int | None = None, c
         if bar is not None:
             bar.close()
 
+    if unsaved:
+        warnings.warn(_cache_report(f"{len(unsaved)} result(s) of simulator {sim.name!r} could not be written to the "
+                                    f"cache (they are in the returned table)", unsaved),
+                      CacheEntryWarning, stacklevel=2)
+
     # Assemble: label columns first, then result columns, in first-seen order.
     out, label_cols, result_cols = [], {}, {}
     for pos, labels, tid in entries:
@@ -277,6 +294,12 @@ def run_sweep(simulator, scenarios, *, seeds=None, workers: int | None = None, c
                             "cache_dir": str(store.directory) if store is not None else None,
                             "runs": len(tasks), "cached": n_cached, "simulated": len(todo), "executor": executor}
     return table
+
+
+def _cache_report(headline: str, problems: list) -> str:
+    shown = "; ".join(f"{path}: {why}" for path, why in problems[:3])
+    more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
+    return f"{headline}: {shown}{more}"
 
 
 def _progress_bar(total: int, desc: str):
