@@ -648,3 +648,117 @@ def test_capacity_of_the_book_scenarios():
                           links=[("wifi80211g", {"distance_m": 10}), ("wifi80211g", {"distance_m": 20})])
     assert sweep.scenario_capacity_bps(wifi) is None  # the PHY rate is not the scenario's: no bound
     assert sweep.check_row({"completed": True, "completion_time_s": 1.0}, two, kind="mapping") is None
+
+
+# ------------------------------------------------------------------ workers die with their parent
+
+SLOW_SIMULATOR = '''
+import os, time
+from pathlib import Path
+
+def run(sc):
+    Path(os.environ["PID_DIR"], str(os.getpid())).write_text("")
+    time.sleep(120)  # a long run: the worker must not outlive its parent while in it
+'''
+
+SWEEP_SCRIPT = '''
+import sys
+from cmtlab.scenario import striped_scenario
+from cmtlab.sweep import Simulator, run_sweep
+
+if __name__ == "__main__":
+    items = [striped_scenario([1e6], [0.01], transfer_bytes=1000 * (i + 1), tunnel=False) for i in range(4)]
+    run_sweep(Simulator("slow", "slowsim:run", "v1"), items, workers=2, chunksize=1, cache=False, progress=False,
+              start_method=sys.argv[1])
+'''
+
+
+def alive(pid: int) -> bool:
+    """Running (a zombie waiting for a reaper counts as dead)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see processes")
+@pytest.mark.parametrize("start_method", ["spawn", "fork"])
+def test_workers_die_when_the_sweep_process_is_killed(tmp_path, start_method):
+    import signal
+
+    (tmp_path / "slowsim.py").write_text(SLOW_SIMULATOR)
+    (tmp_path / "sweep_script.py").write_text(SWEEP_SCRIPT)
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    env = {**os.environ, "PID_DIR": str(pids), "CMTLAB_PROGRESS": "0",
+           "PYTHONPATH": os.pathsep.join([str(tmp_path), str(Path(cmtlab.__file__).parent.parent)])}
+    env.pop(sweep.DASK_SCHEDULER_ENV, None)
+    proc = subprocess.Popen([sys.executable, str(tmp_path / "sweep_script.py"), start_method], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    workers = []
+    try:
+        deadline = time.monotonic() + 120
+        while len(workers) < 2 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.1)
+            workers = [int(p.name) for p in pids.iterdir()]
+        assert len(workers) == 2, f"the workers did not start: {proc.stderr.read().decode()[-2000:] if proc.poll() is not None else ''}"
+        assert all(alive(pid) for pid in workers)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+        deadline = time.monotonic() + 15
+        while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        survivors = [pid for pid in workers if alive(pid)]
+        assert not survivors, f"worker processes {survivors} outlived their SIGKILLed parent"
+    finally:
+        for pid in workers:  # never leave them behind, even when the test fails
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        if proc.poll() is None:
+            proc.kill()
+
+
+WATCHDOG_SCRIPT = '''
+import multiprocessing, os, sys, time
+from pathlib import Path
+from cmtlab.sweep import executors
+
+def child(parent_pid, pid_file):
+    sys.platform = "darwin"  # no prctl: the watchdog thread alone must notice the parent's death
+    executors._die_with_parent(parent_pid)
+    Path(pid_file + ".tmp").write_text(str(os.getpid()))
+    os.replace(pid_file + ".tmp", pid_file)
+    time.sleep(120)
+
+if __name__ == "__main__":
+    multiprocessing.get_context("spawn").Process(target=child, args=(os.getpid(), sys.argv[1])).start()
+    time.sleep(120)
+'''
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see processes")
+def test_the_watchdog_alone_ends_an_orphaned_worker(tmp_path):
+    import signal
+
+    (tmp_path / "watchdog_script.py").write_text(WATCHDOG_SCRIPT)
+    pid_file = tmp_path / "child.pid"
+    env = {**os.environ, "PYTHONPATH": str(Path(cmtlab.__file__).parent.parent)}
+    proc = subprocess.Popen([sys.executable, str(tmp_path / "watchdog_script.py"), str(pid_file)], env=env)
+    child = None
+    try:
+        deadline = time.monotonic() + 60
+        while not pid_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        child = int(pid_file.read_text())
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while alive(child) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not alive(child)
+    finally:
+        if child is not None and alive(child):
+            os.kill(child, signal.SIGKILL)
+        if proc.poll() is None:
+            proc.kill()

@@ -47,33 +47,73 @@ def _run_chunk(simulator: Simulator, chunk: list[tuple[int, StripedScenario]]) -
     return out
 
 
-_POOL = None  # (key, executor): kept between sweeps so worker processes (and their imports) are reused
+_POOL = None  # (key, executor, creating thread): kept between sweeps so workers (and their imports) are reused
 
 
 def _local_pool(workers: int, start_method: str):
     global _POOL
-    from concurrent.futures import ProcessPoolExecutor
     import multiprocessing
+    import threading
+    from concurrent.futures import ProcessPoolExecutor
 
     key = (workers, start_method)
     if _POOL is not None:
-        old_key, pool = _POOL
-        if old_key == key and not getattr(pool, "_broken", False) and not getattr(pool, "_shutdown_thread", False):
+        old_key, pool, creator = _POOL
+        if (old_key == key and creator.is_alive() and not getattr(pool, "_broken", False)
+                and not getattr(pool, "_shutdown_thread", False)):
             return pool
         shutdown_workers()
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(start_method),
-                               initializer=_worker_init)
-    _POOL = (key, pool)
+                               initializer=_worker_init, initargs=(os.getpid(),))
+    # Workers are started by the thread that submits; on Linux they die with it (PR_SET_PDEATHSIG),
+    # so a pool is kept only while the thread that created it lives.
+    _POOL = (key, pool, threading.current_thread())
     return pool
 
 
-def _worker_init() -> None:
-    """Worker processes ignore SIGINT: a Ctrl-C (or a Jupyter kernel shutting down) reaches the
-    parent, which stops the pool (:func:`shutdown_workers`), instead of printing one traceback per
-    idle worker."""
+#: prctl option: signal this process when its parent (the thread that created it) exits.
+PR_SET_PDEATHSIG = 1
+#: Seconds between two checks of the parent by a worker's watchdog thread.
+PARENT_POLL_S = 0.5
+
+
+def _worker_init(parent_pid: int) -> None:
+    """Set up a worker process of the local pool.
+
+    * It ignores SIGINT: a Ctrl-C (or a Jupyter kernel shutting down) reaches the parent, which
+      stops the pool (:func:`shutdown_workers`), instead of printing one traceback per idle worker.
+    * It dies with its parent, however the parent ends (a SIGKILL, an out-of-memory kill): on
+      Linux the kernel sends it SIGKILL when the parent exits (``prctl(PR_SET_PDEATHSIG)``, which
+      works even while the worker is inside a long C++ call such as an ns-3 run); everywhere a
+      watchdog thread exits the worker as soon as its parent process id is no longer ``parent_pid``.
+    """
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent(parent_pid)
+
+
+def _die_with_parent(parent_pid: int) -> None:
+    import signal
+    import threading
+    import time
+
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(Exception):
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    if os.getppid() != parent_pid:  # the parent died before we could ask to follow it
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(PARENT_POLL_S)
+            if os.getppid() != parent_pid:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="cmtlab-sweep-parent-watchdog", daemon=True).start()
 
 
 def shutdown_workers(*, kill: bool = False) -> None:
@@ -81,7 +121,7 @@ def shutdown_workers(*, kill: bool = False) -> None:
     global _POOL
     if _POOL is None:
         return
-    _, pool = _POOL
+    _, pool, _ = _POOL
     _POOL = None
     if kill:
         for proc in list((getattr(pool, "_processes", None) or {}).values()):
