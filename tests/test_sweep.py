@@ -6,6 +6,7 @@ A simulator that must not run (cache hits) raises if called; calls made in worke
 are counted through files, one per call.
 """
 
+import dataclasses
 import functools
 import importlib
 import json
@@ -81,7 +82,7 @@ def scaled(sc, factor=1.0):
 
 
 def returns_wrong_type(sc):
-    return {"completion_time_s": 1.0}
+    return [1.0]
 
 
 def recording(log_dir, name="closed-form", version="v1"):
@@ -762,3 +763,48 @@ def test_the_watchdog_alone_ends_an_orphaned_worker(tmp_path):
             os.kill(child, signal.SIGKILL)
         if proc.poll() is None:
             proc.kill()
+
+
+# ------------------------------------------------------------------ any scenario with key/replace/seed
+
+@dataclasses.dataclass(frozen=True)
+class DiceScenario:
+    """A scenario that is not a StripedScenario: only key(), replace() and seed."""
+
+    sides: int
+    seed: int = 0
+
+    def key(self) -> str:
+        return f"dice-{self.sides}-{self.seed}"
+
+    def replace(self, **changes):
+        return dataclasses.replace(self, **changes)
+
+
+def roll(sc: DiceScenario) -> dict:
+    return {"completed": True, "completion_time_s": 1.0 + (sc.seed * 7919 % sc.sides), "sides": sc.sides}
+
+
+def test_any_scenario_with_key_replace_and_seed_and_dict_rows(cache_dir):
+    items = [({"die": "d6"}, DiceScenario(6)), ({"die": "d20"}, DiceScenario(20))]
+    want = pd.DataFrame([{"die": d, "completed": True, "completion_time_s": 1.0 + (s * 7919 % n), "sides": n}
+                         for d, n in (("d6", 6), ("d20", 20)) for s in (0, 1, 2)])
+    t1 = run_sweep(Simulator("dice", roll, "v1"), items, seeds=[0, 1, 2], workers=1, cache_dir=cache_dir,
+                   progress=False)
+    pd.testing.assert_frame_equal(t1, want)
+    t2 = run_sweep(Simulator("dice", roll, "v1"), items, seeds=[0, 1, 2], workers=2, cache=False, progress=False)
+    pd.testing.assert_frame_equal(t2, want)
+    t3 = run_sweep(Simulator("dice", must_not_run, "v1"), items, seeds=[0, 1, 2], workers=1, cache_dir=cache_dir,
+                   progress=False)
+    pd.testing.assert_frame_equal(t3, want)
+    assert t3.attrs["sweep"]["cached"] == 6
+    # a dict row is checked too: an impossible value is recomputed
+    path = ResultCache(cache_dir).path(Simulator("dice", roll, "v1"), DiceScenario(6, seed=1))
+    rewrite_entry(path, set_fields(completion_time_s=-3.0))
+    with pytest.warns(sweep.CacheEntryWarning, match="completion_time_s = -3.0"):
+        t4 = run_sweep(Simulator("dice", roll, "v1"), items, seeds=[0, 1, 2], workers=1, cache_dir=cache_dir,
+                       progress=False)
+    pd.testing.assert_frame_equal(t4, want)
+    with pytest.raises(ValueError, match=r"scenarios\[0\]: key\(\) must return a non-empty string"):
+        bad_key = type("BadKey", (DiceScenario,), {"key": lambda self: 3})(6)
+        run_sweep(roll, [bad_key], workers=1, cache=False, progress=False)

@@ -8,28 +8,49 @@ import os
 import sys
 import warnings
 from collections.abc import Iterable, Mapping
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 import pandas as pd
 
-from ..scenario import StripedScenario
-from .cache import CacheEntryWarning, ResultCache, resolve_cache_dir
+from .cache import TRANSFER_FIELDS, CacheEntryWarning, ResultCache, resolve_cache_dir
 from .errors import SimulationError, StaleSimulatorError, _simulation_error
 from .executors import (DASK_SCHEDULER_ENV, _default_workers, _run_chunk, _run_dask, _run_local_pool)
 from .simulators import as_simulator
 
-__all__ = ["run_sweep"]
+__all__ = ["run_sweep", "SweepScenario"]
 
 
-def _scenario_types() -> tuple:
-    """Scenario classes a sweep accepts: :class:`StripedScenario` and :class:`cmtlab.sim.multipath.MptcpScenario`."""
-    from ..sim.multipath import MptcpScenario
-    return (StripedScenario, MptcpScenario)
+@runtime_checkable
+class SweepScenario(Protocol):
+    """What :func:`run_sweep` needs of a scenario (:class:`~cmtlab.scenario.StripedScenario`,
+    :class:`~cmtlab.sim.multipath.MptcpScenario`, :class:`~cmtlab.osia.experiments.OsiaRun`, …).
+
+    ``key()`` — a stable string (SHA-256 hex) that changes with every field that changes the
+    result (the cache keys on it); ``replace(seed=s)`` — a copy with another seed; ``seed`` —
+    the seed of every random stream of the run.  For parallel runs it must be picklable.
+    Optional: ``to_dict()`` (stored in the cache entry for inspection), ``transfer_bytes``,
+    ``n_links``, ``bandwidths_bps``/``rates_bps`` or ``capacity_bps()`` (checked against cached
+    rows, :func:`~cmtlab.sweep.cache.check_row`).
+    """
+
+    seed: int
+
+    def key(self) -> str: ...
+
+    def replace(self, **changes) -> "SweepScenario": ...
 
 
-def _parse_scenarios(scenarios) -> list[tuple[dict, StripedScenario]]:
-    types = _scenario_types()
-    if isinstance(scenarios, types):
+def _is_scenario(obj) -> bool:
+    return isinstance(obj, SweepScenario) and not isinstance(obj, (str, bytes, Mapping, pd.DataFrame, type))
+
+
+_WHAT = ("a scenario (an object with key(), replace(seed=...) and seed, e.g. a StripedScenario), "
+         "a (labels dict, scenario) pair")
+
+
+def _parse_scenarios(scenarios) -> list[tuple[dict, SweepScenario]]:
+    if _is_scenario(scenarios) and not isinstance(scenarios, (list, tuple)):
         raise ValueError("scenarios must be a sequence of scenarios (wrap a single one in a list)")
     if isinstance(scenarios, pd.DataFrame):
         if "scenario" not in scenarios.columns:
@@ -39,22 +60,22 @@ def _parse_scenarios(scenarios) -> list[tuple[dict, StripedScenario]]:
         items = [(dict(zip(label_cols, labels)), sc) for *labels, sc in
                  zip(*(scenarios[c].tolist() for c in label_cols), scenarios["scenario"].tolist())]
     elif isinstance(scenarios, (str, bytes, Mapping)) or not isinstance(scenarios, Iterable):
-        raise ValueError(f"scenarios must be a sequence of StripedScenario, of (labels dict, StripedScenario) "
-                         f"pairs, or a DataFrame with a 'scenario' column, got {type(scenarios).__name__}")
+        raise ValueError(f"scenarios must be a sequence of scenarios (objects with key(), replace(seed=...) and "
+                         f"seed, e.g. StripedScenario), of (labels dict, scenario) pairs, or a DataFrame with a "
+                         f"'scenario' column, got {type(scenarios).__name__}")
     else:
         items = []
         for i, item in enumerate(scenarios):
-            if isinstance(item, types):
-                items.append(({}, item))
-            elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], Mapping):
+            if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], Mapping):
                 items.append((dict(item[0]), item[1]))
+            elif _is_scenario(item):
+                items.append(({}, item))
             else:
-                raise ValueError(f"scenarios[{i}] must be a StripedScenario or a (labels dict, StripedScenario) "
-                                 f"pair, got {item!r:.200}")
+                raise ValueError(f"scenarios[{i}] must be {_WHAT}, got {item!r:.200}")
     for i, (labels, sc) in enumerate(items):
-        if not isinstance(sc, types):
-            raise ValueError(f"scenarios[{i}]: the scenario must be a StripedScenario or an MptcpScenario, "
-                             f"got {sc!r:.200}")
+        if not _is_scenario(sc):
+            raise ValueError(f"scenarios[{i}]: the scenario must be an object with key(), replace(seed=...) and seed "
+                             f"(a StripedScenario, an MptcpScenario, ...), got {sc!r:.200}")
         for name in labels:
             if not isinstance(name, str):
                 raise ValueError(f"scenarios[{i}]: label names must be strings, got {name!r}")
@@ -95,10 +116,15 @@ def run_sweep(simulator, scenarios, *, seeds=None, workers: int | None = None, c
     Parameters
     ----------
     simulator
-        ``"cmtlab"`` (:func:`cmtlab.sim.run`), ``"ns-3"`` (:func:`cmtlab.ns3.run`), a
-        :class:`Simulator`, or any callable ``scenario -> TransferResult`` (:func:`as_simulator`).
+        ``"cmtlab"`` (:func:`cmtlab.sim.run`), ``"ns-3"`` (:func:`cmtlab.ns3.run`), another
+        registered name (:func:`~cmtlab.sweep.simulators.register_simulator`), a
+        :class:`Simulator`, or any callable ``scenario -> result`` (:func:`as_simulator`).  The
+        result is a :class:`~cmtlab.scenario.TransferResult` (anything with ``to_row()`` and the
+        ``scenario`` it ran) or a dict: one row.
     scenarios
-        A sequence of :class:`StripedScenario`, or of ``(labels, scenario)`` pairs where
+        A sequence of scenarios — any object with ``key()``, ``replace(seed=...)`` and ``seed``
+        (:class:`SweepScenario`: a :class:`~cmtlab.scenario.StripedScenario`, an
+        :class:`~cmtlab.sim.multipath.MptcpScenario`, an OSIA run, …) — or of ``(labels, scenario)`` pairs where
         ``labels`` is a dict of columns to keep next to the results (``{"group": "Fig. 8",
         "ada_ms": 20}``), or a DataFrame with a ``scenario`` column whose other columns are the
         labels.  A label may share its name with a result column (``n_links``) only if the
@@ -187,12 +213,14 @@ def run_sweep(simulator, scenarios, *, seeds=None, workers: int | None = None, c
 
     # One entry per input row; identical runs (same scenario and seed) are simulated once.
     entries = []  # (position, labels, task id)
-    tasks: list[StripedScenario] = []
+    tasks: list[SweepScenario] = []
     task_ids: dict[str, int] = {}
     for pos, (labels, sc) in enumerate(items):
         for s in (seed_list if seed_list is not None else [None]):
             run = sc if s is None or s == sc.seed else sc.replace(seed=s)
             k = run.key()
+            if not isinstance(k, str) or not k:
+                raise ValueError(f"scenarios[{pos}]: key() must return a non-empty string, got {k!r:.80}")
             if k not in task_ids:
                 task_ids[k] = len(tasks)
                 tasks.append(run)
@@ -230,7 +258,8 @@ def run_sweep(simulator, scenarios, *, seeds=None, workers: int | None = None, c
         rows[tid] = row
         if store is not None:
             try:
-                store.store(sim, tasks[tid], row)
+                kind = "transfer" if all(f in row for f in TRANSFER_FIELDS) else "mapping"
+                store.store(sim, tasks[tid], row, kind=kind)
             except (OSError, ValueError) as exc:  # a full disk, a read-only folder, an impossible row
                 unsaved.append((store.path(sim, tasks[tid]), f"{type(exc).__name__}: {exc}"))
 

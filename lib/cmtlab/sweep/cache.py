@@ -58,8 +58,6 @@ class CacheEntryWarning(UserWarning):
 #: Columns every row of a :class:`~cmtlab.scenario.TransferResult` has (``TransferResult.to_row``).
 TRANSFER_FIELDS = ("simulator", "completed", "completion_time_s", "throughput_bps", "data_segments_sent",
                    "retransmissions", "fast_retransmits", "timeouts", "seed", "scenario_key")
-#: Columns every row has, whatever the simulator returns.
-CORE_FIELDS = ("completed", "completion_time_s")
 #: Rate columns (bit/s): never negative or infinite, NaN only for a run that did not complete,
 #: at most the scenario's capacity (:func:`scenario_capacity_bps`).
 RATE_FIELDS = ("throughput_bps", "goodput_bps")
@@ -86,10 +84,12 @@ def scenario_capacity_bps(scenario) -> float | None:
         rates = getattr(scenario, "rates_bps", None)
     if rates is None:
         return None
-    for spec in getattr(scenario, "links", ()) or ():
-        name = spec[0] if isinstance(spec, (tuple, list)) and spec else spec
-        if name not in _RATE_BOUNDED_LINKS:
-            return None
+    links = getattr(scenario, "links", ())
+    if isinstance(links, (tuple, list)):  # a scenario's link specs (a method that builds links says nothing)
+        for spec in links:
+            name = spec[0] if isinstance(spec, (tuple, list)) and spec else spec
+            if name not in _RATE_BOUNDED_LINKS:
+                return None
     try:
         total = float(sum(float(r) for r in rates))
     except (TypeError, ValueError):
@@ -104,8 +104,9 @@ def _is_number(v) -> bool:
 def check_row(row, scenario, *, kind: str = "transfer") -> str | None:
     """Why ``row`` cannot be a result of ``scenario`` (``None`` if nothing is wrong).
 
-    Checked: the fields every row of its ``kind`` has (``"transfer"``: :data:`TRANSFER_FIELDS`;
-    ``"mapping"``: :data:`CORE_FIELDS`); the row's ``scenario_key``, ``seed``,
+    Checked: a non-empty row; the fields every row of its ``kind`` has (``"transfer"``, a
+    :class:`~cmtlab.scenario.TransferResult`'s: :data:`TRANSFER_FIELDS`; ``"mapping"``, a dict a
+    simulator returned: whatever it holds); the row's ``scenario_key``, ``seed``,
     ``transfer_bytes`` and ``n_links`` against the scenario's; ``completed`` a boolean; times
     (``completion_time_s``) not negative or infinite and NaN only when the run did not complete;
     rates (:data:`RATE_FIELDS`, bit/s) the same, and at most the scenario's capacity; counters
@@ -113,7 +114,7 @@ def check_row(row, scenario, *, kind: str = "transfer") -> str | None:
     """
     if not isinstance(row, dict) or not row:
         return "the row is empty" if isinstance(row, dict) else f"the row is a {type(row).__name__}, not a dict"
-    required = TRANSFER_FIELDS if kind == "transfer" else CORE_FIELDS
+    required = TRANSFER_FIELDS if kind == "transfer" else ()
     missing = [f for f in required if f not in row]
     if missing:
         return f"fields {missing} are missing"
@@ -123,14 +124,15 @@ def check_row(row, scenario, *, kind: str = "transfer") -> str | None:
         mine = getattr(scenario, name, None)
         if name in row and mine is not None and row[name] != mine:
             return f"{name} = {row[name]!r} in the row, {mine!r} in the scenario"
-    done = row["completed"]
+    done = row.get("completed", False)
     if not isinstance(done, bool):
         return f"completed = {done!r} is not a boolean"
-    t = row["completion_time_s"]
-    if not _is_number(t) or t < 0 or math.isinf(t) or (math.isnan(t) and done):
-        return f"completion_time_s = {t!r} is impossible for a run with completed = {done}"
-    if done and t == 0 and (getattr(scenario, "transfer_bytes", None) or 0) > 0:
-        return "completion_time_s = 0 for a completed transfer"
+    if "completion_time_s" in row:
+        t = row["completion_time_s"]
+        if not _is_number(t) or t < 0 or math.isinf(t) or (math.isnan(t) and done):
+            return f"completion_time_s = {t!r} is impossible for a run with completed = {done}"
+        if done and t == 0 and (getattr(scenario, "transfer_bytes", None) or 0) > 0:
+            return "completion_time_s = 0 for a completed transfer"
     capacity = scenario_capacity_bps(scenario)
     for name in RATE_FIELDS:
         if name not in row:

@@ -9,8 +9,9 @@ import re
 import sys
 import traceback
 import uuid
+from collections.abc import Mapping
 
-from ..scenario import StripedScenario, TransferResult
+from ..scenario import TransferResult
 from .cache import _normalise_row
 from .errors import SimulationError, StaleSimulatorError, _simulation_error
 from .simulators import Simulator, _check_loaded_code
@@ -21,20 +22,24 @@ __all__ = ["shutdown_workers", "DASK_SCHEDULER_ENV"]
 DASK_SCHEDULER_ENV = "CMTLAB_DASK_SCHEDULER"
 
 
-def _run_one(simulator: Simulator, scenario: StripedScenario) -> dict:
+def _run_one(simulator: Simulator, scenario) -> dict:
     try:
         result = simulator(scenario)
-        if not isinstance(result, TransferResult):
-            raise TypeError(f"simulator returned {type(result).__name__}, expected TransferResult")
-        if result.scenario is not scenario and result.scenario.key() != scenario.key():
-            raise ValueError("simulator returned a TransferResult for a different scenario")
+        if isinstance(result, Mapping):
+            return _normalise_row(dict(result))
+        if not (isinstance(result, TransferResult) or callable(getattr(result, "to_row", None))):
+            raise TypeError(f"simulator returned {type(result).__name__}, expected TransferResult (or any result "
+                            f"with to_row()) or a dict row")
+        ran = getattr(result, "scenario", scenario)
+        if ran is not scenario and ran.key() != scenario.key():
+            raise ValueError("simulator returned a result for a different scenario")
         return _normalise_row(result.to_row())
     except Exception as exc:
         raise _simulation_error(f"{type(exc).__name__}: {exc}", simulator=simulator.name, scenario=scenario,
                                 error_type=type(exc).__name__, worker_traceback=traceback.format_exc()) from exc
 
 
-def _run_chunk(simulator: Simulator, chunk: list[tuple[int, StripedScenario]]) -> list[tuple[int, dict]]:
+def _run_chunk(simulator: Simulator, chunk: list[tuple[int, object]]) -> list[tuple[int, dict]]:
     """Worker task: run a few scenarios, return ``(task id, row)`` pairs."""
     _check_loaded_code(simulator)
     out = []
