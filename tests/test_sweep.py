@@ -703,7 +703,8 @@ def test_workers_die_when_the_sweep_process_is_killed(tmp_path, start_method):
         while len(workers) < 2 and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.1)
             workers = [int(p.name) for p in pids.iterdir()]
-        assert len(workers) == 2, f"the workers did not start: {proc.stderr.read().decode()[-2000:] if proc.poll() is not None else ''}"
+        died = proc.stderr.read().decode()[-2000:] if proc.poll() is not None else ""
+        assert len(workers) == 2, f"the workers did not start: {died}"
         assert all(alive(pid) for pid in workers)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=30)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import numbers
 import os
-import sys
 import warnings
 from collections.abc import Iterable, Mapping
 from typing import Protocol, runtime_checkable
@@ -333,11 +332,8 @@ def _cache_report(headline: str, problems: list) -> str:
 
 def _progress_bar(total: int, desc: str):
     """A text bar on stderr via :mod:`cmtlab.progress` (honours ``CMTLAB_PROGRESS=0``)."""
-    try:
-        from ..progress import progress as shared_bar
-    except ImportError:  # pragma: no cover - older checkouts without cmtlab.progress
-        from tqdm.std import tqdm
-        return tqdm(total=total, desc=desc, unit="run", file=sys.stderr, dynamic_ncols=True)
-    return shared_bar(total=total, desc=desc, unit="run")
+    from ..progress import progress
+
+    return progress(total=total, desc=desc, unit="run")
 
 

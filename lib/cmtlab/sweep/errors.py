@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from ..scenario import StripedScenario
-
 __all__ = ["SimulationError", "StaleSimulatorError"]
 
 
@@ -14,16 +12,16 @@ class StaleSimulatorError(RuntimeError):
 
 class SimulationError(RuntimeError):
     """A simulator failed on one scenario (it raised, or returned something else than a
-    :class:`TransferResult` for that scenario).
+    :class:`~cmtlab.scenario.TransferResult` or a dict row for that scenario).
 
-    Attributes: ``simulator`` (name), ``scenario`` (the :class:`StripedScenario`, seed
-    applied), ``position`` (index of the scenario in the sweep's input, when known),
-    ``labels``, ``error_type`` (class name of the original exception) and ``worker_traceback``
-    (the traceback text in the process that ran it).
+    Attributes: ``simulator`` (name), ``scenario`` (the scenario, seed applied), ``position``
+    (index of the scenario in the sweep's input, when known), ``labels``, ``error_type`` (class
+    name of the original exception) and ``worker_traceback`` (the traceback text in the process
+    that ran it).
     """
 
     simulator: str | None = None
-    scenario: StripedScenario | None = None
+    scenario: object | None = None
     task_id: int | None = None
     position: int | None = None
     labels: dict | None = None

@@ -1,4 +1,4 @@
-"""Simulators as a sweep sees them: a name, a callable ``scenario -> TransferResult`` and a code version."""
+"""Simulators as a sweep sees them: a name, a callable ``scenario -> result`` and a code version."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ import types
 from collections.abc import Callable
 from pathlib import Path
 
-from ..scenario import StripedScenario, TransferResult
 from .errors import StaleSimulatorError
 from .versions import closure_version
 
@@ -64,14 +63,11 @@ def module_version(module: types.ModuleType) -> str:
     return f"{own}+{seen[1]}" if own else seen[1]
 
 
-_loaded_version = module_version
-
-
 def _check_loaded_code(simulator: "Simulator") -> None:
     if not (simulator.verify_loaded_code and isinstance(simulator.run, str)):
         return
     module = importlib.import_module(simulator.run.partition(":")[0])
-    loaded = _loaded_version(module)
+    loaded = module_version(module)
     if loaded != simulator.code_version:
         raise StaleSimulatorError(
             f"process {os.getpid()} runs {module.__name__} with code version {loaded}, but the sweep expects "
@@ -80,8 +76,9 @@ def _check_loaded_code(simulator: "Simulator") -> None:
 
 @dataclasses.dataclass(frozen=True)
 class Simulator:
-    """A simulator as a sweep sees it: ``name``, the callable ``run(scenario) -> TransferResult``
-    and ``code_version`` (part of every cache key: change it and old results are not reused).
+    """A simulator as a sweep sees it: ``name``, the callable ``run(scenario) -> result`` (a
+    :class:`~cmtlab.scenario.TransferResult` or a dict row) and ``code_version`` (part of every
+    cache key: change it and old results are not reused).
 
     ``run`` may be a ``"module:function"`` string, imported on first call in each worker
     process (so the process that plans the sweep never imports, say, ns-3).  For parallel
@@ -107,7 +104,7 @@ class Simulator:
         elif not callable(self.run):
             raise ValueError(f"Simulator run must be callable, got {self.run!r}")
 
-    def __call__(self, scenario: StripedScenario) -> TransferResult:
+    def __call__(self, scenario):
         fn = _resolve_target(self.run) if isinstance(self.run, str) else self.run
         return fn(scenario)
 
@@ -184,7 +181,7 @@ def get_simulator(name: str) -> Simulator:
         module = importlib.import_module(module_name)
     except ImportError as exc:
         raise ImportError(f"simulator {key!r} is not available: importing {module_name} failed ({exc})") from exc
-    return Simulator(name=key, run=target, code_version=_loaded_version(module), verify_loaded_code=True)
+    return Simulator(name=key, run=target, code_version=module_version(module), verify_loaded_code=True)
 
 
 def as_simulator(simulator) -> Simulator:
@@ -209,7 +206,7 @@ def as_simulator(simulator) -> Simulator:
         return get_simulator(simulator)
     if not callable(simulator):
         raise ValueError(f"simulator must be a registered name {sorted(SIMULATORS)}, a Simulator or a callable "
-                         f"scenario -> TransferResult, got {simulator!r}")
+                         f"scenario -> TransferResult (or dict row), got {simulator!r}")
     for key, target in SIMULATORS.items():
         module_name, _, attribute = target.partition(":")
         if getattr(sys.modules.get(module_name), attribute, None) is simulator:
