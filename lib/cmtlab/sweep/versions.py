@@ -238,16 +238,43 @@ def import_closure(module: str, *, file=None, path=None, within=None) -> dict[st
     return found
 
 
+_CLOSURE_CACHE: dict[tuple, tuple[list, tuple, str]] = {}
+
+
+def _stamp(files) -> tuple:
+    """What must not change for a remembered closure to hold: each file's and folder's size and
+    modification time (a folder's changes when a file is added to it)."""
+    out = []
+    for f in sorted({str(f) for f in files} | {str(Path(f).parent) for f in files}):
+        try:
+            st = os.stat(f)
+        except OSError:
+            return ()
+        out.append((f, st.st_mtime_ns, st.st_size))
+    return tuple(out)
+
+
 def closure_version(module: str, *, extra=(), file=None, path=None) -> str:
     """:func:`code_version` of :func:`import_closure` ``(module)``: a short hash that changes when any
     byte of any module the simulator can import (within ``cmtlab`` and its own package) changes.
 
     Files are hashed with their path relative to the folder holding their top-level package
-    (``cmtlab/sim/engine.py``), so moving the checkout does not change the version.
+    (``cmtlab/sim/engine.py``), so moving the checkout does not change the version.  The result
+    is remembered while no file of the closure and no folder holding one changes size or
+    modification time (Python's own rule for reusing bytecode), so repeated calls cost a few
+    ``stat`` calls.
     """
-    if isinstance(extra, str):
-        extra = (extra,)
+    extra = (extra,) if isinstance(extra, str) else tuple(extra)
+    for item in extra:
+        if not isinstance(item, str):
+            raise ValueError(f"extra must contain strings, got {item!r}")
+    key = (module, None if file is None else str(file), None if path is None else tuple(map(str, path)), extra)
+    cached = _CLOSURE_CACHE.get(key)
+    if cached is not None and cached[1] and _stamp(cached[0]) == cached[1]:
+        return cached[2]
     closure = import_closure(module, file=file, path=path)
+    files = list(closure.values())
+    stamp = _stamp(files)
     resolver = _Resolver(path)
     h = hashlib.sha256(b"cmtlab-closure-version-1\0")
     labelled = []
@@ -260,7 +287,7 @@ def closure_version(module: str, *, extra=(), file=None, path=None) -> str:
         h.update(f"{label}\0{len(data)}\0".encode())
         h.update(data)
     for item in extra:
-        if not isinstance(item, str):
-            raise ValueError(f"extra must contain strings, got {item!r}")
         h.update(f"extra\0{item}\0".encode())
-    return h.hexdigest()[:16]
+    version = h.hexdigest()[:16]
+    _CLOSURE_CACHE[key] = (files, stamp, version)
+    return version
