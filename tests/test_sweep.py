@@ -809,3 +809,26 @@ def test_any_scenario_with_key_replace_and_seed_and_dict_rows(cache_dir):
     with pytest.raises(ValueError, match=r"scenarios\[0\]: key\(\) must return a non-empty string"):
         bad_key = type("BadKey", (DiceScenario,), {"key": lambda self: 3})(6)
         run_sweep(roll, [bad_key], workers=1, cache=False, progress=False)
+
+
+def test_register_a_named_simulator(cache_dir, monkeypatch):
+    monkeypatch.setattr(sweep.simulators, "SIMULATORS", dict(sweep.SIMULATORS))
+    monkeypatch.setattr(sweep.simulators, "_ALIASES", dict(sweep.simulators._ALIASES))
+    monkeypatch.setattr(sweep.simulators, "_FIXED", {})
+    # a callable with an explicit code version, and an alias
+    sweep.register_simulator("Closed-Form", closed_form, code_version="cf-1", aliases=("cf",))
+    sim = sweep.get_simulator("cf")
+    assert (sim.name, sim.run, sim.code_version) == ("closed-form", closed_form, "cf-1")
+    table = run_sweep("closed-form", cases(2), workers=1, cache_dir=cache_dir, progress=False)
+    assert table.attrs["sweep"]["code_version"] == "cf-1" and table["simulator"].eq("closed-form").all()
+    sweep.register_simulator("closed-form", closed_form, code_version="cf-1")  # again, same target: fine
+    with pytest.raises(ValueError, match="already registered"):
+        sweep.register_simulator("closed-form", "cmtlab.sim:run")
+    with pytest.raises(ValueError, match="alias 'cmtlab' already names another simulator"):
+        sweep.register_simulator("other", "cmtlab.sim:run", aliases=("cmtlab",))
+    with pytest.raises(ValueError, match="run must be"):
+        sweep.register_simulator("broken", "no colon")
+    # a 'module:function' string: imported lazily, version from the module's import closure
+    sweep.register_simulator("striped-again", "cmtlab.sim:run")
+    again = sweep.get_simulator("striped-again")
+    assert again.code_version == sweep.get_simulator("cmtlab").code_version and again.verify_loaded_code
