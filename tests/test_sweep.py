@@ -832,3 +832,23 @@ def test_register_a_named_simulator(cache_dir, monkeypatch):
     sweep.register_simulator("striped-again", "cmtlab.sim:run")
     again = sweep.get_simulator("striped-again")
     assert again.code_version == sweep.get_simulator("cmtlab").code_version and again.verify_loaded_code
+
+
+def test_a_lazily_imported_module_edited_mid_session_is_not_cached_under_the_old_version(tmp_path, monkeypatch,
+                                                                                        cache_dir):
+    pkg = tmp_path / "lazy_sim"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(
+        "from cmtlab.scenario import TransferResult\n"
+        "def run(sc):\n"
+        "    from .planner import SECONDS  # imported on the first run only\n"
+        "    return TransferResult('lazy', sc, True, SECONDS)\n")
+    (pkg / "planner.py").write_text("SECONDS = 1.0\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(sweep.SIMULATORS, "lazy", "lazy_sim:run")
+    version = sweep.get_simulator("lazy").code_version  # the session sees the simulator: planner not loaded yet
+    (pkg / "planner.py").write_text("SECONDS = 2.0  # edited\n")
+    with pytest.raises(StaleSimulatorError, match="changed while it ran"):
+        run_sweep("lazy", cases(2), workers=1, cache_dir=cache_dir, progress=False)
+    assert entries(cache_dir) == []  # a 2.0 s result never enters the cache as version `version`
+    assert sweep.get_simulator("lazy").code_version == version  # the session keeps what it first saw

@@ -49,6 +49,7 @@ def _run_chunk(simulator: Simulator, chunk: list[tuple[int, object]]) -> list[tu
         except SimulationError as err:
             err.task_id = tid
             raise
+    _check_loaded_code(simulator, after_runs=True)
     return out
 
 

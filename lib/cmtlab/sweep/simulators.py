@@ -63,7 +63,15 @@ def module_version(module: types.ModuleType) -> str:
     return f"{own}+{seen[1]}" if own else seen[1]
 
 
-def _check_loaded_code(simulator: "Simulator") -> None:
+def _check_loaded_code(simulator: "Simulator", *, after_runs: bool = False) -> None:
+    """Refuse to run (or, with ``after_runs``, to hand back results) under a code version the
+    process does not hold.
+
+    Before a chunk: the process's :func:`module_version` must be the sweep's.  After it: the
+    closure on disk must still be the one hashed when the process first saw the module — else a
+    module imported lazily during the runs (say, the OSIA planner on the first OSIA run) may
+    have been loaded from an edited file, and the rows would enter the cache under the old version.
+    """
     if not (simulator.verify_loaded_code and isinstance(simulator.run, str)):
         return
     module = importlib.import_module(simulator.run.partition(":")[0])
@@ -72,6 +80,15 @@ def _check_loaded_code(simulator: "Simulator") -> None:
         raise StaleSimulatorError(
             f"process {os.getpid()} runs {module.__name__} with code version {loaded}, but the sweep expects "
             f"{simulator.code_version}: the source changed after one of the processes imported it")
+    if after_runs:
+        first_seen = _FIRST_SEEN_VERSIONS[module.__name__][1]
+        source = getattr(module, "__file__", None)
+        now = closure_version(module.__name__ if module.__name__ != "__main__" else Path(source).stem,
+                              file=None if module.__name__ != "__main__" else source)
+        if now != first_seen:
+            raise StaleSimulatorError(
+                f"process {os.getpid()}: a source file {module.__name__} can import changed while it ran (code "
+                f"version {simulator.code_version}, files on disk now {now}); its results are not kept")
 
 
 @dataclasses.dataclass(frozen=True)
