@@ -228,14 +228,26 @@ def import_closure(module: str, *, file=None, path=None, within=None) -> dict[st
     want(module)
     while queue:
         name = queue.pop()
-        src = found[name]
+        for imported in _imports_of(found[name], name):
+            want(imported)
+    return found
+
+
+_IMPORTS_CACHE: dict[tuple, frozenset] = {}
+
+
+def _imports_of(src: Path, name: str) -> frozenset:
+    """:func:`_imported_names` of one file, remembered while its size and mtime stay the same."""
+    st = src.stat()
+    key = (str(src), name, st.st_mtime_ns, st.st_size)
+    if key not in _IMPORTS_CACHE:
         try:
             tree = ast.parse(src.read_bytes(), filename=str(src))
         except (SyntaxError, ValueError):
-            continue  # hashed as bytes all the same; importing it would fail anyway
-        for imported in _imported_names(tree, name, src.name == "__init__.py"):
-            want(imported)
-    return found
+            tree = None  # hashed as bytes all the same; importing it would fail anyway
+        _IMPORTS_CACHE[key] = frozenset() if tree is None else frozenset(
+            _imported_names(tree, name, src.name == "__init__.py"))
+    return _IMPORTS_CACHE[key]
 
 
 _CLOSURE_CACHE: dict[tuple, tuple[list, tuple, str]] = {}
