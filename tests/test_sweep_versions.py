@@ -118,7 +118,10 @@ def test_closure_follows_function_level_relative_and_literal_imports(tmp_path):
     (pkg / "engine").mkdir(parents=True)
     (tmp_path / "elsewhere").mkdir()
     (pkg / "__init__.py").write_text("")
-    (pkg / "engine" / "__init__.py").write_text("from .loop import run\n")
+    (pkg / "engine" / "__init__.py").write_text("from .loop import run\nPLUGINS = {'fast': 'toy.plugins.fast'}\n")
+    (pkg / "plugins").mkdir()
+    (pkg / "plugins" / "__init__.py").write_text("")
+    (pkg / "plugins" / "fast.py").write_text("")
     (pkg / "engine" / "loop.py").write_text(
         "def run():\n    from ..plans import planner\n    import importlib\n"
         "    return importlib.import_module('toy.late')\n")
@@ -127,7 +130,8 @@ def test_closure_follows_function_level_relative_and_literal_imports(tmp_path):
     (pkg / "late.py").write_text("")
     (pkg / "unrelated.py").write_text("")
     got = import_closure("toy.engine", path=[tmp_path])
-    assert set(got) == {"toy", "toy.engine", "toy.engine.loop", "toy.plans", "toy.maths", "toy.late"}
+    assert set(got) == {"toy", "toy.engine", "toy.engine.loop", "toy.plans", "toy.maths", "toy.late", "toy.plugins",
+                        "toy.plugins.fast"}
     with pytest.raises(ValueError, match="module"):
         import_closure("toy.nothing_here", path=[tmp_path])
     with pytest.raises(ValueError, match="module"):

@@ -141,10 +141,16 @@ class _Resolver:
         return None
 
 
+#: A string that is exactly a dotted module name (``"cmtlab.osia"``), optionally with ``:attribute``.
+_MODULE_LITERAL = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+(:[A-Za-z_]\w*)?")
+
+
 def _imported_names(tree: ast.AST, module: str, is_package: bool) -> set[str]:
     """Every module name ``tree`` may import: module-level and function-level ``import``/``from``
     statements (relative ones resolved), ``from x import y`` also as ``x.y`` (``y`` may be a
-    submodule), and ``importlib.import_module("...")``/``__import__("...")`` with a literal name."""
+    submodule), ``importlib.import_module("...")``/``__import__("...")`` with a literal name, and
+    any string that is exactly a dotted module name (a table of plug-in packages imported by name
+    later); names that are not modules of the followed packages are dropped by the caller."""
     names: set[str] = set()
     package = module if is_package else module.rpartition(".")[0]
     for node in ast.walk(tree):
@@ -163,7 +169,9 @@ def _imported_names(tree: ast.AST, module: str, is_package: bool) -> set[str]:
                 continue
             names.add(base)
             names.update(f"{base}.{alias.name}" for alias in node.names if alias.name != "*")
-        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _MODULE_LITERAL.fullmatch(node.value):
+            names.add(node.value.partition(":")[0])  # e.g. a plug-in table {"osia": "cmtlab.osia"}
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
                 and isinstance(node.args[0].value, str):
             fn = node.func
             called = fn.attr if isinstance(fn, ast.Attribute) else getattr(fn, "id", None)
