@@ -852,3 +852,20 @@ def test_a_lazily_imported_module_edited_mid_session_is_not_cached_under_the_old
         run_sweep("lazy", cases(2), workers=1, cache_dir=cache_dir, progress=False)
     assert entries(cache_dir) == []  # a 2.0 s result never enters the cache as version `version`
     assert sweep.get_simulator("lazy").code_version == version  # the session keeps what it first saw
+
+
+def test_data_files_a_simulator_names_are_part_of_its_version(tmp_path, monkeypatch):
+    pkg = tmp_path / "table_sim"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(
+        "from pathlib import Path\n"
+        "CODE_DATA_FILES = ('per_table.csv',)\n"
+        "def run(sc):\n    raise AssertionError('not run here')\n")
+    (pkg / "per_table.csv").write_text("snr,per\n1,0.5\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import table_sim
+
+    before = sweep.module_version(table_sim)
+    (pkg / "per_table.csv").write_text("snr,per\n1,0.25\n")
+    importlib.reload(table_sim)  # a new session would see the new table
+    assert sweep.module_version(table_sim) != before

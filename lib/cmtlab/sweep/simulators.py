@@ -46,21 +46,39 @@ def module_version(module: types.ModuleType) -> str:
     ``"<CODE_VERSION>+<closure>"``: the module's own ``CODE_VERSION`` (read live, so
     ``importlib.reload`` counts; it may carry what no source file shows, e.g. the installed
     ns-3 version) and :func:`~cmtlab.sweep.versions.closure_version` of the module — every
-    source file it can import within ``cmtlab`` and its own package, hashed when this process
-    first sees the module (again after a reload).  Without ``CODE_VERSION``, the closure alone.
+    source file it can import within ``cmtlab`` and its own package, and every data file it
+    names in ``CODE_DATA_FILES`` (paths, relative ones to the module's folder; e.g. a table the
+    simulator reads at run time), hashed when this process first sees the module (again after a
+    reload).  Without ``CODE_VERSION``, the closure alone.
     """
     own = getattr(module, "CODE_VERSION", None)
     spec = getattr(module, "__spec__", None)
     seen = _FIRST_SEEN_VERSIONS.get(module.__name__)
     if seen is None or seen[0] is not (spec or module):
-        source = getattr(module, "__file__", None)
-        if not source or not str(source).endswith(".py"):
-            raise ValueError(f"simulator module {module.__name__} has no Python source to hash; register it "
-                             f"with an explicit code_version")
-        name = module.__name__ if module.__name__ != "__main__" else Path(source).stem
-        closure = closure_version(name, file=None if module.__name__ != "__main__" else source)
-        seen = _FIRST_SEEN_VERSIONS[module.__name__] = (spec or module, closure)
+        seen = _FIRST_SEEN_VERSIONS[module.__name__] = (spec or module, _closure_now(module))
     return f"{own}+{seen[1]}" if own else seen[1]
+
+
+def _closure_now(module: types.ModuleType) -> str:
+    """:func:`closure_version` of ``module`` and its ``CODE_DATA_FILES`` as they are on disk now."""
+    source = getattr(module, "__file__", None)
+    if not source or not str(source).endswith(".py"):
+        raise ValueError(f"simulator module {module.__name__} has no Python source to hash; register it "
+                         f"with an explicit code_version")
+    data = getattr(module, "CODE_DATA_FILES", ())
+    if isinstance(data, (str, os.PathLike)):
+        data = (data,)
+    extra = []
+    for item in data:
+        path = Path(item) if Path(item).is_absolute() else Path(source).parent / item
+        try:
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError:
+            digest = "missing"
+        extra.append(f"data:{path.name}:{digest}")
+    main = module.__name__ == "__main__"
+    return closure_version(Path(source).stem if main else module.__name__, file=source if main else None,
+                           extra=tuple(extra))
 
 
 def _check_loaded_code(simulator: "Simulator", *, after_runs: bool = False) -> None:
@@ -82,9 +100,7 @@ def _check_loaded_code(simulator: "Simulator", *, after_runs: bool = False) -> N
             f"{simulator.code_version}: the source changed after one of the processes imported it")
     if after_runs:
         first_seen = _FIRST_SEEN_VERSIONS[module.__name__][1]
-        source = getattr(module, "__file__", None)
-        now = closure_version(module.__name__ if module.__name__ != "__main__" else Path(source).stem,
-                              file=None if module.__name__ != "__main__" else source)
+        now = _closure_now(module)
         if now != first_seen:
             raise StaleSimulatorError(
                 f"process {os.getpid()}: a source file {module.__name__} can import changed while it ran (code "
