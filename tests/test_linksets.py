@@ -86,3 +86,31 @@ def test_delay_asymmetry_acts_through_the_mean_delay():
     # a fixed-mean delay set therefore has a (nearly) flat ADA axis
     S = linksets.asymmetry_surface(4, [0.0, 0.035], [0.0], delay_anchor="mean")
     assert S[0, 0] == pytest.approx(S[1, 0], rel=0.01)
+
+
+@pytest.mark.parametrize("args, kwargs, message", [
+    ((3, 0.1, float("nan")), {}, "minimum must be finite"),
+    ((3, 0.1, float("inf")), {}, "minimum must be finite"),
+    ((3, 0.1, -0.005), {}, "minimum must be >= 0"),
+    ((3, 0.1, "0.005"), {}, "minimum must be a real number"),
+    ((3, 0.1, True), {}, "minimum must be a real number"),
+    ((3, 0.1, float("nan")), {"anchor": "mean"}, "minimum must be finite"),
+    ((3, [0.1, float("nan")], 0.005), {}, "asymmetry must be finite"),
+    ((3, 1e308, 1.0), {}, "beyond the float range"),
+    ((3, 1e308, 1.0), {"construction": "geometric"}, "cannot be reached by the geometric construction"),
+    ((10**6, 0.1, 1.0), {}, "n_links must be <= 1000"),
+])
+def test_spread_refuses_what_would_give_nan_or_inf(args, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        linksets.spread(*args, **kwargs)
+
+
+def test_sibling_inputs_are_validated():
+    with pytest.raises(ValueError, match="min_bandwidth_bps must be finite"):
+        linksets.bandwidths_for_aba(3, 1e5, float("inf"))
+    with pytest.raises(ValueError, match="bandwidth_bps must be a real number"):
+        linksets.throughput_vs_ada(2, [0.0, 0.01], min_delay_s=0.005, bandwidth_bps="1e5")
+    with pytest.raises(ValueError, match="min_delay_s must be finite"):
+        linksets.asymmetry_surface(2, [0.0], [0.0], min_delay_s=float("nan"))
+    with pytest.raises(ValueError, match="reference must be finite"):
+        linksets.crossover([0, 1, 2], [3, 2, 1], float("nan"))

@@ -269,3 +269,34 @@ def test_eq31_is_eq28_without_the_g23_term_and_eq30_is_inverted():
         inverted = (1 - g3) * (r3 - r1) * (2 * K * g3 - 1) / (2 * K * g3 * (r3 - r1) + r1 - r2)
         assert approx == (g2 < inverted)
     assert n > 1000
+
+
+@pytest.mark.parametrize("scale", [1e100, 1e200, 1e300, 1e-300])
+def test_chunk_fractions_are_scale_free_for_huge_and_tiny_rates(scale):
+    """chunk_fractions overflowed to NaN (or 0) on huge rates: the fractions depend on rate ratios only."""
+    from cmtlab.osia.model import chunk_fractions, path_probabilities, path_shares
+
+    rates, delays = np.array([1e6, 3e6, 2e6]), [0.01, 0.05, 0.2]
+    for form in ("consistent", "printed", "sec4.1"):
+        want = chunk_fractions((rates, delays), form=form)
+        got = chunk_fractions((rates * scale, delays), form=form)
+        assert np.array_equal(np.isnan(want), np.isnan(got))
+        assert np.allclose(got[~np.isnan(got)], want[~np.isnan(want)], rtol=1e-12, atol=0), form
+    for level in (0.3, 1e300):
+        assert np.allclose(chunk_fractions((rates * scale, delays), level), chunk_fractions((rates, delays), level),
+                           rtol=1e-12, atol=0)
+        assert np.allclose(path_shares((rates * scale, delays), level), path_shares((rates, delays), level),
+                           rtol=1e-12, atol=0)
+    assert np.allclose(path_probabilities((rates * scale, delays)), path_probabilities((rates, delays)),
+                       rtol=1e-12, atol=0)
+
+
+def test_osia_model_bounds_are_explicit():
+    from cmtlab.osia.model import preprocess, total_data_bits
+
+    with pytest.raises(ValueError, match="exceeds the float range"):
+        total_data_bits(([1e308, 1e308], [0.01, 0.05]), 1.0)
+    with pytest.raises(ValueError, match=r"delays_s must be >= 0 and <= 1e\+09"):
+        preprocess([1e6, 1e6], [0.01, 1e300])
+    with pytest.raises(ValueError, match="resolution_s must be 0 .* or >= 1e-12"):
+        preprocess([1e6], [0.1], resolution_s=1e-300)

@@ -116,3 +116,59 @@ def test_model_can_exceed_link_capacity_on_slow_short_links():
     cap = checks.capacity_ratio([100e3, 35.9e6], [0.005, 0.2]).set_index(["bandwidth_kbps", "delay_ms"]).ratio
     assert cap[(100.0, 5.0)] > 1.0
     assert cap[(35900.0, 200.0)] < 0.01
+
+
+def _printed_eq9_literal(C: int) -> list:
+    """Eq. 9 as printed, term by term in exact rational arithmetic (reference for small C)."""
+    from fractions import Fraction
+    from math import factorial
+
+    middle = [Fraction((C - k - 1) * sum(Fraction(factorial(l - 2), factorial(l - k - 1)) * (C - l + 1)
+                                         for l in range(k + 1, C + 1)), factorial(C) - factorial(C - 1))
+              for k in range(2, C)]
+    return [Fraction(C - 2, 2 * (C - 1))] + middle + [Fraction(1, C - 1)]
+
+
+@pytest.mark.parametrize("C", [2, 3, 4, 5, 6, 7, 10, 17, 25])
+def test_printed_eq9_closed_form_equals_the_printed_sum(C):
+    literal = np.array([float(x) for x in _printed_eq9_literal(C)])
+    assert np.allclose(case2_pmf(C, "as_printed"), literal, rtol=1e-13, atol=0)
+
+
+def test_printed_eq9_for_a_large_window_is_computed_not_hung():
+    """ack_pmf(20000, variant='as_printed') summed O(C²) terms in Python (minutes); now O(C)."""
+    from math import factorial
+
+    C = 20_000
+    p1, p2 = ack_pmf(C, 2, "as_printed")
+    exact = case2_pmf(C, "exact")
+    assert np.isfinite(p1).all() and np.isfinite(p2).all() and (p2 >= 0).all()
+    assert p2[C - 2] == 0.0 and p2[[0, C - 1]].tolist() == exact[[0, C - 1]].tolist()
+    k = np.arange(2, 8)  # printed = exact / (C-k-2)!: far below it, 0 beyond float range
+    assert np.all(p2[k - 1] < exact[k - 1] * 1e-300)
+    for j in (3, 4, 5, 6):  # k = C - j: exact divided by (j-2)!
+        assert p2[C - j - 1] == pytest.approx(exact[C - j - 1] / factorial(j - 2), rel=1e-12)
+    assert 0.49 < p2.sum() < 0.51
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: ack_pmf(10**7), "C must be <= 1000000"),
+    (lambda: ack_pmf(3, 10**6), "m_ack must be <= 64"),
+    (lambda: case2_pmf(float("nan")), "C must be an integer"),
+    (lambda: ack_pmf(True), "C must be an integer"),
+])
+def test_window_and_mack_bounds_are_explicit(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+def test_model_bounds_name_the_parameter():
+    from cmtlab import song
+    from cmtlab.song.probabilities import MAX_TABLE_SEGMENTS, moment_table
+
+    with pytest.raises(ValueError, match=f"c_max must be <= {MAX_TABLE_SEGMENTS}"):
+        moment_table(10**6)
+    with pytest.raises(ValueError, match="initial_window_bytes must be <="):
+        song.throughput([1e6], [0.01], initial_window_bytes=536 * 10**6)
+    with pytest.raises(ValueError, match=r"C must be in \[1, "):
+        song.ack_function(float(MAX_TABLE_SEGMENTS))

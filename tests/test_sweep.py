@@ -6,6 +6,7 @@ A simulator that must not run (cache hits) raises if called; calls made in worke
 are counted through files, one per call.
 """
 
+import dataclasses
 import functools
 import importlib
 import json
@@ -14,7 +15,9 @@ import os
 import subprocess
 import sys
 import time
+import re
 import uuid
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -79,7 +82,7 @@ def scaled(sc, factor=1.0):
 
 
 def returns_wrong_type(sc):
-    return {"completion_time_s": 1.0}
+    return [1.0]
 
 
 def recording(log_dir, name="closed-form", version="v1"):
@@ -310,7 +313,7 @@ def test_interrupted_write_leaves_no_entry_and_no_temporary_file(cache_dir, monk
     def rename_fails(src, dst):
         raise KeyboardInterrupt  # e.g. the user interrupts between writing and renaming
 
-    monkeypatch.setattr(sweep.os, "replace", rename_fails)
+    monkeypatch.setattr(os, "replace", rename_fails)
     with pytest.raises(KeyboardInterrupt):
         run_sweep(sim, [sc], workers=1, cache_dir=cache_dir, progress=False)
     assert entries(cache_dir) == []
@@ -325,7 +328,8 @@ def test_corrupt_or_foreign_entry_is_a_miss_and_is_rewritten(cache_dir, tmp_path
     path = store.path(sim, sc)
     path.parent.mkdir(parents=True)
     path.write_text('{"format": 1, "key": "')  # truncated by something else than us
-    run_sweep(sim, [sc], workers=1, cache_dir=cache_dir, progress=False)
+    with pytest.warns(sweep.CacheEntryWarning, match="not valid JSON"):
+        run_sweep(sim, [sc], workers=1, cache_dir=cache_dir, progress=False)
     assert len(sim.run.calls()) == 1
     assert store.load(sim, sc)["scenario_key"] == sc.key()
     path.write_text(json.dumps({"format": 1, "key": "0" * 64, "row": {}}))  # an entry of another key
@@ -420,7 +424,9 @@ def test_registered_names_resolve_lazily(tmp_path, monkeypatch, cache_dir):
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setitem(sweep.SIMULATORS, "fake", "fake_sim_pkg:run")
     sim = sweep.get_simulator("FAKE")
-    assert sim == Simulator("fake", "fake_sim_pkg:run", "fake-1")
+    assert (sim.name, sim.run) == ("fake", "fake_sim_pkg:run")
+    # its CODE_VERSION, then the hash of everything it imports (fake_sim_pkg, cmtlab.scenario, ...)
+    assert sim.code_version == "fake-1+" + sweep.closure_version("fake_sim_pkg")
     import fake_sim_pkg
 
     assert sweep.as_simulator(fake_sim_pkg.run) == sim  # the registered function is the registered simulator
@@ -451,13 +457,13 @@ def test_workers_holding_old_simulator_code_are_replaced(tmp_path, monkeypatch, 
     importlib.reload(sys.modules["evolving_sim"])
     second = run_sweep("evolving", items, workers=2, chunksize=1, cache_dir=cache_dir, progress=False)
     assert second["completion_time_s"].tolist() == [2.0] * 4
-    assert second.attrs["sweep"]["code_version"] == "evolving-2" and second.attrs["sweep"]["simulated"] == 4
+    assert second.attrs["sweep"]["code_version"].startswith("evolving-2+") and second.attrs["sweep"]["simulated"] == 4
     assert len(entries(cache_dir)) == 8  # each version's results under its own key
 
     # The source changes but this session keeps version 2: fresh workers would run version 3.
     edit(3)
     sweep.shutdown_workers()
-    with pytest.raises(StaleSimulatorError, match="expects evolving-2.*restart it"):
+    with pytest.raises(StaleSimulatorError, match=r"expects evolving-2\+.*restart it"):
         run_sweep("evolving", items, seeds=[5], workers=2, cache_dir=cache_dir, progress=False)
     assert len(entries(cache_dir)) == 8  # nothing computed with the wrong code was cached
     sweep.shutdown_workers()
@@ -466,7 +472,9 @@ def test_workers_holding_old_simulator_code_are_replaced(tmp_path, monkeypatch, 
 def test_plain_callable_gets_name_and_a_source_code_version(tmp_path):
     sim = sweep.as_simulator(closed_form)
     assert sim.name == f"{__name__}.closed_form"
-    assert sim.code_version == code_version(__file__)
+    # the module's import closure: this file and the cmtlab modules it imports
+    assert sim.code_version == sweep.closure_version(__name__)
+    assert {"cmtlab.scenario", __name__} <= set(sweep.import_closure(__name__))
     obj = sweep.as_simulator(RecordingSimulator(tmp_path))
     assert obj.name == f"{__name__}.RecordingSimulator"
     assert sweep.as_simulator(RecordingSimulator(tmp_path / "a")).code_version != obj.code_version
@@ -509,3 +517,355 @@ def test_code_version_tracks_contents_not_location(tmp_path):
         code_version()
     with pytest.raises(ValueError, match="code_version source"):
         code_version("no_such_module_xyz")
+
+
+# ------------------------------------------------------------------ entries that must not be served
+
+def rewrite_entry(path, change_row=None, change_entry=None, rehash=True):
+    """Edit a cache entry as a buggy tool or a careless copy would (by default re-signing its row)."""
+    from cmtlab.sweep.cache import _row_digest
+
+    entry = json.loads(path.read_text())
+    if change_row is not None:
+        entry["row"] = change_row(dict(entry["row"]))
+    if change_entry is not None:
+        change_entry(entry)
+    if rehash and isinstance(entry.get("row"), dict):
+        entry["row_sha256"] = _row_digest(entry["row"])
+    path.write_text(json.dumps(entry, allow_nan=True))
+
+
+def set_fields(**fields):
+    return lambda row: {**row, **fields}
+
+
+def drop_fields(*names):
+    return lambda row: {k: v for k, v in row.items() if k not in names}
+
+
+@pytest.mark.parametrize("change_row, reason", [
+    (lambda row: {}, "empty"),
+    (set_fields(completion_time_s=-1.0, throughput_bps=1e12), "completion_time_s = -1.0"),
+    (set_fields(throughput_bps=1e12), "exceeds the scenario's capacity"),
+    (set_fields(completion_time_s=float("nan")), "completion_time_s = nan"),
+    (set_fields(completion_time_s=float("inf")), "completion_time_s = inf"),
+    (set_fields(throughput_bps=float("nan")), "throughput_bps = nan"),
+    (set_fields(completed="yes"), "completed = 'yes'"),
+    (set_fields(timeouts=-2), "timeouts = -2"),
+    (set_fields(retransmissions=1.5), "retransmissions = 1.5"),
+    (set_fields(retransmissions=10**6), "exceeds data_segments_sent"),
+    (set_fields(seed=99), "seed = 99"),
+    (set_fields(scenario_key="0" * 64), "belongs to scenario 000000000000"),
+    (drop_fields("throughput_bps", "timeouts"), "fields ['throughput_bps', 'timeouts'] are missing"),
+])
+def test_impossible_cached_rows_are_recomputed_with_a_warning(cache_dir, tmp_path, change_row, reason):
+    (_, sc), = cases(1)
+    sim = recording(tmp_path / "calls")
+    good = run_sweep(sim, [sc], workers=1, cache_dir=cache_dir, progress=False)
+    path, = entries(cache_dir)
+    rewrite_entry(path, change_row)
+    with pytest.warns(sweep.CacheEntryWarning, match=re.escape(reason)) as record:
+        again = run_sweep(sim, [sc], workers=1, cache_dir=cache_dir, progress=False)
+    assert str(path) in str(record[0].message) and "recomputed" in str(record[0].message)
+    assert len(sim.run.calls()) == 2 and again.attrs["sweep"]["simulated"] == 1
+    pd.testing.assert_frame_equal(good, again)
+    # the entry was rewritten: the next sweep is served from the cache, without a warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        third = run_sweep(sim, [sc], workers=1, cache_dir=cache_dir, progress=False)
+    assert third.attrs["sweep"]["cached"] == 1 and len(sim.run.calls()) == 2
+
+
+def test_a_row_copied_from_another_scenario_is_not_served(cache_dir, tmp_path):
+    (_, a), (_, b) = cases(2)
+    sim = recording(tmp_path / "calls")
+    run_sweep(sim, [a, b], workers=1, cache_dir=cache_dir, progress=False)
+    store = ResultCache(cache_dir)
+    path_a, path_b = store.path(sim, a), store.path(sim, b)
+    # the whole file copied over another entry: its key is not the file's
+    path_a.write_bytes(path_b.read_bytes())
+    assert store.lookup(sim, a) == (None, f"its key is {path_b.stem!r}, expected {path_a.stem!r}")
+    # the envelope kept, the row (re-signed) and the scenario key taken from the other scenario
+    run_sweep(sim, [a], workers=1, cache="refresh", cache_dir=cache_dir, progress=False)
+    row_b = json.loads(path_b.read_text())["row"]
+    rewrite_entry(path_a, lambda row: row_b)
+    row, why = store.lookup(sim, a)
+    assert row is None and "the row belongs to scenario" in why
+    rewrite_entry(path_a, change_entry=lambda e: e.update(scenario_key=b.key()))
+    assert "its scenario_key is" in store.lookup(sim, a)[1]
+    # a row edited without re-signing it
+    run_sweep(sim, [a], workers=1, cache="refresh", cache_dir=cache_dir, progress=False)
+    rewrite_entry(path_a, set_fields(completion_time_s=1.0), rehash=False)
+    assert "altered" in store.lookup(sim, a)[1]
+    with pytest.warns(sweep.CacheEntryWarning, match="altered"):
+        table = run_sweep(sim, [a, b], workers=1, cache_dir=cache_dir, progress=False)
+    assert table.attrs["sweep"]["cached"] == 1
+    assert table["completion_time_s"].tolist() == [closed_form_time_s(a), closed_form_time_s(b)]
+
+
+def test_a_failed_cache_write_warns_and_keeps_the_results(cache_dir, tmp_path, monkeypatch):
+    items = cases(3)
+    sim = recording(tmp_path / "calls")
+
+    def disk_full(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", disk_full)
+    with pytest.warns(sweep.CacheEntryWarning, match=r"3 result\(s\) .* could not be written .*No space left"):
+        table = run_sweep(sim, items, workers=2, chunksize=1, cache_dir=cache_dir, progress=False)
+    monkeypatch.undo()
+    pd.testing.assert_frame_equal(table[["case", "completion_time_s"]],
+                                  pd.DataFrame({"case": [0, 1, 2],
+                                                "completion_time_s": [closed_form_time_s(sc) for _, sc in items]}))
+    assert entries(cache_dir) == []  # nothing half-written
+    # a cache folder that cannot be created (a file is in the way)
+    blocked = tmp_path / "blocked"
+    blocked.write_text("not a folder")
+    with pytest.warns(sweep.CacheEntryWarning, match="could not be written"):
+        again = run_sweep(sim, items, workers=1, cache_dir=blocked / "cache", progress=False)
+    assert len(again) == 3 and again.attrs["sweep"]["simulated"] == 3
+
+
+def impossible_result(sc):
+    res = closed_form(sc)
+    res.completion_time_s = -res.completion_time_s
+    return res
+
+
+def test_an_impossible_fresh_result_is_returned_but_not_cached(cache_dir):
+    (_, sc), = cases(1)
+    with pytest.warns(sweep.CacheEntryWarning, match="completion_time_s = -"):
+        table = run_sweep(impossible_result, [sc], workers=1, cache_dir=cache_dir, progress=False)
+    assert table["completion_time_s"].iloc[0] < 0 and entries(cache_dir) == []
+
+
+def test_capacity_of_the_book_scenarios():
+    from cmtlab.sim.multipath import mptcp_scenario
+
+    (_, one), (_, two) = cases(2)
+    assert sweep.scenario_capacity_bps(two) == 3e6
+    assert sweep.scenario_capacity_bps(mptcp_scenario([1e6, 2e6], [0.02, 0.04], transfer_bytes=10_000)) == 3e6
+    wifi = mptcp_scenario([54e6, 54e6], [0.0, 0.0], transfer_bytes=10_000,
+                          links=[("wifi80211g", {"distance_m": 10}), ("wifi80211g", {"distance_m": 20})])
+    assert sweep.scenario_capacity_bps(wifi) is None  # the PHY rate is not the scenario's: no bound
+    assert sweep.check_row({"completed": True, "completion_time_s": 1.0}, two, kind="mapping") is None
+
+
+# ------------------------------------------------------------------ workers die with their parent
+
+SLOW_SIMULATOR = '''
+import os, time
+from pathlib import Path
+
+def run(sc):
+    Path(os.environ["PID_DIR"], str(os.getpid())).write_text("")
+    time.sleep(120)  # a long run: the worker must not outlive its parent while in it
+'''
+
+SWEEP_SCRIPT = '''
+import sys
+from cmtlab.scenario import striped_scenario
+from cmtlab.sweep import Simulator, run_sweep
+
+if __name__ == "__main__":
+    items = [striped_scenario([1e6], [0.01], transfer_bytes=1000 * (i + 1), tunnel=False) for i in range(4)]
+    run_sweep(Simulator("slow", "slowsim:run", "v1"), items, workers=2, chunksize=1, cache=False, progress=False,
+              start_method=sys.argv[1])
+'''
+
+
+def alive(pid: int) -> bool:
+    """Running (a zombie waiting for a reaper counts as dead)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see processes")
+@pytest.mark.parametrize("start_method", ["spawn", "fork"])
+def test_workers_die_when_the_sweep_process_is_killed(tmp_path, start_method):
+    import signal
+
+    (tmp_path / "slowsim.py").write_text(SLOW_SIMULATOR)
+    (tmp_path / "sweep_script.py").write_text(SWEEP_SCRIPT)
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    env = {**os.environ, "PID_DIR": str(pids), "CMTLAB_PROGRESS": "0",
+           "PYTHONPATH": os.pathsep.join([str(tmp_path), str(Path(cmtlab.__file__).parent.parent)])}
+    env.pop(sweep.DASK_SCHEDULER_ENV, None)
+    proc = subprocess.Popen([sys.executable, str(tmp_path / "sweep_script.py"), start_method], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    workers = []
+    try:
+        deadline = time.monotonic() + 120
+        while len(workers) < 2 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.1)
+            workers = [int(p.name) for p in pids.iterdir()]
+        died = proc.stderr.read().decode()[-2000:] if proc.poll() is not None else ""
+        assert len(workers) == 2, f"the workers did not start: {died}"
+        assert all(alive(pid) for pid in workers)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+        deadline = time.monotonic() + 15
+        while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        survivors = [pid for pid in workers if alive(pid)]
+        assert not survivors, f"worker processes {survivors} outlived their SIGKILLed parent"
+    finally:
+        for pid in workers:  # never leave them behind, even when the test fails
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        if proc.poll() is None:
+            proc.kill()
+
+
+WATCHDOG_SCRIPT = '''
+import multiprocessing, os, sys, time
+from pathlib import Path
+from cmtlab.sweep import executors
+
+def child(parent_pid, pid_file):
+    sys.platform = "darwin"  # no prctl: the watchdog thread alone must notice the parent's death
+    executors._die_with_parent(parent_pid)
+    Path(pid_file + ".tmp").write_text(str(os.getpid()))
+    os.replace(pid_file + ".tmp", pid_file)
+    time.sleep(120)
+
+if __name__ == "__main__":
+    multiprocessing.get_context("spawn").Process(target=child, args=(os.getpid(), sys.argv[1])).start()
+    time.sleep(120)
+'''
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see processes")
+def test_the_watchdog_alone_ends_an_orphaned_worker(tmp_path):
+    import signal
+
+    (tmp_path / "watchdog_script.py").write_text(WATCHDOG_SCRIPT)
+    pid_file = tmp_path / "child.pid"
+    env = {**os.environ, "PYTHONPATH": str(Path(cmtlab.__file__).parent.parent)}
+    proc = subprocess.Popen([sys.executable, str(tmp_path / "watchdog_script.py"), str(pid_file)], env=env)
+    child = None
+    try:
+        deadline = time.monotonic() + 60
+        while not pid_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        child = int(pid_file.read_text())
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while alive(child) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not alive(child)
+    finally:
+        if child is not None and alive(child):
+            os.kill(child, signal.SIGKILL)
+        if proc.poll() is None:
+            proc.kill()
+
+
+# ------------------------------------------------------------------ any scenario with key/replace/seed
+
+@dataclasses.dataclass(frozen=True)
+class DiceScenario:
+    """A scenario that is not a StripedScenario: only key(), replace() and seed."""
+
+    sides: int
+    seed: int = 0
+
+    def key(self) -> str:
+        return f"dice-{self.sides}-{self.seed}"
+
+    def replace(self, **changes):
+        return dataclasses.replace(self, **changes)
+
+
+def roll(sc: DiceScenario) -> dict:
+    return {"completed": True, "completion_time_s": 1.0 + (sc.seed * 7919 % sc.sides), "sides": sc.sides}
+
+
+def test_any_scenario_with_key_replace_and_seed_and_dict_rows(cache_dir):
+    items = [({"die": "d6"}, DiceScenario(6)), ({"die": "d20"}, DiceScenario(20))]
+    want = pd.DataFrame([{"die": d, "completed": True, "completion_time_s": 1.0 + (s * 7919 % n), "sides": n}
+                         for d, n in (("d6", 6), ("d20", 20)) for s in (0, 1, 2)])
+    t1 = run_sweep(Simulator("dice", roll, "v1"), items, seeds=[0, 1, 2], workers=1, cache_dir=cache_dir,
+                   progress=False)
+    pd.testing.assert_frame_equal(t1, want)
+    t2 = run_sweep(Simulator("dice", roll, "v1"), items, seeds=[0, 1, 2], workers=2, cache=False, progress=False)
+    pd.testing.assert_frame_equal(t2, want)
+    t3 = run_sweep(Simulator("dice", must_not_run, "v1"), items, seeds=[0, 1, 2], workers=1, cache_dir=cache_dir,
+                   progress=False)
+    pd.testing.assert_frame_equal(t3, want)
+    assert t3.attrs["sweep"]["cached"] == 6
+    # a dict row is checked too: an impossible value is recomputed
+    path = ResultCache(cache_dir).path(Simulator("dice", roll, "v1"), DiceScenario(6, seed=1))
+    rewrite_entry(path, set_fields(completion_time_s=-3.0))
+    with pytest.warns(sweep.CacheEntryWarning, match="completion_time_s = -3.0"):
+        t4 = run_sweep(Simulator("dice", roll, "v1"), items, seeds=[0, 1, 2], workers=1, cache_dir=cache_dir,
+                       progress=False)
+    pd.testing.assert_frame_equal(t4, want)
+    with pytest.raises(ValueError, match=r"scenarios\[0\]: key\(\) must return a non-empty string"):
+        bad_key = type("BadKey", (DiceScenario,), {"key": lambda self: 3})(6)
+        run_sweep(roll, [bad_key], workers=1, cache=False, progress=False)
+
+
+def test_register_a_named_simulator(cache_dir, monkeypatch):
+    monkeypatch.setattr(sweep.simulators, "SIMULATORS", dict(sweep.SIMULATORS))
+    monkeypatch.setattr(sweep.simulators, "_ALIASES", dict(sweep.simulators._ALIASES))
+    monkeypatch.setattr(sweep.simulators, "_FIXED", {})
+    # a callable with an explicit code version, and an alias
+    sweep.register_simulator("Closed-Form", closed_form, code_version="cf-1", aliases=("cf",))
+    sim = sweep.get_simulator("cf")
+    assert (sim.name, sim.run, sim.code_version) == ("closed-form", closed_form, "cf-1")
+    table = run_sweep("closed-form", cases(2), workers=1, cache_dir=cache_dir, progress=False)
+    assert table.attrs["sweep"]["code_version"] == "cf-1" and table["simulator"].eq("closed-form").all()
+    sweep.register_simulator("closed-form", closed_form, code_version="cf-1")  # again, same target: fine
+    with pytest.raises(ValueError, match="already registered"):
+        sweep.register_simulator("closed-form", "cmtlab.sim:run")
+    with pytest.raises(ValueError, match="alias 'cmtlab' already names another simulator"):
+        sweep.register_simulator("other", "cmtlab.sim:run", aliases=("cmtlab",))
+    with pytest.raises(ValueError, match="run must be"):
+        sweep.register_simulator("broken", "no colon")
+    # a 'module:function' string: imported lazily, version from the module's import closure
+    sweep.register_simulator("striped-again", "cmtlab.sim:run")
+    again = sweep.get_simulator("striped-again")
+    assert again.code_version == sweep.get_simulator("cmtlab").code_version and again.verify_loaded_code
+
+
+def test_a_lazily_imported_module_edited_mid_session_is_not_cached_under_the_old_version(tmp_path, monkeypatch,
+                                                                                        cache_dir):
+    pkg = tmp_path / "lazy_sim"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(
+        "from cmtlab.scenario import TransferResult\n"
+        "def run(sc):\n"
+        "    from .planner import SECONDS  # imported on the first run only\n"
+        "    return TransferResult('lazy', sc, True, SECONDS)\n")
+    (pkg / "planner.py").write_text("SECONDS = 1.0\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(sweep.SIMULATORS, "lazy", "lazy_sim:run")
+    version = sweep.get_simulator("lazy").code_version  # the session sees the simulator: planner not loaded yet
+    (pkg / "planner.py").write_text("SECONDS = 2.0  # edited\n")
+    with pytest.raises(StaleSimulatorError, match="changed while it ran"):
+        run_sweep("lazy", cases(2), workers=1, cache_dir=cache_dir, progress=False)
+    assert entries(cache_dir) == []  # a 2.0 s result never enters the cache as version `version`
+    assert sweep.get_simulator("lazy").code_version == version  # the session keeps what it first saw
+
+
+def test_data_files_a_simulator_names_are_part_of_its_version(tmp_path, monkeypatch):
+    pkg = tmp_path / "table_sim"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(
+        "from pathlib import Path\n"
+        "CODE_DATA_FILES = ('per_table.csv',)\n"
+        "def run(sc):\n    raise AssertionError('not run here')\n")
+    (pkg / "per_table.csv").write_text("snr,per\n1,0.5\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import table_sim
+
+    before = sweep.module_version(table_sim)
+    (pkg / "per_table.csv").write_text("snr,per\n1,0.25\n")
+    importlib.reload(table_sim)  # a new session would see the new table
+    assert sweep.module_version(table_sim) != before

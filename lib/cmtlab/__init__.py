@@ -16,4 +16,19 @@ unless a name says otherwise (``_kbps``, ``_ms``, ``_mbps``).
 
 __version__ = "0.1.0"
 
-from . import asymmetry, config, report  # noqa: E402,F401
+_SUBMODULES = ("asymmetry", "config", "report")
+
+
+def __getattr__(name):
+    """``cmtlab.report`` etc. without importing them first (PEP 562).
+
+    Loaded on first use rather than by ``import cmtlab``, so that importing a simulator
+    (``cmtlab.sim``) does not load the book's report helpers, and their sources are not part of
+    the simulator's code version (:func:`cmtlab.sweep.import_closure`): editing a verdict table
+    does not invalidate cached simulations.
+    """
+    if name in _SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -224,13 +224,11 @@ def simulate(sc, *, bin_s: float = BIN_S):
 
 
 def code_version() -> str:
-    """Version of everything a run depends on: the simulator's sources, this module and :data:`BIN_S`."""
-    from pathlib import Path
+    """Version of everything a run depends on: every source file this module can import (the
+    simulator among them, :func:`cmtlab.sweep.closure_version`) and :data:`BIN_S`."""
+    from ..sweep import closure_version
 
-    from .. import sim
-    from ..sweep import code_version as cv
-
-    return cv(Path(__file__), extra=(f"sim={sim.CODE_VERSION}", f"bin_s={BIN_S}"))
+    return closure_version(__name__, extra=(f"bin_s={BIN_S}",))
 
 
 def simulator():

@@ -436,40 +436,40 @@ def build_runs(experiment: str, cases: pd.DataFrame, schedulers=SCHEDULERS, seed
 # ---------------------------------------------------------------------------------------- running
 
 def code_version() -> str:
-    """Version of everything a run depends on: the simulator's sources and this module."""
-    from pathlib import Path
+    """Version of everything a run depends on: every source file this module can import, the
+    simulator among them (:func:`cmtlab.sweep.closure_version`)."""
+    from ..sweep import closure_version
 
-    from .. import sim
-    from ..sweep import code_version as cv
-
-    return cv(Path(__file__), extra=(f"sim={sim.CODE_VERSION}",))
+    return closure_version(__name__)
 
 
-def _simulator(simulate_fn=None):
-    from ..sweep import Simulator
+def _simulator(simulate_fn):
+    """The :class:`cmtlab.sweep.Simulator` running ``simulate_fn`` on :class:`OsiaRun` objects.
 
-    fn = simulate_fn or simulate
-    version = code_version() if simulate_fn is None else f"{code_version()}+{fn.__module__}.{fn.__qualname__}"
-    return Simulator(name="cmtlab-osia", run=fn, code_version=version)
+    Its code version is the function's name and its module's import closure
+    (:func:`cmtlab.sweep.as_simulator`), so another function or a changed source is never
+    served a cached row of the old one.
+    """
+    from ..sweep import Simulator, as_simulator
+
+    version = f"{simulate_fn.__module__}.{simulate_fn.__qualname__}@{as_simulator(simulate_fn).code_version}"
+    return Simulator(name="cmtlab-osia", run=simulate_fn, code_version=version)
 
 
 def run_experiment(runs, *, cache=True, cache_dir=None, progress: bool = True, workers: int = 1,
                    simulate_fn=None) -> pd.DataFrame:
     """Run every ``(labels, run)`` of :func:`build_runs`; one row per run (labels, then results), input order.
 
-    ``cache``: ``True`` (reuse and store results in :class:`cmtlab.sweep.ResultCache`, folder
-    ``cache_dir`` or ``$CMTLAB_CACHE_DIR`` or ``~/.cache/cmtlab/sweeps``), ``"refresh"`` or
-    ``False``.  ``workers`` > 1 runs the uncached runs in that many processes.  Without
-    ``simulate_fn`` every run's :func:`scenario` goes through :func:`cmtlab.sweep.run_sweep`
-    (simulator ``"cmtlab"``: its cache, keyed by the scenario and the simulator's code version,
-    and its process pool) and each row is :func:`sweep_row` — :func:`simulate`'s row without the
-    cross-traffic drop counts.  ``simulate_fn`` replaces the engine (e.g. :func:`simulate_tunnel`;
-    tests); it must be a module-level function for ``workers`` > 1 and is cached per
-    :class:`OsiaRun` with :class:`cmtlab.sweep.ResultCache`.
+    Every run goes through :func:`cmtlab.sweep.run_sweep` (its result cache, process pool and
+    progress bar).  ``cache``: ``True`` (reuse and store results; folder ``cache_dir``, else
+    ``$CMTLAB_CACHE_DIR``, else ``~/.cache/cmtlab/sweeps``), ``"refresh"`` or ``False``.
+    ``workers`` > 1 runs the uncached runs in that many processes.  Without ``simulate_fn``
+    each run's :func:`scenario` runs on the multipath engine (simulator ``"cmtlab"``) and each
+    row is :func:`sweep_row` — :func:`simulate`'s row without the cross-traffic drop counts.
+    ``simulate_fn`` replaces the engine (e.g. :func:`simulate_tunnel`; tests): a function
+    ``OsiaRun -> dict`` (module-level for ``workers`` > 1), swept over the :class:`OsiaRun`
+    objects themselves (simulator ``"cmtlab-osia"``).
     """
-    from ..progress import progress as bar
-    from ..sweep import ResultCache, resolve_cache_dir
-
     runs = list(runs)
     for i, item in enumerate(runs):
         if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], dict)
@@ -480,44 +480,24 @@ def run_experiment(runs, *, cache=True, cache_dir=None, progress: bool = True, w
     workers = check_int("workers", workers, minimum=1)
     if simulate_fn is None:
         return _run_on_sweep(runs, cache=cache, cache_dir=cache_dir, progress=progress, workers=workers)
-    simulator = _simulator(simulate_fn)
-    store = ResultCache(resolve_cache_dir(cache_dir)) if cache else None
-    rows: list = [None] * len(runs)
-    todo = []
-    for i, (_, run) in enumerate(runs):
-        hit = store.load(simulator, run) if (store is not None and cache is True) else None
-        if hit is not None:
-            rows[i] = hit
-        else:
-            todo.append(i)
-    n_cached = len(runs) - len(todo)
-    pbar = bar(desc="OSIA runs", total=len(runs), unit="run", enabled_=progress)
-    pbar.update(n_cached)
-    fn = simulate_fn or simulate
-    if workers == 1 or len(todo) <= 1:
-        for i in todo:
-            rows[i] = _normalise(fn(runs[i][1]))
-            if store is not None:
-                store.store(simulator, runs[i][1], rows[i])
-            pbar.update(1)
-    else:
-        import concurrent.futures as cf
-        import multiprocessing as mp
+    if not callable(simulate_fn):
+        raise ValueError(f"simulate_fn must be a function OsiaRun -> dict row, got {simulate_fn!r}")
+    from ..sweep import run_sweep
 
-        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as pool:
-            futures = {pool.submit(fn, runs[i][1]): i for i in todo}
-            for fut in cf.as_completed(futures):
-                i = futures[fut]
-                rows[i] = _normalise(fut.result())
-                if store is not None:
-                    store.store(simulator, runs[i][1], rows[i])
-                pbar.update(1)
-    pbar.close()
-    table = pd.DataFrame([{**labels, "experiment": run.experiment, "n_paths": run.n_paths, "packets": run.packets,
-                           **row} for (labels, run), row in zip(runs, rows)])
-    table.attrs["osia_runs"] = {"code_version": simulator.code_version, "cached": n_cached,
-                                "simulated": len(todo)}
-    return table
+    simulator = _simulator(simulate_fn)
+    if not runs:
+        out = pd.DataFrame()
+        out.attrs["osia_runs"] = {"code_version": simulator.code_version, "cached": 0, "simulated": 0}
+        return out
+    table = run_sweep(simulator, [({"_run": i}, run) for i, (_, run) in enumerate(runs)], workers=workers,
+                      cache=cache, cache_dir=cache_dir, progress=progress)
+    rows = table.drop(columns="_run").to_dict("records")  # input order
+    out = pd.DataFrame([{**labels, "experiment": run.experiment, "n_paths": run.n_paths, "packets": run.packets,
+                         **row} for (labels, run), row in zip(runs, rows)])
+    info = table.attrs.get("sweep", {})
+    out.attrs["osia_runs"] = {"code_version": simulator.code_version, "cached": info.get("cached", 0),
+                              "simulated": info.get("simulated", len(runs)), "executor": info.get("executor")}
+    return out
 
 
 def _run_on_sweep(runs, *, cache, cache_dir, progress, workers) -> pd.DataFrame:
@@ -533,11 +513,6 @@ def _run_on_sweep(runs, *, cache, cache_dir, progress, workers) -> pd.DataFrame:
     out.attrs["osia_runs"] = {"code_version": info.get("code_version"), "cached": info.get("cached", 0),
                               "simulated": info.get("simulated", len(runs)), "executor": info.get("executor")}
     return out
-
-
-def _normalise(row: dict) -> dict:
-    return json.loads(json.dumps(row, default=lambda v: v.item() if isinstance(v, np.generic) else str(v),
-                                 allow_nan=True))
 
 
 def summarise(table: pd.DataFrame, by, values=("dupack_events", "goodput_bps", "timeouts", "completed")) -> pd.DataFrame:

@@ -50,6 +50,11 @@ from .._validate import as_float_array, check_choice, check_non_negative, check_
 #: Delay resolution of the preprocessing (sec. 3.2: "accurate to 0.01 s").
 DELAY_RESOLUTION_S = 0.01
 
+#: Largest one-way delay (s) a path may have, and the smallest non-zero merge resolution (s): the
+#: preprocessing divides one by the other.
+MAX_DELAY_S = 1e9
+MIN_RESOLUTION_S = 1e-12
+
 #: Default RTO deviation factor K of eq. 15 (Theorem 2: "typically K = 4").
 K_DEFAULT = 4.0
 
@@ -88,8 +93,8 @@ def _check_paths(rates_bps, delays_s):
         raise ValueError(f"rates_bps and delays_s must have one value per path, got {b.size} and {d.size}")
     if np.any(b <= 0):
         raise ValueError(f"rates_bps must be > 0 (bit/s), got {b.tolist()}")
-    if np.any(d < 0):
-        raise ValueError(f"delays_s must be >= 0 (seconds), got {d.tolist()}")
+    if np.any(d < 0) or np.any(d > MAX_DELAY_S):
+        raise ValueError(f"delays_s must be >= 0 and <= {MAX_DELAY_S:g} (seconds), got {d.tolist()}")
     return b, d
 
 
@@ -102,6 +107,8 @@ def preprocess(rates_bps, delays_s, *, resolution_s: float = DELAY_RESOLUTION_S,
     """
     b, d = _check_paths(rates_bps, delays_s)
     res = check_non_negative("resolution_s", resolution_s)
+    if 0 < res < MIN_RESOLUTION_S:
+        raise ValueError(f"resolution_s must be 0 (merge equal delays only) or >= {MIN_RESOLUTION_S:g} s, got {res!r}")
     check_choice("merge", merge, MERGE_RULES)
     check_choice("merged_delay", merged_delay, ("min", "max"))
     order = np.argsort(d, kind="stable")
@@ -133,6 +140,16 @@ def _as_pathset(paths) -> PathSet:
     raise ValueError("paths must be a cmtlab.osia.PathSet or a (rates_bps, delays_s) tuple")
 
 
+def _unit_scaled(ps: PathSet, level_s: float) -> tuple[np.ndarray, np.ndarray, float]:
+    """``(b, d, L)`` divided by powers of two that bring the largest rate and ``max(d_N, L*)`` into
+    [0.5, 1): scale-free quantities (fractions, shares, path probabilities) computed from them
+    cannot overflow whatever the rates and delays, and are bit-for-bit those of the unscaled
+    values whenever those do not overflow (scaling by a power of two is exact)."""
+    b_exp = np.frexp(ps.rates_bps.max())[1]
+    t_exp = np.frexp(max(float(ps.delays_s[-1]), float(level_s)))[1] if max(ps.delays_s[-1], level_s) > 0 else 0
+    return np.ldexp(ps.rates_bps, -b_exp), np.ldexp(ps.delays_s, -t_exp), float(np.ldexp(level_s, -t_exp))
+
+
 def _level(ps: PathSet, level_s) -> float:
     if level_s is None:
         return float(ps.delays_s[-1])
@@ -148,21 +165,34 @@ def borders_s(paths, level_s=None) -> np.ndarray:
     return np.append(ps.delays_s, _level(ps, level_s))
 
 
+def _data_bits(b: np.ndarray, d: np.ndarray, L: float) -> float:
+    return float(L * b.sum() - (b * d).sum())
+
+
 def total_data_bits(paths, level_s) -> float:
-    """``W = L* Σ b_i − Σ b_i d_i`` (eq. 11), bits: the fluid the buckets hold at common level ``L*``."""
+    """``W = L* Σ b_i − Σ b_i d_i`` (eq. 11), bits: the fluid the buckets hold at common level ``L*``.
+
+    ``ValueError`` if ``W`` exceeds the float range (rates × delays beyond about 1e308 bits).
+    """
     ps = _as_pathset(paths)
     L = _level(ps, level_s)
-    return float(L * ps.rates_bps.sum() - (ps.rates_bps * ps.delays_s).sum())
+    with np.errstate(over="ignore", invalid="ignore"):
+        W = _data_bits(ps.rates_bps, ps.delays_s, L)
+    if not np.isfinite(W):
+        raise ValueError(f"rates_bps × level_s are too large: W = L* Σ b_i − Σ b_i d_i exceeds the float range "
+                         f"(largest rate {ps.rates_bps.max():g} bit/s, L* = {L:g} s)")
+    return W
 
 
 def path_shares(paths, level_s) -> np.ndarray:
-    """``q_i = b_i (L* − d_i) / W`` (eq. 8): share of ``W`` carried by path ``i``."""
+    """``q_i = b_i (L* − d_i) / W`` (eq. 8): share of ``W`` carried by path ``i`` (any finite rates and delays)."""
     ps = _as_pathset(paths)
     L = _level(ps, level_s)
-    W = total_data_bits(ps, L)
+    b, d, L = _unit_scaled(ps, L)
+    W = _data_bits(b, d, L)
     if W <= 0:
         raise ValueError("level_s must exceed the smallest delay so that W > 0")
-    return ps.rates_bps * (L - ps.delays_s) / W
+    return b * (L - d) / W
 
 
 def chunk_bits(paths, level_s=None) -> np.ndarray:
@@ -173,11 +203,14 @@ def chunk_bits(paths, level_s=None) -> np.ndarray:
     (the pre-split part only: the N-th chunk "is transmitted continuously", sec. 3.3).
     """
     ps = _as_pathset(paths)
-    border = borders_s(ps, level_s)
-    width = np.diff(border)  # d_{h+1} - d_h, h = 1..N
-    i = np.arange(ps.n)[:, None]
-    h = np.arange(ps.n)[None, :]
-    return np.where(i <= h, ps.rates_bps[:, None] * width[None, :], 0.0)
+    return _chunk_bits(ps.rates_bps, ps.delays_s, _level(ps, level_s))
+
+
+def _chunk_bits(b: np.ndarray, d: np.ndarray, L: float) -> np.ndarray:
+    width = np.diff(np.append(d, L))  # d_{h+1} - d_h, h = 1..N
+    i = np.arange(b.size)[:, None]
+    h = np.arange(b.size)[None, :]
+    return np.where(i <= h, b[:, None] * width[None, :], 0.0)
 
 
 def path_probabilities(paths) -> np.ndarray:
@@ -185,8 +218,9 @@ def path_probabilities(paths) -> np.ndarray:
     ps = _as_pathset(paths)
     i = np.arange(ps.n)[:, None]
     h = np.arange(ps.n)[None, :]
-    csum = np.cumsum(ps.rates_bps)
-    return np.where(i <= h, ps.rates_bps[:, None] / csum[None, :], 0.0)
+    b = _unit_scaled(ps, ps.delays_s[-1])[0]  # sums of huge rates cannot overflow
+    csum = np.cumsum(b)
+    return np.where(i <= h, b[:, None] / csum[None, :], 0.0)
 
 
 def chunk_fractions(paths, level_s=None, *, form: str = "consistent") -> np.ndarray:
@@ -205,15 +239,16 @@ def chunk_fractions(paths, level_s=None, *, form: str = "consistent") -> np.ndar
     """
     ps = _as_pathset(paths)
     check_choice("form", form, FRACTION_FORMS)
+    # in units of the largest rate and of max(d_N, L*): fractions of any finite rates and delays
     if form == "consistent":
-        L = _level(ps, level_s)
-        W = total_data_bits(ps, L)
+        b, d, L = _unit_scaled(ps, _level(ps, level_s))
+        W = _data_bits(b, d, L)
         if W <= 0:
             raise ValueError("the paths must have distinct delays (N >= 2) or level_s > d_1 so that W > 0")
-        return chunk_bits(ps, L).sum(axis=0) / W
+        return _chunk_bits(b, d, L).sum(axis=0) / W
     if ps.n < 2:
         raise ValueError("the printed forms need at least two paths with different delays")
-    b, d = ps.rates_bps, ps.delays_s
+    b, d, _ = _unit_scaled(ps, ps.delays_s[-1])
     denom = float((b * (d[-1] - d)).sum())
     out = np.full(ps.n, np.nan)
     if form == "printed":

@@ -33,6 +33,12 @@ from .model import (PathSet, _as_pathset, chunk_fractions, path_probabilities, s
 ASSIGNMENTS = ("faucet", "probabilistic")
 
 
+#: Most packets a schedule may hold (one table row per packet).
+MAX_PACKETS = 10_000_000
+#: Most paths of a round-robin schedule.
+MAX_PATHS = 1000
+
+
 def packet_time_s(packet_bytes: float, rate_bps) -> np.ndarray:
     """Serialisation time of one packet, ``8 s / b`` (s)."""
     return check_positive("packet_bytes", packet_bytes) * 8.0 / np.asarray(rate_bps, dtype=float)
@@ -129,7 +135,7 @@ def osia_schedule(paths, n_packets: int, packet_bytes: float, *, assignment: str
     Columns: ``seq, chunk (1-based), path (0-based, preprocessed), release_s, planned_arrival_s``.
     """
     ps = _as_pathset(paths)
-    n_packets = check_int("n_packets", n_packets, minimum=1)
+    n_packets = check_int("n_packets", n_packets, minimum=1, maximum=MAX_PACKETS)
     s = check_positive("packet_bytes", packet_bytes)
     check_choice("assignment", assignment, ASSIGNMENTS)
     check_choice("fraction_form", fraction_form, ("consistent", "printed"))
@@ -201,8 +207,8 @@ def period_packets(paths, packet_bytes: float, level_s: float) -> int:
 
 def round_robin_schedule(n_paths: int, n_packets: int, spacing_s: float, *, first_path: int = 0) -> pd.DataFrame:
     """Strict alternation: packet ``k`` on path ``(first_path + k) mod n_paths``, released at ``k · spacing_s``."""
-    n_paths = check_int("n_paths", n_paths, minimum=1)
-    n_packets = check_int("n_packets", n_packets, minimum=1)
+    n_paths = check_int("n_paths", n_paths, minimum=1, maximum=MAX_PATHS)
+    n_packets = check_int("n_packets", n_packets, minimum=1, maximum=MAX_PACKETS)
     tau = check_non_negative("spacing_s", spacing_s)
     first_path = check_int("first_path", first_path, minimum=0, maximum=n_paths - 1)
     k = np.arange(n_packets)
@@ -239,7 +245,7 @@ def rr_three_dupack_closed_form(rates_bps, delays_s, packet_bytes: float, n_pack
         raise ValueError("rates_bps and delays_s must describe exactly two paths")
     if np.any(b <= 0) or np.any(d < 0):
         raise ValueError("rates_bps must be > 0 and delays_s >= 0")
-    n = check_int("n_packets", n_packets, minimum=2)
+    n = check_int("n_packets", n_packets, minimum=2, maximum=MAX_PACKETS)
     tau = check_non_negative("spacing_s", spacing_s)
     first_path = check_int("first_path", first_path, minimum=0, maximum=1)
     threshold = check_int("threshold", threshold, minimum=1)

@@ -42,7 +42,7 @@ def pmf_check(c_values, m_ack: int = 2, *, n_samples: int = 200_000, seed: int =
     n_samples = check_int("n_samples", n_samples, minimum=1000)
     rows = []
     for C in _progress(list(c_values), progress, "Monte-Carlo over C"):
-        C = check_int("C", C, minimum=1)
+        C = check_int("C", C, minimum=1, maximum=10_000)
         mc = montecarlo.empirical_pmfs(C, m_ack, n_samples=n_samples, seed=seed + C)
         for variant in ("exact", "as_printed"):
             p1, p2 = ack_pmf(C, m_ack, variant)

@@ -35,10 +35,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import as_float_array, check_choice, check_int, check_non_negative
+from .._validate import as_float_array, check_choice, check_int, check_non_negative, check_positive
 from .model import throughput_many
 
 CONSTRUCTIONS = ("even", "one_outlier", "two_groups", "geometric")
+#: Most links a set may have (the paper's figures use up to 8; the geometric construction is O(n²)).
+MAX_LINKS = 1000
 PAIRINGS = ("same", "reverse")
 ANCHORS = ("minimum", "mean")
 
@@ -51,15 +53,26 @@ def spread(n_links: int, asymmetry, minimum: float, construction: str = "even",
     every row has the same mean and the row of the largest requested asymmetry has minimum
     ``minimum`` (additive constructions only).  ``asymmetry`` may be a scalar (returns shape
     ``(n,)``) or 1-D (returns ``(len, n)``).  Units are whatever the caller uses (seconds
-    for delays, bit/s for bandwidths).
+    for delays, bit/s for bandwidths); ``minimum`` and ``asymmetry`` are finite and >= 0, and
+    a request whose values would not be finite raises ``ValueError``.
     """
-    n = check_int("n_links", n_links, minimum=1)
+    n = check_int("n_links", n_links, minimum=1, maximum=MAX_LINKS)
     check_choice("construction", construction, CONSTRUCTIONS)
     check_choice("anchor", anchor, ANCHORS)
+    minimum = check_non_negative("minimum", minimum)
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = _spread(n, asymmetry, minimum, construction, anchor)
+    if not np.all(np.isfinite(out)):
+        raise ValueError(f"asymmetry {asymmetry!r} with minimum {minimum!r} gives values beyond the float range; "
+                         f"ask for a smaller asymmetry")
+    return out
+
+
+def _spread(n: int, asymmetry, minimum: float, construction: str, anchor: str) -> np.ndarray:
     if anchor == "mean":
         if construction == "geometric":
             raise ValueError("anchor='mean' needs an additive construction, not construction='geometric'")
-        rows = np.atleast_2d(spread(n, asymmetry, 0.0, construction))
+        rows = np.atleast_2d(_spread(n, asymmetry, 0.0, construction, "minimum"))
         top = rows[int(np.argmax(np.atleast_1d(asymmetry)))]
         out = rows - rows.mean(axis=1, keepdims=True) + (minimum + top.mean())
         return out[0] if np.ndim(asymmetry) == 0 else out
@@ -99,14 +112,20 @@ def _geometric(n: int, a: np.ndarray, minimum: float) -> np.ndarray:
 
     lo = np.ones_like(a)
     hi = np.full_like(a, 2.0)
-    while np.any(mean_gap(hi) < a):  # grow the bracket; terminates since mean_gap(r) -> inf
-        hi = np.where(mean_gap(hi) < a, hi * 2.0, hi)
-    for _ in range(80):
-        mid = 0.5 * (lo + hi)
-        too_small = mean_gap(mid) < a
-        lo = np.where(too_small, mid, lo)
-        hi = np.where(too_small, hi, mid)
+    with np.errstate(invalid="ignore", over="ignore"):
+        while np.any(mean_gap(hi) < a):  # grow the bracket; ends when mean_gap overflows (inf or nan)
+            hi = np.where(mean_gap(hi) < a, hi * 2.0, hi)
+        for _ in range(80):
+            mid = 0.5 * (lo + hi)
+            too_small = mean_gap(mid) < a
+            lo = np.where(too_small, mid, lo)
+            hi = np.where(too_small, hi, mid)
     r = 0.5 * (lo + hi)
+    with np.errstate(invalid="ignore", over="ignore"):
+        got = mean_gap(r)
+    if not np.all(np.isfinite(got)) or not np.allclose(got, a, rtol=1e-9, atol=0):
+        raise ValueError(f"asymmetry {a.tolist()!r} cannot be reached by the geometric construction of {n} links "
+                         f"with minimum {minimum!r} within the float range; ask for a smaller asymmetry or fewer links")
     return minimum * r[:, None] ** k[None, :]
 
 
@@ -120,8 +139,7 @@ def delays_for_ada(n_links: int, ada_s, min_delay_s: float, construction: str = 
 def bandwidths_for_aba(n_links: int, aba_bps, min_bandwidth_bps: float, construction: str = "even",
                        anchor: str = "minimum") -> np.ndarray:
     """Bandwidths (bit/s) with minimum ``min_bandwidth_bps`` and Average Bandwidth Asymmetry ``aba_bps`` (eq. 23)."""
-    if not min_bandwidth_bps > 0:
-        raise ValueError(f"min_bandwidth_bps must be > 0, got {min_bandwidth_bps!r}")
+    check_positive("min_bandwidth_bps", min_bandwidth_bps)
     return spread(n_links, aba_bps, min_bandwidth_bps, construction, anchor)
 
 
@@ -137,8 +155,10 @@ def asymmetry_surface(n_links: int, ada_s, aba_bps, *, min_delay_s: float = 0.00
     ``bandwidth_anchor`` are the ``anchor`` of :func:`spread` for each axis.
     ``model_kwargs`` go to :func:`cmtlab.song.throughput_many`.
     """
-    n = check_int("n_links", n_links, minimum=1)
+    n = check_int("n_links", n_links, minimum=1, maximum=MAX_LINKS)
     check_choice("pairing", pairing, PAIRINGS)
+    check_non_negative("min_delay_s", min_delay_s)
+    check_positive("min_bandwidth_bps", min_bandwidth_bps)
     ada = as_float_array("ada_s", ada_s)
     aba = as_float_array("aba_bps", aba_bps)
     if n == 1:
@@ -160,8 +180,10 @@ def throughput_vs_ada(n_links: int, ada_s, *, min_delay_s: float, bandwidth_bps:
 
     One link has no ADA: its throughput (at ``min_delay_s``) is repeated for every ADA.
     """
-    n = check_int("n_links", n_links, minimum=1)
+    n = check_int("n_links", n_links, minimum=1, maximum=MAX_LINKS)
     ada = as_float_array("ada_s", ada_s)
+    check_positive("bandwidth_bps", bandwidth_bps)
+    check_non_negative("min_delay_s", min_delay_s)
     if n == 1:
         t = throughput_many([bandwidth_bps], [min_delay_s], **model_kwargs)[0]
         return np.full(ada.size, t)
@@ -180,7 +202,12 @@ def crossover(x, y, reference) -> float | None:
     y = as_float_array("y", y, min_len=2)
     if y.shape != x.shape:
         raise ValueError(f"x and y must have the same length, got {x.size} and {y.size}")
-    r = np.broadcast_to(np.asarray(reference, dtype=float), y.shape)
+    try:
+        r = np.broadcast_to(np.asarray(reference, dtype=float), y.shape)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"reference must be a number or an array like y ({y.size} values), got {reference!r}") from exc
+    if not np.all(np.isfinite(r)):
+        raise ValueError(f"reference must be finite, got {reference!r}")
     g = y - r
     if g[0] <= 0:
         return float(x[0])

@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from .._validate import as_float_array, check_choice, check_int, check_positive
-from .probabilities import PMF_VARIANTS, moment_table
+from .probabilities import MAX_TABLE_SEGMENTS, PMF_VARIANTS, moment_table
 
 #: Default transfer size E (bytes): 1 MB.  The paper does not state E.  Slow start
 #: (C ≈ 3 segments per ACK) is a larger share of a short transfer, so throughput falls
@@ -118,6 +118,9 @@ def _check_model_args(segment_bytes, initial_window_bytes, ssthresh_bytes, m_ack
     ss = check_positive("ssthresh_bytes", ssthresh_bytes)
     if iw < s:
         raise ValueError(f"initial_window_bytes must be >= segment_bytes ({s:g}), got {iw:g}")
+    if iw / s > MAX_TABLE_SEGMENTS - 2:
+        raise ValueError(f"initial_window_bytes must be <= {MAX_TABLE_SEGMENTS - 2} segments "
+                         f"({(MAX_TABLE_SEGMENTS - 2) * s:.3g} bytes at segment_bytes={s:g}), got {iw:g}")
     m_ack = check_int("m_ack", m_ack, minimum=1, maximum=64)
     E = check_positive("transfer_bytes", transfer_bytes)
     if E / s > MAX_TRANSFER_SEGMENTS:
@@ -140,9 +143,9 @@ def _table_lookup(table: np.ndarray, C: np.ndarray, fractional_c: str) -> np.nda
 
 def ack_function(C, m_ack: int = 2, variant="exact", fractional_c: str = "interpolate") -> np.ndarray:
     """``F(C) = E(A_{i+1})`` (eq. 13) at real ``C >= 1``, as the iteration evaluates it."""
-    c = np.atleast_1d(np.asarray(C, dtype=float))
-    if not (np.all(np.isfinite(c)) and np.all(c >= 1)):
-        raise ValueError("C must be finite and >= 1 (segments sent in a round)")
+    c = as_float_array("C", C)
+    if not (np.all(c >= 1) and np.all(c <= MAX_TABLE_SEGMENTS - 1)):
+        raise ValueError(f"C must be in [1, {MAX_TABLE_SEGMENTS - 1}] (segments sent in a round), got {C!r}")
     check_choice("fractional_c", fractional_c, FRACTIONAL_C)
     EA, _ = moment_table(int(np.ceil(c.max())) + 1, check_int("m_ack", m_ack, minimum=1),
                          resolve_variant(variant).case2)
@@ -173,7 +176,11 @@ def _iterate(b, d, *, s, iw, ss, m_ack, E, variant: Variant, fractional_c, trace
         bar = _bar(total=int(np.ceil(E / s)), desc="Song model (segments)", unit="seg")
     while active.any():
         if C.max() + 2 > c_max:
-            c_max = int(2 * C.max()) + 2
+            if C.max() + 2 > MAX_TABLE_SEGMENTS:
+                raise ValueError(f"transfer_bytes = {E:g} is too large for the iteration: its window would exceed "
+                                 f"{MAX_TABLE_SEGMENTS} segments of {s:g} bytes (the transfer has "
+                                 f"{E / s:.3g} segments; about {0.5 * (MAX_TABLE_SEGMENTS - 2) ** 2:.1g} fit)")
+            c_max = min(int(2 * C.max()) + 2, MAX_TABLE_SEGMENTS)
             EA, Wt = moment_table(c_max, m_ack, variant.case2)
         idx = np.flatnonzero(active)
         offset = np.floor(sent[idx] + 1e-9).astype(np.int64) % n  # eq. 2: link of SGM_{i,1} (0-based)

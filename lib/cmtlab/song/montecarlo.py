@@ -26,7 +26,7 @@ def sample_rounds(C: int, m_ack: int = 2, *, n_samples: int = 100_000, seed: int
     segments the next non-duplicate ACK acknowledges (1-based counts).
     """
     C = check_int("C", C, minimum=1, maximum=10_000)
-    m_ack = check_int("m_ack", m_ack, minimum=1)
+    m_ack = check_int("m_ack", m_ack, minimum=1, maximum=64)
     n_samples = check_int("n_samples", n_samples, minimum=1, maximum=100_000_000)
     check_int("seed", seed, minimum=0)
     rng = np.random.default_rng(seed)
@@ -88,7 +88,7 @@ def fifo_arrival_times(C: int, first_link: int, bandwidths_bps, delays_s, segmen
     ``first_link`` (0-based, eq. 2); each link is an initially idle FIFO serialising
     ``segment_bytes`` at its bandwidth, then adds its delay.
     """
-    C = check_int("C", C, minimum=1)
+    C = check_int("C", C, minimum=1, maximum=10_000)
     b = as_float_array("bandwidths_bps", bandwidths_bps)
     d = as_float_array("delays_s", delays_s)
     n = b.size

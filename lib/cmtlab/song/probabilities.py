@@ -24,10 +24,17 @@ and in the book's model-check chapter)::
 
 **Erratum (eq. 9).**  The printed middle branch carries a factor ``(C - k - 1)`` that
 vanishes at ``k = C - 1``, so eq. 9 gives ``P(q = C-1 | F̄) = 0`` although e.g. the
-order SGM_2, SGM_1, SGM_3 (C = 3) has ``q = 2``.  The printed distribution sums to
-``1 - 1/(C-1)^2``; for ``1 < k < C-1`` it agrees with the exact form.  Eq. 11
-(``E''(A)``) inherits the missing term.  ``variant="as_printed"`` keeps the printed
-formula; ``"exact"`` (default) uses the closed form above.
+order SGM_2, SGM_1, SGM_3 (C = 3) has ``q = 2``.  Its sum has a closed form
+(``Σ_{l=k+1}^{C} (l-2)!/(l-k-1)! (C-l+1) = (k-1)! · binom(C, k+1)``, the hockey-stick
+identity applied twice), so the printed middle branch is
+
+    P_printed(q = k | F̄) = C / ((C-1) k (k+1) (C-k-2)!)     (1 < k <= C-2),  0 at k = C-1,
+
+the exact value divided by ``(C-k-2)!``: the two agree for ``k = C-3`` and ``k = C-2`` only.
+For ``C <= 5`` that is every ``1 < k < C-1`` and the printed distribution sums to
+``1 - 1/(C-1)^2``; from ``C = 6`` on it loses more mass (0.86 instead of 0.96 at ``C = 6``).
+Eq. 11 (``E''(A)``) inherits the error.  ``variant="as_printed"`` evaluates the printed
+formula (through the closed form above, in O(C)); ``"exact"`` (default) uses the exact law.
 
 Edge cases (documented choices, see the book's model-check chapter):
 
@@ -49,17 +56,40 @@ from .._validate import check_choice, check_int
 
 PMF_VARIANTS = ("exact", "as_printed")
 
+#: Largest window ``C`` (segments) of the distributions: arrays of ``C`` values, O(C) work each.
+MAX_SEGMENTS = 1_000_000
+#: Largest delayed-ACK count ``m_ACK`` (as :func:`cmtlab.scenario.striped_scenario`).
+MAX_M_ACK = 64
+#: Largest ``c_max`` of :func:`moment_table` (one pair of distributions per ``C = 1..c_max``,
+#: O(c_max²) work: about 20 s at the limit).  The model's window grows like ``sqrt(2 E / s)``,
+#: so this covers transfers up to about 10^11 segments.
+MAX_TABLE_SEGMENTS = 20_000
+
+
+def _check_c(C) -> int:
+    return check_int("C", C, minimum=1, maximum=MAX_SEGMENTS)
+
 
 def _check_c_mack(C, m_ack):
-    C = check_int("C", C, minimum=1)
-    m_ack = check_int("m_ack", m_ack, minimum=1)
-    return C, m_ack
+    return _check_c(C), check_int("m_ack", m_ack, minimum=1, maximum=MAX_M_ACK)
+
+
+_LOG_GAMMA = np.array([np.inf, 0.0])  # lgamma(n) for n = 0, 1, ...: grown on demand
+
+
+def _log_gamma(n_max: int) -> np.ndarray:
+    """``[lgamma(0), lgamma(1), …, lgamma(n_max)]`` (``math.lgamma`` values, so results match a
+    term-by-term evaluation bit for bit), cached and grown as needed."""
+    global _LOG_GAMMA
+    if _LOG_GAMMA.size <= n_max:
+        more = [lgamma(n) for n in range(_LOG_GAMMA.size, max(n_max + 1, 2 * _LOG_GAMMA.size))]
+        _LOG_GAMMA = np.append(_LOG_GAMMA, more)
+    return _LOG_GAMMA
 
 
 def prob_first(C: int) -> float:
     """``P(F)`` of eq. 4 under the uniform-order assumption: ``1/C``."""
-    C = check_int("C", C, minimum=1)
-    return 1.0 / C
+    return 1.0 / _check_c(C)
 
 
 def run_length_pmf(C: int) -> np.ndarray:
@@ -69,10 +99,11 @@ def run_length_pmf(C: int) -> np.ndarray:
     order too).  Computed via ``P(m >= k | F) = (C-k)!/(C-1)!`` in log space, so large
     ``C`` does not overflow.
     """
-    C = check_int("C", C, minimum=1)
-    k = np.arange(1, C + 2)
+    C = _check_c(C)
+    lg = _log_gamma(C)
+    k = np.arange(1, C + 1)
     # survival S(k) = P(m >= k | F) = (C-k)!/(C-1)! for k <= C, S(C+1) = 0
-    surv = np.array([np.exp(lgamma(C - kk + 1) - lgamma(C)) if kk <= C else 0.0 for kk in k])
+    surv = np.append(np.exp(lg[C - k + 1] - lg[C]), 0.0)
     return surv[:-1] - surv[1:]
 
 
@@ -93,7 +124,8 @@ def case1_pmf(C: int, m_ack: int = 2, variant: str = "exact") -> np.ndarray:
     if variant == "as_printed" and C >= m_ack and C >= 2:
         # Literal eqs. 5–6 (identical values; evaluated to keep the printed form selectable)
         kk = np.arange(1, C)  # k = 1 .. C-1 (the term at k = C-1 is zero)
-        terms = np.array([(C - k - 1) * np.exp(lgamma(C - k) - lgamma(C)) for k in kk])
+        lg = _log_gamma(C)
+        terms = (C - kk - 1) * np.exp(lg[C - kk] - lg[C])
         printed = np.zeros(C)
         printed[: m_ack - 1] = terms[: m_ack - 1]
         printed[m_ack - 1] = np.exp(-lgamma(C)) + terms[m_ack - 1:].sum()
@@ -109,7 +141,7 @@ def case2_pmf(C: int, variant: str = "exact") -> np.ndarray:
     ``k = C-1`` (see the erratum above).  For ``C = 1`` case II is impossible and the
     point mass at 1 is returned for both variants.
     """
-    C = check_int("C", C, minimum=1)
+    C = _check_c(C)
     check_choice("variant", variant, PMF_VARIANTS)
     pmf = np.zeros(C)
     if C == 1:
@@ -121,10 +153,12 @@ def case2_pmf(C: int, variant: str = "exact") -> np.ndarray:
         k = np.arange(2, C)
         pmf[1 : C - 1] = C / ((C - 1) * k * (k + 1.0))
         return pmf
-    for k in range(2, C):
-        # (C-k-1) [ sum_{l=k+1}^{C} (l-2)!/(l-k-1)! (C-l+1) ] / (C! - (C-1)!) ,  C! - (C-1)! = (C-1)!(C-1)
-        inner = sum(np.exp(lgamma(l - 1) - lgamma(l - k) - lgamma(C)) * (C - l + 1) for l in range(k + 1, C + 1))
-        pmf[k - 1] = (C - k - 1) * inner / (C - 1)
+    # (C-k-1) [ sum_{l=k+1}^{C} (l-2)!/(l-k-1)! (C-l+1) ] / (C! - (C-1)!) = C / ((C-1) k (k+1) (C-k-2)!)
+    # for 1 < k <= C-2 (module docstring), and 0 at k = C-1; in log space, so large C cannot overflow.
+    k = np.arange(2, C - 1)
+    lg = _log_gamma(C)
+    pmf[1 : C - 2] = np.exp(np.log(C / (C - 1.0)) - np.log(k * (k + 1.0)) - lg[C - k - 1])
+    pmf[C - 2] = 0.0
     return pmf
 
 
@@ -176,7 +210,7 @@ def _moment_table(c_max: int, m_ack: int, variant: str) -> tuple[np.ndarray, np.
 
 def moment_table(c_max: int, m_ack: int = 2, variant: str = "exact") -> tuple[np.ndarray, np.ndarray]:
     """Public, validated access to the cached ``(EA, W)`` tables (see :func:`_moment_table`)."""
-    c_max = check_int("c_max", c_max, minimum=1, maximum=100_000)
-    m_ack = check_int("m_ack", m_ack, minimum=1)
+    c_max = check_int("c_max", c_max, minimum=1, maximum=MAX_TABLE_SEGMENTS)
+    m_ack = check_int("m_ack", m_ack, minimum=1, maximum=MAX_M_ACK)
     check_choice("variant", variant, PMF_VARIANTS)
     return _moment_table(c_max, m_ack, variant)
