@@ -109,7 +109,11 @@ class _Resolver:
         if top not in self._tops:
             spec = None
             with contextlib.suppress(ImportError, ValueError):
-                spec = importlib.machinery.PathFinder.find_spec(top, self.path)
+                # Without an explicit path, ask every finder on sys.meta_path: an editable install
+                # (pip install -e ./lib, as the Makefile does) is found by its own finder, not on sys.path.
+                # find_spec of a top-level name imports nothing.
+                spec = (importlib.util.find_spec(top) if self.path is None
+                        else importlib.machinery.PathFinder.find_spec(top, self.path))
             if spec is None:
                 self._tops[top] = None
             elif spec.submodule_search_locations:
