@@ -3,13 +3,13 @@ and end-to-end runs over two links with strongly asymmetric delays (reordering, 
 
 from __future__ import annotations
 
-import itertools
 
 import pytest
 
 from cmtlab import sim
 from cmtlab.scenario import TcpOptions, striped_scenario
 from cmtlab.sim import ClassicRecovery, NewReno, Simulation, registry
+from cmtlab.sim.engine import EventQueue
 from cmtlab.sim.reordering import ReorderingResponse
 from cmtlab.sim.tcp import LOSS, OPEN, RECOVERY, TcpSender
 
@@ -40,7 +40,7 @@ def sender(reordering="none", *, sack=False, timestamps=False, iw=10, n=200, **p
     opts = TcpOptions(sack=sack, timestamps=timestamps, min_rto_s=0.2)
     sub = TcpSender(segment_bytes=SEG, transfer_bytes=SEG * n, initial_window_bytes=iw * SEG,
                     ssthresh_bytes=iw * SEG, options=opts, cc=NewReno(), recovery=ClassicRecovery(),
-                    reordering=resp, net_send=net, heap=[], counter=itertools.count())
+                    reordering=resp, net_send=net, queue=EventQueue())
     sub.rtt_sample(100 * MS)
     sub.start(0)
     assert [k for _, k, _ in net.sent] == list(range(iw))
@@ -140,7 +140,7 @@ def _slow_start_sender(**params):
     net = FakeNet()
     sub = TcpSender(segment_bytes=SEG, transfer_bytes=SEG * 200, initial_window_bytes=4 * SEG,
                     ssthresh_bytes=64 * SEG, options=TcpOptions(min_rto_s=0.2), cc=NewReno(),
-                    recovery=ClassicRecovery(), reordering=resp, net_send=net, heap=[], counter=itertools.count())
+                    recovery=ClassicRecovery(), reordering=resp, net_send=net, queue=EventQueue())
     sub.rtt_sample(100 * MS)
     sub.start(0)
     return sub, net
@@ -466,7 +466,7 @@ def test_receiver_dsack_first_block_then_the_block_containing_the_duplicate():
     from cmtlab.sim.tcp import TcpReceiver
 
     acks = []
-    rcv = TcpReceiver(n_segs=100, m_ack=1, options=TcpOptions(sack=True), heap=[], counter=itertools.count(),
+    rcv = TcpReceiver(n_segs=100, m_ack=1, options=TcpOptions(sack=True), queue=EventQueue(),
                       net_ack=lambda now, ack, echo, sack, nb: acks.append((ack, sack)), dsack=True)
     for t, k in enumerate([0, 2, 5]):
         rcv.on_data(t, k, 0, False)
@@ -475,7 +475,7 @@ def test_receiver_dsack_first_block_then_the_block_containing_the_duplicate():
     assert acks[-1] == (1, ((2, 3), ((2, 3), (5, 6))))  # RFC 2883 sec. 4: D-SACK, then its block
     rcv.on_data(11, 0, 0, True)  # a duplicate below RCV.NXT
     assert acks[-1] == (1, ((0, 1), ((5, 6), (2, 3))))
-    off = TcpReceiver(n_segs=100, m_ack=1, options=TcpOptions(sack=True), heap=[], counter=itertools.count(),
+    off = TcpReceiver(n_segs=100, m_ack=1, options=TcpOptions(sack=True), queue=EventQueue(),
                       net_ack=lambda now, ack, echo, sack, nb: acks.append((ack, sack)), dsack=False)
     off.on_data(0, 0, 0, False)
     off.on_data(1, 0, 0, True)
@@ -573,7 +573,7 @@ def test_receiver_tsecr_of_a_late_segment_filling_a_hole(rfc):
     from cmtlab.sim.tcp import TcpReceiver
 
     acks = []
-    rcv = TcpReceiver(n_segs=100, m_ack=1, options=TcpOptions(timestamps=True), heap=[], counter=itertools.count(),
+    rcv = TcpReceiver(n_segs=100, m_ack=1, options=TcpOptions(timestamps=True), queue=EventQueue(),
                       net_ack=lambda now, ack, echo, sack, nb: acks.append((ack, echo)), rfc7323_echo=rfc)
     for t, (k, tsval) in enumerate([(0, 0), (2, 20), (3, 30), (1, 10)]):
         rcv.on_data(t, k, tsval, False)

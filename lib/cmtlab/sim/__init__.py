@@ -66,7 +66,7 @@ def _code_version() -> str:
 CODE_VERSION: str = _code_version()
 
 from .congestion import CongestionControl, NewReno  # noqa: E402
-from .engine import Simulation  # noqa: E402
+from .striped import Simulation  # noqa: E402
 from .link import DROPPED_LOSS, DROPPED_QUEUE, IdealPath, LinkModel, PointToPointLink  # noqa: E402
 from .recovery import ClassicRecovery, PrrRecovery, RecoveryAlgorithm  # noqa: E402
 from .reordering import NoReorderingResponse, ReorderingResponse  # noqa: E402

@@ -40,7 +40,6 @@ available window (its copy is a new subflow segment mapped to the same DSN).
 from __future__ import annotations
 
 import random
-from heapq import heappush
 
 from .scheduler import HoldUntil
 from .tcp import TcpReceiver, TcpSender
@@ -53,8 +52,6 @@ UNBOUNDED_SEGS = 1 << 60
 DUPACK_MODES = ("rfc", "paper", "chihani")
 #: Retransmission policies.
 RETRANSMIT_POLICIES = ("original", "reinject")
-
-EV_WAKE = 10  # a held scheduler decision is due (HoldUntil)
 
 
 class MptcpSubflow(TcpSender):
@@ -127,7 +124,7 @@ class MptcpConnection:
     """
 
     def __init__(self, *, n_dsn, last_len: int, segment_bytes: int, scheduler, receive_buffer_bytes: int,
-                 dupack_mode: str, retransmit: str, seed: int, heap, counter, trace_buffer: bool):
+                 dupack_mode: str, retransmit: str, seed: int, queue, trace_buffer: bool):
         self.subflows: list[MptcpSubflow] = []
         self.receivers: list[TcpReceiver] = []
         self.n_dsn = n_dsn
@@ -144,8 +141,7 @@ class MptcpConnection:
         self.pending_ack: set[int] = set()  # subflow receivers owing an ACK (dupack modes)
         self.retransmit = retransmit
         self.seed = seed
-        self.heap = heap
-        self.counter = counter
+        self.queue = queue
         self.now = 0
         # per subflow: DSN of subflow segment k is maps[i][k - pruned[i]] (segments are
         # mapped in subflow order; mappings below pruned[i] are forgotten)
@@ -209,7 +205,7 @@ class MptcpConnection:
     def _hold(self, t: int) -> None:
         if self.held_until is None or t < self.held_until:
             self.held_until = t
-            heappush(self.heap, (t, self.now, next(self.counter), EV_WAKE, 0, 0, None))
+            self.queue.schedule(t, self.now, self.on_wake)
 
     def pump(self, now: int) -> None:
         """Let the subflows the scheduler picks send (after every event that may open a window).
@@ -340,6 +336,7 @@ class MptcpConnection:
         if self.n_dsn is not None and nxt >= self.n_dsn:
             self.done = True
             self.done_time = now
+            self.queue.done = True
             rcv.done = True
             rcv.done_time = now
             return 0

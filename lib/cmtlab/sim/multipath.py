@@ -14,19 +14,17 @@ another link model (``links``, e.g. ``"wifi80211g"``, whose forward and reverse 
 share one medium).  ``competing_flows`` single-path TCP NewReno flows share subflow
 0's access link (the shared bottleneck of RFC 6356's goals) in both directions.
 
-Events are the striped engine's (integer ns, ties by scheduling time then insertion), with
-the flow number and hop in the tuple: ``(t, order, id, kind, flow, ...)``.
+Events go through the one event core (:mod:`cmtlab.sim.engine`: integer ns, ties by scheduling
+time then insertion); a packet costs one event per hop of its path.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-import itertools
 import json
 import time
 from dataclasses import dataclass, field
-from heapq import heappop, heappush
 
 import numpy as np
 import pandas as pd
@@ -34,11 +32,12 @@ import pandas as pd
 from .._validate import as_float_array, check_choice, check_int, check_positive
 from ..scenario import PRESETS, TcpOptions, TransferResult, _as_loss, options_preset, striped_scenario
 from . import registry
-from .engine import loss_rng
+from .engine import EventQueue, run_events
 from .link import NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
-from .mptcp import DUPACK_MODES, EV_WAKE, RETRANSMIT_POLICIES, UNBOUNDED_SEGS, MptcpConnection, MptcpSubflow
+from .mptcp import DUPACK_MODES, RETRANSMIT_POLICIES, UNBOUNDED_SEGS, MptcpConnection, MptcpSubflow
 from .recovery import make_recovery
-from .tcp import EV_ACK, EV_DATA, EV_DELACK, EV_RTO, TcpReceiver, TcpSender
+from .rng import loss_rng
+from .tcp import TcpReceiver, TcpSender
 from .topology import PathInfo, handshake_ns, path_info
 
 SIMULATOR_NAME = "cmtlab-mptcp"
@@ -355,8 +354,7 @@ class MptcpSimulation:
         self.fwd, self.rev = fwd, rev
         self.links = ([self.backbone] if self.backbone is not None else []) + self.access
         # ---- event queue, connection, flows
-        self.heap = []
-        self.counter = itertools.count()
+        self.queue = EventQueue()
         if sc.transfer_bytes is not None:
             n_dsn = -(-sc.transfer_bytes // seg)
             last_len = sc.transfer_bytes - (n_dsn - 1) * seg
@@ -366,8 +364,8 @@ class MptcpSimulation:
         sched = registry.make("scheduler", sc.scheduler, **dict(sc.scheduler_params))
         self.conn = conn = MptcpConnection(n_dsn=n_dsn, last_len=last_len, segment_bytes=seg, scheduler=sched,
                                            receive_buffer_bytes=sc.receive_buffer_bytes, dupack_mode=sc.dupack_mode,
-                                           retransmit=sc.retransmit, seed=sc.seed, heap=self.heap,
-                                           counter=self.counter, trace_buffer=bool(trace))
+                                           retransmit=sc.retransmit, seed=sc.seed, queue=self.queue,
+                                           trace_buffer=bool(trace))
         if sc.duration_s is not None:
             segs = int(sum(sc.bandwidths_bps) * sc.duration_s / 8 / seg) + 1
         else:
@@ -391,13 +389,14 @@ class MptcpSimulation:
             snd = cls(segment_bytes=seg, transfer_bytes=(UNBOUNDED_SEGS * seg if is_sub else comp_bytes),
                       initial_window_bytes=sc.initial_window_bytes, ssthresh_bytes=sc.ssthresh_bytes,
                       options=opts, cc=cc, recovery=make_recovery(opts.recovery), reordering=ro,
-                      net_send=self._make_send_data(f), heap=self.heap, counter=self.counter, trace=tr,
+                      net_send=None, queue=self.queue, trace=tr,
                       index=f, connection=conn if is_sub else None, path=path_info(fwd[f], rev[f]))
             rcv = TcpReceiver(n_segs=(0 if is_sub else snd.n_segs), m_ack=sc.m_ack, options=opts,
-                              net_ack=self._make_send_ack(f), heap=self.heap, counter=self.counter, trace=tr,
+                              net_ack=None, queue=self.queue, trace=tr,
                               dsack=bool(getattr(ro, "wants_dsack", False)),
                               rfc7323_echo=bool(getattr(ro, "wants_rfc7323_echo", False)))
             rcv.index = f
+            rcv.completes_run = False  # the connection (or nobody, for a competing flow) ends the run
             if is_sub:
                 rcv.sink = conn.deliver
                 conn.subflows.append(snd)
@@ -408,6 +407,8 @@ class MptcpSimulation:
             self.senders.append(snd)
             self.receivers.append(rcv)
         self.n_flows = n_flows
+        for f in range(n_flows):
+            self._wire_flow(f)
         # ---- handshake (each flow: SYN / SYN-ACK over its paths, as the striped engine's)
         self.handshake = handshake_rtt_sample
         hs_exact = [handshake_ns(fwd[f], rev[f], self.syn_bytes) for f in range(n_flows)]
@@ -422,14 +423,74 @@ class MptcpSimulation:
             self.hs_rtt = None
         for f, snd in enumerate(self.senders):
             snd.ts_offset_ns = self.ts_offsets[f]
-        self.event_order_ns = 0
         self.first_wire = None
         sched.init(conn)
 
     # ------------------------------------------------------------------ network
-    def _make_send_data(self, f: int):
-        heap = self.heap
-        counter = self.counter
+    def _wire_flow(self, f: int) -> None:
+        """Connect flow ``f``'s endpoints to its paths: sends, arrivals and timer events."""
+        snd, rcv = self.senders[f], self.receivers[f]
+        conn = self.conn
+        is_sub = f < self.scenario.n_subflows
+        on_data = rcv.on_data
+        on_ack = snd.on_ack
+        pump = conn.pump
+
+        # a data segment reaching its receiver is the receiver's on_data directly: nothing on the
+        # sending side reads the connection's clock before the next ACK, timer or wake-up sets it
+        data_arrives = on_data
+        if is_sub:
+            def ack_arrives(now: int, ack: int, echo: int, sack, data_ack: int) -> None:
+                conn.now = now
+                if data_ack > conn.data_ack_seen:
+                    conn.data_ack_seen = data_ack
+                on_ack(now, ack, echo, sack)
+                pump(now)
+
+            fire = snd.rto_timer.fire
+
+            def rto_due(now: int) -> None:
+                conn.now = now
+                fire(now)
+                pump(now)
+        else:
+            def ack_arrives(now: int, ack: int, echo: int, sack, data_ack: int) -> None:
+                conn.now = now
+                on_ack(now, ack, echo, sack)
+
+            fire = snd.rto_timer.fire
+
+            def rto_due(now: int) -> None:
+                conn.now = now
+                fire(now)
+
+        snd.rto_timer.handler = rto_due
+        snd.net_send = self._make_send_data(f, data_arrives)
+        rcv.net_ack = self._make_send_ack(f, ack_arrives)
+
+    def _hops(self, path: tuple, arrive, wire_index: int):
+        """The handler of a packet at the end of hop ``h`` of ``path`` (paths of several links).
+
+        ``args[wire_index]`` is the packet's wire size; ``arrive(now, *args)`` is called at the end
+        of the path (arguments without the hop number).
+        """
+        queue = self.queue
+        n = len(path)
+
+        def hop_done(now: int, h: int, *args) -> None:
+            h += 1
+            if h < n:
+                lk = path[h]
+                arr = lk.transmit(now, args[wire_index], queue.order_ns)
+                if arr >= 0:
+                    queue.schedule(arr, lk.last_start_ns, hop_done, h, *args)
+            else:
+                arrive(now, *args)
+
+        return hop_done
+
+    def _make_send_data(self, f: int, arrive):
+        queue = self.queue
         path = self.fwd[f]
         first = path[0]
         transmit = first.transmit
@@ -437,14 +498,23 @@ class MptcpSimulation:
         timestamps = self.timestamps
         sim = self
         conn = self.conn if f < self.scenario.n_subflows else None
-        maps = self.conn.maps
+        if len(path) == 1:
+            single = queue.scheduler_for(arrive)
+            multi = None
+        else:
+            # the hop number and the wire size ride along for the next hops; the arrival drops them
+            single = None
+            multi = queue.scheduler_for(self._hops(path, lambda now, k, ts, retx, wire: arrive(now, k, ts, retx), 3))
 
         def send_data(now: int, k: int, nbytes: int, retx: bool) -> None:
             wire = nbytes + wire_extra
-            arr = transmit(now, wire, sim.event_order_ns)
+            arr = transmit(now, wire, queue.order_ns)
             if arr >= 0:
-                heappush(heap, (arr, first.last_start_ns, next(counter), EV_DATA, f, 0, k,
-                                (now + sim.ts_offsets[f]) // 1_000_000 if timestamps else 0, retx, wire))
+                tsval = (now + sim.ts_offsets[f]) // 1_000_000 if timestamps else 0
+                if multi is None:
+                    single(arr, first.last_start_ns, (k, tsval, retx))
+                else:
+                    multi(arr, first.last_start_ns, (0, k, tsval, retx, wire))
             if sim.tr is not None:
                 dsn = conn.dsn_of(f, k) if conn is not None else k
                 sim.tr["packets"].append((now, f, k, dsn, retx, wire, arr))
@@ -455,9 +525,12 @@ class MptcpSimulation:
             def send_data_plain(now: int, k: int, nbytes: int, retx: bool) -> None:
                 """``send_data`` without traces, timestamps and re-injection (the common case)."""
                 wire = nbytes + wire_extra
-                arr = transmit(now, wire, sim.event_order_ns)
+                arr = transmit(now, wire, queue.order_ns)
                 if arr >= 0:
-                    heappush(heap, (arr, first.last_start_ns, next(counter), EV_DATA, f, 0, k, 0, retx, wire))
+                    if multi is None:
+                        single(arr, first.last_start_ns, (k, 0, retx))
+                    else:
+                        multi(arr, first.last_start_ns, (0, k, 0, retx, wire))
 
             return send_data_plain
         return send_data
@@ -481,22 +554,31 @@ class MptcpSimulation:
         conn.reinjections += 1
         best.send_pending(now)
 
-    def _make_send_ack(self, f: int):
-        heap = self.heap
-        counter = self.counter
+    def _make_send_ack(self, f: int, arrive):
+        queue = self.queue
         path = self.rev[f]
         first = path[0]
         transmit = first.transmit
         ack_bytes = self.ack_bytes
         sim = self
         conn = self.conn if f < self.scenario.n_subflows else None
+        if len(path) == 1:
+            single = queue.scheduler_for(arrive)
+            multi = None
+        else:
+            single = None
+            multi = queue.scheduler_for(self._hops(
+                path, lambda now, ack, echo, sack, wire, da: arrive(now, ack, echo, sack, da), 3))
 
         def send_ack(now: int, ack: int, echo: int, sack, nblocks: int) -> None:
             wire = ack_bytes[nblocks if nblocks < 5 else 4]
-            arr = transmit(now, wire, sim.event_order_ns)
+            arr = transmit(now, wire, queue.order_ns)
             if arr >= 0:
-                heappush(heap, (arr, first.last_start_ns, next(counter), EV_ACK, f, 0, ack, echo, sack, wire,
-                                conn.rcv_dsn if conn is not None else 0))
+                data_ack = conn.rcv_dsn if conn is not None else 0  # DATA_ACK (RFC 8684) on subflow ACKs
+                if multi is None:
+                    single(arr, first.last_start_ns, (ack, echo, sack, data_ack))
+                else:
+                    multi(arr, first.last_start_ns, (0, ack, echo, sack, wire, data_ack))
             if sim.tr is not None:
                 sim.tr["acks"].append((now, f, ack, nblocks, wire, arr))
 
@@ -507,12 +589,10 @@ class MptcpSimulation:
         wall0 = time.perf_counter()
         sc = self.scenario
         conn = self.conn
-        heap = self.heap
-        senders, receivers = self.senders, self.receivers
-        fwd, rev = self.fwd, self.rev
-        n_sub = sc.n_subflows
+        senders = self.senders
+        fwd = self.fwd
         start = self.start_ns
-        self.event_order_ns = start
+        self.queue.order_ns = start
         if self.hs_rtt is not None:
             for f, snd in enumerate(senders):
                 snd.rtt_sample(self.hs_rtt[f])
@@ -533,80 +613,11 @@ class MptcpSimulation:
             snd.net_send = plain[f]
         t0 = min(first_wire) if first_wire else 0
         self.first_data_ns = t0
-        tmax = seconds_to_ns(sc.max_sim_time_s)
         t_end = t0 + seconds_to_ns(sc.duration_s) if sc.duration_s is not None else None
-        budget = self.max_events
-        events = 0
-        now = 0
-        stop = "stalled"
-        pop = heappop
-        push = heappush
-        hops_fwd = [len(p) for p in fwd]
-        hops_rev = [len(p) for p in rev]
-        on_data = [r.on_data for r in receivers]
-        on_ack = [s.on_ack for s in senders]
-        pump = conn.pump
-        counter = self.counter
-        while heap:
-            ev = pop(heap)
-            now = ev[0]
-            order = ev[1]
-            self.event_order_ns = order
-            if now > tmax:
-                stop = "max_sim_time"
-                now = tmax
-                break
-            if t_end is not None and now > t_end:
-                stop = "duration"
-                now = t_end
-                break
-            kind = ev[3]
-            f = ev[4]
-            if kind == EV_DATA:
-                h = ev[5] + 1
-                if h < hops_fwd[f]:
-                    lk = fwd[f][h]
-                    arr = lk.transmit(now, ev[9], order)
-                    if arr >= 0:
-                        push(heap, (arr, lk.last_start_ns, next(counter), EV_DATA, f, h) + ev[6:])
-                else:
-                    conn.now = now
-                    on_data[f](now, ev[6], ev[7], ev[8])
-                    if conn.done:
-                        stop = "completed"
-                        events += 1
-                        break
-            elif kind == EV_ACK:
-                h = ev[5] + 1
-                if h < hops_rev[f]:
-                    lk = rev[f][h]
-                    arr = lk.transmit(now, ev[9], order)
-                    if arr >= 0:
-                        push(heap, (arr, lk.last_start_ns, next(counter), EV_ACK, f, h) + ev[6:])
-                else:
-                    conn.now = now
-                    if f < n_sub:
-                        da = ev[10]
-                        if da > conn.data_ack_seen:
-                            conn.data_ack_seen = da
-                    on_ack[f](now, ev[6], ev[7], ev[8])
-                    if f < n_sub:
-                        pump(now)
-            elif kind == EV_RTO:
-                conn.now = now
-                senders[f].on_rto_event(now)
-                if f < n_sub:
-                    conn.pump(now)
-            elif kind == EV_DELACK:
-                receivers[f].on_delack_event(now)
-            else:  # EV_WAKE
-                conn.on_wake(now)
-            events += 1
-            if events >= budget:
-                stop = "max_events"
-                break
+        reason, now, events = run_events(self.queue, tmax_ns=seconds_to_ns(sc.max_sim_time_s),
+                                         budget=self.max_events, t_end_ns=t_end)
         wall = time.perf_counter() - wall0
-        return self._result(stop, now, t0, events, wall)
+        return self._result(reason.value, now, t0, events, wall)
 
     def _result(self, stop, now, t0, events, wall) -> MptcpResult:
         sc = self.scenario

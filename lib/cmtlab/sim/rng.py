@@ -99,3 +99,9 @@ class Mrg32k3a:
         p2 = (_A21 * s[5] - _A23N * s[3]) % M2
         self._s = [s[1], s[2], p1, s[4], s[5], p2]
         return (p1 - p2) * _NORM if p1 > p2 else (p1 - p2 + M1) * _NORM
+
+
+def loss_rng(seed: int, link: int) -> Mrg32k3a:
+    """Loss generator of data link ``link``: the MRG32k3a stream ns-3 gives the link's
+    ``RateErrorModel`` in :mod:`cmtlab.ns3` (``AssignStreams(link)``, run ``seed + 1``)."""
+    return Mrg32k3a.ns3_assigned(link, seed + 1)

@@ -96,9 +96,9 @@ application itself.  ``index`` tags a flow's timer events in a shared event queu
 
 from __future__ import annotations
 
-from heapq import heappush
 from typing import NamedTuple
 
+from .engine.timers import LazyTimer
 from .link import NS_PER_S, seconds_to_ns
 
 # congestion states (ns-3 TcpSocketState::TcpCongState_t)
@@ -106,9 +106,6 @@ OPEN, DISORDER, RECOVERY, LOSS = 0, 1, 2, 3
 STATE_NAMES = ("open", "disorder", "recovery", "loss")
 # scoreboard flags per outstanding segment
 SACKED, LOST, RETRANS, HIST_RETX = 1, 2, 4, 8
-
-# event kinds of the engine's heap
-EV_DATA, EV_ACK, EV_RTO, EV_DELACK = 0, 1, 2, 3
 
 
 def _pow2_at_least(n: int) -> int:
@@ -148,7 +145,7 @@ class TcpSender:
         "seg", "n_segs", "last_len", "short", "_last_delivered", "max_out", "buf_bytes", "rwnd", "app_tail",
         "sack", "sack_loss_detection", "limited_transmit",
         "timestamps", "dupthresh", "min_rto", "clock_g", "initial_rto", "cc", "recovery", "reordering",
-        "net_send", "heap", "counter", "trace",
+        "net_send", "queue", "trace",
         # scoreboard
         "una", "high", "flags", "mask", "sent_time", "hist_lo", "sacked_out", "lost_out", "retrans_out",
         "highest_sack", "lost_cursor", "lost_marked_upto", "lost_pending",
@@ -156,7 +153,7 @@ class TcpSender:
         "cwnd", "ssthresh", "state", "dupacks", "recover", "recover_active", "first_partial_ack",
         "high_rx_ack", "pipe_snapshot", "retrans_data_acked", "bytes_acked_not_processed",
         # rtt / rto
-        "srtt", "rttvar", "n_rtt_samples", "rto", "rto_deadline", "rto_event", "rto_armed_at",
+        "srtt", "rttvar", "n_rtt_samples", "rto", "rto_timer",
         # counters
         "ts_offset_ns", "segments_sent", "retransmissions", "fast_retransmits", "timeouts", "partial_acks",
         "dupacks_rx",
@@ -170,7 +167,7 @@ class TcpSender:
     )
 
     def __init__(self, *, segment_bytes: int, transfer_bytes: int, initial_window_bytes: int,
-                 ssthresh_bytes: int, options, cc, recovery, reordering, net_send, heap, counter, trace=None,
+                 ssthresh_bytes: int, options, cc, recovery, reordering, net_send, queue, trace=None,
                  index: int = 0, connection=None, path=None):
         seg = int(segment_bytes)
         self.seg = seg
@@ -202,8 +199,7 @@ class TcpSender:
         self.recovery = recovery
         self.reordering = reordering
         self.net_send = net_send
-        self.heap = heap
-        self.counter = counter
+        self.queue = queue
         self.trace = trace
 
         cap = _pow2_at_least(self.max_out + 2)
@@ -236,9 +232,7 @@ class TcpSender:
         self.rttvar = 0
         self.n_rtt_samples = 0
         self.rto = self.initial_rto
-        self.rto_deadline = None
-        self.rto_event = None
-        self.rto_armed_at = 0  # when the current deadline was set (orders ties, as ns-3's Schedule)
+        self.rto_timer = LazyTimer(queue, self._retransmission_timeout)  # RFC 6298 retransmission timer
 
         self.ts_offset_ns = 0  # phase of the millisecond timestamp clock (ns-3's absolute time)
         self.segments_sent = self.retransmissions = self.fast_retransmits = self.timeouts = 0
@@ -312,13 +306,15 @@ class TcpSender:
         else:
             self.rto = self.initial_rto
 
-    def _arm_rto(self, now: int, deadline: int) -> None:
-        self.rto_deadline = deadline
-        self.rto_armed_at = now
-        ev = self.rto_event
-        if ev is None or deadline < ev:
-            self.rto_event = deadline
-            heappush(self.heap, (deadline, now, next(self.counter), EV_RTO, self.index, 0, None))
+    @property
+    def rto_deadline(self):
+        """When the retransmission timer expires (ns), ``None`` when it is not running."""
+        return self.rto_timer.deadline
+
+    @property
+    def rto_event(self):
+        """Time (ns) of the retransmission timer's pending event (``None``: none queued)."""
+        return self.rto_timer.event_ns
 
     # ------------------------------------------------------------------ reordering-response API
     def timestamp_now(self, now: int) -> int:
@@ -501,8 +497,8 @@ class TcpSender:
             self.sent_time[i] = now
             self.high = k + 1
         self.segments_sent += 1
-        if self.rto_deadline is None:
-            self._arm_rto(now, now + self.rto)
+        if self.rto_timer.deadline is None:
+            self.rto_timer.arm(now, now + self.rto)
         nbytes = self.last_len if k == self.n_segs - 1 else self.seg
         if self.state == RECOVERY:
             self.recovery.bytes_sent(self, nbytes)
@@ -583,7 +579,7 @@ class TcpSender:
                 self._app_fill()  # ns-3 NotifySend: the application tops the send buffer up
             if avail < seg and data > avail:
                 return  # silly-window avoidance: wait for a whole segment of window
-            if k == high and state != RECOVERY and self.rto_deadline is not None:
+            if k == high and state != RECOVERY and self.rto_timer.deadline is not None:
                 # new data: _send_segment inlined (the hot path)
                 i = k & self.mask
                 self.flags[i] = 0
@@ -845,10 +841,10 @@ class TcpSender:
                 self.recover_active = False
             self.cc.increase_window(self, segs_acked)
             self._update_rto()
-            self._arm_rto(now, now + self.rto)
+            self.rto_timer.arm(now, now + self.rto)
             self._app_fill()
             if ack >= self.n_segs:
-                self.rto_deadline = None
+                self.rto_timer.deadline = None
             self.send_pending(now)
             return
 
@@ -1054,10 +1050,10 @@ class TcpSender:
         """ns-3 ``NewAck``: restart the retransmission timer (RFC 6298 rule 5.3)."""
         if reset_rto:
             self._update_rto()
-            self._arm_rto(now, now + self.rto)
+            self.rto_timer.arm(now, now + self.rto)
         self._app_fill()
         if ack >= self.n_segs:
-            self.rto_deadline = None
+            self.rto_timer.deadline = None
 
     def _trace_dupack_run(self, now: int, ack: int) -> None:
         if ack == self._run_ack:
@@ -1076,19 +1072,8 @@ class TcpSender:
 
     # ------------------------------------------------------------------ timer
     def on_rto_event(self, now: int) -> None:
-        """A retransmission-timer event popped from the heap (lazy timer: may be stale)."""
-        if now != self.rto_event:
-            return
-        self.rto_event = None
-        deadline = self.rto_deadline
-        if deadline is None:
-            return
-        if deadline > now:
-            self.rto_event = deadline
-            heappush(self.heap, (deadline, self.rto_armed_at, next(self.counter), EV_RTO, self.index, 0, None))
-            return
-        self.rto_deadline = None
-        self._retransmission_timeout(now)
+        """The retransmission timer's event came due (lazy timer: may be stale; see :class:`LazyTimer`)."""
+        self.rto_timer.fire(now)
 
     def _retransmission_timeout(self, now: int) -> None:
         """ns-3 ``ReTxTimeout`` (RFC 6298 sec. 5, RFC 5681 sec. 3.1 eq. 4).
@@ -1181,13 +1166,13 @@ class TcpReceiver:
     """The receiving side: cumulative/delayed ACKs, SACK and D-SACK, timestamps (see module docstring)."""
 
     __slots__ = ("n_segs", "m_ack", "delack_timeout", "immediate_ooo", "sack", "dsack", "max_blocks", "timestamps",
-                 "net_ack", "heap", "counter", "trace", "rcv_nxt", "ooo", "sack_list", "delack_count",
-                 "delack_deadline", "delack_event", "delack_armed_at", "high_tx_ack", "ts_recent", "ts_last",
+                 "net_ack", "queue", "trace", "rcv_nxt", "ooo", "sack_list", "delack_count",
+                 "delack_timer", "completes_run", "high_tx_ack", "ts_recent", "ts_last",
                  "done", "done_time",
                  "segments_rx", "duplicates_rx", "spurious_rx", "ooo_rx", "max_ooo", "acks_sent",
                  "delayed_acks", "timer_acks", "dsacks_sent", "_rd", "index", "sink", "rfc7323_echo")
 
-    def __init__(self, *, n_segs: int, m_ack: int, options, net_ack, heap, counter, trace=None, reorder=None,
+    def __init__(self, *, n_segs: int, m_ack: int, options, net_ack, queue, trace=None, reorder=None,
                  dsack: bool = False, rfc7323_echo: bool = False):
         self.n_segs = n_segs
         self.m_ack = int(m_ack)
@@ -1201,8 +1186,7 @@ class TcpReceiver:
         # TCP option space is 40 bytes: 4 SACK blocks, 3 next to the 10-byte timestamp option
         self.max_blocks = 3 if self.timestamps else 4
         self.net_ack = net_ack
-        self.heap = heap
-        self.counter = counter
+        self.queue = queue
         self.trace = trace
         self._rd = reorder
         self.rcv_nxt = 0
@@ -1210,9 +1194,7 @@ class TcpReceiver:
         self.sack_list = []  # [first, end) blocks, most recent first (ns-3 TcpRxBuffer order)
         # ns-3 acknowledges the first data segment at once (delayed-ACK counter primed at set-up)
         self.delack_count = self.m_ack
-        self.delack_deadline = None
-        self.delack_event = None
-        self.delack_armed_at = 0
+        self.delack_timer = LazyTimer(queue, self._delayed_ack_timeout)
         self.high_tx_ack = 0
         self.ts_recent = 0
         self.ts_last = -1
@@ -1227,6 +1209,8 @@ class TcpReceiver:
         #: and may set ``receiver.done`` to end the run; a true return value (1: no ACK, 2: a
         #: duplicate of the last ACK) replaces this segment's ACK.
         self.sink = None
+        #: The receiver is the run's application: the run ends when it holds every segment.
+        self.completes_run = True
 
     def on_data(self, now: int, k: int, tsval: int, retx: bool) -> None:
         """A data segment ``k`` arrived (``tsval``: sender's timestamp in ms; ``retx``: a retransmission)."""
@@ -1274,6 +1258,8 @@ class TcpReceiver:
                 if sink is None:
                     self.done = True
                     self.done_time = now
+                    if self.completes_run:
+                        self.queue.done = True
                     return
                 hold = sink(now, self, k, rcv_nxt)
                 if self.done:
@@ -1282,7 +1268,7 @@ class TcpReceiver:
                     # the connection above answers this segment itself (MPTCP receiver
                     # duplicate-ACK semantics, cmtlab.sim.mptcp): 1 = no ACK now, 2 = a
                     # duplicate of the last ACK sent
-                    self.delack_deadline = None
+                    self.delack_timer.deadline = None
                     self.delack_count = 0
                     if hold == 2:
                         self.acks_sent += 1
@@ -1307,20 +1293,14 @@ class TcpReceiver:
             if self.sack:
                 self._send_ack(now, None)
             else:  # _send_ack without SACK, inlined (one ACK per one or two segments)
-                self.delack_deadline = None
+                self.delack_timer.deadline = None
                 self.delack_count = 0
                 if rcv_nxt > self.high_tx_ack:
                     self.high_tx_ack = rcv_nxt
                 self.acks_sent += 1
                 self.net_ack(now, rcv_nxt, self.ts_recent, None, 0)
-        elif self.delack_deadline is None:
-            deadline = now + self.delack_timeout
-            self.delack_deadline = deadline
-            self.delack_armed_at = now
-            ev = self.delack_event
-            if ev is None or deadline < ev:
-                self.delack_event = deadline
-                heappush(self.heap, (deadline, now, next(self.counter), EV_DELACK, self.index, 0, None))
+        elif self.delack_timer.deadline is None:
+            self.delack_timer.arm(now, now + self.delack_timeout)
 
     def _update_sack_list(self, k: int) -> None:
         """ns-3 ``TcpRxBuffer::UpdateSackList``: new block first, merged with adjacent blocks, at most 4."""
@@ -1341,22 +1321,16 @@ class TcpReceiver:
             lst.pop()
 
     def on_delack_event(self, now: int) -> None:
-        if now != self.delack_event:
-            return
-        self.delack_event = None
-        deadline = self.delack_deadline
-        if deadline is None:
-            return
-        if deadline > now:
-            self.delack_event = deadline
-            heappush(self.heap, (deadline, self.delack_armed_at, next(self.counter), EV_DELACK, self.index, 0, None))
-            return
+        """The delayed-ACK timer's event came due (lazy timer: may be stale)."""
+        self.delack_timer.fire(now)
+
+    def _delayed_ack_timeout(self, now: int) -> None:
         self.timer_acks += 1
         self._send_ack(now, None)
 
     def _send_ack(self, now: int, dsack) -> None:
         """ns-3 ``SendEmptyPacket(ACK)``: cancels the delayed ACK and sends RCV.NXT (+ SACK, TSecr)."""
-        self.delack_deadline = None
+        self.delack_timer.deadline = None
         self.delack_count = 0
         if self.rcv_nxt > self.high_tx_ack:
             self.high_tx_ack = self.rcv_nxt

@@ -1,4 +1,4 @@
-"""The discrete-event engine and Song et al.'s striped topology (Fig. 5).
+"""Song et al.'s striped topology (Fig. 5), built over the event core :mod:`cmtlab.sim.engine`.
 
 :class:`Simulation` wires one scenario: a :class:`~cmtlab.sim.tcp.TcpSender` whose IP
 packets a round-robin tunnel (:class:`~cmtlab.sim.scheduler.RoundRobinScheduler`) stripes
@@ -10,20 +10,16 @@ model's ideal return path, realised as a separate 1 Tbit/s link without delay ex
 
 Events
 ------
-One heap of ``(time_ns, scheduled_ns, id, kind, a, b, c)`` tuples.  Time is kept in
-integer nanoseconds, like ns-3, and events at the same nanosecond are taken in the order
-ns-3 would take them: by the time they were scheduled (for a packet arrival, when the
-packet started serialisation), then in insertion order.  Only four kinds exist: a data segment
-arriving at the receiver, an ACK arriving at the sender, the retransmission timer and the
-delayed-ACK timer.  Links compute departure times arithmetically
-(:class:`~cmtlab.sim.link.LinkModel`), so each packet costs exactly one event; timers are
-lazy (restarting a timer moves a deadline, and a popped timer event re-arms itself if its
-deadline moved), so ACKs that restart the retransmission timer add no events.  Memory is
-bounded by the window and the queues: the sender's scoreboard is a ring of
-``send buffer / segment`` entries, the receiver keeps only out-of-order segments, and
-nothing per packet is kept unless a trace is requested.  On the hot path without traces
-the engine uses specialised closures for the plain round-robin tunnel (same steps as
-:meth:`Simulation._send_data` / :meth:`Simulation._send_ack`).
+The run goes through the one event core (:mod:`cmtlab.sim.engine`): integer nanoseconds, like
+ns-3, ties taken in ns-3's order.  Four kinds of event exist here: a data segment arriving
+at the receiver, an ACK arriving at the sender, the retransmission timer and the delayed-ACK
+timer (:class:`~cmtlab.sim.engine.timers.LazyTimer`: ACKs that restart the timer add no
+events).  Links compute departure times arithmetically (:class:`~cmtlab.sim.link.LinkModel`),
+so each packet costs exactly one event.  Memory is bounded by the window and the queues: the
+sender's scoreboard is a ring of ``send buffer / segment`` entries, the receiver keeps only
+out-of-order segments, and nothing per packet is kept unless a trace is requested.  On the
+hot path without traces the builder uses specialised send closures for the plain
+round-robin tunnel (same steps as :meth:`Simulation._send_data` / :meth:`Simulation._send_ack`).
 
 Guards
 ------
@@ -33,18 +29,17 @@ A run stops with ``completed=False`` when simulated time passes the scenario's
 
 from __future__ import annotations
 
-import itertools
 import time
-from heapq import heappop, heappush
 
 from ..scenario import TIMESTAMP_OPTION_BYTES, StripedScenario, TransferResult
 from .congestion import CongestionControl, NewReno
+from .engine import EventQueue, run_events
 from .link import NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
 from .recovery import RecoveryAlgorithm, make_recovery
 from .reordering import NoReorderingResponse, ReorderingResponse
-from .rng import Mrg32k3a
+from .rng import loss_rng
 from .scheduler import FixedScheduler, RoundRobinScheduler, Scheduler
-from .tcp import EV_ACK, EV_DATA, EV_RTO, TcpReceiver, TcpSender
+from .tcp import TcpReceiver, TcpSender
 from .traces import ReorderDensity, TraceRecorder, normalize_trace
 
 SIMULATOR_NAME = "cmtlab"
@@ -52,12 +47,6 @@ SIMULATOR_NAME = "cmtlab"
 IDEAL_PATH_RATE_BPS = 1e12
 #: Queue limit of the ideal return path (never reached).
 IDEAL_PATH_QUEUE_PACKETS = 1_000_000
-
-
-def loss_rng(seed: int, link: int) -> Mrg32k3a:
-    """Loss generator of data link ``link``: the MRG32k3a stream ns-3 gives the link's
-    ``RateErrorModel`` in :mod:`cmtlab.ns3` (``AssignStreams(link)``, run ``seed + 1``)."""
-    return Mrg32k3a.ns3_assigned(link, seed + 1)
 
 
 class Simulation:
@@ -151,19 +140,18 @@ class Simulation:
                                     last_len=last_len, rate_bin_s=rate_bin_s) if self.trace_names else None)
         self.reorder = ReorderDensity() if "reordering" in self.trace_names else None
         # ---- event queue and endpoints
-        self.heap = []
-        self.counter = itertools.count()
+        self.queue = EventQueue()
         self.timestamps = bool(opts.timestamps)
         self.sender = TcpSender(segment_bytes=sc.segment_bytes, transfer_bytes=sc.transfer_bytes,
                                 initial_window_bytes=sc.initial_window_bytes, ssthresh_bytes=sc.ssthresh_bytes,
                                 options=opts, cc=congestion if congestion is not None else NewReno(),
                                 recovery=recovery if recovery is not None else make_recovery(opts.recovery),
                                 reordering=reordering if reordering is not None else NoReorderingResponse(),
-                                net_send=self._send_data, heap=self.heap, counter=self.counter, trace=self.trace)
+                                net_send=self._send_data, queue=self.queue, trace=self.trace)
         if dsack is None:
             dsack = bool(getattr(self.sender.reordering, "wants_dsack", False))
         self.receiver = TcpReceiver(n_segs=n_segs, m_ack=sc.m_ack, options=opts, net_ack=self._send_ack,
-                                    heap=self.heap, counter=self.counter, trace=self.trace, reorder=self.reorder,
+                                    queue=self.queue, trace=self.trace, reorder=self.reorder,
                                     dsack=dsack,
                                     rfc7323_echo=bool(getattr(self.sender.reordering, "wants_rfc7323_echo", False)))
         self.n_segs = n_segs
@@ -182,7 +170,8 @@ class Simulation:
             self.start_ns = 0
             self.ts_offset_ns = 0
         self.sender.ts_offset_ns = self.ts_offset_ns
-        self.event_order_ns = 0  # when the event being processed was scheduled (ties, see LinkModel)
+        self._push_data = self.queue.scheduler_for(self.receiver.on_data)
+        self._push_ack = self.queue.scheduler_for(self.sender.on_ack)
         self._sched_select = self.scheduler.select
         self._ack_select = self.ack_scheduler.select
 
@@ -223,8 +212,8 @@ class Simulation:
         n = len(paths)
         links = [self.links[p] for p in paths]
         transmits = [lk.transmit for lk in links]
-        heap = self.heap
-        counter = self.counter
+        queue = self.queue
+        push = self._push_data
         overhead = self.data_overhead
         timestamps = self.timestamps
         ts_offset = self.ts_offset_ns
@@ -234,10 +223,9 @@ class Simulation:
             i = state[0]
             state[0] = i + 1 if i + 1 < n else 0
             self.scheduler_last_path = paths[i]
-            arr = transmits[i](now, nbytes + overhead, self.event_order_ns)
+            arr = transmits[i](now, nbytes + overhead, queue.order_ns)
             if arr >= 0:
-                heappush(heap, (arr, links[i].last_start_ns, next(counter), EV_DATA, k,
-                                (now + ts_offset) // 1_000_000 if timestamps else 0, retx))
+                push(arr, links[i].last_start_ns, (k, (now + ts_offset) // 1_000_000 if timestamps else 0, retx))
 
         return send_data
 
@@ -251,16 +239,16 @@ class Simulation:
         n = len(paths)
         links = [self.ack_links[p] for p in paths]
         transmits = [lk.transmit for lk in links]
-        heap = self.heap
-        counter = self.counter
+        queue = self.queue
+        push = self._push_ack
         ack_bytes = self.ack_bytes
 
         def send_ack(now: int, ack: int, echo: int, sack, nblocks: int) -> None:
             i = state[0]
             state[0] = i + 1 if i + 1 < n else 0
-            arr = transmits[i](now, ack_bytes[nblocks if nblocks < 5 else 4], self.event_order_ns)
+            arr = transmits[i](now, ack_bytes[nblocks if nblocks < 5 else 4], queue.order_ns)
             if arr >= 0:
-                heappush(heap, (arr, links[i].last_start_ns, next(counter), EV_ACK, ack, echo, sack))
+                push(arr, links[i].last_start_ns, (ack, echo, sack))
 
         return send_ack
 
@@ -269,10 +257,10 @@ class Simulation:
         self.scheduler_last_path = i
         wire = nbytes + self.data_overhead
         link = self.links[i]
-        arr = link.transmit(now, wire, self.event_order_ns)
+        arr = link.transmit(now, wire, self.queue.order_ns)
         if arr >= 0:
-            heappush(self.heap, (arr, link.last_start_ns, next(self.counter), EV_DATA, k,
-                                 (now + self.ts_offset_ns) // 1_000_000 if self.timestamps else 0, retx))
+            self._push_data(arr, link.last_start_ns,
+                            (k, (now + self.ts_offset_ns) // 1_000_000 if self.timestamps else 0, retx))
         if self.trace is not None:
             self.trace.packet(now, i, k, retx, wire, arr)
 
@@ -284,9 +272,9 @@ class Simulation:
         wire = self.ack_bytes[nblocks if nblocks < 5 else 4]
         i = self._ack_select(now, ack, False)
         link = self.ack_links[i]
-        arr = link.transmit(now, wire, self.event_order_ns)
+        arr = link.transmit(now, wire, self.queue.order_ns)
         if arr >= 0:
-            heappush(self.heap, (arr, link.last_start_ns, next(self.counter), EV_ACK, ack, echo, sack))
+            self._push_ack(arr, link.last_start_ns, (ack, echo, sack))
         if self.trace is not None:
             self.trace.ack(now, -1 if self._ack_trace_ideal else i, ack, nblocks, wire, arr)
 
@@ -298,7 +286,7 @@ class Simulation:
         snd = self.sender
         rcv = self.receiver
         start = self.start_ns
-        self.event_order_ns = start
+        self.queue.order_ns = start
         if self.handshake_rtt is not None:
             snd.rtt_sample(self.handshake_rtt)
             # the handshake's final ACK goes first on the first data link (it occupies the link
@@ -320,40 +308,9 @@ class Simulation:
                 rcv.net_ack = fast_ack
         t0 = min(self._first_wire) if self._first_wire else 0
         self.first_data_ns = t0
-        heap = self.heap
-        pop = heappop
-        on_data = rcv.on_data
-        on_ack = snd.on_ack
-        on_rto = snd.on_rto_event
-        on_delack = rcv.on_delack_event
-        tmax = seconds_to_ns(sc.max_sim_time_s)
-        budget = self.max_events
-        events = 0
-        now = 0
-        stop = "stalled"
-        while heap:
-            now, order, _, kind, a, b, c = pop(heap)
-            self.event_order_ns = order
-            if now > tmax:
-                stop = "max_sim_time"
-                now = tmax
-                break
-            if kind == EV_DATA:
-                on_data(now, a, b, c)
-                if rcv.done:
-                    stop = "completed"
-                    events += 1
-                    break
-            elif kind == EV_ACK:
-                on_ack(now, a, b, c)
-            elif kind == EV_RTO:
-                on_rto(now)
-            else:
-                on_delack(now)
-            events += 1
-            if events >= budget:
-                stop = "max_events"
-                break
+        reason, now, events = run_events(self.queue, tmax_ns=seconds_to_ns(sc.max_sim_time_s),
+                                         budget=self.max_events)
+        stop = reason.value
         wall = time.perf_counter() - wall0
         completed = stop == "completed"
         snd.flush_traces(now)
