@@ -12,6 +12,7 @@ from cmtlab.sim import ClassicRecovery, NewReno, Simulation, registry
 from cmtlab.sim.engine import EventQueue
 from cmtlab.sim.reordering import ReorderingResponse
 from cmtlab.sim.tcp import LOSS, OPEN, RECOVERY, TcpSender
+from cmtlab.sim.tcp.decisions import FastRetransmitDecision, TimeoutDecision, UndoMode
 
 SEG = 1000
 MS = 1_000_000
@@ -104,11 +105,11 @@ def test_snapshot_is_immutable_and_restore_leaves_recovery():
         rec.cwnd = 1
     dupacks(sub, 100 * MS, 0, 3)
     assert sub.state == RECOVERY and sub.cwnd < rec.cwnd
-    sub.restore_congestion_state(rec, 101 * MS, how="exact")
+    sub.restore_congestion_state(rec, 101 * MS, how=UndoMode.EXACT)
     assert (sub.cwnd, sub.ssthresh, sub.state) == (rec.cwnd, rec.ssthresh, OPEN)
     sub.check_scoreboard()
-    with pytest.raises(ValueError, match="how must be one of"):
-        sub.restore_congestion_state(rec, 0, how="maybe")
+    with pytest.raises(ValueError, match="how must be an UndoMode"):
+        sub.restore_congestion_state(rec, 0, how="exact")  # typed decisions only: no strings
 
 
 # ---------------------------------------------------------------- PR-R
@@ -158,7 +159,7 @@ def test_prr_algorithm1_reduces_neither_cwnd_nor_ssthresh(rule):
     sub.on_ack(200 * MS, 4, 0, None)  # the retransmission fills the hole: everything acknowledged
     assert sub.state == OPEN
     if rule == "keep":
-        assert sub.ssthresh == 64 * SEG and sub.kept_ssthresh is None
+        assert sub.ssthresh == 64 * SEG and sub.reordering.kept_ssthresh is None
         assert sub.cwnd == 5 * SEG  # the ACK of the lost packet grows the window by slow start
     else:
         assert sub.ssthresh == 4 * SEG
@@ -179,9 +180,9 @@ def test_prr_keep_in_congestion_avoidance_equals_the_cwnd_rule():
 def test_prr_timeout_during_a_kept_recovery_forgets_the_kept_threshold():
     sub, net = _slow_start_sender()
     dupacks(sub, 100 * MS, 0, 3)
-    assert sub.kept_ssthresh == 64 * SEG
+    assert sub.reordering.kept_ssthresh == 64 * SEG  # PR-R keeps it, not the sender
     sub.on_rto_event(sub.rto_event)  # the retransmission is lost too: the timeout reacts as legacy TCP
-    assert sub.state == LOSS and sub.cwnd == SEG and sub.kept_ssthresh is None
+    assert sub.state == LOSS and sub.cwnd == SEG and sub.reordering.kept_ssthresh is None
     assert sub.ssthresh == 2 * SEG  # NewReno: max(FlightSize / 2, 2 SMSS), not the kept 64 segments
 
 
@@ -556,6 +557,9 @@ def test_reordering_plus_random_loss_completes_with_a_consistent_scoreboard(name
         def on_fast_retransmit(self, sub, now):
             return self.inner.on_fast_retransmit(sub, now)
 
+        def on_recovery_exit(self, sub, now):
+            self.inner.on_recovery_exit(sub, now)
+
         def on_timeout(self, sub, now):
             return self.inner.on_timeout(sub, now)
 
@@ -631,3 +635,42 @@ def test_spurious_timeout_from_an_ack_delay_spike_no_go_back_n(name, opts):
     assert r.completed and r.timeouts >= 1 and resp.detections == 1 and r.extra["spurious_undos"] == 1
     assert r.retransmissions <= r.timeouts  # only the timer's own retransmissions
     assert r.completion_time_s < base.completion_time_s
+
+
+# ---------------------------------------------------------------- typed decisions
+
+
+@pytest.mark.parametrize("hook, answer", [("on_fast_retransmit", True), ("on_fast_retransmit", "keep"),
+                                          ("on_fast_retransmit", TimeoutDecision.STANDARD),
+                                          ("on_timeout", None), ("on_timeout", "veto"),
+                                          ("on_timeout", FastRetransmitDecision.REDUCE)])
+def test_a_response_must_answer_with_its_typed_decision(hook, answer):
+    """Responses answer the sender with enums (FastRetransmitDecision, TimeoutDecision): a string,
+    a boolean or the other enum is refused with an error naming the hook and the type."""
+    class Untyped(ReorderingResponse):
+        name = "untyped"
+
+    setattr(Untyped, hook, lambda self, sub, now: answer)
+    sub, net, _ = sender(Untyped())
+    expected = "FastRetransmitDecision" if hook == "on_fast_retransmit" else "TimeoutDecision"
+    with pytest.raises(ValueError, match=f"{hook} must return a {expected}"):
+        if hook == "on_fast_retransmit":
+            dupacks(sub, 100 * MS, 0, 3)
+        else:
+            sub.on_rto_event(sub.rto_event)
+
+
+def test_keep_window_decision_keeps_cwnd_and_the_standard_one_reduces_it():
+    class Keep(ReorderingResponse):
+        name = "keep"
+
+        def on_fast_retransmit(self, sub, now):
+            return FastRetransmitDecision.KEEP_WINDOW
+
+    kept, _, _ = sender(Keep())
+    reduced, _, _ = sender("none")
+    for sub in (kept, reduced):
+        dupacks(sub, 100 * MS, 0, 3)
+        assert sub.state == RECOVERY and sub.fast_retransmits == 1
+    assert kept.cwnd == kept.ssthresh == 10 * SEG
+    assert reduced.ssthresh < 10 * SEG

@@ -43,6 +43,9 @@ import random
 
 from .scheduler import HoldUntil
 from .tcp import TcpReceiver, TcpSender
+from .tcp.decisions import OutOfOrderAck
+
+_ACK = OutOfOrderAck.ACK  # a subflow receiver's usual ACK (the common answer of deliver)
 
 #: "no end yet" for a subflow's sequence space (the connection sets the real end when it
 #: maps the transfer's last DSN onto the subflow)
@@ -137,7 +140,8 @@ class MptcpConnection:
         self._short_dsn = n_dsn - 1 if n_dsn is not None and last_len != segment_bytes else -1
         self._dsn_cap = n_dsn if n_dsn is not None else 1 << 62
         # what a subflow receiver does with a segment that lands in the out-of-order buffer
-        self._hold_code = {"rfc": 0, "chihani": 1, "paper": 2}[dupack_mode]
+        self._hold_code = {"rfc": OutOfOrderAck.ACK, "chihani": OutOfOrderAck.WITHHOLD,
+                           "paper": OutOfOrderAck.DUPLICATE}[dupack_mode]
         self.pending_ack: set[int] = set()  # subflow receivers owing an ACK (dupack modes)
         self.retransmit = retransmit
         self.seed = seed
@@ -268,10 +272,10 @@ class MptcpConnection:
     def deliver(self, now: int, rcv: TcpReceiver, first: int, end: int) -> int:
         """The sink of subflow receiver ``rcv``: its segments ``[first, end)`` are in subflow order.
 
-        Returns what the subflow receiver does instead of its usual ACK when a segment went
-        into the out-of-order buffer: 0 (``"rfc"``: nothing, the usual ACK), 1
-        (``"chihani"``: no ACK until the data-level gap closes) or 2 (``"paper"``: an
-        immediate duplicate of the last ACK sent).
+        Returns what the subflow receiver sends (an :class:`~cmtlab.sim.tcp.decisions.OutOfOrderAck`):
+        ``ACK`` (the usual ACK; always, unless a segment went into the out-of-order buffer), or
+        for such a segment ``WITHHOLD`` (``"chihani"``: no ACK until the data-level gap closes)
+        or ``DUPLICATE`` (``"paper"``: an immediate duplicate of the last ACK sent).
         """
         i = rcv.index
         m = self.maps[i]
@@ -339,7 +343,7 @@ class MptcpConnection:
             self.queue.done = True
             rcv.done = True
             rcv.done_time = now
-            return 0
+            return _ACK
         if ooo and ooo_added and self._hold_code:
             self.pending_ack.add(rcv.index)
             return self._hold_code
@@ -351,7 +355,7 @@ class MptcpConnection:
             for j in sorted(pend):
                 if j != rcv.index:
                     self.receivers[j]._send_ack(now, None)
-        return 0
+        return _ACK
 
     def data_ack(self) -> int:
         """The DATA_ACK a subflow ACK carries now (data-level RCV.NXT)."""

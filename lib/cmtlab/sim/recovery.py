@@ -5,8 +5,10 @@ Interface
 A :class:`RecoveryAlgorithm` (ns-3's ``TcpRecoveryOps``) is called by the sender
 
 * :meth:`~RecoveryAlgorithm.enter` once, when fast recovery starts (after ``ssthresh``
-  has been lowered), with the duplicate-ACK count, the unacknowledged bytes and the bytes
-  the triggering ACK delivered;
+  has been lowered), with the duplicate-ACK count, the unacknowledged bytes, the bytes
+  the triggering ACK delivered and the reordering response's
+  :class:`~cmtlab.sim.tcp.decisions.FastRetransmitDecision` (``KEEP_WINDOW``: the window must
+  not be reduced);
 * :meth:`~RecoveryAlgorithm.on_ack` for every duplicate ACK and every partial ACK that
   acknowledged at least one segment during recovery (``is_dupack`` tells which);
 * :meth:`~RecoveryAlgorithm.exit` when a cumulative ACK covers the recovery point (the
@@ -35,6 +37,7 @@ import math
 from abc import ABC, abstractmethod
 
 from .registry import register
+from .tcp.decisions import FastRetransmitDecision
 
 
 class RecoveryAlgorithm(ABC):
@@ -43,8 +46,10 @@ class RecoveryAlgorithm(ABC):
     name: str = "abstract"
 
     @abstractmethod
-    def enter(self, sub, dupacks: int, unacked_bytes: int, delivered_bytes: int) -> None:
-        """Fast recovery starts; ``sub.ssthresh`` is already the reduced threshold."""
+    def enter(self, sub, dupacks: int, unacked_bytes: int, delivered_bytes: int,
+              decision: FastRetransmitDecision = FastRetransmitDecision.REDUCE) -> None:
+        """Fast recovery starts; ``sub.ssthresh`` is already the reduced threshold (or ``cwnd``
+        when ``decision`` is ``KEEP_WINDOW``)."""
 
     @abstractmethod
     def on_ack(self, sub, delivered_bytes: int, is_dupack: bool) -> None:
@@ -73,7 +78,7 @@ class ClassicRecovery(RecoveryAlgorithm):
     def __init__(self):
         self.inflated_cwnd = 0
 
-    def enter(self, sub, dupacks, unacked_bytes, delivered_bytes):
+    def enter(self, sub, dupacks, unacked_bytes, delivered_bytes, decision=FastRetransmitDecision.REDUCE):
         sub.cwnd = sub.ssthresh
         self.inflated_cwnd = sub.ssthresh + dupacks * sub.seg
 
@@ -113,7 +118,7 @@ class PrrRecovery(RecoveryAlgorithm):
         self.prr_delivered = self.prr_out = self.recover_fs = 0
         self.ns3_344_overflow = bool(ns3_344_overflow)
 
-    def enter(self, sub, dupacks, unacked_bytes, delivered_bytes):
+    def enter(self, sub, dupacks, unacked_bytes, delivered_bytes, decision=FastRetransmitDecision.REDUCE):
         self.prr_out = 0
         self.prr_delivered = 0
         self.recover_fs = sub.pipe_snapshot  # RFC 6675 pipe before recovery
@@ -175,7 +180,7 @@ class ChihaniRecovery(RecoveryAlgorithm):
     has set ``cwnd = ssthresh`` (two segments with the Chihani ssthresh), and the window after
     the loss is put back — the model has no recovery state to leave.  Pair it with
     ``variant="chihani"`` congestion control.  When the reordering response kept the window at
-    this fast retransmit (``sub.window_kept``: PR-R's ``"keep"``, or ``False``) the halving is
+    this fast retransmit (``decision`` ``KEEP_WINDOW``: PR-R, TCP-DOOR while disabled) the halving is
     skipped — it is the "CWND reduction function" that Alheid et al.'s Algorithm 1 does not call.
     Approximations: the sender's window still counts the RFC 6675 ``pipe`` (duplicate ACKs deflate
     it), the model's counts unacknowledged data; and the sender's recovery state is still the
@@ -189,8 +194,8 @@ class ChihaniRecovery(RecoveryAlgorithm):
     def __init__(self):
         self.window_after_loss = 0
 
-    def enter(self, sub, dupacks, unacked_bytes, delivered_bytes):
-        if getattr(sub, "window_kept", False):  # PR-R (Algorithm 1): no reduction at all
+    def enter(self, sub, dupacks, unacked_bytes, delivered_bytes, decision=FastRetransmitDecision.REDUCE):
+        if decision is FastRetransmitDecision.KEEP_WINDOW:  # PR-R (Algorithm 1): no reduction at all
             self.window_after_loss = sub.cwnd
             return
         lw = getattr(sub.cc, "loss_window", None) if getattr(sub, "cc", None) is not None else None

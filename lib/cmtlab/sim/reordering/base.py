@@ -19,14 +19,18 @@ now)``                      processing and before the sender sends; only when :a
 now)``                      the receiver sends them only when :attr:`wants_dsack` (needs SACK)
 ``on_retransmit(sub, k,     segment ``k`` is being retransmitted (fast retransmit, partial ACK,
 now)``                      timeout, SACK recovery)
-``on_fast_retransmit(sub,   the duplicate-ACK threshold is reached, state still untouched: ``True``
-now)``                      reduce as usual, ``False`` retransmit but keep ``cwnd`` (``ssthresh =
-                            cwnd``), ``"keep"`` retransmit and reduce neither ``cwnd`` nor
-                            ``ssthresh``, ``"ignore"`` no fast retransmit at all
-``on_timeout(sub, now)``    the retransmission timer expired, state still untouched: ``"standard"``
-                            (or ``None``), ``"defer"`` (reduce, retransmit only the first segment,
-                            go-back-N later through ``sub.conventional_rto_recovery``) or ``"veto"``
-                            (retransmit the first segment, back off the timer, keep the window)
+``on_fast_retransmit(sub,   the duplicate-ACK threshold is reached, state still untouched: a
+now)``                      :class:`~cmtlab.sim.tcp.decisions.FastRetransmitDecision` — ``REDUCE``
+                            as usual, ``KEEP_WINDOW`` retransmit but keep ``cwnd`` (``ssthresh =
+                            cwnd``), ``IGNORE`` no fast retransmit at all
+``on_recovery_exit(sub,     the fast recovery ended (``cwnd = ssthresh`` already set, before the
+now)``                      recovery algorithm's ``exit``): a response that kept state for the
+                            episode puts it back (PR-R's kept ``ssthresh``)
+``on_timeout(sub, now)``    the retransmission timer expired, state still untouched: a
+                            :class:`~cmtlab.sim.tcp.decisions.TimeoutDecision` — ``STANDARD``,
+                            ``DEFER`` (reduce, retransmit only the first segment, go-back-N later
+                            through ``sub.conventional_rto_recovery``) or ``VETO`` (retransmit the
+                            first segment, back off the timer, keep the window)
 ==========================  =========================================================================
 
 State is read through the sender's public attributes (``cwnd``, ``ssthresh``, ``una``,
@@ -44,6 +48,7 @@ the papers of Alheid et al. and Arabi et al. ran, where it differs.
 from __future__ import annotations
 
 from ..registry import register
+from ..tcp.decisions import FastRetransmitDecision, TimeoutDecision
 
 
 class ReorderingResponse:
@@ -89,14 +94,16 @@ class ReorderingResponse:
     def on_retransmit(self, sub, k: int, now: int) -> None:
         """Segment ``k`` is being retransmitted."""
 
-    def on_fast_retransmit(self, sub, now: int):
-        """The fast-retransmit threshold was reached. ``True``: reduce the window as usual
-        (``False``, ``"keep"``, ``"ignore"``: see the module docstring)."""
-        return True
+    def on_fast_retransmit(self, sub, now: int) -> FastRetransmitDecision:
+        """The fast-retransmit threshold was reached (see the module docstring)."""
+        return FastRetransmitDecision.REDUCE
 
-    def on_timeout(self, sub, now: int):
-        """A retransmission timeout fired. ``None``/``"standard"``: the standard reaction."""
-        return None
+    def on_recovery_exit(self, sub, now: int) -> None:
+        """The fast recovery ended (``sub.cwnd = sub.ssthresh`` already set)."""
+
+    def on_timeout(self, sub, now: int) -> TimeoutDecision:
+        """A retransmission timeout fired (see the module docstring)."""
+        return TimeoutDecision.STANDARD
 
 
 @register("reordering", "none")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..registry import register
 from ..tcp import LOSS
+from ..tcp.decisions import FastRetransmitDecision, TimeoutDecision, UndoMode
 from .base import ReorderingResponse
 
 
@@ -22,7 +23,7 @@ class DsackUndo(ReorderingResponse):
       every retransmission has been D-SACKed and the cumulative ACK has passed the end of
       the episode (the recovery point), the episode was spurious (RFC 3708 sec. 3);
     * response (RFC 3708 leaves it to the implementation; MECHANISMS: Linux's DSACK undo):
-      ``restore_congestion_state(saved, how="undo")`` — ``cwnd`` and ``ssthresh`` back to
+      ``restore_congestion_state(saved, how=UndoMode.UNDO)`` — ``cwnd`` and ``ssthresh`` back to
       at least their saved values.
 
     A D-SACK that arrives before the episode has ended leaves the decision to a later
@@ -30,7 +31,7 @@ class DsackUndo(ReorderingResponse):
 
     ``variant="chihani"`` (the Chihani–Collange ns-3 model, Arabi sec. 3.6): the first
     D-SACK for a segment retransmitted in the episode declares it spurious and the sender
-    slow-starts back to the saved window (``how="slow_start"``: ``ssthresh`` = saved
+    slow-starts back to the saved window (``how=UndoMode.SLOW_START``: ``ssthresh`` = saved
     ``cwnd``).
     """
 
@@ -57,12 +58,12 @@ class DsackUndo(ReorderingResponse):
 
     def on_fast_retransmit(self, sub, now):
         self._start(sub, now)
-        return True
+        return FastRetransmitDecision.REDUCE
 
     def on_timeout(self, sub, now):
         if sub.state != LOSS:  # a timeout during a timeout recovery continues the same episode
             self._start(sub, now)
-        return None
+        return TimeoutDecision.STANDARD
 
     def on_retransmit(self, sub, k, now):
         if self.saved is not None:
@@ -84,9 +85,9 @@ class DsackUndo(ReorderingResponse):
         if not hit:
             return
         if self.variant == "chihani":
-            self._undo(sub, now, "slow_start")
+            self._undo(sub, now, UndoMode.SLOW_START)
         elif not retx and sub.una >= self.recover:
-            self._undo(sub, now, "undo")
+            self._undo(sub, now, UndoMode.UNDO)
 
     def _undo(self, sub, now, how):
         sub.restore_congestion_state(self.saved, now, how=how)

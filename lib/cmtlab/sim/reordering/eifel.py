@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..registry import register
+from ..tcp.decisions import FastRetransmitDecision, TimeoutDecision, UndoMode
 from .base import ReorderingResponse
 
 
@@ -21,7 +22,7 @@ class Eifel(ReorderingResponse):
       ``ack > SND.UNA``) decides once: the retransmission was spurious when its TSecr is
       smaller than ``RetransmitTS`` (the ACK was caused by the original transmission);
     * response, RFC 4015 sec. 3.2, applied before the ACK is processed:
-      ``restore_congestion_state(saved, how="rfc4015", ack=ack)`` — ``ssthresh =
+      ``restore_congestion_state(saved, how=UndoMode.RFC4015, ack=ack)`` — ``ssthresh =
       pipe_prev``, ``cwnd = FlightSize + min(bytes_acked, IW)``, recovery ends and nothing
       more is retransmitted (step 5: after a spurious timeout, go on with unsent data); the
       ACK is then processed in Open state.  Not modelled: the RTO adaptation of step (7).
@@ -54,12 +55,12 @@ class Eifel(ReorderingResponse):
 
     def on_fast_retransmit(self, sub, now):
         self._start(sub, now)
-        return True
+        return FastRetransmitDecision.REDUCE
 
     def on_timeout(self, sub, now):
         if self.saved is None:
             self._start(sub, now)
-        return None
+        return TimeoutDecision.STANDARD
 
     def on_retransmit(self, sub, k, now):
         if self.saved is not None and self.retransmit_ts is None:
@@ -78,9 +79,9 @@ class Eifel(ReorderingResponse):
         if ts_echo < self.retransmit_ts:
             # restored before the ACK is processed: it is then an ordinary ACK in Open state
             if self.variant == "chihani":
-                sub.restore_congestion_state(self.saved, now, how="exact")
+                sub.restore_congestion_state(self.saved, now, how=UndoMode.EXACT)
             else:
-                sub.restore_congestion_state(self.saved, now, how="rfc4015", ack=ack)
+                sub.restore_congestion_state(self.saved, now, how=UndoMode.RFC4015, ack=ack)
             self.detections += 1
         elif self.variant == "chihani":
             return

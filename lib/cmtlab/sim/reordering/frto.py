@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..registry import register
 from ..tcp import LOSS
+from ..tcp.decisions import FastRetransmitDecision, TimeoutDecision, UndoMode
 from .base import ReorderingResponse
 
 
@@ -14,7 +15,7 @@ class Frto(ReorderingResponse):
     ``variant="rfc"`` (default):
 
     1. on a timeout the state is saved and the sender *defers* the go-back-N
-       (``on_timeout`` → ``"defer"``): the usual reduction (``ssthresh``, ``cwnd = 1 SMSS``,
+       (``on_timeout`` → ``DEFER``): the usual reduction (``ssthresh``, ``cwnd = 1 SMSS``,
        timer backoff) but only the first unacknowledged segment is retransmitted; ``recover``
        is the highest segment sent;
     2. first ACK after the timeout: (a) a duplicate ACK, or one that covers ``recover`` →
@@ -24,7 +25,7 @@ class Frto(ReorderingResponse):
        can be sent, conventional recovery;
     3. second ACK: (a) a duplicate ACK → conventional recovery (``cwnd`` at most 3 SMSS);
        (b) an ACK that advances the window → the timeout was spurious.  Response (RFC 5682
-       sec. 4 recommends RFC 4015): ``restore_congestion_state(saved, how="rfc4015")`` and
+       sec. 4 recommends RFC 4015): ``restore_congestion_state(saved, how=UndoMode.RFC4015)`` and
        go on with new data.
 
     A timeout that recurs before any ACK, on the same ``SND.UNA``, restarts F-RTO at step 1
@@ -34,7 +35,7 @@ class Frto(ReorderingResponse):
     Fast retransmits are untouched.
 
     ``variant="chihani"`` (the Chihani–Collange ns-3 model, MECHANISMS.md): duplicate
-    ACKs are ignored (no fast retransmit at all: ``on_fast_retransmit`` → ``"ignore"``,
+    ACKs are ignored (no fast retransmit at all: ``on_fast_retransmit`` → ``IGNORE``,
     losses wait for the timer), the RFC 5682 steps run but the spurious-timeout verdict is
     never used: no undo.  (The model's random ACK dropping, seeded from the wall clock, is
     not reproduced.)
@@ -56,24 +57,24 @@ class Frto(ReorderingResponse):
         self.reverts = 0
 
     def on_fast_retransmit(self, sub, now):
-        return "ignore" if self.variant == "chihani" else True
+        return FastRetransmitDecision.IGNORE if self.variant == "chihani" else FastRetransmitDecision.REDUCE
 
     def on_timeout(self, sub, now):
         if self.phase == 1 and sub.una == self.una_at_timeout:
             # a recurring timeout before any ACK, on the same SND.UNA: F-RTO again, the state
             # saved before the first timeout kept (RFC 5682 sec. 3.2; Linux does the same)
             self.recover = sub.high
-            return "defer"
+            return TimeoutDecision.DEFER
         if self.phase or sub.state == LOSS:
             # a timeout during an RTO recovery (after F-RTO sent new data, or a go-back-N)
             # continues with the conventional recovery (RFC 5682 sec. 2.1, step 1)
             self.phase = 0
-            return "standard"
+            return TimeoutDecision.STANDARD
         self.saved = sub.snapshot_congestion_state(now)
         self.recover = sub.high
         self.una_at_timeout = sub.una
         self.phase = 1
-        return "defer"
+        return TimeoutDecision.DEFER
 
     def on_ack(self, sub, ack, ts_echo, sack, now):
         una = self.una_before = sub.una
@@ -83,7 +84,7 @@ class Frto(ReorderingResponse):
             self.phase = 0
             self.detections += 1
             if self.variant != "chihani":
-                sub.restore_congestion_state(self.saved, now, how="rfc4015", ack=ack)
+                sub.restore_congestion_state(self.saved, now, how=UndoMode.RFC4015, ack=ack)
 
     def _conventional(self, sub, now):
         sub.conventional_rto_recovery(now)

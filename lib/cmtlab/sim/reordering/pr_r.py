@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..registry import register
+from ..tcp.decisions import FastRetransmitDecision, TimeoutDecision
 from .base import ReorderingResponse
 
 #: What PR-R does to ``ssthresh`` at a fast retransmit (the first is the default).
@@ -29,10 +30,11 @@ class PacketReorderingResponse(ReorderingResponse):
       as well as ``cwnd`` — is not called, so **neither** changes.  The sender's fast
       recovery runs at the kept ``cwnd`` and, when it ends, ``ssthresh`` is what it was
       before: a slow start under way (the first one, or one after a timeout) goes on.
-      (``on_fast_retransmit`` → ``"keep"``.)
+      (``on_fast_retransmit`` keeps ``ssthresh`` in :attr:`kept_ssthresh` and answers
+      ``KEEP_WINDOW``; ``on_recovery_exit`` gives it back; a timeout forgets it.)
     * ``"cwnd"`` (this book's first implementation, kept for comparison): ``ssthresh =
       cwnd`` at every fast retransmit, so the window is kept but any slow start ends there
-      (``on_fast_retransmit`` → ``False``).
+      (``on_fast_retransmit`` → ``KEEP_WINDOW``).
 
     Both differ only while ``cwnd < ssthresh``; in congestion avoidance ``ssthresh = cwnd``
     changes nothing the sender uses before its next reduction.  The timer is not restarted
@@ -49,7 +51,17 @@ class PacketReorderingResponse(ReorderingResponse):
             raise ValueError(f"ssthresh of reordering response 'pr-r' must be one of {list(SSTHRESH_RULES)}, "
                              f"got {ssthresh!r}")
         self.ssthresh = ssthresh
-        self._decision = "keep" if ssthresh == "keep" else False
+        self.kept_ssthresh = None  # ssthresh before the current "keep" episode (None: none under way)
 
     def on_fast_retransmit(self, sub, now):
-        return self._decision
+        self.kept_ssthresh = sub.ssthresh if self.ssthresh == "keep" else None
+        return FastRetransmitDecision.KEEP_WINDOW
+
+    def on_recovery_exit(self, sub, now):
+        if self.kept_ssthresh is not None:  # the threshold was never reduced: slow start goes on
+            sub.ssthresh = self.kept_ssthresh
+            self.kept_ssthresh = None
+
+    def on_timeout(self, sub, now):
+        self.kept_ssthresh = None  # the timeout reacts as legacy TCP (sec. III)
+        return TimeoutDecision.STANDARD

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..registry import register
+from ..tcp.decisions import FastRetransmitDecision, TimeoutDecision, UndoMode
 from .base import ReorderingResponse
 
 
@@ -24,10 +25,10 @@ class TcpDoor(ReorderingResponse):
     Responses, both from the paper:
 
     * *temporarily disabling congestion control* for ``T1`` after a detection: a fast
-      retransmit then keeps the window (``on_fast_retransmit`` → ``False``) and a timeout
-      retransmits without reducing it (``on_timeout`` → ``"veto"``);
+      retransmit then keeps the window (``on_fast_retransmit`` → ``KEEP_WINDOW``) and a timeout
+      retransmits without reducing it (``on_timeout`` → ``VETO``);
     * *instant recovery during congestion avoidance*: a detection within ``T2`` after a
-      window reduction restores the state saved just before it (``how="exact"``).
+      window reduction restores the state saved just before it (``how=UndoMode.EXACT``).
 
     ``T1 = t1_srtt × SRTT`` and ``T2 = t2_srtt × SRTT`` at the moment of use; defaults
     1 SRTT each — a choice of this book (the paper's text is not in the shared corpus, so
@@ -65,21 +66,21 @@ class TcpDoor(ReorderingResponse):
 
     def on_fast_retransmit(self, sub, now):
         if self.variant == "chihani":
-            return "ignore"
+            return FastRetransmitDecision.IGNORE
         if now < self.disabled_until:
-            return False
+            return FastRetransmitDecision.KEEP_WINDOW
         self.saved = sub.snapshot_congestion_state(now)
         self.reduced_at = now
-        return True
+        return FastRetransmitDecision.REDUCE
 
     def on_timeout(self, sub, now):
         if self.variant == "chihani":
-            return None
+            return TimeoutDecision.STANDARD
         if now < self.disabled_until:
-            return "veto"
+            return TimeoutDecision.VETO
         self.saved = sub.snapshot_congestion_state(now)
         self.reduced_at = now
-        return None
+        return TimeoutDecision.STANDARD
 
     def on_retransmit(self, sub, k, now):
         self.retransmitted.add(k)
@@ -102,6 +103,6 @@ class TcpDoor(ReorderingResponse):
         self.disabled_until = now + int(self.t1_srtt * srtt)
         if self.saved is not None and now - self.reduced_at <= int(self.t2_srtt * srtt):
             # instant recovery, before the ACK is processed
-            sub.restore_congestion_state(self.saved, now, how="exact")
+            sub.restore_congestion_state(self.saved, now, how=UndoMode.EXACT)
             self.instant_recoveries += 1
             self.saved = None

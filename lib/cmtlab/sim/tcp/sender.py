@@ -98,8 +98,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .engine.timers import LazyTimer
-from .link import NS_PER_S, seconds_to_ns
+from ..engine.timers import LazyTimer
+from .decisions import FastRetransmitDecision, OutOfOrderAck, TimeoutDecision, UndoMode
+from ..link import NS_PER_S, seconds_to_ns
 
 # congestion states (ns-3 TcpSocketState::TcpCongState_t)
 OPEN, DISORDER, RECOVERY, LOSS = 0, 1, 2, 3
@@ -163,7 +164,7 @@ class TcpSender:
         # multipath plumbing (read by mechanisms; see cmtlab.sim.mptcp)
         "index", "connection", "path",
         # reordering-response hooks (see cmtlab.sim.reordering)
-        "_every_ack", "_plain", "spurious_undos", "initial_cwnd", "kept_ssthresh", "window_kept",
+        "_every_ack", "_plain", "spurious_undos", "initial_cwnd",
     )
 
     def __init__(self, *, segment_bytes: int, transfer_bytes: int, initial_window_bytes: int,
@@ -249,8 +250,6 @@ class TcpSender:
         self._every_ack = bool(getattr(reordering, "wants_every_ack", False))
         self._plain = trace is None and not self._every_ack
         self.spurious_undos = 0  # times a reordering response restored a saved congestion state
-        self.kept_ssthresh = None  # ssthresh to restore when a "keep" fast recovery ends (PR-R)
-        self.window_kept = False  # the reordering response kept the window at the last fast retransmit
         cc.init(self)
         attach = getattr(reordering, "attach", None)
         if attach is not None:
@@ -328,19 +327,19 @@ class TcpSender:
                                flight_bytes=self.in_flight(), srtt=self.srtt, rttvar=self.rttvar, rto=self.rto,
                                time_ns=now)
 
-    def restore_congestion_state(self, record: "CongestionState", now: int, how: str = "undo",
+    def restore_congestion_state(self, record: "CongestionState", now: int, how: UndoMode = UndoMode.UNDO,
                                  ack: int | None = None) -> None:
         """Undo a window reduction that a reordering response found spurious.
 
-        ``how``:
+        ``how`` (a :class:`~cmtlab.sim.tcp.decisions.UndoMode`):
 
-        * ``"undo"`` — ``cwnd = max(cwnd, saved cwnd)``, ``ssthresh = max(ssthresh, saved
+        * ``UNDO`` — ``cwnd = max(cwnd, saved cwnd)``, ``ssthresh = max(ssthresh, saved
           ssthresh)`` (never lowers either; Linux's ``tcp_undo_cwnd_reduction``, the usual
           response to RFC 3708 detection);
-        * ``"exact"`` — the saved ``cwnd`` and ``ssthresh`` as they were;
-        * ``"slow_start"`` — ``ssthresh = saved cwnd``, ``cwnd`` unchanged: slow start back
-          to the saved window (the Chihani–Collange model's "DSACK slow start");
-        * ``"rfc4015"`` — RFC 4015 sec. 3.2 step (DW): ``ssthresh = pipe_prev =
+        * ``EXACT`` — the saved ``cwnd`` and ``ssthresh`` as they were;
+        * ``SLOW_START`` — ``ssthresh = saved cwnd``, ``cwnd`` unchanged: slow start back to
+          the saved window (the Chihani–Collange model's "DSACK slow start");
+        * ``RFC4015`` — RFC 4015 sec. 3.2 step (DW): ``ssthresh = pipe_prev =
           max(saved FlightSize, saved ssthresh)`` and ``cwnd = FlightSize + min(bytes_acked,
           IW)`` for the cumulative ACK ``ack`` about to be processed (call it from
           ``on_ack``): FlightSize is what stays outstanding above ``ack``.
@@ -352,8 +351,8 @@ class TcpSender:
         lost that were not retransmitted are no longer lost (so nothing more is resent: RFC
         4015 sec. 3.2 step 5, "resume transmission with previously unsent data").
         """
-        if how not in ("undo", "exact", "slow_start", "rfc4015"):
-            raise ValueError(f"how must be one of ['undo', 'exact', 'slow_start', 'rfc4015'], got {how!r}")
+        if not isinstance(how, UndoMode):
+            raise ValueError(f"how must be an UndoMode, one of {[m.name for m in UndoMode]}, got {how!r}")
         if self.state == RECOVERY:
             self.recovery.exit(self)
         if self.state != OPEN:
@@ -361,17 +360,16 @@ class TcpSender:
             self.first_partial_ack = True
         self.recover_active = False
         self.dupacks = 0
-        self.kept_ssthresh = None
         self._clear_lost_marks()
-        if how == "undo":
+        if how is UndoMode.UNDO:
             if record.cwnd > self.cwnd:
                 self.cwnd = record.cwnd
             if record.ssthresh > self.ssthresh:
                 self.ssthresh = record.ssthresh
-        elif how == "exact":
+        elif how is UndoMode.EXACT:
             self.cwnd = record.cwnd
             self.ssthresh = record.ssthresh
-        elif how == "slow_start":
+        elif how is UndoMode.SLOW_START:
             self.ssthresh = record.cwnd
         else:  # rfc4015
             self.ssthresh = max(record.flight_bytes, record.ssthresh)
@@ -406,7 +404,7 @@ class TcpSender:
                         self.lost_pending -= 1
 
     def conventional_rto_recovery(self, now: int) -> None:
-        """Go back to the conventional timeout recovery after a ``"defer"`` (RFC 5682 sec. 2.1
+        """Go back to the conventional timeout recovery after a ``DEFER`` (RFC 5682 sec. 2.1
         steps 2a/3a): every outstanding segment not SACKed is lost and is resent in slow start
         (the sending happens at the end of the current ACK's processing).  Segments already
         retransmitted since the timeout stay in flight."""
@@ -959,9 +957,7 @@ class TcpSender:
         if exited_recovery:
             self._new_ack(now, ack, True)
             self.cwnd = self.ssthresh
-            if self.kept_ssthresh is not None:  # a "keep" episode: the threshold was never reduced
-                self.ssthresh = self.kept_ssthresh
-                self.kept_ssthresh = None
+            self.reordering.on_recovery_exit(self, now)  # e.g. PR-R gives its kept ssthresh back
             self.recovery.exit(self)
             if self.trace is not None:
                 self.trace.event(now, "recovery_exit", ack, self)
@@ -999,16 +995,18 @@ class TcpSender:
         """ns-3 ``EnterRecovery`` (RFC 6675 step 4 / RFC 6582 steps 1-2) and fast retransmit.
 
         The reordering response decides first (:meth:`ReorderingResponse.on_fast_retransmit`,
-        with the state still untouched): ``True`` — the standard reduction; ``False`` —
-        retransmit and enter recovery but keep the window (``ssthresh = cwnd``); ``"keep"`` —
-        retransmit and enter recovery with neither ``cwnd`` nor ``ssthresh`` reduced: the
-        recovery runs with ``cwnd`` as its target and, when it ends, ``ssthresh`` is what it was
-        before (so slow start goes on if it was under way); ``"ignore"`` — no fast retransmit
-        at all (the duplicate ACKs are left to the timer).
+        with the state still untouched), with a
+        :class:`~cmtlab.sim.tcp.decisions.FastRetransmitDecision`: ``REDUCE`` — the standard
+        reduction; ``KEEP_WINDOW`` — retransmit and enter recovery but keep the window
+        (``ssthresh = cwnd``; the recovery algorithm is told, so it does not reduce ``cwnd``
+        either); ``IGNORE`` — no fast retransmit at all (the duplicate ACKs are left to the timer).
         """
         decision = self.reordering.on_fast_retransmit(self, now)
-        if decision == "ignore":
+        if decision is FastRetransmitDecision.IGNORE:
             return
+        if decision is not FastRetransmitDecision.REDUCE and decision is not FastRetransmitDecision.KEEP_WINDOW:
+            raise ValueError(f"{type(self.reordering).__name__}.on_fast_retransmit must return a "
+                             f"FastRetransmitDecision, got {decision!r}")
         if not self.sack:
             self._add_reno_sack()
             self._mark_head_lost()
@@ -1021,19 +1019,11 @@ class TcpSender:
         pipe = self.in_flight()
         self.pipe_snapshot = pipe
         flight = pipe if self.sack else pipe + seg
-        self.kept_ssthresh = None
-        # the recovery algorithm must not reduce cwnd either (ChihaniRecovery reads this)
-        self.window_kept = decision is False or decision == "keep"
-        if decision == "keep":
-            # neither reduced (Alheid et al., Algorithm 1): recover at the current window and
-            # give the threshold back when the recovery ends
-            self.kept_ssthresh = self.ssthresh
-            self.ssthresh = self.cwnd
-        elif decision:
+        if decision is FastRetransmitDecision.REDUCE:
             self.ssthresh = self.cc.ssthresh(self, flight)
         else:
             self.ssthresh = self.cwnd  # retransmit but keep the window (and end any slow start)
-        self.recovery.enter(self, self.dupacks, (self.high - self.una) * seg, delivered)
+        self.recovery.enter(self, self.dupacks, (self.high - self.una) * seg, delivered, decision)
         self.fast_retransmits += 1
         if self.trace is not None:
             self.trace.event(now, "fast_retransmit", self.una, self)
@@ -1078,35 +1068,35 @@ class TcpSender:
     def _retransmission_timeout(self, now: int) -> None:
         """ns-3 ``ReTxTimeout`` (RFC 6298 sec. 5, RFC 5681 sec. 3.1 eq. 4).
 
-        The reordering response is asked first (:meth:`ReorderingResponse.on_timeout`):
-        ``"standard"`` (or ``None``) — the reaction below; ``"defer"`` — the congestion
-        reaction (``ssthresh``, ``cwnd = 1 SMSS``, Loss state, timer backoff) but only the
-        first unacknowledged segment is retransmitted and marked lost, the go-back-N
-        retransmission of the rest waits until the response calls
-        :meth:`conventional_rto_recovery` (F-RTO, RFC 5682 sec. 2.1 step 1); ``"veto"`` —
-        the first unacknowledged segment is retransmitted and the timer backed off, the
+        The reordering response is asked first (:meth:`ReorderingResponse.on_timeout`), with a
+        :class:`~cmtlab.sim.tcp.decisions.TimeoutDecision`: ``STANDARD`` — the reaction
+        below; ``DEFER`` — the congestion reaction (``ssthresh``, ``cwnd = 1 SMSS``, Loss
+        state, timer backoff) but only the first unacknowledged segment is retransmitted and
+        marked lost, the go-back-N retransmission of the rest waits until the response calls
+        :meth:`conventional_rto_recovery` (F-RTO, RFC 5682 sec. 2.1 step 1); ``VETO`` — the
+        first unacknowledged segment is retransmitted and the timer backed off, the
         congestion state is left alone.
         """
         if self.una >= self.n_segs or self.una >= self.high:
             return
         how = self.reordering.on_timeout(self, now)
+        if how.__class__ is not TimeoutDecision:
+            raise ValueError(f"{type(self.reordering).__name__}.on_timeout must return a TimeoutDecision, "
+                             f"got {how!r}")
         self.timeouts += 1
         self._consecutive_rto += 1
         if self._consecutive_rto > self.max_backoff:
             self.max_backoff = self._consecutive_rto
-        if how == "veto":
+        if how is TimeoutDecision.VETO:
             doubled = self.rto * 2
             self.rto = doubled if doubled < 60 * NS_PER_S else 60 * NS_PER_S
             if self.trace is not None:
                 self.trace.event(now, "timeout", self.una, self)
             self._send_segment(now, self.una)
             return
-        if how is not None and how not in ("standard", "defer"):
-            raise ValueError(f"{type(self.reordering).__name__}.on_timeout must return 'standard', 'defer', "
-                             f"'veto' or None, got {how!r}")
         in_flight_before = self.in_flight()
         self.dupacks = 0
-        if how == "defer":
+        if how is TimeoutDecision.DEFER:
             self._mark_head_lost()
             self.recover = self.high
             self.recover_active = True
@@ -1124,7 +1114,6 @@ class TcpSender:
         doubled = self.rto * 2
         self.rto = doubled if doubled < 60 * NS_PER_S else 60 * NS_PER_S
         self.ssthresh = self.cc.ssthresh(self, in_flight_before)
-        self.kept_ssthresh = None
         self.state = LOSS
         self.cwnd = self.seg
         if self.trace is not None:
@@ -1206,8 +1195,9 @@ class TcpReceiver:
         #: ``None``: the receiver is the application (done when ``n_segs`` are in order);
         #: else ``sink(now, receiver, first, end)`` takes segments ``[first, end)`` each time
         #: ``rcv_nxt`` reaches ``n_segs`` or more (an MPTCP subflow receiver has ``n_segs = 0``)
-        #: and may set ``receiver.done`` to end the run; a true return value (1: no ACK, 2: a
-        #: duplicate of the last ACK) replaces this segment's ACK.
+        #: and may set ``receiver.done`` to end the run; it returns an
+        #: :class:`~cmtlab.sim.tcp.decisions.OutOfOrderAck` (anything but ``ACK`` replaces this
+        #: segment's ACK).
         self.sink = None
         #: The receiver is the run's application: the run ends when it holds every segment.
         self.completes_run = True
@@ -1266,11 +1256,11 @@ class TcpReceiver:
                     return
                 if hold:
                     # the connection above answers this segment itself (MPTCP receiver
-                    # duplicate-ACK semantics, cmtlab.sim.mptcp): 1 = no ACK now, 2 = a
-                    # duplicate of the last ACK sent
+                    # duplicate-ACK semantics, cmtlab.sim.mptcp): WITHHOLD = no ACK now,
+                    # DUPLICATE = a duplicate of the last ACK sent
                     self.delack_timer.deadline = None
                     self.delack_count = 0
-                    if hold == 2:
+                    if hold is OutOfOrderAck.DUPLICATE:
                         self.acks_sent += 1
                         self.net_ack(now, self.high_tx_ack, self.ts_recent, None, 0)
                     return
