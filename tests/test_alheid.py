@@ -181,7 +181,7 @@ def test_recovery_reaches_the_scenario_and_the_case_labels():
 def test_chihani_recovery_halves_unless_the_response_kept_the_window():
     from types import SimpleNamespace
 
-    from cmtlab.sim.recovery import ChihaniRecovery
+    from cmtlab.sim.models.chihani import ChihaniRecovery
     from cmtlab.sim.tcp.decisions import FastRetransmitDecision as D
 
     for decision, after in ((D.REDUCE, 5 * 1400), (D.KEEP_WINDOW, 10 * 1400)):

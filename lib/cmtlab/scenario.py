@@ -44,7 +44,7 @@ from ._validate import as_float_array, check_choice, check_int, check_non_negati
 ACK_PATHS = ("round_robin", "first", "fastest", "ideal")
 #: Fast-recovery styles: classic NewReno (RFC 6582), Proportional Rate Reduction (RFC 6937), or
 #: the Chihani–Collange ns-3 MPTCP model's halving without fast recovery (pair it with
-#: ``variant="chihani"`` congestion control; :class:`cmtlab.sim.recovery.ChihaniRecovery`).
+#: ``variant="chihani"`` congestion control; :class:`cmtlab.sim.models.chihani.ChihaniRecovery`).
 RECOVERY_STYLES = ("newreno", "prr", "chihani")
 #: Loss models of a link's forward (data) direction.
 LOSS_UNITS = ("none", "packet", "bit")

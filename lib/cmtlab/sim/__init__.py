@@ -73,6 +73,8 @@ from .reordering import NoReorderingResponse, ReorderingResponse  # noqa: E402
 from .scheduler import FixedScheduler, RoundRobinScheduler, Scheduler  # noqa: E402
 from .traces import TRACE_NAMES, ReorderDensity, reorder_density  # noqa: E402
 from .multipath import MptcpResult, MptcpScenario, MptcpSimulation, mptcp_scenario, run_mptcp, simulate_mptcp  # noqa: E402,E501
+# the built-in mechanisms register themselves when their modules are imported (cmtlab.sim.registry)
+from . import models, osia_links, osia_scheduler, wifi  # noqa: E402,F401
 
 
 def run(scenario: StripedScenario, *, trace=False, reordering="none", reordering_params=None) -> TransferResult:

@@ -18,8 +18,9 @@ Coupled multipath congestion control lives here too (after :class:`NewReno`): on
 per subflow, registered by name (``"uncoupled"``, ``"fully_coupled"``, ``"rtt_compensation"``,
 ``"lia"``, ``"olia"``), reading the other subflows' ``cwnd`` and ``srtt`` through
 ``sub.connection.subflows``; with ``sub.connection is None`` each is exactly NewReno.  See
-:class:`CoupledCongestionControl` for the common frame, the units (bytes; RFC 6356's
-``bytes_acked`` is ``segments_acked * sub.seg``) and the ``variant="chihani"`` preset.
+:class:`CoupledCongestionControl` for the common frame and the units (bytes; RFC 6356's
+``bytes_acked`` is ``segments_acked * sub.seg``).  The Chihani–Collange model's versions
+(``variant="chihani"``) are their own classes in :mod:`cmtlab.sim.models.chihani`.
 
 The single-path algorithm is :class:`NewReno`, the RFC 5681 slow start / congestion avoidance in ns-3's
 ``TcpNewReno`` form (ns-3.44), which the simulator follows where the RFC leaves room:
@@ -41,7 +42,8 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 
-from .registry import register
+from .._validate import check_choice
+from .registry import check_variant, register
 
 
 class CongestionControl(ABC):
@@ -93,18 +95,11 @@ class NewReno(CongestionControl):
 # Coupled multipath congestion control (one instance per subflow)
 # ---------------------------------------------------------------------------------------------
 
-#: ``variant`` values of the coupled algorithms: ``"spec"`` follows the defining document (the
-#: RFC or paper section cited in each class), ``"chihani"`` the Chihani–Collange ns-3 MPTCP model
-#: (``mp-tcp-socket-impl.cc``, 2011) that Arabi et al. and Alheid et al. ran.
-VARIANTS = ("spec", "chihani")
 #: ``counting`` values: ``"bytes"`` — RFC 6356's ``bytes_acked``, derived from the engine's
 #: call as ``segments_acked * sub.seg`` (one increase per acknowledged segment, RFC 3465-like);
 #: ``"ack"`` — one increase per ACK whatever it covers, as ns-3's ``TcpNewReno`` (class
 #: :class:`NewReno` above) and the Chihani–Collange code count.
 COUNTINGS = ("bytes", "ack")
-#: EWMA gain of the Chihani–Collange smoothed window used in alpha
-#: (``scwnd = 0.875 scwnd + 0.125 cwnd``, ``calculateSmoothedCWND``).
-CHIHANI_SCWND_GAIN = 0.125
 
 
 def _rtt_s(sub):
@@ -159,24 +154,17 @@ class CoupledCongestionControl(CongestionControl):
     * Loss: :meth:`ssthresh` is NewReno's ``max(2 SMSS, FlightSize / 2)`` — "loss halves the
       subflow's window" — unless a subclass says otherwise.
 
-    ``variant="chihani"`` selects the Chihani–Collange ns-3 model: increase once per ACK
-    (``counting="ack"`` forced), no cap, alpha from the EWMA-smoothed windows, and its
-    ssthresh ``max(min(rwnd, cwnd)/2, 2 MSS)`` with ``cwnd`` in segments and the rest in bytes
-    — 2 segments in every practical case (see :meth:`ssthresh`).  Its window after a loss
-    (``cwnd = max(cwnd/2, 1)``, fully coupled ``max(cwnd - total/2, 1)``, no fast recovery) is
-    the loss-recovery algorithm's business; :meth:`loss_window` gives the value for such a
-    recovery preset.
+    ``variant`` is the defining document's, ``"spec"``; the Chihani–Collange ns-3 model's
+    versions (``variant="chihani"``) are subclasses in :mod:`cmtlab.sim.models.chihani`, built by
+    ``registry.make("congestion", name, variant="chihani")``.
     """
 
-    def __init__(self, variant: str = "spec", counting: str = "bytes"):
-        from .._validate import check_choice
+    VARIANT = "spec"
 
-        self.variant = check_choice("variant", variant, VARIANTS)
+    def __init__(self, variant: str = "spec", counting: str = "bytes"):
+        self.variant = check_variant("congestion", self, variant)
         self.counting = check_choice("counting", counting, COUNTINGS)
-        if self.variant == "chihani":
-            self.counting = "ack"
         self._frac = 0.0
-        self.scwnd = 0.0  # Chihani smoothed window (bytes); 0 until the first CA ACK
 
     # -- helpers ------------------------------------------------------------------------
     @staticmethod
@@ -184,28 +172,12 @@ class CoupledCongestionControl(CongestionControl):
         return sub.connection.subflows
 
     def _window_for_alpha(self, other) -> float:
-        """``other``'s window in alpha: its cwnd, or (Chihani) its smoothed cwnd.
-
-        The Chihani–Collange ``calculate_alpha`` uses every subflow's ``scwnd`` as it stands —
-        0 for a subflow that has not had a congestion-avoidance ACK yet (it then adds nothing
-        to alpha's sums); a subflow run by another algorithm counts with its cwnd.
-        """
-        if self.variant == "chihani":
-            cc = getattr(other, "cc", None)
-            if isinstance(cc, CoupledCongestionControl):
-                return cc.scwnd
+        """``other``'s window in alpha: its cwnd (the model variant uses smoothed windows)."""
         return float(other.cwnd)
-
-    def _update_scwnd(self, sub) -> None:
-        if self.scwnd < sub.seg:
-            self.scwnd = float(sub.cwnd)
-        else:
-            self.scwnd = (1.0 - CHIHANI_SCWND_GAIN) * self.scwnd + CHIHANI_SCWND_GAIN * sub.cwnd
 
     # -- interface ----------------------------------------------------------------------
     def init(self, sub) -> None:
         self._frac = 0.0
-        self.scwnd = 0.0
 
     def increase_window(self, sub, segments_acked: int) -> None:
         if getattr(sub, "connection", None) is None:
@@ -220,8 +192,6 @@ class CoupledCongestionControl(CongestionControl):
                 segments_acked = 0
             sub.cwnd = cwnd
         if cwnd >= ssthresh and segments_acked > 0:
-            if self.variant == "chihani":
-                self._update_scwnd(sub)
             acked = 1 if self.counting == "ack" else segments_acked
             self._frac += self.ca_increase(sub, acked * seg)
             whole = math.floor(self._frac + 1e-9)  # 1e-9 B: float noise of exact products
@@ -233,31 +203,20 @@ class CoupledCongestionControl(CongestionControl):
         raise NotImplementedError
 
     def ssthresh(self, sub, bytes_in_flight: int) -> int:
-        if self.variant == "chihani" and getattr(sub, "connection", None) is not None:
-            # max(min(rwnd, cwnd) / 2, 2 * MSS): cwnd in segments, 2 * MSS in bytes
-            return int(max((sub.cwnd / sub.seg) / 2.0, 2 * sub.seg))
         return NewReno.ssthresh(self, sub, bytes_in_flight)
-
-    def loss_window(self, sub) -> int:
-        """Chihani–Collange window after a loss (bytes): ``max(cwnd/2, 1 segment)``."""
-        return max(sub.cwnd // 2, sub.seg)
 
 
 @register("congestion", "uncoupled")
 class Uncoupled(CoupledCongestionControl):
     """Uncoupled subflows (Arabi sec. 3.1): each subflow runs its own TCP.
 
-    ``variant="spec"``: exactly :class:`NewReno` on every subflow (ns-3's per-ACK congestion
-    avoidance ``max(1, floor(SMSS^2/cwnd))``), whatever ``counting`` says.
-    ``variant="chihani"``: ``+1/cwnd`` segment per ACK in congestion avoidance, i.e.
-    ``SMSS^2/cwnd`` bytes unrounded.
+    Exactly :class:`NewReno` on every subflow (ns-3's per-ACK congestion avoidance
+    ``max(1, floor(SMSS^2/cwnd))``), whatever ``counting`` says.  :meth:`ca_increase` is
+    ``SMSS^2/cwnd`` bytes unrounded per ACK: what the model variant uses.
     """
 
     def increase_window(self, sub, segments_acked: int) -> None:
-        if self.variant == "spec" or getattr(sub, "connection", None) is None:
-            NewReno.increase_window(self, sub, segments_acked)
-        else:
-            CoupledCongestionControl.increase_window(self, sub, segments_acked)
+        NewReno.increase_window(self, sub, segments_acked)
 
     def ca_increase(self, sub, bytes_acked: int) -> float:
         return bytes_acked * sub.seg / sub.cwnd
@@ -273,8 +232,7 @@ class FullyCoupled(CoupledCongestionControl):
     ``max(wc^r - w/2)`` without its second argument; the floor here is RFC 5681's 2 segments
     for the threshold: ``ssthresh = max(FlightSize_r - W/2, 2 SMSS)`` with
     ``W = FlightSize_r + sum_{p != r} cwnd_p`` (FlightSize stands for ``cwnd_r`` as in NewReno;
-    with one subflow this is NewReno's ``FlightSize/2``).  The Chihani variant's window after a
-    loss is ``max(cwnd - total/2, 1 segment)`` (:meth:`loss_window`).
+    with one subflow this is NewReno's ``FlightSize/2``).
     """
 
     def ca_increase(self, sub, bytes_acked: int) -> float:
@@ -282,16 +240,12 @@ class FullyCoupled(CoupledCongestionControl):
         return bytes_acked * sub.seg / total
 
     def ssthresh(self, sub, bytes_in_flight: int) -> int:
-        if getattr(sub, "connection", None) is None or self.variant == "chihani":
+        if getattr(sub, "connection", None) is None:
             return CoupledCongestionControl.ssthresh(self, sub, bytes_in_flight)
         others = sum(s.cwnd for s in self._subflows(sub) if s is not sub)
         total = bytes_in_flight + others
         v = bytes_in_flight - total // 2
         return max(v, 2 * sub.seg)
-
-    def loss_window(self, sub) -> int:
-        total = sum(s.cwnd for s in self._subflows(sub)) if sub.connection is not None else sub.cwnd
-        return max(sub.cwnd - total // 2, sub.seg)
 
 
 @register("congestion", "lia")
@@ -310,25 +264,15 @@ class Lia(CoupledCongestionControl):
     segment per ACK (``counting="ack"``, ns-3's NewReno counting; with delayed ACKs the RFC
     form grows twice as fast per ACK as :class:`NewReno`).  Slow start, loss (ssthresh =
     ``max(FlightSize/2, 2 SMSS)``) and fast recovery unchanged.
-
-    ``variant="chihani"``: ``+alpha/total`` segments per ACK without the cap, alpha from the
-    smoothed windows (``calculate_alpha`` of ``mp-tcp-socket-impl.cc``: RFC 6356's formula on
-    ``scwnd``, the EWMA of :data:`CHIHANI_SCWND_GAIN`), ``total`` the raw windows' sum.  With equal RTTs the total increase per RTT over all subflows is
-    ``alpha = max_i cwnd_i / cwnd_total`` segments (one segment only when one subflow carries
-    everything); the equilibrium is still one TCP's throughput (RFC 6356 sec. 3's design).
     """
 
     def alpha(self, sub) -> float:
+        """RFC 6356's alpha from the windows :meth:`_window_for_alpha` reads (:func:`rfc6356_alpha`)."""
         subs = self._subflows(sub)
         windows = [self._window_for_alpha(s) for s in subs]
-        # Chihani: alpha = sum(scwnd) * max(scwnd/rtt^2) / (sum scwnd/rtt)^2 (calculate_alpha), the
-        # increase then divides by the raw total cwnd
         return rfc6356_alpha(windows, [_rtt_s(s) for s in subs])
 
     def ca_increase(self, sub, bytes_acked: int) -> float:
-        if self.variant == "chihani":
-            total = sum(s.cwnd for s in self._subflows(sub))
-            return self.alpha(sub) * bytes_acked * sub.seg / total
         # RFC 6356 sec. 3 in one pass over the subflows (the hot path: once per ACK):
         # alpha / cwnd_total = max_i(cwnd_i/rtt_i^2) / (sum_i cwnd_i/rtt_i)^2
         best = 0.0
@@ -362,19 +306,14 @@ class RttCompensation(CoupledCongestionControl):
     subflows, ``RTT_best`` the smallest RTT) — ``alpha_rule="arabi"``; ``alpha_rule="rfc6356"``
     uses :func:`rfc6356_alpha` instead (then this is LIA).  In bytes:
     ``min(alpha * bytes_acked * SMSS / cwnd_total, bytes_acked * SMSS / cwnd_r)``.  Loss halves
-    the subflow's window.  ``variant="chihani"``: per ACK, RFC alpha from smoothed windows,
-    with the ``min`` (this is the only capped algorithm of that code).
+    the subflow's window.
     """
 
     ALPHA_RULES = ("arabi", "rfc6356")
 
     def __init__(self, variant: str = "spec", counting: str = "bytes", alpha_rule: str = "arabi"):
-        from .._validate import check_choice
-
         super().__init__(variant, counting)
         self.alpha_rule = check_choice("alpha_rule", alpha_rule, self.ALPHA_RULES)
-        if self.variant == "chihani":
-            self.alpha_rule = "rfc6356"
 
     def alpha(self, sub) -> float:
         subs = self._subflows(sub)
@@ -416,10 +355,10 @@ class Olia(CoupledCongestionControl):
     """
 
     def __init__(self, variant: str = "spec", counting: str = "bytes"):
-        super().__init__(variant, counting)
-        if self.variant == "chihani":
+        if variant == "chihani":
             raise ValueError("variant must be 'spec' for olia (the Chihani–Collange code has no OLIA), "
                              "got 'chihani'")
+        super().__init__(variant, counting)
         self.l_prev_bytes = 0  # bytes acknowledged between the last two losses
         self.l_cur_bytes = 0  # bytes acknowledged since the last loss
 

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import random
 
+from .models.chihani import RECEIVER_OUT_OF_ORDER_ACK
 from .scheduler import HoldUntil
 from .tcp import TcpReceiver, TcpSender
 from .tcp.decisions import OutOfOrderAck
@@ -140,7 +141,7 @@ class MptcpConnection:
         self._short_dsn = n_dsn - 1 if n_dsn is not None and last_len != segment_bytes else -1
         self._dsn_cap = n_dsn if n_dsn is not None else 1 << 62
         # what a subflow receiver does with a segment that lands in the out-of-order buffer
-        self._hold_code = {"rfc": OutOfOrderAck.ACK, "chihani": OutOfOrderAck.WITHHOLD,
+        self._hold_code = {"rfc": OutOfOrderAck.ACK, "chihani": RECEIVER_OUT_OF_ORDER_ACK,
                            "paper": OutOfOrderAck.DUPLICATE}[dupack_mode]
         self.pending_ack: set[int] = set()  # subflow receivers owing an ACK (dupack modes)
         self.retransmit = retransmit

@@ -28,7 +28,8 @@ duplicate ACKs plays the role of RFC 6582's window inflation.
 
 Implemented: :class:`ClassicRecovery` (RFC 6582 NewReno / ns-3 ``TcpClassicRecovery``)
 and :class:`PrrRecovery` (RFC 6937 Proportional Rate Reduction as ns-3.44's
-``TcpPrrRecovery``).
+``TcpPrrRecovery``); the Chihani–Collange model's loss response is
+:class:`cmtlab.sim.models.chihani.ChihaniRecovery`.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 
-from .registry import register
+from .registry import make, register
 from .tcp.decisions import FastRetransmitDecision
 
 
@@ -158,52 +159,15 @@ class PrrRecovery(RecoveryAlgorithm):
 
 
 def make_recovery(style: str) -> RecoveryAlgorithm:
-    """The recovery algorithm for ``TcpOptions.recovery`` (``"newreno"``, ``"prr"`` or ``"chihani"``)."""
-    if style == "newreno":
-        return ClassicRecovery()
-    if style == "prr":
-        return PrrRecovery()
-    if style == "chihani":
-        return ChihaniRecovery()
-    raise ValueError(f"recovery must be one of ['newreno', 'prr', 'chihani'], got {style!r}")
+    """The recovery algorithm for ``TcpOptions.recovery`` (a registered name: ``"newreno"``,
+    ``"prr"``, or the Chihani–Collange model's ``"chihani"`` of :mod:`cmtlab.sim.models.chihani`)."""
+    return make("recovery", style)
 
 
-@register("recovery", "chihani")
-class ChihaniRecovery(RecoveryAlgorithm):
-    """The Chihani–Collange ns-3 MPTCP model's loss response (see ``MECHANISMS.md``).
+def __getattr__(name: str):
+    # the model's loss response moved to cmtlab.sim.models.chihani; the old import path still works
+    if name == "ChihaniRecovery":
+        from .models.chihani import ChihaniRecovery
 
-    At the third duplicate ACK the model halves the window and retransmits one segment, with no
-    fast recovery and no window inflation: ``cwnd = max(cwnd/2, 1 segment)`` (fully coupled:
-    ``max(cwnd - total/2, 1 segment)``).  On entry ``cwnd`` becomes the congestion control's
-    ``loss_window(sub)`` when it has one (the coupled classes of :mod:`cmtlab.sim.congestion`),
-    else ``max(cwnd // 2, seg)``; duplicate and partial ACKs leave it alone; on exit the sender
-    has set ``cwnd = ssthresh`` (two segments with the Chihani ssthresh), and the window after
-    the loss is put back — the model has no recovery state to leave.  Pair it with
-    ``variant="chihani"`` congestion control.  When the reordering response kept the window at
-    this fast retransmit (``decision`` ``KEEP_WINDOW``: PR-R, TCP-DOOR while disabled) the halving is
-    skipped — it is the "CWND reduction function" that Alheid et al.'s Algorithm 1 does not call.
-    Approximations: the sender's window still counts the RFC 6675 ``pipe`` (duplicate ACKs deflate
-    it), the model's counts unacknowledged data; and the sender's recovery state is still the
-    engine's (until the recovery point is acknowledged, a partial ACK retransmits the next
-    segment, RFC 6582 sec. 3.2 step 5), where the model retransmits only at a third duplicate ACK.
-    """
-
-    name = "chihani"
-    __slots__ = ("window_after_loss",)
-
-    def __init__(self):
-        self.window_after_loss = 0
-
-    def enter(self, sub, dupacks, unacked_bytes, delivered_bytes, decision=FastRetransmitDecision.REDUCE):
-        if decision is FastRetransmitDecision.KEEP_WINDOW:  # PR-R (Algorithm 1): no reduction at all
-            self.window_after_loss = sub.cwnd
-            return
-        lw = getattr(sub.cc, "loss_window", None) if getattr(sub, "cc", None) is not None else None
-        self.window_after_loss = lw(sub) if lw is not None else max(sub.cwnd // 2, sub.seg)
-        sub.cwnd = self.window_after_loss
-
-    def on_ack(self, sub, delivered_bytes, is_dupack):
-        pass
-
-    def exit(self, sub):
-        sub.cwnd = max(sub.cwnd, self.window_after_loss)
+        return ChihaniRecovery
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -40,14 +40,14 @@ State is read through the sender's public attributes (``cwnd``, ``ssthresh``, ``
 how=...)``, ``conventional_rto_recovery(now)``, ``send_new_data(now, n)`` and
 ``timestamp_now(now)``.
 
-Presets: every response takes ``variant`` — the first of its :attr:`VARIANTS` (default)
-follows the RFC or paper; ``"chihani"`` reproduces the Chihani–Collange ns-3 MPTCP model
-the papers of Alheid et al. and Arabi et al. ran, where it differs.
+Presets: every response takes ``variant`` — its own :attr:`VARIANT` (the default) follows the
+RFC or paper; ``"chihani"`` builds the Chihani–Collange ns-3 MPTCP model's version (the papers
+of Alheid et al. and Arabi et al. ran it), a subclass in :mod:`cmtlab.sim.models.chihani`.
 """
 
 from __future__ import annotations
 
-from ..registry import register
+from ..registry import check_variant, register
 from ..tcp.decisions import FastRetransmitDecision, TimeoutDecision
 
 
@@ -55,8 +55,9 @@ class ReorderingResponse:
     """Hooks a reordering-tolerant sender overrides (see the module docstring)."""
 
     name: str = "abstract"
-    #: Allowed values of ``variant``; the first is the default.
-    VARIANTS: tuple[str, ...] = ("rfc",)
+    #: This class's ``variant`` (what it follows: ``"rfc"`` or ``"paper"``); a model's version
+    #: is its own class (:func:`cmtlab.sim.registry.register_variant`, :mod:`cmtlab.sim.models`).
+    VARIANT: str = "rfc"
     #: Call :meth:`on_ack` / :meth:`after_ack` for every ACK (takes the sender off its fast paths).
     wants_every_ack: bool = False
     #: The receiver must report duplicate segments with D-SACK blocks (RFC 2883; needs SACK).
@@ -66,12 +67,7 @@ class ReorderingResponse:
     wants_rfc7323_echo: bool = False
 
     def __init__(self, variant: str | None = None):
-        if variant is None:
-            variant = self.VARIANTS[0]
-        if variant not in self.VARIANTS:
-            raise ValueError(f"variant of reordering response {self.name!r} must be one of "
-                             f"{list(self.VARIANTS)}, got {variant!r}")
-        self.variant = variant
+        self.variant = check_variant("reordering", self, self.VARIANT if variant is None else variant)
 
     def attach(self, sub) -> None:
         """The sender ``sub`` this instance serves was built (one instance per sender:

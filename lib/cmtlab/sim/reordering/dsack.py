@@ -27,16 +27,11 @@ class DsackUndo(ReorderingResponse):
       at least their saved values.
 
     A D-SACK that arrives before the episode has ended leaves the decision to a later
-    D-SACK (conservative: no undo if the last one came early).
-
-    ``variant="chihani"`` (the Chihani–Collange ns-3 model, Arabi sec. 3.6): the first
-    D-SACK for a segment retransmitted in the episode declares it spurious and the sender
-    slow-starts back to the saved window (``how=UndoMode.SLOW_START``: ``ssthresh`` = saved
-    ``cwnd``).
+    D-SACK (conservative: no undo if the last one came early).  The Chihani–Collange model's
+    version is :class:`cmtlab.sim.models.chihani.ChihaniDsack`.
     """
 
     name = "dsack"
-    VARIANTS = ("rfc", "chihani")
     wants_dsack = True
 
     def __init__(self, variant: str | None = None):
@@ -82,11 +77,13 @@ class DsackUndo(ReorderingResponse):
                     del retx[k]
                 else:
                     retx[k] = n - 1
-        if not hit:
-            return
-        if self.variant == "chihani":
-            self._undo(sub, now, UndoMode.SLOW_START)
-        elif not retx and sub.una >= self.recover:
+        if hit:
+            self._on_retransmission_dsacked(sub, now)
+
+    def _on_retransmission_dsacked(self, sub, now):
+        """A D-SACK reported a retransmission of the episode (RFC 3708 sec. 3: spurious once
+        every one was reported and the cumulative ACK passed the recovery point)."""
+        if not self.retx and sub.una >= self.recover:
             self._undo(sub, now, UndoMode.UNDO)
 
     def _undo(self, sub, now, how):

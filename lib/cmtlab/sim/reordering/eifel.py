@@ -27,13 +27,10 @@ class Eifel(ReorderingResponse):
       more is retransmitted (step 5: after a spurious timeout, go on with unsent data); the
       ACK is then processed in Open state.  Not modelled: the RTO adaptation of step (7).
 
-    ``variant="chihani"`` (the Chihani–Collange ns-3 model, MECHANISMS.md): detection only
-    on a *duplicate* ACK while a retransmission is outstanding, whose TSecr predates the
-    retransmission; the response restores the saved ``cwnd`` and ``ssthresh`` exactly.
+    The Chihani–Collange model's version is :class:`cmtlab.sim.models.chihani.ChihaniEifel`.
     """
 
     name = "eifel"
-    VARIANTS = ("rfc", "chihani")
     wants_every_ack = True
     wants_rfc7323_echo = True
 
@@ -67,23 +64,12 @@ class Eifel(ReorderingResponse):
             self.retransmit_ts = sub.timestamp_now(now)
 
     def on_ack(self, sub, ack, ts_echo, sack, now):
-        if self.retransmit_ts is None:
-            return
-        una = sub.una
-        if self.variant == "chihani":
-            if not (ack == una and ack < sub.high):
-                return
-        elif ack <= una:
+        if self.retransmit_ts is None or ack <= sub.una:
             return  # the first acceptable ACK decides, once
         self.checks += 1
         if ts_echo < self.retransmit_ts:
             # restored before the ACK is processed: it is then an ordinary ACK in Open state
-            if self.variant == "chihani":
-                sub.restore_congestion_state(self.saved, now, how=UndoMode.EXACT)
-            else:
-                sub.restore_congestion_state(self.saved, now, how=UndoMode.RFC4015, ack=ack)
+            sub.restore_congestion_state(self.saved, now, how=UndoMode.RFC4015, ack=ack)
             self.detections += 1
-        elif self.variant == "chihani":
-            return
         self.saved = None
         self.retransmit_ts = None

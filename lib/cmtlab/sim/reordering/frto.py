@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..registry import register
 from ..tcp import LOSS
-from ..tcp.decisions import FastRetransmitDecision, TimeoutDecision, UndoMode
+from ..tcp.decisions import TimeoutDecision, UndoMode
 from .base import ReorderingResponse
 
 
@@ -32,17 +32,11 @@ class Frto(ReorderingResponse):
     with the state saved before the first one (RFC 5682 sec. 3.2, as Linux); any other
     timeout during an RTO recovery (after F-RTO sent new data, or a go-back-N) takes the
     standard reaction.
-    Fast retransmits are untouched.
-
-    ``variant="chihani"`` (the Chihani–Collange ns-3 model, MECHANISMS.md): duplicate
-    ACKs are ignored (no fast retransmit at all: ``on_fast_retransmit`` → ``IGNORE``,
-    losses wait for the timer), the RFC 5682 steps run but the spurious-timeout verdict is
-    never used: no undo.  (The model's random ACK dropping, seeded from the wall clock, is
-    not reproduced.)
+    Fast retransmits are untouched.  The Chihani–Collange model's version is
+    :class:`cmtlab.sim.models.chihani.ChihaniFrto`.
     """
 
     name = "frto"
-    VARIANTS = ("rfc", "chihani")
     wants_every_ack = True
 
     def __init__(self, variant: str | None = None):
@@ -55,9 +49,6 @@ class Frto(ReorderingResponse):
         self.stale = False
         self.detections = 0
         self.reverts = 0
-
-    def on_fast_retransmit(self, sub, now):
-        return FastRetransmitDecision.IGNORE if self.variant == "chihani" else FastRetransmitDecision.REDUCE
 
     def on_timeout(self, sub, now):
         if self.phase == 1 and sub.una == self.una_at_timeout:
@@ -83,8 +74,11 @@ class Frto(ReorderingResponse):
             # ACK is processed, which then continues in Open state with new data
             self.phase = 0
             self.detections += 1
-            if self.variant != "chihani":
-                sub.restore_congestion_state(self.saved, now, how=UndoMode.RFC4015, ack=ack)
+            self._respond(sub, ack, now)
+
+    def _respond(self, sub, ack, now):
+        """The response to a spurious timeout (RFC 5682 sec. 4 recommends RFC 4015's)."""
+        sub.restore_congestion_state(self.saved, now, how=UndoMode.RFC4015, ack=ack)
 
     def _conventional(self, sub, now):
         sub.conventional_rto_recovery(now)

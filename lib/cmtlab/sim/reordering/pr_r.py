@@ -43,7 +43,7 @@ class PacketReorderingResponse(ReorderingResponse):
     """
 
     name = "pr-r"
-    VARIANTS = ("paper",)
+    VARIANT = "paper"
 
     def __init__(self, variant: str | None = None, ssthresh: str = "keep"):
         super().__init__(variant)

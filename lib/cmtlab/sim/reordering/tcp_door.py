@@ -34,14 +34,11 @@ class TcpDoor(ReorderingResponse):
     1 SRTT each — a choice of this book (the paper's text is not in the shared corpus, so
     its values could not be checked here); change them with the parameters.
 
-    ``variant="chihani"`` (the Chihani–Collange ns-3 model): a no-op that ignores
-    duplicate ACKs — no fast retransmit at all, losses wait for the timer; no detection.
-    This is also how Alheid et al. describe TCP-DOOR's behaviour (sec. V: it "does not take
-    any action when receiving the third DUPACK and depends on the RTO response only").
+    The Chihani–Collange model's version is :class:`cmtlab.sim.models.chihani.ChihaniTcpDoor`.
     """
 
     name = "tcp-door"
-    VARIANTS = ("paper", "chihani")
+    VARIANT = "paper"
     wants_every_ack = True
 
     def __init__(self, variant: str | None = None, t1_srtt: float = 1.0, t2_srtt: float = 1.0):
@@ -51,8 +48,6 @@ class TcpDoor(ReorderingResponse):
                 raise ValueError(f"{pname} must be a number in (0, 1000] (multiples of SRTT), got {v!r}")
         self.t1_srtt = float(t1_srtt)
         self.t2_srtt = float(t2_srtt)
-        if self.variant == "chihani":
-            self.wants_every_ack = False
         self.high_ack = 0
         self.retransmitted = set()
         self.disabled_until = -1
@@ -65,8 +60,6 @@ class TcpDoor(ReorderingResponse):
         return sub.srtt if sub.n_rtt_samples else sub.rto
 
     def on_fast_retransmit(self, sub, now):
-        if self.variant == "chihani":
-            return FastRetransmitDecision.IGNORE
         if now < self.disabled_until:
             return FastRetransmitDecision.KEEP_WINDOW
         self.saved = sub.snapshot_congestion_state(now)
@@ -74,8 +67,6 @@ class TcpDoor(ReorderingResponse):
         return FastRetransmitDecision.REDUCE
 
     def on_timeout(self, sub, now):
-        if self.variant == "chihani":
-            return TimeoutDecision.STANDARD
         if now < self.disabled_until:
             return TimeoutDecision.VETO
         self.saved = sub.snapshot_congestion_state(now)
