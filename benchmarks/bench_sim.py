@@ -95,7 +95,7 @@ ARABI_D = [0.100, 0.010, 0.050]  # and round-trip delays (s)
 def _bench_round_robin():
     """The registered ``round_robin`` scheduler, or a plain one for this benchmark if none is registered yet."""
     from cmtlab.sim import registry
-    from cmtlab.sim.scheduler import ConnectionScheduler
+    from cmtlab.sim.mechanisms.schedulers import ConnectionScheduler
 
     if "round_robin" in registry.names("scheduler"):
         return "round_robin"

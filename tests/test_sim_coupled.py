@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from cmtlab.sim import registry
-from cmtlab.sim.congestion import NewReno, rfc6356_alpha
+from cmtlab.sim.mechanisms.congestion import NewReno, rfc6356_alpha
 
 SEG = 1000
 COUPLED = ("uncoupled", "fully_coupled", "rtt_compensation", "lia", "olia")

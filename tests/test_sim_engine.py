@@ -9,8 +9,8 @@ import pytest
 from cmtlab import sim
 from cmtlab.scenario import LossModel, TransferResult, striped_scenario
 from cmtlab.sim import Simulation, reorder_density
-from cmtlab.sim.link import PointToPointLink, seconds_to_ns, transmission_ns
-from cmtlab.sim.rng import Mrg32k3a
+from cmtlab.sim.net.link import PointToPointLink, seconds_to_ns, transmission_ns
+from cmtlab.sim.net.rng import Mrg32k3a
 
 SONG_B = [35.9e6, 18.4e6, 33.3e6, 14.7e6]
 

@@ -10,7 +10,7 @@ from cmtlab import sim
 from cmtlab.scenario import TcpOptions, striped_scenario
 from cmtlab.sim import ClassicRecovery, NewReno, Simulation, registry
 from cmtlab.sim.engine import EventQueue
-from cmtlab.sim.reordering import ReorderingResponse
+from cmtlab.sim.mechanisms.reordering import ReorderingResponse
 from cmtlab.sim.tcp import LOSS, OPEN, RECOVERY, TcpSender
 from cmtlab.sim.tcp.decisions import FastRetransmitDecision, TimeoutDecision, UndoMode
 

@@ -12,8 +12,8 @@ import pytest
 
 from cmtlab import wifi_validation as wv
 from cmtlab.sim import registry
-from cmtlab.sim import wifi as w
-from cmtlab.sim.link import DROPPED_LOSS
+from cmtlab.sim.net import wifi as w
+from cmtlab.sim.net.link import DROPPED_LOSS
 
 NO_PD = replace(w.DEFAULT_PARAMS, preamble_min_rssi_dbm=None)
 

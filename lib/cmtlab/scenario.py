@@ -76,7 +76,7 @@ class TcpOptions:
         RFC 3042: send one new segment on each of the first two duplicate ACKs.
     recovery
         ``"newreno"`` — classic NewReno fast recovery with partial ACKs (RFC 6582);
-        ``"chihani"`` — the Chihani–Collange model's loss response (``cmtlab.sim.recovery``);
+        ``"chihani"`` — the Chihani–Collange model's loss response (``cmtlab.sim.mechanisms.recovery``);
         ``"prr"`` — Proportional Rate Reduction (RFC 6937).
     timestamps
         RFC 7323 timestamps (12 bytes on every segment; an RTT sample from every ACK).

@@ -4,7 +4,7 @@
 names and parameters — so :mod:`cmtlab.sweep` can vary and cache it;
 :func:`simulate_mptcp` builds one from plain arguments and runs :class:`MptcpSimulation`.
 
-Topology (:mod:`cmtlab.sim.topology`): subflow ``i`` crosses an optional shared backbone
+Topology (:mod:`cmtlab.sim.net.topology`): subflow ``i`` crosses an optional shared backbone
 link (``backbone_bps``, Alheid et al.'s 100 Mbit/s) and then its own access link
 (``bandwidths_bps[i]``, one-way delay ``delays_s[i] / 2``); its ACKs return over the access
 link's reverse direction.  Without ``backbone_delay_s`` the backbone is forward-only and has
@@ -33,12 +33,12 @@ from .._validate import as_float_array, check_choice, check_int, check_positive
 from ..scenario import PRESETS, TcpOptions, TransferResult, _as_loss, options_preset, striped_scenario
 from . import registry
 from .engine import EventQueue, run_events
-from .link import NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
-from .mptcp import DUPACK_MODES, RETRANSMIT_POLICIES, UNBOUNDED_SEGS, MptcpConnection, MptcpSubflow
-from .recovery import make_recovery
-from .rng import loss_rng
+from .net.link import NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
+from .mptcp import DUPACK_MODES, RETRANSMIT_POLICIES, UNBOUNDED_SEGS, MptcpConnection, MptcpSubflow, reinject
+from .mechanisms.recovery import make_recovery
+from .net.rng import loss_rng
 from .tcp import TcpReceiver, TcpSender
-from .topology import PathInfo, handshake_ns, path_info
+from .net.topology import PathInfo, handshake_ns, path_info
 
 SIMULATOR_NAME = "cmtlab-mptcp"
 
@@ -70,7 +70,7 @@ class MptcpScenario:
     ``duration_s`` (run for that long) is set.  Mechanisms are registry names
     (:mod:`cmtlab.sim.registry`) with keyword parameters as sorted ``(name, value)`` tuples.
     ``links`` holds one ``(link model name, params)`` per path (registry kind ``"link"``; the
-    model's :meth:`~cmtlab.sim.link.LinkModel.for_path` builds the path's access links), or
+    model's :meth:`~cmtlab.sim.net.link.LinkModel.for_path` builds the path's access links), or
     is empty: point-to-point links everywhere.
     """
 
@@ -138,7 +138,7 @@ def mptcp_scenario(bandwidths_bps, delays_s, *, transfer_bytes=None, duration_s=
 
     ``links``: ``None`` (point-to-point links), a link model name, ``(name, params dict)``, or
     a list of those with one entry per path (e.g. ``"pareto_cross_traffic"`` of
-    :mod:`cmtlab.sim.osia_links`, ``("wifi80211g", {"distance_m": 50})``).
+    :mod:`cmtlab.sim.net.cross_traffic`, ``("wifi80211g", {"distance_m": 50})``).
     """
     b = as_float_array("bandwidths_bps", bandwidths_bps)
     d = as_float_array("delays_s", delays_s)
@@ -519,7 +519,7 @@ class MptcpSimulation:
                 dsn = conn.dsn_of(f, k) if conn is not None else k
                 sim.tr["packets"].append((now, f, k, dsn, retx, wire, arr))
             if retx and conn is not None and conn.retransmit == "reinject":
-                sim._reinject(now, f, k)
+                reinject(sim.conn, now, f, k)
 
         if self.tr is None and not timestamps and (conn is None or conn.retransmit != "reinject"):
             def send_data_plain(now: int, k: int, nbytes: int, retx: bool) -> None:
@@ -534,25 +534,6 @@ class MptcpSimulation:
 
             return send_data_plain
         return send_data
-
-    def _reinject(self, now: int, f: int, k: int) -> None:
-        """Send the DSN of subflow ``f``'s segment ``k`` once more on the subflow with most window."""
-        conn = self.conn
-        dsn = conn.dsn_of(f, k)
-        if dsn is None:
-            return
-        best, best_w = None, 0
-        for sub in conn.subflows:
-            if sub.index != f:
-                w = sub.available_window()
-                if w >= sub.seg and w > best_w and (sub.app_tail - sub.una + 1) * sub.seg <= sub.buf_bytes:
-                    best, best_w = sub, w
-        if best is None or best.app_tail != best.high:
-            return
-        conn.maps[best.index].append(dsn)
-        best.app_tail += 1
-        conn.reinjections += 1
-        best.send_pending(now)
 
     def _make_send_ack(self, f: int, arrive):
         queue = self.queue

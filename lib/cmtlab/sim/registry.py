@@ -5,17 +5,17 @@ A scenario names its mechanisms (``congestion="lia"``, ``scheduler="round_robin"
 cache can key on them; the engine turns a name (plus keyword parameters) into an instance
 with :func:`make`.  The engine never branches on a mechanism's name or type.
 
-Kinds (each the interface of one module of :mod:`cmtlab.sim`):
+Kinds (each the interface of one package of :mod:`cmtlab.sim`):
 
-==============  =====================================================  ==========================
-kind            interface                                               module
-==============  =====================================================  ==========================
-``congestion``  :class:`~cmtlab.sim.congestion.CongestionControl`       ``congestion.py``
-``recovery``    :class:`~cmtlab.sim.recovery.RecoveryAlgorithm`         ``recovery.py``
-``reordering``  :class:`~cmtlab.sim.reordering.ReorderingResponse`      ``reordering.py``
-``scheduler``   :class:`~cmtlab.sim.scheduler.ConnectionScheduler`      ``scheduler.py``
-``link``        :class:`~cmtlab.sim.link.LinkModel`                     ``link.py`` (and others)
-==============  =====================================================  ==========================
+==============  =============================================================  ===========================
+kind            interface                                                      where
+==============  =============================================================  ===========================
+``congestion``  :class:`~cmtlab.sim.mechanisms.congestion.CongestionControl`    ``mechanisms/congestion/``
+``recovery``    :class:`~cmtlab.sim.mechanisms.recovery.RecoveryAlgorithm`      ``mechanisms/recovery/``
+``reordering``  :class:`~cmtlab.sim.mechanisms.reordering.ReorderingResponse`   ``mechanisms/reordering/``
+``scheduler``   :class:`~cmtlab.sim.mechanisms.schedulers.ConnectionScheduler`  ``mechanisms/schedulers/``
+``link``        :class:`~cmtlab.sim.net.link.LinkModel`                        ``net/``
+==============  =============================================================  ===========================
 
 Register a class where it is defined::
 

@@ -1,8 +1,8 @@
 """Song et al.'s striped topology (Fig. 5), built over the event core :mod:`cmtlab.sim.engine`.
 
 :class:`Simulation` wires one scenario: a :class:`~cmtlab.sim.tcp.TcpSender` whose IP
-packets a round-robin tunnel (:class:`~cmtlab.sim.scheduler.RoundRobinScheduler`) stripes
-over ``n`` :class:`~cmtlab.sim.link.PointToPointLink` (forward direction), a
+packets a round-robin tunnel (:class:`~cmtlab.sim.mechanisms.schedulers.RoundRobinScheduler`) stripes
+over ``n`` :class:`~cmtlab.sim.net.link.PointToPointLink` (forward direction), a
 :class:`~cmtlab.sim.tcp.TcpReceiver` whose ACKs return as ``options.ack_path`` says (the
 reverse directions of the same links, striped round-robin or pinned to one link, or the
 model's ideal return path, realised as a separate 1 Tbit/s link without delay exactly as
@@ -14,7 +14,7 @@ The run goes through the one event core (:mod:`cmtlab.sim.engine`): integer nano
 ns-3, ties taken in ns-3's order.  Four kinds of event exist here: a data segment arriving
 at the receiver, an ACK arriving at the sender, the retransmission timer and the delayed-ACK
 timer (:class:`~cmtlab.sim.engine.timers.LazyTimer`: ACKs that restart the timer add no
-events).  Links compute departure times arithmetically (:class:`~cmtlab.sim.link.LinkModel`),
+events).  Links compute departure times arithmetically (:class:`~cmtlab.sim.net.link.LinkModel`),
 so each packet costs exactly one event.  Memory is bounded by the window and the queues: the
 sender's scoreboard is a ring of ``send buffer / segment`` entries, the receiver keeps only
 out-of-order segments, and nothing per packet is kept unless a trace is requested.  On the
@@ -32,15 +32,15 @@ from __future__ import annotations
 import time
 
 from ..scenario import TIMESTAMP_OPTION_BYTES, StripedScenario, TransferResult
-from .congestion import CongestionControl, NewReno
+from .mechanisms.congestion import CongestionControl, NewReno
 from .engine import EventQueue, run_events
-from .link import NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
-from .recovery import RecoveryAlgorithm, make_recovery
-from .reordering import NoReorderingResponse, ReorderingResponse
-from .rng import loss_rng
-from .scheduler import FixedScheduler, RoundRobinScheduler, Scheduler
+from .net.link import NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
+from .mechanisms.recovery import RecoveryAlgorithm, make_recovery
+from .mechanisms.reordering import NoReorderingResponse, ReorderingResponse
+from .net.rng import loss_rng
+from .mechanisms.schedulers import FixedScheduler, RoundRobinScheduler, Scheduler
 from .tcp import TcpReceiver, TcpSender
-from .traces import ReorderDensity, TraceRecorder, normalize_trace
+from .engine.traces import ReorderDensity, TraceRecorder, normalize_trace
 
 SIMULATOR_NAME = "cmtlab"
 #: Rate (bit/s) of the ``ack_path="ideal"`` return path: an ACK takes 1 ns (as in :mod:`cmtlab.ns3`).
@@ -57,7 +57,7 @@ class Simulation:
     scenario
         The scenario (build it with :func:`cmtlab.scenario.striped_scenario`).
     trace
-        ``True``, ``False`` or a set of trace names (:data:`cmtlab.sim.traces.TRACE_NAMES`).
+        ``True``, ``False`` or a set of trace names (:data:`cmtlab.sim.engine.traces.TRACE_NAMES`).
     handshake_rtt_sample
         Model the end of the connection set-up as ns-3 (and any RFC 6298 sender) has it:
         the RTT estimator starts with the SYN/SYN-ACK round trip over the first data link
@@ -67,8 +67,8 @@ class Simulation:
         first data segment starts onto the wire).  With ``False`` the first data segments
         run on ``initial_rto_s`` and all links start idle.
     congestion, recovery, reordering, scheduler, ack_scheduler, links, ack_links
-        Plug-ins replacing the defaults (:class:`~cmtlab.sim.congestion.NewReno`, the
-        recovery named by ``options.recovery``, :class:`~cmtlab.sim.reordering.NoReorderingResponse`,
+        Plug-ins replacing the defaults (:class:`~cmtlab.sim.mechanisms.congestion.NewReno`, the
+        recovery named by ``options.recovery``, :class:`~cmtlab.sim.mechanisms.reordering.NoReorderingResponse`,
         round-robin striping, ACK links per ``options.ack_path``, point-to-point links
         built from the scenario).  With ``ack_path="ideal"`` the ACKs use one extra link of
         :data:`IDEAL_PATH_RATE_BPS` without propagation delay (the model's instantaneous
@@ -204,7 +204,7 @@ class Simulation:
         """A specialised ``_send_data`` for a strictly rotating tunnel without traces.
 
         Same steps as :meth:`_send_data` with the rotation the scheduler declares
-        (:meth:`~cmtlab.sim.scheduler.Scheduler.rotation`) inlined (closure variables are
+        (:meth:`~cmtlab.sim.mechanisms.schedulers.Scheduler.rotation`) inlined (closure variables are
         cheaper than attribute look-ups on the hot path); the engine asks the scheduler,
         never checks its type.
         """

@@ -29,13 +29,13 @@ receiver               a segment in order on its subflow but ahead of the data s
 
 from __future__ import annotations
 
-from ..congestion import CoupledCongestionControl, FullyCoupled, Lia, NewReno, RttCompensation, Uncoupled
-from ..recovery import RecoveryAlgorithm
+from ..mechanisms.congestion import CoupledCongestionControl, FullyCoupled, Lia, NewReno, RttCompensation, Uncoupled
+from ..mechanisms.recovery import RecoveryAlgorithm
 from ..registry import register, register_variant
-from ..reordering.dsack import DsackUndo
-from ..reordering.eifel import Eifel
-from ..reordering.frto import Frto
-from ..reordering.tcp_door import TcpDoor
+from ..mechanisms.reordering.dsack import DsackUndo
+from ..mechanisms.reordering.eifel import Eifel
+from ..mechanisms.reordering.frto import Frto
+from ..mechanisms.reordering.tcp_door import TcpDoor
 from ..tcp.decisions import FastRetransmitDecision, OutOfOrderAck, TimeoutDecision, UndoMode
 
 #: EWMA gain of the smoothed window used in alpha (``scwnd = 0.875 scwnd + 0.125 cwnd``,

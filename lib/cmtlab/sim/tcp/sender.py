@@ -3,16 +3,16 @@
 Sequence numbers are **segment indices** (segment ``k`` carries bytes ``[k*s, (k+1)*s)`` of
 the transfer; only the last segment may be shorter); windows, ``ssthresh`` and
 bytes-in-flight are in **bytes**; times (``now``, RTT, RTO) in **integer nanoseconds**,
-the engine's clock (see :mod:`cmtlab.sim.link`).
+the engine's clock (see :mod:`cmtlab.sim.net.link`).
 
 Sender (:class:`TcpSender`)
 ---------------------------
-RFC 5681 slow start / congestion avoidance (via a :class:`~cmtlab.sim.congestion.CongestionControl`),
+RFC 5681 slow start / congestion avoidance (via a :class:`~cmtlab.sim.mechanisms.congestion.CongestionControl`),
 fast retransmit on the ``dupack_threshold``-th duplicate ACK, NewReno fast recovery with
-partial ACKs (RFC 6582) or PRR (RFC 6937) via a :class:`~cmtlab.sim.recovery.RecoveryAlgorithm`,
+partial ACKs (RFC 6582) or PRR (RFC 6937) via a :class:`~cmtlab.sim.mechanisms.recovery.RecoveryAlgorithm`,
 SACK scoreboard and RFC 6675 loss detection, limited transmit (RFC 3042), RFC 6298
 retransmission timer, timestamps (RFC 7323), and a
-:class:`~cmtlab.sim.reordering.ReorderingResponse` hook.
+:class:`~cmtlab.sim.mechanisms.reordering.ReorderingResponse` hook.
 
 The sender mirrors ns-3.44's ``TcpSocketBase`` + ``TcpTxBuffer`` where the RFCs leave
 room; it has been checked segment by segment against :mod:`cmtlab.ns3` on hundreds of
@@ -88,7 +88,7 @@ application itself.  ``index`` tags a flow's timer events in a shared event queu
 from __future__ import annotations
 
 from ..engine.timers import LazyTimer
-from ..link import NS_PER_S, seconds_to_ns
+from ..net.link import NS_PER_S, seconds_to_ns
 from .decisions import FastRetransmitDecision, TimeoutDecision
 from .rto import RttEstimator
 from .scoreboard import HIST_RETX, LOST, RETRANS, SACKED, Scoreboard, _pow2_at_least
@@ -122,7 +122,7 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
         "_run_ack", "_run_len", "_run_start",
         # multipath plumbing (read by mechanisms; see cmtlab.sim.mptcp)
         "index", "connection", "path",
-        # reordering-response hooks (see cmtlab.sim.reordering)
+        # reordering-response hooks (see cmtlab.sim.mechanisms.reordering)
         "_every_ack", "_plain", "spurious_undos", "initial_cwnd",
     )
 

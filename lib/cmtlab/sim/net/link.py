@@ -19,7 +19,7 @@ also leaves the time the packet started serialisation in ``last_start_ns`` (the 
 orders simultaneous arrivals by it, as ns-3 orders events by when they were scheduled).
 A FIFO link's departure times follow arithmetically from the previous departure, so a
 packet costs one call and one event (its arrival); the multipath engine adds one event per
-further hop of a path (:mod:`cmtlab.sim.topology`), so that a link shared by several paths
+further hop of a path (:mod:`cmtlab.sim.net.topology`), so that a link shared by several paths
 is handed its packets in time order.
 
 Implemented: :class:`PointToPointLink` (rate in bit/s, one-way propagation delay in s,
@@ -48,8 +48,8 @@ from abc import ABC, abstractmethod
 from collections import deque
 from fractions import Fraction
 
-from ..scenario import NO_LOSS, LossModel
-from .registry import register
+from ...scenario import NO_LOSS, LossModel
+from ..registry import register
 
 #: :meth:`LinkModel.transmit` result: tail-dropped at the transmit queue (never serialised).
 DROPPED_QUEUE = -1
@@ -150,7 +150,7 @@ class PointToPointLink(LinkModel):
         Generator with a ``random()`` method used for the loss draws, one draw per packet
         whenever the loss rate is > 0 (one generator per link direction, so that adding a
         link does not change another link's loss pattern; the engine uses
-        :class:`cmtlab.sim.rng.Mrg32k3a` streams laid out as ns-3's).
+        :class:`cmtlab.sim.net.rng.Mrg32k3a` streams laid out as ns-3's).
 
     Departure times are computed arithmetically: the link remembers when its transmitter
     becomes free and the start times of the packets still waiting, so a packet costs O(1)

@@ -5,12 +5,12 @@ each path is generated according to a Pareto process with an on-off period that 
 the range [10 ms, 1 s]. The bit error rate on a link dynamically changes within the range between
 1×10⁻³ to 1×10⁻⁵ (with the average of 2×10⁻⁵), and all links have the same bit error rate. The
 path MTU at each path is 1 Kbytes".  This module turns that into two random processes and two
-:class:`~cmtlab.sim.link.LinkModel` classes that compose on one link:
+:class:`~cmtlab.sim.net.link.LinkModel` classes that compose on one link:
 
 * :class:`ParetoOnOff` — the cross-traffic source (a process, no link);
 * :class:`BitErrorProcess` — the bit-error rate over time (a process, no link);
 * :class:`BitErrorLink` (registered as link ``"varying_ber"``) — a
-  :class:`~cmtlab.sim.link.PointToPointLink` whose packets are lost with the frame-error
+  :class:`~cmtlab.sim.net.link.PointToPointLink` whose packets are lost with the frame-error
   probability of the BER *at the moment the packet is serialised*;
 * :class:`CrossTrafficLink` (link ``"pareto_cross_traffic"``) — the same link whose FIFO
   transmitter is shared with a :class:`ParetoOnOff` source: a data packet's departure time
@@ -68,7 +68,7 @@ the BER of a link, or drawing more cross traffic never changes another link's or
 cross-traffic periods, BER values and per-packet loss draws are three separate streams.
 
 Only the forward (data) direction of a path needs these links; the ACK direction is a plain
-:class:`~cmtlab.sim.link.PointToPointLink` in :mod:`cmtlab.osia.experiments` (the paper says
+:class:`~cmtlab.sim.net.link.PointToPointLink` in :mod:`cmtlab.osia.experiments` (the paper says
 nothing about cross traffic against the ACKs).
 """
 
@@ -79,9 +79,9 @@ import random
 
 import numpy as np
 
-from ..scenario import NO_LOSS, LossModel
+from ...scenario import NO_LOSS, LossModel
 from .link import DROPPED_LOSS, DROPPED_QUEUE, NS_PER_S, PointToPointLink, transmission_ns
-from .registry import register
+from ..registry import register
 
 #: Sec. 5.1: on and off periods take values in [10 ms, 1 s].
 PERIOD_RANGE_S = (0.010, 1.0)
@@ -123,7 +123,7 @@ def _check_seed(name: str, value) -> int:
 
 def stream_rng(kind: str, seed: int, stream: int) -> random.Random:
     """The generator of one kind of draw (``"onoff"``, ``"ber"``, ``"loss"``) for ``(seed, stream)``."""
-    return random.Random(f"cmtlab.sim.osia_links/{kind}/{_check_seed('seed', seed)}/{_check_seed('stream', stream)}")
+    return random.Random(f"cmtlab.sim.net.cross_traffic/{kind}/{_check_seed('seed', seed)}/{_check_seed('stream', stream)}")
 
 
 # ---------------------------------------------------------------------------------------- bounded Pareto
@@ -336,9 +336,9 @@ class BitErrorProcess:
 
 @register("link", "varying_ber")
 class BitErrorLink(PointToPointLink):
-    """A :class:`~cmtlab.sim.link.PointToPointLink` whose bit-error rate varies over time (OSIA sec. 5.1).
+    """A :class:`~cmtlab.sim.net.link.PointToPointLink` whose bit-error rate varies over time (OSIA sec. 5.1).
 
-    Parameters as :class:`~cmtlab.sim.link.PointToPointLink` (``rate_bps``, ``delay_s`` one way,
+    Parameters as :class:`~cmtlab.sim.net.link.PointToPointLink` (``rate_bps``, ``delay_s`` one way,
     ``queue_packets``, an optional static ``loss`` with its ``rng``), plus
 
     ber

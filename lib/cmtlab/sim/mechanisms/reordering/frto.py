@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..registry import register
-from ..tcp import LOSS
-from ..tcp.decisions import TimeoutDecision, UndoMode
+from ...registry import register
+from ...tcp import LOSS
+from ...tcp.decisions import TimeoutDecision, UndoMode
 from .base import ReorderingResponse
 
 

@@ -2,7 +2,7 @@
 
 Alheid et al. (ICT 2016), sec. IV.A: the mobile node is 10–100 m from two 802.11g access points
 (54 Mbit/s PHY), 1400 B packets.  This module is that last hop as a
-:class:`~cmtlab.sim.link.LinkModel`: one :class:`WifiMedium` (the channel shared by the AP and
+:class:`~cmtlab.sim.net.link.LinkModel`: one :class:`WifiMedium` (the channel shared by the AP and
 the station) and one :class:`WifiLink` per direction (AP→station carries data, station→AP the
 TCP ACKs), both contending for the same medium.  Every constant below was checked against the
 installed ns-3.44 (:mod:`cmtlab.ns3.wifi` reports what ns-3 used; ``tests/test_wifi.py``).
@@ -118,7 +118,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .link import DROPPED_LOSS, DROPPED_QUEUE, LinkModel
-from .registry import register
+from ..registry import register
 
 #: ns-3's Boltzmann constant (J/K) in ``InterferenceHelper`` (CODATA: 1.380649e-23).
 BOLTZMANN_NS3 = 1.3803e-23
@@ -134,7 +134,7 @@ MPDU_OVERHEAD_BYTES = 8 + 24 + 4
 #: MAC ACK frame (bytes).
 ACK_BYTES = 14
 #: The CSV of ns-3.44's TableBasedErrorRateModel, sampled by cmtlab.ns3.wifi.export_error_table.
-ERROR_TABLE_PATH = Path(__file__).resolve().parents[3] / "data" / "wifi" / "ns3-3.44-table-based-per.csv"
+ERROR_TABLE_PATH = Path(__file__).resolve().parents[4] / "data" / "wifi" / "ns3-3.44-table-based-per.csv"
 
 
 @dataclass(frozen=True)

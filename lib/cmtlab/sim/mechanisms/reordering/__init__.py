@@ -3,7 +3,7 @@
 One small class per idea, registered by name (``registry.make("reordering", name,
 **params)``), one instance per :class:`~cmtlab.sim.tcp.TcpSender` — a single TCP
 connection and every MPTCP subflow alike.  The hooks, and the sender's public
-snapshot/undo API the responses use, are described in :mod:`cmtlab.sim.reordering.base`.
+snapshot/undo API the responses use, are described in :mod:`cmtlab.sim.mechanisms.reordering.base`.
 
 ==============  ==========================================  ==================================================
 name            class (file)                                defined by
@@ -30,12 +30,12 @@ default follows the RFC or the paper (``"rfc"``, or ``"paper"`` for TCP-DOOR and
 * ``tcp-door``: a no-op that ignores duplicate ACKs.
 
 A scenario names a response as ``reordering="dsack"`` with parameters
-``{"variant": "chihani"}``; ``cmtlab.sim.reordering.make(name, **params)`` builds one.
+``{"variant": "chihani"}``; ``cmtlab.sim.mechanisms.reordering.make(name, **params)`` builds one.
 """
 
 from __future__ import annotations
 
-from ..registry import make as _make
+from ...registry import make as _make
 from .base import NoReorderingResponse, ReorderingResponse
 from .dsack import DsackUndo
 from .eifel import Eifel

@@ -2,7 +2,7 @@
 
 A response is one object per :class:`~cmtlab.sim.tcp.TcpSender` (a single TCP connection
 or one MPTCP subflow alike), built with ``registry.make("reordering", name, **params)``.
-The sender calls it at these moments (see :mod:`cmtlab.sim.reordering` for the list of
+The sender calls it at these moments (see :mod:`cmtlab.sim.mechanisms.reordering` for the list of
 responses):
 
 ==========================  =========================================================================
@@ -47,8 +47,8 @@ of Alheid et al. and Arabi et al. ran it), a subclass in :mod:`cmtlab.sim.models
 
 from __future__ import annotations
 
-from ..registry import check_variant, register
-from ..tcp.decisions import FastRetransmitDecision, TimeoutDecision
+from ...registry import check_variant, register
+from ...tcp.decisions import FastRetransmitDecision, TimeoutDecision
 
 
 class ReorderingResponse:

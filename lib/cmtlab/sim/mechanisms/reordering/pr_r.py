@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..registry import register
-from ..tcp.decisions import FastRetransmitDecision, TimeoutDecision
+from ...registry import register
+from ...tcp.decisions import FastRetransmitDecision, TimeoutDecision
 from .base import ReorderingResponse
 
 #: What PR-R does to ``ssthresh`` at a fast retransmit (the first is the default).

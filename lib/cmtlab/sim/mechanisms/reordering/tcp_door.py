@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..registry import register
-from ..tcp.decisions import FastRetransmitDecision, TimeoutDecision, UndoMode
+from ...registry import register
+from ...tcp.decisions import FastRetransmitDecision, TimeoutDecision, UndoMode
 from .base import ReorderingResponse
 
 

@@ -2,11 +2,11 @@
 
 Structure
 ---------
-* :class:`MptcpSubflow` — a :class:`~cmtlab.sim.tcp.TcpSender` (own subflow sequence space,
+* :class:`~cmtlab.sim.mptcp.subflow.MptcpSubflow` — a :class:`~cmtlab.sim.tcp.TcpSender` (own subflow sequence space,
   congestion state and RTT estimator) whose data *source* is the connection: where a bulk
   sender's application writes the next segments into the send buffer
   (``TcpSender._app_fill``), a subflow asks the connection, which asks the
-  :class:`~cmtlab.sim.scheduler.ConnectionScheduler` whether this subflow carries the next
+  :class:`~cmtlab.sim.mechanisms.schedulers.ConnectionScheduler` whether this subflow carries the next
   data-level segment (DSN) and records the mapping subflow segment → DSN (the DSS option,
   RFC 8684 sec. 3.3).
 * :class:`MptcpConnection` — the sender's DSN counter and map, the scheduler, and the
@@ -15,7 +15,7 @@ Structure
   the connection translates them to DSNs, delivers the in-order ones to the application and
   keeps the rest in the out-of-order buffer, whose occupancy it records over time.
 * :class:`MptcpSimulation` — wires a :class:`~cmtlab.sim.mptcp_scenario.MptcpScenario`:
-  one path (a chain of links, :mod:`cmtlab.sim.topology`) per subflow and direction, the
+  one path (a chain of links, :mod:`cmtlab.sim.net.topology`) per subflow and direction, the
   event loop, and the result.
 
 Equivalence with single-path TCP
@@ -41,10 +41,11 @@ from __future__ import annotations
 
 import random
 
-from .models.chihani import RECEIVER_OUT_OF_ORDER_ACK
-from .scheduler import HoldUntil
-from .tcp import TcpReceiver, TcpSender
-from .tcp.decisions import OutOfOrderAck
+from ..models.chihani import RECEIVER_OUT_OF_ORDER_ACK
+from ..tcp import TcpReceiver
+from ..tcp.decisions import OutOfOrderAck
+from ..mechanisms.schedulers import HoldUntil
+from .subflow import MptcpSubflow
 
 _ACK = OutOfOrderAck.ACK  # a subflow receiver's usual ACK (the common answer of deliver)
 
@@ -58,48 +59,6 @@ DUPACK_MODES = ("rfc", "paper", "chihani")
 RETRANSMIT_POLICIES = ("original", "reinject")
 
 
-class MptcpSubflow(TcpSender):
-    """A :class:`~cmtlab.sim.tcp.TcpSender` whose data comes from its :class:`MptcpConnection`."""
-
-    __slots__ = ()
-
-    def _app_fill(self) -> None:
-        """This subflow wants new data: :meth:`MptcpConnection.fill`, written here to save a call per segment.
-
-        Hands the subflow DSNs while the connection scheduler picks it, its send buffer has
-        room and the data-level window allows, until it holds enough unsent data to fill its
-        window plus one segment.
-        """
-        conn = self.connection
-        seg = conn.seg
-        select = conn.scheduler.select
-        cap = conn._dsn_cap
-        index = self.index
-        while True:
-            nxt = conn.next_dsn  # MptcpConnection._room(), inlined
-            if nxt >= cap or nxt >= conn.data_ack_seen + conn.rcvbuf_segs:
-                return
-            tail = self.app_tail
-            una = self.una
-            if (tail - una + 1) * seg > self.buf_bytes:
-                return
-            high = self.high
-            if tail > high:  # unsent data: enough to fill the window plus one segment?
-                cwnd = self.cwnd
-                rwnd = self.rwnd
-                if self.short and high == self.n_segs and una < high:
-                    flight = self.in_flight()
-                else:  # in_flight(), inlined
-                    flight = (high - una - self.sacked_out - self.lost_out + self.retrans_out) * seg
-                if (tail - high) * seg >= (cwnd if cwnd < rwnd else rwnd) - flight + seg:
-                    return
-            choice = select(conn, conn.now)
-            if choice != index:
-                if choice.__class__ is HoldUntil:
-                    conn._hold(choice.time_ns)
-                conn._refusal = (nxt, choice)
-                return
-            conn._assign(self)
 
 
 class MptcpConnection:
@@ -111,7 +70,7 @@ class MptcpConnection:
         Data-level segments of the transfer and the length of the last one (``n_dsn=None``:
         a duration-limited transfer without end).
     scheduler
-        The :class:`~cmtlab.sim.scheduler.ConnectionScheduler` instance.
+        The :class:`~cmtlab.sim.mechanisms.schedulers.ConnectionScheduler` instance.
     receive_buffer_bytes
         Connection-level receive buffer (bytes): the out-of-order buffer plus data not yet
         acknowledged at the data level never exceed it.
@@ -363,4 +322,4 @@ class MptcpConnection:
         return self.rcv_dsn
 
 
-__all__ = ["MptcpSubflow", "MptcpConnection", "DUPACK_MODES", "RETRANSMIT_POLICIES", "UNBOUNDED_SEGS"]
+__all__ = ["MptcpConnection", "DUPACK_MODES", "RETRANSMIT_POLICIES", "UNBOUNDED_SEGS"]

@@ -1,6 +1,6 @@
 """Paths as chains of links; links shared by several paths and flows.
 
-A *path* is a tuple of :class:`~cmtlab.sim.link.LinkModel` objects, one per hop, in the
+A *path* is a tuple of :class:`~cmtlab.sim.net.link.LinkModel` objects, one per hop, in the
 order a packet crosses them.  The same link object may appear in several paths (a shared
 bottleneck, Alheid's 100 Mbit/s backbone in front of two access links): its FIFO queue
 then serves the packets of every path through it.  Because a link computes departure
