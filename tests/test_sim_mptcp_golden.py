@@ -45,6 +45,13 @@ CASES = {
                                    queue_packets=20, seed=11),
     "small_receive_buffer": dict(congestion="lia", counting_ack=True, transfer_bytes=200_000,
                                  receive_buffer_bytes=8 * 536, queue_packets=5, seed=12),
+    # added before the simulator's files moved (pinned from the code as it was): link models with
+    # their own random streams, and a backbone crossed in both directions (two hops each way)
+    "cross_traffic_links": dict(congestion="lia", links=("pareto_cross_traffic", {"mean_load": 0.25}),
+                                transfer_bytes=200_000, seed=13),
+    "backbone_both_ways_chihani": dict(congestion="lia", congestion_params={"variant": "chihani"},
+                                       recovery="chihani", dupack_mode="chihani", backbone_bps=20e6,
+                                       backbone_delay_s=0.01, transfer_bytes=200_000, loss=P1, seed=14),
 }
 
 VOLATILE = {"segments_per_second", "code_version", "wall_time_s", "scenario_key"}
@@ -101,6 +108,9 @@ GOLDEN = {
     'rtt_compensation_edpf': 'cdc9956e32794bac/50ce44eb72624143',
     'small_receive_buffer': '9b4e556141192bb6/215d477461bedc55',
     'uncoupled_flow_level': 'd748789c32b7cdfa/d5c66e2c0a26bd70',
+    # pinned from main at 469c1b0 (before the layout of issue 20)
+    'cross_traffic_links': 'b7119cdebf030862/342bf44152713afb',
+    'backbone_both_ways_chihani': '559fceb53032a4af/ca3fece4e7749613',
 }
 
 # the same runs, one hash per trace and one for the counters (pinned with GOLDEN)
@@ -224,6 +234,26 @@ GOLDEN_PARTS = {
         'traced/trace:events': '4a4af3d1062b',
         'traced/trace:packets': '04df29c26527',
         'fast/row': 'd5c66e2c0a26',
+    },
+    'cross_traffic_links': {
+        'traced/row': '342bf4415271',
+        'traced/trace:acks': 'aa9a410267f4',
+        'traced/trace:buffer': '77284a77b5fc',
+        'traced/trace:cwnd': 'a9e8ea4b6c90',
+        'traced/trace:dupacks': 'ead6eb168b8b',
+        'traced/trace:events': 'c343620bb6b3',
+        'traced/trace:packets': '3bd3added05d',
+        'fast/row': '342bf4415271',
+    },
+    'backbone_both_ways_chihani': {
+        'traced/row': 'ca3fece4e774',
+        'traced/trace:acks': '0f3db7743b1b',
+        'traced/trace:buffer': '2fd7fc2bc87a',
+        'traced/trace:cwnd': '6d886ff64524',
+        'traced/trace:dupacks': '340a76b16ba2',
+        'traced/trace:events': 'df57a3e06dec',
+        'traced/trace:packets': '915fff82d63a',
+        'fast/row': 'ca3fece4e774',
     },
 }
 

@@ -123,7 +123,8 @@ def _check_seed(name: str, value) -> int:
 
 def stream_rng(kind: str, seed: int, stream: int) -> random.Random:
     """The generator of one kind of draw (``"onoff"``, ``"ber"``, ``"loss"``) for ``(seed, stream)``."""
-    return random.Random(f"cmtlab.sim.net.cross_traffic/{kind}/{_check_seed('seed', seed)}/{_check_seed('stream', stream)}")
+    # the key keeps the module's first name (cmtlab.sim.osia_links): it seeds the draws, results depend on it
+    return random.Random(f"cmtlab.sim.osia_links/{kind}/{_check_seed('seed', seed)}/{_check_seed('stream', stream)}")
 
 
 # ---------------------------------------------------------------------------------------- bounded Pareto
