@@ -72,7 +72,7 @@ def test_bad_option_raises_value_error_naming_it(entry, kw, match):
     ([0.0, 2e6], D, r"bandwidths_bps must be > 0 \(bit/s\)"),
     ([-1e6, 2e6], D, r"bandwidths_bps must be > 0"),
     ([float("nan"), 2e6], D, r"bandwidths_bps must be finite"),
-    (["fast", 2e6], D, r"bandwidths_bps must be a sequence of numbers"),
+    (["fast", 2e6], D, r"bandwidths_bps must hold real numbers"),
     (B, [0.1, -0.01], r"delays_s must be >= 0 \(round-trip seconds\)"),
     (B, [float("inf"), 0.01], r"delays_s must be finite"),
     ([], [], r"bandwidths_bps must contain at least 1"),

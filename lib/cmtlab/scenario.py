@@ -48,6 +48,36 @@ ACK_PATHS = ("round_robin", "first", "fastest", "ideal")
 RECOVERY_STYLES = ("newreno", "prr", "chihani")
 #: Loss models of a link's forward (data) direction.
 LOSS_UNITS = ("none", "packet", "bit")
+#: Upper bound on the work of one simulated run: data segments of a transfer (or that the paths can
+#: carry in a duration-limited run).  The simulator processes some 10^5 segments per wall-clock second,
+#: so this is minutes of work; a scenario above it is refused at once instead of running for days.
+MAX_SEGMENTS = 20_000_000
+
+
+def real_array(name: str, values) -> np.ndarray:
+    """``values`` as a 1-D float array (:func:`cmtlab._validate.as_float_array`), refusing what is not a
+    real number — booleans, strings, ``None`` — instead of coercing it (``[True, True]`` is not 1 bit/s)."""
+    items = values if isinstance(values, (list, tuple, np.ndarray)) else [values]
+    for v in np.asarray(items, dtype=object).ravel():
+        if v is None or isinstance(v, (bool, np.bool_, str, bytes)) or not isinstance(v, (int, float, np.number)):
+            raise ValueError(f"{name} must hold real numbers, got {v!r} in {values!r}")
+    return as_float_array(name, values)
+
+
+def check_min_rate(name: str, rates_bps, packet_bytes: int, max_sim_time_s: float) -> None:
+    """Every rate lets one ``packet_bytes`` packet through within ``max_sim_time_s`` (else nothing can happen)."""
+    low = 8.0 * packet_bytes / max_sim_time_s
+    bad = [r for r in np.atleast_1d(rates_bps) if not r >= low]
+    if bad:
+        raise ValueError(f"{name} must be >= {low:.4g} bit/s (one {packet_bytes}-byte packet within "
+                         f"max_sim_time_s = {max_sim_time_s:g} s), got {bad[0]!r}")
+
+
+def check_work(name: str, segments: float, bound_text: str) -> None:
+    """Refuse a run of more than :data:`MAX_SEGMENTS` data segments (``bound_text`` says the allowed range)."""
+    if segments > MAX_SEGMENTS:
+        raise ValueError(f"{name} must be {bound_text} (at most {MAX_SEGMENTS:,} data segments per run), "
+                         f"got {segments:,.0f} segments")
 
 IPV4_HEADER_BYTES = 20
 TCP_HEADER_BYTES = 20
@@ -339,8 +369,8 @@ def striped_scenario(bandwidths_bps, delays_s, *, transfer_bytes, segment_bytes=
     (the defaults); any extra keyword is a :class:`TcpOptions` field applied on top, e.g.
     ``striped_scenario(..., sack=True, ack_path="ideal")``.  Errors name the parameter.
     """
-    b = as_float_array("bandwidths_bps", bandwidths_bps)
-    d = as_float_array("delays_s", delays_s)
+    b = real_array("bandwidths_bps", bandwidths_bps)
+    d = real_array("delays_s", delays_s)
     if b.size != d.size:
         raise ValueError(f"bandwidths_bps and delays_s must have the same length (one per link), "
                          f"got {b.size} and {d.size}")
@@ -350,6 +380,7 @@ def striped_scenario(bandwidths_bps, delays_s, *, transfer_bytes, segment_bytes=
         raise ValueError(f"delays_s must be >= 0 (round-trip seconds), got {d.tolist()}")
     seg = check_int("segment_bytes", segment_bytes, minimum=1, maximum=65_000)
     E = check_int("transfer_bytes", transfer_bytes, minimum=1)
+    check_work("transfer_bytes", -(-E // seg), f"<= {MAX_SEGMENTS * seg:,} bytes with segment_bytes = {seg}")
     iw = check_int("initial_window_bytes", initial_window_bytes, minimum=1)
     if iw < seg:
         raise ValueError(f"initial_window_bytes must be >= segment_bytes ({seg}), got {iw}")
@@ -372,10 +403,12 @@ def striped_scenario(bandwidths_bps, delays_s, *, transfer_bytes, segment_bytes=
         opts = opts.replace(**option_changes)
     sd = check_int("seed", seed, minimum=0)
     tmax = check_positive("max_sim_time_s", max_sim_time_s)
-    return StripedScenario(bandwidths_bps=tuple(float(x) for x in b), delays_s=tuple(float(x) for x in d),
-                           transfer_bytes=E, segment_bytes=seg, initial_window_bytes=iw, ssthresh_bytes=ss,
-                           m_ack=m, queue_packets=q, loss=_as_loss(loss, b.size), tunnel=bool(tunnel),
-                           options=opts, seed=sd, max_sim_time_s=tmax)
+    sc = StripedScenario(bandwidths_bps=tuple(float(x) for x in b), delays_s=tuple(float(x) for x in d),
+                         transfer_bytes=E, segment_bytes=seg, initial_window_bytes=iw, ssthresh_bytes=ss,
+                         m_ack=m, queue_packets=q, loss=_as_loss(loss, b.size), tunnel=bool(tunnel),
+                         options=opts, seed=sd, max_sim_time_s=tmax)
+    check_min_rate("bandwidths_bps", b, sc.data_packet_bytes(), tmax)
+    return sc
 
 
 @dataclass

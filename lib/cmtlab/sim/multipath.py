@@ -30,7 +30,8 @@ import numpy as np
 import pandas as pd
 
 from .._validate import as_float_array, check_choice, check_int, check_positive
-from ..scenario import PRESETS, TcpOptions, TransferResult, _as_loss, options_preset, striped_scenario
+from ..scenario import (MAX_SEGMENTS, PRESETS, TcpOptions, TransferResult, _as_loss, check_min_rate, check_work,
+                        options_preset, real_array, striped_scenario)
 from . import registry
 from .engine import EventQueue, run_events
 from .net.link import NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
@@ -140,8 +141,8 @@ def mptcp_scenario(bandwidths_bps, delays_s, *, transfer_bytes=None, duration_s=
     a list of those with one entry per path (e.g. ``"pareto_cross_traffic"`` of
     :mod:`cmtlab.sim.net.cross_traffic`, ``("wifi80211g", {"distance_m": 50})``).
     """
-    b = as_float_array("bandwidths_bps", bandwidths_bps)
-    d = as_float_array("delays_s", delays_s)
+    b = real_array("bandwidths_bps", bandwidths_bps)
+    d = real_array("delays_s", delays_s)
     if b.size != d.size:
         raise ValueError(f"bandwidths_bps and delays_s must have the same length (one per subflow), "
                          f"got {b.size} and {d.size}")
@@ -154,6 +155,7 @@ def mptcp_scenario(bandwidths_bps, delays_s, *, transfer_bytes=None, duration_s=
                          f"got transfer_bytes={transfer_bytes!r}, duration_s={duration_s!r}")
     E = check_int("transfer_bytes", transfer_bytes, minimum=1) if transfer_bytes is not None else None
     dur = check_positive("duration_s", duration_s) if duration_s is not None else None
+    tmax = check_positive("max_sim_time_s", max_sim_time_s)
     for kind, name in (("congestion", congestion), ("scheduler", scheduler), ("reordering", reordering)):
         registry.lookup(kind, name)  # ValueError listing the registered names
     check_choice("dupack_mode", dupack_mode, DUPACK_MODES)
@@ -187,13 +189,26 @@ def mptcp_scenario(bandwidths_bps, delays_s, *, transfer_bytes=None, duration_s=
         if not backbone_delay_s >= 0:
             raise ValueError(f"backbone_delay_s must be >= 0 (one-way seconds), got {backbone_delay_s!r}")
     comp = check_int("competing_flows", competing_flows, minimum=0, maximum=64)
+    if E is not None:
+        check_work("transfer_bytes", -(-E // seg) * (1 + comp),
+                   f"<= {MAX_SEGMENTS // (1 + comp) * seg:,} bytes with segment_bytes = {seg} "
+                   f"and {comp} competing flows")
+    else:
+        # a duration-limited run: what the paths can carry until the run ends
+        rate = float(np.sum(b)) + comp * float(b[0])
+        horizon = min(dur, tmax)
+        check_work("duration_s", rate * horizon / 8 / seg,
+                   f"<= {MAX_SEGMENTS * 8 * seg / rate:,.6g} s on these paths (segment_bytes = {seg})")
     losses = _as_loss(loss, b.size)
     path_links = _as_links(links, b.size)
     # the per-subflow TCP parameters are validated as a one-link striped scenario would be
-    striped_scenario([b[0]], [d[0]], transfer_bytes=E or seg, segment_bytes=seg,
+    one = striped_scenario([b[0]], [d[0]], transfer_bytes=E or seg, segment_bytes=seg,
                      initial_window_bytes=initial_window_bytes, ssthresh_bytes=ssthresh_bytes, m_ack=m_ack,
                      queue_packets=queue_packets, tunnel=False, options=opts, seed=seed,
                      max_sim_time_s=max_sim_time_s)
+    check_min_rate("bandwidths_bps", b, one.data_packet_bytes() + dss, tmax)
+    if backbone_bps is not None:
+        check_min_rate("backbone_bps", backbone_bps, one.data_packet_bytes() + dss, tmax)
     sc = MptcpScenario(
         bandwidths_bps=tuple(float(x) for x in b), delays_s=tuple(float(x) for x in d), transfer_bytes=E,
         duration_s=dur, congestion=congestion, congestion_params=_params("congestion_params", congestion_params),
@@ -312,6 +327,7 @@ class MptcpSimulation:
                  handshake_rtt_sample: bool = True):
         if not isinstance(scenario, MptcpScenario):
             raise ValueError(f"scenario must be a MptcpScenario (use mptcp_scenario(...)), got {type(scenario).__name__}")
+        trace = _trace_on(trace)
         sc = scenario
         opts = sc.options
         self.scenario = sc
@@ -595,7 +611,8 @@ class MptcpSimulation:
         t0 = min(first_wire) if first_wire else 0
         self.first_data_ns = t0
         t_end = t0 + seconds_to_ns(sc.duration_s) if sc.duration_s is not None else None
-        reason, now, events = run_events(self.queue, tmax_ns=seconds_to_ns(sc.max_sim_time_s),
+        # the time limit counts from the run's start (the first data segment), as sim_time_s does
+        reason, now, events = run_events(self.queue, tmax_ns=t0 + seconds_to_ns(sc.max_sim_time_s),
                                          budget=self.max_events, t_end_ns=t_end)
         wall = time.perf_counter() - wall0
         return self._result(reason.value, now, t0, events, wall)
@@ -628,7 +645,8 @@ class MptcpSimulation:
                 "three_dupack_events": s.fast_retransmits, "spurious_retransmissions": r.duplicates_rx,
                 "throughput_bps": sent_bytes * 8 / elapsed_s,
                 "goodput_bps": conn.per_sub_delivered[i] * seg * 8 / elapsed_s,
-                "link_utilisation": acc.packets * self.data_wire * 8 / (sc.bandwidths_bps[i] * elapsed_s),
+                "link_utilisation": _busy_share(acc, acc.packets * self.data_wire * 8, end, sc.bandwidths_bps[i],
+                                                elapsed_s),
                 "final_cwnd_bytes": s.cwnd, "srtt_s": s.srtt / NS_PER_S if s.n_rtt_samples else float("nan"),
                 "loss_drops": acc.loss_drops, "queue_drops": acc.queue_drops,
                 "spurious_undos": s.spurious_undos,
@@ -653,8 +671,8 @@ class MptcpSimulation:
             "segments_per_second": sum(s.segments_sent for s in subs) / wall if wall > 0 else float("nan"),
         }
         if self.backbone is not None:
-            extra["backbone_utilisation"] = (self.backbone.packets * self.data_wire * 8
-                                             / (sc.backbone_bps * elapsed_s))
+            extra["backbone_utilisation"] = _busy_share(self.backbone, self.backbone.packets * self.data_wire * 8,
+                                                        end, sc.backbone_bps, elapsed_s)
         for j, (s, r) in enumerate(zip(self.senders[n_sub:], self.receivers[n_sub:])):
             extra[f"tcp{j}_throughput_bps"] = r.rcv_nxt * seg * 8 / elapsed_s
             extra[f"tcp{j}_retransmissions"] = s.retransmissions
@@ -698,6 +716,37 @@ class MptcpSimulation:
                                       "ooo_buffer_bytes": [b[1] for b in buf],
                                       "data_rcv_nxt": [b[2] for b in buf]})
         return out
+
+
+#: Traces of an MPTCP run (all recorded when any is asked for).
+TRACE_NAMES = ("cwnd", "events", "dupacks", "packets", "acks", "buffer")
+
+
+def _trace_on(trace) -> bool:
+    """``trace``: ``True``/``False``/``None``, or names from :data:`TRACE_NAMES` (a name or a collection of
+    them; any name records every trace).  Anything else is an error, not a truthy value."""
+    if trace is None or isinstance(trace, (bool, np.bool_)):
+        return bool(trace)
+    names = (trace,) if isinstance(trace, str) else trace
+    try:
+        names = frozenset(names)
+    except TypeError:
+        raise ValueError(f"trace must be True, False or names from {list(TRACE_NAMES)}, got {trace!r}") from None
+    unknown = sorted(map(repr, names - set(TRACE_NAMES)))
+    if unknown:
+        raise ValueError(f"trace names must be in {list(TRACE_NAMES)} for an MPTCP run, got unknown {unknown}")
+    return bool(names)
+
+
+def _busy_share(link, bits: float, end_ns: int, rate_bps: float, elapsed_s: float) -> float:
+    """Share of the run a link spent serialising: ``bits`` handed to it, less what is still queued or
+    being serialised at the end of the run (``busy_until - end``, the link is busy without a gap until
+    then), over ``rate * elapsed``; never above 1."""
+    backlog_ns = link.busy_until_ns() - end_ns if hasattr(link, "busy_until_ns") else 0
+    if backlog_ns > 0:
+        bits -= backlog_ns * rate_bps / NS_PER_S
+    share = bits / (rate_bps * elapsed_s)
+    return share if share < 1.0 else 1.0
 
 
 def run_mptcp(scenario: MptcpScenario, *, trace=False, max_events=None) -> MptcpResult:

@@ -308,7 +308,8 @@ class Simulation:
                 rcv.net_ack = fast_ack
         t0 = min(self._first_wire) if self._first_wire else 0
         self.first_data_ns = t0
-        reason, now, events = run_events(self.queue, tmax_ns=seconds_to_ns(sc.max_sim_time_s),
+        # the time limit counts from the run's start (the first data segment), as sim_time_s does
+        reason, now, events = run_events(self.queue, tmax_ns=t0 + seconds_to_ns(sc.max_sim_time_s),
                                          budget=self.max_events)
         stop = reason.value
         wall = time.perf_counter() - wall0

@@ -231,6 +231,10 @@ class PointToPointLink(LinkModel):
     def propagation_ns(self) -> int:
         return self.delay_ns
 
+    def busy_until_ns(self) -> int:
+        """When the transmitter finishes the last packet handed to it (ns; the queue drains without a gap)."""
+        return self._busy_until
+
     def transmit(self, now_ns: int, wire_bytes: int, order_ns: int | None = None) -> int:
         waiting = self._waiting
         while waiting:

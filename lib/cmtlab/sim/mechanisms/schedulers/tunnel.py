@@ -16,8 +16,8 @@ class Scheduler(ABC):
     n_paths: int
 
     @abstractmethod
-    def select(self, now: float, seq: int, retransmission: bool) -> int:
-        """Path index for the packet carrying segment ``seq`` handed down at ``now`` (s)."""
+    def select(self, now_ns: int, seq: int, retransmission: bool) -> int:
+        """Path index for the packet carrying segment ``seq`` handed down at ``now_ns`` (integer ns)."""
 
     def reset(self) -> None:
         """Forget all state (start of a run)."""
@@ -49,7 +49,7 @@ class RoundRobinScheduler(Scheduler):
         self.n_paths = len(paths)
         self._next = 0
 
-    def select(self, now: float, seq: int, retransmission: bool) -> int:
+    def select(self, now_ns: int, seq: int, retransmission: bool) -> int:
         i = self._next
         self._next = i + 1 if i + 1 < self.n_paths else 0
         return self.paths[i]
@@ -73,7 +73,7 @@ class FixedScheduler(Scheduler):
         self.path = int(path)
         self.n_paths = 1
 
-    def select(self, now: float, seq: int, retransmission: bool) -> int:
+    def select(self, now_ns: int, seq: int, retransmission: bool) -> int:
         return self.path
 
     def first_path(self) -> int:
