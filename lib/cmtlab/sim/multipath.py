@@ -739,14 +739,16 @@ def _trace_on(trace) -> bool:
 
 
 def _busy_share(link, bits: float, end_ns: int, rate_bps: float, elapsed_s: float) -> float:
-    """Share of the run a link spent serialising: ``bits`` handed to it, less what is still queued or
-    being serialised at the end of the run (``busy_until - end``, the link is busy without a gap until
-    then), over ``rate * elapsed``; never above 1."""
+    """Share of the run a link spent serialising the run's packets: ``bits`` handed to it, less what is
+    still queued or being serialised at the end of the run (``busy_until - end``: the link is busy
+    without a gap until then), over ``rate * elapsed``; within [0, 1].  Exact on a point-to-point link;
+    on a link with cross traffic the backlog also holds cross packets (the share is then a lower
+    bound); a link model without ``busy_until_ns`` (Wi-Fi) is only capped at 1."""
     backlog_ns = link.busy_until_ns() - end_ns if hasattr(link, "busy_until_ns") else 0
     if backlog_ns > 0:
         bits -= backlog_ns * rate_bps / NS_PER_S
     share = bits / (rate_bps * elapsed_s)
-    return share if share < 1.0 else 1.0
+    return min(max(share, 0.0), 1.0)
 
 
 def run_mptcp(scenario: MptcpScenario, *, trace=False, max_events=None) -> MptcpResult:
