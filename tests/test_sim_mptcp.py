@@ -231,7 +231,7 @@ def test_bad_input_names_the_parameter(kw, param):
 
 
 @pytest.mark.parametrize("b,d,param", [([1e6, 0], [0.1, 0.1], "bandwidths_bps"),
-                                       ([1e6, 1e6], [0.1, -0.1], "delays_s"),
+                                       ([1e6, 1e6], [0.1, -0.1], "rtts_s"),
                                        ([1e6], [0.1, 0.1], "same length")])
 def test_bad_paths(b, d, param):
     with pytest.raises(ValueError, match=param):

@@ -109,7 +109,7 @@ GOLDEN = {
     'rtt_compensation_edpf': 'cdc9956e32794bac/50ce44eb72624143',
     'small_receive_buffer': '9b4e556141192bb6/215d477461bedc55',
     'uncoupled_flow_level': 'd748789c32b7cdfa/d5c66e2c0a26bd70',
-    # pinned from main at 469c1b0 (before the layout of issue 20)
+    # pinned from main at 469c1b0 (before the simulator's files moved into engine/, net/, tcp/, mechanisms/)
     'cross_traffic_links': 'b7119cdebf030862/342bf44152713afb',
     'backbone_both_ways_chihani': '559fceb53032a4af/ca3fece4e7749613',
 }

@@ -72,7 +72,7 @@ def test_a_duration_bound_by_the_time_limit_is_not_refused():
 
 @pytest.mark.parametrize("bad, param", [
     (dict(bandwidths_bps=["1e6"]), "bandwidths_bps"), (dict(bandwidths_bps=[True, True]), "bandwidths_bps"),
-    (dict(delays_s=["0.05", "0.05"]), "delays_s"), (dict(delays_s=[False, 0.05]), "delays_s"),
+    (dict(delays_s=["0.05", "0.05"]), "rtts_s"), (dict(delays_s=[False, 0.05]), "rtts_s"),
     (dict(bandwidths_bps=[None, 1e6]), "bandwidths_bps"), (dict(bandwidths_bps="10e6"), "bandwidths_bps"),
 ])
 def test_booleans_and_strings_are_not_coerced_into_numbers(bad, param):
@@ -92,3 +92,25 @@ def test_trace_takes_only_what_is_documented(trace):
         sim.simulate_striped([1e6], [0.05], transfer_bytes=20_000, trace=trace)
     assert sim.simulate_mptcp([1e6], [0.05], transfer_bytes=20_000, trace=False).traces == {}
     assert sim.simulate_striped([1e6], [0.05], transfer_bytes=20_000, trace="cwnd").traces.keys() == {"cwnd"}
+
+
+def test_round_trip_delays_are_named_rtts_s_and_the_old_name_is_deprecated():
+    """``rtts_s`` says round trip (``delays_s`` meant round trips here and one-way delays elsewhere).
+    The old keyword still works with a DeprecationWarning; scenario keys keep the old field name so
+    cached results stay valid."""
+    from cmtlab.scenario import striped_scenario
+
+    new = striped_scenario([1e6], rtts_s=[0.05], transfer_bytes=10_000)
+    with pytest.warns(DeprecationWarning, match="delays_s.*deprecated.*rtts_s"):
+        old = striped_scenario([1e6], delays_s=[0.05], transfer_bytes=10_000)
+    assert old == new and old.key() == new.key() and new.delays_s == new.rtts_s == (0.05,)
+    assert "delays_s" in new.to_dict() and list(new.to_dict())[1] == "delays_s"  # the key's schema
+    with pytest.warns(DeprecationWarning):
+        r = sim.simulate_mptcp([1e6], delays_s=[0.05], transfer_bytes=10_000)
+    assert r.scenario == mptcp_scenario([1e6], [0.05], transfer_bytes=10_000)
+    with pytest.raises(TypeError, match="once, as rtts_s"):
+        sim.simulate_striped([1e6], [0.05], delays_s=[0.05], transfer_bytes=10_000)
+    with pytest.raises(TypeError, match="missing rtts_s"):
+        sim.simulate_striped([1e6], transfer_bytes=10_000)
+    with pytest.warns(DeprecationWarning):
+        assert new.replace(delays_s=(0.1,)).rtts_s == (0.1,)

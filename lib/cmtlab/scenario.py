@@ -11,14 +11,17 @@ Units: rates in bit/s, times in seconds, sizes in bytes.
 
 Delays
 ------
-``delays_s`` are **round-trip propagation delays**, as in the analytical model
+``rtts_s`` are **round-trip propagation delays**, as in the analytical model
 (:func:`cmtlab.song.throughput`).  Point-to-point links are symmetric, so when the ACKs
 return over the striped links (``ack_path`` ``"round_robin"``, ``"first"`` or
 ``"fastest"``) link *i* gets the one-way delay ``d_i / 2`` in each direction.  With
 ``ack_path="ideal"`` (the model's assumption that the receiver→sender delay is zero, Song
 sec. 3) the ACKs return over a separate instantaneous path and link *i* gets the one-way
 forward delay ``d_i``, so the round trip is still ``d_i``.  See
-:meth:`StripedScenario.one_way_delays_s`.
+:meth:`StripedScenario.one_way_delays_s`.  The old name ``delays_s`` (it said nothing about
+round trips) is deprecated: as a keyword it still works with a ``DeprecationWarning``, as a
+scenario attribute it is an alias of ``rtts_s``, and scenario keys and ``to_dict()`` keep it so
+that cached results stay valid.
 
 Timing
 ------
@@ -33,6 +36,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -62,6 +66,29 @@ def real_array(name: str, values) -> np.ndarray:
         if v is None or isinstance(v, (bool, np.bool_, str, bytes)) or not isinstance(v, (int, float, np.number)):
             raise ValueError(f"{name} must hold real numbers, got {v!r} in {values!r}")
     return as_float_array(name, values)
+
+
+def round_trips(rtts_s, keywords: dict, where: str):
+    """The round-trip delays of a call: ``rtts_s``, or the deprecated keyword ``delays_s`` popped from
+    ``keywords`` (with a ``DeprecationWarning``); both or neither is a ``TypeError``."""
+    old = keywords.pop("delays_s", None)
+    if old is not None:
+        if rtts_s is not None:
+            raise TypeError(f"{where}: give the round-trip delays once, as rtts_s (delays_s is its old name)")
+        warnings.warn(f"{where}: 'delays_s' is deprecated, these are round-trip delays: pass rtts_s",
+                      DeprecationWarning, stacklevel=3)
+        return old
+    if rtts_s is None:
+        raise TypeError(f"{where}: missing rtts_s, the round-trip propagation delays (s), one per path")
+    return rtts_s
+
+
+def round_trip_keywords(changes: dict, where: str) -> dict:
+    """``changes`` with a deprecated ``delays_s`` renamed ``rtts_s`` (for ``replace``)."""
+    if "delays_s" in changes:
+        changes = dict(changes)
+        changes["rtts_s"] = round_trips(changes.pop("rtts_s", None), changes, where)
+    return changes
 
 
 def check_min_rate(name: str, rates_bps, packet_bytes: int, max_sim_time_s: float) -> None:
@@ -267,7 +294,7 @@ class StripedScenario:
     """One bulk transfer over ``n`` links (Song Fig. 5 when ``tunnel=True``).
 
     Build it with :func:`striped_scenario`, which validates and converts its arguments.
-    Fields: ``bandwidths_bps``, ``delays_s`` (round-trip, see the module docstring),
+    Fields: ``bandwidths_bps``, ``rtts_s`` (round-trip propagation delays, see the module docstring),
     ``transfer_bytes``, ``segment_bytes`` (TCP payload per segment), ``initial_window_bytes``,
     ``ssthresh_bytes``, ``m_ack`` (delayed-ACK count), ``queue_packets`` (drop-tail limit of
     each link's transmit queue, per direction), ``loss`` (one :class:`LossModel` per link),
@@ -277,7 +304,7 @@ class StripedScenario:
     """
 
     bandwidths_bps: tuple
-    delays_s: tuple
+    rtts_s: tuple
     transfer_bytes: int
     segment_bytes: int = 536
     initial_window_bytes: int = 536
@@ -294,9 +321,14 @@ class StripedScenario:
     def n_links(self) -> int:
         return len(self.bandwidths_bps)
 
+    @property
+    def delays_s(self) -> tuple:
+        """Deprecated alias of :attr:`rtts_s` (round-trip propagation delays, s)."""
+        return self.rtts_s
+
     def one_way_delays_s(self) -> np.ndarray:
         """Forward one-way propagation delay of each link (s): ``d/2``, or ``d`` with ``ack_path="ideal"``."""
-        d = np.asarray(self.delays_s, dtype=float)
+        d = np.asarray(self.rtts_s, dtype=float)
         return d if self.options.ack_path == "ideal" else d / 2.0
 
     def ack_links(self) -> tuple[int, ...] | None:
@@ -308,7 +340,7 @@ class StripedScenario:
             return tuple(range(self.n_links))
         if path == "first":
             return (0,)
-        return (int(np.argmin(self.delays_s)),)  # fastest
+        return (int(np.argmin(self.rtts_s)),)  # fastest
 
     def data_packet_bytes(self) -> int:
         """Bytes of one full data segment on the wire (payload + TCP/IP (+ timestamps) + tunnel + PPP)."""
@@ -340,8 +372,9 @@ class StripedScenario:
         """Plain, JSON-serialisable description (the sweep cache keys on it)."""
         out = dataclasses.asdict(self)
         out["bandwidths_bps"] = [float(x) for x in self.bandwidths_bps]
-        out["delays_s"] = [float(x) for x in self.delays_s]
-        return out
+        # the key keeps the field's old name, in place: scenario keys (and cached results) stay what they were
+        return {("delays_s" if k == "rtts_s" else k): ([float(x) for x in v] if k == "rtts_s" else v)
+                for k, v in out.items()}
 
     def key(self) -> str:
         """Stable SHA-256 of :meth:`to_dict` (same scenario → same key, across runs and machines)."""
@@ -351,6 +384,7 @@ class StripedScenario:
     def replace(self, **changes) -> "StripedScenario":
         """A validated copy with some fields changed (``options`` may be a dict of option changes)."""
         current = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        changes = round_trip_keywords(changes, "StripedScenario.replace")
         if isinstance(changes.get("options"), dict):
             changes["options"] = self.options.replace(**changes["options"])
         unknown = set(changes) - set(current)
@@ -360,24 +394,27 @@ class StripedScenario:
         return striped_scenario(**current)
 
 
-def striped_scenario(bandwidths_bps, delays_s, *, transfer_bytes, segment_bytes=536, initial_window_bytes=536,
+def striped_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes, segment_bytes=536, initial_window_bytes=536,
                      ssthresh_bytes=65535, m_ack=2, queue_packets=100, loss=None, tunnel=True, options=None,
                      seed=0, max_sim_time_s=36_000.0, **option_changes) -> StripedScenario:
     """Validate the arguments and build a :class:`StripedScenario`.
+
+    ``rtts_s``: round-trip propagation delays (s), one per link (``delays_s=``: deprecated name).
 
     ``options`` is a :class:`TcpOptions`, a preset name from :data:`PRESETS`, or ``None``
     (the defaults); any extra keyword is a :class:`TcpOptions` field applied on top, e.g.
     ``striped_scenario(..., sack=True, ack_path="ideal")``.  Errors name the parameter.
     """
+    rtts_s = round_trips(rtts_s, option_changes, "striped_scenario")
     b = real_array("bandwidths_bps", bandwidths_bps)
-    d = real_array("delays_s", delays_s)
+    d = real_array("rtts_s", rtts_s)
     if b.size != d.size:
-        raise ValueError(f"bandwidths_bps and delays_s must have the same length (one per link), "
+        raise ValueError(f"bandwidths_bps and rtts_s must have the same length (one per link), "
                          f"got {b.size} and {d.size}")
     if np.any(b <= 0):
         raise ValueError(f"bandwidths_bps must be > 0 (bit/s), got {b.tolist()}")
     if np.any(d < 0):
-        raise ValueError(f"delays_s must be >= 0 (round-trip seconds), got {d.tolist()}")
+        raise ValueError(f"rtts_s must be >= 0 (round-trip seconds), got {d.tolist()}")
     seg = check_int("segment_bytes", segment_bytes, minimum=1, maximum=65_000)
     E = check_int("transfer_bytes", transfer_bytes, minimum=1)
     check_work("transfer_bytes", -(-E // seg), f"<= {MAX_SEGMENTS * seg:,} bytes with segment_bytes = {seg}")
@@ -403,7 +440,7 @@ def striped_scenario(bandwidths_bps, delays_s, *, transfer_bytes, segment_bytes=
         opts = opts.replace(**option_changes)
     sd = check_int("seed", seed, minimum=0)
     tmax = check_positive("max_sim_time_s", max_sim_time_s)
-    sc = StripedScenario(bandwidths_bps=tuple(float(x) for x in b), delays_s=tuple(float(x) for x in d),
+    sc = StripedScenario(bandwidths_bps=tuple(float(x) for x in b), rtts_s=tuple(float(x) for x in d),
                          transfer_bytes=E, segment_bytes=seg, initial_window_bytes=iw, ssthresh_bytes=ss,
                          m_ack=m, queue_packets=q, loss=_as_loss(loss, b.size), tunnel=bool(tunnel),
                          options=opts, seed=sd, max_sim_time_s=tmax)

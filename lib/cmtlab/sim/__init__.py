@@ -48,7 +48,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from ..scenario import StripedScenario, TransferResult, striped_scenario
+from ..scenario import StripedScenario, TransferResult, round_trips, striped_scenario
 
 
 def _code_version() -> str:
@@ -138,7 +138,7 @@ def run(scenario: StripedScenario, *, trace=False, reordering="none", reordering
     return Simulation(scenario, trace=trace, reordering=response).run()
 
 
-def simulate_striped(bandwidths_bps, delays_s, *, transfer_bytes, segment_bytes=536, initial_window_bytes=536,
+def simulate_striped(bandwidths_bps, rtts_s=None, *, transfer_bytes, segment_bytes=536, initial_window_bytes=536,
                      ssthresh_bytes=65535, m_ack=2, seed=0, **options) -> TransferResult:
     """Simulate one bulk transfer of TCP NewReno striped round-robin over ``n`` links (Song Fig. 5).
 
@@ -146,13 +146,13 @@ def simulate_striped(bandwidths_bps, delays_s, *, transfer_bytes, segment_bytes=
     ----------
     bandwidths_bps
         Link rates in bit/s, one per link.
-    delays_s
-        **Round-trip** propagation delays in s, one per link (as in Song's model and
-        :func:`cmtlab.song.throughput`).  When ACKs return over the links
+    rtts_s
+        **Round-trip** propagation delays in s, one per link, as in Song's model and
+        :func:`cmtlab.song.throughput` (``delays_s=`` is its deprecated name).  When ACKs return over the links
         (``ack_path`` ``"round_robin"``, ``"first"`` or ``"fastest"``) link *i* gets the
-        one-way delay ``delays_s[i] / 2`` in each direction; with ``ack_path="ideal"`` the
+        one-way delay ``rtts_s[i] / 2`` in each direction; with ``ack_path="ideal"`` the
         ACKs return over a separate zero-delay path and link *i* gets the one-way forward
-        delay ``delays_s[i]`` (see :meth:`cmtlab.scenario.StripedScenario.one_way_delays_s`).
+        delay ``rtts_s[i]`` (see :meth:`cmtlab.scenario.StripedScenario.one_way_delays_s`).
     transfer_bytes, segment_bytes, initial_window_bytes, ssthresh_bytes, m_ack
         Bytes to transfer, TCP payload per segment, initial congestion window and
         slow-start threshold (bytes), delayed-ACK count (Song Table 2: 536, 536, 65535, 2).
@@ -174,7 +174,8 @@ def simulate_striped(bandwidths_bps, delays_s, *, transfer_bytes, segment_bytes=
     trace = options.pop("trace", False)
     reordering = options.pop("reordering", "none")
     reordering_params = options.pop("reordering_params", None)
-    sc = striped_scenario(bandwidths_bps, delays_s, transfer_bytes=transfer_bytes, segment_bytes=segment_bytes,
+    sc = striped_scenario(bandwidths_bps, round_trips(rtts_s, options, "simulate_striped"),
+                          transfer_bytes=transfer_bytes, segment_bytes=segment_bytes,
                           initial_window_bytes=initial_window_bytes, ssthresh_bytes=ssthresh_bytes, m_ack=m_ack,
                           seed=seed, **options)
     return run(sc, trace=trace, reordering=reordering, reordering_params=reordering_params)

@@ -6,7 +6,7 @@ names and parameters — so :mod:`cmtlab.sweep` can vary and cache it;
 
 Topology (:mod:`cmtlab.sim.net.topology`): subflow ``i`` crosses an optional shared backbone
 link (``backbone_bps``, Alheid et al.'s 100 Mbit/s) and then its own access link
-(``bandwidths_bps[i]``, one-way delay ``delays_s[i] / 2``); its ACKs return over the access
+(``bandwidths_bps[i]``, one-way delay ``rtts_s[i] / 2``); its ACKs return over the access
 link's reverse direction.  Without ``backbone_delay_s`` the backbone is forward-only and has
 no delay; with it (Alheid's 10 ms) the backbone has that one-way delay in both directions and
 the ACKs cross its reverse direction after their access link.  A path's access links may be
@@ -31,7 +31,7 @@ import pandas as pd
 
 from .._validate import as_float_array, check_choice, check_int, check_positive
 from ..scenario import (MAX_SEGMENTS, PRESETS, TcpOptions, TransferResult, _as_loss, check_min_rate, check_work,
-                        options_preset, real_array, striped_scenario)
+                        options_preset, real_array, round_trip_keywords, round_trips, striped_scenario)
 from . import registry
 from .engine import EventQueue, run_events
 from .net.link import NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
@@ -66,7 +66,8 @@ def _params(name: str, value) -> tuple:
 class MptcpScenario:
     """One MPTCP transfer (build it with :func:`mptcp_scenario`, which validates).
 
-    ``delays_s`` are round-trip propagation delays (one-way = half, each direction).
+    ``rtts_s`` are round-trip propagation delays (one-way = half, each direction; ``delays_s`` is a
+    deprecated alias, kept in :meth:`to_dict` so that scenario keys stay stable).
     Exactly one of ``transfer_bytes`` (run until the application holds them in order) and
     ``duration_s`` (run for that long) is set.  Mechanisms are registry names
     (:mod:`cmtlab.sim.registry`) with keyword parameters as sorted ``(name, value)`` tuples.
@@ -76,7 +77,7 @@ class MptcpScenario:
     """
 
     bandwidths_bps: tuple
-    delays_s: tuple
+    rtts_s: tuple
     transfer_bytes: int | None = None
     duration_s: float | None = None
     congestion: str = "lia"
@@ -111,8 +112,14 @@ class MptcpScenario:
     def n_subflows(self) -> int:
         return len(self.bandwidths_bps)
 
+    @property
+    def delays_s(self) -> tuple:
+        """Deprecated alias of :attr:`rtts_s` (round-trip propagation delays, s)."""
+        return self.rtts_s
+
     def to_dict(self) -> dict:
-        out = dataclasses.asdict(self)
+        # the key keeps the field's old name, in place: scenario keys (and cached results) stay what they were
+        out = {("delays_s" if k == "rtts_s" else k): v for k, v in dataclasses.asdict(self).items()}
         out["kind"] = "mptcp"
         return out
 
@@ -122,6 +129,7 @@ class MptcpScenario:
 
     def replace(self, **changes) -> "MptcpScenario":
         current = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        changes = round_trip_keywords(changes, "MptcpScenario.replace")
         unknown = set(changes) - set(current)
         if unknown:
             raise ValueError(f"unknown scenario field(s) {sorted(unknown)}; allowed: {sorted(current)}")
@@ -129,7 +137,7 @@ class MptcpScenario:
         return mptcp_scenario(**current)
 
 
-def mptcp_scenario(bandwidths_bps, delays_s, *, transfer_bytes=None, duration_s=None, congestion="lia",
+def mptcp_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes=None, duration_s=None, congestion="lia",
                    congestion_params=None, scheduler="round_robin", scheduler_params=None, reordering="none",
                    reordering_params=None, dupack_mode="rfc", retransmit="original", dss_bytes=0,
                    receive_buffer_bytes=None, segment_bytes=536, initial_window_bytes=536, ssthresh_bytes=65535,
@@ -141,15 +149,16 @@ def mptcp_scenario(bandwidths_bps, delays_s, *, transfer_bytes=None, duration_s=
     a list of those with one entry per path (e.g. ``"pareto_cross_traffic"`` of
     :mod:`cmtlab.sim.net.cross_traffic`, ``("wifi80211g", {"distance_m": 50})``).
     """
+    rtts_s = round_trips(rtts_s, option_changes, "mptcp_scenario")
     b = real_array("bandwidths_bps", bandwidths_bps)
-    d = real_array("delays_s", delays_s)
+    d = real_array("rtts_s", rtts_s)
     if b.size != d.size:
-        raise ValueError(f"bandwidths_bps and delays_s must have the same length (one per subflow), "
+        raise ValueError(f"bandwidths_bps and rtts_s must have the same length (one per subflow), "
                          f"got {b.size} and {d.size}")
     if np.any(b <= 0):
         raise ValueError(f"bandwidths_bps must be > 0 (bit/s), got {b.tolist()}")
     if np.any(d < 0):
-        raise ValueError(f"delays_s must be >= 0 (round-trip seconds), got {d.tolist()}")
+        raise ValueError(f"rtts_s must be >= 0 (round-trip seconds), got {d.tolist()}")
     if (transfer_bytes is None) == (duration_s is None):
         raise ValueError("exactly one of transfer_bytes (bytes) and duration_s (seconds) must be given, "
                          f"got transfer_bytes={transfer_bytes!r}, duration_s={duration_s!r}")
@@ -210,7 +219,7 @@ def mptcp_scenario(bandwidths_bps, delays_s, *, transfer_bytes=None, duration_s=
     if backbone_bps is not None:
         check_min_rate("backbone_bps", backbone_bps, one.data_packet_bytes() + dss, tmax)
     sc = MptcpScenario(
-        bandwidths_bps=tuple(float(x) for x in b), delays_s=tuple(float(x) for x in d), transfer_bytes=E,
+        bandwidths_bps=tuple(float(x) for x in b), rtts_s=tuple(float(x) for x in d), transfer_bytes=E,
         duration_s=dur, congestion=congestion, congestion_params=_params("congestion_params", congestion_params),
         scheduler=scheduler, scheduler_params=_params("scheduler_params", scheduler_params),
         reordering=reordering, reordering_params=_params("reordering_params", reordering_params),
@@ -333,7 +342,7 @@ class MptcpSimulation:
         self.scenario = sc
         n = sc.n_subflows
         seg = sc.segment_bytes
-        one = striped_scenario([sc.bandwidths_bps[0]], [sc.delays_s[0]], transfer_bytes=seg, segment_bytes=seg, initial_window_bytes=seg,
+        one = striped_scenario([sc.bandwidths_bps[0]], [sc.rtts_s[0]], transfer_bytes=seg, segment_bytes=seg, initial_window_bytes=seg,
                                tunnel=False, options=opts)
         self.data_wire = one.data_packet_bytes() + sc.dss_bytes
         self.ack_bytes = tuple(one.ack_packet_bytes(nb) + sc.dss_bytes for nb in range(5))
@@ -341,10 +350,9 @@ class MptcpSimulation:
         ts_b = 12 if opts.timestamps else 0
         self.syn_bytes = one.ack_packet_bytes(0) - ts_b + 4 * ((syn_opts + 3) // 4)
         self.timestamps = bool(opts.timestamps)
-        self.trace_on = bool(trace)
         self.tr = {"cwnd": [], "events": [], "dupacks": [], "packets": [], "acks": []} if trace else None
         # ---- links and paths
-        owd = [d / 2.0 for d in sc.delays_s]
+        owd = [d / 2.0 for d in sc.rtts_s]
         q = sc.queue_packets
         models = sc.links or (("point_to_point", ()),) * n
         built = [registry.lookup("link", name).for_path(
@@ -422,11 +430,9 @@ class MptcpSimulation:
                 conn.per_sub_delivered.append(0)
             self.senders.append(snd)
             self.receivers.append(rcv)
-        self.n_flows = n_flows
         for f in range(n_flows):
             self._wire_flow(f)
         # ---- handshake (each flow: SYN / SYN-ACK over its paths, as the striped engine's)
-        self.handshake = handshake_rtt_sample
         hs_exact = [handshake_ns(fwd[f], rev[f], self.syn_bytes) for f in range(n_flows)]
         if handshake_rtt_sample:
             self.start_ns = -max(fwd[f][0].serialisation_ns(self.ack_bytes[0] - sc.dss_bytes)
@@ -439,7 +445,6 @@ class MptcpSimulation:
             self.hs_rtt = None
         for f, snd in enumerate(self.senders):
             snd.ts_offset_ns = self.ts_offsets[f]
-        self.first_wire = None
         sched.init(conn)
 
     # ------------------------------------------------------------------ network
@@ -639,7 +644,7 @@ class MptcpSimulation:
             acc = self.access[i]
             sent_bytes = s.segments_sent * seg
             rows.append({
-                "subflow": i, "rate_bps": sc.bandwidths_bps[i], "rtt_s": sc.delays_s[i],
+                "subflow": i, "rate_bps": sc.bandwidths_bps[i], "rtt_s": sc.rtts_s[i],
                 "segments_sent": s.segments_sent, "retransmissions": s.retransmissions,
                 "fast_retransmits": s.fast_retransmits, "timeouts": s.timeouts,
                 "three_dupack_events": s.fast_retransmits, "spurious_retransmissions": r.duplicates_rx,
@@ -756,11 +761,12 @@ def run_mptcp(scenario: MptcpScenario, *, trace=False, max_events=None) -> Mptcp
     return MptcpSimulation(scenario, trace=trace, max_events=max_events).run()
 
 
-def simulate_mptcp(bandwidths_bps, delays_s, *, transfer_bytes=None, duration_s=None, congestion="lia",
+def simulate_mptcp(bandwidths_bps, rtts_s=None, *, transfer_bytes=None, duration_s=None, congestion="lia",
                    scheduler="round_robin", reordering="none", loss=None, seed=0, **options) -> MptcpResult:
     """Simulate one MPTCP connection with one subflow per path (see :class:`MptcpScenario`).
 
-    ``delays_s`` are **round-trip** propagation delays (one-way = half, in each direction).
+    ``rtts_s`` are **round-trip** propagation delays (one-way = half, in each direction; the
+    keyword ``delays_s`` is deprecated).
     Other keywords: any :func:`mptcp_scenario` argument (``congestion_params``,
     ``scheduler_params``, ``dupack_mode``, ``retransmit``, ``dss_bytes``,
     ``receive_buffer_bytes``, ``backbone_bps``, ``competing_flows``, …), any
@@ -768,7 +774,8 @@ def simulate_mptcp(bandwidths_bps, delays_s, *, transfer_bytes=None, duration_s=
     """
     trace = options.pop("trace", False)
     max_events = options.pop("max_events", None)
-    sc = mptcp_scenario(bandwidths_bps, delays_s, transfer_bytes=transfer_bytes, duration_s=duration_s,
+    sc = mptcp_scenario(bandwidths_bps, round_trips(rtts_s, options, "simulate_mptcp"), transfer_bytes=transfer_bytes,
+                        duration_s=duration_s,
                         congestion=congestion, scheduler=scheduler, reordering=reordering, loss=loss, seed=seed,
                         **options)
     return run_mptcp(sc, trace=trace, max_events=max_events)

@@ -134,19 +134,6 @@ class MptcpConnection:
         return random.Random((self.seed + 1) * 1_000_003 + int(stream))
 
     # ------------------------------------------------------------------ sender side
-    def _room(self) -> bool:
-        nxt = self.next_dsn
-        return nxt < self._dsn_cap and nxt < self.data_ack_seen + self.rcvbuf_segs
-
-    def fill(self, sub: MptcpSubflow) -> None:
-        """``sub`` wants new data (the source side of :meth:`TcpSender._app_fill`).
-
-        Hands ``sub`` DSNs while the scheduler picks it, the subflow's send buffer has room
-        and the data-level window allows, until the subflow holds enough unsent data to
-        fill its window plus one segment (the loop is :meth:`MptcpSubflow._app_fill`).
-        """
-        sub._app_fill()
-
     def _assign(self, sub: MptcpSubflow) -> None:
         dsn = self.next_dsn
         k = sub.app_tail
@@ -175,7 +162,7 @@ class MptcpConnection:
         """Let the subflows the scheduler picks send (after every event that may open a window).
 
         The picked subflow is handed the next DSN and sends it; its own request for more
-        data (:meth:`fill`) goes on while the scheduler keeps picking it.  A subflow that
+        data (``MptcpSubflow._app_fill``) goes on while the scheduler keeps picking it.  A subflow that
         still holds unsent data is blocked by its window: then nothing more goes out now.
         """
         self.now = now
@@ -188,7 +175,7 @@ class MptcpConnection:
         choice = -1
         cap = self._dsn_cap
         while True:
-            nxt = self.next_dsn  # _room(), inlined
+            nxt = self.next_dsn  # room: a DSN left, within the data-level receive window
             if nxt >= cap or nxt >= self.data_ack_seen + self.rcvbuf_segs:
                 return
             if choice == -1:
@@ -316,10 +303,6 @@ class MptcpConnection:
                 if j != rcv.index:
                     self.receivers[j]._send_ack(now, None)
         return _ACK
-
-    def data_ack(self) -> int:
-        """The DATA_ACK a subflow ACK carries now (data-level RCV.NXT)."""
-        return self.rcv_dsn
 
 
 __all__ = ["MptcpConnection", "DUPACK_MODES", "RETRANSMIT_POLICIES", "UNBOUNDED_SEGS"]

@@ -12,7 +12,7 @@ class MptcpSubflow(TcpSender):
     __slots__ = ()
 
     def _app_fill(self) -> None:
-        """This subflow wants new data: :meth:`MptcpConnection.fill`, written here to save a call per segment.
+        """This subflow wants new data: the connection hands it DSNs (the source side of ``_app_fill``).
 
         Hands the subflow DSNs while the connection scheduler picks it, its send buffer has
         room and the data-level window allows, until it holds enough unsent data to fill its
@@ -24,7 +24,7 @@ class MptcpSubflow(TcpSender):
         cap = conn._dsn_cap
         index = self.index
         while True:
-            nxt = conn.next_dsn  # MptcpConnection._room(), inlined
+            nxt = conn.next_dsn  # room: a DSN left, within the data-level receive window
             if nxt >= cap or nxt >= conn.data_ack_seen + conn.rcvbuf_segs:
                 return
             tail = self.app_tail

@@ -80,7 +80,7 @@ import random
 import numpy as np
 
 from ...scenario import NO_LOSS, LossModel
-from .link import DROPPED_LOSS, DROPPED_QUEUE, NS_PER_S, PointToPointLink, transmission_ns
+from .link import DROPPED_LOSS, NS_PER_S, PointToPointLink, transmission_ns
 from ..registry import register
 
 #: Sec. 5.1: on and off periods take values in [10 ms, 1 s].
@@ -519,17 +519,17 @@ class CrossTrafficLink(BitErrorLink):
         return d
 
 
-def cross_traffic_links(rates_bps, delays_s, *, mean_load: float = 0.25, ber: bool = True, seed: int = 0,
+def cross_traffic_links(rates_bps, one_way_delays_s, *, mean_load: float = 0.25, ber: bool = True, seed: int = 0,
                         queue_packets: int = 100, **kwargs) -> list[CrossTrafficLink]:
-    """One :class:`CrossTrafficLink` per path (forward direction; one-way ``delays_s``), streams 0, 1, …
+    """One :class:`CrossTrafficLink` per path (forward direction; ``one_way_delays_s``), streams 0, 1, …
 
     Path ``i`` uses stream ``i`` of ``seed`` for its cross traffic, BER and loss draws, so adding a
     path leaves the others' draws unchanged.
     """
     rates = np.atleast_1d(np.asarray(rates_bps, dtype=float))
-    delays = np.atleast_1d(np.asarray(delays_s, dtype=float))
+    delays = np.atleast_1d(np.asarray(one_way_delays_s, dtype=float))
     if rates.shape != delays.shape:
-        raise ValueError(f"rates_bps and delays_s must have the same length, got {rates.size} and {delays.size}")
+        raise ValueError(f"rates_bps and one_way_delays_s must have the same length, got {rates.size} and {delays.size}")
     return [CrossTrafficLink(float(b), float(d), queue_packets, mean_load=mean_load,
                              ber=BitErrorProcess(seed=seed, stream=i) if ber else None, seed=seed, stream=i, **kwargs)
             for i, (b, d) in enumerate(zip(rates, delays))]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .link import NS_PER_S, LinkModel
+from .link import NS_PER_S
 
 
 @dataclass(frozen=True)
@@ -35,13 +35,6 @@ def path_info(forward: tuple, reverse: tuple) -> PathInfo:
     return PathInfo(rate_bps=float(rate), delay_s=prop / NS_PER_S)
 
 
-def check_path(name: str, path) -> tuple:
-    path = tuple(path)
-    if not path or not all(isinstance(lk, LinkModel) for lk in path):
-        raise ValueError(f"{name} must be a non-empty sequence of LinkModel (one per hop), got {path!r}")
-    return path
-
-
 def handshake_ns(forward: tuple, reverse: tuple, syn_bytes: int) -> int:
     """SYN over ``forward`` and SYN-ACK over ``reverse``: serialisation and propagation per hop (ns)."""
     t = 0
@@ -52,4 +45,4 @@ def handshake_ns(forward: tuple, reverse: tuple, syn_bytes: int) -> int:
     return t
 
 
-__all__ = ["PathInfo", "path_info", "check_path", "handshake_ns"]
+__all__ = ["PathInfo", "path_info", "handshake_ns"]

@@ -588,7 +588,7 @@ class WifiLink(LinkModel):
         if distance_m is None:
             raise ValueError("distance_m must be given for a 'wifi80211g' path (m, > 0)")
         if isinstance(delay_s, bool) or not isinstance(delay_s, (int, float)) or delay_s != 0:
-            raise ValueError(f"delays_s of a 'wifi80211g' path must be 0 (its delay is the propagation over "
+            raise ValueError(f"rtts_s of a 'wifi80211g' path must be 0 (its delay is the propagation over "
                              f"distance_m; put a wired delay in backbone_delay_s), got one-way {delay_s!r} s")
         unknown = set(params) - {f.name for f in dataclasses.fields(WifiParams)}
         if unknown:
