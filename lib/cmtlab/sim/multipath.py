@@ -33,13 +33,13 @@ from .._validate import as_float_array, check_choice, check_int, check_positive
 from ..scenario import (MAX_SEGMENTS, PRESETS, TcpOptions, TransferResult, _as_loss, check_min_rate, check_work,
                         options_preset, real_array, round_trip_keywords, round_trips, striped_scenario)
 from . import registry
-from .engine import EventQueue, run_events
+from .engine import EventQueue, handshake, run_events
 from .net.link import NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
 from .mptcp import DUPACK_MODES, RETRANSMIT_POLICIES, UNBOUNDED_SEGS, MptcpConnection, MptcpSubflow, reinject
 from .mechanisms.recovery import make_recovery
 from .net.rng import loss_rng
 from .tcp import TcpReceiver, TcpSender
-from .net.topology import PathInfo, handshake_ns, path_info
+from .net.topology import PathInfo, path_info
 
 SIMULATOR_NAME = "cmtlab-mptcp"
 
@@ -346,9 +346,7 @@ class MptcpSimulation:
                                tunnel=False, options=opts)
         self.data_wire = one.data_packet_bytes() + sc.dss_bytes
         self.ack_bytes = tuple(one.ack_packet_bytes(nb) + sc.dss_bytes for nb in range(5))
-        syn_opts = 3 + (2 if opts.sack else 0) + (10 if opts.timestamps else 0)
-        ts_b = 12 if opts.timestamps else 0
-        self.syn_bytes = one.ack_packet_bytes(0) - ts_b + 4 * ((syn_opts + 3) // 4)
+        self.syn_bytes = handshake.syn_bytes(one.ack_packet_bytes(0), opts)
         self.timestamps = bool(opts.timestamps)
         self.tr = {"cwnd": [], "events": [], "dupacks": [], "packets": [], "acks": []} if trace else None
         # ---- links and paths
@@ -432,13 +430,12 @@ class MptcpSimulation:
             self.receivers.append(rcv)
         for f in range(n_flows):
             self._wire_flow(f)
-        # ---- handshake (each flow: SYN / SYN-ACK over its paths, as the striped engine's)
-        hs_exact = [handshake_ns(fwd[f], rev[f], self.syn_bytes) for f in range(n_flows)]
+        # ---- the connection set-up of each flow (cmtlab.sim.engine.handshake): SYN / SYN-ACK over its paths
+        hs_exact = [handshake.round_trip_ns(fwd[f], rev[f], self.syn_bytes) for f in range(n_flows)]
         if handshake_rtt_sample:
-            self.start_ns = -max(fwd[f][0].serialisation_ns(self.ack_bytes[0] - sc.dss_bytes)
-                                 for f in range(n_flows))
+            self.start_ns = handshake.start_ns([fwd[f][0] for f in range(n_flows)], self.ack_bytes[0] - sc.dss_bytes)
             self.ts_offsets = [hs_exact[f] - self.start_ns for f in range(n_flows)]
-            self.hs_rtt = [((h // 1_000_000) * 1_000_000 or 1000) if self.timestamps else h for h in hs_exact]
+            self.hs_rtt = [handshake.rtt_sample_ns(h, self.timestamps) for h in hs_exact]
         else:
             self.start_ns = 0
             self.ts_offsets = [0] * n_flows

@@ -31,9 +31,9 @@ from __future__ import annotations
 
 import time
 
-from ..scenario import TIMESTAMP_OPTION_BYTES, StripedScenario, TransferResult
+from ..scenario import StripedScenario, TransferResult
 from .mechanisms.congestion import CongestionControl, NewReno
-from .engine import EventQueue, run_events
+from .engine import EventQueue, handshake, run_events
 from .net.link import NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
 from .mechanisms.recovery import RecoveryAlgorithm, make_recovery
 from .mechanisms.reordering import NoReorderingResponse, ReorderingResponse
@@ -107,9 +107,7 @@ class Simulation:
         self.data_bytes_full = sc.data_packet_bytes()
         self.data_overhead = self.data_bytes_full - sc.segment_bytes
         self.ack_bytes = tuple(sc.ack_packet_bytes(nb) for nb in range(5))
-        syn_opts = 3 + (2 if opts.sack else 0) + (10 if opts.timestamps else 0)  # WS, SACK-perm, TS
-        self.syn_bytes = (self.ack_bytes[0] - (TIMESTAMP_OPTION_BYTES if opts.timestamps else 0)
-                          + 4 * ((syn_opts + 3) // 4))
+        self.syn_bytes = handshake.syn_bytes(self.ack_bytes[0], opts)
         p_full = [getattr(lk, "drop_probability", lambda b: 0.0)(self.data_bytes_full) for lk in self.links]
         if all(p >= 1.0 for p in p_full):
             raise ValueError(f"loss: every data packet would be lost on every link (drop probabilities {p_full}); "
@@ -158,14 +156,14 @@ class Simulation:
         self.max_events = int(max_events) if max_events is not None else 200 * n_segs + 1_000_000
         if self.max_events < 1:
             raise ValueError(f"max_events must be >= 1, got {max_events!r}")
-        self.handshake_rtt = self._handshake_rtt() if handshake_rtt_sample else None
-        # ns-3's clock at the first data segment: SYN at 0, SYN-ACK back, handshake ACK on link 0
-        # first; only used for the phase of the millisecond timestamp clock.
+        # the connection set-up (cmtlab.sim.engine.handshake): SYN over the first data link, SYN-ACK
+        # over the first ACK link; the handshake's final ACK goes first on the first data link
+        hs = handshake.round_trip_ns((self.links[self.scheduler.first_path()],),
+                                     (self.ack_links[self.ack_scheduler.first_path()],), self.syn_bytes)
+        self.handshake_rtt = handshake.rtt_sample_ns(hs, self.timestamps) if handshake_rtt_sample else None
         if self.handshake_rtt is not None:
-            first = self.scheduler.first_path()
-            hs = self._handshake_rtt_exact()
-            self.start_ns = -self.links[first].serialisation_ns(self.ack_bytes[0])
-            self.ts_offset_ns = hs - self.start_ns
+            self.start_ns = handshake.start_ns((self.links[self.scheduler.first_path()],), self.ack_bytes[0])
+            self.ts_offset_ns = hs - self.start_ns  # the phase of ns-3's millisecond timestamp clock
         else:
             self.start_ns = 0
             self.ts_offset_ns = 0
@@ -176,30 +174,6 @@ class Simulation:
         self._ack_select = self.ack_scheduler.select
 
     # ------------------------------------------------------------------ network
-    def _handshake_rtt(self) -> int:
-        """RTT (ns) of SYN over the first data link and SYN-ACK over the first ACK link.
-
-        SYN and SYN-ACK carry the window-scale option (and SACK-permitted and timestamps
-        when enabled), padded to 4 bytes, as ns-3's do.
-        """
-        syn = self.syn_bytes
-        first = self.scheduler.first_path()
-        lk = self.links[first]
-        rtt = lk.serialisation_ns(syn) + lk.propagation_ns()
-        back = self.ack_links[self.ack_scheduler.first_path()]
-        rtt += back.serialisation_ns(syn) + back.propagation_ns()
-        if self.timestamps:  # ns-3 measures it with the millisecond timestamp clock (SYN sent at 0)
-            rtt = (rtt // 1_000_000) * 1_000_000 or 1000
-        return rtt
-
-    def _handshake_rtt_exact(self) -> int:
-        ts = self.timestamps
-        self.timestamps = False
-        try:
-            return self._handshake_rtt()
-        finally:
-            self.timestamps = ts
-
     def _make_rr_send_data(self):
         """A specialised ``_send_data`` for a strictly rotating tunnel without traces.
 

@@ -35,14 +35,4 @@ def path_info(forward: tuple, reverse: tuple) -> PathInfo:
     return PathInfo(rate_bps=float(rate), delay_s=prop / NS_PER_S)
 
 
-def handshake_ns(forward: tuple, reverse: tuple, syn_bytes: int) -> int:
-    """SYN over ``forward`` and SYN-ACK over ``reverse``: serialisation and propagation per hop (ns)."""
-    t = 0
-    for lk in forward:
-        t += lk.serialisation_ns(syn_bytes) + lk.propagation_ns()
-    for lk in reverse:
-        t += lk.serialisation_ns(syn_bytes) + lk.propagation_ns()
-    return t
-
-
-__all__ = ["PathInfo", "path_info", "handshake_ns"]
+__all__ = ["PathInfo", "path_info"]
