@@ -48,3 +48,32 @@ def one_link(drop=(), *, rate=10e6, rtt=0.1, segments=40, trace=True, **kw):
     link = DropData(rate, rtt / 2, drop, queue_packets=sc.queue_packets)
     sim = Simulation(sc, trace=trace, links=[link])
     return sim.run(), sim
+
+
+# ---------------------------------------------------------------- golden hashes per trace
+def _h(blob: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(blob).hexdigest()[:12]
+
+
+def golden_parts(row: dict, traces: dict, volatile) -> dict:
+    """One short hash per part of a run: ``"row"`` (the counters) and ``"trace:<name>"`` per trace.
+
+    A golden test compares these, so a failure names the trace (or the counters) that changed.
+    """
+    out = {"row": _h(repr(sorted((k, v) for k, v in row.items() if k not in volatile)).encode())}
+    for name in sorted(traces):
+        out[f"trace:{name}"] = _h(traces[name].to_csv(index=False, float_format="%.12g").encode())
+    return out
+
+
+def golden_mismatch(case: str, expected: dict, actual: dict) -> str:
+    """A message naming the scenario and every part whose hash changed ("" when none)."""
+    keys = sorted(set(expected) | set(actual))
+    changed = [k for k in keys if expected.get(k) != actual.get(k)]
+    if not changed:
+        return ""
+    lines = [f"scenario {case!r}: {len(changed)} of {len(keys)} parts changed:"]
+    lines += [f"  {k}: pinned {expected.get(k)!r}, now {actual.get(k)!r}" for k in changed]
+    return "\n".join(lines)

@@ -181,12 +181,13 @@ def test_recovery_reaches_the_scenario_and_the_case_labels():
 def test_chihani_recovery_halves_unless_the_response_kept_the_window():
     from types import SimpleNamespace
 
-    from cmtlab.sim.recovery import ChihaniRecovery
+    from cmtlab.sim.models.chihani import ChihaniRecovery
+    from cmtlab.sim.tcp.decisions import FastRetransmitDecision as D
 
-    for kept, after in ((False, 5 * 1400), (True, 10 * 1400)):
-        sub = SimpleNamespace(cwnd=10 * 1400, seg=1400, cc=None, window_kept=kept)
+    for decision, after in ((D.REDUCE, 5 * 1400), (D.KEEP_WINDOW, 10 * 1400)):
+        sub = SimpleNamespace(cwnd=10 * 1400, seg=1400, cc=None)
         rec = ChihaniRecovery()
-        rec.enter(sub, 3, 10 * 1400, 0)
+        rec.enter(sub, 3, 10 * 1400, 0, decision)
         assert sub.cwnd == after
         sub.cwnd = 2 * 1400          # the sender sets cwnd = ssthresh at the end of the recovery
         rec.exit(sub)

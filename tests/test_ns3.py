@@ -21,7 +21,7 @@ from cmtlab import ns3  # noqa: E402
 from cmtlab.scenario import PRESETS, LossModel, striped_scenario  # noqa: E402
 
 #: The reference scenario of the issue: 10 and 5 Mbit/s, RTT 20 and 60 ms, ACKs round-robin.
-SONG_2 = dict(bandwidths_bps=[10e6, 5e6], delays_s=[0.020, 0.060])
+SONG_2 = dict(bandwidths_bps=[10e6, 5e6], rtts_s=[0.020, 0.060])
 
 
 @functools.lru_cache(maxsize=None)
@@ -149,7 +149,7 @@ def test_known_measurement_and_sack_really_changes_ns3():
 
 def test_tcp_options_reach_ns3():
     """Each option changes what ns-3 does, in the direction its RFC says."""
-    lossy = dict(bandwidths_bps=[10e6], delays_s=[0.04], transfer_bytes=1_000_000, tunnel=False,
+    lossy = dict(bandwidths_bps=[10e6], rtts_s=[0.04], transfer_bytes=1_000_000, tunnel=False,
                  loss=LossModel("packet", 0.01), seed=2)
     base = run(striped_scenario(**lossy))
     assert base.fast_retransmits > 0
@@ -224,7 +224,7 @@ def test_options_ns3_cannot_represent_raise(changes, name):
 def test_bad_input_raises_value_error_naming_the_parameter():
     with pytest.raises(ValueError, match="transfer_bytes"):
         ns3.simulate_striped([1e6], [0.01], transfer_bytes=0)
-    with pytest.raises(ValueError, match="delays_s"):
+    with pytest.raises(ValueError, match="rtts_s"):
         ns3.simulate_striped([1e6, 2e6], [0.01], transfer_bytes=10)
     with pytest.raises(ValueError, match="scenario"):
         ns3.run({"bandwidths_bps": [1e6]})

@@ -8,7 +8,7 @@ from cmtlab import osia
 from cmtlab.osia import experiments as ex
 from cmtlab.scenario import striped_scenario
 from cmtlab.sim import PointToPointLink, Simulation
-from cmtlab.sim.osia_links import BitErrorLink, CrossTrafficLink
+from cmtlab.sim.net.cross_traffic import BitErrorLink, CrossTrafficLink
 
 
 def striped_stand_in(run: ex.OsiaRun) -> dict:

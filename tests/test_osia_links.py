@@ -7,8 +7,8 @@ import pytest
 
 from cmtlab.scenario import LossModel, striped_scenario
 from cmtlab.sim import DROPPED_LOSS, DROPPED_QUEUE, PointToPointLink, Simulation, registry
-from cmtlab.sim.link import transmission_ns
-from cmtlab.sim.osia_links import (BER_MEAN, BER_RANGE, BitErrorLink, BitErrorProcess, CrossTrafficLink,
+from cmtlab.sim.net.link import transmission_ns
+from cmtlab.sim.net.cross_traffic import (BER_MEAN, BER_RANGE, BitErrorLink, BitErrorProcess, CrossTrafficLink,
                                    ParetoOnOff, bounded_pareto_mean, cross_traffic_links, shape_for_mean)
 
 S = 1_000_000_000

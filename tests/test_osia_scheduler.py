@@ -1,4 +1,4 @@
-"""The OSIA connection-level scheduler (cmtlab.sim.osia_scheduler) driven by stub connection/subflows."""
+"""The OSIA connection-level scheduler (cmtlab.osia.scheduler) driven by stub connection/subflows."""
 
 import heapq
 import random
@@ -10,8 +10,8 @@ import pytest
 from cmtlab import osia
 from cmtlab.osia import timeline
 from cmtlab.sim import registry
-from cmtlab.sim.osia_scheduler import OsiaScheduler, continuous_faucet_plan
-from cmtlab.sim.scheduler import HoldUntil
+from cmtlab.osia.scheduler import OsiaScheduler, continuous_faucet_plan
+from cmtlab.sim.mechanisms.schedulers import HoldUntil
 
 SEG = 1000
 
@@ -89,7 +89,7 @@ def arrivals(conn, handed):
 
 
 def test_registered_under_osia():
-    import cmtlab.sim.osia_scheduler  # noqa: F401  (registration happens on import)
+    import cmtlab.osia.scheduler  # noqa: F401  (the paper package registers its scheduler on import)
 
     assert registry.lookup("scheduler", "osia") is OsiaScheduler
     assert isinstance(registry.make("scheduler", "osia", period_s=0.5), OsiaScheduler)

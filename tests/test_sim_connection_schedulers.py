@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from cmtlab.sim import registry
-from cmtlab.sim.scheduler import ConnectionScheduler
+from cmtlab.sim.mechanisms.schedulers import ConnectionScheduler
 
 SEG = 1000
 

@@ -9,8 +9,8 @@ import pytest
 from cmtlab import sim
 from cmtlab.scenario import LossModel, TransferResult, striped_scenario
 from cmtlab.sim import Simulation, reorder_density
-from cmtlab.sim.link import PointToPointLink, seconds_to_ns, transmission_ns
-from cmtlab.sim.rng import Mrg32k3a
+from cmtlab.sim.net.link import PointToPointLink, seconds_to_ns, transmission_ns
+from cmtlab.sim.net.rng import Mrg32k3a
 
 SONG_B = [35.9e6, 18.4e6, 33.3e6, 14.7e6]
 
@@ -198,8 +198,8 @@ def test_event_budget_stops_the_run():
     (dict(bandwidths_bps=[0], delays_s=[0.1]), "bandwidths_bps"),
     (dict(bandwidths_bps=[-1e6], delays_s=[0.1]), "bandwidths_bps"),
     (dict(bandwidths_bps=[], delays_s=[]), "bandwidths_bps"),
-    (dict(bandwidths_bps=[1e6], delays_s=[-0.1]), "delays_s"),
-    (dict(bandwidths_bps=[1e6, 2e6], delays_s=[0.1]), "bandwidths_bps and delays_s"),
+    (dict(bandwidths_bps=[1e6], delays_s=[-0.1]), "rtts_s"),
+    (dict(bandwidths_bps=[1e6, 2e6], delays_s=[0.1]), "bandwidths_bps and rtts_s"),
     (dict(bandwidths_bps=[1e6], delays_s=[0.1], transfer_bytes=0), "transfer_bytes"),
     (dict(bandwidths_bps=[1e6], delays_s=[0.1], segment_bytes=0), "segment_bytes"),
     (dict(bandwidths_bps=[1e6], delays_s=[0.1], m_ack=0), "m_ack"),
@@ -239,7 +239,7 @@ def test_public_entry_points_and_code_version():
     assert isinstance(sim.CODE_VERSION, str) and len(sim.CODE_VERSION) == 12
     int(sim.CODE_VERSION, 16)
     assert r.extra["code_version"] == sim.CODE_VERSION
-    assert "round-trip" in sim.simulate_striped.__doc__.lower() and "delays_s[i] / 2" in sim.simulate_striped.__doc__
+    assert "round-trip" in sim.simulate_striped.__doc__.lower() and "rtts_s[i] / 2" in sim.simulate_striped.__doc__
 
 
 # ---------------------------------------------------------------- plug-ins

@@ -8,7 +8,7 @@ from cmtlab import sim
 from cmtlab.scenario import LossModel
 from cmtlab.sim.multipath import MptcpResult, MptcpSimulation, mptcp_scenario
 from cmtlab.sim.registry import register
-from cmtlab.sim.scheduler import ConnectionScheduler, HoldUntil
+from cmtlab.sim.mechanisms.schedulers import ConnectionScheduler, HoldUntil
 
 ARABI_B = [5e6, 2e6, 7e6]
 ARABI_D = [0.1, 0.01, 0.05]
@@ -231,7 +231,7 @@ def test_bad_input_names_the_parameter(kw, param):
 
 
 @pytest.mark.parametrize("b,d,param", [([1e6, 0], [0.1, 0.1], "bandwidths_bps"),
-                                       ([1e6, 1e6], [0.1, -0.1], "delays_s"),
+                                       ([1e6, 1e6], [0.1, -0.1], "rtts_s"),
                                        ([1e6], [0.1, 0.1], "same length")])
 def test_bad_paths(b, d, param):
     with pytest.raises(ValueError, match=param):
@@ -305,7 +305,7 @@ def test_link_models_are_named_in_the_scenario():
     """``links`` names a registered link model per path; point-to-point by name is the default run, and
     a model's for_path builds the access links the subflows really cross (a slower custom link
     slows the transfer)."""
-    from cmtlab.sim.link import PointToPointLink
+    from cmtlab.sim.net.link import PointToPointLink
 
     @register("link", "test_half_rate")
     class HalfRate(PointToPointLink):

@@ -3,15 +3,16 @@ and end-to-end runs over two links with strongly asymmetric delays (reordering, 
 
 from __future__ import annotations
 
-import itertools
 
 import pytest
 
 from cmtlab import sim
 from cmtlab.scenario import TcpOptions, striped_scenario
 from cmtlab.sim import ClassicRecovery, NewReno, Simulation, registry
-from cmtlab.sim.reordering import ReorderingResponse
+from cmtlab.sim.engine import EventQueue
+from cmtlab.sim.mechanisms.reordering import ReorderingResponse
 from cmtlab.sim.tcp import LOSS, OPEN, RECOVERY, TcpSender
+from cmtlab.sim.tcp.decisions import FastRetransmitDecision, TimeoutDecision, UndoMode
 
 SEG = 1000
 MS = 1_000_000
@@ -40,7 +41,7 @@ def sender(reordering="none", *, sack=False, timestamps=False, iw=10, n=200, **p
     opts = TcpOptions(sack=sack, timestamps=timestamps, min_rto_s=0.2)
     sub = TcpSender(segment_bytes=SEG, transfer_bytes=SEG * n, initial_window_bytes=iw * SEG,
                     ssthresh_bytes=iw * SEG, options=opts, cc=NewReno(), recovery=ClassicRecovery(),
-                    reordering=resp, net_send=net, heap=[], counter=itertools.count())
+                    reordering=resp, net_send=net, queue=EventQueue())
     sub.rtt_sample(100 * MS)
     sub.start(0)
     assert [k for _, k, _ in net.sent] == list(range(iw))
@@ -104,11 +105,11 @@ def test_snapshot_is_immutable_and_restore_leaves_recovery():
         rec.cwnd = 1
     dupacks(sub, 100 * MS, 0, 3)
     assert sub.state == RECOVERY and sub.cwnd < rec.cwnd
-    sub.restore_congestion_state(rec, 101 * MS, how="exact")
+    sub.restore_congestion_state(rec, 101 * MS, how=UndoMode.EXACT)
     assert (sub.cwnd, sub.ssthresh, sub.state) == (rec.cwnd, rec.ssthresh, OPEN)
     sub.check_scoreboard()
-    with pytest.raises(ValueError, match="how must be one of"):
-        sub.restore_congestion_state(rec, 0, how="maybe")
+    with pytest.raises(ValueError, match="how must be an UndoMode"):
+        sub.restore_congestion_state(rec, 0, how="exact")  # typed decisions only: no strings
 
 
 # ---------------------------------------------------------------- PR-R
@@ -140,7 +141,7 @@ def _slow_start_sender(**params):
     net = FakeNet()
     sub = TcpSender(segment_bytes=SEG, transfer_bytes=SEG * 200, initial_window_bytes=4 * SEG,
                     ssthresh_bytes=64 * SEG, options=TcpOptions(min_rto_s=0.2), cc=NewReno(),
-                    recovery=ClassicRecovery(), reordering=resp, net_send=net, heap=[], counter=itertools.count())
+                    recovery=ClassicRecovery(), reordering=resp, net_send=net, queue=EventQueue())
     sub.rtt_sample(100 * MS)
     sub.start(0)
     return sub, net
@@ -158,7 +159,7 @@ def test_prr_algorithm1_reduces_neither_cwnd_nor_ssthresh(rule):
     sub.on_ack(200 * MS, 4, 0, None)  # the retransmission fills the hole: everything acknowledged
     assert sub.state == OPEN
     if rule == "keep":
-        assert sub.ssthresh == 64 * SEG and sub.kept_ssthresh is None
+        assert sub.ssthresh == 64 * SEG and sub.reordering.kept_ssthresh is None
         assert sub.cwnd == 5 * SEG  # the ACK of the lost packet grows the window by slow start
     else:
         assert sub.ssthresh == 4 * SEG
@@ -179,9 +180,9 @@ def test_prr_keep_in_congestion_avoidance_equals_the_cwnd_rule():
 def test_prr_timeout_during_a_kept_recovery_forgets_the_kept_threshold():
     sub, net = _slow_start_sender()
     dupacks(sub, 100 * MS, 0, 3)
-    assert sub.kept_ssthresh == 64 * SEG
+    assert sub.reordering.kept_ssthresh == 64 * SEG  # PR-R keeps it, not the sender
     sub.on_rto_event(sub.rto_event)  # the retransmission is lost too: the timeout reacts as legacy TCP
-    assert sub.state == LOSS and sub.cwnd == SEG and sub.kept_ssthresh is None
+    assert sub.state == LOSS and sub.cwnd == SEG and sub.reordering.kept_ssthresh is None
     assert sub.ssthresh == 2 * SEG  # NewReno: max(FlightSize / 2, 2 SMSS), not the kept 64 segments
 
 
@@ -400,7 +401,7 @@ def test_tcp_door_chihani_is_a_noop_ignoring_dupacks():
 
 
 def test_bad_parameters_name_the_parameter_and_the_allowed_values():
-    with pytest.raises(ValueError, match=r"variant .*\['rfc', 'chihani'\]"):
+    with pytest.raises(ValueError, match=r"variant .*\['chihani', 'rfc'\]"):
         registry.make("reordering", "dsack", variant="linux")
     with pytest.raises(ValueError, match=r"variant .*\['paper'\]"):
         registry.make("reordering", "pr-r", variant="chihani")
@@ -417,7 +418,7 @@ def test_bad_parameters_name_the_parameter_and_the_allowed_values():
     assert set(registry.names("reordering")) >= {"none", "dsack", "eifel", "frto", "tcp-door", "pr-r"}
     with pytest.raises(ValueError, match=r"reordering must be one of"):
         sim.simulate_striped([5e6], [0.05], transfer_bytes=10_000, reordering="nopr")
-    with pytest.raises(ValueError, match=r"variant .*\['rfc', 'chihani'\]"):
+    with pytest.raises(ValueError, match=r"variant .*\['chihani', 'rfc'\]"):
         sim.simulate_striped([5e6], [0.05], transfer_bytes=10_000, reordering="frto",
                              reordering_params={"variant": "ns3"})
 
@@ -466,7 +467,7 @@ def test_receiver_dsack_first_block_then_the_block_containing_the_duplicate():
     from cmtlab.sim.tcp import TcpReceiver
 
     acks = []
-    rcv = TcpReceiver(n_segs=100, m_ack=1, options=TcpOptions(sack=True), heap=[], counter=itertools.count(),
+    rcv = TcpReceiver(n_segs=100, m_ack=1, options=TcpOptions(sack=True), queue=EventQueue(),
                       net_ack=lambda now, ack, echo, sack, nb: acks.append((ack, sack)), dsack=True)
     for t, k in enumerate([0, 2, 5]):
         rcv.on_data(t, k, 0, False)
@@ -475,7 +476,7 @@ def test_receiver_dsack_first_block_then_the_block_containing_the_duplicate():
     assert acks[-1] == (1, ((2, 3), ((2, 3), (5, 6))))  # RFC 2883 sec. 4: D-SACK, then its block
     rcv.on_data(11, 0, 0, True)  # a duplicate below RCV.NXT
     assert acks[-1] == (1, ((0, 1), ((5, 6), (2, 3))))
-    off = TcpReceiver(n_segs=100, m_ack=1, options=TcpOptions(sack=True), heap=[], counter=itertools.count(),
+    off = TcpReceiver(n_segs=100, m_ack=1, options=TcpOptions(sack=True), queue=EventQueue(),
                       net_ack=lambda now, ack, echo, sack, nb: acks.append((ack, sack)), dsack=False)
     off.on_data(0, 0, 0, False)
     off.on_data(1, 0, 0, True)
@@ -556,6 +557,9 @@ def test_reordering_plus_random_loss_completes_with_a_consistent_scoreboard(name
         def on_fast_retransmit(self, sub, now):
             return self.inner.on_fast_retransmit(sub, now)
 
+        def on_recovery_exit(self, sub, now):
+            self.inner.on_recovery_exit(sub, now)
+
         def on_timeout(self, sub, now):
             return self.inner.on_timeout(sub, now)
 
@@ -573,7 +577,7 @@ def test_receiver_tsecr_of_a_late_segment_filling_a_hole(rfc):
     from cmtlab.sim.tcp import TcpReceiver
 
     acks = []
-    rcv = TcpReceiver(n_segs=100, m_ack=1, options=TcpOptions(timestamps=True), heap=[], counter=itertools.count(),
+    rcv = TcpReceiver(n_segs=100, m_ack=1, options=TcpOptions(timestamps=True), queue=EventQueue(),
                       net_ack=lambda now, ack, echo, sack, nb: acks.append((ack, echo)), rfc7323_echo=rfc)
     for t, (k, tsval) in enumerate([(0, 0), (2, 20), (3, 30), (1, 10)]):
         rcv.on_data(t, k, tsval, False)
@@ -631,3 +635,42 @@ def test_spurious_timeout_from_an_ack_delay_spike_no_go_back_n(name, opts):
     assert r.completed and r.timeouts >= 1 and resp.detections == 1 and r.extra["spurious_undos"] == 1
     assert r.retransmissions <= r.timeouts  # only the timer's own retransmissions
     assert r.completion_time_s < base.completion_time_s
+
+
+# ---------------------------------------------------------------- typed decisions
+
+
+@pytest.mark.parametrize("hook, answer", [("on_fast_retransmit", True), ("on_fast_retransmit", "keep"),
+                                          ("on_fast_retransmit", TimeoutDecision.STANDARD),
+                                          ("on_timeout", None), ("on_timeout", "veto"),
+                                          ("on_timeout", FastRetransmitDecision.REDUCE)])
+def test_a_response_must_answer_with_its_typed_decision(hook, answer):
+    """Responses answer the sender with enums (FastRetransmitDecision, TimeoutDecision): a string,
+    a boolean or the other enum is refused with an error naming the hook and the type."""
+    class Untyped(ReorderingResponse):
+        name = "untyped"
+
+    setattr(Untyped, hook, lambda self, sub, now: answer)
+    sub, net, _ = sender(Untyped())
+    expected = "FastRetransmitDecision" if hook == "on_fast_retransmit" else "TimeoutDecision"
+    with pytest.raises(ValueError, match=f"{hook} must return a {expected}"):
+        if hook == "on_fast_retransmit":
+            dupacks(sub, 100 * MS, 0, 3)
+        else:
+            sub.on_rto_event(sub.rto_event)
+
+
+def test_keep_window_decision_keeps_cwnd_and_the_standard_one_reduces_it():
+    class Keep(ReorderingResponse):
+        name = "keep"
+
+        def on_fast_retransmit(self, sub, now):
+            return FastRetransmitDecision.KEEP_WINDOW
+
+    kept, _, _ = sender(Keep())
+    reduced, _, _ = sender("none")
+    for sub in (kept, reduced):
+        dupacks(sub, 100 * MS, 0, 3)
+        assert sub.state == RECOVERY and sub.fast_retransmits == 1
+    assert kept.cwnd == kept.ssthresh == 10 * SEG
+    assert reduced.ssthresh < 10 * SEG

@@ -12,8 +12,8 @@ import pytest
 
 from cmtlab import wifi_validation as wv
 from cmtlab.sim import registry
-from cmtlab.sim import wifi as w
-from cmtlab.sim.link import DROPPED_LOSS
+from cmtlab.sim.net import wifi as w
+from cmtlab.sim.net.link import DROPPED_LOSS
 
 NO_PD = replace(w.DEFAULT_PARAMS, preamble_min_rssi_dbm=None)
 
@@ -310,7 +310,7 @@ def test_for_path_guards():
     kw = dict(rate_bps=54e6, queue_packets=500, loss=None, rng=None, seed=0, stream=0)
     with pytest.raises(ValueError, match="distance_m"):
         w.WifiLink.for_path(delay_s=0.0, **kw)
-    with pytest.raises(ValueError, match="delays_s of a 'wifi80211g' path must be 0"):
+    with pytest.raises(ValueError, match="rtts_s of a 'wifi80211g' path must be 0"):
         w.WifiLink.for_path(delay_s=0.01, distance_m=10, **kw)
     with pytest.raises(ValueError, match="unknown 'wifi80211g' parameter"):
         w.WifiLink.for_path(delay_s=0.0, distance_m=10, slot_time=9, **kw)

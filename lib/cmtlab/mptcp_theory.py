@@ -75,11 +75,11 @@ def lia_equilibrium_windows(loss_rates, rtts_s, *, segments_per_ack: int = 1, it
     Per RTT, subflow ``i`` grows by ``w_i * min(alpha / w, 1 / w_i)`` and loses
     ``w_i * p_i * w_i / 2`` in expectation; balance gives
     ``w_i = min(c^2 alpha / (p_i w), c / sqrt(p_i))`` with ``alpha`` from
-    :func:`cmtlab.sim.congestion.rfc6356_alpha` (``c = sqrt(2)`` is the plain fluid model; the
+    :func:`cmtlab.sim.mechanisms.congestion.rfc6356_alpha` (``c = sqrt(2)`` is the plain fluid model; the
     default ``c = sqrt(3/(2 b))`` matches :func:`mathis_throughput_bps`, so one path gives
     Mathis; the equilibrium scales linearly in ``c``).  Solved by damped fixed-point iteration.
     """
-    from .sim.congestion import rfc6356_alpha
+    from .sim.mechanisms.congestion import rfc6356_alpha
 
     c = mathis_constant(segments_per_ack)
     p, r = _paths(loss_rates, rtts_s)

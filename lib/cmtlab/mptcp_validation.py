@@ -75,7 +75,7 @@ def packet_runner(duration_s: float = 120.0, rate_bps: float = 50e6, **options):
 
     Note the counting: with delayed ACKs (``m_ack=2``, the default) the simulator's NewReno grows
     once per ACK, RFC 6356's LIA per acknowledged byte — ``congestion_params={"counting": "ack"}``
-    puts them on the same footing (see :class:`cmtlab.sim.congestion.CoupledCongestionControl`).
+    puts them on the same footing (see :class:`cmtlab.sim.mechanisms.congestion.CoupledCongestionControl`).
     """
     duration_s = check_positive("duration_s", duration_s)
     rate_bps = check_positive("rate_bps", rate_bps)

@@ -11,14 +11,17 @@ Units: rates in bit/s, times in seconds, sizes in bytes.
 
 Delays
 ------
-``delays_s`` are **round-trip propagation delays**, as in the analytical model
+``rtts_s`` are **round-trip propagation delays**, as in the analytical model
 (:func:`cmtlab.song.throughput`).  Point-to-point links are symmetric, so when the ACKs
 return over the striped links (``ack_path`` ``"round_robin"``, ``"first"`` or
 ``"fastest"``) link *i* gets the one-way delay ``d_i / 2`` in each direction.  With
 ``ack_path="ideal"`` (the model's assumption that the receiver→sender delay is zero, Song
 sec. 3) the ACKs return over a separate instantaneous path and link *i* gets the one-way
 forward delay ``d_i``, so the round trip is still ``d_i``.  See
-:meth:`StripedScenario.one_way_delays_s`.
+:meth:`StripedScenario.one_way_delays_s`.  The old name ``delays_s`` (it said nothing about
+round trips) is deprecated: as a keyword it still works with a ``DeprecationWarning``, as a
+scenario attribute it is an alias of ``rtts_s``, and scenario keys and ``to_dict()`` keep it so
+that cached results stay valid.
 
 Timing
 ------
@@ -33,6 +36,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -44,10 +48,63 @@ from ._validate import as_float_array, check_choice, check_int, check_non_negati
 ACK_PATHS = ("round_robin", "first", "fastest", "ideal")
 #: Fast-recovery styles: classic NewReno (RFC 6582), Proportional Rate Reduction (RFC 6937), or
 #: the Chihani–Collange ns-3 MPTCP model's halving without fast recovery (pair it with
-#: ``variant="chihani"`` congestion control; :class:`cmtlab.sim.recovery.ChihaniRecovery`).
+#: ``variant="chihani"`` congestion control; :class:`cmtlab.sim.models.chihani.ChihaniRecovery`).
 RECOVERY_STYLES = ("newreno", "prr", "chihani")
 #: Loss models of a link's forward (data) direction.
 LOSS_UNITS = ("none", "packet", "bit")
+#: Upper bound on the work of one simulated run: data segments of a transfer (or that the paths can
+#: carry in a duration-limited run).  The simulator processes some 10^5 segments per wall-clock second,
+#: so this is minutes of work; a scenario above it is refused at once instead of running for days.
+MAX_SEGMENTS = 20_000_000
+
+
+def real_array(name: str, values) -> np.ndarray:
+    """``values`` as a 1-D float array (:func:`cmtlab._validate.as_float_array`), refusing what is not a
+    real number — booleans, strings, ``None`` — instead of coercing it (``[True, True]`` is not 1 bit/s)."""
+    items = values if isinstance(values, (list, tuple, np.ndarray)) else [values]
+    for v in np.asarray(items, dtype=object).ravel():
+        if v is None or isinstance(v, (bool, np.bool_, str, bytes)) or not isinstance(v, (int, float, np.number)):
+            raise ValueError(f"{name} must hold real numbers, got {v!r} in {values!r}")
+    return as_float_array(name, values)
+
+
+def round_trips(rtts_s, keywords: dict, where: str):
+    """The round-trip delays of a call: ``rtts_s``, or the deprecated keyword ``delays_s`` popped from
+    ``keywords`` (with a ``DeprecationWarning``); both or neither is a ``TypeError``."""
+    old = keywords.pop("delays_s", None)
+    if old is not None:
+        if rtts_s is not None:
+            raise TypeError(f"{where}: give the round-trip delays once, as rtts_s (delays_s is its old name)")
+        warnings.warn(f"{where}: 'delays_s' is deprecated, these are round-trip delays: pass rtts_s",
+                      DeprecationWarning, stacklevel=3)
+        return old
+    if rtts_s is None:
+        raise TypeError(f"{where}: missing rtts_s, the round-trip propagation delays (s), one per path")
+    return rtts_s
+
+
+def round_trip_keywords(changes: dict, where: str) -> dict:
+    """``changes`` with a deprecated ``delays_s`` renamed ``rtts_s`` (for ``replace``)."""
+    if "delays_s" in changes:
+        changes = dict(changes)
+        changes["rtts_s"] = round_trips(changes.pop("rtts_s", None), changes, where)
+    return changes
+
+
+def check_min_rate(name: str, rates_bps, packet_bytes: int, max_sim_time_s: float) -> None:
+    """Every rate lets one ``packet_bytes`` packet through within ``max_sim_time_s`` (else nothing can happen)."""
+    low = 8.0 * packet_bytes / max_sim_time_s
+    bad = [r for r in np.atleast_1d(rates_bps) if not r >= low]
+    if bad:
+        raise ValueError(f"{name} must be >= {low:.4g} bit/s (one {packet_bytes}-byte packet within "
+                         f"max_sim_time_s = {max_sim_time_s:g} s), got {bad[0]!r}")
+
+
+def check_work(name: str, segments: float, bound_text: str) -> None:
+    """Refuse a run of more than :data:`MAX_SEGMENTS` data segments (``bound_text`` says the allowed range)."""
+    if segments > MAX_SEGMENTS:
+        raise ValueError(f"{name} must be {bound_text} (at most {MAX_SEGMENTS:,} data segments per run), "
+                         f"got {segments:,.0f} segments")
 
 IPV4_HEADER_BYTES = 20
 TCP_HEADER_BYTES = 20
@@ -76,7 +133,7 @@ class TcpOptions:
         RFC 3042: send one new segment on each of the first two duplicate ACKs.
     recovery
         ``"newreno"`` — classic NewReno fast recovery with partial ACKs (RFC 6582);
-        ``"chihani"`` — the Chihani–Collange model's loss response (``cmtlab.sim.recovery``);
+        ``"chihani"`` — the Chihani–Collange model's loss response (``cmtlab.sim.mechanisms.recovery``);
         ``"prr"`` — Proportional Rate Reduction (RFC 6937).
     timestamps
         RFC 7323 timestamps (12 bytes on every segment; an RTT sample from every ACK).
@@ -237,7 +294,7 @@ class StripedScenario:
     """One bulk transfer over ``n`` links (Song Fig. 5 when ``tunnel=True``).
 
     Build it with :func:`striped_scenario`, which validates and converts its arguments.
-    Fields: ``bandwidths_bps``, ``delays_s`` (round-trip, see the module docstring),
+    Fields: ``bandwidths_bps``, ``rtts_s`` (round-trip propagation delays, see the module docstring),
     ``transfer_bytes``, ``segment_bytes`` (TCP payload per segment), ``initial_window_bytes``,
     ``ssthresh_bytes``, ``m_ack`` (delayed-ACK count), ``queue_packets`` (drop-tail limit of
     each link's transmit queue, per direction), ``loss`` (one :class:`LossModel` per link),
@@ -247,7 +304,7 @@ class StripedScenario:
     """
 
     bandwidths_bps: tuple
-    delays_s: tuple
+    rtts_s: tuple
     transfer_bytes: int
     segment_bytes: int = 536
     initial_window_bytes: int = 536
@@ -264,9 +321,14 @@ class StripedScenario:
     def n_links(self) -> int:
         return len(self.bandwidths_bps)
 
+    @property
+    def delays_s(self) -> tuple:
+        """Deprecated alias of :attr:`rtts_s` (round-trip propagation delays, s)."""
+        return self.rtts_s
+
     def one_way_delays_s(self) -> np.ndarray:
         """Forward one-way propagation delay of each link (s): ``d/2``, or ``d`` with ``ack_path="ideal"``."""
-        d = np.asarray(self.delays_s, dtype=float)
+        d = np.asarray(self.rtts_s, dtype=float)
         return d if self.options.ack_path == "ideal" else d / 2.0
 
     def ack_links(self) -> tuple[int, ...] | None:
@@ -278,7 +340,7 @@ class StripedScenario:
             return tuple(range(self.n_links))
         if path == "first":
             return (0,)
-        return (int(np.argmin(self.delays_s)),)  # fastest
+        return (int(np.argmin(self.rtts_s)),)  # fastest
 
     def data_packet_bytes(self) -> int:
         """Bytes of one full data segment on the wire (payload + TCP/IP (+ timestamps) + tunnel + PPP)."""
@@ -310,8 +372,9 @@ class StripedScenario:
         """Plain, JSON-serialisable description (the sweep cache keys on it)."""
         out = dataclasses.asdict(self)
         out["bandwidths_bps"] = [float(x) for x in self.bandwidths_bps]
-        out["delays_s"] = [float(x) for x in self.delays_s]
-        return out
+        # the key keeps the field's old name, in place: scenario keys (and cached results) stay what they were
+        return {("delays_s" if k == "rtts_s" else k): ([float(x) for x in v] if k == "rtts_s" else v)
+                for k, v in out.items()}
 
     def key(self) -> str:
         """Stable SHA-256 of :meth:`to_dict` (same scenario → same key, across runs and machines)."""
@@ -321,6 +384,7 @@ class StripedScenario:
     def replace(self, **changes) -> "StripedScenario":
         """A validated copy with some fields changed (``options`` may be a dict of option changes)."""
         current = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        changes = round_trip_keywords(changes, "StripedScenario.replace")
         if isinstance(changes.get("options"), dict):
             changes["options"] = self.options.replace(**changes["options"])
         unknown = set(changes) - set(current)
@@ -330,26 +394,30 @@ class StripedScenario:
         return striped_scenario(**current)
 
 
-def striped_scenario(bandwidths_bps, delays_s, *, transfer_bytes, segment_bytes=536, initial_window_bytes=536,
+def striped_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes, segment_bytes=536, initial_window_bytes=536,
                      ssthresh_bytes=65535, m_ack=2, queue_packets=100, loss=None, tunnel=True, options=None,
                      seed=0, max_sim_time_s=36_000.0, **option_changes) -> StripedScenario:
     """Validate the arguments and build a :class:`StripedScenario`.
+
+    ``rtts_s``: round-trip propagation delays (s), one per link (``delays_s=``: deprecated name).
 
     ``options`` is a :class:`TcpOptions`, a preset name from :data:`PRESETS`, or ``None``
     (the defaults); any extra keyword is a :class:`TcpOptions` field applied on top, e.g.
     ``striped_scenario(..., sack=True, ack_path="ideal")``.  Errors name the parameter.
     """
-    b = as_float_array("bandwidths_bps", bandwidths_bps)
-    d = as_float_array("delays_s", delays_s)
+    rtts_s = round_trips(rtts_s, option_changes, "striped_scenario")
+    b = real_array("bandwidths_bps", bandwidths_bps)
+    d = real_array("rtts_s", rtts_s)
     if b.size != d.size:
-        raise ValueError(f"bandwidths_bps and delays_s must have the same length (one per link), "
+        raise ValueError(f"bandwidths_bps and rtts_s must have the same length (one per link), "
                          f"got {b.size} and {d.size}")
     if np.any(b <= 0):
         raise ValueError(f"bandwidths_bps must be > 0 (bit/s), got {b.tolist()}")
     if np.any(d < 0):
-        raise ValueError(f"delays_s must be >= 0 (round-trip seconds), got {d.tolist()}")
+        raise ValueError(f"rtts_s must be >= 0 (round-trip seconds), got {d.tolist()}")
     seg = check_int("segment_bytes", segment_bytes, minimum=1, maximum=65_000)
     E = check_int("transfer_bytes", transfer_bytes, minimum=1)
+    check_work("transfer_bytes", -(-E // seg), f"<= {MAX_SEGMENTS * seg:,} bytes with segment_bytes = {seg}")
     iw = check_int("initial_window_bytes", initial_window_bytes, minimum=1)
     if iw < seg:
         raise ValueError(f"initial_window_bytes must be >= segment_bytes ({seg}), got {iw}")
@@ -372,10 +440,12 @@ def striped_scenario(bandwidths_bps, delays_s, *, transfer_bytes, segment_bytes=
         opts = opts.replace(**option_changes)
     sd = check_int("seed", seed, minimum=0)
     tmax = check_positive("max_sim_time_s", max_sim_time_s)
-    return StripedScenario(bandwidths_bps=tuple(float(x) for x in b), delays_s=tuple(float(x) for x in d),
-                           transfer_bytes=E, segment_bytes=seg, initial_window_bytes=iw, ssthresh_bytes=ss,
-                           m_ack=m, queue_packets=q, loss=_as_loss(loss, b.size), tunnel=bool(tunnel),
-                           options=opts, seed=sd, max_sim_time_s=tmax)
+    sc = StripedScenario(bandwidths_bps=tuple(float(x) for x in b), rtts_s=tuple(float(x) for x in d),
+                         transfer_bytes=E, segment_bytes=seg, initial_window_bytes=iw, ssthresh_bytes=ss,
+                         m_ack=m, queue_packets=q, loss=_as_loss(loss, b.size), tunnel=bool(tunnel),
+                         options=opts, seed=sd, max_sim_time_s=tmax)
+    check_min_rate("bandwidths_bps", b, sc.data_packet_bytes(), tmax)
+    return sc
 
 
 @dataclass

@@ -1,16 +1,16 @@
-"""The Wi-Fi link model (:mod:`cmtlab.sim.wifi`) against ns-3.44's Wi-Fi (:mod:`cmtlab.ns3.wifi`).
+"""The Wi-Fi link model (:mod:`cmtlab.sim.net.wifi`) against ns-3.44's Wi-Fi (:mod:`cmtlab.ns3.wifi`).
 
 One 802.11g link, AP → station at a distance ``d`` (Alheid et al., sec. IV.A: 10–100 m, 1400 B
 packets), two workloads:
 
 * **UDP saturation** — the AP always has a 1400 B datagram queued; throughput = payload bytes
   delivered per second.  Model: :func:`model_udp_throughput_bps` (a saturated sender on a
-  :class:`~cmtlab.sim.wifi.WifiLink`), also in closed form
-  (:func:`cmtlab.sim.wifi.saturation_throughput_bps`).
+  :class:`~cmtlab.sim.net.wifi.WifiLink`), also in closed form
+  (:func:`cmtlab.sim.net.wifi.saturation_throughput_bps`).
 * **TCP bulk transfer** — one NewReno flow, 1400 B segments, ns-3.44's other TCP defaults
   (SACK, timestamps, PRR, initial window 10 segments, 131072 B buffers), data AP → station and
   the ACKs back over the same medium.  Model: :func:`model_tcp_throughput_bps` runs
-  :class:`cmtlab.sim.Simulation` with the two directions of one :class:`~cmtlab.sim.wifi.WifiMedium`
+  :class:`cmtlab.sim.Simulation` with the two directions of one :class:`~cmtlab.sim.net.wifi.WifiMedium`
   as its data and ACK links.
 
 :func:`compare` runs both simulators over a list of distances and returns one tidy table;
@@ -20,7 +20,7 @@ ns-3 runs take about a second each after a ~12 s import; the book's full profile
 distance live.
 
 Nothing here is fitted to ns-3 or to the paper: the model's constants are ns-3.44's documented
-defaults (see :mod:`cmtlab.sim.wifi`), checked against what the installed ns-3 reports.
+defaults (see :mod:`cmtlab.sim.net.wifi`), checked against what the installed ns-3 reports.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .sim import wifi as wm
+from .sim.net import wifi as wm
 
 #: Recorded ns-3 results of the full profile.
 NS3_RECORD_PATH = Path(__file__).resolve().parents[2] / "data" / "wifi" / "ns3-wifi-throughput.csv"

@@ -3,7 +3,7 @@
 Topology (Fig. 3, sec. IV.A): a server behind a 100 Mbit/s, 10 ms backbone; two 802.11g access
 points (54 Mbit/s PHY); the mobile node at ``distance_m`` from both.  Here: one MPTCP connection
 with two subflows, each path = the shared backbone (both directions, ``backbone_delay_s`` = 10 ms)
-+ its own :class:`cmtlab.sim.wifi.WifiMedium` (``links=("wifi80211g", ...)``, data and TCP ACKs
++ its own :class:`cmtlab.sim.net.wifi.WifiMedium` (``links=("wifi80211g", ...)``, data and TCP ACKs
 contend for the medium).  1400 B segments, coupled congestion control (LIA, RFC 6356), a 10 MB
 out-of-order (receive) buffer, 50 s runs (:data:`DURATION_S`), seeds 0…n-1.
 
@@ -19,7 +19,7 @@ The chapters' tables and paper-vs-reproduction comparisons are in :mod:`cmtlab.a
 The four solutions (:data:`SOLUTIONS`) and the receiver/sender semantics (:data:`PRESETS`)
 ------------------------------------------------------------------------------------------
 ``NoPR`` (reordering ``"none"``), ``D-SACK`` (``"dsack"``), ``TCP-DOOR`` (``"tcp-door"``) and
-``PR-R`` (``"pr-r"``, Algorithm 1) of :mod:`cmtlab.sim.reordering`.  A *preset* fixes what
+``PR-R`` (``"pr-r"``, Algorithm 1) of :mod:`cmtlab.sim.mechanisms.reordering`.  A *preset* fixes what
 the paper leaves to its simulator:
 
 * ``"paper"`` (the book's default for the paper's figures) — the receiver of the paper's
@@ -112,7 +112,7 @@ def tcp_options(solution: str, recovery: str = "newreno") -> dict:
 
     ``recovery`` is the sender's loss response (:data:`RECOVERY_CHOICES`): ``"newreno"`` (the
     default: NewReno fast recovery with partial ACKs, RFC 6582) or ``"chihani"`` (the
-    Chihani–Collange model's: halve the window, no inflation, :class:`cmtlab.sim.recovery.ChihaniRecovery`).
+    Chihani–Collange model's: halve the window, no inflation, :class:`cmtlab.sim.mechanisms.recovery.ChihaniRecovery`).
     """
     check_choice("solution", solution, SOLUTION_ORDER)
     check_choice("recovery", recovery, RECOVERY_CHOICES)
@@ -139,7 +139,7 @@ def scenario(solution: str, *, distance_m: float = SCENARIO2_DISTANCE_M, pdr2: f
     ``n_paths=1`` is the single-path TCP reference (NewReno on one subflow; ``congestion`` and
     ``scheduler`` are then irrelevant).  ``congestion="olia"`` has no Chihani variant: it runs as
     its paper defines it under every preset.  ``prr_ssthresh`` is PR-R's rule for ``ssthresh`` at a
-    fast retransmit (:class:`cmtlab.sim.reordering.PacketReorderingResponse`): ``"keep"``
+    fast retransmit (:class:`cmtlab.sim.mechanisms.reordering.PacketReorderingResponse`): ``"keep"``
     (Algorithm 1, the default) or ``"cwnd"`` (the book's first implementation).  ``recovery`` is the
     sender's loss response (:data:`RECOVERY_CHOICES`, :func:`tcp_options`): ``"newreno"`` (default) or
     ``"chihani"``; it applies to the single-path reference too.
@@ -155,7 +155,7 @@ def scenario(solution: str, *, distance_m: float = SCENARIO2_DISTANCE_M, pdr2: f
     ro = SOLUTIONS[solution]
     ro_params = {"variant": ro_variants[ro]} if ro in ro_variants else {}
     if ro == "pr-r":
-        from ..sim.reordering.pr_r import SSTHRESH_RULES
+        from ..sim.mechanisms.reordering.pr_r import SSTHRESH_RULES
 
         check_choice("prr_ssthresh", prr_ssthresh, SSTHRESH_RULES)
         if prr_ssthresh != SSTHRESH_RULES[0]:
@@ -218,13 +218,13 @@ def fig5_cases(pdrs=PDRS, *, distance_m: float = SCENARIO2_DISTANCE_M, **kw) -> 
 def prr_rule_cases(points, *, cases=fig4_cases, rules=("keep", "cwnd"), **kw) -> list:
     """PR-R alone under each of its ``ssthresh`` rules at a fast retransmit, at every point of ``points``.
 
-    ``rules`` are those of :data:`cmtlab.sim.reordering.pr_r.SSTHRESH_RULES`: ``"keep"`` (Algorithm 1
+    ``rules`` are those of :data:`cmtlab.sim.mechanisms.reordering.pr_r.SSTHRESH_RULES`: ``"keep"`` (Algorithm 1
     of sec. III: a fast retransmit reduces neither cwnd nor ssthresh) and ``"cwnd"`` (the book's first
     implementation, ``ssthresh = cwnd``).  ``cases`` is :func:`fig4_cases` (points: distances, m) or
     :func:`fig5_cases` (points: PDRs of subflow 2, fractions); ``kw`` goes to it.  Each label gets a
     ``prr_ssthresh`` column.
     """
-    from ..sim.reordering.pr_r import SSTHRESH_RULES
+    from ..sim.mechanisms.reordering.pr_r import SSTHRESH_RULES
 
     out = []
     for r in rules:

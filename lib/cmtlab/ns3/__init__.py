@@ -106,7 +106,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import scenario as _scenario_module
-from ..scenario import TransferResult, striped_scenario
+from ..scenario import TransferResult, round_trips, striped_scenario
 from .engine import (attribute_defaults, check_supported, load, ns3_version, run,  # noqa: F401
                      unsupported_options)
 
@@ -123,20 +123,21 @@ def _code_version() -> str:
 CODE_VERSION: str = _code_version()
 
 
-def simulate_striped(bandwidths_bps, delays_s, *, transfer_bytes, segment_bytes=536, initial_window_bytes=536,
+def simulate_striped(bandwidths_bps, rtts_s=None, *, transfer_bytes, segment_bytes=536, initial_window_bytes=536,
                      ssthresh_bytes=65535, m_ack=2, seed=0, trace=False, **options) -> TransferResult:
     """One transfer of ``transfer_bytes`` over the links, simulated in ns-3 3.44.
 
     Same signature as :func:`cmtlab.sim.simulate_striped`.  ``bandwidths_bps`` are link rates
-    (bit/s); ``delays_s`` are **round-trip** propagation delays (s): each link gets ``d/2`` one
-    way in each direction, or ``d`` forward with ``ack_path="ideal"`` (ACKs then return over
+    (bit/s); ``rtts_s`` are **round-trip** propagation delays (s; ``delays_s=`` is deprecated):
+    each link gets ``d/2`` one way in each direction, or ``d`` forward with ``ack_path="ideal"`` (ACKs then return over
     a separate 1 Tbit/s zero-delay link).  ``**options`` are the other keywords of
     :func:`~cmtlab.scenario.striped_scenario` (``queue_packets``, ``loss``, ``tunnel``,
     ``options``, ``max_sim_time_s``) and any :class:`~cmtlab.scenario.TcpOptions` field;
     ``trace=True`` records the traces described in the module docstring.  Bad input raises
     ``ValueError`` naming the parameter, also for option values ns-3 cannot represent.
     """
-    sc = striped_scenario(bandwidths_bps, delays_s, transfer_bytes=transfer_bytes, segment_bytes=segment_bytes,
+    sc = striped_scenario(bandwidths_bps, round_trips(rtts_s, options, "simulate_striped"),
+                          transfer_bytes=transfer_bytes, segment_bytes=segment_bytes,
                           initial_window_bytes=initial_window_bytes, ssthresh_bytes=ssthresh_bytes, m_ack=m_ack,
                           seed=seed, **options)
     return run(sc, trace=trace)

@@ -7,10 +7,10 @@
 * :mod:`.checks` — the checks of the OSIA chapter: linear program of eqs. 5–6, packet-level
   in-order check, Monte-Carlo of the RTO estimator (eqs. 15–17);
 * :mod:`.experiments` — the simulation experiments of secs. 5.2–5.4 (Figs. 7–9) on the path model of
-  sec. 5.1 (:mod:`cmtlab.sim.osia_links`).
+  sec. 5.1 (:mod:`cmtlab.sim.net.cross_traffic`).
 """
 
-from . import checks, experiments, figures, model, timeline
+from . import checks, experiments, figures, model, scheduler, timeline  # scheduler: registers "osia" with cmtlab.sim
 from .model import (DELAY_RESOLUTION_S, K_DEFAULT, PathSet, borders_s, buckets_frame, chunk_bits, chunk_fractions,
                     fluid_order_violation_s, leaky_buckets, path_probabilities, path_shares, preprocess, rtt_s,
                     start_times, theorem2_holds, theorem2_ratio, total_data_bits, two_path_condition,

@@ -10,7 +10,7 @@ for the paper's schedulers ``round_robin``, ``cwnd_aware``, ``flow_level`` and `
 ``lowest_rtt`` and ``edpf`` as modern baselines the paper lacks (:data:`SCHEDULERS`).  Each path
 is a point-to-point link whose forward direction carries the path model of sec. 5.1
 (:class:`PathModel`: Pareto on-off cross traffic and a varying bit-error rate,
-:mod:`cmtlab.sim.osia_links`); the ACKs return over the reverse direction of the same path.
+:mod:`cmtlab.sim.net.cross_traffic`); the ACKs return over the reverse direction of the same path.
 
 Heavy computation is here; the chapter only plots.  :func:`build_runs` lays out the runs (one
 :class:`OsiaRun` per case × scheduler × seed; a scheduler may also be a :data:`VARIANTS` label),
@@ -113,7 +113,7 @@ EXPERIMENTS = ("fig7", "fig8", "fig9")
 
 @dataclass(frozen=True)
 class PathModel:
-    """The path model of sec. 5.1 (see :mod:`cmtlab.sim.osia_links` for what each field means).
+    """The path model of sec. 5.1 (see :mod:`cmtlab.sim.net.cross_traffic` for what each field means).
 
     ``cross_load`` — long-run fraction of each link's rate taken by the Pareto on-off cross traffic
     (0 switches it off); ``shape``, ``min_period_s``, ``max_period_s`` — its on/off periods;
@@ -147,8 +147,8 @@ class PathModel:
 
     def forward_link(self, rate_bps: float, one_way_delay_s: float, *, seed: int, stream: int):
         """The forward (data) direction of one path: a link with this model's cross traffic and BER."""
-        from ..sim.link import PointToPointLink
-        from ..sim.osia_links import BitErrorLink, BitErrorProcess, CrossTrafficLink
+        from ..sim.net.link import PointToPointLink
+        from ..sim.net.cross_traffic import BitErrorLink, BitErrorProcess, CrossTrafficLink
 
         ber = (BitErrorProcess(mean=self.ber_mean, low=self.ber_low, high=self.ber_high,
                                period_s=self.ber_period_s, seed=seed, stream=stream) if self.ber else None)
@@ -174,7 +174,7 @@ class PathModel:
 
     def reverse_link(self, rate_bps: float, one_way_delay_s: float):
         """The reverse (ACK) direction of one path: a plain link (the paper says nothing about it)."""
-        from ..sim.link import PointToPointLink
+        from ..sim.net.link import PointToPointLink
 
         return PointToPointLink(rate_bps, one_way_delay_s, self.queue_packets)
 
@@ -552,14 +552,14 @@ def rr_closed_form(delay_ratios=DELAY_RATIOS, bw_ratios=BW_RATIOS, *, packets: i
 
 def cross_traffic_check(shapes=(1.2, 1.5, 1.9), loads=(0.1, 0.25, 0.5), *, rate_bps: float = 1e6,
                         horizon_s: float = 2000.0, seed: int = 0) -> pd.DataFrame:
-    """Long-run cross-traffic rate of :class:`~cmtlab.sim.osia_links.CrossTrafficLink` against renewal theory.
+    """Long-run cross-traffic rate of :class:`~cmtlab.sim.net.cross_traffic.CrossTrafficLink` against renewal theory.
 
     For each shape and mean load the link's source runs alone for ``horizon_s`` (unlimited queue);
     the measured rate (bits sent / time) is compared with ``peak × E[on] / (E[on] + E[off])``, the
     bounded-Pareto means in closed form.  Columns: ``shape, load, mean_period_ms, expected_bps,
     measured_bps, rel_error, periods``.
     """
-    from ..sim.osia_links import CrossTrafficLink, bounded_pareto_mean
+    from ..sim.net.cross_traffic import CrossTrafficLink, bounded_pareto_mean
 
     horizon_s = check_positive("horizon_s", horizon_s)
     rows = []
@@ -579,7 +579,7 @@ def cross_traffic_check(shapes=(1.2, 1.5, 1.9), loads=(0.1, 0.25, 0.5), *, rate_
 def cross_traffic_trace(*, rate_bps: float = 1e6, load: float = 0.25, duration_s: float = 10.0, bin_s: float = 0.01,
                         seed: int = 0, shape: float = 1.5) -> pd.DataFrame:
     """The share of a link's capacity the cross traffic takes per ``bin_s`` (``time_s, cross_share``)."""
-    from ..sim.osia_links import CrossTrafficLink
+    from ..sim.net.cross_traffic import CrossTrafficLink
 
     lk = CrossTrafficLink(rate_bps, 0.0, 10**9, mean_load=load, shape=shape, seed=seed, log_cross=True)
     lk.advance(int(duration_s * 1e9))
@@ -591,12 +591,12 @@ def cross_traffic_trace(*, rate_bps: float = 1e6, load: float = 0.25, duration_s
 
 
 def ber_check(n_periods: int = 100_000, *, seed: int = 0, packet_bytes=(125, 1000, 1040)) -> dict:
-    """BER values of ``n_periods`` periods of one :class:`~cmtlab.sim.osia_links.BitErrorProcess` and their statistics.
+    """BER values of ``n_periods`` periods of one :class:`~cmtlab.sim.net.cross_traffic.BitErrorProcess` and their statistics.
 
     Returns ``values`` (array), ``shape``, ``mean``, ``median``, ``min``, ``max``, ``p95`` and, per
     packet size, ``frame_loss_at_mean`` and ``frame_loss_mean`` (averaged over the distribution).
     """
-    from ..sim.osia_links import BitErrorProcess
+    from ..sim.net.cross_traffic import BitErrorProcess
 
     n = check_int("n_periods", n_periods, minimum=2)
     p = BitErrorProcess(seed=seed)
@@ -640,11 +640,11 @@ def decision_profile(run: OsiaRun) -> dict:
     ``decisions`` (answers naming a subflow), ``free_choices`` (of those, the ones made while
     two or more subflows had room — the only ones in which round robin, lowest-RTT and EDPF can
     differ, since each picks among the subflows with room), ``free_share``, ``waits`` (answers
-    ``None``), ``holds`` (:class:`~cmtlab.sim.scheduler.HoldUntil` answers) and the run's
+    ``None``), ``holds`` (:class:`~cmtlab.sim.mechanisms.schedulers.HoldUntil` answers) and the run's
     ``dupack_events`` and ``goodput_bps``.
     """
     from ..sim import multipath
-    from ..sim.scheduler import HoldUntil
+    from ..sim.mechanisms.schedulers import HoldUntil
 
     sim = multipath.MptcpSimulation(scenario(run))
     conn = sim.conn

@@ -1,45 +1,46 @@
-"""cmtlab's packet-level simulator: one TCP NewReno flow striped over ``n`` links (Song et al., Fig. 5).
+"""cmtlab's packet-level simulator: TCP and MPTCP over heterogeneous paths, with ns-3.44's semantics.
+
+Two topologies are built over one event core: Song et al.'s striped tunnel (one TCP flow whose
+packets are striped round robin over ``n`` links, Fig. 5) and an MPTCP connection with one
+subflow per path (shared backbones, competing TCP flows, Wi-Fi and cross-traffic links).
 
 Entry points
 ------------
-* :func:`simulate_striped` — build the scenario from plain arguments and run it;
-* :func:`simulate_mptcp` — one MPTCP connection, one subflow per path
-  (:mod:`cmtlab.sim.multipath`, :mod:`cmtlab.sim.mptcp`, :mod:`cmtlab.sim.topology`);
-* :func:`run` — run a :class:`cmtlab.scenario.StripedScenario` (the object shared with
-  :mod:`cmtlab.ns3`, so every comparison is "same scenario, two simulators");
-* :data:`CODE_VERSION` — short hash of this package's sources and ``scenario.py``; the
-  sweep cache keys on it so that a code change invalidates cached results;
-* :class:`Simulation` — the engine itself, for plug-ins and tests.
+* :func:`simulate_striped` / :func:`run` — the striped topology from plain arguments / from a
+  :class:`cmtlab.scenario.StripedScenario` (the object shared with :mod:`cmtlab.ns3`, so every
+  comparison is "same scenario, two simulators"); :func:`run` also takes an
+  :class:`~cmtlab.sim.multipath.MptcpScenario`;
+* :func:`simulate_mptcp` / :func:`run_mptcp` — one MPTCP connection (:mod:`cmtlab.sim.multipath`);
+* :data:`CODE_VERSION` — short hash of the simulator's sources; the sweep cache keys on it;
+* :class:`Simulation`, :class:`MptcpSimulation` — the two builders, for plug-ins and tests.
 
-Results are :class:`cmtlab.scenario.TransferResult` objects; traces, when requested,
-are tidy pandas DataFrames in ``result.traces`` (see :mod:`cmtlab.sim.traces`).
+Results are :class:`cmtlab.scenario.TransferResult` objects; traces, when requested, are tidy
+pandas DataFrames in ``result.traces`` (:mod:`cmtlab.sim.engine.traces`).
 
-Plug-in interfaces (each a small class; the engine never branches on a mechanism's name)
-----------------------------------------------------------------------------------------
-=====================================================  ==========================================
-interface                                              implemented now / later
-=====================================================  ==========================================
-:class:`~cmtlab.sim.link.LinkModel` (``transmit``)      :class:`PointToPointLink`, :class:`IdealPath`
-                                                       / trace-driven rate and delay
-:class:`~cmtlab.sim.scheduler.Scheduler` (``select``)   :class:`RoundRobinScheduler`,
-                                                       :class:`FixedScheduler` / min-RTT,
-                                                       CWND-aware, OSIA (Wang et al.)
-:class:`~cmtlab.sim.congestion.CongestionControl`       :class:`NewReno` / LIA (RFC 6356), OLIA,
-                                                       fully coupled, RTT compensation (Arabi)
-:class:`~cmtlab.sim.recovery.RecoveryAlgorithm`         :class:`ClassicRecovery` (RFC 6582),
-                                                       :class:`PrrRecovery` (RFC 6937)
-:class:`~cmtlab.sim.reordering.ReorderingResponse`      ``none``, ``dsack`` (RFC 3708), ``eifel``
-                                                       (RFC 3522/4015), ``frto`` (RFC 5682),
-                                                       ``tcp-door``, ``pr-r`` (Alheid)
-=====================================================  ==========================================
+Layout (the folders are the architecture)
+-----------------------------------------
+=====================  =========================================================================
+``engine/``            the event queue (timed calls, ns-3's tie order), lazy timers, the loop
+                       with its limits, traces
+``net/``               links (point-to-point, Wi-Fi, cross traffic and bit errors), paths, RNG
+``tcp/``               the TCP sender (state machine; scoreboard, RTT/RTO, undo API and data
+                       source in their own files), the receiver, the mechanisms' typed decisions
+``mptcp/``             the MPTCP connection, its subflows, re-injection
+``mechanisms/``        congestion control, loss recovery, reordering responses, schedulers: one
+                       small class per file behind one interface per kind
+``models/``            other implementations' versions of the mechanisms (the Chihani–Collange
+                       ns-3 model the papers ran)
+``registry.py``        names in a scenario → mechanism classes (plug-ins register themselves)
+``striped.py``         the striped topology (builder over the engine)
+``multipath.py``       the MPTCP topology and its scenario (builder over the engine)
+``round_model.py``     an engine-free round-based model of the coupled congestion controls
+=====================  =========================================================================
 
-A subflow (:class:`~cmtlab.sim.tcp.TcpSender`) owns its congestion state; an MPTCP
-connection (:mod:`cmtlab.sim.mptcp`, run by :mod:`cmtlab.sim.multipath`) puts several
-subflows under one connection with a connection-level scheduler (registry kind
-``"scheduler"``), one congestion-control instance per subflow (which may read the other
-subflows' windows), and a connection-level reorder buffer at the receiver.
+The engine never branches on a mechanism's name: a mechanism keeps its own state and answers
+the sender with typed decisions (:mod:`cmtlab.sim.tcp.decisions`).
 
-Units: rates in bit/s, times in s, sizes in bytes; sequence numbers are segment indices.
+Units: rates in bit/s, sizes in bytes, sequence numbers are segment indices; the public
+functions take seconds, the engine's clock is integer nanoseconds (``now`` in every hook).
 """
 
 from __future__ import annotations
@@ -47,12 +48,21 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from ..scenario import StripedScenario, TransferResult, striped_scenario
+from ..scenario import StripedScenario, TransferResult, round_trips, striped_scenario
 
 
 def _code_version() -> str:
+    import importlib.util
+
+    from .registry import PLUGIN_PACKAGES
+
     here = Path(__file__).resolve().parent
     files = sorted(here.rglob("*.py")) + [here.parent / "scenario.py", here.parent / "_validate.py"]
+    # the plug-in packages a scenario may load (found, not imported): their code decides results too
+    for package in sorted(set(PLUGIN_PACKAGES.values())):
+        spec = importlib.util.find_spec(package)
+        if spec is not None and spec.origin:
+            files += sorted(Path(spec.origin).resolve().parent.rglob("*.py"))
     h = hashlib.sha256()
     for f in files:
         h.update(f.name.encode())
@@ -62,17 +72,44 @@ def _code_version() -> str:
     return h.hexdigest()[:12]
 
 
-#: Short hash of the simulator's sources (this package, ``scenario.py`` and ``_validate.py``).
+#: Short hash of the simulator's sources (this package, ``scenario.py``, ``_validate.py`` and the
+#: plug-in packages of :data:`cmtlab.sim.registry.PLUGIN_PACKAGES`).
 CODE_VERSION: str = _code_version()
 
-from .congestion import CongestionControl, NewReno  # noqa: E402
-from .engine import Simulation  # noqa: E402
-from .link import DROPPED_LOSS, DROPPED_QUEUE, IdealPath, LinkModel, PointToPointLink  # noqa: E402
-from .recovery import ClassicRecovery, PrrRecovery, RecoveryAlgorithm  # noqa: E402
-from .reordering import NoReorderingResponse, ReorderingResponse  # noqa: E402
-from .scheduler import FixedScheduler, RoundRobinScheduler, Scheduler  # noqa: E402
-from .traces import TRACE_NAMES, ReorderDensity, reorder_density  # noqa: E402
+from .mechanisms.congestion import CongestionControl, NewReno  # noqa: E402
+from .striped import Simulation  # noqa: E402
+from .net.link import DROPPED_LOSS, DROPPED_QUEUE, IdealPath, LinkModel, PointToPointLink  # noqa: E402
+from .mechanisms.recovery import ClassicRecovery, PrrRecovery, RecoveryAlgorithm  # noqa: E402
+from .mechanisms.reordering import NoReorderingResponse, ReorderingResponse  # noqa: E402
+from .mechanisms.schedulers import FixedScheduler, RoundRobinScheduler, Scheduler  # noqa: E402
+from .engine.traces import TRACE_NAMES, ReorderDensity, reorder_density  # noqa: E402
 from .multipath import MptcpResult, MptcpScenario, MptcpSimulation, mptcp_scenario, run_mptcp, simulate_mptcp  # noqa: E402,E501
+# the built-in mechanisms and link models register themselves when their modules are imported
+# (cmtlab.sim.registry imports none of them)
+from . import engine, mechanisms, models, net  # noqa: E402,F401
+from .net import cross_traffic, link, rng, topology, wifi  # noqa: E402,F401
+from .mechanisms import congestion, recovery, reordering, schedulers  # noqa: E402,F401
+from .engine import traces  # noqa: E402,F401
+
+# Module paths of the layout before engine/, net/, tcp/, mptcp/, mechanisms/ and models/: kept
+# importable (``cmtlab.sim.link``, ``from cmtlab.sim import wifi``) for notebooks and code written
+# against them.  New code imports the modules where they live.
+_OLD_PATHS = {"link": link, "wifi": wifi, "osia_links": cross_traffic, "topology": topology, "rng": rng,
+              "traces": traces, "congestion": congestion, "recovery": recovery, "scheduler": schedulers,
+              "reordering": reordering}
+
+
+def _keep_old_paths() -> None:
+    import sys
+
+    for old, module in _OLD_PATHS.items():
+        sys.modules[f"{__name__}.{old}"] = module
+        globals()[old] = module
+    for sub in ("base", "dsack", "eifel", "frto", "pr_r", "tcp_door"):
+        sys.modules[f"{__name__}.reordering.{sub}"] = sys.modules[f"{reordering.__name__}.{sub}"]
+
+
+_keep_old_paths()
 
 
 def run(scenario: StripedScenario, *, trace=False, reordering="none", reordering_params=None) -> TransferResult:
@@ -87,7 +124,7 @@ def run(scenario: StripedScenario, *, trace=False, reordering="none", reordering
     ``"rate"``).  The run is deterministic for a given scenario (its ``seed`` drives the
     random loss).
 
-    ``reordering`` names the reordering response (:mod:`cmtlab.sim.reordering`: ``"none"``,
+    ``reordering`` names the reordering response (:mod:`cmtlab.sim.mechanisms.reordering`: ``"none"``,
     ``"dsack"``, ``"eifel"``, ``"frto"``, ``"tcp-door"``, ``"pr-r"``), built with
     ``reordering_params`` (e.g. ``{"variant": "chihani"}``).
     """
@@ -101,7 +138,7 @@ def run(scenario: StripedScenario, *, trace=False, reordering="none", reordering
     return Simulation(scenario, trace=trace, reordering=response).run()
 
 
-def simulate_striped(bandwidths_bps, delays_s, *, transfer_bytes, segment_bytes=536, initial_window_bytes=536,
+def simulate_striped(bandwidths_bps, rtts_s=None, *, transfer_bytes, segment_bytes=536, initial_window_bytes=536,
                      ssthresh_bytes=65535, m_ack=2, seed=0, **options) -> TransferResult:
     """Simulate one bulk transfer of TCP NewReno striped round-robin over ``n`` links (Song Fig. 5).
 
@@ -109,13 +146,13 @@ def simulate_striped(bandwidths_bps, delays_s, *, transfer_bytes, segment_bytes=
     ----------
     bandwidths_bps
         Link rates in bit/s, one per link.
-    delays_s
-        **Round-trip** propagation delays in s, one per link (as in Song's model and
-        :func:`cmtlab.song.throughput`).  When ACKs return over the links
+    rtts_s
+        **Round-trip** propagation delays in s, one per link, as in Song's model and
+        :func:`cmtlab.song.throughput` (``delays_s=`` is its deprecated name).  When ACKs return over the links
         (``ack_path`` ``"round_robin"``, ``"first"`` or ``"fastest"``) link *i* gets the
-        one-way delay ``delays_s[i] / 2`` in each direction; with ``ack_path="ideal"`` the
+        one-way delay ``rtts_s[i] / 2`` in each direction; with ``ack_path="ideal"`` the
         ACKs return over a separate zero-delay path and link *i* gets the one-way forward
-        delay ``delays_s[i]`` (see :meth:`cmtlab.scenario.StripedScenario.one_way_delays_s`).
+        delay ``rtts_s[i]`` (see :meth:`cmtlab.scenario.StripedScenario.one_way_delays_s`).
     transfer_bytes, segment_bytes, initial_window_bytes, ssthresh_bytes, m_ack
         Bytes to transfer, TCP payload per segment, initial congestion window and
         slow-start threshold (bytes), delayed-ACK count (Song Table 2: 536, 536, 65535, 2).
@@ -137,7 +174,8 @@ def simulate_striped(bandwidths_bps, delays_s, *, transfer_bytes, segment_bytes=
     trace = options.pop("trace", False)
     reordering = options.pop("reordering", "none")
     reordering_params = options.pop("reordering_params", None)
-    sc = striped_scenario(bandwidths_bps, delays_s, transfer_bytes=transfer_bytes, segment_bytes=segment_bytes,
+    sc = striped_scenario(bandwidths_bps, round_trips(rtts_s, options, "simulate_striped"),
+                          transfer_bytes=transfer_bytes, segment_bytes=segment_bytes,
                           initial_window_bytes=initial_window_bytes, ssthresh_bytes=ssthresh_bytes, m_ack=m_ack,
                           seed=seed, **options)
     return run(sc, trace=trace, reordering=reordering, reordering_params=reordering_params)

@@ -4,9 +4,9 @@
 names and parameters — so :mod:`cmtlab.sweep` can vary and cache it;
 :func:`simulate_mptcp` builds one from plain arguments and runs :class:`MptcpSimulation`.
 
-Topology (:mod:`cmtlab.sim.topology`): subflow ``i`` crosses an optional shared backbone
+Topology (:mod:`cmtlab.sim.net.topology`): subflow ``i`` crosses an optional shared backbone
 link (``backbone_bps``, Alheid et al.'s 100 Mbit/s) and then its own access link
-(``bandwidths_bps[i]``, one-way delay ``delays_s[i] / 2``); its ACKs return over the access
+(``bandwidths_bps[i]``, one-way delay ``rtts_s[i] / 2``); its ACKs return over the access
 link's reverse direction.  Without ``backbone_delay_s`` the backbone is forward-only and has
 no delay; with it (Alheid's 10 ms) the backbone has that one-way delay in both directions and
 the ACKs cross its reverse direction after their access link.  A path's access links may be
@@ -14,32 +14,32 @@ another link model (``links``, e.g. ``"wifi80211g"``, whose forward and reverse 
 share one medium).  ``competing_flows`` single-path TCP NewReno flows share subflow
 0's access link (the shared bottleneck of RFC 6356's goals) in both directions.
 
-Events are the striped engine's (integer ns, ties by scheduling time then insertion), with
-the flow number and hop in the tuple: ``(t, order, id, kind, flow, ...)``.
+Events go through the one event core (:mod:`cmtlab.sim.engine`: integer ns, ties by scheduling
+time then insertion); a packet costs one event per hop of its path.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-import itertools
 import json
 import time
 from dataclasses import dataclass, field
-from heapq import heappop, heappush
 
 import numpy as np
 import pandas as pd
 
 from .._validate import as_float_array, check_choice, check_int, check_positive
-from ..scenario import PRESETS, TcpOptions, TransferResult, _as_loss, options_preset, striped_scenario
+from ..scenario import (MAX_SEGMENTS, PRESETS, TcpOptions, TransferResult, _as_loss, check_min_rate, check_work,
+                        options_preset, real_array, round_trip_keywords, round_trips, striped_scenario)
 from . import registry
-from .engine import loss_rng
-from .link import NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
-from .mptcp import DUPACK_MODES, EV_WAKE, RETRANSMIT_POLICIES, UNBOUNDED_SEGS, MptcpConnection, MptcpSubflow
-from .recovery import make_recovery
-from .tcp import EV_ACK, EV_DATA, EV_DELACK, EV_RTO, TcpReceiver, TcpSender
-from .topology import PathInfo, handshake_ns, path_info
+from .engine import EventQueue, handshake, run_events
+from .net.link import NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
+from .mptcp import DUPACK_MODES, RETRANSMIT_POLICIES, UNBOUNDED_SEGS, MptcpConnection, MptcpSubflow, reinject
+from .mechanisms.recovery import make_recovery
+from .net.rng import loss_rng
+from .tcp import TcpReceiver, TcpSender
+from .net.topology import PathInfo, path_info
 
 SIMULATOR_NAME = "cmtlab-mptcp"
 
@@ -66,17 +66,18 @@ def _params(name: str, value) -> tuple:
 class MptcpScenario:
     """One MPTCP transfer (build it with :func:`mptcp_scenario`, which validates).
 
-    ``delays_s`` are round-trip propagation delays (one-way = half, each direction).
+    ``rtts_s`` are round-trip propagation delays (one-way = half, each direction; ``delays_s`` is a
+    deprecated alias, kept in :meth:`to_dict` so that scenario keys stay stable).
     Exactly one of ``transfer_bytes`` (run until the application holds them in order) and
     ``duration_s`` (run for that long) is set.  Mechanisms are registry names
     (:mod:`cmtlab.sim.registry`) with keyword parameters as sorted ``(name, value)`` tuples.
     ``links`` holds one ``(link model name, params)`` per path (registry kind ``"link"``; the
-    model's :meth:`~cmtlab.sim.link.LinkModel.for_path` builds the path's access links), or
+    model's :meth:`~cmtlab.sim.net.link.LinkModel.for_path` builds the path's access links), or
     is empty: point-to-point links everywhere.
     """
 
     bandwidths_bps: tuple
-    delays_s: tuple
+    rtts_s: tuple
     transfer_bytes: int | None = None
     duration_s: float | None = None
     congestion: str = "lia"
@@ -111,8 +112,14 @@ class MptcpScenario:
     def n_subflows(self) -> int:
         return len(self.bandwidths_bps)
 
+    @property
+    def delays_s(self) -> tuple:
+        """Deprecated alias of :attr:`rtts_s` (round-trip propagation delays, s)."""
+        return self.rtts_s
+
     def to_dict(self) -> dict:
-        out = dataclasses.asdict(self)
+        # the key keeps the field's old name, in place: scenario keys (and cached results) stay what they were
+        out = {("delays_s" if k == "rtts_s" else k): v for k, v in dataclasses.asdict(self).items()}
         out["kind"] = "mptcp"
         return out
 
@@ -122,6 +129,7 @@ class MptcpScenario:
 
     def replace(self, **changes) -> "MptcpScenario":
         current = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        changes = round_trip_keywords(changes, "MptcpScenario.replace")
         unknown = set(changes) - set(current)
         if unknown:
             raise ValueError(f"unknown scenario field(s) {sorted(unknown)}; allowed: {sorted(current)}")
@@ -129,7 +137,7 @@ class MptcpScenario:
         return mptcp_scenario(**current)
 
 
-def mptcp_scenario(bandwidths_bps, delays_s, *, transfer_bytes=None, duration_s=None, congestion="lia",
+def mptcp_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes=None, duration_s=None, congestion="lia",
                    congestion_params=None, scheduler="round_robin", scheduler_params=None, reordering="none",
                    reordering_params=None, dupack_mode="rfc", retransmit="original", dss_bytes=0,
                    receive_buffer_bytes=None, segment_bytes=536, initial_window_bytes=536, ssthresh_bytes=65535,
@@ -139,22 +147,24 @@ def mptcp_scenario(bandwidths_bps, delays_s, *, transfer_bytes=None, duration_s=
 
     ``links``: ``None`` (point-to-point links), a link model name, ``(name, params dict)``, or
     a list of those with one entry per path (e.g. ``"pareto_cross_traffic"`` of
-    :mod:`cmtlab.sim.osia_links`, ``("wifi80211g", {"distance_m": 50})``).
+    :mod:`cmtlab.sim.net.cross_traffic`, ``("wifi80211g", {"distance_m": 50})``).
     """
-    b = as_float_array("bandwidths_bps", bandwidths_bps)
-    d = as_float_array("delays_s", delays_s)
+    rtts_s = round_trips(rtts_s, option_changes, "mptcp_scenario")
+    b = real_array("bandwidths_bps", bandwidths_bps)
+    d = real_array("rtts_s", rtts_s)
     if b.size != d.size:
-        raise ValueError(f"bandwidths_bps and delays_s must have the same length (one per subflow), "
+        raise ValueError(f"bandwidths_bps and rtts_s must have the same length (one per subflow), "
                          f"got {b.size} and {d.size}")
     if np.any(b <= 0):
         raise ValueError(f"bandwidths_bps must be > 0 (bit/s), got {b.tolist()}")
     if np.any(d < 0):
-        raise ValueError(f"delays_s must be >= 0 (round-trip seconds), got {d.tolist()}")
+        raise ValueError(f"rtts_s must be >= 0 (round-trip seconds), got {d.tolist()}")
     if (transfer_bytes is None) == (duration_s is None):
         raise ValueError("exactly one of transfer_bytes (bytes) and duration_s (seconds) must be given, "
                          f"got transfer_bytes={transfer_bytes!r}, duration_s={duration_s!r}")
     E = check_int("transfer_bytes", transfer_bytes, minimum=1) if transfer_bytes is not None else None
     dur = check_positive("duration_s", duration_s) if duration_s is not None else None
+    tmax = check_positive("max_sim_time_s", max_sim_time_s)
     for kind, name in (("congestion", congestion), ("scheduler", scheduler), ("reordering", reordering)):
         registry.lookup(kind, name)  # ValueError listing the registered names
     check_choice("dupack_mode", dupack_mode, DUPACK_MODES)
@@ -188,15 +198,28 @@ def mptcp_scenario(bandwidths_bps, delays_s, *, transfer_bytes=None, duration_s=
         if not backbone_delay_s >= 0:
             raise ValueError(f"backbone_delay_s must be >= 0 (one-way seconds), got {backbone_delay_s!r}")
     comp = check_int("competing_flows", competing_flows, minimum=0, maximum=64)
+    if E is not None:
+        check_work("transfer_bytes", -(-E // seg) * (1 + comp),
+                   f"<= {MAX_SEGMENTS // (1 + comp) * seg:,} bytes with segment_bytes = {seg} "
+                   f"and {comp} competing flows")
+    else:
+        # a duration-limited run: what the paths can carry until the run ends
+        rate = float(np.sum(b)) + comp * float(b[0])
+        horizon = min(dur, tmax)
+        check_work("duration_s", rate * horizon / 8 / seg,
+                   f"<= {MAX_SEGMENTS * 8 * seg / rate:,.6g} s on these paths (segment_bytes = {seg})")
     losses = _as_loss(loss, b.size)
     path_links = _as_links(links, b.size)
     # the per-subflow TCP parameters are validated as a one-link striped scenario would be
-    striped_scenario([b[0]], [d[0]], transfer_bytes=E or seg, segment_bytes=seg,
+    one = striped_scenario([b[0]], [d[0]], transfer_bytes=E or seg, segment_bytes=seg,
                      initial_window_bytes=initial_window_bytes, ssthresh_bytes=ssthresh_bytes, m_ack=m_ack,
                      queue_packets=queue_packets, tunnel=False, options=opts, seed=seed,
                      max_sim_time_s=max_sim_time_s)
+    check_min_rate("bandwidths_bps", b, one.data_packet_bytes() + dss, tmax)
+    if backbone_bps is not None:
+        check_min_rate("backbone_bps", backbone_bps, one.data_packet_bytes() + dss, tmax)
     sc = MptcpScenario(
-        bandwidths_bps=tuple(float(x) for x in b), delays_s=tuple(float(x) for x in d), transfer_bytes=E,
+        bandwidths_bps=tuple(float(x) for x in b), rtts_s=tuple(float(x) for x in d), transfer_bytes=E,
         duration_s=dur, congestion=congestion, congestion_params=_params("congestion_params", congestion_params),
         scheduler=scheduler, scheduler_params=_params("scheduler_params", scheduler_params),
         reordering=reordering, reordering_params=_params("reordering_params", reordering_params),
@@ -313,23 +336,21 @@ class MptcpSimulation:
                  handshake_rtt_sample: bool = True):
         if not isinstance(scenario, MptcpScenario):
             raise ValueError(f"scenario must be a MptcpScenario (use mptcp_scenario(...)), got {type(scenario).__name__}")
+        trace = _trace_on(trace)
         sc = scenario
         opts = sc.options
         self.scenario = sc
         n = sc.n_subflows
         seg = sc.segment_bytes
-        one = striped_scenario([sc.bandwidths_bps[0]], [sc.delays_s[0]], transfer_bytes=seg, segment_bytes=seg, initial_window_bytes=seg,
+        one = striped_scenario([sc.bandwidths_bps[0]], [sc.rtts_s[0]], transfer_bytes=seg, segment_bytes=seg, initial_window_bytes=seg,
                                tunnel=False, options=opts)
         self.data_wire = one.data_packet_bytes() + sc.dss_bytes
         self.ack_bytes = tuple(one.ack_packet_bytes(nb) + sc.dss_bytes for nb in range(5))
-        syn_opts = 3 + (2 if opts.sack else 0) + (10 if opts.timestamps else 0)
-        ts_b = 12 if opts.timestamps else 0
-        self.syn_bytes = one.ack_packet_bytes(0) - ts_b + 4 * ((syn_opts + 3) // 4)
+        self.syn_bytes = handshake.syn_bytes(one.ack_packet_bytes(0), opts)
         self.timestamps = bool(opts.timestamps)
-        self.trace_on = bool(trace)
         self.tr = {"cwnd": [], "events": [], "dupacks": [], "packets": [], "acks": []} if trace else None
         # ---- links and paths
-        owd = [d / 2.0 for d in sc.delays_s]
+        owd = [d / 2.0 for d in sc.rtts_s]
         q = sc.queue_packets
         models = sc.links or (("point_to_point", ()),) * n
         built = [registry.lookup("link", name).for_path(
@@ -355,8 +376,7 @@ class MptcpSimulation:
         self.fwd, self.rev = fwd, rev
         self.links = ([self.backbone] if self.backbone is not None else []) + self.access
         # ---- event queue, connection, flows
-        self.heap = []
-        self.counter = itertools.count()
+        self.queue = EventQueue()
         if sc.transfer_bytes is not None:
             n_dsn = -(-sc.transfer_bytes // seg)
             last_len = sc.transfer_bytes - (n_dsn - 1) * seg
@@ -366,8 +386,8 @@ class MptcpSimulation:
         sched = registry.make("scheduler", sc.scheduler, **dict(sc.scheduler_params))
         self.conn = conn = MptcpConnection(n_dsn=n_dsn, last_len=last_len, segment_bytes=seg, scheduler=sched,
                                            receive_buffer_bytes=sc.receive_buffer_bytes, dupack_mode=sc.dupack_mode,
-                                           retransmit=sc.retransmit, seed=sc.seed, heap=self.heap,
-                                           counter=self.counter, trace_buffer=bool(trace))
+                                           retransmit=sc.retransmit, seed=sc.seed, queue=self.queue,
+                                           trace_buffer=bool(trace))
         if sc.duration_s is not None:
             segs = int(sum(sc.bandwidths_bps) * sc.duration_s / 8 / seg) + 1
         else:
@@ -391,13 +411,14 @@ class MptcpSimulation:
             snd = cls(segment_bytes=seg, transfer_bytes=(UNBOUNDED_SEGS * seg if is_sub else comp_bytes),
                       initial_window_bytes=sc.initial_window_bytes, ssthresh_bytes=sc.ssthresh_bytes,
                       options=opts, cc=cc, recovery=make_recovery(opts.recovery), reordering=ro,
-                      net_send=self._make_send_data(f), heap=self.heap, counter=self.counter, trace=tr,
+                      net_send=None, queue=self.queue, trace=tr,
                       index=f, connection=conn if is_sub else None, path=path_info(fwd[f], rev[f]))
             rcv = TcpReceiver(n_segs=(0 if is_sub else snd.n_segs), m_ack=sc.m_ack, options=opts,
-                              net_ack=self._make_send_ack(f), heap=self.heap, counter=self.counter, trace=tr,
+                              net_ack=None, queue=self.queue, trace=tr,
                               dsack=bool(getattr(ro, "wants_dsack", False)),
                               rfc7323_echo=bool(getattr(ro, "wants_rfc7323_echo", False)))
             rcv.index = f
+            rcv.completes_run = False  # the connection (or nobody, for a competing flow) ends the run
             if is_sub:
                 rcv.sink = conn.deliver
                 conn.subflows.append(snd)
@@ -407,29 +428,87 @@ class MptcpSimulation:
                 conn.per_sub_delivered.append(0)
             self.senders.append(snd)
             self.receivers.append(rcv)
-        self.n_flows = n_flows
-        # ---- handshake (each flow: SYN / SYN-ACK over its paths, as the striped engine's)
-        self.handshake = handshake_rtt_sample
-        hs_exact = [handshake_ns(fwd[f], rev[f], self.syn_bytes) for f in range(n_flows)]
+        for f in range(n_flows):
+            self._wire_flow(f)
+        # ---- the connection set-up of each flow (cmtlab.sim.engine.handshake): SYN / SYN-ACK over its paths
+        hs_exact = [handshake.round_trip_ns(fwd[f], rev[f], self.syn_bytes) for f in range(n_flows)]
         if handshake_rtt_sample:
-            self.start_ns = -max(fwd[f][0].serialisation_ns(self.ack_bytes[0] - sc.dss_bytes)
-                                 for f in range(n_flows))
+            self.start_ns = handshake.start_ns([fwd[f][0] for f in range(n_flows)], self.ack_bytes[0] - sc.dss_bytes)
             self.ts_offsets = [hs_exact[f] - self.start_ns for f in range(n_flows)]
-            self.hs_rtt = [((h // 1_000_000) * 1_000_000 or 1000) if self.timestamps else h for h in hs_exact]
+            self.hs_rtt = [handshake.rtt_sample_ns(h, self.timestamps) for h in hs_exact]
         else:
             self.start_ns = 0
             self.ts_offsets = [0] * n_flows
             self.hs_rtt = None
         for f, snd in enumerate(self.senders):
             snd.ts_offset_ns = self.ts_offsets[f]
-        self.event_order_ns = 0
-        self.first_wire = None
         sched.init(conn)
 
     # ------------------------------------------------------------------ network
-    def _make_send_data(self, f: int):
-        heap = self.heap
-        counter = self.counter
+    def _wire_flow(self, f: int) -> None:
+        """Connect flow ``f``'s endpoints to its paths: sends, arrivals and timer events."""
+        snd, rcv = self.senders[f], self.receivers[f]
+        conn = self.conn
+        is_sub = f < self.scenario.n_subflows
+        on_data = rcv.on_data
+        on_ack = snd.on_ack
+        pump = conn.pump
+
+        # a data segment reaching its receiver is the receiver's on_data directly: nothing on the
+        # sending side reads the connection's clock before the next ACK, timer or wake-up sets it
+        data_arrives = on_data
+        if is_sub:
+            def ack_arrives(now: int, ack: int, echo: int, sack, data_ack: int) -> None:
+                conn.now = now
+                if data_ack > conn.data_ack_seen:
+                    conn.data_ack_seen = data_ack
+                on_ack(now, ack, echo, sack)
+                pump(now)
+
+            fire = snd.rto_timer.fire
+
+            def rto_due(now: int) -> None:
+                conn.now = now
+                fire(now)
+                pump(now)
+        else:
+            def ack_arrives(now: int, ack: int, echo: int, sack, data_ack: int) -> None:
+                conn.now = now
+                on_ack(now, ack, echo, sack)
+
+            fire = snd.rto_timer.fire
+
+            def rto_due(now: int) -> None:
+                conn.now = now
+                fire(now)
+
+        snd.rto_timer.handler = rto_due
+        snd.net_send = self._make_send_data(f, data_arrives)
+        rcv.net_ack = self._make_send_ack(f, ack_arrives)
+
+    def _hops(self, path: tuple, arrive, wire_index: int):
+        """The handler of a packet at the end of hop ``h`` of ``path`` (paths of several links).
+
+        ``args[wire_index]`` is the packet's wire size; ``arrive(now, *args)`` is called at the end
+        of the path (arguments without the hop number).
+        """
+        queue = self.queue
+        n = len(path)
+
+        def hop_done(now: int, h: int, *args) -> None:
+            h += 1
+            if h < n:
+                lk = path[h]
+                arr = lk.transmit(now, args[wire_index], queue.order_ns)
+                if arr >= 0:
+                    queue.schedule(arr, lk.last_start_ns, hop_done, h, *args)
+            else:
+                arrive(now, *args)
+
+        return hop_done
+
+    def _make_send_data(self, f: int, arrive):
+        queue = self.queue
         path = self.fwd[f]
         first = path[0]
         transmit = first.transmit
@@ -437,66 +516,68 @@ class MptcpSimulation:
         timestamps = self.timestamps
         sim = self
         conn = self.conn if f < self.scenario.n_subflows else None
-        maps = self.conn.maps
+        if len(path) == 1:
+            single = queue.scheduler_for(arrive)
+            multi = None
+        else:
+            # the hop number and the wire size ride along for the next hops; the arrival drops them
+            single = None
+            multi = queue.scheduler_for(self._hops(path, lambda now, k, ts, retx, wire: arrive(now, k, ts, retx), 3))
 
         def send_data(now: int, k: int, nbytes: int, retx: bool) -> None:
             wire = nbytes + wire_extra
-            arr = transmit(now, wire, sim.event_order_ns)
+            arr = transmit(now, wire, queue.order_ns)
             if arr >= 0:
-                heappush(heap, (arr, first.last_start_ns, next(counter), EV_DATA, f, 0, k,
-                                (now + sim.ts_offsets[f]) // 1_000_000 if timestamps else 0, retx, wire))
+                tsval = (now + sim.ts_offsets[f]) // 1_000_000 if timestamps else 0
+                if multi is None:
+                    single(arr, first.last_start_ns, (k, tsval, retx))
+                else:
+                    multi(arr, first.last_start_ns, (0, k, tsval, retx, wire))
             if sim.tr is not None:
                 dsn = conn.dsn_of(f, k) if conn is not None else k
                 sim.tr["packets"].append((now, f, k, dsn, retx, wire, arr))
             if retx and conn is not None and conn.retransmit == "reinject":
-                sim._reinject(now, f, k)
+                reinject(sim.conn, now, f, k)
 
         if self.tr is None and not timestamps and (conn is None or conn.retransmit != "reinject"):
             def send_data_plain(now: int, k: int, nbytes: int, retx: bool) -> None:
                 """``send_data`` without traces, timestamps and re-injection (the common case)."""
                 wire = nbytes + wire_extra
-                arr = transmit(now, wire, sim.event_order_ns)
+                arr = transmit(now, wire, queue.order_ns)
                 if arr >= 0:
-                    heappush(heap, (arr, first.last_start_ns, next(counter), EV_DATA, f, 0, k, 0, retx, wire))
+                    if multi is None:
+                        single(arr, first.last_start_ns, (k, 0, retx))
+                    else:
+                        multi(arr, first.last_start_ns, (0, k, 0, retx, wire))
 
             return send_data_plain
         return send_data
 
-    def _reinject(self, now: int, f: int, k: int) -> None:
-        """Send the DSN of subflow ``f``'s segment ``k`` once more on the subflow with most window."""
-        conn = self.conn
-        dsn = conn.dsn_of(f, k)
-        if dsn is None:
-            return
-        best, best_w = None, 0
-        for sub in conn.subflows:
-            if sub.index != f:
-                w = sub.available_window()
-                if w >= sub.seg and w > best_w and (sub.app_tail - sub.una + 1) * sub.seg <= sub.buf_bytes:
-                    best, best_w = sub, w
-        if best is None or best.app_tail != best.high:
-            return
-        conn.maps[best.index].append(dsn)
-        best.app_tail += 1
-        conn.reinjections += 1
-        best.send_pending(now)
-
-    def _make_send_ack(self, f: int):
-        heap = self.heap
-        counter = self.counter
+    def _make_send_ack(self, f: int, arrive):
+        queue = self.queue
         path = self.rev[f]
         first = path[0]
         transmit = first.transmit
         ack_bytes = self.ack_bytes
         sim = self
         conn = self.conn if f < self.scenario.n_subflows else None
+        if len(path) == 1:
+            single = queue.scheduler_for(arrive)
+            multi = None
+        else:
+            single = None
+            multi = queue.scheduler_for(self._hops(
+                path, lambda now, ack, echo, sack, wire, da: arrive(now, ack, echo, sack, da), 3))
 
         def send_ack(now: int, ack: int, echo: int, sack, nblocks: int) -> None:
             wire = ack_bytes[nblocks if nblocks < 5 else 4]
-            arr = transmit(now, wire, sim.event_order_ns)
+            arr = transmit(now, wire, queue.order_ns)
             if arr >= 0:
-                heappush(heap, (arr, first.last_start_ns, next(counter), EV_ACK, f, 0, ack, echo, sack, wire,
-                                conn.rcv_dsn if conn is not None else 0))
+                data_ack = conn.rcv_dsn if conn is not None else 0  # DATA_ACK (RFC 8684) on subflow ACKs
+                if multi is None:
+                    single(arr, first.last_start_ns, (ack, echo, sack, data_ack))
+                else:
+                    multi(arr, first.last_start_ns, (0, ack, echo, sack, wire, data_ack))
             if sim.tr is not None:
                 sim.tr["acks"].append((now, f, ack, nblocks, wire, arr))
 
@@ -507,12 +588,10 @@ class MptcpSimulation:
         wall0 = time.perf_counter()
         sc = self.scenario
         conn = self.conn
-        heap = self.heap
-        senders, receivers = self.senders, self.receivers
-        fwd, rev = self.fwd, self.rev
-        n_sub = sc.n_subflows
+        senders = self.senders
+        fwd = self.fwd
         start = self.start_ns
-        self.event_order_ns = start
+        self.queue.order_ns = start
         if self.hs_rtt is not None:
             for f, snd in enumerate(senders):
                 snd.rtt_sample(self.hs_rtt[f])
@@ -533,80 +612,12 @@ class MptcpSimulation:
             snd.net_send = plain[f]
         t0 = min(first_wire) if first_wire else 0
         self.first_data_ns = t0
-        tmax = seconds_to_ns(sc.max_sim_time_s)
         t_end = t0 + seconds_to_ns(sc.duration_s) if sc.duration_s is not None else None
-        budget = self.max_events
-        events = 0
-        now = 0
-        stop = "stalled"
-        pop = heappop
-        push = heappush
-        hops_fwd = [len(p) for p in fwd]
-        hops_rev = [len(p) for p in rev]
-        on_data = [r.on_data for r in receivers]
-        on_ack = [s.on_ack for s in senders]
-        pump = conn.pump
-        counter = self.counter
-        while heap:
-            ev = pop(heap)
-            now = ev[0]
-            order = ev[1]
-            self.event_order_ns = order
-            if now > tmax:
-                stop = "max_sim_time"
-                now = tmax
-                break
-            if t_end is not None and now > t_end:
-                stop = "duration"
-                now = t_end
-                break
-            kind = ev[3]
-            f = ev[4]
-            if kind == EV_DATA:
-                h = ev[5] + 1
-                if h < hops_fwd[f]:
-                    lk = fwd[f][h]
-                    arr = lk.transmit(now, ev[9], order)
-                    if arr >= 0:
-                        push(heap, (arr, lk.last_start_ns, next(counter), EV_DATA, f, h) + ev[6:])
-                else:
-                    conn.now = now
-                    on_data[f](now, ev[6], ev[7], ev[8])
-                    if conn.done:
-                        stop = "completed"
-                        events += 1
-                        break
-            elif kind == EV_ACK:
-                h = ev[5] + 1
-                if h < hops_rev[f]:
-                    lk = rev[f][h]
-                    arr = lk.transmit(now, ev[9], order)
-                    if arr >= 0:
-                        push(heap, (arr, lk.last_start_ns, next(counter), EV_ACK, f, h) + ev[6:])
-                else:
-                    conn.now = now
-                    if f < n_sub:
-                        da = ev[10]
-                        if da > conn.data_ack_seen:
-                            conn.data_ack_seen = da
-                    on_ack[f](now, ev[6], ev[7], ev[8])
-                    if f < n_sub:
-                        pump(now)
-            elif kind == EV_RTO:
-                conn.now = now
-                senders[f].on_rto_event(now)
-                if f < n_sub:
-                    conn.pump(now)
-            elif kind == EV_DELACK:
-                receivers[f].on_delack_event(now)
-            else:  # EV_WAKE
-                conn.on_wake(now)
-            events += 1
-            if events >= budget:
-                stop = "max_events"
-                break
+        # the time limit counts from the run's start (the first data segment), as sim_time_s does
+        reason, now, events = run_events(self.queue, tmax_ns=t0 + seconds_to_ns(sc.max_sim_time_s),
+                                         budget=self.max_events, t_end_ns=t_end)
         wall = time.perf_counter() - wall0
-        return self._result(stop, now, t0, events, wall)
+        return self._result(reason.value, now, t0, events, wall)
 
     def _result(self, stop, now, t0, events, wall) -> MptcpResult:
         sc = self.scenario
@@ -630,13 +641,14 @@ class MptcpSimulation:
             acc = self.access[i]
             sent_bytes = s.segments_sent * seg
             rows.append({
-                "subflow": i, "rate_bps": sc.bandwidths_bps[i], "rtt_s": sc.delays_s[i],
+                "subflow": i, "rate_bps": sc.bandwidths_bps[i], "rtt_s": sc.rtts_s[i],
                 "segments_sent": s.segments_sent, "retransmissions": s.retransmissions,
                 "fast_retransmits": s.fast_retransmits, "timeouts": s.timeouts,
                 "three_dupack_events": s.fast_retransmits, "spurious_retransmissions": r.duplicates_rx,
                 "throughput_bps": sent_bytes * 8 / elapsed_s,
                 "goodput_bps": conn.per_sub_delivered[i] * seg * 8 / elapsed_s,
-                "link_utilisation": acc.packets * self.data_wire * 8 / (sc.bandwidths_bps[i] * elapsed_s),
+                "link_utilisation": _busy_share(acc, acc.packets * self.data_wire * 8, end, sc.bandwidths_bps[i],
+                                                elapsed_s),
                 "final_cwnd_bytes": s.cwnd, "srtt_s": s.srtt / NS_PER_S if s.n_rtt_samples else float("nan"),
                 "loss_drops": acc.loss_drops, "queue_drops": acc.queue_drops,
                 "spurious_undos": s.spurious_undos,
@@ -661,8 +673,8 @@ class MptcpSimulation:
             "segments_per_second": sum(s.segments_sent for s in subs) / wall if wall > 0 else float("nan"),
         }
         if self.backbone is not None:
-            extra["backbone_utilisation"] = (self.backbone.packets * self.data_wire * 8
-                                             / (sc.backbone_bps * elapsed_s))
+            extra["backbone_utilisation"] = _busy_share(self.backbone, self.backbone.packets * self.data_wire * 8,
+                                                        end, sc.backbone_bps, elapsed_s)
         for j, (s, r) in enumerate(zip(self.senders[n_sub:], self.receivers[n_sub:])):
             extra[f"tcp{j}_throughput_bps"] = r.rcv_nxt * seg * 8 / elapsed_s
             extra[f"tcp{j}_retransmissions"] = s.retransmissions
@@ -708,16 +720,50 @@ class MptcpSimulation:
         return out
 
 
+#: Traces of an MPTCP run (all recorded when any is asked for).
+TRACE_NAMES = ("cwnd", "events", "dupacks", "packets", "acks", "buffer")
+
+
+def _trace_on(trace) -> bool:
+    """``trace``: ``True``/``False``/``None``, or names from :data:`TRACE_NAMES` (a name or a collection of
+    them; any name records every trace).  Anything else is an error, not a truthy value."""
+    if trace is None or isinstance(trace, (bool, np.bool_)):
+        return bool(trace)
+    names = (trace,) if isinstance(trace, str) else trace
+    try:
+        names = frozenset(names)
+    except TypeError:
+        raise ValueError(f"trace must be True, False or names from {list(TRACE_NAMES)}, got {trace!r}") from None
+    unknown = sorted(map(repr, names - set(TRACE_NAMES)))
+    if unknown:
+        raise ValueError(f"trace names must be in {list(TRACE_NAMES)} for an MPTCP run, got unknown {unknown}")
+    return bool(names)
+
+
+def _busy_share(link, bits: float, end_ns: int, rate_bps: float, elapsed_s: float) -> float:
+    """Share of the run a link spent serialising the run's packets: ``bits`` handed to it, less what is
+    still queued or being serialised at the end of the run (``busy_until - end``: the link is busy
+    without a gap until then), over ``rate * elapsed``; within [0, 1].  Exact on a point-to-point link;
+    on a link with cross traffic the backlog also holds cross packets (the share is then a lower
+    bound); a link model without ``busy_until_ns`` (Wi-Fi) is only capped at 1."""
+    backlog_ns = link.busy_until_ns() - end_ns if hasattr(link, "busy_until_ns") else 0
+    if backlog_ns > 0:
+        bits -= backlog_ns * rate_bps / NS_PER_S
+    share = bits / (rate_bps * elapsed_s)
+    return min(max(share, 0.0), 1.0)
+
+
 def run_mptcp(scenario: MptcpScenario, *, trace=False, max_events=None) -> MptcpResult:
     """Simulate one :class:`MptcpScenario`."""
     return MptcpSimulation(scenario, trace=trace, max_events=max_events).run()
 
 
-def simulate_mptcp(bandwidths_bps, delays_s, *, transfer_bytes=None, duration_s=None, congestion="lia",
+def simulate_mptcp(bandwidths_bps, rtts_s=None, *, transfer_bytes=None, duration_s=None, congestion="lia",
                    scheduler="round_robin", reordering="none", loss=None, seed=0, **options) -> MptcpResult:
     """Simulate one MPTCP connection with one subflow per path (see :class:`MptcpScenario`).
 
-    ``delays_s`` are **round-trip** propagation delays (one-way = half, in each direction).
+    ``rtts_s`` are **round-trip** propagation delays (one-way = half, in each direction; the
+    keyword ``delays_s`` is deprecated).
     Other keywords: any :func:`mptcp_scenario` argument (``congestion_params``,
     ``scheduler_params``, ``dupack_mode``, ``retransmit``, ``dss_bytes``,
     ``receive_buffer_bytes``, ``backbone_bps``, ``competing_flows``, …), any
@@ -725,7 +771,8 @@ def simulate_mptcp(bandwidths_bps, delays_s, *, transfer_bytes=None, duration_s=
     """
     trace = options.pop("trace", False)
     max_events = options.pop("max_events", None)
-    sc = mptcp_scenario(bandwidths_bps, delays_s, transfer_bytes=transfer_bytes, duration_s=duration_s,
+    sc = mptcp_scenario(bandwidths_bps, round_trips(rtts_s, options, "simulate_mptcp"), transfer_bytes=transfer_bytes,
+                        duration_s=duration_s,
                         congestion=congestion, scheduler=scheduler, reordering=reordering, loss=loss, seed=seed,
                         **options)
     return run_mptcp(sc, trace=trace, max_events=max_events)

@@ -1,6 +1,6 @@
 """A round-based Monte-Carlo of a multipath connection on disjoint lossy paths.
 
-An engine-free check of the coupled congestion-control classes of :mod:`cmtlab.sim.congestion`
+An engine-free check of the coupled congestion-control classes of :mod:`cmtlab.sim.mechanisms.congestion`
 against the theory of :mod:`cmtlab.mptcp_theory` (RFC 6356's goals on disjoint paths): the
 *real* mechanism instances are driven through the engine interface
 (``increase_window(sub, segments_acked)`` and ``ssthresh(sub, bytes_in_flight)``) by a

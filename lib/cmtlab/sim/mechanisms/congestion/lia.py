@@ -1,0 +1,59 @@
+"""Linked Increases Algorithm, RFC 6356 sec. 3 (Arabi sec. 3.3)."""
+
+from __future__ import annotations
+
+from ...registry import register
+from .coupled import CoupledCongestionControl
+from .coupled import _rtt_s, rfc6356_alpha
+
+
+@register("congestion", "lia")
+class Lia(CoupledCongestionControl):
+    """Linked Increases Algorithm, RFC 6356 sec. 3 (Arabi sec. 3.3).
+
+    For each ACK on subflow ``i`` in congestion avoidance (windows in bytes)::
+
+        cwnd_i += min(alpha * bytes_acked * MSS_i / cwnd_total, bytes_acked * MSS_i / cwnd_i)
+        alpha = cwnd_total * max_i(cwnd_i / rtt_i^2) / (sum_i cwnd_i / rtt_i)^2
+
+    (:func:`rfc6356_alpha`, recomputed on every ACK from the current windows and smoothed RTTs).
+    The second term caps the subflow at what a TCP on its path would add (RFC 5681 eq. 3 with
+    byte counting), so LIA is never more aggressive than TCP on any subflow (goal 2).
+    ``bytes_acked`` is ``segments_acked * sub.seg`` (``counting="bytes"``, the RFC) or one
+    segment per ACK (``counting="ack"``, ns-3's NewReno counting; with delayed ACKs the RFC
+    form grows twice as fast per ACK as :class:`NewReno`).  Slow start, loss (ssthresh =
+    ``max(FlightSize/2, 2 SMSS)``) and fast recovery unchanged.
+    """
+
+    def alpha(self, sub) -> float:
+        """RFC 6356's alpha from the windows :meth:`_window_for_alpha` reads (:func:`rfc6356_alpha`)."""
+        subs = self._subflows(sub)
+        windows = [self._window_for_alpha(s) for s in subs]
+        return rfc6356_alpha(windows, [_rtt_s(s) for s in subs])
+
+    def ca_increase(self, sub, bytes_acked: int) -> float:
+        # RFC 6356 sec. 3 in one pass over the subflows (the hot path: once per ACK):
+        # alpha / cwnd_total = max_i(cwnd_i/rtt_i^2) / (sum_i cwnd_i/rtt_i)^2
+        best = 0.0
+        ssum = 0.0
+        for s in sub.connection.subflows:
+            w = s.cwnd
+            if s.n_rtt_samples > 0 and s.srtt > 0:
+                r = s.srtt * 1e-9
+            else:
+                r = _rtt_s(s)
+                if r is None:
+                    continue
+            x = w / r
+            ssum += x
+            x /= r
+            if x > best:
+                best = x
+        cap = bytes_acked * sub.seg / sub.cwnd
+        if ssum <= 0.0:  # no RTT known: alpha = 1
+            return min(bytes_acked * sub.seg / sum(s.cwnd for s in sub.connection.subflows), cap)
+        linked = best / (ssum * ssum) * bytes_acked * sub.seg
+        return linked if linked < cap else cap
+
+
+__all__ = ["Lia"]

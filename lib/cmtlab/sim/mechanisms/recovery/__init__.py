@@ -1,0 +1,57 @@
+"""Loss recovery: the congestion window while a fast retransmit is being repaired.
+
+Interface
+---------
+A :class:`RecoveryAlgorithm` (ns-3's ``TcpRecoveryOps``) is called by the sender
+
+* :meth:`~RecoveryAlgorithm.enter` once, when fast recovery starts (after ``ssthresh``
+  has been lowered), with the duplicate-ACK count, the unacknowledged bytes, the bytes
+  the triggering ACK delivered and the reordering response's
+  :class:`~cmtlab.sim.tcp.decisions.FastRetransmitDecision` (``KEEP_WINDOW``: the window must
+  not be reduced);
+* :meth:`~RecoveryAlgorithm.on_ack` for every duplicate ACK and every partial ACK that
+  acknowledged at least one segment during recovery (``is_dupack`` tells which);
+* :meth:`~RecoveryAlgorithm.exit` when a cumulative ACK covers the recovery point (the
+  sender has already set ``cwnd = ssthresh``);
+* :meth:`~RecoveryAlgorithm.bytes_sent` for every data packet sent during recovery.
+
+It reads and writes the subflow's ``cwnd``/``ssthresh`` (bytes), ``seg`` and
+``pipe_snapshot`` — the sender's last computed bytes-in-flight (RFC 6675 ``pipe``, ns-3's
+``m_bytesInFlight``) — and ``retrans_data_acked`` (a retransmission was cumulatively
+acknowledged by the current ACK).
+
+How many segments the sender may send is always ``cwnd - pipe`` (RFC 6675 sec. 5, step
+C), with ``pipe`` computed from the scoreboard; without SACK every duplicate ACK counts as
+one SACKed segment (ns-3's "Reno SACK" emulation).  This is why classic NewReno recovery
+keeps ``cwnd = ssthresh`` instead of inflating it: the deflation of ``pipe`` by the
+duplicate ACKs plays the role of RFC 6582's window inflation.
+
+Implemented: :class:`ClassicRecovery` (RFC 6582 NewReno / ns-3 ``TcpClassicRecovery``)
+and :class:`PrrRecovery` (RFC 6937 Proportional Rate Reduction as ns-3.44's
+``TcpPrrRecovery``); the Chihani–Collange model's loss response is
+:class:`cmtlab.sim.models.chihani.ChihaniRecovery`.
+
+One file per algorithm: ``base.py`` (the interface), ``newreno.py``, ``prr.py``.
+"""
+
+from ...registry import make
+from .base import RecoveryAlgorithm
+from .newreno import ClassicRecovery
+from .prr import PrrRecovery
+
+
+def make_recovery(style: str) -> RecoveryAlgorithm:
+    """The recovery algorithm for ``TcpOptions.recovery`` (a registered name: ``"newreno"``,
+    ``"prr"``, or the Chihani–Collange model's ``"chihani"`` of :mod:`cmtlab.sim.models.chihani`)."""
+    return make("recovery", style)
+
+def __getattr__(name: str):
+    # the model's loss response moved to cmtlab.sim.models.chihani; the old import path still works
+    if name == "ChihaniRecovery":
+        from ...models.chihani import ChihaniRecovery
+
+        return ChihaniRecovery
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["RecoveryAlgorithm", "ClassicRecovery", "PrrRecovery", "make_recovery"]

@@ -1,0 +1,32 @@
+"""The loss-recovery interface (ns-3's ``TcpRecoveryOps``)."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+from ...tcp.decisions import FastRetransmitDecision
+
+
+class RecoveryAlgorithm(ABC):
+    """cwnd during fast recovery (see the module docstring)."""
+
+    name: str = "abstract"
+
+    @abstractmethod
+    def enter(self, sub, dupacks: int, unacked_bytes: int, delivered_bytes: int,
+              decision: FastRetransmitDecision = FastRetransmitDecision.REDUCE) -> None:
+        """Fast recovery starts; ``sub.ssthresh`` is already the reduced threshold (or ``cwnd``
+        when ``decision`` is ``KEEP_WINDOW``)."""
+
+    @abstractmethod
+    def on_ack(self, sub, delivered_bytes: int, is_dupack: bool) -> None:
+        """A duplicate or partial ACK arrived during recovery."""
+
+    def exit(self, sub) -> None:
+        """Recovery is over (``sub.cwnd`` has been set to ``sub.ssthresh``)."""
+
+    def bytes_sent(self, sub, nbytes: int) -> None:
+        """``nbytes`` of data were sent while in recovery."""
+
+
+__all__ = ["RecoveryAlgorithm"]

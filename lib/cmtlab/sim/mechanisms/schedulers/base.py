@@ -1,0 +1,67 @@
+"""The connection-level scheduler interface (MPTCP, RFC 8684 sec. 3.3.8 leaves the policy open).
+
+* :class:`ConnectionScheduler` — *above* the subflows of an MPTCP connection (RFC 8684
+  sec. 3.3.8 leaves the policy open): asked by the connection whenever it has data-level
+  segments (DSNs) to send, :meth:`ConnectionScheduler.select` sees every subflow's state
+  and answers with the subflow that carries the next DSN, ``None`` (nothing can be sent
+  now: ask again after the next ACK), or :class:`HoldUntil` (ask again at that time — the
+  release time OSIA's chunk start offsets need, Wang et al. eq. 1).  Registered by name
+  (:mod:`cmtlab.sim.registry`, kind ``"scheduler"``).  Implemented: ``"round_robin"``,
+  ``"lowest_rtt"``, ``"cwnd_aware"``, ``"flow_level"``, ``"edpf"`` (below) and ``"osia"``
+  (:mod:`cmtlab.osia.scheduler`).
+
+What a connection scheduler may read (the contract with :mod:`cmtlab.sim`'s MPTCP
+connection; never write it):
+
+``conn.subflows``
+    the :class:`~cmtlab.sim.tcp.TcpSender` subflows, index = subflow number; each has
+    ``cwnd``/``ssthresh``/``seg`` (bytes), ``srtt`` (ns, valid when ``n_rtt_samples > 0``),
+    ``state``, ``in_flight()`` (bytes, RFC 6675 pipe), ``available_window()`` (bytes:
+    ``min(cwnd, rwnd) - pipe``; a new segment goes out at once only when it is >= ``seg``),
+    and ``path`` (its path's static description: ``rate_bps``, ``delay_s`` round trip).
+``conn.next_dsn`` / ``conn.n_dsn``
+    the next new data-level segment and the number of segments of the transfer (``None``
+    for a duration-limited run).
+``conn.make_rng(stream)``
+    a seeded ``random.Random``-like generator, independent per ``stream`` number, for
+    probabilistic schedulers (repeatable for a scenario's seed).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class HoldUntil:
+    """Answer of :meth:`ConnectionScheduler.select`: send nothing now, ask again at ``time_ns``."""
+
+    time_ns: int
+
+class ConnectionScheduler(ABC):
+    """Chooses the subflow for each data-level segment of an MPTCP connection (see the module docstring).
+
+    One instance per connection.  The connection calls :meth:`init` once before the first
+    segment, then :meth:`select` in a loop while it has data to send, and :meth:`on_sent`
+    after each assignment.  ``now_ns`` is the engine's integer-nanosecond clock.
+    """
+
+    name: str = "abstract"
+
+    def init(self, conn) -> None:
+        """Called once with the connection before the first data segment."""
+
+    @abstractmethod
+    def select(self, conn, now_ns: int):
+        """The subflow index for the next DSN, ``None`` (wait for an ACK) or :class:`HoldUntil`."""
+
+    def on_sent(self, conn, subflow: int, dsn: int, now_ns: int) -> None:
+        """DSN ``dsn`` was handed to subflow ``subflow``."""
+
+def _has_room(sub) -> bool:
+    """A new segment can go out on ``sub`` now: ``available_window() >= seg`` (bytes)."""
+    return sub.available_window() >= sub.seg
+
+
+__all__ = ["HoldUntil", "ConnectionScheduler"]

@@ -1,0 +1,307 @@
+"""An MPTCP connection (RFC 8684): subflows, a data-sequence map, a connection-level scheduler and receive buffer.
+
+Structure
+---------
+* :class:`~cmtlab.sim.mptcp.subflow.MptcpSubflow` — a :class:`~cmtlab.sim.tcp.TcpSender` (own subflow sequence space,
+  congestion state and RTT estimator) whose data *source* is the connection: where a bulk
+  sender's application writes the next segments into the send buffer
+  (``TcpSender._app_fill``), a subflow asks the connection, which asks the
+  :class:`~cmtlab.sim.mechanisms.schedulers.ConnectionScheduler` whether this subflow carries the next
+  data-level segment (DSN) and records the mapping subflow segment → DSN (the DSS option,
+  RFC 8684 sec. 3.3).
+* :class:`MptcpConnection` — the sender's DSN counter and map, the scheduler, and the
+  receiver's connection-level reorder buffer (Alheid et al. Fig. 1): each subflow receiver
+  (a :class:`~cmtlab.sim.tcp.TcpReceiver` with a *sink*) hands its in-order segments up;
+  the connection translates them to DSNs, delivers the in-order ones to the application and
+  keeps the rest in the out-of-order buffer, whose occupancy it records over time.
+* :class:`MptcpSimulation` — wires a :class:`~cmtlab.sim.mptcp_scenario.MptcpScenario`:
+  one path (a chain of links, :mod:`cmtlab.sim.net.topology`) per subflow and direction, the
+  event loop, and the result.
+
+Equivalence with single-path TCP
+--------------------------------
+A subflow asks for data exactly where a bulk sender's application would write it, and it
+is handed enough to fill its window plus one segment (so RFC 6675 ``NextSeg`` and the
+silly-window rule see the same "new data available" as with a full send buffer).  With one
+subflow, DSS overhead 0 and ``dupack_mode="rfc"`` the connection therefore sends the
+same packets at the same nanoseconds as :func:`cmtlab.sim.simulate_striped` on one link
+without the tunnel (tested: ``tests/test_sim_mptcp.py``).
+
+Connection-level flow control: a DSN is handed out only while it lies within
+``receive_buffer_bytes`` of the data-level cumulative ACK the sender last saw (carried on
+every subflow ACK, RFC 8684 DATA_ACK), so the receiver's buffer never overflows.
+
+Retransmissions stay on the subflow that sent the segment (RFC 8684 sec. 3.3.6: a subflow
+is a TCP connection); with ``retransmit="reinject"`` a segment retransmitted by a fast
+retransmit or timeout is also sent once more on the other subflow with the most
+available window (its copy is a new subflow segment mapped to the same DSN).
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..models.chihani import RECEIVER_OUT_OF_ORDER_ACK
+from ..tcp import TcpReceiver
+from ..tcp.decisions import OutOfOrderAck
+from ..mechanisms.schedulers import HoldUntil
+from .subflow import MptcpSubflow
+
+_ACK = OutOfOrderAck.ACK  # a subflow receiver's usual ACK (the common answer of deliver)
+
+#: "no end yet" for a subflow's sequence space (the connection sets the real end when it
+#: maps the transfer's last DSN onto the subflow)
+UNBOUNDED_SEGS = 1 << 60
+
+#: Receiver duplicate-ACK semantics (see :class:`MptcpConnection`).
+DUPACK_MODES = ("rfc", "paper", "chihani")
+#: Retransmission policies.
+RETRANSMIT_POLICIES = ("original", "reinject")
+
+
+
+
+class MptcpConnection:
+    """Sender- and receiver-side connection state of one MPTCP connection.
+
+    Parameters
+    ----------
+    n_dsn, last_len
+        Data-level segments of the transfer and the length of the last one (``n_dsn=None``:
+        a duration-limited transfer without end).
+    scheduler
+        The :class:`~cmtlab.sim.mechanisms.schedulers.ConnectionScheduler` instance.
+    receive_buffer_bytes
+        Connection-level receive buffer (bytes): the out-of-order buffer plus data not yet
+        acknowledged at the data level never exceed it.
+    dupack_mode
+        ``"rfc"``: subflow receivers acknowledge by subflow sequence only (RFC 8684).
+        ``"paper"`` (Alheid Fig. 1): a segment in order on its subflow but ahead of the data
+        sequence is answered at once with an ACK that does not advance (the subflow's ACK
+        of its previous segment: a duplicate ACK).  ``"chihani"`` (the Chihani–Collange
+        ns-3 code): such a segment is buffered and **not** acknowledged until the data-level
+        gap closes.  Both answer with plain cumulative ACKs (no SACK blocks), as the
+        papers' model has no SACK: with ``sack=True`` a SACK sender does not count the
+        ``"paper"`` duplicates (RFC 6675 sec. 2).  When the data sequence advances, every
+        subflow receiver that withheld or duplicated an ACK sends one cumulative ACK.
+    """
+
+    def __init__(self, *, n_dsn, last_len: int, segment_bytes: int, scheduler, receive_buffer_bytes: int,
+                 dupack_mode: str, retransmit: str, seed: int, queue, trace_buffer: bool):
+        self.subflows: list[MptcpSubflow] = []
+        self.receivers: list[TcpReceiver] = []
+        self.n_dsn = n_dsn
+        self.last_len = last_len
+        self.seg = segment_bytes
+        self.next_dsn = 0
+        self.scheduler = scheduler
+        self.rcvbuf_segs = receive_buffer_bytes // segment_bytes
+        self.dupack_mode = dupack_mode
+        self._short_dsn = n_dsn - 1 if n_dsn is not None and last_len != segment_bytes else -1
+        self._dsn_cap = n_dsn if n_dsn is not None else 1 << 62
+        # what a subflow receiver does with a segment that lands in the out-of-order buffer
+        self._hold_code = {"rfc": OutOfOrderAck.ACK, "chihani": RECEIVER_OUT_OF_ORDER_ACK,
+                           "paper": OutOfOrderAck.DUPLICATE}[dupack_mode]
+        self.pending_ack: set[int] = set()  # subflow receivers owing an ACK (dupack modes)
+        self.retransmit = retransmit
+        self.seed = seed
+        self.queue = queue
+        self.now = 0
+        # per subflow: DSN of subflow segment k is maps[i][k - pruned[i]] (segments are
+        # mapped in subflow order; mappings below pruned[i] are forgotten)
+        self.maps: list[list] = []
+        self.pruned: list[int] = []
+        self.data_ack_seen = 0  # DATA_ACK last seen by the sender
+        # receiver
+        self.rcv_dsn = 0  # data-level RCV.NXT: next DSN the application expects
+        self.ooo: set[int] = set()
+        self.max_ooo = 0
+        self.ooo_events = 0  # segments that arrived ahead of the data sequence (OOO-R numerator)
+        self.ooo_bytes_time = 0  # integral of the out-of-order buffer occupancy (byte * ns)
+        self._occ_t = 0
+        self.buffer_trace = [] if trace_buffer else None
+        self.delivered_segments = 0
+        self.duplicate_dsn = 0
+        self.done = False
+        self.done_time = -1
+        self.held_until = None
+        self._refusal = None
+        self.reinjections = 0
+        self.per_sub_delivered: list[int] = []
+
+    def make_rng(self, stream: int) -> random.Random:
+        """A seeded generator, independent per ``stream`` (repeatable for the scenario's seed)."""
+        return random.Random((self.seed + 1) * 1_000_003 + int(stream))
+
+    # ------------------------------------------------------------------ sender side
+    def _assign(self, sub: MptcpSubflow) -> None:
+        dsn = self.next_dsn
+        k = sub.app_tail
+        self.maps[sub.index].append(dsn)
+        sub.app_tail = k + 1
+        self.next_dsn = dsn + 1
+        if dsn == self._short_dsn:
+            # the transfer's short last segment: this subflow's sequence space ends here
+            sub.n_segs = k + 1
+            sub.last_len = self.last_len
+            sub.short = self.seg - self.last_len
+        self.scheduler.on_sent(self, sub.index, dsn, self.now)
+
+    def dsn_of(self, i: int, k: int):
+        """The DSN subflow ``i``'s segment ``k`` carries (``None`` if forgotten)."""
+        j = k - self.pruned[i]
+        m = self.maps[i]
+        return m[j] if 0 <= j < len(m) else None
+
+    def _hold(self, t: int) -> None:
+        if self.held_until is None or t < self.held_until:
+            self.held_until = t
+            self.queue.schedule(t, self.now, self.on_wake)
+
+    def pump(self, now: int) -> None:
+        """Let the subflows the scheduler picks send (after every event that may open a window).
+
+        The picked subflow is handed the next DSN and sends it; its own request for more
+        data (``MptcpSubflow._app_fill``) goes on while the scheduler keeps picking it.  A subflow that
+        still holds unsent data is blocked by its window: then nothing more goes out now.
+        """
+        self.now = now
+        subs = self.subflows
+        seg = self.seg
+        select = self.scheduler.select
+        on_sent = self.scheduler.on_sent
+        maps = self.maps
+        short_dsn = self._short_dsn
+        choice = -1
+        cap = self._dsn_cap
+        while True:
+            nxt = self.next_dsn  # room: a DSN left, within the data-level receive window
+            if nxt >= cap or nxt >= self.data_ack_seen + self.rcvbuf_segs:
+                return
+            if choice == -1:
+                choice = select(self, now)
+            if choice is None:
+                return
+            if choice.__class__ is HoldUntil:
+                self._hold(choice.time_ns)
+                return
+            sub = subs[choice]
+            tail = sub.app_tail
+            if tail > sub.high or (tail - sub.una + 1) * seg > sub.buf_bytes:
+                return
+            # self._assign(sub), inlined (once per segment)
+            maps[choice].append(nxt)
+            sub.app_tail = tail + 1
+            self.next_dsn = nxt + 1
+            if nxt == short_dsn:
+                sub.n_segs = tail + 1
+                sub.last_len = self.last_len
+                sub.short = seg - self.last_len
+            on_sent(self, choice, nxt, now)
+            self._refusal = None
+            sub.send_pending(now)
+            # the subflow asked the scheduler for more and was refused: that answer stands
+            # (sending only shrank this subflow's window), so it is not asked twice
+            r = self._refusal
+            choice = r[1] if r is not None and r[0] == self.next_dsn else -1
+
+    def on_wake(self, now: int) -> None:
+        if self.held_until is not None and now >= self.held_until:
+            self.held_until = None
+            self.pump(now)
+
+    # ------------------------------------------------------------------ receiver side
+    def _occupancy(self, now: int) -> None:
+        n = len(self.ooo)
+        self.ooo_bytes_time += n * self.seg * (now - self._occ_t)
+        self._occ_t = now
+
+    def deliver(self, now: int, rcv: TcpReceiver, first: int, end: int) -> int:
+        """The sink of subflow receiver ``rcv``: its segments ``[first, end)`` are in subflow order.
+
+        Returns what the subflow receiver sends (an :class:`~cmtlab.sim.tcp.decisions.OutOfOrderAck`):
+        ``ACK`` (the usual ACK; always, unless a segment went into the out-of-order buffer), or
+        for such a segment ``WITHHOLD`` (``"chihani"``: no ACK until the data-level gap closes)
+        or ``DUPLICATE`` (``"paper"``: an immediate duplicate of the last ACK sent).
+        """
+        i = rcv.index
+        m = self.maps[i]
+        ooo = self.ooo
+        old = nxt = self.rcv_dsn
+        n_before = len(ooo)
+        ooo_added = False
+        if n_before:
+            self.ooo_bytes_time += n_before * self.seg * (now - self._occ_t)
+            self._occ_t = now
+        # forget mappings neither end can need again (below the sender's SND.UNA and here)
+        base = self.pruned[i]
+        hi = self.subflows[i].una
+        if hi > first:
+            hi = first
+        if hi - base > 256:
+            del m[:hi - base]
+            self.pruned[i] = base = hi
+        if end - first == 1:  # one segment (the common case), the loop below unrolled
+            dsn = m[first - base]
+            if dsn < nxt or dsn in ooo:
+                self.duplicate_dsn += 1  # a re-injected copy already received
+            else:
+                self.per_sub_delivered[i] += 1
+                if dsn == nxt:
+                    nxt += 1
+                    if n_before:
+                        while nxt in ooo:
+                            ooo.discard(nxt)
+                            nxt += 1
+                else:
+                    if not n_before:
+                        self._occ_t = now
+                    ooo.add(dsn)
+                    self.ooo_events += 1
+                    ooo_added = True
+        else:
+            for dsn in m[first - base:end - base]:
+                if dsn < nxt or dsn in ooo:
+                    self.duplicate_dsn += 1  # a re-injected copy already received
+                    continue
+                self.per_sub_delivered[i] += 1
+                if dsn == nxt:
+                    nxt += 1
+                    if ooo:
+                        while nxt in ooo:
+                            ooo.discard(nxt)
+                            nxt += 1
+                else:
+                    if not n_before and not ooo:
+                        self._occ_t = now
+                    ooo.add(dsn)
+                    self.ooo_events += 1
+                    ooo_added = True
+        self.delivered_segments += nxt - old
+        self.rcv_dsn = nxt
+        n_ooo = len(ooo)
+        if n_ooo > self.max_ooo:
+            self.max_ooo = n_ooo
+        if self.buffer_trace is not None and (n_before or n_ooo):
+            self.buffer_trace.append((now, len(ooo) * self.seg, nxt))
+        if self.n_dsn is not None and nxt >= self.n_dsn:
+            self.done = True
+            self.done_time = now
+            rcv.done = True
+            rcv.done_time = now
+            self.queue.complete()  # the application holds every byte: the run ends here
+        if ooo and ooo_added and self._hold_code:
+            self.pending_ack.add(rcv.index)
+            return self._hold_code
+        if self.pending_ack and nxt > old:
+            # the data sequence advanced: subflows whose ACKs were withheld (or duplicated)
+            # acknowledge what they hold now (Chihani-Collange: ACKs when the buffer drains)
+            pend = self.pending_ack
+            self.pending_ack = set()
+            for j in sorted(pend):
+                if j != rcv.index:
+                    self.receivers[j]._send_ack(now, None)
+        return _ACK
+
+
+__all__ = ["MptcpConnection", "DUPACK_MODES", "RETRANSMIT_POLICIES", "UNBOUNDED_SEGS"]

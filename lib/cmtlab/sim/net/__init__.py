@@ -1,0 +1,10 @@
+"""The network: links, paths and random streams.
+
+* :mod:`~cmtlab.sim.net.link` — :class:`~cmtlab.sim.net.link.LinkModel` (one direction of a link:
+  serialisation, FIFO queue, propagation, random loss), point-to-point and ideal links;
+* :mod:`~cmtlab.sim.net.wifi` — an 802.11g link whose directions share one medium;
+* :mod:`~cmtlab.sim.net.cross_traffic` — links with Pareto on/off cross traffic and varying bit
+  error rates (the path model of Wang et al., sec. 5.1);
+* :mod:`~cmtlab.sim.net.topology` — paths as chains of links (shared bottlenecks);
+* :mod:`~cmtlab.sim.net.rng` — ns-3's MRG32k3a streams (the loss draws agree with :mod:`cmtlab.ns3`).
+"""

@@ -1,0 +1,289 @@
+"""Link models: how long a packet takes over one direction of one link, and whether it arrives.
+
+Time base
+---------
+The engine keeps time as **integer nanoseconds** (ns-3's default resolution), so that
+events that coincide in ns-3 coincide here too and are processed in the same order —
+with round-robin striping, which of two simultaneous arrivals is processed first decides
+whether the receiver sends a duplicate ACK.  :func:`seconds_to_ns` converts a duration the
+way ns-3's ``Seconds(double)`` does (exact product with 1e9, rounded half away from zero).
+
+Interface
+---------
+:class:`LinkModel` is what the engine sees of one direction of a link.  Its single hot
+method, :meth:`LinkModel.transmit`, is called once per packet when the packet is handed
+to the link at time ``now_ns`` and returns the time (ns) the packet arrives at the far
+end, or a negative code when it never arrives (:data:`DROPPED_QUEUE`: tail-dropped because
+the transmit queue was full; :data:`DROPPED_LOSS`: serialised but lost on the wire).  It
+also leaves the time the packet started serialisation in ``last_start_ns`` (the engine
+orders simultaneous arrivals by it, as ns-3 orders events by when they were scheduled).
+A FIFO link's departure times follow arithmetically from the previous departure, so a
+packet costs one call and one event (its arrival); the multipath engine adds one event per
+further hop of a path (:mod:`cmtlab.sim.net.topology`), so that a link shared by several paths
+is handed its packets in time order.
+
+Implemented: :class:`PointToPointLink` (rate in bit/s, one-way propagation delay in s,
+drop-tail transmit queue limited in packets, random loss from a
+:class:`cmtlab.scenario.LossModel`) and :class:`IdealPath` (zero delay, unlimited rate —
+the receiver→sender path of Song et al.'s model, sec. 3).  Trace-driven links (rate and
+delay read from measurements, e.g. the public 5G/Starlink traces of
+:mod:`cmtlab.measurements.public`) plug in later as another :class:`LinkModel` whose
+``transmit`` integrates a rate trace instead of dividing by a constant rate.
+
+ns-3 equivalence (``PointToPointNetDevice`` + ``PointToPointChannel``, ns-3.44): a packet
+handed to an idle device starts serialising at once; otherwise it waits in the device's
+``DropTailQueue`` whose limit (``MaxSize``, default 100 packets) counts *waiting* packets
+only — the packet being serialised has already left the queue.  Serialisation takes
+``DataRate::CalculateBytesTxTime`` = ``8 * wire_bytes / rate`` rounded to the nanosecond,
+with ``wire_bytes`` including the 2-byte PPP header, and the packet arrives ``delay``
+after its last bit left (``InterframeGap`` = 0).  A receive error model in ns-3 drops the
+packet at the far end after it used the link, which is what :data:`DROPPED_LOSS` means.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from abc import ABC, abstractmethod
+from collections import deque
+from fractions import Fraction
+
+from ...scenario import NO_LOSS, LossModel
+from ..registry import register
+
+#: :meth:`LinkModel.transmit` result: tail-dropped at the transmit queue (never serialised).
+DROPPED_QUEUE = -1
+#: :meth:`LinkModel.transmit` result: serialised, then lost on the wire (random loss).
+DROPPED_LOSS = -2
+
+NS_PER_S = 1_000_000_000
+
+
+def _round_half_away(x: Fraction) -> int:
+    return int(x + Fraction(1, 2)) if x >= 0 else -int(-x + Fraction(1, 2))
+
+
+def seconds_to_ns(seconds: float) -> int:
+    """A duration in s → integer ns, as ns-3's ``Seconds(double)`` (exact × 1e9, round half away)."""
+    return _round_half_away(Fraction(float(seconds)) * NS_PER_S)
+
+
+def transmission_ns(wire_bytes: int, rate_bps: float) -> int:
+    """Serialisation time (ns) of ``wire_bytes`` at ``rate_bps``, as ns-3's ``CalculateBytesTxTime``."""
+    return _round_half_away(Fraction(8 * int(wire_bytes) * NS_PER_S) / Fraction(float(rate_bps)))
+
+
+class LinkModel(ABC):
+    """One direction of one link (times in integer ns).
+
+    Subclasses implement :meth:`transmit`.  They keep their own counters in the
+    attributes ``packets``, ``bytes``, ``queue_drops`` and ``loss_drops`` (used for the
+    result's ``extra`` statistics), ``last_start_ns`` (serialisation start of the last
+    packet) and may keep ``max_queue`` (largest number of waiting packets seen).
+    """
+
+    packets: int
+    bytes: int
+    queue_drops: int
+    loss_drops: int
+    last_start_ns: int
+
+    @abstractmethod
+    def transmit(self, now_ns: int, wire_bytes: int, order_ns: int | None = None) -> int:
+        """Hand a packet of ``wire_bytes`` bytes to the link at time ``now_ns``.
+
+        Returns its arrival time (ns, ``>= now_ns``) at the far end, or
+        :data:`DROPPED_QUEUE` / :data:`DROPPED_LOSS`.  Calls come in non-decreasing time.
+        ``order_ns`` is when the event handing over the packet was scheduled; it decides
+        ties at the same nanosecond (see :class:`PointToPointLink`).
+        """
+
+    def serialisation_ns(self, wire_bytes: int) -> int:
+        """Time (ns) to put ``wire_bytes`` bytes on the wire (0 for an ideal path)."""
+        return 0
+
+    def propagation_ns(self) -> int:
+        """One-way propagation delay (ns)."""
+        return 0
+
+    def drop_probability(self, wire_bytes: int) -> float:
+        """Probability that a packet of ``wire_bytes`` bytes is lost on this link."""
+        return 0.0
+
+    @classmethod
+    def for_path(cls, *, rate_bps: float, delay_s: float, queue_packets: int, loss, rng, seed: int, stream: int,
+                 **params) -> tuple["LinkModel", "LinkModel"]:
+        """``(forward, reverse)`` access links of one path of a multipath scenario.
+
+        The engine calls this for path ``stream`` with the scenario's rate (bit/s), *one-way*
+        delay (s), queue limit, the path's :class:`cmtlab.scenario.LossModel` and its loss
+        generator ``rng``; ``seed``/``stream`` seed a model's own random streams (path ``i`` uses
+        stream ``i``, so adding a path leaves the others' draws unchanged).  ``params`` are the
+        scenario's parameters for this model.  Override it in a link model that needs more than
+        its constructor (a shared medium for both directions, its own generators).
+        """
+        raise ValueError(f"link model {cls.__name__} cannot be named in a scenario (it has no for_path)")
+
+    def stats(self) -> dict:
+        """Counters of this direction (packets and bytes handed to it, drops)."""
+        return {"packets": self.packets, "bytes": self.bytes, "queue_drops": self.queue_drops,
+                "loss_drops": self.loss_drops, "max_queue": getattr(self, "max_queue", 0)}
+
+
+@register("link", "point_to_point")
+class PointToPointLink(LinkModel):
+    """A FIFO point-to-point link direction: rate, propagation delay, drop-tail queue, random loss.
+
+    Parameters
+    ----------
+    rate_bps
+        Line rate in bit/s (> 0).
+    delay_s
+        One-way propagation delay in s (>= 0).
+    queue_packets
+        Drop-tail limit: packets *waiting* behind the one being serialised (>= 1), as
+        ns-3's ``PointToPointNetDevice`` queue.
+    loss
+        :class:`cmtlab.scenario.LossModel` applied to every packet (``unit="bit"`` uses the
+        packet's wire size).
+    rng
+        Generator with a ``random()`` method used for the loss draws, one draw per packet
+        whenever the loss rate is > 0 (one generator per link direction, so that adding a
+        link does not change another link's loss pattern; the engine uses
+        :class:`cmtlab.sim.net.rng.Mrg32k3a` streams laid out as ns-3's).
+
+    Departure times are computed arithmetically: the link remembers when its transmitter
+    becomes free and the start times of the packets still waiting, so a packet costs O(1)
+    amortised work and no events.
+
+    Ties: when a packet is handed over at the very nanosecond the transmitter finishes
+    another one, ns-3 frees the queue slot in the device's ``TransmitComplete`` event,
+    which it orders with the event handing over the new packet by when each was scheduled.
+    ``order_ns`` (when the current event was scheduled) reproduces that: the packet that
+    starts now still occupies its queue slot if the current event was scheduled before
+    its predecessor started serialising.
+    """
+
+    __slots__ = ("rate_bps", "delay_s", "delay_ns", "queue_packets", "loss", "rng", "_busy_until",
+                 "_waiting", "_service_start", "_tx_cache", "_last_size", "_last_tx", "_last_p", "_p_cache",
+                 "packets", "bytes", "queue_drops", "loss_drops", "max_queue",
+                 "last_start_ns")
+
+    def __init__(self, rate_bps: float, delay_s: float, queue_packets: int = 100, loss: LossModel = NO_LOSS,
+                 rng: random.Random | None = None):
+        if isinstance(rate_bps, bool) or not isinstance(rate_bps, (int, float)) or not math.isfinite(rate_bps) \
+                or rate_bps <= 0:
+            raise ValueError(f"rate_bps must be a finite number > 0 (bit/s), got {rate_bps!r}")
+        if isinstance(delay_s, bool) or not isinstance(delay_s, (int, float)) or not math.isfinite(delay_s) \
+                or delay_s < 0:
+            raise ValueError(f"delay_s must be a finite number >= 0 (s), got {delay_s!r}")
+        if isinstance(queue_packets, bool) or not isinstance(queue_packets, int) or queue_packets < 1:
+            raise ValueError(f"queue_packets must be an integer >= 1, got {queue_packets!r}")
+        if not isinstance(loss, LossModel):
+            raise ValueError(f"loss must be a cmtlab.scenario.LossModel, got {loss!r}")
+        self.rate_bps = float(rate_bps)
+        self.delay_s = float(delay_s)
+        self.delay_ns = seconds_to_ns(delay_s)
+        self.queue_packets = queue_packets
+        self.loss = loss
+        self.rng = rng if rng is not None else random.Random(0)
+        self._busy_until = -(1 << 62)  # idle since forever (the clock may start below 0)
+        self._waiting = deque()  # start times of packets waiting behind the one in service
+        self._service_start = 0  # start time of the packet in service (the last one started)
+        self._tx_cache = {}
+        self._p_cache = {}
+        self._last_size = -1
+        self._last_tx = 0
+        self._last_p = 0.0
+        self.packets = self.bytes = self.queue_drops = self.loss_drops = self.max_queue = 0
+        self.last_start_ns = 0
+
+    @classmethod
+    def for_path(cls, *, rate_bps, delay_s, queue_packets, loss, rng, seed, stream, **params):
+        """Forward: this link with the path's loss model; reverse (ACKs): a loss-free point-to-point link."""
+        if params:
+            raise ValueError(f"link 'point_to_point' takes no parameters, got {sorted(params)}")
+        return (cls(rate_bps, delay_s, queue_packets, loss, rng),
+                PointToPointLink(rate_bps, delay_s, queue_packets))
+
+    def drop_probability(self, wire_bytes: int) -> float:
+        """Loss probability of a packet of ``wire_bytes`` bytes (cached per size).
+
+        Bit errors use ns-3's ``RateErrorModel`` expression ``1 - (1 - BER)**(8 L)``
+        (numerically equal to :meth:`cmtlab.scenario.LossModel.drop_probability` to the last
+        bits, and identical to ns-3's so that common random numbers give common losses).
+        """
+        p = self._p_cache.get(wire_bytes)
+        if p is None:
+            if self.loss.unit == "bit" and self.loss.rate > 0:
+                p = 1.0 - (1.0 - self.loss.rate) ** (8 * wire_bytes)
+            else:
+                p = self.loss.drop_probability(wire_bytes)
+            self._p_cache[wire_bytes] = p
+        return p
+
+    def serialisation_ns(self, wire_bytes: int) -> int:
+        t = self._tx_cache.get(wire_bytes)
+        if t is None:
+            t = self._tx_cache[wire_bytes] = transmission_ns(wire_bytes, self.rate_bps)
+        return t
+
+    def propagation_ns(self) -> int:
+        return self.delay_ns
+
+    def busy_until_ns(self) -> int:
+        """When the transmitter finishes the last packet handed to it (ns; the queue drains without a gap)."""
+        return self._busy_until
+
+    def transmit(self, now_ns: int, wire_bytes: int, order_ns: int | None = None) -> int:
+        waiting = self._waiting
+        while waiting:
+            s0 = waiting[0]
+            if s0 < now_ns or (s0 == now_ns and (order_ns is None or order_ns > self._service_start)):
+                self._service_start = waiting.popleft()
+            else:
+                break
+        busy = self._busy_until
+        if busy > now_ns:
+            nwait = len(waiting)
+            if nwait >= self.queue_packets:
+                self.queue_drops += 1
+                return DROPPED_QUEUE
+            waiting.append(busy)
+            if nwait >= self.max_queue:
+                self.max_queue = nwait + 1
+            start = busy
+        else:
+            start = now_ns
+            self._service_start = now_ns
+        if wire_bytes == self._last_size:  # most packets have the size of the one before
+            tx = self._last_tx
+            p = self._last_p
+        else:
+            tx = self.serialisation_ns(wire_bytes)
+            p = self.drop_probability(wire_bytes)
+            self._last_size, self._last_tx, self._last_p = wire_bytes, tx, p
+        finish = start + tx
+        self._busy_until = finish
+        self.last_start_ns = start
+        self.packets += 1
+        self.bytes += wire_bytes
+        if p and self.rng.random() < p:
+            self.loss_drops += 1
+            return DROPPED_LOSS
+        return finish + self.delay_ns
+
+
+class IdealPath(LinkModel):
+    """Zero delay, unlimited rate, no loss: the model's receiver→sender path (Song sec. 3)."""
+
+    __slots__ = ("packets", "bytes", "queue_drops", "loss_drops", "last_start_ns")
+
+    def __init__(self):
+        self.packets = self.bytes = self.queue_drops = self.loss_drops = self.last_start_ns = 0
+
+    def transmit(self, now_ns: int, wire_bytes: int, order_ns: int | None = None) -> int:
+        self.packets += 1
+        self.bytes += wire_bytes
+        self.last_start_ns = now_ns
+        return now_ns

@@ -1,0 +1,240 @@
+"""The receiving side of one TCP flow (or MPTCP subflow), with ns-3.44's semantics.
+
+Sequence numbers are **segment indices** (segment ``k`` carries bytes ``[k*s, (k+1)*s)`` of
+the transfer; only the last segment may be shorter); windows, ``ssthresh`` and
+bytes-in-flight are in **bytes**; times (``now``, RTT, RTO) in **integer nanoseconds**,
+the engine's clock (see :mod:`cmtlab.sim.net.link`).
+
+Receiver (:class:`TcpReceiver`)
+-------------------------------
+Cumulative ACKs; a delayed ACK after every ``m_ack`` in-order segments or when the
+delayed-ACK timer expires; an immediate ACK when a segment arrives out of order, fills
+(part of) a gap, or is a duplicate (ns-3 ``TcpSocketBase::ReceivedData``: "a gap exists
+in the buffer, or we filled a gap: always ACK"); the first data segment is acknowledged
+at once (ns-3 primes the delayed-ACK counter at connection set-up).  With SACK, up to 4
+blocks (3 with timestamps: TCP option space) in ns-3's ``TcpRxBuffer`` order — the block
+containing the newest segment first, merged with adjacent blocks — preceded by a D-SACK
+block (RFC 2883) when the segment that triggered the ACK was a duplicate and D-SACK is
+on (ns-3.44 never sends D-SACK; the engine turns it on when the reordering response asks
+for it, :attr:`~cmtlab.sim.mechanisms.reordering.ReorderingResponse.wants_dsack`); a duplicate above
+RCV.NXT is followed by the block that contains it (RFC 2883 sec. 4).  Timestamps:
+``TS.Recent`` is updated only from in-order segments at or below the last ACK sent whose
+TSval is at least the newest seen (ns-3.44), or, with ``rfc7323_echo`` (turned on when the
+reordering response sets ``wants_rfc7323_echo``), exactly as RFC 7323 sec. 4.3 says:
+when ``SEG.TSval >= TS.Recent`` — so the ACK of a late segment that fills a hole echoes
+that segment's timestamp.
+
+A receiver with a ``sink`` hands its in-order segments up (to the MPTCP connection's reorder
+buffer, Alheid Fig. 1) instead of being the application itself.
+"""
+
+from __future__ import annotations
+
+from ..engine.timers import LazyTimer
+from ..net.link import seconds_to_ns
+from .decisions import OutOfOrderAck
+
+
+class TcpReceiver:
+    """The receiving side: cumulative/delayed ACKs, SACK and D-SACK, timestamps (see module docstring)."""
+
+    __slots__ = ("n_segs", "m_ack", "delack_timeout", "immediate_ooo", "sack", "dsack", "max_blocks", "timestamps",
+                 "net_ack", "queue", "trace", "rcv_nxt", "ooo", "sack_list", "delack_count",
+                 "delack_timer", "completes_run", "high_tx_ack", "ts_recent", "ts_last",
+                 "done", "done_time",
+                 "segments_rx", "duplicates_rx", "spurious_rx", "ooo_rx", "max_ooo", "acks_sent",
+                 "delayed_acks", "timer_acks", "dsacks_sent", "_rd", "index", "sink", "rfc7323_echo")
+
+    def __init__(self, *, n_segs: int, m_ack: int, options, net_ack, queue, trace=None, reorder=None,
+                 dsack: bool = False, rfc7323_echo: bool = False):
+        self.n_segs = n_segs
+        self.m_ack = int(m_ack)
+        self.delack_timeout = seconds_to_ns(options.delayed_ack_timeout_s)
+        self.immediate_ooo = bool(options.immediate_ack_on_out_of_order)
+        self.sack = bool(options.sack)
+        self.dsack = self.sack and bool(dsack)
+        # TSecr: ns-3.44's rule (default) or RFC 7323 sec. 4.3 exactly (see on_data)
+        self.rfc7323_echo = bool(rfc7323_echo)
+        self.timestamps = bool(options.timestamps)
+        # TCP option space is 40 bytes: 4 SACK blocks, 3 next to the 10-byte timestamp option
+        self.max_blocks = 3 if self.timestamps else 4
+        self.net_ack = net_ack
+        self.queue = queue
+        self.trace = trace
+        self._rd = reorder
+        self.rcv_nxt = 0
+        self.ooo = set()
+        self.sack_list = []  # [first, end) blocks, most recent first (ns-3 TcpRxBuffer order)
+        # ns-3 acknowledges the first data segment at once (delayed-ACK counter primed at set-up)
+        self.delack_count = self.m_ack
+        self.delack_timer = LazyTimer(queue, self._delayed_ack_timeout)
+        self.high_tx_ack = 0
+        self.ts_recent = 0
+        self.ts_last = -1
+        self.done = False
+        self.done_time = -1
+        self.segments_rx = self.duplicates_rx = self.spurious_rx = self.ooo_rx = self.max_ooo = 0
+        self.acks_sent = self.delayed_acks = self.timer_acks = self.dsacks_sent = 0
+        self.index = 0  # subflow number (tags this receiver's timer events)
+        #: ``None``: the receiver is the application (done when ``n_segs`` are in order);
+        #: else ``sink(now, receiver, first, end)`` takes segments ``[first, end)`` each time
+        #: ``rcv_nxt`` reaches ``n_segs`` or more (an MPTCP subflow receiver has ``n_segs = 0``)
+        #: and may set ``receiver.done`` to end the run; it returns an
+        #: :class:`~cmtlab.sim.tcp.decisions.OutOfOrderAck` (anything but ``ACK`` replaces this
+        #: segment's ACK).
+        self.sink = None
+        #: The receiver is the run's application: the run ends when it holds every segment.
+        self.completes_run = True
+
+    def on_data(self, now: int, k: int, tsval: int, retx: bool) -> None:
+        """A data segment ``k`` arrived (``tsval``: sender's timestamp in ms; ``retx``: a retransmission)."""
+        self.segments_rx += 1
+        rcv_nxt = self.rcv_nxt
+        if self.rfc7323_echo:
+            # RFC 7323 sec. 4.3 (2) / sec. 5.3 R3, after the window check (R2): record
+            # SEG.TSval when SEG.TSval >= TS.Recent and SEG.SEQ <= Last.ACK.sent — so the ACK
+            # of a segment that fills a hole echoes that segment's timestamp
+            if self.timestamps and k >= rcv_nxt and k <= self.high_tx_ack and tsval >= self.ts_recent:
+                self.ts_recent = tsval
+        elif self.timestamps and k + 1 >= rcv_nxt:
+            # ns-3 ProcessOptionTimestamp (segments entirely below RCV.NXT are rejected before it);
+            # TS.Recent only moves forward past the newest TSval seen from any segment
+            if tsval >= self.ts_last:
+                self.ts_last = tsval
+                if k == rcv_nxt and k <= self.high_tx_ack:
+                    self.ts_recent = tsval
+        if k < rcv_nxt or k in self.ooo:
+            # duplicate: ns-3 RxBuffer::Add fails -> immediate ACK
+            self.duplicates_rx += 1
+            if retx:
+                self.spurious_rx += 1
+            if self._rd is not None:
+                self._rd.duplicate(k)
+            self._send_ack(now, (k, k + 1) if self.dsack else None)
+            return
+        if self._rd is not None:
+            self._rd.arrival(k)
+        if k == rcv_nxt:
+            rcv_nxt += 1
+            ooo = self.ooo
+            if ooo:
+                while rcv_nxt in ooo:
+                    ooo.discard(rcv_nxt)
+                    rcv_nxt += 1
+                if self.sack_list:
+                    self.sack_list = [b for b in self.sack_list if b[1] > rcv_nxt]
+            filled = rcv_nxt - k > 1
+            self.rcv_nxt = rcv_nxt
+            if self.trace is not None:
+                self.trace.goodput(now, rcv_nxt)
+            if rcv_nxt >= self.n_segs:
+                sink = self.sink
+                if sink is None:
+                    self.done = True
+                    self.done_time = now
+                    if self.completes_run:
+                        self.queue.complete()  # ends the run here
+                    return
+                hold = sink(now, self, k, rcv_nxt)
+                if self.done:
+                    return
+                if hold:
+                    # the connection above answers this segment itself (MPTCP receiver
+                    # duplicate-ACK semantics, cmtlab.sim.mptcp): WITHHOLD = no ACK now,
+                    # DUPLICATE = a duplicate of the last ACK sent
+                    self.delack_timer.deadline = None
+                    self.delack_count = 0
+                    if hold is OutOfOrderAck.DUPLICATE:
+                        self.acks_sent += 1
+                        self.net_ack(now, self.high_tx_ack, self.ts_recent, None, 0)
+                    return
+        else:
+            self.ooo.add(k)
+            self.ooo_rx += 1
+            if len(self.ooo) > self.max_ooo:
+                self.max_ooo = len(self.ooo)
+            if self.sack:
+                self._update_sack_list(k)
+            filled = False
+        if self.immediate_ooo and (self.ooo or filled):
+            send_now = True  # a gap exists, or we filled one: always ACK
+        else:
+            self.delack_count += 1
+            send_now = self.delack_count >= self.m_ack
+            if send_now:
+                self.delayed_acks += 1
+        if send_now:
+            if self.sack:
+                self._send_ack(now, None)
+            else:  # _send_ack without SACK, inlined (one ACK per one or two segments)
+                self.delack_timer.deadline = None
+                self.delack_count = 0
+                if rcv_nxt > self.high_tx_ack:
+                    self.high_tx_ack = rcv_nxt
+                self.acks_sent += 1
+                self.net_ack(now, rcv_nxt, self.ts_recent, None, 0)
+        elif self.delack_timer.deadline is None:
+            self.delack_timer.arm(now, now + self.delack_timeout)
+
+    def _update_sack_list(self, k: int) -> None:
+        """ns-3 ``TcpRxBuffer::UpdateSackList``: new block first, merged with adjacent blocks, at most 4."""
+        lst = self.sack_list
+        first, end = k, k + 1
+        merged = True
+        while merged:
+            merged = False
+            for j, (a, b) in enumerate(lst):
+                if b == first or a == end:
+                    first = a if a < first else first
+                    end = b if b > end else end
+                    del lst[j]
+                    merged = True
+                    break
+        lst.insert(0, (first, end))
+        if len(lst) > 4:
+            lst.pop()
+
+    def on_delack_event(self, now: int) -> None:
+        """The delayed-ACK timer's event came due (lazy timer: may be stale)."""
+        self.delack_timer.fire(now)
+
+    def _delayed_ack_timeout(self, now: int) -> None:
+        self.timer_acks += 1
+        self._send_ack(now, None)
+
+    def _send_ack(self, now: int, dsack) -> None:
+        """ns-3 ``SendEmptyPacket(ACK)``: cancels the delayed ACK and sends RCV.NXT (+ SACK, TSecr)."""
+        self.delack_timer.deadline = None
+        self.delack_count = 0
+        if self.rcv_nxt > self.high_tx_ack:
+            self.high_tx_ack = self.rcv_nxt
+        self.acks_sent += 1
+        if self.sack:
+            blocks = self.sack_list
+            if dsack is not None:
+                self.dsacks_sent += 1
+                nb = self.max_blocks - 1
+                if dsack[0] >= self.rcv_nxt:
+                    # RFC 2883 sec. 4 (4): a duplicate above RCV.NXT — the second block is
+                    # the SACK block that contains it
+                    for j, b in enumerate(blocks):
+                        if b[0] <= dsack[0] < b[1]:
+                            if j:
+                                blocks = [b] + blocks[:j] + blocks[j + 1:]
+                            break
+                sack = (dsack, tuple(blocks[:nb]) if len(blocks) > nb else tuple(blocks))
+                nblocks = 1 + len(sack[1])
+            elif blocks:
+                nb = self.max_blocks
+                sack = (None, tuple(blocks[:nb]) if len(blocks) > nb else tuple(blocks))
+                nblocks = len(sack[1])
+            else:
+                sack = None
+                nblocks = 0
+        else:
+            sack = None
+            nblocks = 0
+        self.net_ack(now, self.rcv_nxt, self.ts_recent, sack, nblocks)
+
+
+__all__ = ["TcpReceiver"]
