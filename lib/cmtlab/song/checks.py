@@ -33,7 +33,7 @@ def _progress(iterable, enabled: bool, desc: str):
 
 def pmf_check(c_values, m_ack: int = 2, *, n_samples: int = 200_000, seed: int = 0, sigmas: float = 5.0,
               progress: bool = False) -> pd.DataFrame:
-    """For each ``C``: max |closed form − Monte-Carlo| of each conditional distribution.
+    """For each ``C``: max abs(closed form − Monte-Carlo) of each conditional distribution.
 
     Columns: ``C, distribution (eqs. 5–6 | eq. 9), variant, sum, mc_rounds, max_abs_error,
     worst_k`` and ``agrees`` (every ``k`` within ``sigmas`` binomial standard errors + 1e-3;
