@@ -271,14 +271,16 @@ def plot_mathis(table: pd.DataFrame):
     import matplotlib.pyplot as plt
 
     t = table[table.mathis_applies]
-    from .plotting import figsize
+    from .plotting import figsize, series_style
 
     fig, ax = plt.subplots(figsize=figsize(1, panel_height_in=3.4), constrained_layout=True)
-    for col, marker, name in (("throughput_bps_ns-3", "s", "ns-3"), ("throughput_bps_cmtlab", "x", "cmtlab")):
-        ax.plot(t.loss_rate * (1.04 if name == "cmtlab" else 0.96), t[col] / t.mathis_bps, marker, ls="none",
-                label=name, alpha=0.8)
+    for col, name, style in (("throughput_bps_ns-3", "ns-3", series_style("ns-3")),
+                             ("throughput_bps_cmtlab", "cmtlab", series_style("cmtlab.sim"))):
+        ax.plot(t.loss_rate * (1.04 if name == "cmtlab" else 0.96), t[col] / t.mathis_bps, ls="none",
+                label=name, alpha=0.8, **style)
     ax.axhline(1.0, color="0.5", lw=0.8)
     ax.set_xscale("log")
+    ax.xaxis.set_minor_formatter(plt.NullFormatter())  # a narrow range would label every minor tick
     ax.set_xlabel("packet loss rate p")
     ax.set_ylabel("throughput / Mathis rate")
     ax.legend(fontsize=9)
@@ -291,12 +293,13 @@ def plot_cwnd_traces(runs: dict, *, title: str = ""):
     simulator's trace drawn on top of each other (kB vs s)."""
     import matplotlib.pyplot as plt
 
-    from .plotting import figsize, grid_shape
+    from .plotting import figsize, grid_shape, series_style
 
     nrows, ncols = grid_shape(len(runs))
     fig, axes = plt.subplots(nrows, ncols, figsize=figsize(ncols, nrows, panel_height_in=2.8), squeeze=False,
                              constrained_layout=True)
-    styles = {"ns-3": dict(color="#1f9fb4", lw=2.5, alpha=0.6), "cmtlab": dict(color="#1f1f1f", lw=0.8, ls="--")}
+    styles = {"ns-3": dict(color=series_style("ns-3")["color"], lw=2.5, alpha=0.6),
+              "cmtlab": dict(color=series_style("cmtlab.sim")["color"], lw=0.8, ls="--")}
     for ax, (name, results) in zip(axes.flat, runs.items()):
         for r in results:
             tr = r.traces.get("cwnd")

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from ..plotting import figsize
+from ..plotting import figsize, series_style
 from .experiments import COLOURS, SOLUTION_ORDER
 
-#: Marker, line style and marker fill per solution (distinct, so that coinciding curves stay visible).
-STYLES = {"NoPR": ("o", "-", True, 4), "D-SACK": ("s", "-.", False, 7), "TCP-DOOR": ("^", "-", True, 4),
-          "PR-R": ("D", ":", False, 7), "single TCP": ("o", "--", True, 3)}
+#: Marker, line style, marker fill and size per solution (distinct, so that coinciding curves stay
+#: visible); markers and colours are the book's (:func:`cmtlab.plotting.series_style`).
+STYLES = {"NoPR": (series_style("NoPR")["marker"], "-", True, 4),
+          "D-SACK": (series_style("D-SACK")["marker"], "-.", False, 7),
+          "TCP-DOOR": (series_style("TCP-DOOR")["marker"], "-", True, 4),
+          "PR-R": (series_style("PR-R")["marker"], ":", False, 7), "single TCP": ("o", "--", True, 3)}
 
 
 def plot_vs(summary, x: str, *, ax=None, xscale: float = 1.0, xlabel: str = "", title: str = "",
