@@ -63,5 +63,6 @@ def test_plot_tables_three_panels_with_expectations():
     c = pd.DataFrame(dict(congestion=["lia"], congested_share=[0.1], ci_share=[0.01], expected_share=[0.09],
                           setting="x"))
     fig = v.plot_tables(d, s, c)
-    assert len(fig.axes) == 3
+    assert len([ax for ax in fig.axes if ax.axison]) == 3  # three panels (2 x 2 grid) ...
+    assert fig.axes[3].get_legend() is not None  # ... and the fourth slot holds the legend
     assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["lia"]  # the reference row is not plotted

@@ -332,7 +332,10 @@ def plot_tables(disjoint: pd.DataFrame, shared: pd.DataFrame, congested: pd.Data
                "MPTCP / competing TCP"),
               (congested, "congested_share", "ci_share", "expected_share", "one congested, one clean path",
                "share on the congested path")]
-    fig, axes = plt.subplots(1, 3, figsize=(12, 3.8))
+    from .plotting import figsize
+
+    fig, grid = plt.subplots(2, 2, figsize=figsize(2, 2, panel_height_in=2.7))
+    axes = list(grid.flat)[:3]
     # one colour per variant in every panel
     every = list(dict.fromkeys(v for t, *_ in panels for v in t[by]))
     cycle = plt.rcParams["axes.prop_cycle"].by_key().get("color", ["C0", "C1", "C2", "C3"])
@@ -351,7 +354,13 @@ def plot_tables(disjoint: pd.DataFrame, shared: pd.DataFrame, congested: pd.Data
         ax.set_title(title)
         ax.set_ylabel(ylabel)
         ax.set_ylim(bottom=0)
-    axes[0].legend(fontsize="small")
+    handles = {}
+    for ax in axes:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(lab, h)
+    legend_ax = grid.flat[3]  # the fourth slot holds the legend, at the figure's text size
+    legend_ax.axis("off")
+    legend_ax.legend(list(handles.values()), list(handles), loc="center")
     fig.tight_layout()
     return fig
 

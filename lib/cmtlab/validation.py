@@ -235,9 +235,9 @@ def plot_agreement(table: pd.DataFrame, *, by: str = "family", tolerance: float 
     distribution of the relative difference, one row of points per ``by`` group."""
     import matplotlib.pyplot as plt
 
-    from .plotting import LINK_COLOURS
+    from .plotting import LINK_COLOURS, figsize
 
-    fig, (ax, bx) = plt.subplots(1, 2, figsize=(10, 4), constrained_layout=True,
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=figsize(2, panel_height_in=3.4), constrained_layout=True,
                                  gridspec_kw=dict(width_ratios=[1, 1.2]))
     groups = list(dict.fromkeys(table[by]))
     x_all = table["throughput_bps_ns-3"] / 1e6
@@ -256,10 +256,10 @@ def plot_agreement(table: pd.DataFrame, *, by: str = "family", tolerance: float 
     ax.set_yscale("log")
     ax.set_xlabel("ns-3 throughput (Mbit/s)")
     ax.set_ylabel("cmtlab throughput (Mbit/s)")
-    ax.legend(fontsize=7, loc="upper left")
+    ax.legend(fontsize=9, loc="upper left")
     bx.axvspan(-tolerance * 100, tolerance * 100, color="0.9")
     bx.axvline(0, color="0.5", lw=0.8)
-    bx.set_yticks(range(len(groups)), [str(gn) for gn in groups], fontsize=8)
+    bx.set_yticks(range(len(groups)), [str(gn) for gn in groups], fontsize=9)
     bx.set_xlabel("cmtlab / ns-3 − 1 (%)")
     if title:
         fig.suptitle(title)
@@ -271,15 +271,19 @@ def plot_mathis(table: pd.DataFrame):
     import matplotlib.pyplot as plt
 
     t = table[table.mathis_applies]
-    fig, ax = plt.subplots(figsize=(5.5, 3.6), constrained_layout=True)
-    for col, marker, name in (("throughput_bps_ns-3", "s", "ns-3"), ("throughput_bps_cmtlab", "x", "cmtlab")):
-        ax.plot(t.loss_rate * (1.04 if name == "cmtlab" else 0.96), t[col] / t.mathis_bps, marker, ls="none",
-                label=name, alpha=0.8)
+    from .plotting import figsize, series_style
+
+    fig, ax = plt.subplots(figsize=figsize(1, panel_height_in=3.4), constrained_layout=True)
+    for col, name, style in (("throughput_bps_ns-3", "ns-3", series_style("ns-3")),
+                             ("throughput_bps_cmtlab", "cmtlab", series_style("cmtlab.sim"))):
+        ax.plot(t.loss_rate * (1.04 if name == "cmtlab" else 0.96), t[col] / t.mathis_bps, ls="none",
+                label=name, alpha=0.8, **style)
     ax.axhline(1.0, color="0.5", lw=0.8)
     ax.set_xscale("log")
+    ax.xaxis.set_minor_formatter(plt.NullFormatter())  # a narrow range would label every minor tick
     ax.set_xlabel("packet loss rate p")
     ax.set_ylabel("throughput / Mathis rate")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=9)
     return fig
 
 
@@ -289,8 +293,13 @@ def plot_cwnd_traces(runs: dict, *, title: str = ""):
     simulator's trace drawn on top of each other (kB vs s)."""
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(runs), figsize=(4.6 * len(runs), 3.2), squeeze=False, constrained_layout=True)
-    styles = {"ns-3": dict(color="#1f9fb4", lw=2.5, alpha=0.6), "cmtlab": dict(color="#1f1f1f", lw=0.8, ls="--")}
+    from .plotting import figsize, grid_shape, series_style
+
+    nrows, ncols = grid_shape(len(runs))
+    fig, axes = plt.subplots(nrows, ncols, figsize=figsize(ncols, nrows, panel_height_in=2.8), squeeze=False,
+                             constrained_layout=True)
+    styles = {"ns-3": dict(color=series_style("ns-3")["color"], lw=2.5, alpha=0.6),
+              "cmtlab": dict(color=series_style("cmtlab.sim")["color"], lw=0.8, ls="--")}
     for ax, (name, results) in zip(axes.flat, runs.items()):
         for r in results:
             tr = r.traces.get("cwnd")
@@ -301,7 +310,7 @@ def plot_cwnd_traces(runs: dict, *, title: str = ""):
         ax.set_title(name, fontsize=9)
         ax.set_xlabel("time (s)")
         ax.set_ylabel("cwnd (kB)")
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=9)
     if title:
         fig.suptitle(title)
     return fig

@@ -186,7 +186,7 @@ def compare(distances_m, *, ns3: pd.DataFrame | None = None, live_ns3: bool = Tr
 
 
 def agreement(df: pd.DataFrame) -> pd.DataFrame:
-    """Median and largest |relative difference| of the UDP and TCP throughput (one row each)."""
+    """Median and largest abs(relative difference) of the UDP and TCP throughput (one row each)."""
     out = []
     for w in ("udp", "tcp"):
         x = df[f"{w}_rel_diff"].abs().replace([np.inf, -np.inf], np.nan).dropna()

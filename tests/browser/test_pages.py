@@ -8,29 +8,14 @@ Chromium is missing; in CI (CI=true) that is a failure.
 
 from __future__ import annotations
 
-import functools
-import http.server
-import os
-import socket
-import threading
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 import yaml
 
-REPO = Path(__file__).resolve().parents[2]
-HTML_DIR = Path(os.environ.get("CMTLAB_BOOK_HTML", REPO / "_build" / "quick" / "_build" / "html"))
-CHROMIUM = os.environ.get("CMTLAB_CHROMIUM", "/usr/bin/chromium")
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from conftest import CHROMIUM, HTML_DIR, IN_CI, REPO
+
 MATH_TIMEOUT_MS = 30_000
 
 if not Path(CHROMIUM).exists():
@@ -40,8 +25,6 @@ if not Path(CHROMIUM).exists():
         f"{CHROMIUM} not found: install Chromium (apt-get install -y chromium) to run the browser tests",
         allow_module_level=True,
     )
-
-from playwright.sync_api import sync_playwright  # noqa: E402  (after the skip on purpose)
 
 
 def _toc_files(toc_path: Path = REPO / "_toc.yml") -> list[str]:
@@ -65,48 +48,7 @@ def _toc_files(toc_path: Path = REPO / "_toc.yml") -> list[str]:
 PAGES = _toc_files()
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):  # keep pytest output readable
-        pass
-
-
-@pytest.fixture(scope="session")
-def base_url():
-    if not (HTML_DIR / "index.html").exists():
-        pytest.fail(f"no built book in {HTML_DIR} (run `make book-quick` or set CMTLAB_BOOK_HTML)")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    handler = functools.partial(_QuietHandler, directory=str(HTML_DIR))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{port}"
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture(scope="session")
-def browser():
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="session")
-def context(browser):
-    ctx = browser.new_context()  # shared, so the theme's assets are fetched once
-    yield ctx
-    ctx.close()
-
-
-@pytest.fixture
-def page(context):
-    pg = context.new_page()
-    yield pg
-    pg.close()
-
+# The fixtures (base_url, browser, context, page) are in conftest.py, shared with the other browser tests.
 
 def test_toc_lists_pages():
     assert "book/intro" == PAGES[0]

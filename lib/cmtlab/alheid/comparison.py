@@ -162,7 +162,7 @@ def rule_table(rules: pd.DataFrame, x: str) -> pd.DataFrame:
 
 
 def max_rule_difference_pct(rule_s: pd.DataFrame, *, rule: str = "keep", other: str = "cwnd") -> float:
-    """The largest |100 × (gThroughput under ``rule`` / under ``other`` − 1)| (%) over the points of :func:`rule_table`."""
+    """The largest abs(100 × (gThroughput under ``rule`` / under ``other`` − 1)) (%) over the points of :func:`rule_table`."""
     rw = rule_s.gthroughput_mbps.unstack("prr_ssthresh")
     return float(((rw[rule] / rw[other] - 1) * 100).abs().max())
 

@@ -70,6 +70,7 @@ import numpy as np
 import pandas as pd
 
 from .._validate import check_choice, check_int, check_positive
+from ..plotting import series_style
 
 #: Sec. IV.A.
 SEGMENT_BYTES = 1400
@@ -92,7 +93,8 @@ WIFI_PARAMS = {"preamble_min_rssi_dbm": None}
 #: Solution label → reordering response name.
 SOLUTIONS = {"NoPR": "none", "D-SACK": "dsack", "TCP-DOOR": "tcp-door", "PR-R": "pr-r"}
 SOLUTION_ORDER = tuple(SOLUTIONS)
-COLOURS = {"NoPR": "#666666", "D-SACK": "#1b9e77", "TCP-DOOR": "#7570b3", "PR-R": "#d95f02",
+#: One colour per solution, the book's (:func:`cmtlab.plotting.series_style`: D-SACK as in Arabi).
+COLOURS = {**{sol: series_style(sol)["color"] for sol in ("NoPR", "D-SACK", "TCP-DOOR", "PR-R")},
            "single TCP": "#000000"}
 
 #: Loss responses a run may use (``scenario(recovery=...)``): ``"newreno"`` (the default, RFC 6582 fast

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from ..plotting import figsize, series_style
 from .experiments import COLOURS, SOLUTION_ORDER
 
-#: Marker, line style and marker fill per solution (distinct, so that coinciding curves stay visible).
-STYLES = {"NoPR": ("o", "-", True, 4), "D-SACK": ("s", "-.", False, 7), "TCP-DOOR": ("^", "-", True, 4),
-          "PR-R": ("D", ":", False, 7), "single TCP": ("o", "--", True, 3)}
+#: Marker, line style, marker fill and size per solution (distinct, so that coinciding curves stay
+#: visible); markers and colours are the book's (:func:`cmtlab.plotting.series_style`).
+STYLES = {"NoPR": (series_style("NoPR")["marker"], "-", True, 4),
+          "D-SACK": (series_style("D-SACK")["marker"], "-.", False, 7),
+          "TCP-DOOR": (series_style("TCP-DOOR")["marker"], "-", True, 4),
+          "PR-R": (series_style("PR-R")["marker"], ":", False, 7), "single TCP": ("o", "--", True, 3)}
 
 
 def plot_vs(summary, x: str, *, ax=None, xscale: float = 1.0, xlabel: str = "", title: str = "",
@@ -15,7 +19,7 @@ def plot_vs(summary, x: str, *, ax=None, xscale: float = 1.0, xlabel: str = "", 
     import matplotlib.pyplot as plt
 
     if ax is None:
-        _, ax = plt.subplots(figsize=(5.5, 3.6), constrained_layout=True)
+        _, ax = plt.subplots(figsize=figsize(1, panel_height_in=3.6), constrained_layout=True)
     order = list(solutions or SOLUTION_ORDER) + (["single TCP"] if solutions is None else [])
     for sol in order:
         g = summary[summary.solution == sol]
@@ -31,30 +35,35 @@ def plot_vs(summary, x: str, *, ax=None, xscale: float = 1.0, xlabel: str = "", 
     ax.set_ylim(bottom=0)
     if title:
         ax.set_title(title, fontsize=9)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=9)
     return ax
 
 
 def plot_cwnd(cwnd, *, solutions=SOLUTION_ORDER, title: str = ""):
-    """Fig. 6: cwnd (segments) of both subflows over time, one panel per solution."""
+    """Fig. 6: cwnd (segments) of both subflows over time, one panel per solution.
+
+    Each panel has its own y axis: the windows differ by more than an order of magnitude between
+    solutions (a few segments under NoPR, hundreds under PR-R), and one shared axis would flatten
+    the small ones.  The panel title gives each panel's largest window.
+    """
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(len(solutions), 1, figsize=(6.5, 1.9 * len(solutions)), sharex=True,
-                             constrained_layout=True)
+    fig, axes = plt.subplots(len(solutions), 1, figsize=figsize(1, len(solutions), panel_height_in=1.6),
+                             sharex=True, constrained_layout=True)
     axes = [axes] if len(solutions) == 1 else list(axes)
-    ymax = cwnd.cwnd_segments.max() * 1.05 if len(cwnd) else 1
     for ax, sol in zip(axes, solutions):
         c = cwnd[cwnd.solution == sol]
-        for sf, colour in ((0, "#1b9e77"), (1, "#d95f02")):
+        for sf, colour in ((0, "#0072B2"), (1, "#D55E00")):
             s = c[c.subflow == sf]
             ax.step(s.time_s, s.cwnd_segments, where="post", lw=0.8, color=colour, label=f"SF {sf + 1}")
+        top = float(c.cwnd_segments.max()) if len(c) else 1.0
+        ax.set_ylim(0, top * 1.15)
         ax.set_ylabel("cwnd (seg.)")
-        ax.set_ylim(0, ymax)
-        ax.set_title(sol, fontsize=9, loc="left")
-        ax.legend(fontsize=7, loc="upper right")
+        ax.set_title(f"{sol} (largest window {top:.0f} segments)", loc="left")
+    axes[0].legend(loc="upper right", ncols=2)
     axes[-1].set_xlabel("time (s)")
     if title:
-        fig.suptitle(title, fontsize=10)
+        fig.suptitle(title)
     return fig
 
 
@@ -71,7 +80,7 @@ def plot_table1(gains, *, kernel=None, meanings=("rtt", "one_way"), setup: str =
     from .table1 import MEANING_LABELS, PAPER_LINUX_GAIN_PCT, PAPER_NS3_GAIN_PCT
 
     meanings = [m for m in meanings if (gains.meaning == m).any()] or list(meanings)[:1]
-    fig, axes = plt.subplots(1, len(meanings), figsize=(4.2 * len(meanings) + 2.0, 3.6), sharey=True,
+    fig, axes = plt.subplots(1, len(meanings), figsize=figsize(len(meanings), panel_height_in=3.3), sharey=True,
                              constrained_layout=True, squeeze=False)
     markers = {"round robin + LIA": ("o", "-"), "lowest-RTT + LIA": ("s", "--"), "round robin + OLIA": ("^", "-."),
                "lowest-RTT + OLIA": ("v", ":")}
@@ -96,8 +105,12 @@ def plot_table1(gains, *, kernel=None, meanings=("rtt", "one_way"), setup: str =
         ax.axhline(100, color="0.6", lw=0.8, ls=":")
         ax.set_xlabel("delay difference Δ (ms)")
         ax.set_title(MEANING_LABELS.get(meaning, meaning), fontsize=9)
-    axes[0][0].set_ylabel("MPTCP gain over best-path TCP (%)")
-    axes[0][-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
+    axes[0][0].set_ylabel("gain over best-path TCP (%)")
+    handles = {}
+    for ax in axes[0]:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(lab, h)
+    fig.legend(list(handles.values()), list(handles), loc="outside lower center", ncols=2)
     if title:
         fig.suptitle(title, fontsize=10)
     return fig
@@ -113,7 +126,7 @@ def plot_table1_sensitivity(gains, *, variant: str = "round robin + LIA", deltas
     g = gains[(gains.variant == variant) & gains.delta_ms.isin([float(d) for d in deltas_ms])]
     groups = [(m, d) for m in ("rtt", "one_way") for d in deltas_ms if ((g.meaning == m) & (g.delta_ms == d)).any()]
     setups = list(dict.fromkeys(g.setup))
-    fig, ax = plt.subplots(figsize=(9.0, 3.6), constrained_layout=True)
+    fig, ax = plt.subplots(figsize=figsize(1, panel_height_in=3.4), constrained_layout=True)
     width = 0.8 / max(len(setups), 1)
     colours = ["#d95f02", "#1b9e77", "#7570b3", "#e7298a", "#66a61e", "#e6ab02"]
     for j, st in enumerate(setups):
@@ -136,8 +149,8 @@ def plot_table1_sensitivity(gains, *, variant: str = "round robin + LIA", deltas
     ax.set_xticks(np.arange(len(groups)))
     ax.set_xticklabels([f"Δ = {d:g} ms\n({'RTT' if m == 'rtt' else 'one-way'})" for m, d in groups])
     ax.axhline(0, color="0.4", lw=0.8)
-    ax.set_ylabel("MPTCP gain over best-path TCP (%)")
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
+    ax.set_ylabel("gain over best-path TCP (%)")
+    fig.legend(loc="outside lower center", ncols=3)
     if title:
         ax.set_title(title, fontsize=9)
     return fig

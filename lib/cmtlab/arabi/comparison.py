@@ -219,9 +219,9 @@ def _not_run(missing: list[str]) -> str:
 
 @dataclass
 class ArabiComparison:
-    """The chapter's paper-vs-reproduction table: :attr:`table` (the reproduction column and the verdicts,
+    """The chapter's paper-vs-reproduction table: ``table`` (the reproduction column and the verdicts,
     a :class:`cmtlab.report.Comparison`) plus the same numbers under RFC behaviour and for the modern
-    baseline, one entry per row of :attr:`table`."""
+    baseline, one entry per row of ``table``."""
 
     table: Comparison
     rfc: list = field(default_factory=list)

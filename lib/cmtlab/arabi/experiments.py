@@ -12,12 +12,12 @@ Heavy computation lives here, the chapter only plots: :func:`build_cases` lays o
 simulator, :func:`summarise` takes means and 95 % Student-t confidence intervals over seeds, and
 :func:`throughput_traces` the mean throughput over time.
 
-Choices the paper leaves open (all parameters; defaults and why)
----------------------------------------------------------------
+**Choices the paper leaves open (all parameters; defaults and why).**
+
 * **Delays are one-way.**  The paper modified ns-3's ``mpTopology.cc``, whose links are
   ``PointToPointHelper`` channels; their ``Delay`` attribute is the one-way propagation delay.  A
   "100 ms" path therefore has a 200 ms round trip; :data:`SCENARIOS` stores one-way delays and
-  :meth:`Case.rtts_s` doubles them for the simulator (which takes round trips).
+  :func:`scenario` doubles them for the simulator (which takes round trips).
 * **Duration, not a transfer size.**  Figs. 8–9 are throughput over time; each run is a bulk
   transfer that lasts :data:`DURATION_S` (60 s; quick profile shorter).
 * **Loss.**  Not stated.  Without random loss nothing is ever retransmitted in 60 s (the 100-packet

@@ -5,11 +5,12 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
+from ..plotting import MIN_FONT_PT, figsize, grid_shape, series_style
 from .experiments import CC_LABELS, PAPER_CONGESTION, REORDERING, RO_LABELS
 
 #: One colour and line style per reordering algorithm.
-RO_STYLES = {"none": ("#333333", "-"), "dsack": ("#1b9e77", "--"), "eifel": ("#d95f02", "-."),
-             "frto": ("#7570b3", ":")}
+RO_STYLES = {"none": (series_style("none")["color"], "-"), "dsack": (series_style("dsack")["color"], "--"),
+             "eifel": (series_style("eifel")["color"], "-."), "frto": (series_style("frto")["color"], ":")}
 
 
 def throughput_over_time(traces, *, scenario_id: int, preset: str, congestion=PAPER_CONGESTION,
@@ -24,8 +25,10 @@ def throughput_over_time(traces, *, scenario_id: int, preset: str, congestion=PA
         raise ValueError(f"no traces for scenario={scenario_id!r}, preset={preset!r}, scheduler={scheduler!r}, "
                          f"setting={setting!r}")
     congestion = [c for c in congestion if c in set(t.congestion)]
-    fig, axes = plt.subplots(1, len(congestion), figsize=(3.2 * len(congestion), 2.8), sharey=True, squeeze=False)
-    for ax, cc in zip(axes[0], congestion):
+    nrows, ncols = grid_shape(len(congestion))
+    fig, axes = plt.subplots(nrows, ncols, figsize=figsize(ncols, nrows, panel_height_in=2.3), sharey=True,
+                             sharex=True, squeeze=False)
+    for ax, cc in zip(axes.flat, congestion):
         for ro in REORDERING:
             g = t[(t.congestion == cc) & (t.reordering == ro)].sort_values("time_s")
             if g.empty:
@@ -37,13 +40,17 @@ def throughput_over_time(traces, *, scenario_id: int, preset: str, congestion=PA
             ax.plot(x, m, color=colour, ls=ls, label=RO_LABELS[ro])
             ax.fill_between(x, m - h, m + h, color=colour, alpha=0.15, lw=0)
         ax.set_title(CC_LABELS.get(cc, cc))
+    for ax in axes[-1, :]:
         ax.set_xlabel("time (s)")
-    axes[0][0].set_ylabel("global throughput (Mbit/s)")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("Mbit/s")
+    for ax in list(axes.flat)[len(congestion):]:
+        ax.axis("off")
     handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncols=len(labels), fontsize="small", frameon=False)
+    fig.legend(handles, labels, loc="lower center", ncols=len(labels), frameon=False)
     if title:
         fig.suptitle(title)
-    fig.tight_layout(rect=(0, 0.07, 1, 1))
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
     return fig
 
 
@@ -56,7 +63,7 @@ def mean_bars(summary, *, preset: str, scheduler: str = "round_robin", setting: 
     scen = sorted(set(s.scenario))
     if congestion is None:
         congestion = [c for c in (*PAPER_CONGESTION, "olia") if c in set(s.congestion)]
-    fig, axes = plt.subplots(1, len(scen), figsize=(4.6 * len(scen), 2.9), sharey=False, squeeze=False)
+    fig, axes = plt.subplots(1, len(scen), figsize=figsize(len(scen), panel_height_in=3.0), sharey=False, squeeze=False)
     width = 0.8 / len(REORDERING)
     for ax, sid in zip(axes[0], scen):
         for j, ro in enumerate(REORDERING):
@@ -67,10 +74,11 @@ def mean_bars(summary, *, preset: str, scheduler: str = "round_robin", setting: 
                 errs.append(r.ci95_bps.iloc[0] / 1e6 if len(r) else 0.0)
             x = np.arange(len(congestion)) + (j - (len(REORDERING) - 1) / 2) * width
             ax.bar(x, vals, width, yerr=errs, color=RO_STYLES[ro][0], label=RO_LABELS[ro], capsize=2)
-        ax.set_xticks(np.arange(len(congestion)), [CC_LABELS.get(c, c) for c in congestion], fontsize="small")
+        ax.set_xticks(np.arange(len(congestion)), [CC_LABELS.get(c, c) for c in congestion], fontsize=MIN_FONT_PT,
+                      rotation=30, ha="right")
         ax.set_title(f"scenario {sid}")
-        ax.set_ylabel("mean throughput (Mbit/s)")
-    axes[0][-1].legend(fontsize="small", ncols=2)
+    axes[0][0].set_ylabel("mean throughput (Mbit/s)")
+    axes[0][-1].legend(ncols=2)
     if title:
         fig.suptitle(title)
     fig.tight_layout()

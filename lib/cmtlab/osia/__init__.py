@@ -1,10 +1,10 @@
 """Wang, Liao, Li — OSIA: out-of-order scheduling for in-order arrival (analysis, sec. 3 and Appendix A).
 
-* :mod:`.model` — preprocessing (sec. 3.2), progressive water-filling (eqs. 7–13), start times
+* :mod:`cmtlab.osia.model` — preprocessing (sec. 3.2), progressive water-filling (eqs. 7–13), start times
   (eqs. 1–3), the cascaded leaky buckets with faucets (sec. 4.1), Theorem 2 (eqs. 14, 18–25);
 * :mod:`.timeline` — an independent per-packet arrival timeline and dupACK counter, OSIA's and
   round robin's packet schedules, the round-robin 3-dupACK closed form;
-* :mod:`.checks` — the checks of the OSIA chapter: linear program of eqs. 5–6, packet-level
+* :mod:`cmtlab.osia.checks` — the checks of the OSIA chapter: linear program of eqs. 5–6, packet-level
   in-order check, Monte-Carlo of the RTO estimator (eqs. 15–17);
 * :mod:`.experiments` — the simulation experiments of secs. 5.2–5.4 (Figs. 7–9) on the path model of
   sec. 5.1 (:mod:`cmtlab.sim.net.cross_traffic`).

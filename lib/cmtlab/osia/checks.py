@@ -145,9 +145,9 @@ def random_path_sets(n_sets: int, *, n_paths=(2, 6), rate_bps=(0.25e6, 10e6), de
 def lp_check(n_sets: int = 200, *, seed: int = 0, progress_: bool = False) -> pd.DataFrame:
     """Eqs. 10–13 against the LP of eqs. 5–6 (:func:`lp_solve`) on random path sets; one row per set.
 
-    Columns: ``N``, ``level_s``, ``W_rel_err`` (|LP optimum − eq. 11| / eq. 11, free borders),
-    ``x_rel_err`` (max |x_LP − eq. 10| / W with borders at ``d_h``), ``f_err_consistent`` and
-    ``f_err_printed`` (max |f_h − f_h from the LP's x|, h <= N−1, against the consistent form and
+    Columns: ``N``, ``level_s``, ``W_rel_err`` (abs(LP optimum − eq. 11) / eq. 11, free borders),
+    ``x_rel_err`` (max abs(x_LP − eq. 10) / W with borders at ``d_h``), ``f_err_consistent`` and
+    ``f_err_printed`` (max abs(f_h − f_h from the LP's x), h <= N−1, against the consistent form and
     eq. 13 as printed), ``g_err`` (eq. 12 vs the LP's shares), ``printed_feasible`` (eq. 6 with
     its printed start-time equalities), ``evenly_spaced`` (delays evenly spaced).
     """

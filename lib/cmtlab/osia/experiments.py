@@ -22,8 +22,8 @@ models at once, :func:`window_study` repeats a grid per initial window, and
 :func:`decision_profile` counts how often a scheduler had a real choice (two or more subflows with
 room), the reason lowest-RTT and EDPF coincide with round robin when windows bind.
 
-Choices the paper leaves open (all parameters; defaults and why)
----------------------------------------------------------------
+**Choices the paper leaves open (all parameters; defaults and why).**
+
 * **Delays.**  Table 1 and sec. 5.2 give "propagation delay"/"average delay"; OSIA's model (sec.
   3.2) works with one-way delays ``d_i``, so they are read as one-way delays: a path of delay
   ``d`` has ``d`` in each direction, a round trip of ``2 d`` (the ``delays_s`` the simulator takes
@@ -298,7 +298,7 @@ def sweep_row(row: dict, n_paths: int) -> dict:
 
     ``dupack_events`` = ``fast_retransmits``; goodput only for completed runs; per-path drops
     ``path<i>_loss_drops`` / ``path<i>_queue_drops`` from the subflows' ``sf<i-1>_…`` columns
-    (the cross-traffic drops of :meth:`CrossTrafficLink.stats` are not in a sweep row).
+    (the cross-traffic drops of :meth:`cmtlab.sim.osia_links.CrossTrafficLink.stats` are not in a sweep row).
     """
     done = bool(row.get("completed"))
     t = float(row["completion_time_s"]) if done else float("nan")

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 
+from ..plotting import MIN_FONT_PT, figsize, series_style
 from .model import _as_pathset, borders_s, chunk_bits
 
 CHUNK_COLOURS = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02"]
@@ -29,10 +32,11 @@ def plot_buckets(paths, level_s, ax=None, title: str = ""):
                 ax.bar(left, (border[h + 1] - border[h]) * 1e3, bottom=border[h] * 1e3, width=w, align="edge",
                        color=CHUNK_COLOURS[h % len(CHUNK_COLOURS)], edgecolor="0.3",
                        label=f"chunk {h + 1}" if i == h else None)
-        ax.text(left + w / 2, -3, f"{i + 1}\n{ps.rates_bps[i] / 1e6:g} Mb/s", ha="center", va="top", fontsize=7)
+        ax.text(left + w / 2, -3, f"{i + 1}\n{ps.rates_bps[i] / 1e6:g}", ha="center", va="top", fontsize=MIN_FONT_PT)
         left += w + 0.15
     ax.axhline(level_s * 1e3, color="black", ls=":", lw=1)
     ax.set_xticks([])
+    ax.set_xlabel("path, rate (Mbit/s); width ∝ rate", labelpad=28)
     ax.set_ylabel("level = arrival time (ms)")
     ax.set_ylim(0, level_s * 1e3 * 1.05)
     ax.set_title(title or f"{ps.n} paths, L* = {level_s * 1e3:.0f} ms", fontsize=9)
@@ -67,7 +71,7 @@ def plot_arrival_order(arrival_by_form: dict, ax=None):
         ax.plot(np.arange(len(arr)), order, lw=1, label=name)
     ax.set_xlabel("arrival rank")
     ax.set_ylabel("sequence number")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=9)
     return ax
 
 
@@ -82,7 +86,7 @@ def plot_theorem2(frame, K: float = 4.0, ax=None):
     ax.axvline(1 / (2 * K), color="black", ls=":", lw=1, label=f"eq. 25: g22 = 1/(2K) = {1 / (2 * K):.3f}")
     ax.set_xlabel("share of the slower path g22")
     ax.set_ylabel("packets timing out spuriously")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=9)
     return ax
 
 
@@ -99,33 +103,48 @@ def plot_rr_check(frame, ax=None):
     ax.set_xscale("log", base=2)
     ax.set_xlabel("BW2/BW1")
     ax.set_ylabel("3-dupACK events")
-    ax.legend(fontsize=7, title="line: closed form, x: timeline", title_fontsize=7)
+    ax.legend(fontsize=9, title="line: closed form, x: timeline", title_fontsize=9)
     return ax
 
 
 SCHEDULER_LABELS = {"round_robin": "Round robin", "cwnd_aware": "CWND-aware", "flow_level": "Flow-level",
                     "osia": "OSIA", "lowest_rtt": "Lowest RTT", "edpf": "EDPF", "closed_form": "RR closed form",
                     "osia_every_period": "OSIA, plan restarted every period", "rr_tunnel": "RR below one TCP"}
-SCHEDULER_COLOURS = {"round_robin": "#d95f02", "cwnd_aware": "#7570b3", "flow_level": "#e7298a", "osia": "#1b9e77",
-                     "lowest_rtt": "#666666", "edpf": "#a6761d", "osia_every_period": "#66a61e",
-                     "rr_tunnel": "#000000"}
+#: One colour and marker per scheduler, the book's (:func:`cmtlab.plotting.series_style`).
+SCHEDULER_STYLES = {name: series_style(name, i) for i, name in enumerate(
+    ["round_robin", "cwnd_aware", "flow_level", "osia", "lowest_rtt", "edpf", "osia_every_period"])}
+SCHEDULER_STYLES["rr_tunnel"] = dict(color="#000000", marker="x")
+SCHEDULER_COLOURS = {name: style["color"] for name, style in SCHEDULER_STYLES.items()}
+
+
+def _cell_numbers_fit(ax, n_cols: int, values, fmt: str, fontsize: float) -> bool:
+    """Whether ``fmt``-formatted values fit in the heat map's cells at ``fontsize`` (pt)."""
+    fig = ax.figure
+    width_pt = ax.get_position().width * fig.get_figwidth() * 72
+    widest = max((len(fmt.format(v)) for v in np.ravel(values) if np.isfinite(v)), default=0)
+    return widest * 0.62 * fontsize <= 0.85 * width_pt / max(n_cols, 1)
 
 
 def plot_heatmaps(tables: dict, *, title: str = "", fmt: str = "{:.0f}", scale: float = 1.0, cmap: str = "viridis",
-                  ncols: int = 3, shared: bool = True):
-    """Figs. 7–8: one heat map per scheduler, ``D2/D1`` (rows) × ``BW2/BW1`` (columns), values written in.
+                  ncols: int = 3, shared: bool = True, colorbar_label: str = "", numbers: bool | None = None):
+    """Figs. 7–8: one heat map per scheduler, ``D2/D1`` (rows) × ``BW2/BW1`` (columns).
 
     ``tables`` maps a panel name (a scheduler, or ``"closed_form"``) to a DataFrame from
-    :func:`cmtlab.osia.experiments.heatmap`; ``scale`` multiplies the values (e.g. 1e-6 for Mbit/s).
-    With ``shared`` every panel uses one colour scale.
+    :func:`cmtlab.osia.experiments.heatmap`; ``scale`` multiplies the values (e.g. 1e-3 for kbit/s).
+    The panels are small multiples at the column's width (``ncols`` per row, shared axes, labels
+    on the outer panels).  With ``shared`` every panel uses one colour scale (one colour bar,
+    labelled ``colorbar_label``), otherwise each panel has its own.  ``numbers``: write the value
+    in each cell (at 9 pt) — by default only when the numbers fit in the cells.
     """
     import matplotlib.pyplot as plt
 
+    if not 1 <= ncols <= 4:
+        raise ValueError(f"ncols must be 1-4 (panels per row at the column's width), got {ncols}")
     names = list(tables)
-    ncols = max(1, min(ncols, len(names)))
+    ncols = min(ncols, len(names))
     nrows = -(-len(names) // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(3.3 * ncols, 2.9 * nrows), constrained_layout=True,
-                             squeeze=False)
+    fig, axes = plt.subplots(nrows, ncols, figsize=figsize(ncols, nrows, panel_height_in=2.2), constrained_layout=True,
+                             squeeze=False, sharex=True, sharey=True)
     finite = [np.asarray(t.to_numpy(dtype=float)) * scale for t in tables.values()]
     allv = np.concatenate([v[np.isfinite(v)].ravel() for v in finite]) if finite else np.array([0.0])
     vmin, vmax = (float(allv.min()), float(allv.max())) if shared and allv.size else (None, None)
@@ -134,42 +153,87 @@ def plot_heatmaps(tables: dict, *, title: str = "", fmt: str = "{:.0f}", scale: 
         im = ax.imshow(val, origin="lower", aspect="auto", cmap=cmap, vmin=vmin, vmax=vmax)
         ax.set_xticks(range(t.shape[1]), [f"{x:g}" for x in t.columns])
         ax.set_yticks(range(t.shape[0]), [f"{y:g}" for y in t.index])
-        ax.set_xlabel("BW2/BW1")
-        ax.set_ylabel("D2/D1")
-        ax.set_title(SCHEDULER_LABELS.get(name, name), fontsize=9)
-        mid = (np.nanmin(val) + np.nanmax(val)) / 2 if vmin is None else (vmin + vmax) / 2
-        for i in range(t.shape[0]):
-            for j in range(t.shape[1]):
-                v = val[i, j]
-                if np.isfinite(v):
-                    ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=7,
-                            color="white" if v < mid else "black")
+        ax.set_title(SCHEDULER_LABELS.get(name, name))
+        ax.grid(False)
         if not shared:
-            fig.colorbar(im, ax=ax, shrink=0.8)
+            fig.colorbar(im, ax=ax, label=colorbar_label)
+    fig.canvas.draw_idle()
+    write = numbers
+    if write is None:
+        write = all(_cell_numbers_fit(ax, t.shape[1], v, fmt, MIN_FONT_PT)
+                    for ax, t, v in zip(axes.ravel(), tables.values(), finite))
+    if write:
+        for ax, t, val in zip(axes.ravel(), tables.values(), finite):
+            lo, hi = (vmin, vmax) if shared else (np.nanmin(val), np.nanmax(val))
+            mid = (lo + hi) / 2
+            for i in range(t.shape[0]):
+                for j in range(t.shape[1]):
+                    v = val[i, j]
+                    if np.isfinite(v):
+                        ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=MIN_FONT_PT,
+                                color="white" if v < mid else "black")
+    for ax in axes[-1, :]:
+        ax.set_xlabel("BW2/BW1")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("D2/D1")
     for ax in axes.ravel()[len(names):]:
         ax.axis("off")
     if shared and names:
-        fig.colorbar(im, ax=axes.ravel().tolist(), shrink=0.8)
-    if title:
-        fig.suptitle(title, fontsize=10)
+        fig.colorbar(im, ax=axes.ravel().tolist(), shrink=0.8, label=colorbar_label)
+    if title:  # wrapped to the figure's width, so that a long title does not widen the figure
+        fig.suptitle(textwrap.fill(title, width=int(fig.get_figwidth() * 11)))
     return fig
 
 
-def plot_goodput_vs_paths(summary, ax=None, value: str = "goodput_bps"):
-    """Fig. 9: mean goodput (Mbit/s, ± standard error) against the number of paths, one line per scheduler."""
+def plot_goodput_vs_paths(summary, ax=None, value: str = "goodput_bps", legend: bool = True):
+    """Fig. 9: mean goodput (Mbit/s, ± standard error) against the number of paths, one line per
+    scheduler, each with its own colour and marker (:data:`SCHEDULER_STYLES`)."""
     import matplotlib.pyplot as plt
 
     if ax is None:
-        _, ax = plt.subplots(figsize=(5, 3.4), constrained_layout=True)
-    for name, grp in summary.groupby("scheduler", sort=False):
+        _, ax = plt.subplots(figsize=figsize(1, panel_height_in=3.4), constrained_layout=True)
+    for i, (name, grp) in enumerate(summary.groupby("scheduler", sort=False)):
         grp = grp.sort_values("n_paths")
         se = grp.get(f"{value}_se")
-        ax.errorbar(grp.n_paths, grp[value] / 1e6, yerr=None if se is None else se / 1e6, marker="o", ms=4,
-                    capsize=2, color=SCHEDULER_COLOURS.get(name), label=SCHEDULER_LABELS.get(name, name),
+        style = SCHEDULER_STYLES.get(name) or series_style(name, i)
+        ax.errorbar(grp.n_paths, grp[value] / 1e6, yerr=None if se is None else se / 1e6, ms=5,
+                    capsize=2, label=SCHEDULER_LABELS.get(name, name), **style,
                     ls="--" if name in ("lowest_rtt", "edpf", "osia_every_period") else
                     (":" if name == "rr_tunnel" else "-"))
     ax.set_xticks(sorted(summary.n_paths.unique()))
     ax.set_xlabel("number of paths (Table 1)")
     ax.set_ylabel("goodput (Mbit/s)")
-    ax.legend(fontsize=7)
+    if legend:
+        ax.legend()
     return ax
+
+
+def plot_fig9(panels: dict, capacity_mbps: dict, value: str = "goodput_bps"):
+    """Fig. 9 as two panels side by side: goodput against the number of paths per scheduler.
+
+    ``panels`` maps a panel title to a summary for :func:`plot_goodput_vs_paths`;
+    ``capacity_mbps`` maps the same titles to the capacity left to the transfer (a dotted line,
+    labelled).  One legend for both panels sits below them, so it hides no data and no line.
+    """
+    import matplotlib.pyplot as plt
+
+    if set(capacity_mbps) != set(panels):
+        raise ValueError(f"capacity_mbps must have the keys of panels {sorted(panels)}, got {sorted(capacity_mbps)}")
+    fig, axes = plt.subplots(1, len(panels), figsize=figsize(len(panels), panel_height_in=3.0), sharey=True,
+                             squeeze=False, constrained_layout=True)
+    for ax, (name, summary) in zip(axes.flat, panels.items()):
+        plot_goodput_vs_paths(summary, ax=ax, value=value, legend=False)
+        ax.axhline(capacity_mbps[name], color="black", ls=":", lw=1)
+        ax.annotate(f"capacity {capacity_mbps[name]:g} Mbit/s", (0.02, capacity_mbps[name]),
+                    xycoords=("axes fraction", "data"), xytext=(0, 3), textcoords="offset points",
+                    va="bottom", fontsize=MIN_FONT_PT)
+        ax.set_title(name)
+    for ax in axes.flat[1:]:
+        ax.set_ylabel("")
+    axes.flat[0].set_ylim(0, max(capacity_mbps.values()) * 1.2)  # room for the capacity labels (shared y)
+    handles, labels = {}, {}
+    for ax in axes.flat:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(lab, h)
+    fig.legend(list(handles.values()), list(handles), loc="outside lower center", ncols=3)
+    return fig

@@ -15,7 +15,7 @@ level ``L* >= d_N`` (eq. 7) gives
   Theorem 1 / eq. 1), i.e. ``ST_i^h = d_h − d_i``; chunk ``h`` then arrives during
   ``[d_h, d_{h+1}]`` on every path that carries it.
 
-Two printed equations disagree with this model (checked in :mod:`.checks`, shown on the errata
+Two printed equations disagree with this model (checked in :mod:`cmtlab.osia.checks`, shown on the errata
 page); the consistent form is the default, the printed one selectable:
 
 * **eq. 13** prints ``f_h = Σ_{i<=h} b_i (d_{h+1} − d_i) / Σ_{i<=N} b_i (d_N − d_i)``: that is the

@@ -1,6 +1,6 @@
 """A deterministic per-packet timeline: does a schedule really arrive in order?
 
-Independent of the bucket algebra of :mod:`.model`: each path is a FIFO that serialises the
+Independent of the bucket algebra of :mod:`cmtlab.osia.model`: each path is a FIFO that serialises the
 packets assigned to it at its rate (``8 s / b_i`` seconds per packet), starting a packet no
 earlier than its release time, and delivers it ``d_i`` later (one-way delay; no loss, no cross
 traffic, no TCP).  The receiver acknowledges cumulatively; every arrival above the next expected
@@ -11,7 +11,7 @@ new cumulative ACK).  Simultaneous arrivals (equal to the nanosecond) are taken 
 Schedules built here:
 
 * :func:`osia_schedule` — the packets of one scheduling period cut into OSIA's chunks and
-  assigned to paths by the faucets of :mod:`.model` (deterministic or, as the paper does,
+  assigned to paths by the faucets of :mod:`cmtlab.osia.model` (deterministic or, as the paper does,
   probabilistic with ``g_ih``);
 * :func:`round_robin_schedule` — strict alternation, packets paced ``spacing_s`` apart.
 

@@ -33,7 +33,7 @@ def _progress(iterable, enabled: bool, desc: str):
 
 def pmf_check(c_values, m_ack: int = 2, *, n_samples: int = 200_000, seed: int = 0, sigmas: float = 5.0,
               progress: bool = False) -> pd.DataFrame:
-    """For each ``C``: max |closed form − Monte-Carlo| of each conditional distribution.
+    """For each ``C``: max abs(closed form − Monte-Carlo) of each conditional distribution.
 
     Columns: ``C, distribution (eqs. 5–6 | eq. 9), variant, sum, mc_rounds, max_abs_error,
     worst_k`` and ``agrees`` (every ``k`` within ``sigmas`` binomial standard errors + 1e-3;
@@ -163,7 +163,9 @@ def plot_pmf_check(C: int, m_ack: int = 2, *, n_samples: int = 200_000, seed: in
 
     mc = montecarlo.empirical_pmfs(C, m_ack, n_samples=n_samples, seed=seed)
     k = np.arange(1, C + 1)
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.2), constrained_layout=True)
+    from ..plotting import figsize
+
+    fig, axes = plt.subplots(1, 2, figsize=figsize(2, panel_height_in=3.2), constrained_layout=True)
     for ax, case, title in ((axes[0], 0, f"case I, eqs. 5–6: P(A = k | F), C = {C}"),
                             (axes[1], 1, f"case II, eq. 9: P(q = k | F̄), C = {C}")):
         exact = ack_pmf(C, m_ack, "exact")[case]
@@ -176,7 +178,7 @@ def plot_pmf_check(C: int, m_ack: int = 2, *, n_samples: int = 200_000, seed: in
         ax.set_title(title, fontsize=9)
         ax.set_xticks(k)
     axes[0].set_ylabel("probability")
-    axes[1].legend(loc="upper right", fontsize=8)
+    axes[1].legend(loc="upper right", fontsize=9)
     return fig
 
 
@@ -184,11 +186,13 @@ def plot_ack_function(expected: pd.DataFrame):
     """``F(C) = E(A_{i+1})`` (eq. 13): exact, printed and Monte-Carlo (from :func:`expected_ack_check`)."""
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(5, 3.2), constrained_layout=True)
+    from ..plotting import figsize
+
+    fig, ax = plt.subplots(figsize=figsize(1, panel_height_in=3.2), constrained_layout=True)
     ax.plot(expected.C, expected.F_exact, "-", color="#1b9e77", label="exact (eqs. 8, 11 corrected)")
     ax.plot(expected.C, expected.F_printed, "--", color="#d95f02", label="as printed")
     ax.plot(expected.C, expected.F_mc, "x", color="black", label="Monte-Carlo")
     ax.set_xlabel("C (segments sent in the round)")
     ax.set_ylabel("F(C) = E(A) (segments)")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=9)
     return fig

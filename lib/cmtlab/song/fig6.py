@@ -164,25 +164,31 @@ def plot_fig6(results: pd.DataFrame, *, series: dict, title: str = ""):
     matplotlib keyword arguments (``marker``, ``color``, ``label`` …)."""
     import matplotlib.pyplot as plt
 
+    from ..plotting import figsize
+
     counts = sorted(results.n_links.unique())
-    cols = min(4, len(counts))
+    cols = min(3, len(counts))  # small multiples: three per row at the column's width
     rows = int(np.ceil(len(counts) / cols))
-    fig, axes = plt.subplots(rows, cols, figsize=(3.1 * cols, 2.8 * rows), sharey=True, squeeze=False,
-                             constrained_layout=True)
+    fig, axes = plt.subplots(rows, cols, figsize=figsize(cols, rows, panel_height_in=2.3), sharey=True,
+                             sharex=True, squeeze=False, constrained_layout=True)
     for ax, n, panel in zip(axes.flat, counts, "abcdefgh"):
         g = results[results.n_links == n].sort_values("ada_s")
         for col, style in series.items():
             ax.plot(g.ada_s * 1e3, g[col] / 1e6, ls="none", ms=4, **style)
         ax.set_yscale("log")
-        ax.set_title(f"({panel}) {n} links", fontsize=9)
+        ax.set_title(f"({panel}) {n} links")
+    for ax in axes[-1, :]:
         ax.set_xlabel("ADA (ms)")
     for ax in axes[:, 0]:
-        ax.set_ylabel("throughput (Mbit/s)")
-    for ax in list(axes.flat)[len(counts):]:
+        ax.set_ylabel("Mbit/s")
+    spare = list(axes.flat)[len(counts):]
+    for ax in spare:
         ax.axis("off")
     handles, labels = axes.flat[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower right" if len(counts) < rows * cols else "upper center", fontsize=8,
-               frameon=False)
+    if spare:  # the legend fills the first empty panel, at the text size of the figure
+        spare[0].legend(handles, labels, loc="center", markerscale=1.5, fontsize=10)
+    else:
+        fig.legend(handles, labels, loc="outside lower center", ncols=2)
     if title:
         fig.suptitle(title)
     return fig

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .._validate import as_float_array
-from ..plotting import LINK_COLOURS, figure_name
+from ..plotting import LINK_COLOURS, MIN_FONT_PT, figsize, figure_name, grid_shape
 from ..progress import progress as _progress
 from . import linksets
 
@@ -82,25 +82,37 @@ def mean_delay_equivalent(n_links: int, ada_s, *, min_delay_s: float = 0.005, ba
 
 
 def plot_fig7(surfaces: dict[int, np.ndarray], ada_s, aba_bps, *, title: str | None = None):
-    """Four heat-map panels (one per number of links) on a shared colour scale, kbit/s."""
+    """Song Fig. 7: one heat map per number of links (two per row), kbit/s.
+
+    Each panel has its own colour scale and labelled colour bar: the panels' magnitudes differ
+    (one link is flat in ABA, four links span several times more), and a shared scale would
+    leave panel (a) one flat block.  White contour lines mark equal throughput.
+    """
     ada_ms = np.asarray(ada_s) * 1e3
     aba_kbps = np.asarray(aba_bps) / 1e3
-    vmax = max(s.max() for s in surfaces.values()) / 1e3
-    vmin = min(s.min() for s in surfaces.values()) / 1e3
-    fig, axes = plt.subplots(1, len(surfaces), figsize=(3.0 * len(surfaces) + 1.2, 3.4), sharey=True,
-                             constrained_layout=True)
-    axes = np.atleast_1d(axes)
-    for ax, (n, S), panel in zip(axes, surfaces.items(), "abcdefgh"):
-        mesh = ax.pcolormesh(aba_kbps, ada_ms, S / 1e3, shading="nearest", vmin=vmin, vmax=vmax)
-        if np.ptp(S) > 0:
-            cs = ax.contour(aba_kbps, ada_ms, S / 1e3, levels=6, colors="white", linewidths=0.6)
-            ax.clabel(cs, fontsize=7, fmt="%.0f")
+    nrows, ncols = grid_shape(len(surfaces))
+    fig, axes = plt.subplots(nrows, ncols, figsize=figsize(ncols, nrows, panel_height_in=2.9), sharey=True,
+                             sharex=True, squeeze=False, constrained_layout=True)
+    for ax, (n, S), panel in zip(axes.flat, surfaces.items(), "abcdefgh"):
+        values = S / 1e3
         ax.set_title(f"({panel}) {n} link{'s' if n > 1 else ''}")
-        ax.set_xlabel("Average Bandwidth Asymmetry (kbit/s)")
         ax.grid(False)
-    axes[0].set_ylabel("Average Delay Asymmetry (ms)")
-    fig.colorbar(mesh, ax=axes, label="model throughput (kbit/s)", shrink=0.9)
-    fig.suptitle(title or figure_name("Song", "7") + " — throughput over delay and bandwidth asymmetry")
+        if np.ptp(S) == 0:  # e.g. one link: no asymmetry, one value — say it instead of a colour scale
+            ax.pcolormesh(aba_kbps, ada_ms, values, shading="nearest", cmap="Greys", vmin=0, vmax=4 * values.max())
+            ax.text(0.5, 0.5, f"{values.flat[0]:.0f} kbit/s everywhere\n(no asymmetry with {n} link{'s' if n > 1 else ''})",
+                    transform=ax.transAxes, ha="center", va="center")
+            continue
+        mesh = ax.pcolormesh(aba_kbps, ada_ms, values, shading="nearest")
+        cs = ax.contour(aba_kbps, ada_ms, values, levels=5, colors="white", linewidths=0.6)
+        ax.clabel(cs, fontsize=MIN_FONT_PT, fmt="%.0f")
+        fig.colorbar(mesh, ax=ax, label="throughput (kbit/s)")
+    for ax in axes[-1, :]:
+        ax.set_xlabel("ABA (kbit/s)")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("ADA (ms)")
+    for ax in list(axes.flat)[len(surfaces):]:
+        ax.axis("off")
+    fig.suptitle(title or figure_name("Song", "7") + " — model throughput over ADA × ABA")
     return fig
 
 
@@ -168,18 +180,22 @@ def best_links(curves: pd.DataFrame) -> pd.DataFrame:
 
 
 def plot_fig8(curves: pd.DataFrame, *, title: str | None = None):
-    """One panel per minimum delay, one line per number of links (throughput in kbit/s vs ADA in ms)."""
+    """One panel per minimum delay (two per row), one line per number of links (kbit/s vs ADA in ms)."""
     delays = sorted(curves.min_delay_ms.unique())
-    fig, axes = plt.subplots(1, len(delays), figsize=(3.1 * len(delays), 3.3), sharey=True,
-                             constrained_layout=True)
-    axes = np.atleast_1d(axes)
-    for ax, dmin, panel in zip(axes, delays, "abcdefgh"):
+    nrows, ncols = grid_shape(len(delays))
+    fig, axes = plt.subplots(nrows, ncols, figsize=figsize(ncols, nrows, panel_height_in=2.6), sharey=True,
+                             sharex=True, squeeze=False, constrained_layout=True)
+    for ax, dmin, panel in zip(axes.flat, delays, "abcdefgh"):
         g = curves[curves.min_delay_ms == dmin]
         for n, h in g.groupby("n_links"):
             ax.plot(h.ada_ms, h.throughput_kbps, color=LINK_COLOURS[n - 1], label=f"{n} link{'s' if n > 1 else ''}")
         ax.set_title(f"({panel}) min delay {dmin:g} ms")
-        ax.set_xlabel("Average Delay Asymmetry (ms)")
-    axes[0].set_ylabel("model throughput (kbit/s)")
-    axes[-1].legend(loc="upper right")
+    for ax in axes[-1, :]:
+        ax.set_xlabel("ADA (ms)")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("throughput (kbit/s)")
+    for ax in list(axes.flat)[len(delays):]:
+        ax.axis("off")
+    axes.flat[len(delays) - 1].legend(loc="upper right")  # the panel with the lowest curves has room
     fig.suptitle(title or figure_name("Song", "8") + " — throughput vs ADA, 100 kbit/s links")
     return fig

@@ -233,9 +233,9 @@ def throughput(bandwidths_bps, delays_s, *, segment_bytes: float = 536, initial_
 
     Parameters
     ----------
-    bandwidths_bps : sequence of float
+    bandwidths_bps : list of float
         Link bandwidths ``B`` in bit/s (> 0), one per link.
-    delays_s : sequence of float
+    delays_s : list of float
         Round-trip propagation delays ``D`` in seconds (>= 0), one per link.
     segment_bytes : float
         Segment size ``s`` (Table 2: 536 B).

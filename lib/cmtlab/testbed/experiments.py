@@ -7,9 +7,10 @@
   The paper does not say whether "delay difference" is a round-trip or a one-way difference;
   both readings are run (``meaning`` ``"rtt"``: path 1 has RTT ``base + Δ``; ``"one_way"``:
   path 1 has one-way delay ``base + Δ``, i.e. RTT ``base + 2Δ``).
-* :func:`arabi_runs` — Arabi et al. {cite}`arabi`, sec. 4, first scenario (5 and 2 Mbit/s,
+* :func:`arabi_runs` — Arabi et al., sec. 4, first scenario (5 and 2 Mbit/s,
   both 100 ms path delay — ns-3 point-to-point delays are one-way) on the kernel, with and
   without D-SACK, F-RTO and timestamps.
+
 Every run returns the tidy row of :meth:`cmtlab.testbed.TestbedResult.to_row` plus the
 experiment's keys; the gains are computed from those rows.
 """

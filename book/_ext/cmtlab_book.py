@@ -1,0 +1,200 @@
+"""Sphinx extension of the cmtlab book (loaded through ``sphinx: local_extensions`` in _config.yml).
+
+The repository link is ONE setting, ``repository: url:`` in _config.yml, and may be empty (the
+book has no public address yet).  This extension makes that setting empty-safe:
+
+- when the URL is set (on GitHub, GitLab or Bitbucket), the theme's repository and issues buttons
+  are switched on;
+- when it is empty, they stay off (Jupyter Book refuses the buttons without a URL), and readers
+  get each page's source from the download button (.ipynb / .md), which needs no address.
+
+Either way the substitution ``{{ repository }}`` (used on the "how to cite" page) says where
+the source is.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from docutils import nodes
+from docutils.statemachine import StringList
+from sphinx.application import Sphinx
+from sphinx.config import Config
+from sphinx.errors import ExtensionError
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.nodes import make_refnode, nested_parse_with_titles
+
+NO_REPOSITORY = (
+    "This copy of the book was built without a public repository address. The source of every "
+    "page is one click away: the download button at the top of each page gives the page's "
+    "notebook (`.ipynb`) or Markdown file, and the book, the library and the tests are built "
+    "from one source tree by `make book`."
+)
+
+
+def _repository_setting(app: Sphinx, config: Config) -> None:
+    options = dict(config.html_theme_options or {})
+    url = (options.get("repository_url") or "").strip()
+    if url:
+        # sphinx-book-theme builds its links only for these hosts and fails on any other
+        if not any(host in url for host in ("github", "gitlab", "bitbucket")):
+            raise ExtensionError(
+                f"repository.url in _config.yml is {url!r}: the theme can link only a GitHub, GitLab "
+                "or Bitbucket repository; leave it empty to build the book without a repository link"
+            )
+        options["use_repository_button"] = True
+        options["use_issues_button"] = True
+        text = f"The source of the book, its library and its tests: <{url}>."
+    else:
+        options.pop("repository_url", None)
+        for button in ("use_repository_button", "use_issues_button", "use_edit_page_button"):
+            options[button] = False
+        text = NO_REPOSITORY
+    config.html_theme_options = options
+    substitutions = dict(config.myst_substitutions or {})
+    substitutions.setdefault("repository", text)
+    config.myst_substitutions = substitutions
+
+
+
+# ---------------------------------------------------------------- API reference
+class ApiReference(SphinxDirective):
+    """``cmtlab-api``: the API reference of the packages and modules listed, one per line.
+
+    Each listed name becomes a section with the module's docstring, followed by one subsection per
+    public submodule (names not starting with ``_``, found recursively) with its documented
+    members (autodoc).  Adding a package to the reference is adding its name as one line.
+    """
+
+    has_content = True
+
+    def run(self) -> list[nodes.Node]:
+        # MyST parses a directive's nested content as Markdown: headings and fenced directives
+        lines: list[str] = []
+        for name in (line.strip() for line in self.content):
+            if not name or name.startswith("#"):
+                continue
+            module = importlib.import_module(name)
+            if not hasattr(module, "__path__"):  # a plain module: its members right here
+                lines += _automodule(name, "##", members=True)
+                continue
+            lines += _automodule(name, "##", members=False)
+            for sub in sorted(
+                info.name
+                for info in pkgutil.walk_packages(module.__path__, prefix=name + ".")
+                if not any(part.startswith("_") for part in info.name.split("."))
+            ):
+                lines += _automodule(sub, "###", members=True)
+        container = nodes.section()
+        container.document = self.state.document
+        nested_parse_with_titles(self.state, StringList(lines, source="cmtlab-api"), container)
+        return list(container.children)
+
+
+def _automodule(name: str, heading: str, members: bool) -> list[str]:
+    # autodoc writes reStructuredText, so its directive goes in an eval-rst block
+    option = ":members:" if members else ":no-members:"
+    return ["", f"{heading} `{name}`", "", "```{eval-rst}", f".. automodule:: {name}", f"   {option}", "```", ""]
+
+
+# ---------------------------------------------------------------- short names in docstrings
+def _python_object(path: str):
+    """The object a dotted path names (module, then attributes), or None."""
+    parts = path.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        try:
+            for attr in parts[cut:]:
+                obj = getattr(obj, attr)
+        except AttributeError:
+            return None
+        return obj
+    return None
+
+
+def _resolve_short_name(app: Sphinx, env, node, contnode):
+    """Resolve a Python cross-reference the way a reader of the docstring would.
+
+    Docstrings name objects as their module's code does: relative to the module
+    (:func:`throughput`, :mod:`.model`), through a package's re-export (``cmtlab.song.throughput``)
+    or a class's method (``StripedScenario.data_packet_bytes``).  The name is looked up as Python
+    would, from the referring module outwards; the reference goes to the object's own entry in the
+    API reference, or to its module's entry when the object has no docstring of its own.  A name
+    Python cannot find stays a warning (the build fails on it).
+    """
+    if node.get("refdomain") != "py":
+        return None
+    target = node["reftarget"].lstrip("~")
+    module = node.get("py:module") or ""
+    klass = node.get("py:class") or ""
+    scopes = []
+    if target.startswith("."):
+        target = target.lstrip(".")
+        scopes.append(module.rsplit(".", 1)[0] if "." in module else module)
+    pieces = module.split(".") if module else []
+    for cut in range(len(pieces), 0, -1):
+        base = ".".join(pieces[:cut])
+        if klass:
+            scopes.append(f"{base}.{klass}")
+        scopes.append(base)
+    scopes.append("")
+    domain = env.get_domain("py")
+    for scope in scopes:
+        path = f"{scope}.{target}" if scope else target
+        obj = _python_object(path)
+        if obj is None:
+            continue
+        owner = getattr(obj, "__module__", None)
+        qualname = getattr(obj, "__qualname__", None)
+        candidates = [path]
+        if isinstance(obj, type(importlib)):
+            candidates.insert(0, obj.__name__)
+        elif owner and qualname:
+            candidates.insert(0, f"{owner}.{qualname}")
+        parent = path.rsplit(".", 1)[0]
+        candidates += [owner or "", parent]
+        for name in candidates:
+            if name and name in domain.objects:
+                docname, node_id, objtype = domain.objects[name][:3]
+                return make_refnode(app.builder, node["refdoc"], docname, node_id, contnode, name)
+            if name and name in domain.modules:
+                docname, node_id = domain.modules[name][:2]
+                return make_refnode(app.builder, node["refdoc"], docname, node_id, contnode, name)
+    # last resort: exactly one documented object whose dotted name ends like the target
+    matches = [name for name in domain.objects if name.endswith("." + target)]
+    if len(matches) == 1:
+        docname, node_id = domain.objects[matches[0]][:2]
+        return make_refnode(app.builder, node["refdoc"], docname, node_id, contnode, matches[0])
+    return None
+
+
+# ---------------------------------------------------------------- module constants stay reST
+_CONSTANT_DOCSTRINGS: dict[str, list[str]] = {}
+
+
+def _keep_constant_docstring(app, what, name, obj, options, lines):
+    """Before napoleon: remember the ``#:`` comment of a module constant or attribute."""
+    if what in ("data", "attribute"):
+        _CONSTANT_DOCSTRINGS[name] = list(lines)
+
+
+def _restore_constant_docstring(app, what, name, obj, options, lines):
+    """After napoleon: put it back.  Napoleon reads "text: more text" in such a comment as
+    "type: description" (e.g. "Default RTO deviation factor K of eq. 15 (Theorem 2: ...)"), which
+    turns prose into a broken type reference; these comments are prose, not typed fields."""
+    if what in ("data", "attribute") and name in _CONSTANT_DOCSTRINGS:
+        lines[:] = _CONSTANT_DOCSTRINGS.pop(name)
+
+
+def setup(app: Sphinx) -> dict:
+    # after myst-parser has registered myst_substitutions (priority 500 is the default)
+    app.connect("config-inited", _repository_setting, priority=900)
+    app.add_directive("cmtlab-api", ApiReference)
+    app.connect("missing-reference", _resolve_short_name)
+    app.connect("autodoc-process-docstring", _keep_constant_docstring, priority=100)
+    app.connect("autodoc-process-docstring", _restore_constant_docstring, priority=900)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
