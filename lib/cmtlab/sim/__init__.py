@@ -63,6 +63,8 @@ def _code_version() -> str:
         spec = importlib.util.find_spec(package)
         if spec is not None and spec.origin:
             files += sorted(Path(spec.origin).resolve().parent.rglob("*.py"))
+    # data the simulator reads at run time: the Wi-Fi frame-error table (cmtlab.sim.net.wifi)
+    files += [here.parents[2] / "data" / "wifi" / "ns3-3.44-table-based-per.csv"]
     h = hashlib.sha256()
     for f in files:
         h.update(f.name.encode())
@@ -73,7 +75,8 @@ def _code_version() -> str:
 
 
 #: Short hash of the simulator's sources (this package, ``scenario.py``, ``_validate.py`` and the
-#: plug-in packages of :data:`cmtlab.sim.registry.PLUGIN_PACKAGES`).
+#: plug-in packages of :data:`cmtlab.sim.registry.PLUGIN_PACKAGES`) and of the data it reads at run
+#: time (the Wi-Fi frame-error table).
 CODE_VERSION: str = _code_version()
 
 from .mechanisms.congestion import CongestionControl, NewReno  # noqa: E402
