@@ -77,8 +77,10 @@ CACHE_FORMAT = 1
 SIMULATORS: dict[str, str] = {
     "cmtlab": "cmtlab.sim:run",
     "ns-3": "cmtlab.ns3:run",
+    "papers-sim": "cmtlab.papers_sim:run",
 }
-_ALIASES = {"sim": "cmtlab", "cmtlab.sim": "cmtlab", "ns3": "ns-3", "cmtlab.ns3": "ns-3"}
+_ALIASES = {"sim": "cmtlab", "cmtlab.sim": "cmtlab", "ns3": "ns-3", "cmtlab.ns3": "ns-3",
+            "papers_sim": "papers-sim", "cmtlab.papers_sim": "papers-sim"}
 
 
 # ---------------------------------------------------------------------------------------- code versions
@@ -516,8 +518,9 @@ def _chunks(items: list, n_slots: int, chunksize: int | None) -> list[list]:
 
 def _scenario_types() -> tuple:
     """Scenario classes a sweep accepts: :class:`StripedScenario` and :class:`cmtlab.sim.multipath.MptcpScenario`."""
+    from .papers_sim.model import PapersSimScenario
     from .sim.multipath import MptcpScenario
-    return (StripedScenario, MptcpScenario)
+    return (StripedScenario, MptcpScenario, PapersSimScenario)
 
 
 def _parse_scenarios(scenarios) -> list[tuple[dict, StripedScenario]]:
