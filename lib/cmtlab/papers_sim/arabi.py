@@ -36,7 +36,7 @@ CONGESTION = {"uncoupled": "uncoupled", "fully_coupled": "fully_coupled", "lia":
 #: cmtlab's reordering names → the model's (``tcp_door`` exists only in the model, as a no-op).
 REORDERING = {"none": "none", "dsack": "dsack", "eifel": "eifel", "frto": "frto", "tcp_door": "tcp_door"}
 TRANSFER_BYTES = 10_000_000
-FRTO_SEEDS = (0, 1, 2, 3, 4)
+FRTO_SEEDS = (0, 1, 2)
 LABELS = ("setting", "scenario", "congestion", "reordering", "variate_delay")
 #: The paper's statements (sec. 5–6), comparison targets only.
 PAPER = {"best_s2": ("uncoupled", "dsack", 10e6), "frto_eifel_vs_none_s2": -0.40}
@@ -88,7 +88,11 @@ def run_cases(cases, *, frto_seeds=FRTO_SEEDS, workers=None, cache=True, progres
     deterministic) with :func:`cmtlab.sweep.run_sweep` on the ``"papers-sim"`` simulator."""
     from ..sweep import run_sweep
 
-    cases = list(cases)
+    # The labels use cmtlab's congestion names, the rows the model's ("lia" / "linked_increases"):
+    # run under a temporary label, then the label replaces the row's column (the model's name is
+    # kept as ``model_congestion``).
+    cases = [({("congestion_label" if k == "congestion" else k): v for k, v in labels.items()}, sc)
+             for labels, sc in cases]
     seeds = [check_int("frto_seeds", s, minimum=0) for s in frto_seeds]
     if not seeds:
         raise ValueError("frto_seeds must hold at least one seed")
@@ -99,7 +103,11 @@ def run_cases(cases, *, frto_seeds=FRTO_SEEDS, workers=None, cache=True, progres
         parts.append(run_sweep("papers-sim", other, seeds=[0], workers=workers, cache=cache, progress=progress))
     if frto:
         parts.append(run_sweep("papers-sim", frto, seeds=seeds, workers=workers, cache=cache, progress=progress))
-    return pd.concat(parts, ignore_index=True)
+    table = pd.concat(parts, ignore_index=True)
+    if "congestion_label" in table.columns:
+        table["model_congestion"] = table["congestion"]
+        table["congestion"] = table.pop("congestion_label")
+    return table
 
 
 def summarise(table: pd.DataFrame) -> pd.DataFrame:
@@ -222,6 +230,56 @@ def claims(summary: pd.DataFrame, *, variate_delay: bool = False, value: str = "
                           congestion=PAPER_CONGESTION)
 
 
+# ---------------------------------------------------------------------------------------- the chapter's formats
+
+def chapter_summary(table: pd.DataFrame, *, variate_delay: bool = False, value: str = "model_global_throughput_bps",
+                    setting: str | None = None) -> pd.DataFrame:
+    """The model's runs in the layout of :func:`cmtlab.arabi.experiments.summarise` (``preset`` =
+    ``"papers-sim"``, ``mean_bps``, ``ci95_bps`` over the F_RTO repetitions, ``seeds``), so that the
+    chapter's :func:`~cmtlab.arabi.experiments.pivot`, :func:`~cmtlab.arabi.experiments.claims` and
+    :func:`cmtlab.arabi.figures.mean_bars` work on it.  ``value``: ``"model_global_throughput_bps"``
+    (what the paper plots) or ``"throughput_bps"`` (goodput)."""
+    from ..arabi.experiments import summarise as chapter_summarise
+
+    if value not in ("model_global_throughput_bps", "throughput_bps"):
+        raise ValueError(f"value must be 'model_global_throughput_bps' or 'throughput_bps', got {value!r}")
+    t = table[table.variate_delay == variate_delay]
+    if t.empty:
+        raise ValueError(f"no runs with variate_delay={variate_delay!r}")
+    t = t.assign(preset="papers-sim", scheduler="round_robin",
+                 setting=setting if setting is not None else t.setting)
+    return chapter_summarise(t, value=value)
+
+
+def chapter_traces(table: pd.DataFrame, *, variate_delay: bool = False, value: str = "global",
+                   setting: str | None = None) -> pd.DataFrame:
+    """Throughput over time in the layout of :func:`cmtlab.arabi.experiments.throughput_traces`
+    (``mean_bps``, ``ci95_bps``; ``preset="papers-sim"``) for :func:`cmtlab.arabi.figures.throughput_over_time`.
+    ``value``: ``"global"`` (the model's logged global throughput, Figs. 8–9) or ``"goodput"``."""
+    from ..arabi.experiments import mean_ci
+
+    kind = {"global": "gtput", "goodput": "tput"}.get(value)
+    if kind is None:
+        raise ValueError(f"value must be 'global' or 'goodput', got {value!r}")
+    from .model import BIN_S
+
+    t = table[table.variate_delay == variate_delay]
+    cols = bin_columns(t, kind)
+    rows = []
+    for key, g in t.groupby(["setting", "scenario", "congestion", "reordering"], sort=False):
+        base = dict(zip(["setting", "scenario", "congestion", "reordering"], key))
+        if setting is not None:
+            base["setting"] = setting
+        x = g[cols].to_numpy(dtype=float)
+        for i in range(x.shape[1]):
+            col = x[:, i][np.isfinite(x[:, i])]
+            if col.size:
+                m, h = mean_ci(col)
+                rows.append({**base, "preset": "papers-sim", "scheduler": "round_robin", "time_s": (i + 0.5) * BIN_S,
+                             "mean_bps": m, "ci95_bps": h})
+    return pd.DataFrame(rows)
+
+
 __all__ = ["CONGESTION", "REORDERING", "TRANSFER_BYTES", "FRTO_SEEDS", "LABELS", "PAPER", "paths", "build_cases",
            "run_cases", "summarise", "bin_columns", "throughput_over_time", "recorded", "preset_cases",
-           "preset_summary", "comparison", "claims"]
+           "preset_summary", "comparison", "claims", "chapter_summary", "chapter_traces"]
