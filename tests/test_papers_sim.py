@@ -200,3 +200,19 @@ def test_recorded_rows_are_reproduced_exactly(built, case):
     assert len(compared) > 60
     diff = {c: (recorded[c], live[c]) for c in compared if not _equal(recorded[c], live[c])}
     assert diff == {}
+
+
+def test_wire_trace_shows_duplicate_acks_without_any_loss(built):
+    """The model's receiver answers segments behind a data-level hole with duplicate ACKs although
+    nothing was lost and the links are FIFO (what cmtlab.sim's chihani preset does not do)."""
+    from cmtlab.papers_sim import trace
+
+    sc = model.scenario([5e6, 2e6, 7e6], [0.1, 0.01, 0.05], congestion="uncoupled", reordering="none",
+                        transfer_bytes=1_000_000, variate_delay=False)
+    wire, r = trace.wire_trace(sc)
+    assert r.completed and r.delivered_bytes == 1_000_000
+    assert r.extra["queue_drops"] == 0 and r.subflows.model_drops.sum() == 0
+    # on FIFO links without loss, an arrival below the highest subflow sequence is a retransmission
+    assert wire.below_highest_subflow_seq.tolist() == r.subflows.retransmissions.tolist()
+    assert wire.duplicate_acks_sent.sum() > 0 and r.fast_retransmits > 0
+    assert (wire.data_segments_received == r.subflows.segments_sent).all()
