@@ -42,13 +42,14 @@ def built():
 
 def test_patches_declare_their_kind_and_reason():
     patches = bld.patches()
-    assert [p["name"][:2] for p in patches] == ["01", "02", "03", "04"]
+    assert [p["name"][:2] for p in patches] == ["01", "02", "03", "04", "05"]
     for p in patches:
         text = p["path"].read_text()
         assert p["kind"] in bld.PATCH_KINDS
         assert re.search(r"^Why:", text, re.M), p["name"]
-    behaviour = [p for p in patches if p["kind"] == "behaviour"]
-    assert len(behaviour) == 1 and "mp-tcp-header.cc" in behaviour[0]["path"].read_text()
+    behaviour = [p["path"].read_text() for p in patches if p["kind"] == "behaviour"]
+    assert len(behaviour) == 2  # the header-parsing fix and PR-R (added, not in the published model)
+    assert "mp-tcp-header.cc" in behaviour[0] and "PR_R" in behaviour[1]
 
 
 def test_missing_compiler_is_named(monkeypatch):
@@ -137,7 +138,7 @@ def test_recorded_frto_repetitions_differ_and_the_rest_are_single_runs():
 
 # ---------------------------------------------------------------------------------------- the model itself
 
-@pytest.mark.parametrize("reordering", ["none", "eifel", "tcp_door", "dsack", "frto"])
+@pytest.mark.parametrize("reordering", ["none", "eifel", "tcp_door", "dsack", "frto", "pr_r"])
 def test_transfer_completes_with_exactly_the_bytes(built, reordering):
     """The test of patch 04 (the header-parsing bug): without it no byte is ever delivered, the second
     subflow is never set up and D_SACK crashes."""
@@ -216,3 +217,15 @@ def test_wire_trace_shows_duplicate_acks_without_any_loss(built):
     assert wire.below_highest_subflow_seq.tolist() == r.subflows.retransmissions.tolist()
     assert wire.duplicate_acks_sent.sum() > 0 and r.fast_retransmits > 0
     assert (wire.data_segments_received == r.subflows.segments_sent).all()
+
+
+def test_pr_r_retransmits_on_the_third_duplicate_ack_without_reducing(built):
+    """Alheid et al. Algorithm 1 (patch 05): the same fast retransmissions as NoPR's mechanism, but
+    the window is reduced only by timeouts."""
+    kw = dict(congestion="uncoupled", transfer_bytes=1_000_000, variate_delay=False)
+    nopr = model.run(model.scenario([5e6, 2e6, 7e6], [0.1, 0.01, 0.05], reordering="none", **kw))
+    prr = model.run(model.scenario([5e6, 2e6, 7e6], [0.1, 0.01, 0.05], reordering="pr_r", **kw))
+    assert prr.completed and prr.delivered_bytes == 1_000_000
+    assert nopr.fast_retransmits > 0 and prr.fast_retransmits > 0
+    assert (nopr.subflows.cwnd_reductions == nopr.subflows.fast_retransmits + nopr.subflows.timeouts).all()
+    assert (prr.subflows.cwnd_reductions == prr.subflows.timeouts).all()

@@ -8,7 +8,8 @@ with a round trip of :data:`~cmtlab.alheid.table1.BASE_RTT_S` = 20 ms), both rea
 difference" Δ (``"rtt"``: path 2's round trip is longer by Δ; ``"one_way"``: its one-way delay is).
 
 Choices (the paper gives none): the model's coupled congestion control ``Linked_Increases`` (the
-paper: "coupled CC [RFC 6356]"), D_SACK (and NoPR beside it), mpTopology's 10-MB transfer and
+paper: "coupled CC [RFC 6356]"), D_SACK (and NoPR and PR-R beside it: PR-R is not in the published
+model, it is Algorithm 1 of the paper added by ``patches/05-behaviour-pr-r.patch``), mpTopology's 10-MB transfer and
 buffers (a 50-s run, the paper's length, costs minutes of CPU on this model, see
 :mod:`cmtlab.papers_sim.arabi`), no random loss, ``variateDelay`` off — on, it pulls every link's
 delay towards 25 ms after each application write and erases the delay difference being studied.
@@ -24,7 +25,7 @@ import pandas as pd
 TRANSFER_BYTES = 10_000_000
 DELTAS_MS = (0, 100, 500)
 MEANINGS = ("rtt", "one_way")
-REORDERING = ("dsack", "none")
+REORDERING = ("dsack", "none", "pr_r")
 CONGESTION = "linked_increases"
 
 

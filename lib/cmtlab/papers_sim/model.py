@@ -44,15 +44,17 @@ SIMULATOR_NAME = "papers-sim"
 #: The model's congestion controls (``CongestionCtrl_t``): name → enum value; aliases below.
 CONGESTION = {"uncoupled": 0, "linked_increases": 1, "rtt_compensator": 2, "fully_coupled": 3}
 #: The model's reordering algorithms (``PacketReorder_t``).
-REORDERING = {"none": 0, "eifel": 1, "tcp_door": 2, "dsack": 3, "frto": 4}
+REORDERING = {"none": 0, "eifel": 1, "tcp_door": 2, "dsack": 3, "frto": 4, "pr_r": 5}
+#: ``pr_r`` is not in the published model: Alheid et al.'s Algorithm 1, added by ``patches/05-behaviour-pr-r.patch``.
 _CC_ALIASES = {"uncoupled_tcps": "uncoupled", "lia": "linked_increases", "linked_increase": "linked_increases",
                "rtt_compensation": "rtt_compensator", "rttc": "rtt_compensator", "fully-coupled": "fully_coupled"}
 _RO_ALIASES = {"nopr": "none", "nopr_algo": "none", "no": "none", "d_sack": "dsack", "d-sack": "dsack",
-               "f_rto": "frto", "f-rto": "frto", "tcp-door": "tcp_door", "door": "tcp_door"}
+               "f_rto": "frto", "f-rto": "frto", "tcp-door": "tcp_door", "door": "tcp_door", "pr-r": "pr_r",
+               "prr": "pr_r"}
 #: Model names as printed in the model's source.
 MODEL_NAMES = {"uncoupled": "Uncoupled_TCPs", "linked_increases": "Linked_Increases",
                "rtt_compensator": "RTT_Compensator", "fully_coupled": "Fully_Coupled", "none": "NoPR_Algo",
-               "eifel": "Eifel", "tcp_door": "TCP_DOOR", "dsack": "D_SACK", "frto": "F_RTO"}
+               "eifel": "Eifel", "tcp_door": "TCP_DOOR", "dsack": "D_SACK", "frto": "F_RTO", "pr_r": "PR_R"}
 
 #: mpTopology.cc's defaults.
 DEFAULT_TRANSFER_BYTES = 10_000_000

@@ -457,7 +457,7 @@ int main (int argc, char *argv[])
   if (g_opt.rates.empty () || g_opt.rates.size () != g_opt.delays.size () || g_opt.rates.size () > 7)
     Die ("--rates and --delays need the same number (1..7) of comma-separated values");
   if (g_opt.cc < 0 || g_opt.cc > 3) Die ("--cc must be 0..3");
-  if (g_opt.pr < 0 || g_opt.pr > 4) Die ("--pr must be 0..4");
+  if (g_opt.pr < 0 || g_opt.pr > 5) Die ("--pr must be 0..5 (5: PR-R, patch 05)");
   if (g_opt.bytes <= 0 && g_opt.duration <= 0) Die ("give --bytes or --duration");
   if (g_opt.sample <= 0) Die ("--sample must be > 0");
   g_data = new uint8_t[g_opt.sndbuf];
