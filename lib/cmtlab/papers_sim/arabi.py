@@ -105,8 +105,10 @@ def run_cases(cases, *, frto_seeds=FRTO_SEEDS, workers=None, cache=True, progres
         parts.append(run_sweep("papers-sim", frto, seeds=seeds, workers=workers, cache=cache, progress=progress))
     table = pd.concat(parts, ignore_index=True)
     if "congestion_label" in table.columns:
-        table["model_congestion"] = table["congestion"]
-        table["congestion"] = table.pop("congestion_label")
+        model_cc = table["congestion"].rename("model_congestion")
+        table = table.assign(congestion=table["congestion_label"]).drop(columns=["congestion_label"])
+        table = pd.concat([table, model_cc], axis=1)
+    table.attrs["sweeps"] = [p.attrs.get("sweep") for p in parts]
     return table
 
 
