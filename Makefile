@@ -49,7 +49,7 @@ export TIMEFORMAT := ::: step took %0Rs
 NB_TIMEOUT ?= 1200
 PYTEST_ARGS ?=
 
-.PHONY: help venv testbed book book-quick test test-unit test-nbval test-browser notebooks bench clean distclean
+.PHONY: help venv testbed papers-sim papers-sim-if-compiler papers-sim-data book book-quick test test-unit test-nbval test-browser notebooks bench clean distclean
 
 help: ## list the targets
 	@echo "cmtlab — make targets:"
@@ -95,7 +95,21 @@ $(DELAYLINE): lib/cmtlab/testbed/delayline.c
 
 testbed: $(DELAYLINE) ## build the TUN delay line of cmtlab.testbed (C)
 
-test-unit: $(STAMP) $(DELAYLINE) ## unit tests of the library
+# ---------------------------------------------------------------- the papers' simulator (cmtlab.papers_sim)
+# ns-3.7 + the Chihani-Collange MPTCP model, built without waf from the sha256-pinned archives in
+# $(CMTLAB_PEER_MIRROR) (default ../shared/peer-simulators; downloaded from their public origins when
+# absent) with the patches of lib/cmtlab/papers_sim/patches/, into _build/papers-sim/ (incremental).
+papers-sim: $(STAMP) ## build the papers' own simulator (ns-3.7 + Chihani-Collange MPTCP) into _build/papers-sim
+	time $(BIN)/python -m cmtlab.papers_sim build
+
+# make test: build it when a C++ compiler exists (CI=true: a missing compiler is an error).
+papers-sim-if-compiler: $(STAMP)
+	time $(BIN)/python -m cmtlab.papers_sim build --if-compiler
+
+papers-sim-data: papers-sim ## re-run the papers' simulator and rewrite its recorded results (data/papers-sim/)
+	time $(NOBARS) $(BIN)/python -m cmtlab.papers_sim record
+
+test-unit: $(STAMP) $(DELAYLINE) papers-sim-if-compiler ## unit tests of the library
 	time $(BIN)/python -m pytest tests --ignore=tests/browser $(PYTEST_ARGS)
 
 test-nbval: $(STAMP) $(DELAYLINE) ## run every notebook (quick profile) and compare NBVAL_CHECK_OUTPUT cells

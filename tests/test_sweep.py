@@ -375,7 +375,7 @@ def test_invalid_scenarios_are_rejected(scenarios, cache_dir):
 
 
 def test_unknown_or_unpicklable_simulator(cache_dir):
-    with pytest.raises(ValueError, match=r"simulator must be one of \['cmtlab', 'ns-3'\]"):
+    with pytest.raises(ValueError, match=r"simulator must be one of \['cmtlab', 'ns-3', 'papers-sim'\]"):
         run_sweep("ns-2", cases(1), progress=False)
     with pytest.raises(ValueError, match="simulator"):
         run_sweep(42, cases(1), progress=False)

@@ -28,8 +28,10 @@ __all__ = ["Simulator", "SIMULATORS", "get_simulator", "as_simulator", "register
 SIMULATORS: dict[str, str] = {
     "cmtlab": "cmtlab.sim:run",
     "ns-3": "cmtlab.ns3:run",
+    "papers-sim": "cmtlab.papers_sim:run",
 }
-_ALIASES = {"sim": "cmtlab", "cmtlab.sim": "cmtlab", "ns3": "ns-3", "cmtlab.ns3": "ns-3"}
+_ALIASES = {"sim": "cmtlab", "cmtlab.sim": "cmtlab", "ns3": "ns-3", "cmtlab.ns3": "ns-3",
+            "papers_sim": "papers-sim", "cmtlab.papers_sim": "papers-sim"}
 
 
 def _resolve_target(target: str) -> Callable:

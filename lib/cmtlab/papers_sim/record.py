@@ -1,0 +1,163 @@
+"""Recorded runs of the papers' simulator, with provenance, so the book builds without a compiler.
+
+``python -m cmtlab.papers_sim record`` (``make papers-sim-data``) re-runs every set of
+:data:`SETS` and writes, under ``data/papers-sim/`` of the repository:
+
+* ``<set>.csv`` — one row per run: the labels, then the columns of
+  :meth:`cmtlab.papers_sim.model.PapersSimResult.row` (``wall_time_s`` and ``code_version`` left
+  out: the first is not repeatable, the second is in the provenance) and ``command``, the driver's
+  exact arguments;
+* ``provenance.json`` — the archives (file, sha256, origin), the patches (name, kind, sha256), the
+  driver's sha256, the compiler's version and flags, the simulator's code version, the command
+  that regenerates everything and, per set, its rows and the sha256 of its CSV.
+
+:func:`load` reads a set back; :func:`check_provenance` says whether the recorded data was made
+from the sources and patches in this checkout (``tests/test_papers_sim.py`` requires it, and
+re-runs a subset live requiring equal rows).
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import shlex
+
+import pandas as pd
+
+from . import build as bld
+
+DATA_DIR = bld.REPO / "data" / "papers-sim"
+PROVENANCE = DATA_DIR / "provenance.json"
+DROP_COLUMNS = ("wall_time_s", "code_version")
+
+
+def _arabi():
+    from . import arabi
+
+    return arabi.build_cases(), dict(frto_seeds=arabi.FRTO_SEEDS), arabi.run_cases
+
+
+def _alheid():
+    from . import alheid
+
+    return alheid.build_cases(), {}, alheid.run_cases
+
+
+#: Recorded sets: name → function returning ``(cases, run keyword arguments, runner)``.
+SETS = {"arabi-r1": _arabi, "alheid-table1": _alheid}
+
+
+def _relative_command(sc) -> str:
+    return shlex.join(["mptcp-scenario", *sc.command("x")[1:]])
+
+
+def run_set(name: str, *, workers=None, cache=True, progress=True) -> pd.DataFrame:
+    """Run one set now (live) and return its table in the recorded layout."""
+    if name not in SETS:
+        raise ValueError(f"name must be one of {sorted(SETS)}, got {name!r}")
+    cases, kw, runner = SETS[name]()
+    table = runner(cases, workers=workers, cache=cache, progress=progress, **kw)
+    by_key = {}
+    for _, sc in cases:
+        for seed in sorted(set(int(x) for x in table["seed"])):
+            run = sc.replace(seed=seed)
+            by_key[run.key()] = run
+    cmd = [_relative_command(by_key[k]) if k in by_key else "" for k in table["scenario_key"]]
+    table = table.drop(columns=[c for c in DROP_COLUMNS if c in table.columns])
+    table["command"] = cmd
+    return table
+
+
+def record_all(*, only=None, workers=None, progress=True) -> dict:
+    """Re-run the sets (all, or those named in ``only``) and rewrite ``data/papers-sim/``."""
+    names = list(SETS) if not only else list(only)
+    for n in names:
+        if n not in SETS:
+            raise ValueError(f"unknown record set {n!r}; sets: {sorted(SETS)}")
+    bld.ensure_built(log=print)
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
+    prov = provenance_now()
+    old = json.loads(PROVENANCE.read_text()) if PROVENANCE.is_file() else {}
+    sets = dict(old.get("sets", {})) if old.get("code_version") == prov["code_version"] else {}
+    for n in names:
+        table = run_set(n, workers=workers, progress=progress)
+        path = DATA_DIR / f"{n}.csv"
+        table.to_csv(path, index=False)
+        sets[n] = {"file": path.name, "rows": len(table), "sha256": bld.sha256_file(path)}
+        print(f"papers-sim: recorded {len(table)} runs into {path}")
+    prov["sets"] = {k: sets[k] for k in sorted(sets)}
+    PROVENANCE.write_text(json.dumps(prov, indent=1, sort_keys=True) + "\n")
+    return prov
+
+
+def provenance_now() -> dict:
+    """What a recording made now would be made of (archives, patches, driver, compiler, flags)."""
+    from .model import code_version
+
+    return {
+        "model": "Chihani-Collange ns-3 MPTCP model (dzlab/mptcp-ns3 d4ad7bf) on ns-3.7",
+        "regenerate": "make papers-sim-data  (python -m cmtlab.papers_sim record)",
+        "archives": [{"name": a.name, "file": a.file, "sha256": a.sha256, "origin": a.url} for a in bld.ARCHIVES],
+        "patches": [{"name": p["name"], "kind": p["kind"], "sha256": p["sha256"], "summary": p["summary"]}
+                    for p in bld.patches()],
+        "driver": {"file": str(bld.DRIVER_SOURCE.relative_to(bld.REPO)), "sha256": bld.sha256_file(bld.DRIVER_SOURCE)},
+        "compiler": bld.compiler_version(),
+        "cxxflags": list(bld.CXXFLAGS),
+        "code_version": code_version(),
+        "generated_utc": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }
+
+
+def provenance() -> dict:
+    """The recorded provenance (``data/papers-sim/provenance.json``)."""
+    if not PROVENANCE.is_file():
+        raise FileNotFoundError(f"{PROVENANCE} is missing: run `make papers-sim-data`")
+    return json.loads(PROVENANCE.read_text())
+
+
+def check_provenance() -> list[str]:
+    """Differences between the recorded provenance and this checkout's sources (empty: consistent).
+
+    Compared: archive hashes, patch names and hashes, the driver's hash, each CSV's hash.  The
+    compiler is not compared (another machine may have another g++ build; the live test decides).
+    """
+    prov = provenance()
+    problems = []
+    want = {a.name: a.sha256 for a in bld.ARCHIVES}
+    got = {a["name"]: a["sha256"] for a in prov["archives"]}
+    if want != got:
+        problems.append(f"archives differ: recorded {got}, pinned {want}")
+    want_p = {p["name"]: p["sha256"] for p in bld.patches()}
+    got_p = {p["name"]: p["sha256"] for p in prov["patches"]}
+    if want_p != got_p:
+        problems.append(f"patches differ: recorded {sorted(got_p)}, now {sorted(want_p)} (or their contents)")
+    if prov["driver"]["sha256"] != bld.sha256_file(bld.DRIVER_SOURCE):
+        problems.append("the driver source changed since the data was recorded")
+    for name, entry in prov.get("sets", {}).items():
+        path = DATA_DIR / entry["file"]
+        if not path.is_file():
+            problems.append(f"{path} is missing")
+        elif bld.sha256_file(path) != entry["sha256"]:
+            problems.append(f"{path} differs from the recorded sha256")
+    return problems
+
+
+def load(name: str) -> pd.DataFrame:
+    """A recorded set as a DataFrame (``ValueError`` for an unknown name)."""
+    if name not in SETS:
+        raise ValueError(f"name must be one of {sorted(SETS)}, got {name!r}")
+    path = DATA_DIR / f"{name}.csv"
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} is missing: run `make papers-sim-data`")
+    return pd.read_csv(path)
+
+
+def digest(table: pd.DataFrame) -> str:
+    """sha256 of a table's CSV text (how a recorded table is identified)."""
+    return hashlib.sha256(table.to_csv(index=False).encode()).hexdigest()
+
+
+__all__ = ["DATA_DIR", "PROVENANCE", "SETS", "run_set", "record_all", "provenance_now", "provenance",
+           "check_provenance", "load", "digest"]
+
