@@ -71,7 +71,8 @@ VERDICT_COLOURS = {REPRODUCED: "#d8f0d8", PARTLY: "#fff2c6", NOT_REPRODUCED: "#f
                    BY_CONSTRUCTION: "#e4e4f4", NOT_ASSESSED: "#eeeeee", CHECK_MET: "#d8f0d8",
                    CHECK_NOT_MET: "#f8d4d4"}
 
-_ORDER = {REPRODUCED: 0, PARTLY: 1, NOT_REPRODUCED: 2}
+#: Thresholds are inclusive up to floating-point rounding (a ratio computed as 44 / 40 is 1.1).
+_EPS = 1e-12
 
 
 def _pct(x: float) -> str:
@@ -146,9 +147,9 @@ class Band:
     def of_deviation(self, dev: float) -> str:
         if not math.isfinite(dev):
             return NOT_REPRODUCED
-        if dev <= self.reproduced:
+        if dev <= self.reproduced + _EPS:
             return REPRODUCED
-        if dev <= self.partly:
+        if dev <= self.partly + _EPS:
             return PARTLY
         return NOT_REPRODUCED
 
@@ -195,7 +196,7 @@ class Threshold:
                 raise ValueError(f"partly ({self.partly}) must be on the far side of reproduced ({self.reproduced})")
 
     def _passes(self, value: float, cut: float) -> bool:
-        return {">=": value >= cut, ">": value > cut, "<=": value <= cut, "<": value < cut}[self.direction]
+        return {">=": value >= cut - _EPS, ">": value > cut, "<=": value <= cut + _EPS, "<": value < cut}[self.direction]
 
     def text(self) -> str:
         sym = {">=": "≥", ">": ">", "<=": "≤", "<": "<"}[self.direction]
@@ -278,7 +279,7 @@ def trend_rule(statistic: str, direction: str = "higher", *, partly: float | Non
         raise ValueError(f"direction must be 'higher' or 'lower', got {direction!r}")
     if partly is not None and not reason:
         raise ValueError("a trend rule with a partly band must say why (reason)")
-    reason = reason or f"a change within ±{NO_CHANGE:.0%} is no change (policy)"
+    reason = reason or f"a change within ± {_pct(NO_CHANGE)} is no change (policy)"
     if direction == "higher":
         return Threshold(statistic, ">=", 1 + NO_CHANGE, reason, partly)
     return Threshold(statistic, "<=", 1 - NO_CHANGE, reason, partly)
@@ -299,8 +300,9 @@ POLICY = {
     "a number the paper measured": (MEASURED.text(), MEASURED.reason),
     "a number the paper computed (closed form, printed numbers)": (COMPUTED.text(), COMPUTED.reason),
     "a ratio or trend (higher, lower, improves, falls)": (
-        f"ratio beyond 1 ± {NO_CHANGE:.0%} in the stated direction → reproduced; else not reproduced",
-        f"a change within ±{NO_CHANGE:.0%} is no change: the seed spread of a mean is a few per cent"),
+        f"ratio beyond 1 ± {_pct(NO_CHANGE)} in the stated direction → reproduced; else not reproduced",
+        f"a change within ± {_pct(NO_CHANGE)} is no change: the seed spread of a mean over the book's seeds is a "
+        "few per cent"),
     "the same / comparable": (SAME.text() + " (on the ratio)", SAME.reason),
     "a qualitative statement over cases": (share_rule().text(), "the paper states it without exceptions"),
     "a yes/no statement": ("holds → reproduced; else not reproduced", "no number to compare"),
@@ -378,12 +380,13 @@ class Comparison:
     def add_value(self, claim: str, *, paper: float, ours: float, unit: str = "", quote: str = "", where: str = "",
                   band: Band = MEASURED, ci=None, n_seeds: int | None = None, fmt: str = ".3g", note: str = "",
                   references: dict | None = None, rel_tol: float | None = None, partly_tol: float | None = None,
-                  ) -> str:
+                  paper_text: str | None = None) -> str:
         """A number of the paper against the value here, decided by ``band`` (default :data:`MEASURED`).
 
         ``ci`` is the 95 % confidence interval of ``ours`` over ``n_seeds`` seeds; a band other than
         :data:`MEASURED`/:data:`COMPUTED` must carry its reason.  ``rel_tol``/``partly_tol`` build a
-        band with the measured-number reason (kept for the old signature).  Returns the verdict.
+        band with the measured-number reason (kept for the old signature).  ``paper_text`` replaces the
+        paper column's number (e.g. "comparable (ratio 1)").  Returns the verdict.
         """
         if rel_tol is not None or partly_tol is not None:
             band = Band(MEASURED.reproduced if rel_tol is None else rel_tol,
@@ -399,7 +402,8 @@ class Comparison:
         rule = band.text()
         if band not in (MEASURED, COMPUTED):
             rule += f" (this row: {band.reason})"
-        return self._add(Row(claim, _quote_text(quote), where, fmt_number(paper, fmt) + u, here, rule, verdict,
+        paper_col = paper_text if paper_text is not None else fmt_number(paper, fmt) + u
+        return self._add(Row(claim, _quote_text(quote), where, paper_col, here, rule, verdict,
                              note, dict(references or {})))
 
     def add_threshold(self, claim: str, *, rule: Threshold, value: float, ours: str, quote: str = "",
