@@ -10,40 +10,30 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cmtlab.alheid.table1 import kernel_gains_from_chapter
 from cmtlab.testbed import comparison as tc
 
 CHAPTER = Path(__file__).resolve().parents[1] / "notebooks" / "linux-mptcp-validation.ipynb"
 SETUP = dict(rate_mbps=10, base_one_way_ms=10, queue_packets=100, duration_s=12, warmup_s=2, repetitions=3)
 
 
-def _stored_spread():
-    """(cc, meaning, Δ) → (n, std) from the stored table's notes ("3 runs, std 0.5 pp, range …")."""
+def _stored_gains():
+    """The kernel's gains table as the chapter displayed it (columns congestion, meaning, Δ (ms), gain (%), std (pp),
+    min (%), max (%), runs) — stored output, not re-run."""
     nb = json.loads(CHAPTER.read_text())
-    out = {}
     for cell in nb["cells"]:
         for o in cell.get("outputs", []):
             h = "".join(o.get("data", {}).get("text/html", ""))
-            for r in re.findall(r"<tr>(.*?)</tr>", h, re.S):
-                cells = [html.unescape(re.sub(r"<[^>]+>", "", x)).strip() for x in re.findall(r"<td[^>]*>(.*?)</td>", r, re.S)]
-                text = " | ".join(cells)
-                m = re.search(r"Δ = (\d+) ms(?: \(Δ as (RTT|one-way) difference\))?, kernel (Reno|CUBIC)", text)
-                s = re.search(r"(\d+) runs, std ([\d.]+) pp", text)
-                if m and s:
-                    meaning = {"RTT": "rtt", "one-way": "one_way", None: "rtt"}[m.group(2)]
-                    out[(m.group(3).lower(), meaning, int(m.group(1)))] = (int(s.group(1)), float(s.group(2)))
-    return out
-
-
-def _stored_gains():
-    g = kernel_gains_from_chapter(CHAPTER)
-    spread = _stored_spread()
-    if g.empty or not spread:
-        pytest.skip("the Linux-MPTCP chapter has no stored gains (not executed)")
-    g["n"] = [spread.get((r.congestion, r.meaning, int(r.delta_ms)), (1, np.nan))[0] for r in g.itertuples()]
-    g["gain_std_pct"] = [spread.get((r.congestion, r.meaning, int(r.delta_ms)), (1, np.nan))[1] for r in g.itertuples()]
-    g["delta_ms"] = g.delta_ms.astype(int)
-    return g
+            rows = [[html.unescape(re.sub(r"<[^>]+>", "", x)).strip() for x in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", r, re.S)]
+                    for r in re.findall(r"<tr>(.*?)</tr>", h, re.S)]
+            if rows and rows[0][:3] == ["congestion", "meaning", "Δ (ms)"] and "std (pp)" in rows[0]:
+                head = rows[0]
+                f = pd.DataFrame([dict(zip(head, r[-len(head):])) for r in rows[1:]])
+                return pd.DataFrame({"congestion": f.congestion, "meaning": f.meaning,
+                                     "delta_ms": f["Δ (ms)"].astype(int), "gain_pct": f["gain (%)"].astype(float),
+                                     "gain_std_pct": pd.to_numeric(f["std (pp)"], errors="coerce"),
+                                     "gain_min_pct": f["min (%)"].astype(float), "gain_max_pct": f["max (%)"].astype(float),
+                                     "n": f["runs"].astype(int)})
+    pytest.skip("the Linux-MPTCP chapter has no stored gains table (not executed)")
 
 
 def test_on_the_chapters_stored_kernel_gains():
