@@ -133,3 +133,37 @@ def test_path_model_checks_at_their_limits():
     t = _table(cross_check=pd.DataFrame({"rel_error": [0.0199]}), ber=dict(min=1e-5, max=1e-3, mean=2.09e-5))
     assert [c["verdict"] for c in t.checks[:2]] == ["met", "met"]
     assert t.summary()["reproduced"] + t.summary()["not reproduced"] + t.summary()["partly"] == 12
+
+
+def _f35(**over):
+    lp = pd.DataFrame({"W_rel_err": [1e-12], "x_rel_err": [1e-12], "g_err": [0.0], "f_err_printed": [0.4],
+                       "printed_feasible": [True, False][:1]})
+    kw = dict(lp=lp, example=pd.DataFrame({"f1 sec. 4.1": [0.2, 0.3], "f1 consistent": [0.2, 0.3],
+                                           "f2 sec. 4.1": [0.5, 0.6], "f2 consistent": [0.4, 0.5]}, index=[3, 4]),
+              in_order=pd.Series({"consistent (default)": 1.0, "consistent, probabilistic faucets (paper)": 0.3}),
+              prob_events=[1, 2, 3], thr=pd.Series([0.2, 0.25, 0.21]), two_path_threshold=0.2, g22_step=0.01, K=2.5,
+              timeout_fraction=0.01, case28=pd.DataFrame({"eq22_holds": [True, False], "eq28_holds": [True, False],
+                                                           "eq29_holds": [True, False], "eq30_holds": [True, True],
+                                                           "eq31_holds": [True, False]}), rr_err_fill=1.0)
+    kw.update(over)
+    return oc.figs3_5_comparison(**kw)
+
+
+def test_figs3_5_rounding_share_and_grid_thresholds():
+    v = _v(_f35())[0]
+    assert v["PWF solves eqs. 5–6 in closed form, O(N²)"] == "reproduced"
+    assert v["eq. 13: chunk fraction f_h"] == "not reproduced"
+    assert v["sec. 4.1 worked example: f_2"] == "not reproduced" and v["sec. 4.1 worked example: f_1"] == "reproduced"
+    assert v["Theorem 1: probabilistic scheduling with the start times of eq. 1 gives in-order arrival"] == "not reproduced"
+    assert v["Appendix A.2: eqs. 30–31"] == "partly"                       # eq. 30 agrees on 1/2 of the draws
+    # the g_22 threshold: |0.21 − 0.2| = 0.01 ≤ step + 0.01 → reproduced; 0.2201 → not; Theorem 2's timeouts partly
+    claim = "Theorem 2, two paths: g_22 > 1/(2K), b_1 < 4 b_2 (K = 2.5)"
+    assert v[claim] == "reproduced" and v["Theorem 2: no timeout caused by the delay difference"] == "partly"
+    v = _v(_f35(thr=pd.Series([0.2, 0.25, 0.2201])))[0]
+    assert v[claim] == "not reproduced" and v["Theorem 2: no timeout caused by the delay difference"] == "not reproduced"
+    assert _v(_f35(timeout_fraction=0.0))[0]["Theorem 2: no timeout caused by the delay difference"] == "reproduced"
+    lp = pd.DataFrame({"W_rel_err": [oc.ROUNDING_TOL], "x_rel_err": [0.0], "g_err": [0.0], "f_err_printed": [0.0],
+                       "printed_feasible": [True]})
+    assert _v(_f35(lp=lp))[0]["PWF solves eqs. 5–6 in closed form, O(N²)"] == "not reproduced"   # not below the tolerance
+    t = _f35(rr_err_fill=1.01)
+    assert [c["verdict"] for c in t.checks] == ["met", "not met"]
