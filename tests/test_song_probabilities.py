@@ -116,3 +116,24 @@ def test_model_can_exceed_link_capacity_on_slow_short_links():
     cap = checks.capacity_ratio([100e3, 35.9e6], [0.005, 0.2]).set_index(["bandwidth_kbps", "delay_ms"]).ratio
     assert cap[(100.0, 5.0)] > 1.0
     assert cap[(35900.0, 200.0)] < 0.01
+
+
+def test_printed_eq9_defects_by_c():
+    """What the errata page says of the printed eq. 9: the k = C-1 term is missing for every C; for C <= 5 that
+    is the only defect (sum 1 - 1/(C-1)^2), from C = 6 on the middle branch departs from the exact form too and
+    the sum falls with C."""
+    import numpy as np
+
+    from cmtlab.song import probabilities as pr
+
+    sums = {}
+    for C in range(3, 13):
+        printed, exact = pr.case2_pmf(C, "as_printed"), pr.case2_pmf(C, "exact")
+        assert printed[C - 2] == 0.0 and exact[C - 2] > 0                       # q = C-1 missing
+        middle_same = np.allclose(printed[1:C - 2], exact[1:C - 2])
+        sums[C] = printed.sum()
+        if C <= 5:
+            assert middle_same and np.isclose(sums[C], 1 - 1 / (C - 1) ** 2)
+        else:
+            assert not middle_same and sums[C] < 1 - 1 / (C - 1) ** 2 - 0.05
+    assert all(sums[C + 1] < sums[C] for C in range(6, 12))

@@ -398,12 +398,16 @@ def fig4_comparison(summary: pd.DataFrame, *, table_distances_m, duration_s: flo
                             value=float(np.mean(both)),
                             ours=f"{sum(both)} of {len(both)}; best per distance: " + "; ".join(best_far),
                             note=tie)
-    lu = t3.pivot_table(index="distance_m", columns="solution", values="lu_pct")
-    table.add_claim("PR-R utilises both links more than the others (LU)", where="sec. V.A, Table III",
-                    quote="The PR-R utilizes both links more than the others along all distances",
-                    paper="highest LU", ours="highest LU at " + ", ".join(f"{d:g} m: {lu.loc[d].idxmax()}" for d in lu.index),
-                    holds=all(lu.loc[d].idxmax() == "PR-R" for d in lu.index),
-                    rule="PR-R has the highest LU at every Table III distance")
+    multi = summary[summary.solution != "single TCP"]
+    lu = multi.pivot_table(index="distance_m", columns="solution", values="lu_pct")
+    lu_best = [lu.loc[d].idxmax() for d in lu.index]
+    table.add_threshold("PR-R utilises both links more than the others (LU)", where="sec. V.A, Table III",
+                        quote="The PR-R utilizes both links more than the others along all distances",
+                        paper="highest LU at all distances",
+                        rule=share_rule("share of the distances run where PR-R has the highest LU"),
+                        value=float(np.mean([b == "PR-R" for b in lu_best])),
+                        ours=f"{sum(b == 'PR-R' for b in lu_best)} of {len(lu_best)}; highest LU at "
+                             + ", ".join(f"{d:g} m: {b}" for d, b in zip(lu.index, lu_best)))
     bo = t3.pivot_table(index="distance_m", columns="solution", values="ooo_bo_kbyte")
     table.add_claim("PR-R needs more OOO buffer than TCP-DOOR", where="sec. V.A, Table III",
                     quote="PR-R requires more buffer size than TCP-DOOR", paper="more buffer",
