@@ -142,9 +142,11 @@ def _f35(**over):
                                            "f2 sec. 4.1": [0.5, 0.6], "f2 consistent": [0.4, 0.5]}, index=[3, 4]),
               in_order=pd.Series({"consistent (default)": 1.0, "consistent, probabilistic faucets (paper)": 0.3}),
               prob_events=[1, 2, 3], thr=pd.Series([0.2, 0.25, 0.21]), two_path_threshold=0.2, g22_step=0.01, K=2.5,
-              timeout_fraction=0.01, case28=pd.DataFrame({"eq22_holds": [True, False], "eq28_holds": [True, False],
-                                                           "eq29_holds": [True, False], "eq30_holds": [True, True],
-                                                           "eq31_holds": [True, False]}), rr_err_fill=1.0)
+              timeout_fraction=0.01,
+              a3=pd.DataFrame({"case": ["r2 above rbar (eq. 28)"] * 2 + ["r2 below rbar (eq. 29)"],
+                               "eq22_holds": [True, False, True], "eq28_holds": [True, False, False],
+                               "eq29_holds": [False, True, True], "eq30_holds": [True, True, False],
+                               "eq31_holds": [True, False, False]}), rr_err_fill=1.0)
     kw.update(over)
     return oc.figs3_5_comparison(**kw)
 
@@ -155,7 +157,8 @@ def test_figs3_5_rounding_share_and_grid_thresholds():
     assert v["eq. 13: chunk fraction f_h"] == "not reproduced"
     assert v["sec. 4.1 worked example: f_2"] == "not reproduced" and v["sec. 4.1 worked example: f_1"] == "reproduced"
     assert v["Theorem 1: probabilistic scheduling with the start times of eq. 1 gives in-order arrival"] == "not reproduced"
-    assert v["Appendix A.2: eqs. 30–31"] == "partly"                       # eq. 30 agrees on 1/2 of the draws
+    assert v["Appendix A.2: eqs. 30–31"] == "partly"                       # eq. 31 agrees on 1/2 of eq. 28's draws
+    assert v["Appendix A.2: eqs. 28–29"] == "reproduced"                   # each on its own case only
     # the g_22 threshold: |0.21 − 0.2| = 0.01 ≤ step + 0.01 → reproduced; 0.2201 → not; Theorem 2's timeouts partly
     claim = "Theorem 2, two paths: g_22 > 1/(2K), b_1 < 4 b_2 (K = 2.5)"
     assert v[claim] == "reproduced" and v["Theorem 2: no timeout caused by the delay difference"] == "partly"

@@ -76,8 +76,10 @@ def _stored(nb: str):
             if verdicts is None and rows and rows[0][:2] == ["claim", "paper's words"]:
                 i = rows[0].index("verdict")
                 verdicts = [r[i] for r in rows[1:]]
-    if not glued or verdicts is None:
+    if not glued:
         return None
+    if verdicts is None:          # a chapter with checks of this book only shows no paper-claim table
+        verdicts = []
     return glued, verdicts
 
 

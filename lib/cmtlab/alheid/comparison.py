@@ -539,7 +539,7 @@ def fig5_comparison(summary: pd.DataFrame, *, table_pdrs, duration_s: float, n_s
                     holds=all(more_bo), rule="PR-R's OOO-BO above D-SACK's at every Table IV PDR")
     hi_lu = [t4i.xs(q, level="pdr2").lu_pct.idxmax() for q in table_pdrs]
     table.add_claim("PR-R utilises the links best (LU, Table IV)", where="sec. V.B, Table IV",
-                    quote="R fully utilizes both links, as illustrated in Table IV", paper="highest LU",
+                    quote="PR-R fully utilizes both links, as illustrated in Table IV", paper="highest LU",
                     ours="highest LU: " + ", ".join(hi_lu), holds=all(h == "PR-R" for h in hi_lu),
                     rule="'fully utilizes' read as: the highest LU at every Table IV PDR")
     _add_table_values(table, t4i, PAPER_TABLE4, lambda q: f"Table IV {100 * q:.1f} %", "Table IV")
@@ -582,7 +582,7 @@ def fig6_comparison(mean_cw: pd.DataFrame, *, pdr2: float, distance_m: float, du
     clearly = bool(tot["PR-R"] >= LARGE_RATIO * max(tot["NoPR"], tot["TCP-DOOR"]))
     table.add_claim("PR-R: large windows", where="sec. V.B, Fig. 6",
                     quote="PR-R is more robust to the PDR because it triggers a retransmission when receiving the third "
-                          "DUPACK and maintains the value of CWND", paper="large (Fig. 6)",
+                          "DUPACK and maintains the value of CWND", paper="maintains its CWND (Fig. 6)",
                     ours="largest total: " + tot.idxmax() + " (" + ", ".join(f"{k} {v:.1f}" for k, v in tot.items()) + ")",
                     holds=True if largest else ("partly" if clearly else False),
                     rule=Condition("PR-R has the largest total of the four",
