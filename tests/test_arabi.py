@@ -354,6 +354,7 @@ def test_eifel_claim_at_the_no_change_band(g1, g2, want):
                                          (1 - 0.4 * 0.7, "partly"), (1 - 0.4 * 0.6999, "not reproduced")])
 def test_frto_40_less_uses_uncoupled_and_the_measured_band(change, want):
     s, tr = _synthetic()
+    s["ci95_bps"] = 0.0                                     # no seed spread: the point decides
     s = _scaled(s, scenario=2, reordering="frto", congestion="uncoupled", factor=change / 0.6)
     f = _compare(s, tr).frame().set_index("claim")
     row = f.loc["scenario 2, uncoupled: F-RTO relative to no algorithm"]
@@ -373,3 +374,12 @@ def test_frto_stays_low_at_the_trend_threshold():
             r = t2.loc[i]
             t2.loc[i, "mean_bps"] = late * base.loc[(r.preset, r.scheduler, r.congestion, r.time_s), "mean_bps"]
         assert _verdicts(_compare(s, t2))[claim] == want
+
+
+def test_arabi_numbers_carry_the_seeds_ci():
+    s, tr = _synthetic()                                    # ± 0.1 Mbit/s over 2 seeds
+    s = _scaled(s, scenario=2, reordering="frto", congestion="uncoupled", factor=(1 - 0.4 * 0.7) / 0.6)
+    f = _compare(s, tr).frame().set_index("claim")
+    row = f.loc["scenario 2, uncoupled: F-RTO relative to no algorithm"]
+    assert row.verdict == "undecided at 2 seeds" and "95 % CI" in row.reproduction      # -28 % ± ~1.4 pp at the edge
+    assert "95 % CI" in f.loc["scenario 2: throughput of DSACK + uncoupled", "reproduction"]

@@ -375,6 +375,30 @@ def comparison(summary: pd.DataFrame, traces: pd.DataFrame, *, duration_s: float
         rfc_text(every, rfc_best),
         modern_text(dict(scenarios=(2,), reordering=all_ro), lambda c: f"{RO_LABELS[c['best'][1]]} best"))
 
+    def s2_change(p, r, cc="uncoupled"):
+        t = pivot(summary, preset=p, scenario_id=2)
+        return float(t.loc[cc, r] / t.loc[cc, "none"] - 1)
+
+    def s2_change_ci(p, r, cc="uncoupled"):
+        """(low, high) of 100 × (r / none − 1) from the seeds' 95 % half-widths (first-order propagation) and n."""
+        t = pivot(summary, preset=p, scenario_id=2)
+        h = pivot(summary, preset=p, scenario_id=2, value="ci95_bps") if "ci95_bps" in summary.columns else None
+        n = pivot(summary, preset=p, scenario_id=2, value="seeds") if "seeds" in summary.columns else None
+        ratio = t.loc[cc, r] / t.loc[cc, "none"]
+        if h is None:
+            return None, None
+        hr = 100 * ratio * np.hypot(h.loc[cc, r] / t.loc[cc, r], h.loc[cc, "none"] / t.loc[cc, "none"])
+        g = 100 * (ratio - 1)
+        return (g - hr, g + hr), (int(n.loc[cc, r]) if n is not None else None)
+
+    def s2_ci(p, r, cc):
+        if "ci95_bps" not in summary.columns:
+            return None, None
+        m = pivot(summary, preset=p, scenario_id=2).loc[cc, r] / 1e6
+        h = pivot(summary, preset=p, scenario_id=2, value="ci95_bps").loc[cc, r] / 1e6
+        n = pivot(summary, preset=p, scenario_id=2, value="seeds").loc[cc, r] if "seeds" in summary.columns else None
+        return (m - h, m + h), (int(n) if n is not None else None)
+
     # --- scenario 2: DSACK + uncoupled about 10 Mbit/s
     needs = dict(scenarios=(2,), congestion=("uncoupled",), reordering=("dsack",))
     loss0 = (mean_of(sensitivity, setting="loss 0", preset=preset, scenario=2, scheduler="round_robin",
@@ -384,6 +408,7 @@ def comparison(summary: pd.DataFrame, traces: pd.DataFrame, *, duration_s: float
         lambda: table.add_value("scenario 2: throughput of DSACK + uncoupled", paper=10.0, where="sec. 5, Fig. 9",
                                 quote=QUOTE_FIG9, paper_text="about 10 Mbit/s",
                                 ours=ch["dsack_uncoupled_s2_bps"] / 1e6, unit="Mbit/s", fmt=".2f",
+                                ci=s2_ci(preset, "dsack", "uncoupled")[0], n_seeds=s2_ci(preset, "dsack", "uncoupled")[1],
                                 note=(f"without random loss {loss0 / 1e6:.2f} Mbit/s, the same for every algorithm"
                                       if np.isfinite(loss0) else "")),
         rfc_text(needs, lambda: f"{rf['dsack_uncoupled_s2_bps'] / 1e6:.2f} Mbit/s"),
@@ -391,9 +416,6 @@ def comparison(summary: pd.DataFrame, traces: pd.DataFrame, *, duration_s: float
                     lambda c: f"DSACK + OLIA {c['dsack_s2_bps'][modern_congestion] / 1e6:.2f} Mbit/s"))
 
     # --- scenario 2 (Fig. 9, uncoupled): F-RTO and Eifel "40 less" than no algorithm
-    def s2_change(p, r, cc="uncoupled"):
-        t = pivot(summary, preset=p, scenario_id=2)
-        return float(t.loc[cc, r] / t.loc[cc, "none"] - 1)
 
     for r, name in (("frto", "F-RTO"), ("eifel", "Eifel")):
         needs = dict(scenarios=(2,), congestion=("uncoupled",), reordering=("none", r))
@@ -402,6 +424,7 @@ def comparison(summary: pd.DataFrame, traces: pd.DataFrame, *, duration_s: float
             lambda r=r, claim=claim: table.add_value(
                 claim, paper=-40.0, paper_text="“40 less” (no unit; read as −40 %)", where="sec. 5, Fig. 9",
                 quote=QUOTE_FIG9, ours=100 * s2_change(preset, r), unit="%", fmt=".0f",
+                ci=s2_change_ci(preset, r)[0], n_seeds=s2_change_ci(preset, r)[1],
                 note=f"the paper's condition (Fig. 9: uncoupled, three subflows); {mean_note(gr.present(all_cc))}: "
                      f"{100 * ch[f'{r}_vs_none']:+.0f} %"),
             rfc_text(needs, lambda r=r: _pct(s2_change(rfc_preset, r))),
