@@ -32,7 +32,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..report import NO_CHANGE, Comparison, Condition, Threshold, share_rule, trend_rule
+from ..report import NO_CHANGE, Comparison, Condition, Threshold, share_rule
 from .experiments import SOLUTION_ORDER
 
 #: Sec. V.A (Fig. 4): TCP-DOOR's and PR-R's gThroughput gain over NoPR up to 50 m (%).

@@ -18,7 +18,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..report import COMPUTED, MEASURED, Band, Comparison, Condition, Threshold, share_rule, trend_rule
+from ..report import COMPUTED, Band, Comparison, Threshold, share_rule, trend_rule
 
 #: Sec. 3: the max download data rates of CT1…CM2 = links I–VIII (Mbit/s).
 PAPER_MAX_DR_MBPS = (35.9, 18.4, 33.3, 14.7, 14.8, 4.4, 22.5, 12.5)
