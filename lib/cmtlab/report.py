@@ -565,7 +565,10 @@ class Comparison:
         """Display the paper-claim table and, if any, the checks of this book (in a notebook)."""
         from IPython.display import Markdown, display
 
-        display(self.style())
+        if self.rows:
+            display(self.style())
+        else:
+            display(Markdown("No claim of a paper is compared in this chapter (its verdict counts are zero)."))
         if self.checks:
             display(Markdown("**Checks of this book** (targets this book set itself; not paper claims, not counted "
                              "in the verdicts):"))
