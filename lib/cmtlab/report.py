@@ -367,7 +367,13 @@ CHECK_COLUMNS = ["check", "target", "reproduction", "rule", "verdict", "note"]
 
 @dataclass
 class Comparison:
-    """A chapter's paper-vs-reproduction table (:attr:`rows`) and its checks of this book (:attr:`checks`)."""
+    """A chapter's paper-vs-reproduction table (:attr:`rows`) and its checks of this book (:attr:`checks`).
+
+    Reference columns — the same claim under another reference, e.g. ``"RFC preset"`` or ``"papers'
+    simulator (run here)"`` — are ``references={"column": "text"}`` on any ``add_*`` call (or
+    ``table.rows[i].references[...] = ...`` afterwards); :meth:`to_frame` puts them right after the
+    reproduction column, empty where a row has none.  Only the reproduction column decides the verdict.
+    """
 
     rows: list = field(default_factory=list)
     checks: list = field(default_factory=list)
