@@ -188,3 +188,10 @@ def test_policy_lists_every_kind_with_a_reason():
     assert len(report.POLICY) >= 3
     for kind, (rule, reason) in report.POLICY.items():
         assert "→" in rule and reason, kind
+
+
+def test_ci_without_a_seed_count_says_no_seeds():
+    t = Comparison()
+    t.add_value("x", paper=1.0, ours=1.5, ci=(1.2, 1.8), fmt=".2f")
+    assert t.to_frame().loc[0, "reproduction"] == "1.50 (95 % CI 1.20 to 1.80)"
+    assert t.to_frame().loc[0, "verdict"] == UNDECIDED

@@ -402,7 +402,8 @@ class Comparison:
         here = fmt_number(ours, fmt) + u
         ci_ = _check_ci(ci)
         if ci_ is not None:
-            here += f" (95 % CI {fmt_number(ci_[0], fmt)} to {fmt_number(ci_[1], fmt)}, {n_seeds} seeds)"
+            over = f", {n_seeds} seeds" if n_seeds else ""
+            here += f" (95 % CI {fmt_number(ci_[0], fmt)} to {fmt_number(ci_[1], fmt)}{over})"
         elif n_seeds:
             here += f" ({n_seeds} seed{'s' if n_seeds > 1 else ''})"
         rule = band.text()
@@ -424,7 +425,8 @@ class Comparison:
         verdict = rule.verdict(value, ci=ci, n_seeds=n_seeds)
         ci_ = _check_ci(ci)
         if ci_ is not None:
-            ours += f" (95 % CI {_num(ci_[0])} to {_num(ci_[1])}, {n_seeds} seeds)"
+            over = f", {n_seeds} seeds" if n_seeds else ""
+            ours += f" (95 % CI {_num(ci_[0])} to {_num(ci_[1])}{over})"
         text = rule.text()
         if not rule.reason.startswith("policy") and "(policy)" not in rule.reason:
             text += f" ({rule.reason})"

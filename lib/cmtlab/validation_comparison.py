@@ -82,9 +82,8 @@ def mptcp_comparison(*, bridge_same: int, bridge_total: int, bridge_ok: bool, dj
             t.add_value(f"shared {bottleneck_bps / 1e6:g} Mbit/s bottleneck: {alg} in TCP shares ({label})",
                         where="RFC 6356 sec. 2 (goal 1)", paper=float(row.expected_ratio), ours=float(row.ratio_to_tcp),
                         fmt=".2f", ci=(row.ratio_to_tcp - row.ci_ratio, row.ratio_to_tcp + row.ci_ratio),
-                        n_seeds=int(row.n_seeds) if "n_seeds" in row else None,
-                        note=f"mean over RTTs {', '.join(f'{r * 1e3:g}' for r in bottleneck_rtts_s)} ms; single runs "
-                             f"{row.min_ratio:.2f}-{row.max_ratio:.2f}")
+                        note=f"mean and 95 % CI over the RTTs {', '.join(f'{r * 1e3:g}' for r in bottleneck_rtts_s)} ms "
+                             f"(one run each); single runs {row.min_ratio:.2f}-{row.max_ratio:.2f}")
     unc = cc.loc[(byte, "uncoupled")]
     for alg in ("lia", "olia"):
         row = cc.loc[(byte, alg)]
@@ -99,7 +98,7 @@ def mptcp_comparison(*, bridge_same: int, bridge_total: int, bridge_ok: bool, dj
     t.add_value("congested + clean path: LIA's share on the congested path", where="RFC 6356 (fluid equilibrium)",
                 paper=float(row.expected_share), ours=float(row.congested_share), fmt=".3f",
                 ci=(row.congested_share - row.ci_share, row.congested_share + row.ci_share),
-                n_seeds=int(row.n_seeds) if "n_seeds" in row else None)
+                n_seeds=int(row["n_seeds"]) if "n_seeds" in row.index else None)
     r_rfc, r_paper = dd.loc[("rfc", "original")], dd.loc[("paper", "original")]
     t.add_claim("RFC 8684 receiver (subflow-level duplicate ACKs only) is not slowed by data-level reordering, "
                 "the papers' receiver is", where="RFC 8684 sec. 3.3; the papers' receiver (Alheid Fig. 1)",
