@@ -518,7 +518,7 @@ class Comparison:
         """"6 reproduced, 3 partly, …" (zeros left out)."""
         s = self.summary()
         parts = [f"{n} {v}" for v, n in s.items() if n]
-        return ", ".join(parts) if parts else "no rows"
+        return ", ".join(parts) if parts else "no paper claim compared"
 
     def consistency(self) -> str:
         """A profile-independent statement checked on the table (for an nbval-checked cell).
