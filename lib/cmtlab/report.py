@@ -386,23 +386,26 @@ class Comparison:
     def add_value(self, claim: str, *, paper: float, ours: float, unit: str = "", quote: str = "", where: str = "",
                   band: Band = MEASURED, ci=None, n_seeds: int | None = None, fmt: str = ".3g", note: str = "",
                   references: dict | None = None, rel_tol: float | None = None, partly_tol: float | None = None,
-                  paper_text: str | None = None) -> str:
+                  paper_text: str | None = None, n_unit: str = "seeds") -> str:
         """A number of the paper against the value here, decided by ``band`` (default :data:`MEASURED`).
 
         ``ci`` is the 95 % confidence interval of ``ours`` over ``n_seeds`` seeds; a band other than
         :data:`MEASURED`/:data:`COMPUTED` must carry its reason.  ``rel_tol``/``partly_tol`` build a
         band with the measured-number reason (kept for the old signature).  ``paper_text`` replaces the
-        paper column's number (e.g. "comparable (ratio 1)").  Returns the verdict.
+        paper column's number (e.g. "comparable (ratio 1)"); ``n_unit`` names what ``n_seeds`` counts
+        (e.g. "runs" for repetitions on a real kernel).  Returns the verdict.
         """
         if rel_tol is not None or partly_tol is not None:
             band = Band(MEASURED.reproduced if rel_tol is None else rel_tol,
                         MEASURED.partly if partly_tol is None else partly_tol, reason=band.reason)
         verdict = band.verdict(paper, ours, ci=ci, n_seeds=n_seeds)
+        if n_unit != "seeds" and verdict.startswith(UNDECIDED):
+            verdict = verdict.replace(" seeds", f" {n_unit}")
         u = f" {unit}" if unit else ""
         here = fmt_number(ours, fmt) + u
         ci_ = _check_ci(ci)
         if ci_ is not None:
-            over = f", {n_seeds} seeds" if n_seeds else ""
+            over = f", {n_seeds} {n_unit}" if n_seeds else ""
             here += f" (95 % CI {fmt_number(ci_[0], fmt)} to {fmt_number(ci_[1], fmt)}{over})"
         elif n_seeds:
             here += f" ({n_seeds} seed{'s' if n_seeds > 1 else ''})"

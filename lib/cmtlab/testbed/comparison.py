@@ -63,7 +63,7 @@ def _cell(row) -> str:
     if np.isfinite(ci[0]):
         s += f" (95 % CI {fmt_number(ci[0], '.0f')} to {fmt_number(ci[1], '.0f')}, {n} runs)"
     verdict = MEASURED.verdict(PAPER_LINUX_GAIN_PCT.get(int(row["delta_ms"]), float("nan")), m, ci=ci, n_seeds=n)
-    return f"{s}: {verdict}"
+    return f"{s}: {verdict.replace(' seeds', ' runs')}"
 
 
 def comparison(g: pd.DataFrame, *, deltas_ms, meanings, setup: dict, sim_g: pd.DataFrame | None = None,
@@ -104,7 +104,7 @@ def comparison(g: pd.DataFrame, *, deltas_ms, meanings, setup: dict, sim_g: pd.D
                                    references=refs)
                 continue
             m, ci, n = gain_ci(row)
-            t.add_value(claim, paper=paper, ours=m, unit="%", fmt=".0f", ci=ci, n_seeds=n,
+            t.add_value(claim, paper=paper, ours=m, unit="%", fmt=".0f", ci=ci, n_seeds=n, n_unit="runs",
                         where="sec. IV.A, Table I (Linux column)", quote=QUOTE_TABLE1 if d in (0, 500) else "",
                         note=f"kernel {primary.capitalize()}; range {row.get('gain_min_pct', m):.0f} to "
                              f"{row.get('gain_max_pct', m):.0f} %" + ("" if d == 0 else
