@@ -172,3 +172,24 @@ def test_model_bounds_name_the_parameter():
         song.throughput([1e6], [0.01], initial_window_bytes=536 * 10**6)
     with pytest.raises(ValueError, match=r"C must be in \[1, "):
         song.ack_function(float(MAX_TABLE_SEGMENTS))
+
+
+def test_printed_eq9_defects_by_c():
+    """What the errata page says of the printed eq. 9: the k = C-1 term is missing for every C; for C <= 5 that
+    is the only defect (sum 1 - 1/(C-1)^2), from C = 6 on the middle branch departs from the exact form too and
+    the sum falls with C."""
+    import numpy as np
+
+    from cmtlab.song import probabilities as pr
+
+    sums = {}
+    for C in range(3, 13):
+        printed, exact = pr.case2_pmf(C, "as_printed"), pr.case2_pmf(C, "exact")
+        assert printed[C - 2] == 0.0 and exact[C - 2] > 0                       # q = C-1 missing
+        middle_same = np.allclose(printed[1:C - 2], exact[1:C - 2])
+        sums[C] = printed.sum()
+        if C <= 5:
+            assert middle_same and np.isclose(sums[C], 1 - 1 / (C - 1) ** 2)
+        else:
+            assert not middle_same and sums[C] < 1 - 1 / (C - 1) ** 2 - 0.05
+    assert all(sums[C + 1] < sums[C] for C in range(6, 12))

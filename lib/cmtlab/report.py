@@ -1,122 +1,586 @@
-"""Paper-vs-reproduction tables.
+"""Paper-vs-reproduction tables and the book's verdict policy (book page "Verdict policy").
 
-Every reproduction notebook ends with one of these.  Paper numbers enter only here,
-as comparison targets labelled as the paper's; the verdict is computed from the
-reproduced value, never typed in.
+Every reproduction notebook ends with one of these tables.  Paper numbers enter only here, as
+comparison targets labelled as the paper's; every verdict is computed by a *rule object* that
+also renders itself as the text of the row's "rule" column, so no threshold can decide a verdict
+without appearing in its row.
+
+The verdicts (:data:`VERDICTS`):
+
+* ``reproduced`` — the value (or statement) obtained here meets the row's rule for reproduced;
+* ``partly`` — it meets the rule's weaker band only;
+* ``not reproduced`` — it meets neither;
+* ``undecided at n seeds`` — the 95 % confidence interval over the n seeds of the value straddles a
+  threshold of the rule, so the seeds run cannot decide (more seeds can);
+* ``by construction`` — the row holds because the book built it so (a paper number used as an
+  input, a reconstruction made to satisfy a number, a chosen interpretation);
+* ``not assessed`` — this run did not compute what the claim needs (e.g. a papermill re-run with
+  a subset of the scenarios).
+
+Rules (each with its reason, :data:`POLICY`):
+
+* :data:`MEASURED` — a number the paper measured (simulation, experiment, read from a figure):
+  ``|Δ| ≤ 10 % → reproduced, ≤ 30 % → partly``;
+* :data:`COMPUTED` — a number the paper computed from other printed numbers or a closed form:
+  ``|Δ| ≤ 1 % → reproduced, ≤ 5 % → partly``;
+* :data:`TREND` — a ratio or trend ("A above B", "falls", "improves"): the change counts only beyond
+  :data:`NO_CHANGE` = 5 % (:func:`trend_rule`); "the same" / "comparable" is :data:`SAME`
+  (``|ratio − 1| ≤ 10 % → reproduced, ≤ 30 % → partly``);
+* :data:`QUALITATIVE` — a statement over a set of cases (grid points, distances, seeds):
+  holds in every case → reproduced, in at least half → partly (:func:`share_rule`); a single
+  yes/no statement: holds → reproduced (:class:`Condition`).
+
+A chapter that deviates from a default declares it in the row (a :class:`Band` or
+:class:`Threshold` with its own ``reason``, shown in the rule column).  Claims that are not the
+paper's — targets this book set itself, precision contracts, agreement with another simulator —
+go to a separate table of *checks of this book* (:meth:`Comparison.add_check`), which
+:meth:`Comparison.summary` does not count.
 
 >>> t = Comparison()
->>> t.add_value("4 links = 1 link at ADA (ms)", paper=35.6, ours=34.0, rel_tol=0.1)
->>> t.to_frame().loc[0, "verdict"]
+>>> t.add_value("4 links = 1 link at ADA", quote="35.6 ms", where="sec. 6.2", paper=35.6, ours=34.0, unit="ms")
 'reproduced'
+>>> t.to_frame().loc[0, "rule"]
+'|Δ| ≤ 10 % → reproduced; ≤ 30 % → partly; else not reproduced'
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
 from ._validate import check_non_negative
 
-VERDICTS = ("reproduced", "partly", "not reproduced", "by construction")
-#: Verdict of a claim a run could not assess because it did not compute what the claim needs
-#: (e.g. a papermill re-run with a subset of the scenarios); see :meth:`Comparison.add_not_assessed`.
+REPRODUCED = "reproduced"
+PARTLY = "partly"
+NOT_REPRODUCED = "not reproduced"
+#: Counted under this key; the row shows "undecided at n seeds".
+UNDECIDED = "undecided"
+BY_CONSTRUCTION = "by construction"
+#: Verdict of a claim a run could not assess because it did not compute what the claim needs.
 NOT_ASSESSED = "not assessed"
+#: Every verdict, in the order of :meth:`Comparison.summary`.
+VERDICTS = (REPRODUCED, PARTLY, NOT_REPRODUCED, UNDECIDED, BY_CONSTRUCTION, NOT_ASSESSED)
+#: Verdicts of a check of this book (not a paper claim).
+CHECK_MET, CHECK_NOT_MET = "met", "not met"
+#: Background colours of the verdict column.
+VERDICT_COLOURS = {REPRODUCED: "#d8f0d8", PARTLY: "#fff2c6", NOT_REPRODUCED: "#f8d4d4", UNDECIDED: "#f0e0f8",
+                   BY_CONSTRUCTION: "#e4e4f4", NOT_ASSESSED: "#eeeeee", CHECK_MET: "#d8f0d8",
+                   CHECK_NOT_MET: "#f8d4d4"}
+
+#: Thresholds are inclusive up to floating-point rounding (a ratio computed as 44 / 40 is 1.1).
+_EPS = 1e-12
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.3g} %"
+
+
+def _num(x: float) -> str:
+    """A threshold as text: no trailing zeros, no negative zero."""
+    x = float(x)
+    if x == 0:
+        return "0"
+    return f"{x:.4g}"
+
+
+def fmt_number(x: float, fmt: str = ".3g") -> str:
+    """``x`` formatted with ``fmt``, never "-0" (a negative value that rounds to zero reads "0")."""
+    x = float(x)
+    if not math.isfinite(x):
+        return "not computed" if math.isnan(x) else f"{x}"
+    s = f"{x:{fmt}}"
+    stripped = s.lstrip("-+").replace("0", "").replace(".", "").replace("%", "").strip()
+    if s.startswith("-") and stripped == "":
+        s = s[1:]
+    return s
+
+
+def _undecided(n_seeds) -> str:
+    return f"{UNDECIDED} at {n_seeds} seeds" if n_seeds else UNDECIDED
+
+
+def _check_ci(ci):
+    if ci is None:
+        return None
+    lo, hi = (float(v) for v in ci)
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return None                      # one seed: no interval, the point value decides
+    if lo > hi:
+        raise ValueError(f"ci must be (low, high) with low <= high, got {ci!r}")
+    return lo, hi
+
+
+# ------------------------------------------------------------------------------------------- rules
+
+@dataclass(frozen=True)
+class Band:
+    """A tolerance band on the relative deviation ``|value − paper| / |paper|`` of a number.
+
+    ``reproduced`` and ``partly`` are fractions (0.1 = 10 %); ``reason`` says why this band.
+    """
+
+    reproduced: float
+    partly: float
+    reason: str
+    name: str = ""
+
+    def __post_init__(self):
+        check_non_negative("reproduced", self.reproduced)
+        check_non_negative("partly", self.partly)
+        if self.partly < self.reproduced:
+            raise ValueError(f"partly must be >= reproduced ({self.reproduced}), got {self.partly}")
+        if not self.reason:
+            raise ValueError("a band needs its reason")
+
+    def text(self) -> str:
+        return (f"|Δ| ≤ {_pct(self.reproduced)} → reproduced; ≤ {_pct(self.partly)} → partly; "
+                "else not reproduced")
+
+    def deviation(self, paper: float, value: float) -> float:
+        scale = abs(paper) if paper != 0 else 1.0
+        return abs(float(value) - float(paper)) / scale
+
+    def of_deviation(self, dev: float) -> str:
+        if not math.isfinite(dev):
+            return NOT_REPRODUCED
+        if dev <= self.reproduced + _EPS:
+            return REPRODUCED
+        if dev <= self.partly + _EPS:
+            return PARTLY
+        return NOT_REPRODUCED
+
+    def verdict(self, paper: float, value: float, ci=None, n_seeds=None) -> str:
+        """The verdict of ``value`` against ``paper``; ``undecided at n seeds`` if ``ci`` spans two verdicts."""
+        value = float(value)
+        if not math.isfinite(value):
+            return NOT_REPRODUCED
+        point = self.of_deviation(self.deviation(paper, value))
+        ci = _check_ci(ci)
+        if ci is None:
+            return point
+        lo, hi = ci
+        dmax = max(self.deviation(paper, lo), self.deviation(paper, hi))
+        dmin = 0.0 if lo <= paper <= hi else min(self.deviation(paper, lo), self.deviation(paper, hi))
+        if self.of_deviation(dmin) != self.of_deviation(dmax):
+            return _undecided(n_seeds)
+        return point
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """A statistic compared with cut points: ``statistic`` ≥ (or ≤) ``reproduced`` → reproduced,
+    ≥ (≤) ``partly`` → partly, else not reproduced.
+
+    ``direction`` is ``">="``, ``">"``, ``"<="`` or ``"<"``; ``partly`` may be None (no partly band).
+    ``reason`` says why these cut points.
+    """
+
+    statistic: str
+    direction: str
+    reproduced: float
+    reason: str
+    partly: float | None = None
+
+    def __post_init__(self):
+        if self.direction not in (">=", ">", "<=", "<"):
+            raise ValueError(f"direction must be one of '>=', '>', '<=', '<', got {self.direction!r}")
+        if not self.reason:
+            raise ValueError("a threshold needs its reason")
+        if self.partly is not None:
+            worse = self.partly <= self.reproduced if self.direction in (">=", ">") else self.partly >= self.reproduced
+            if not worse:
+                raise ValueError(f"partly ({self.partly}) must be on the far side of reproduced ({self.reproduced})")
+
+    def _passes(self, value: float, cut: float) -> bool:
+        return {">=": value >= cut - _EPS, ">": value > cut, "<=": value <= cut + _EPS, "<": value < cut}[self.direction]
+
+    def text(self) -> str:
+        sym = {">=": "≥", ">": ">", "<=": "≤", "<": "<"}[self.direction]
+        s = f"{self.statistic} {sym} {_num(self.reproduced)} → reproduced"
+        if self.partly is not None:
+            s += f"; {sym} {_num(self.partly)} → partly"
+        return s + "; else not reproduced"
+
+    def point(self, value: float) -> str:
+        value = float(value)
+        if not math.isfinite(value):
+            return NOT_REPRODUCED
+        if self._passes(value, self.reproduced):
+            return REPRODUCED
+        if self.partly is not None and self._passes(value, self.partly):
+            return PARTLY
+        return NOT_REPRODUCED
+
+    def verdict(self, value: float, ci=None, n_seeds=None) -> str:
+        point = self.point(value)
+        ci = _check_ci(ci)
+        if ci is None or not math.isfinite(float(value)):
+            return point
+        if self.point(ci[0]) != self.point(ci[1]):
+            return _undecided(n_seeds)
+        return point
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A yes/no statement checked on the runs; ``text`` says what must hold (e.g. "PR-R highest at
+    every distance").  Holds → reproduced; ``partly_text`` (optional) what gives partly."""
+
+    text_: str
+    partly_text: str = ""
+
+    def text(self) -> str:
+        s = f"{self.text_} → reproduced"
+        if self.partly_text:
+            s += f"; {self.partly_text} → partly"
+        return s + "; else not reproduced"
+
+    def verdict(self, holds) -> str:
+        if holds is True or (isinstance(holds, (bool, np.bool_)) and bool(holds)):
+            return REPRODUCED
+        if holds == "partly":
+            if not self.partly_text:
+                raise ValueError("a 'partly' outcome needs the condition's partly_text")
+            return PARTLY
+        if holds is False or isinstance(holds, (bool, np.bool_)):
+            return NOT_REPRODUCED
+        raise ValueError(f"holds must be True, False or 'partly', got {holds!r}")
+
+
+#: A change smaller than this (relative) is no change: the seed spread of a mean over the
+#: book's 3–30 seeds is a few per cent, so a smaller difference is not evidence of a direction.
+NO_CHANGE = 0.05
+
+#: A number the paper measured (simulation, experiment, read off a figure).
+MEASURED = Band(0.10, 0.30, name="measured number",
+                reason="the papers leave parts of their set-ups unstated (queues, buffers, seeds) and read some "
+                       "numbers off plots; within 10 % the finding is the same, within 30 % the same order")
+#: A number the paper computed from other printed numbers or a closed form (no randomness).
+COMPUTED = Band(0.01, 0.05, name="computed number",
+                reason="no randomness: only the rounding of the printed numbers separates the two")
+#: "The same" / "comparable": the ratio of the two values against 1.
+SAME = Band(0.10, 0.30, name="same / comparable",
+            reason="the measured-number band applied to the ratio of the two values")
+
+
+def trend_rule(statistic: str, direction: str = "higher", *, partly: float | None = None,
+               reason: str = "") -> Threshold:
+    """The default rule of a trend claim on a ratio ``statistic`` (e.g. "F-RTO / none"):
+    beyond ±:data:`NO_CHANGE` in the stated direction → reproduced.
+
+    ``direction`` "higher" (ratio ≥ 1.05) or "lower" (ratio ≤ 0.95); ``partly`` an optional
+    weaker cut point, which needs its ``reason``.
+    """
+    if direction not in ("higher", "lower"):
+        raise ValueError(f"direction must be 'higher' or 'lower', got {direction!r}")
+    if partly is not None and not reason:
+        raise ValueError("a trend rule with a partly band must say why (reason)")
+    reason = reason or f"a change within ± {_pct(NO_CHANGE)} is no change (policy)"
+    if direction == "higher":
+        return Threshold(statistic, ">=", 1 + NO_CHANGE, reason, partly)
+    return Threshold(statistic, "<=", 1 - NO_CHANGE, reason, partly)
+
+
+def share_rule(statistic: str = "share of the cases where it holds", *, reproduced: float = 1.0,
+               partly: float = 0.5, reason: str = "") -> Threshold:
+    """The default rule of a statement over a set of cases: in every case → reproduced, in at least
+    half → partly.  Other cut points need their ``reason``."""
+    if (reproduced, partly) != (1.0, 0.5) and not reason:
+        raise ValueError("a share rule other than the policy's (1, 0.5) must say why (reason)")
+    return Threshold(statistic, ">=", reproduced, reason or "policy: a statement over cases holds in all of them",
+                     partly)
+
+
+#: The policy, one entry per kind of claim: (rule text, reason).  Rendered on the book's policy page.
+POLICY = {
+    "a number the paper measured": (MEASURED.text(), MEASURED.reason),
+    "a number the paper computed (closed form, printed numbers)": (COMPUTED.text(), COMPUTED.reason),
+    "a ratio or trend (higher, lower, improves, falls)": (
+        f"ratio beyond 1 ± {_pct(NO_CHANGE)} in the stated direction → reproduced; else not reproduced",
+        f"a change within ± {_pct(NO_CHANGE)} is no change: the seed spread of a mean over the book's seeds is a "
+        "few per cent"),
+    "the same / comparable": (SAME.text() + " (on the ratio)", SAME.reason),
+    "a qualitative statement over cases": (share_rule().text(), "the paper states it without exceptions"),
+    "a yes/no statement": ("holds → reproduced; else not reproduced", "no number to compare"),
+}
 
 
 def value_verdict(paper: float, ours: float, *, rel_tol: float = 0.10, partly_tol: float = 0.30) -> str:
-    """Verdict for a numeric claim from the relative error ``|ours - paper| / |paper|``.
+    """Verdict for a numeric claim from the relative error ``|ours - paper| / |paper|`` (a :class:`Band`)."""
+    return Band(rel_tol, partly_tol, reason="value_verdict").verdict(paper, ours)
 
-    ``<= rel_tol`` → ``"reproduced"``; ``<= partly_tol`` → ``"partly"``; otherwise
-    ``"not reproduced"``.  A non-finite reproduced value is never reproduced.
+
+def mean_ci95(values) -> tuple[float, tuple[float, float], int]:
+    """Mean, 95 % Student-t confidence interval and count of ``values`` (NaNs dropped).
+
+    One value: the interval is (nan, nan) — a single seed cannot give one.
     """
-    check_non_negative("rel_tol", rel_tol)
-    check_non_negative("partly_tol", partly_tol)
-    if partly_tol < rel_tol:
-        raise ValueError(f"partly_tol must be >= rel_tol ({rel_tol}), got {partly_tol}")
-    ours = float(ours)
-    paper = float(paper)
-    if not (ours == ours) or ours in (float("inf"), float("-inf")):
-        return "not reproduced"
-    scale = abs(paper) if paper != 0 else 1.0
-    err = abs(ours - paper) / scale
-    if err <= rel_tol:
-        return "reproduced"
-    if err <= partly_tol:
-        return "partly"
-    return "not reproduced"
+    from scipy import stats
+
+    x = np.asarray(values, dtype=float)
+    x = x[np.isfinite(x)]
+    n = len(x)
+    if n == 0:
+        raise ValueError("mean_ci95 needs at least one finite value")
+    m = float(x.mean())
+    if n == 1:
+        return m, (float("nan"), float("nan")), 1
+    h = float(stats.t.ppf(0.975, n - 1) * x.std(ddof=1) / math.sqrt(n))
+    return m, (m - h, m + h), n
+
+
+# ------------------------------------------------------------------------------------------- rows
+
+@dataclass
+class Row:
+    """One row: the paper's words with their location, its number, the value here (with its 95 % CI
+    where there are seeds), the rule that decided, the verdict, a note, and optional reference columns."""
+
+    claim: str
+    quote: str
+    where: str
+    paper: str
+    here: str
+    rule: str
+    verdict: str
+    note: str = ""
+    references: dict = field(default_factory=dict)
+
+    def kind(self) -> str:
+        """The verdict's key in :meth:`Comparison.summary` ("undecided at 3 seeds" → ``undecided``)."""
+        return UNDECIDED if self.verdict.startswith(UNDECIDED) else self.verdict
+
+
+def _quote_text(quote: str) -> str:
+    if not quote:
+        return ""
+    return quote if quote.startswith(("“", "\"", "—", "(")) else f"“{quote}”"
+
+
+COLUMNS = ["claim", "paper's words", "where", "paper", "reproduction", "rule", "verdict", "note"]
+CHECK_COLUMNS = ["check", "target", "reproduction", "rule", "verdict", "note"]
 
 
 @dataclass
 class Comparison:
-    """Rows of (claim, paper's statement, reproduction, verdict, note)."""
+    """A chapter's paper-vs-reproduction table (:attr:`rows`) and its checks of this book (:attr:`checks`).
+
+    Reference columns — the same claim under another reference, e.g. ``"RFC preset"`` or ``"papers'
+    simulator (run here)"`` — are ``references={"column": "text"}`` on any ``add_*`` call (or
+    ``table.rows[i].references[...] = ...`` afterwards); :meth:`to_frame` puts them right after the
+    reproduction column, empty where a row has none.  Only the reproduction column decides the verdict.
+    """
 
     rows: list = field(default_factory=list)
+    checks: list = field(default_factory=list)
 
-    def add_value(self, claim: str, *, paper: float, ours: float, unit: str = "",
-                  rel_tol: float = 0.10, partly_tol: float = 0.30, fmt: str = ".3g",
-                  note: str = "") -> str:
-        """A numeric claim; the verdict follows :func:`value_verdict`.  Returns the verdict."""
-        verdict = value_verdict(paper, ours, rel_tol=rel_tol, partly_tol=partly_tol)
-        u = f" {unit}" if unit else ""
-        tol = f"(±{rel_tol:.0%} reproduced, ±{partly_tol:.0%} partly)"
-        self.rows.append(dict(claim=claim, paper=f"{paper:{fmt}}{u}", reproduction=f"{ours:{fmt}}{u}",
-                              verdict=verdict, note=(note + " " + tol).strip()))
-        return verdict
+    # ------------------------------------------------------------------ paper claims
+    def _add(self, row: Row) -> str:
+        self.rows.append(row)
+        return row.verdict
 
-    def add_claim(self, claim: str, *, paper: str, ours: str, holds, note: str = "") -> str:
-        """A qualitative claim.
+    def add_value(self, claim: str, *, paper: float, ours: float, unit: str = "", quote: str = "", where: str = "",
+                  band: Band = MEASURED, ci=None, n_seeds: int | None = None, fmt: str = ".3g", note: str = "",
+                  references: dict | None = None, rel_tol: float | None = None, partly_tol: float | None = None,
+                  paper_text: str | None = None, n_unit: str = "seeds") -> str:
+        """A number of the paper against the value here, decided by ``band`` (default :data:`MEASURED`).
 
-        ``holds`` is ``True`` (reproduced), ``False`` (not reproduced), or ``"partly"``;
-        it must be computed from the reproduction, and ``note`` must say why when partly.
+        ``ci`` is the 95 % confidence interval of ``ours`` over ``n_seeds`` seeds; a band other than
+        :data:`MEASURED`/:data:`COMPUTED` must carry its reason.  ``rel_tol``/``partly_tol`` build a
+        band with the measured-number reason (kept for the old signature).  ``paper_text`` replaces the
+        paper column's number (e.g. "comparable (ratio 1)"); ``n_unit`` names what ``n_seeds`` counts
+        (e.g. "runs" for repetitions on a real kernel).  Returns the verdict.
         """
-        if holds is True:
-            verdict = "reproduced"
-        elif holds is False:
-            verdict = "not reproduced"
-        elif holds == "partly":
+        if rel_tol is not None or partly_tol is not None:
+            band = Band(MEASURED.reproduced if rel_tol is None else rel_tol,
+                        MEASURED.partly if partly_tol is None else partly_tol, reason=band.reason)
+        verdict = band.verdict(paper, ours, ci=ci, n_seeds=n_seeds)
+        if n_unit != "seeds" and verdict.startswith(UNDECIDED):
+            verdict = verdict.replace(" seeds", f" {n_unit}")
+        u = f" {unit}" if unit else ""
+        here = fmt_number(ours, fmt) + u
+        ci_ = _check_ci(ci)
+        if ci_ is not None:
+            over = f", {n_seeds} {n_unit}" if n_seeds else ""
+            here += f" (95 % CI {fmt_number(ci_[0], fmt)} to {fmt_number(ci_[1], fmt)}{over})"
+        elif n_seeds:
+            here += f" ({n_seeds} seed{'s' if n_seeds > 1 else ''})"
+        rule = band.text()
+        if band not in (MEASURED, COMPUTED):
+            rule += f" (this row: {band.reason})"
+        paper_col = paper_text if paper_text is not None else fmt_number(paper, fmt) + u
+        return self._add(Row(claim, _quote_text(quote), where, paper_col, here, rule, verdict,
+                             note, dict(references or {})))
+
+    def add_threshold(self, claim: str, *, rule: Threshold, value: float, ours: str, quote: str = "",
+                      where: str = "", paper: str = "", ci=None, n_seeds: int | None = None, note: str = "",
+                      references: dict | None = None) -> str:
+        """A claim decided by a statistic against the cut points of ``rule`` (a :class:`Threshold`).
+
+        ``value`` is the statistic, ``ours`` the text of the value column (it should show ``value``);
+        with ``ci`` (95 %, over ``n_seeds`` seeds) a value whose interval straddles a cut point is
+        ``undecided at n seeds``.
+        """
+        verdict = rule.verdict(value, ci=ci, n_seeds=n_seeds)
+        ci_ = _check_ci(ci)
+        if ci_ is not None:
+            over = f", {n_seeds} seeds" if n_seeds else ""
+            ours += f" (95 % CI {_num(ci_[0])} to {_num(ci_[1])}{over})"
+        text = rule.text()
+        if not rule.reason.startswith("policy") and "(policy)" not in rule.reason:
+            text += f" ({rule.reason})"
+        return self._add(Row(claim, _quote_text(quote), where, paper, ours, text, verdict, note,
+                             dict(references or {})))
+
+    def add_claim(self, claim: str, *, paper: str, ours: str, holds, note: str = "", quote: str = "",
+                  where: str = "", rule: Condition | str | None = None, references: dict | None = None) -> str:
+        """A yes/no statement: ``holds`` is ``True``, ``False`` or ``"partly"``, computed from the runs.
+
+        ``rule`` (a :class:`Condition` or its text) says what must hold; without it the row reads
+        "holds → reproduced".  ``"partly"`` needs a condition with its ``partly_text`` or a ``note``.
+        """
+        if rule is None:
+            rule = Condition("holds")
+        elif isinstance(rule, str):
+            rule = Condition(rule)
+        if holds == "partly" and not rule.partly_text:
             if not note:
                 raise ValueError("note must explain a 'partly' verdict")
-            verdict = "partly"
-        else:
-            raise ValueError(f"holds must be True, False or 'partly', got {holds!r}")
-        self.rows.append(dict(claim=claim, paper=paper, reproduction=ours, verdict=verdict, note=note))
-        return verdict
+            rule = Condition(rule.text_, partly_text=note)
+        verdict = rule.verdict(holds)
+        return self._add(Row(claim, _quote_text(quote), where, paper, ours, rule.text(), verdict, note,
+                             dict(references or {})))
 
-    def add_input(self, claim: str, *, paper: str, ours: str, note: str = "") -> str:
+    def add_input(self, claim: str, *, paper: str, ours: str, note: str = "", quote: str = "", where: str = "",
+                  references: dict | None = None) -> str:
         """A paper number the reproduction used as an input (so it matches by construction)."""
-        self.rows.append(dict(claim=claim, paper=paper, reproduction=ours, verdict="by construction",
-                              note=note or "paper number used as an input, not a result"))
-        return "by construction"
+        return self._add(Row(claim, _quote_text(quote), where, paper, ours, "used as an input → by construction",
+                             BY_CONSTRUCTION, note or "paper number used as an input, not a result",
+                             dict(references or {})))
 
-    def add_not_assessed(self, claim: str, *, paper: str, reason: str, note: str = "") -> str:
-        """A claim this run cannot assess: it did not compute what the claim needs.
+    def add_constructed(self, claim: str, *, paper: str, ours: str, how: str, quote: str = "", where: str = "",
+                        note: str = "", references: dict | None = None) -> str:
+        """A paper claim that holds here because the book built it so (a reconstruction made to satisfy
+        it, a chosen interpretation): shown, never counted as reproduced.  ``how`` says what was built."""
+        if not how:
+            raise ValueError("how must say what makes the row hold by construction")
+        return self._add(Row(claim, _quote_text(quote), where, paper, ours, f"{how} → by construction",
+                             BY_CONSTRUCTION, note, dict(references or {})))
 
-        ``reason`` fills the reproduction column and must say what is missing (e.g. "not run with
-        these parameters (needs scenario 1)"); the verdict is :data:`NOT_ASSESSED`, never a guess.
-        """
+    def add_not_assessed(self, claim: str, *, paper: str, reason: str, note: str = "", quote: str = "",
+                         where: str = "", references: dict | None = None) -> str:
+        """A claim this run cannot assess: it did not compute what the claim needs (``reason`` says what)."""
         if not reason:
             raise ValueError("reason must say why the claim is not assessed")
-        self.rows.append(dict(claim=claim, paper=paper, reproduction=reason, verdict=NOT_ASSESSED, note=note))
-        return NOT_ASSESSED
+        return self._add(Row(claim, _quote_text(quote), where, paper, reason, "needs runs this run did not make",
+                             NOT_ASSESSED, note, dict(references or {})))
+
+    # ------------------------------------------------------------------ checks of this book
+    def add_check(self, check: str, *, target: str, ours: str, holds: bool, rule: str, note: str = "") -> str:
+        """A check of this book (a target it set itself, a precision contract, agreement with another
+        simulator) — not a paper claim, listed apart and never counted in :meth:`summary`."""
+        if not rule:
+            raise ValueError("a check needs its rule")
+        verdict = CHECK_MET if bool(holds) else CHECK_NOT_MET
+        self.checks.append(dict(zip(CHECK_COLUMNS, (check, target, ours, rule, verdict, note))))
+        return verdict
+
+    # ------------------------------------------------------------------ output
+    def reference_columns(self) -> list[str]:
+        cols = []
+        for r in self.rows:
+            cols += [c for c in r.references if c not in cols]
+        return cols
 
     def to_frame(self) -> pd.DataFrame:
-        return pd.DataFrame(self.rows, columns=["claim", "paper", "reproduction", "verdict", "note"])
+        refs = self.reference_columns()
+        cols = COLUMNS[:5] + refs + COLUMNS[5:]
+        data = []
+        for r in self.rows:
+            d = {"claim": r.claim, "paper's words": r.quote, "where": r.where, "paper": r.paper,
+                 "reproduction": r.here, "rule": r.rule, "verdict": r.verdict, "note": r.note}
+            d.update({c: r.references.get(c, "") for c in refs})
+            data.append(d)
+        return pd.DataFrame(data, columns=cols)
+
+    def checks_frame(self) -> pd.DataFrame:
+        return pd.DataFrame(self.checks, columns=CHECK_COLUMNS)
 
     def summary(self) -> dict:
-        """Count of rows per verdict: every one of :data:`VERDICTS`, plus :data:`NOT_ASSESSED` if any row has it."""
+        """Count of paper-claim rows per verdict, every one of :data:`VERDICTS` (checks of this book not counted)."""
         counts = {v: 0 for v in VERDICTS}
         for row in self.rows:
-            counts[row["verdict"]] = counts.get(row["verdict"], 0) + 1
+            counts[row.kind()] += 1
         return counts
 
-    def style(self):
-        """A pandas Styler with the verdict column coloured, for display in the book."""
-        colours = {"reproduced": "#d8f0d8", "partly": "#fff2c6", "not reproduced": "#f8d4d4",
-                   "by construction": "#e4e4f4", NOT_ASSESSED: "#eeeeee"}
+    def summary_text(self) -> str:
+        """"6 reproduced, 3 partly, …" (zeros left out)."""
+        s = self.summary()
+        parts = [f"{n} {v}" for v, n in s.items() if n]
+        return ", ".join(parts) if parts else "no paper claim compared"
+
+    def consistency(self) -> str:
+        """A profile-independent statement checked on the table (for an nbval-checked cell).
+
+        Checks that :meth:`summary` equals the counts of the verdict column, that every paper-claim row
+        carries a location, a paper column, a value, a rule and a verdict of :data:`VERDICTS`, and that
+        every row with a rule threshold has its rule text.  Raises :class:`AssertionError` otherwise.
+        """
         frame = self.to_frame()
-        uuid = hashlib.sha256(frame.to_json().encode()).hexdigest()[:8]  # stable HTML ids: quiet notebook diffs
+        kinds = [UNDECIDED if v.startswith(UNDECIDED) else v for v in frame.verdict]
+        counted = {v: kinds.count(v) for v in VERDICTS}
+        assert counted == self.summary(), (counted, self.summary())
+        assert sum(counted.values()) == len(self.rows)
+        for r in self.rows:
+            assert r.kind() in VERDICTS, r
+            assert r.rule and r.here and r.claim, r
+        for c in self.checks:
+            assert c["verdict"] in (CHECK_MET, CHECK_NOT_MET) and c["rule"], c
+        return ("verdict counts = the table's verdict column; every row carries its value, rule and verdict; "
+                f"checks of this book kept apart: {bool(self.checks) or 'none in this chapter'}")
+
+    def glue(self, prefix: str = "verdicts") -> dict:
+        """Glue the verdict counts for the scoreboard: ``{prefix}_{verdict}`` (spaces as ``_``) and
+        ``{prefix}_claims`` (all paper-claim rows), ``{prefix}_text``.  Returns the glued values."""
+        from myst_nb import glue
+
+        out = {f"{prefix}_{v.replace(' ', '_')}": n for v, n in self.summary().items()}
+        out[f"{prefix}_claims"] = len(self.rows)
+        out[f"{prefix}_checks_met"] = sum(c["verdict"] == CHECK_MET for c in self.checks)
+        out[f"{prefix}_checks"] = len(self.checks)
+        for k, v in out.items():
+            glue(k, v, display=False)
+        glue(f"{prefix}_text", self.summary_text(), display=False)
+        return out
+
+    def _styled(self, frame: pd.DataFrame, uuid_seed: str):
+        uuid = hashlib.sha256((uuid_seed + frame.to_json()).encode()).hexdigest()[:8]  # stable HTML ids
         return (frame.style.set_uuid(uuid).hide(axis="index").format(escape="html")
-                .map(lambda v: f"background-color: {colours.get(v, '')}", subset=["verdict"])
+                .map(lambda v: f"background-color: {VERDICT_COLOURS.get(v, VERDICT_COLOURS[UNDECIDED] if str(v).startswith(UNDECIDED) else '')}",
+                     subset=["verdict"])
                 .set_properties(**{"text-align": "left"}))
+
+    def style(self):
+        """The paper-claim table as a pandas Styler, verdicts coloured."""
+        return self._styled(self.to_frame(), "claims")
+
+    def style_checks(self):
+        """The checks-of-this-book table as a pandas Styler."""
+        return self._styled(self.checks_frame(), "checks")
+
+    def show(self):
+        """Display the paper-claim table and, if any, the checks of this book (in a notebook)."""
+        from IPython.display import Markdown, display
+
+        if self.rows:
+            display(self.style())
+        else:
+            display(Markdown("No claim of a paper is compared in this chapter (its verdict counts are zero)."))
+        if self.checks:
+            display(Markdown("**Checks of this book** (targets this book set itself; not paper claims, not counted "
+                             "in the verdicts):"))
+            display(self.style_checks())

@@ -1,0 +1,107 @@
+"""The scoreboard page and the verdict-policy page against the chapters and the library.
+
+* every chapter with a paper-vs-reproduction table is on the scoreboard, with every verdict count glued
+  (never typed) from that chapter, and every glue key it uses is glued by the chapter's source;
+* in every chapter's *stored* outputs the glued counts equal the counts of the stored table's verdict
+  column and add up to its number of rows (the scoreboard adds up to the chapters' own counts);
+* the policy page states the library's default rules.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from cmtlab import report
+
+REPO = Path(__file__).resolve().parents[1]
+BOARD = (REPO / "book" / "scoreboard.md").read_text(encoding="utf-8")
+KEYS = ["reproduced", "partly", "not_reproduced", "undecided", "by_construction", "not_assessed"]
+GLUE = re.compile(r"\{glue:text\}`\.\./notebooks/([\w.-]+)\.ipynb::(\w+)(?::[^`]*)?`")
+
+
+def _source(nb: str) -> str:
+    d = json.loads((REPO / "notebooks" / f"{nb}.ipynb").read_text(encoding="utf-8"))
+    return "\n".join("".join(c["source"]) for c in d["cells"] if c["cell_type"] == "code")
+
+
+def _stored_names(nb: str) -> set[str]:
+    d = json.loads((REPO / "notebooks" / f"{nb}.ipynb").read_text(encoding="utf-8"))
+    return {(o.get("metadata", {}).get("scrapbook", {}) or {}).get("name", "") for c in d["cells"]
+            for o in c.get("outputs", [])}
+
+
+def _chapters_with_tables() -> set[str]:
+    return {p.stem for p in (REPO / "notebooks").glob("*.ipynb") if re.search(r"\.glue\(\)", _source(p.stem))}
+
+
+def test_every_chapter_with_a_table_is_on_the_scoreboard_with_glued_counts():
+    refs = GLUE.findall(BOARD)
+    on_board = {nb for nb, _ in refs}
+    assert _chapters_with_tables() <= on_board, _chapters_with_tables() - on_board
+    for nb in on_board:
+        src = _source(nb)
+        keys = {k for n, k in refs if n == nb}
+        if any(k.startswith("verdicts_") for k in keys):
+            assert {f"verdicts_{k}" for k in KEYS + ["claims", "checks", "checks_met"]} <= keys, nb
+            assert ".glue()" in src, f"{nb} does not glue its verdict counts"
+        stored = _stored_names(nb)
+        for k in keys - {f"verdicts_{k}" for k in KEYS + ["claims", "checks", "checks_met"]}:
+            literal = re.search(rf"glue\(\s*[\"']{k}[\"']", src)
+            assert literal or k in stored, f"{nb} does not glue {k}"
+    # no typed count: every table row of the scoreboard's count columns is glue
+    for line in BOARD.splitlines():
+        if line.startswith("| ") and "{doc}" in line:
+            cells = [c.strip() for c in line.strip("|").split("|")][2:]
+            assert all(c.startswith("{glue:text}") for c in cells), line
+
+
+def _stored(nb: str):
+    """(glued verdict counts, verdict column of the stored paper-claim table) or None if not executed."""
+    d = json.loads((REPO / "notebooks" / f"{nb}.ipynb").read_text(encoding="utf-8"))
+    glued, verdicts = {}, None
+    for c in d["cells"]:
+        for o in c.get("outputs", []):
+            name = (o.get("metadata", {}).get("scrapbook", {}) or {}).get("name", "")
+            if name.startswith("verdicts_"):
+                glued[name[len("verdicts_"):]] = o["data"].get("application/papermill.record/text/plain")
+            h = "".join(o.get("data", {}).get("text/html", ""))
+            rows = [[html.unescape(re.sub(r"<[^>]+>", "", x)).strip()
+                     for x in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", r, re.S)] for r in re.findall(r"<tr>(.*?)</tr>", h, re.S)]
+            if verdicts is None and rows and rows[0][:2] == ["claim", "paper's words"]:
+                i = rows[0].index("verdict")
+                verdicts = [r[i] for r in rows[1:]]
+    if not glued:
+        return None
+    if verdicts is None:          # a chapter with checks of this book only shows no paper-claim table
+        verdicts = []
+    return glued, verdicts
+
+
+@pytest.mark.parametrize("nb", sorted({nb for nb, k in GLUE.findall(BOARD) if k.startswith("verdicts_")}))
+def test_glued_counts_add_up_to_the_chapters_table(nb):
+    stored = _stored(nb)
+    if stored is None:
+        pytest.skip(f"{nb}: no stored verdict table with glued counts (re-execute the notebook)")
+    glued, verdicts = stored
+    kinds = Counter(report.UNDECIDED if v.startswith(report.UNDECIDED) else v for v in verdicts)
+    for k in KEYS:
+        assert int(glued[k]) == kinds.get(k.replace("_", " "), 0), (nb, k)
+    assert sum(int(glued[k]) for k in KEYS) == int(glued["claims"]) == len(verdicts)
+    assert set(kinds) <= set(report.VERDICTS)
+
+
+def test_policy_page_states_the_librarys_rules():
+    page = (REPO / "book" / "verdict-policy.md").read_text(encoding="utf-8").replace("\\|", "|")
+    for band in (report.MEASURED, report.COMPUTED):
+        assert band.text() in page
+    assert f"1 ± {100 * report.NO_CHANGE:g} %" in page
+    for v in report.VERDICTS:
+        assert f"**{v}" in page, v
+    toc = (REPO / "_toc.yml").read_text(encoding="utf-8")
+    assert toc.index("book/scoreboard") < toc.index("book/verdict-policy") < toc.index("notebooks/")
