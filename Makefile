@@ -77,7 +77,7 @@ book-quick: $(STAMP) $(DELAYLINE) ## strict build with CMTLAB_PROFILE=quick into
 	time $(NOBARS) CMTLAB_PROFILE=quick $(BIN)/jupyter-book build . --path-output $(QUICK_OUT) $(JB_FLAGS)
 
 # ---------------------------------------------------------------- tests
-test: test-unit test-nbval book-quick test-browser ## all checks (unit, nbval, quick book build, browser)
+test: lint test-unit test-nbval book-quick test-browser ## all checks (lint, unit, nbval, quick book build, browser)
 	@echo "make test: all steps passed"
 
 # ---------------------------------------------------------------- testbed (cmtlab.testbed)
@@ -108,6 +108,9 @@ papers-sim-if-compiler: $(STAMP)
 
 papers-sim-data: papers-sim ## re-run the papers' simulator and rewrite its recorded results (data/papers-sim/)
 	time $(NOBARS) $(BIN)/python -m cmtlab.papers_sim record
+
+lint: $(STAMP) ## ruff (ruff.toml: undefined names, unused imports/variables, syntax) over lib, tests, benchmarks, notebooks
+	time $(BIN)/ruff check lib tests benchmarks notebooks
 
 test-unit: $(STAMP) $(DELAYLINE) papers-sim-if-compiler ## unit tests of the library
 	time $(BIN)/python -m pytest tests --ignore=tests/browser $(PYTEST_ARGS)

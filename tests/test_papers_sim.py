@@ -12,7 +12,6 @@ import os
 import re
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from cmtlab.papers_sim import build as bld

@@ -255,7 +255,7 @@ def test_eifel_detects_spurious_when_the_echo_predates_the_retransmission():
 
 def test_eifel_not_spurious_when_the_retransmission_is_echoed():
     sub, net, resp, saved = _eifel_fast_retransmit()
-    cwnd, ssthresh = sub.cwnd, sub.ssthresh
+    ssthresh = sub.ssthresh
     sub.on_ack(210 * MS, 4, 100, None)  # echoes the retransmission's TSval
     assert resp.detections == 0 and resp.retransmit_ts is None  # decided once: genuine
     assert sub.ssthresh == ssthresh < saved.ssthresh

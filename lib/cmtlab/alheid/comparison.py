@@ -497,7 +497,7 @@ def fig5_comparison(summary: pd.DataFrame, *, table_pdrs, duration_s: float, n_s
     stab = float(s.loc[(pmax, "PR-R")] / s.loc[(p0, "PR-R")])
     table.add_threshold("PR-R is stable against the PDR", where="sec. V.B, Fig. 5",
                         quote="provides a stable performance against the increasing rate of packet drops",
-                        paper="stable", rule=Threshold(f"PR-R at the largest PDR / at PDR 0", ">=", STABLE_RATIO,
+                        paper="stable", rule=Threshold("PR-R at the largest PDR / at PDR 0", ">=", STABLE_RATIO,
                                                        "'stable' read as within 15 % of its PDR-0 value"),
                         value=stab, ours=f"{stab:.2f} (PDR {100 * pmax:.1f} %)")
     nopr_max = float(wide["NoPR"].max())

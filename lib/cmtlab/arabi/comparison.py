@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..report import NOT_ASSESSED, NO_CHANGE, SAME, Comparison, Condition, trend_rule
+from ..report import NO_CHANGE, SAME, Comparison, Condition, trend_rule
 from .experiments import (BIN_S, CC_LABELS, PAPER_CONGESTION, QUEUE_PACKETS, REORDERING, RO_LABELS, claims,
                           pivot)
 

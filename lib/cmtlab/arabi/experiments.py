@@ -51,7 +51,6 @@ algorithms differ only by their response.  OLIA has no Chihani variant; it runs 
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 import numpy as np

@@ -10,7 +10,7 @@
   sec. 5.1 (:mod:`cmtlab.sim.net.cross_traffic`).
 """
 
-from . import checks, experiments, figures, model, scheduler, timeline  # scheduler: registers "osia" with cmtlab.sim
+from . import checks, experiments, figures, model, scheduler, timeline  # noqa: F401  (scheduler registers "osia" with cmtlab.sim)
 from .model import (DELAY_RESOLUTION_S, K_DEFAULT, PathSet, borders_s, buckets_frame, chunk_bits, chunk_fractions,
                     fluid_order_violation_s, leaky_buckets, path_probabilities, path_shares, preprocess, rtt_s,
                     start_times, theorem2_holds, theorem2_ratio, total_data_bits, two_path_condition,

@@ -231,7 +231,7 @@ def plot_fig9(panels: dict, capacity_mbps: dict, value: str = "goodput_bps"):
     for ax in axes.flat[1:]:
         ax.set_ylabel("")
     axes.flat[0].set_ylim(0, max(capacity_mbps.values()) * 1.2)  # room for the capacity labels (shared y)
-    handles, labels = {}, {}
+    handles = {}
     for ax in axes.flat:
         for h, lab in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(lab, h)

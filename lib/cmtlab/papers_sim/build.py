@@ -31,14 +31,12 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import io
 import json
 import os
 import re
 import shlex
 import shutil
 import subprocess
-import sys
 import tarfile
 import tempfile
 import time
