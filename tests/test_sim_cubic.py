@@ -202,3 +202,28 @@ def test_engine_single_path_and_uncoupled_subflows():
                          **{**kw, "duration_s": 3, "queue_packets": 100, "loss": [LossModel("packet", 1e-3)] * 2})
     assert (two.subflows["goodput_bps"] > 0).all()
     assert two.throughput_bps > 0.5 * 25e6
+
+
+def test_linux_variant_keeps_alpha_and_uses_the_minimum_rtt():
+    """Linux's tcp_friendliness (and ns-3.44's TcpCubic) keep alpha_cubic = 3(1-b)/(1+b) past
+    cwnd_prior; RFC 9438 sec. 4.3 switches to 1.  The variant's target adds the smallest SRTT seen."""
+    lin = registry.make("congestion", "cubic", variant="linux")
+    assert type(lin).__name__ == "LinuxCubic" and lin.rtt == "min" and not lin.alpha_to_one
+    with pytest.raises(ValueError, match="variant"):
+        Cubic(variant="bsd")
+    rfc, sub_r = Cubic(), Sub(10, rtt_s=0.01)
+    sub_l = Sub(10, rtt_s=0.01)
+    for cc, sub in ((rfc, sub_r), (lin, sub_l)):
+        cc.init(sub)
+        after_loss(cc, sub)
+        ack_clock(cc, sub, 0.3)
+    assert rfc.alpha == 1.0 and lin.alpha == pytest.approx(3 * 0.3 / 1.7)
+    assert sub_l.cwnd < sub_r.cwnd  # 30 RTTs: 7 + 30 * 0.53 = 22.9 vs about 10 + 24 = 34 segments
+    assert sub_l.cwnd / SEG == pytest.approx(7 + 30 * 3 * 0.3 / 1.7, abs=0.6)
+    # the minimum RTT: a later, larger SRTT does not change the RTT added to t
+    s = Sub(50, ssthresh_segs=2, rtt_s=0.01)
+    lin2 = registry.make("congestion", "cubic", variant="linux")
+    lin2.init(s)
+    lin2.increase_window(s, 1)
+    s.srtt = int(0.5e9)
+    assert lin2._rtt_s(s) == pytest.approx(0.01)

@@ -40,7 +40,7 @@ from __future__ import annotations
 import math
 
 from ...._validate import check_choice
-from ...registry import register
+from ...registry import check_variant, register, register_variant
 from .base import CongestionControl
 
 NS_PER_S = 1_000_000_000
@@ -84,21 +84,33 @@ class Cubic(CongestionControl):
         ``"cwnd"`` (default: Linux, ns-3) or ``"flight"`` (RFC 9438 sec. 4.6's ``flight_size``):
         what ``beta`` multiplies on a congestion event.
     rtt
-        ``"srtt"`` (default: RFC 9438's RTT) or ``"min"`` (the smallest RTT seen, as Linux's
-        ``delay_min``): the RTT added to ``t`` in the target.
+        ``"srtt"`` (default: RFC 9438's RTT) or ``"min"`` (the smallest smoothed RTT seen, for Linux's
+        minimum RTT sample ``delay_min``; the sender keeps no minimum sample): the RTT added to ``t``.
+    alpha_to_one
+        RFC 9438 sec. 4.3: once ``W_est >= cwnd_prior`` the Reno-friendly estimate grows by one
+        segment per RTT instead of ``alpha_cubic`` (default on).  Linux's ``tcp_friendliness`` (and
+        ns-3.44's port of it) keeps ``alpha_cubic`` = 0.53 throughout.
+    variant
+        ``"spec"`` (this class) or ``"linux"`` (:class:`LinuxCubic`: ``alpha_to_one=False``,
+        ``rtt="min"``, built by ``registry.make("congestion", "cubic", variant="linux")``).
 
     State (segments unless named otherwise): ``w_max``, ``k_s``, ``cwnd_epoch``, ``t_epoch_ns``
     (``None`` outside an epoch), ``w_est``, ``cwnd_prior``, ``alpha``.  ``sub.cwnd`` stays an
     integer number of bytes; the fraction is kept here (``cwnd_segs``) so that growth is exact.
     """
 
+    VARIANT = "spec"
     COUNTINGS = ("segments", "ack")
     REDUCE_FROM = ("cwnd", "flight")
     RTTS = ("srtt", "min")
 
     def __init__(self, beta: float = 0.7, c: float = 0.4, fast_convergence: bool = True,
                  reno_friendly: bool = True, counting: str = "segments", reduce_from: str = "cwnd",
-                 rtt: str = "srtt"):
+                 rtt: str = "srtt", alpha_to_one: bool = True, variant: str = "spec"):
+        self.variant = check_variant("congestion", self, variant)
+        if not isinstance(alpha_to_one, bool):
+            raise ValueError(f"alpha_to_one must be a boolean, got {alpha_to_one!r}")
+        self.alpha_to_one = alpha_to_one
         self.beta = _check_unit_interval("beta", beta, 0.0, 1.0)
         self.c = _check_unit_interval("c", c, 0.0, math.inf)
         if not isinstance(fast_convergence, bool) or not isinstance(reno_friendly, bool):
@@ -141,7 +153,7 @@ class Cubic(CongestionControl):
             srtt = sub.srtt
             if self.min_rtt_ns is None or srtt < self.min_rtt_ns:
                 self.min_rtt_ns = srtt
-            return (srtt if self.rtt == "srtt" else self.min_rtt_ns) / NS_PER_S
+            return (srtt if self.rtt == "srtt" else self.min_rtt_ns) / NS_PER_S  # "min": smallest SRTT seen
         path = getattr(sub, "path", None)
         d = getattr(path, "delay_s", None) if path is not None else None
         return float(d) if d else 0.0
@@ -179,7 +191,7 @@ class Cubic(CongestionControl):
             target = w_cubic(t + self._rtt_s(sub), self.w_max, self.k_s, self.c)
             target = cwnd if target < cwnd else (1.5 * cwnd if target > 1.5 * cwnd else target)
             self.w_est += self.alpha * n / cwnd
-            if self.w_est >= self.cwnd_prior:
+            if self.alpha_to_one and self.w_est >= self.cwnd_prior:
                 self.alpha = 1.0  # RFC 9438 sec. 4.3: Reno's own increase once past cwnd_prior
             if self.reno_friendly and w_cubic(t, self.w_max, self.k_s, self.c) < self.w_est:
                 cwnd = max(cwnd, self.w_est)  # Reno-friendly region
@@ -201,4 +213,18 @@ class Cubic(CongestionControl):
         return max(math.floor(base * self.beta), 2) * seg
 
 
-__all__ = ["Cubic", "cubic_k_s", "w_cubic"]
+@register_variant("congestion", "cubic", "linux")
+class LinuxCubic(Cubic):
+    """CUBIC with Linux's choices where they differ from RFC 9438's text (``tcp_cubic.c``, also
+    ns-3.44's ``TcpCubic``): the Reno-friendly estimate keeps ``alpha_cubic`` (no switch to 1 past
+    ``cwnd_prior``) and the target adds the minimum RTT (``delay_min``), not the smoothed one."""
+
+    def __init__(self, beta: float = 0.7, c: float = 0.4, fast_convergence: bool = True,
+                 reno_friendly: bool = True, counting: str = "segments", reduce_from: str = "cwnd",
+                 rtt: str = "min", alpha_to_one: bool = False, variant: str = "linux"):
+        super().__init__(beta=beta, c=c, fast_convergence=fast_convergence, reno_friendly=reno_friendly,
+                         counting=counting, reduce_from=reduce_from, rtt=rtt, alpha_to_one=alpha_to_one,
+                         variant=variant)
+
+
+__all__ = ["Cubic", "LinuxCubic", "cubic_k_s", "w_cubic"]
