@@ -42,14 +42,15 @@ def cubic_scenario(rate_bps: float, rtt_s: float, loss: float, queue_packets: in
                             receive_buffer_bytes=1 << 24)
 
 
-def cubic_ns3_table(scenarios=SCENARIOS, seeds=(0, 1, 2), *, seconds: float = 20.0,
+def cubic_ns3_table(scenarios=SCENARIOS, seeds=(0, 1, 2), *, seconds: float = 20.0, variant: str = "spec",
                     progress_bar: bool = True) -> pd.DataFrame:
     """One row per (scenario, seed): completion time, retransmissions and timeouts of the transfer in
     cmtlab.sim with :class:`~cmtlab.sim.mechanisms.congestion.Cubic` and in ns-3.44 with ``TcpCubic``,
     ``ct_rel_diff`` = sim/ns-3 - 1 and ``exact`` (same completion time to the nanosecond and same
-    retransmissions)."""
+    retransmissions).  ``variant``: ``"spec"`` (RFC 9438's text) or ``"linux"`` (Linux's choices,
+    :class:`~cmtlab.sim.mechanisms.congestion.cubic.LinuxCubic`, which ns-3's port shares)."""
     from .. import ns3
-    from ..sim.mechanisms.congestion import Cubic
+    from ..sim.registry import make
     from ..sim.striped import Simulation
 
     rows = []
@@ -57,9 +58,9 @@ def cubic_ns3_table(scenarios=SCENARIOS, seeds=(0, 1, 2), *, seconds: float = 20
     for (name, rate, rtt, loss, q), seed in progress(jobs, desc="cubic vs ns-3", unit="run",
                                                      enabled_=progress_bar):
         sc = cubic_scenario(rate, rtt, loss, q, seconds=seconds, seed=seed)
-        sim = Simulation(sc, congestion=Cubic()).run()
+        sim = Simulation(sc, congestion=make("congestion", "cubic", variant=variant)).run()
         ref = ns3.engine.run(sc, congestion="cubic")
-        rows.append(dict(scenario=name, rate_bps=rate, rtt_s=rtt, loss=loss, queue_packets=q, seed=seed,
+        rows.append(dict(scenario=name, variant=variant, rate_bps=rate, rtt_s=rtt, loss=loss, queue_packets=q, seed=seed,
                          sim_completion_s=sim.completion_time_s, ns3_completion_s=ref.completion_time_s,
                          sim_retransmissions=sim.retransmissions, ns3_retransmissions=ref.retransmissions,
                          sim_timeouts=sim.timeouts, ns3_timeouts=ref.timeouts))
