@@ -227,3 +227,50 @@ def test_linux_variant_keeps_alpha_and_uses_the_minimum_rtt():
     lin2.increase_window(s, 1)
     s.srtt = int(0.5e9)
     assert lin2._rtt_s(s) == pytest.approx(0.01)
+
+
+def test_linux_reno_counts_acknowledged_segments():
+    """Linux's Reno (tcp_cong_avoid_ai): one segment per cwnd acknowledged *segments*, so an ACK of two
+    segments counts two; ns-3's NewReno grows once per ACK.  Slow start to ssthresh, rest to CA;
+    ssthresh = max(cwnd/2, 2) segments."""
+    from cmtlab.sim.mechanisms.congestion import LinuxReno, NewReno
+
+    lr, s = LinuxReno(), Sub(10, ssthresh_segs=10)
+    for _ in range(5):  # 5 delayed ACKs of 2 segments = one window of 10 segments
+        lr.increase_window(s, 2)
+    assert s.cwnd == 11 * SEG
+    nr, s2 = NewReno(), Sub(10, ssthresh_segs=10)
+    for _ in range(5):
+        nr.increase_window(s2, 2)
+    assert s2.cwnd < 10.6 * SEG  # about half a segment
+    ss = Sub(8, ssthresh_segs=10)
+    lr2 = LinuxReno()
+    lr2.increase_window(ss, 4)  # 2 to reach ssthresh, 2 counted in congestion avoidance
+    assert ss.cwnd == 10 * SEG and lr2.cwnd_cnt == 2
+    assert LinuxReno().ssthresh(Sub(11), 5 * SEG) == 5 * SEG and LinuxReno().ssthresh(Sub(3), 0) == 2 * SEG
+    assert registry.make("congestion", "reno").__class__ is LinuxReno
+
+
+def test_hystart_delay_detection_ends_slow_start():
+    """Linux HyStart (delay): from 16 segments on, the minimum of a round's first 8 RTT samples at or
+    above delay_min + clamp(delay_min/8, 4, 16 ms) ends slow start (ssthresh = cwnd); below, it goes on."""
+    def run(rtt2_ms, hystart=True):
+        cc, sub = Cubic(hystart=hystart), Sub(20, ssthresh_segs=10**6)
+        sub.una, sub.high, sub.rtt_samples_taken, sub.last_rtt_sample_ns = 0, 20, 0, 0
+        cc.init(sub)
+        for rnd, rtt_ms in ((0, 100), (1, rtt2_ms)):
+            for j in range(10):
+                sub.una = rnd * 20 + j + (1 if j == 0 and rnd else 0)
+                sub.rtt_samples_taken += 1
+                sub.last_rtt_sample_ns = int(rtt_ms * MS)
+                cc.increase_window(sub, 0 if j else 1)
+                sub.high = max(sub.high, sub.una + 20)
+        return cc, sub
+    cc, sub = run(113)  # 113 >= 100 + 12.5 ms
+    assert cc.hystart_exits == 1 and sub.ssthresh == sub.cwnd // SEG * SEG
+    cc, sub = run(112)
+    assert cc.hystart_exits == 0 and sub.ssthresh == 10**6 * SEG
+    cc, sub = run(200, hystart=False)
+    assert cc.hystart_exits == 0
+    with pytest.raises(ValueError, match="hystart"):
+        Cubic(hystart="on")

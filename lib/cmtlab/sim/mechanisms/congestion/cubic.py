@@ -90,6 +90,14 @@ class Cubic(CongestionControl):
         RFC 9438 sec. 4.3: once ``W_est >= cwnd_prior`` the Reno-friendly estimate grows by one
         segment per RTT instead of ``alpha_cubic`` (default on).  Linux's ``tcp_friendliness`` (and
         ns-3.44's port of it) keeps ``alpha_cubic`` = 0.53 throughout.
+    hystart
+        Linux's HyStart delay-increase detection (default off; HyStart's ACK-train detection is not
+        modelled): in slow start from ``hystart_low_window`` (16) segments on, per round trip
+        (a round ends when the cumulative ACK passes the highest segment sent at its start) the
+        smallest of its first 8 RTT samples is compared with ``delay_min + clamp(delay_min / 8, 4 ms,
+        16 ms)`` (``delay_min``: the smallest sample so far); above it, slow start ends
+        (``ssthresh = cwnd``).  Reads ``sub.last_rtt_sample_ns``/``sub.rtt_samples_taken``,
+        ``sub.una``/``sub.high``.
     variant
         ``"spec"`` (this class) or ``"linux"`` (:class:`LinuxCubic`: ``alpha_to_one=False``,
         ``rtt="min"``, built by ``registry.make("congestion", "cubic", variant="linux")``).
@@ -106,8 +114,21 @@ class Cubic(CongestionControl):
 
     def __init__(self, beta: float = 0.7, c: float = 0.4, fast_convergence: bool = True,
                  reno_friendly: bool = True, counting: str = "segments", reduce_from: str = "cwnd",
-                 rtt: str = "srtt", alpha_to_one: bool = True, variant: str = "spec"):
+                 rtt: str = "srtt", alpha_to_one: bool = True, hystart: bool = False,
+                 hystart_low_window: int = 16, variant: str = "spec"):
         self.variant = check_variant("congestion", self, variant)
+        if not isinstance(hystart, bool):
+            raise ValueError(f"hystart must be a boolean, got {hystart!r}")
+        if isinstance(hystart_low_window, bool) or not isinstance(hystart_low_window, int) or hystart_low_window < 2:
+            raise ValueError(f"hystart_low_window must be an integer >= 2 (segments), got {hystart_low_window!r}")
+        self.hystart = hystart
+        self.hystart_low_window = hystart_low_window
+        self._hs_round_end = -1
+        self._hs_samples = 0
+        self._hs_round_min = None
+        self._hs_seen = 0
+        self._hs_delay_min = None
+        self.hystart_exits = 0
         if not isinstance(alpha_to_one, bool):
             raise ValueError(f"alpha_to_one must be a boolean, got {alpha_to_one!r}")
         self.alpha_to_one = alpha_to_one
@@ -171,6 +192,9 @@ class Cubic(CongestionControl):
     def increase_window(self, sub, segments_acked: int) -> None:
         cwnd = self._sync(sub)
         ssthresh = sub.ssthresh / sub.seg
+        if cwnd < ssthresh and self.hystart and self._hystart_exit(sub, cwnd):
+            ssthresh = cwnd
+            sub.ssthresh = int(cwnd) * sub.seg
         acked = float(segments_acked)
         if acked <= 0:
             return
@@ -199,6 +223,32 @@ class Cubic(CongestionControl):
                 cwnd += n * (target - cwnd) / cwnd  # concave / convex region
         self._write(sub, cwnd)
 
+    def _hystart_exit(self, sub, cwnd_segs: float) -> bool:
+        """Linux HyStart's delay detection (``hystart_update``, ``HYSTART_DELAY``) on this ACK."""
+        n = getattr(sub, "rtt_samples_taken", 0)
+        if n == self._hs_seen:
+            return False
+        self._hs_seen = n
+        sample = sub.last_rtt_sample_ns
+        if self._hs_delay_min is None or sample < self._hs_delay_min:
+            self._hs_delay_min = sample
+        if sub.una >= self._hs_round_end:  # a new round trip
+            self._hs_round_end = sub.high
+            self._hs_samples = 0
+            self._hs_round_min = None
+        if cwnd_segs < self.hystart_low_window:
+            return False
+        if self._hs_samples < 8:
+            self._hs_samples += 1
+            if self._hs_round_min is None or sample < self._hs_round_min:
+                self._hs_round_min = sample
+            if self._hs_samples == 8:
+                eta = min(max(self._hs_delay_min // 8, 4_000_000), 16_000_000)
+                if self._hs_round_min >= self._hs_delay_min + eta:
+                    self.hystart_exits += 1
+                    return True
+        return False
+
     def ssthresh(self, sub, bytes_in_flight: int) -> int:
         cwnd = self._sync(sub)
         seg = sub.seg
@@ -221,10 +271,11 @@ class LinuxCubic(Cubic):
 
     def __init__(self, beta: float = 0.7, c: float = 0.4, fast_convergence: bool = True,
                  reno_friendly: bool = True, counting: str = "segments", reduce_from: str = "cwnd",
-                 rtt: str = "min", alpha_to_one: bool = False, variant: str = "linux"):
+                 rtt: str = "min", alpha_to_one: bool = False, hystart: bool = False,
+                 hystart_low_window: int = 16, variant: str = "linux"):
         super().__init__(beta=beta, c=c, fast_convergence=fast_convergence, reno_friendly=reno_friendly,
                          counting=counting, reduce_from=reduce_from, rtt=rtt, alpha_to_one=alpha_to_one,
-                         variant=variant)
+                         hystart=hystart, hystart_low_window=hystart_low_window, variant=variant)
 
 
 __all__ = ["Cubic", "LinuxCubic", "cubic_k_s", "w_cubic"]
