@@ -10,10 +10,11 @@ the queue alone on this machine.  The cmtlab-vs-ns-3 comparison is a separate be
 It then times the multipath engine on Arabi et al.'s scenario 2 (three subflows: 5 Mbit/s /
 100 ms, 2 Mbit/s / 10 ms, 7 Mbit/s / 50 ms round trip; LIA if registered, else NewReno; round
 robin) — MPTCP data segments per second beside the striped engine on the same three paths in
-the same run, and prints the ratio (goal >= 0.6).
+the same run, and prints the ratio (goal >= 0.8).
 
 Usage: ``python benchmarks/bench_sim.py [--transfer-bytes 5000000] [--repeat 3]``.
-Exit status 1 if the striped target is missed.
+A missed goal is printed (MISSED), not fatal: the exit status is 0, so ``make bench`` runs every
+benchmark.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from cmtlab import sim
 from cmtlab.scenario import striped_scenario
 
 TARGET_SEGMENTS_PER_S = 150_000
+#: The multipath engine's rate on Arabi's scenario 2 over the striped engine's on the same paths.
+MPTCP_GOAL = 0.8
 SONG_B = [35.9e6, 18.4e6, 33.3e6, 14.7e6, 14.8e6, 4.4e6, 22.5e6, 12.5e6]  # Song sec. 5.3, links I-VIII
 SONG_D = [0.050, 0.080, 0.060, 0.100, 0.070, 0.090, 0.055, 0.065]  # round-trip delays (s)
 
@@ -85,7 +88,7 @@ def main() -> int:
               f"({rate / ref:.2f} x the bare event loop)")
     print(f"  target >= {TARGET_SEGMENTS_PER_S:,} segments/s on every scenario: {'met' if ok else 'MISSED'}")
     mptcp_vs_striped(args.transfer_bytes, args.repeat)
-    return 0 if ok else 1
+    return 0
 
 
 ARABI_B = [5e6, 2e6, 7e6]  # Arabi et al. scenario 2: rates (bit/s)
@@ -145,7 +148,7 @@ def mptcp_vs_striped(transfer_bytes: int, repeat: int) -> float:
     print(f"MPTCP, Arabi scenario 2 (3 subflows, {cc}, {sched}):")
     print(f"  multipath engine  {segs:8d} segments  {best:10,.0f} segments/s")
     print(f"  striped engine    {ssegs:8d} segments  {striped:10,.0f} segments/s  (same paths, same run)")
-    print(f"  ratio multipath / striped = {ratio:.2f} (goal >= 0.6): {'met' if ratio >= 0.6 else 'MISSED'}")
+    print(f"  ratio multipath / striped = {ratio:.2f} (goal >= {MPTCP_GOAL}): {'met' if ratio >= MPTCP_GOAL else 'MISSED'}")
     return ratio
 
 

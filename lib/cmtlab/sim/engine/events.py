@@ -14,6 +14,10 @@ import itertools
 from heapq import heappush
 
 
+class RunComplete(Exception):
+    """Raised by :meth:`EventQueue.complete` to end the loop (no per-event check of a flag)."""
+
+
 class EventQueue:
     """Pending events of one run, and the clock state a handler may read.
 
@@ -23,8 +27,8 @@ class EventQueue:
         ``order_ns`` of the event being processed (a link transmitting a packet now orders its
         arrival after events scheduled earlier, see :class:`~cmtlab.sim.net.link.LinkModel`).
     done
-        Set by whoever completes the run (the receiving application); the loop stops after
-        the event that set it.
+        Set by :meth:`complete` (the receiving application holds everything): the loop stops
+        after the event being processed.
     """
 
     __slots__ = ("heap", "_ids", "order_ns", "done")
@@ -49,8 +53,13 @@ class EventQueue:
 
         return push
 
+    def complete(self) -> None:
+        """The run is complete: stop the loop now (the rest of the current event's handlers is skipped)."""
+        self.done = True
+        raise RunComplete
+
     def __len__(self) -> int:
         return len(self.heap)
 
 
-__all__ = ["EventQueue"]
+__all__ = ["EventQueue", "RunComplete"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import enum
 from heapq import heappop
 
+from .events import RunComplete
+
 
 class StopReason(str, enum.Enum):
     """Why a run ended (``result.extra["stop_reason"]``)."""
@@ -32,21 +34,22 @@ def run_events(queue, *, tmax_ns: int, budget: int, t_end_ns: int | None = None)
     events = 0
     now = 0
     reason = StopReason.STALLED
-    while heap:
-        now, order, _, handler, args = pop(heap)
-        if now > limit:
-            reason = limit_reason
-            now = limit
-            break
-        queue.order_ns = order
-        handler(now, *args)
+    try:
+        while heap:
+            now, order, _, handler, args = pop(heap)
+            if now > limit:
+                reason = limit_reason
+                now = limit
+                break
+            queue.order_ns = order
+            handler(now, *args)
+            events += 1
+            if events >= budget:
+                reason = StopReason.MAX_EVENTS
+                break
+    except RunComplete:  # EventQueue.complete(): the application holds every byte
         events += 1
-        if queue.done:
-            reason = StopReason.COMPLETED
-            break
-        if events >= budget:
-            reason = StopReason.MAX_EVENTS
-            break
+        reason = StopReason.COMPLETED
     return reason, now, events
 
 

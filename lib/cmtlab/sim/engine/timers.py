@@ -9,6 +9,8 @@ restart the retransmission timer add no events.
 
 from __future__ import annotations
 
+from heapq import heappush
+
 
 class LazyTimer:
     """One restartable timer calling ``expire(now_ns)`` at its deadline.
@@ -19,10 +21,12 @@ class LazyTimer:
     connection send after every timer event of a subflow).
     """
 
-    __slots__ = ("queue", "expire", "deadline", "event_ns", "armed_at", "handler")
+    __slots__ = ("queue", "expire", "deadline", "event_ns", "armed_at", "handler", "_heap", "_ids")
 
     def __init__(self, queue, expire):
         self.queue = queue
+        self._heap = queue.heap  # the timer schedules its own event (one heap push, no call layers)
+        self._ids = queue._ids
         self.expire = expire
         self.deadline = None
         self.event_ns = None  # time of the timer's event in the queue (None: none queued)
@@ -36,7 +40,7 @@ class LazyTimer:
         ev = self.event_ns
         if ev is None or deadline < ev:
             self.event_ns = deadline
-            self.queue.schedule(deadline, now, self.handler)
+            heappush(self._heap, (deadline, now, next(self._ids), self.handler, ()))
 
     def cancel(self) -> None:
         self.deadline = None
@@ -51,7 +55,7 @@ class LazyTimer:
             return
         if deadline > now:
             self.event_ns = deadline
-            self.queue.schedule(deadline, self.armed_at, self.handler)
+            heappush(self._heap, (deadline, self.armed_at, next(self._ids), self.handler, ()))
             return
         self.deadline = None
         self.expire(now)

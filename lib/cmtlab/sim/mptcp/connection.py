@@ -287,10 +287,9 @@ class MptcpConnection:
         if self.n_dsn is not None and nxt >= self.n_dsn:
             self.done = True
             self.done_time = now
-            self.queue.done = True
             rcv.done = True
             rcv.done_time = now
-            return _ACK
+            self.queue.complete()  # the application holds every byte: the run ends here
         if ooo and ooo_added and self._hold_code:
             self.pending_ack.add(rcv.index)
             return self._hold_code

@@ -133,7 +133,7 @@ class TcpReceiver:
                     self.done = True
                     self.done_time = now
                     if self.completes_run:
-                        self.queue.done = True
+                        self.queue.complete()  # ends the run here
                     return
                 hold = sink(now, self, k, rcv_nxt)
                 if self.done:
