@@ -255,7 +255,7 @@ def test_hystart_delay_detection_ends_slow_start():
     """Linux HyStart (delay): from 16 segments on, the minimum of a round's first 8 RTT samples at or
     above delay_min + clamp(delay_min/8, 4, 16 ms) ends slow start (ssthresh = cwnd); below, it goes on."""
     def run(rtt2_ms, hystart=True):
-        cc, sub = Cubic(hystart=hystart), Sub(20, ssthresh_segs=10**6)
+        cc, sub = Cubic(hystart=hystart, hystart_ack_train=False), Sub(20, ssthresh_segs=10**6)
         sub.una, sub.high, sub.rtt_samples_taken, sub.last_rtt_sample_ns = 0, 20, 0, 0
         cc.init(sub)
         for rnd, rtt_ms in ((0, 100), (1, rtt2_ms)):
@@ -274,3 +274,23 @@ def test_hystart_delay_detection_ends_slow_start():
     assert cc.hystart_exits == 0
     with pytest.raises(ValueError, match="hystart"):
         Cubic(hystart="on")
+
+
+def test_hystart_ack_train_ends_slow_start_when_the_train_outlasts_half_the_minimum_rtt():
+    """Linux HYSTART_ACK_TRAIN: ACKs <= 2 ms apart from the round's start for more than delay_min/2."""
+    def run(spacing_ms, n_acks):
+        cc, sub = Cubic(hystart=True), Sub(32, ssthresh_segs=10**6)
+        sub.una, sub.high, sub.rtt_samples_taken, sub.last_rtt_sample_ns = 0, 32, 0, 0
+        cc.init(sub)
+        t = 0
+        for j in range(n_acks):
+            t += int(spacing_ms * MS)
+            sub.ack_time_ns = t
+            sub.una = j + 1 if j else 0
+            sub.rtt_samples_taken += 1
+            sub.last_rtt_sample_ns = 40 * MS  # delay_min 40 ms: the train must outlast 20 ms
+            cc.increase_window(sub, 0)
+        return cc
+    assert run(1.2, 15).hystart_exits == 0  # 16.8 ms of train
+    assert run(1.2, 20).hystart_exits == 1  # 22.8 ms > 20 ms
+    assert run(2.5, 30).hystart_exits == 0  # ACKs too far apart: no train

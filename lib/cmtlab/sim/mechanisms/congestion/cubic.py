@@ -90,14 +90,16 @@ class Cubic(CongestionControl):
         RFC 9438 sec. 4.3: once ``W_est >= cwnd_prior`` the Reno-friendly estimate grows by one
         segment per RTT instead of ``alpha_cubic`` (default on).  Linux's ``tcp_friendliness`` (and
         ns-3.44's port of it) keeps ``alpha_cubic`` = 0.53 throughout.
-    hystart
-        Linux's HyStart delay-increase detection (default off; HyStart's ACK-train detection is not
-        modelled): in slow start from ``hystart_low_window`` (16) segments on, per round trip
-        (a round ends when the cumulative ACK passes the highest segment sent at its start) the
-        smallest of its first 8 RTT samples is compared with ``delay_min + clamp(delay_min / 8, 4 ms,
-        16 ms)`` (``delay_min``: the smallest sample so far); above it, slow start ends
-        (``ssthresh = cwnd``).  Reads ``sub.last_rtt_sample_ns``/``sub.rtt_samples_taken``,
-        ``sub.una``/``sub.high``.
+    hystart, hystart_ack_train
+        Linux's HyStart (default off), on ACKs that carry an RTT sample, in slow start from
+        ``hystart_low_window`` (16) segments on.  Rounds: a round ends when the cumulative ACK
+        passes the highest segment sent at its start.  Delay increase: the smallest of a round's
+        first 8 RTT samples at or above ``delay_min + clamp(delay_min / 8, 4 ms, 16 ms)``
+        (``delay_min``: the smallest sample so far).  ACK train (``hystart_ack_train``, on with
+        ``hystart``): ACKs no more than 2 ms apart since the round started, for longer than
+        ``delay_min / 2`` (Linux without pacing).  Either ends slow start (``ssthresh = cwnd``).
+        Reads ``sub.last_rtt_sample_ns``/``sub.rtt_samples_taken``, ``sub.una``/``sub.high`` and
+        ``sub.ack_time_ns``.
     variant
         ``"spec"`` (this class) or ``"linux"`` (:class:`LinuxCubic`: ``alpha_to_one=False``,
         ``rtt="min"``, built by ``registry.make("congestion", "cubic", variant="linux")``).
@@ -115,10 +117,10 @@ class Cubic(CongestionControl):
     def __init__(self, beta: float = 0.7, c: float = 0.4, fast_convergence: bool = True,
                  reno_friendly: bool = True, counting: str = "segments", reduce_from: str = "cwnd",
                  rtt: str = "srtt", alpha_to_one: bool = True, hystart: bool = False,
-                 hystart_low_window: int = 16, variant: str = "spec"):
+                 hystart_low_window: int = 16, hystart_ack_train: bool = True, variant: str = "spec"):
         self.variant = check_variant("congestion", self, variant)
-        if not isinstance(hystart, bool):
-            raise ValueError(f"hystart must be a boolean, got {hystart!r}")
+        if not isinstance(hystart, bool) or not isinstance(hystart_ack_train, bool):
+            raise ValueError(f"hystart and hystart_ack_train must be booleans, got {hystart!r}, {hystart_ack_train!r}")
         if isinstance(hystart_low_window, bool) or not isinstance(hystart_low_window, int) or hystart_low_window < 2:
             raise ValueError(f"hystart_low_window must be an integer >= 2 (segments), got {hystart_low_window!r}")
         self.hystart = hystart
@@ -128,6 +130,8 @@ class Cubic(CongestionControl):
         self._hs_round_min = None
         self._hs_seen = 0
         self._hs_delay_min = None
+        self._hs_round_start = self._hs_last_ack = 0
+        self.hystart_ack_train = hystart_ack_train
         self.hystart_exits = 0
         if not isinstance(alpha_to_one, bool):
             raise ValueError(f"alpha_to_one must be a boolean, got {alpha_to_one!r}")
@@ -232,12 +236,21 @@ class Cubic(CongestionControl):
         sample = sub.last_rtt_sample_ns
         if self._hs_delay_min is None or sample < self._hs_delay_min:
             self._hs_delay_min = sample
+        now = sub.ack_time_ns
         if sub.una >= self._hs_round_end:  # a new round trip
             self._hs_round_end = sub.high
             self._hs_samples = 0
             self._hs_round_min = None
+            self._hs_round_start = self._hs_last_ack = now
         if cwnd_segs < self.hystart_low_window:
             return False
+        if self.hystart_ack_train and now - self._hs_last_ack <= 2_000_000:
+            # HYSTART_ACK_TRAIN: ACKs closely spaced (<= 2 ms, hystart_ack_delta_us) since the round
+            # started, for longer than delay_min / 2 (Linux without pacing): the pipe is full
+            self._hs_last_ack = now
+            if now - self._hs_round_start > self._hs_delay_min // 2:
+                self.hystart_exits += 1
+                return True
         if self._hs_samples < 8:
             self._hs_samples += 1
             if self._hs_round_min is None or sample < self._hs_round_min:
@@ -272,10 +285,11 @@ class LinuxCubic(Cubic):
     def __init__(self, beta: float = 0.7, c: float = 0.4, fast_convergence: bool = True,
                  reno_friendly: bool = True, counting: str = "segments", reduce_from: str = "cwnd",
                  rtt: str = "min", alpha_to_one: bool = False, hystart: bool = False,
-                 hystart_low_window: int = 16, variant: str = "linux"):
+                 hystart_low_window: int = 16, hystart_ack_train: bool = True, variant: str = "linux"):
         super().__init__(beta=beta, c=c, fast_convergence=fast_convergence, reno_friendly=reno_friendly,
                          counting=counting, reduce_from=reduce_from, rtt=rtt, alpha_to_one=alpha_to_one,
-                         hystart=hystart, hystart_low_window=hystart_low_window, variant=variant)
+                         hystart=hystart, hystart_low_window=hystart_low_window,
+                         hystart_ack_train=hystart_ack_train, variant=variant)
 
 
 __all__ = ["Cubic", "LinuxCubic", "cubic_k_s", "w_cubic"]
