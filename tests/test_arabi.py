@@ -30,7 +30,7 @@ def test_presets_select_the_model_or_the_rfc_semantics():
 
 @pytest.mark.parametrize("kw, match", [
     (dict(scenario_id=3), "scenario_id"), (dict(preset="ns3"), "preset"), (dict(loss_rate=-0.1), "loss_rate"),
-    (dict(loss_rate=1.0), "loss_rate"), (dict(duration_s=0), "duration_s"), (dict(congestion="cubic"), "cubic"),
+    (dict(loss_rate=1.0), "loss_rate"), (dict(duration_s=0), "duration_s"), (dict(congestion="bbr"), "bbr"),
     (dict(reordering="rack"), "rack"), (dict(paths=(1, 2, 3)), "paths"),
     (dict(delays_are_round_trips="yes"), "delays_are_round_trips"),
 ])

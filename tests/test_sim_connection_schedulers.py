@@ -20,9 +20,14 @@ class Sub:
         self.srtt = int(round((srtt_s or 0) * 1e9))
         self.n_rtt_samples = 1 if srtt_s is not None else 0
         self.path = SimpleNamespace(rate_bps=rate_bps, delay_s=rtt_s)
+        self.ssthresh = 2 * SEG
+        self.rttvar = 0
 
     def available_window(self):
         return SEG if self.room else SEG - 1  # one byte short of a segment = no room
+
+    def in_flight(self):
+        return self.cwnd - self.available_window()
 
 
 class Conn:
@@ -31,6 +36,9 @@ class Conn:
         self.next_dsn = 0
         self.n_dsn = n_dsn
         self.seed = seed
+        self.data_ack_seen = 0  # connection-level window (the scheduler contract): ample here
+        self.rcvbuf_segs = 10**6
+        self.seg = SEG
 
     def make_rng(self, stream):
         return random.Random(self.seed * 1_000_003 + stream)

@@ -255,3 +255,30 @@ def test_simulator_column_is_guarded_or_gives_the_same_rows():
     assert (sim.throughput_bps <= 2 * 2e6).all()
     g = ex.gains(sim)
     assert set(g.delta_ms) == {0, 100}
+
+
+def test_rate_schedule_is_validated_and_the_reverse_direction_is_not_scheduled():
+    with pytest.raises(ValueError, match="rate_schedule_bps"):
+        tb.Direction(10e6, 0.01, rate_schedule_bps=(0.0, 0.0))
+    with pytest.raises(ValueError, match="rate_schedule_bps"):
+        tb.Direction(10e6, 0.01, rate_schedule_bps=[1e6])
+    with pytest.raises(ValueError, match="schedule_interval_s"):
+        tb.Direction(10e6, 0.01, rate_schedule_bps=(1e6,), schedule_interval_s=0)
+    p = tb.EmulatedPath(tb.Direction(10e6, 0.01, rate_schedule_bps=(1e6, 2e6)))
+    assert p.back.rate_schedule_bps is None
+
+
+@live
+def test_rate_schedule_replayed_by_the_delay_line():
+    """The delay line replays a rate schedule (the same one cmtlab.sim.net.trace_link replays): TCP's
+    goodput in 0.1 s bins sits at the payload share of either scheduled rate (10 / 2 Mbit/s, 2 s
+    each) except around the changes (the schedule starts when the line is ready, the transfer a
+    fraction of a second later), and its mean is the schedule's."""
+    f = tb.Direction(10e6, 0.01, queue_packets=50, rate_schedule_bps=(10e6, 10e6, 2e6, 2e6))
+    r = tb.run_transfer([tb.EmulatedPath(f)], tb.KernelSettings(congestion="cubic"), mptcp=False, duration_s=8)
+    bins = r.goodput.goodput_bps.to_numpy()[2:78]
+    hi, lo = tb.tcp_goodput_bps(10e6), tb.tcp_goodput_bps(2e6)
+    near = np.minimum(np.abs(bins - hi) / hi, np.abs(bins - lo) / lo) <= 0.15
+    assert near.mean() >= 0.75, bins
+    assert (np.abs(bins - hi) / hi <= 0.15).sum() >= 20 and (np.abs(bins - lo) / lo <= 0.15).sum() >= 20
+    assert r.throughput_bps == pytest.approx((hi + lo) / 2, rel=0.1)

@@ -73,6 +73,7 @@ struct Config {
     bool limited_transmit = false;
     bool timestamps = false;
     int recovery = 0;                        // 0 TcpClassicRecovery, 1 TcpPrrRecovery
+    int congestion = 0;                      // 0 TcpNewReno, 1 TcpCubic (HyStart off)
     double min_rto_s = 1.0;
     double initial_rto_s = 1.0;
     double clock_granularity_s = 0.001;
@@ -571,7 +572,13 @@ Result RunTransfer(const Config& cfg) {
     Ptr<SenderSocket> snd = CreateObject<SenderSocket>();
     snd->SetNode(A);
     snd->SetTcp(tcpA);
-    snd->SetCongestionControlAlgorithm(CreateObject<TcpNewReno>());
+    if (cfg.congestion == 1) {
+        Ptr<TcpCubic> cubic = CreateObject<TcpCubic>();
+        cubic->SetAttribute("HyStart", BooleanValue(false));  // cmtlab.sim's CUBIC has no HyStart
+        snd->SetCongestionControlAlgorithm(cubic);
+    } else {
+        snd->SetCongestionControlAlgorithm(CreateObject<TcpNewReno>());
+    }
     if (cfg.recovery == 1) snd->SetRecoveryAlgorithm(CreateObject<TcpPrrRecovery>());
     else snd->SetRecoveryAlgorithm(CreateObject<TcpClassicRecovery>());
     ApplyTcpAttributes(snd, cfg);

@@ -185,8 +185,13 @@ def _link_mtu(scenario: StripedScenario) -> int:
     return max(1500, need)
 
 
-def _config(gbl, scenario: StripedScenario, trace: bool):
+#: Congestion controls :func:`run` can give the sender (``Config::congestion`` of the glue).
+CONGESTIONS = {"newreno": 0, "cubic": 1}
+
+
+def _config(gbl, scenario: StripedScenario, trace: bool, congestion: str = "newreno"):
     c = gbl.cmtlab_ns3.Config()
+    c.congestion = CONGESTIONS[congestion]
     o = scenario.options
     n = scenario.n_links
     c.bandwidths_bps = gbl.std.vector["double"]([float(round(b)) for b in scenario.bandwidths_bps])
@@ -255,8 +260,14 @@ def _traces(res) -> dict[str, pd.DataFrame]:
     return {"cwnd": both, "congestion_state": states, "packets": packets}
 
 
-def run(scenario: StripedScenario, *, trace: bool = False) -> TransferResult:
-    """Simulate ``scenario`` in ns-3 3.44 and return a :class:`TransferResult` (``simulator="ns-3"``)."""
+def run(scenario: StripedScenario, *, trace: bool = False, congestion: str = "newreno") -> TransferResult:
+    """Simulate ``scenario`` in ns-3 3.44 and return a :class:`TransferResult` (``simulator="ns-3"``).
+
+    ``congestion``: the sender's ``TcpCongestionOps`` — ``"newreno"`` (default, ``TcpNewReno``) or
+    ``"cubic"`` (ns-3.44's ``TcpCubic``, a port of Linux's ``bictcp`` CUBIC, with HyStart off as in
+    :class:`cmtlab.sim.mechanisms.congestion.Cubic`)."""
+    if congestion not in CONGESTIONS:
+        raise ValueError(f"congestion must be one of {sorted(CONGESTIONS)}, got {congestion!r}")
     if not isinstance(scenario, StripedScenario):
         raise ValueError(f"scenario must be a StripedScenario (see cmtlab.scenario.striped_scenario), "
                          f"got {type(scenario).__name__}")
@@ -264,7 +275,7 @@ def run(scenario: StripedScenario, *, trace: bool = False) -> TransferResult:
         raise ValueError(f"trace must be True or False, got {trace!r}")
     check_supported(scenario)
     gbl = load()
-    cfg = _config(gbl, scenario, bool(trace))
+    cfg = _config(gbl, scenario, bool(trace), congestion)
     with _lock:  # ns-3's simulator is a process-wide singleton
         t0 = time.perf_counter()
         res = gbl.cmtlab_ns3.RunTransfer(cfg)

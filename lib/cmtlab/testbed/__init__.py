@@ -111,7 +111,9 @@ class Direction:
     ``rate_bps`` bottleneck rate (IP bytes; 0 < rate <= 1e9), ``delay_s`` one-way propagation
     delay (0 <= delay <= 5 s), ``queue_packets``/``queue_bytes`` drop-tail limit on the packets
     not yet serialised (None = no limit of that kind; at least one must be set), ``loss``
-    random drop probability at arrival, in [0, 1).
+    random drop probability at arrival, in [0, 1).  ``rate_schedule_bps``: None (constant
+    ``rate_bps``) or one rate per ``schedule_interval_s``, replayed (repeating) from the moment the
+    delay line is ready — the same schedule :class:`cmtlab.sim.net.trace_link.RateTraceLink` replays.
     """
 
     rate_bps: float
@@ -119,12 +121,23 @@ class Direction:
     queue_packets: int | None = 100
     queue_bytes: int | None = None
     loss: float = 0.0
+    rate_schedule_bps: tuple | None = None
+    schedule_interval_s: float = 1.0
 
     def __post_init__(self):
         # numpy scalars are accepted and stored as Python numbers (rows, JSON, command lines)
         set_ = object.__setattr__.__get__(self)
         set_("rate_bps", _check_pos("rate_bps", self.rate_bps, maximum=1e9))
         set_("delay_s", _check_pos("delay_s (one-way)", self.delay_s, allow_zero=True, maximum=5))
+        if self.rate_schedule_bps is not None:
+            sch = self.rate_schedule_bps
+            if not isinstance(sch, tuple) or not sch or any(
+                    isinstance(r, (bool, np.bool_)) or not isinstance(r, numbers.Real) or not math.isfinite(r)
+                    or not 0 <= r <= 1e9 for r in sch) or max(sch) <= 0:
+                raise ValueError(f"rate_schedule_bps must be None or a non-empty tuple of rates in [0, 1e9] bit/s "
+                                 f"with one > 0, got {sch!r}")
+            set_("rate_schedule_bps", tuple(float(r) for r in sch))
+            set_("schedule_interval_s", _check_pos("schedule_interval_s", self.schedule_interval_s))
         if self.queue_packets is None and self.queue_bytes is None:
             raise ValueError("queue_packets or queue_bytes must be set (drop-tail queue limit)")
         if self.queue_packets is not None:
@@ -151,7 +164,7 @@ class EmulatedPath:
     def back(self) -> Direction:
         if self.reverse is not None:
             return self.reverse
-        return dataclasses.replace(self.forward, loss=0.0)
+        return dataclasses.replace(self.forward, loss=0.0, rate_schedule_bps=None)
 
     @property
     def rtt_s(self) -> float:
@@ -545,6 +558,9 @@ class Testbed:
                     cmd += [f"--rate-{tag_}", repr(float(d.rate_bps)), f"--delay-{tag_}-ns", str(int(round(d.delay_s * 1e9))),
                             f"--queue-{tag_}-pkts", str(d.queue_packets or 0), f"--queue-{tag_}-bytes", str(d.queue_bytes or 0),
                             f"--loss-{tag_}", repr(float(d.loss)), f"--seed-{tag_}", str(sd)]
+                    if d.rate_schedule_bps is not None:
+                        cmd += [f"--sched-{tag_}", ",".join(repr(float(r)) for r in d.rate_schedule_bps),
+                                f"--sched-interval-{tag_}-ns", str(int(round(d.schedule_interval_s * 1e9)))]
                 pr = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                       start_new_session=True)
                 self._lines.append(pr)

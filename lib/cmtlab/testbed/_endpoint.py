@@ -135,7 +135,9 @@ def recv_main(a) -> None:
         reset = True
     except _Stop:  # the harness stops a duration-limited run whose reset was lost on a full queue
         stopped = True
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # a SIGTERM that arrives now (the harness's grace period ended while this process, on a loaded
+    # machine, was still between the reset and its report) must not kill the report: ignore it
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if t_last is not None:
         samples.append((t_last, total))
     print(json.dumps({"bytes": total, "t_accept": t_accept, "t_first": t_first,

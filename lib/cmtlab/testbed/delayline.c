@@ -12,7 +12,10 @@
  *
  * Usage: delayline --ns-a PATH --dev-a NAME --ns-b PATH --dev-b NAME
  *          [--rate-ab BPS] [--delay-ab-ns NS] [--queue-ab-pkts N] [--queue-ab-bytes N]
- *          [--loss-ab P] [--seed-ab S]   (same with -ba)   [--max-runtime-s T] [--owner-pid PID]
+ *          [--loss-ab P] [--seed-ab S] [--sched-ab R1,R2,... --sched-interval-ab-ns N]
+ *          (same with -ba)   [--max-runtime-s T] [--owner-pid PID]
+ * --sched-*: the rate follows the schedule (bit/s per interval of N ns, repeating) from the moment
+ * the line prints READY; a packet's serialisation is integrated across interval boundaries.
  * The TUN devices are created (non-persistent) inside the namespaces; they vanish when the
  * process exits.  Prints "READY\n" once both exist; on SIGTERM/SIGINT (or the runtime bound)
  * prints the counters as one JSON line on stdout and exits 0.  Dies with its parent
@@ -57,6 +60,10 @@ typedef struct {
     int64_t queue_pkts;     /* 0 = unlimited */
     int64_t queue_bytes;    /* 0 = unlimited */
     double loss;
+    double *sched;          /* rate schedule (bit/s per interval), NULL = constant rate_bps */
+    int64_t nsched;
+    int64_t sched_ns;       /* interval of the schedule */
+    int64_t t0;             /* the schedule's time 0: when the line is READY */
     uint64_t rng;
     int64_t link_free_ns;
     pkt *head, *tail;       /* FIFO of packets not yet delivered */
@@ -117,6 +124,47 @@ static void advance_queue(dir_t *d, int64_t t) {
 
 static unsigned char buf[MAX_PKT];
 
+/* End of serialisation of n bytes starting at `start`: constant rate, or the schedule integrated
+ * across interval boundaries (an interval of rate 0 is an outage: the packet waits); it repeats. */
+static int64_t ser_end(const dir_t *d, int64_t start, uint32_t n) {
+    if (!d->nsched)
+        return start + (d->rate_bps > 0 ? (int64_t)((double)n * 8e9 / d->rate_bps + 0.5) : 0);
+    double bits = (double)n * 8.0;
+    int64_t t = start < d->t0 ? d->t0 : start;
+    for (;;) {
+        int64_t i = (t - d->t0) / d->sched_ns;
+        int64_t end = d->t0 + (i + 1) * d->sched_ns;
+        double rate = d->sched[i % d->nsched];
+        if (rate > 0) {
+            double need = bits * 1e9 / rate;
+            if ((double)t + need <= (double)end) {
+                int64_t ns = (int64_t)(need + 0.5);
+                return t + (ns > 0 ? ns : 1);
+            }
+            bits -= rate * (double)(end - t) / 1e9;
+        }
+        t = end;
+    }
+}
+
+static void parse_sched(dir_t *d, const char *v) {
+    int64_t n = 1;
+    for (const char *c = v; *c; c++) n += *c == ',';
+    d->sched = malloc(sizeof(double) * (size_t)n);
+    if (!d->sched) die("malloc");
+    const char *c = v;
+    double mx = 0;
+    for (int64_t i = 0; i < n; i++) {
+        char *e;
+        d->sched[i] = strtod(c, &e);
+        if (e == c || d->sched[i] < 0) { fprintf(stderr, "bad --sched value\n"); exit(2); }
+        if (d->sched[i] > mx) mx = d->sched[i];
+        c = *e == ',' ? e + 1 : e;
+    }
+    if (mx <= 0) { fprintf(stderr, "--sched: every rate is 0\n"); exit(2); }
+    d->nsched = n;
+}
+
 static void on_readable(dir_t *d) {
     for (;;) {
         ssize_t n = read(d->in_fd, buf, sizeof buf);
@@ -140,8 +188,7 @@ static void on_readable(dir_t *d) {
         p->next = NULL; p->len = (uint32_t)n;
         memcpy(p->data, buf, (size_t)n);
         int64_t start = d->link_free_ns > t ? d->link_free_ns : t;
-        int64_t ser = d->rate_bps > 0 ? (int64_t)((double)n * 8e9 / d->rate_bps + 0.5) : 0;
-        p->tx_end_ns = start + ser;
+        p->tx_end_ns = ser_end(d, start, (uint32_t)n);
         d->link_free_ns = p->tx_end_ns;
         p->deliver_ns = p->tx_end_ns + d->delay_ns;
         if (d->tail) d->tail->next = p; else d->head = p;
@@ -212,6 +259,8 @@ int main(int argc, char **argv) {
             }
         }
         else if (!strcmp(k, "--owner-pid")) owner_pid = atol(v);
+        else if (di >= 0 && !strncmp(k, "--sched-interval-", 17)) d[di].sched_ns = atoll(v);
+        else if (di >= 0 && !strncmp(k, "--sched-", 8)) parse_sched(&d[di], v);
         else if (di >= 0 && !strncmp(k, "--rate-", 7)) d[di].rate_bps = atof(v);
         else if (di >= 0 && !strncmp(k, "--delay-", 8)) d[di].delay_ns = atoll(v);
         else if (di >= 0 && !strncmp(k, "--queue-", 8) && strstr(k, "pkts")) d[di].queue_pkts = atoll(v);
@@ -223,6 +272,7 @@ int main(int argc, char **argv) {
     if (!ns_a || !ns_b || !dev_a || !dev_b) usage();
     for (int i = 0; i < 2; i++) {
         if (d[i].rate_bps < 0 || d[i].delay_ns < 0 || d[i].loss < 0 || d[i].loss > 1) usage();
+        if (d[i].nsched && d[i].sched_ns <= 0) usage();
         d[i].rng = seed_state(seeds[i]);
     }
 
@@ -263,6 +313,7 @@ int main(int argc, char **argv) {
     ev.data.u32 = 3; epoll_ctl(ep, EPOLL_CTL_ADD, sfd, &ev);
 
     int64_t t0 = now_ns();
+    d[0].t0 = d[1].t0 = t0;
     int64_t deadline = t0 + (int64_t)(max_runtime_s * 1e9);
     int64_t armed = -1;
     printf("READY sched_fifo=%d dma_latency=%d\n", fifo, dma >= 0);

@@ -335,7 +335,9 @@ def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, s
     by then.  Returns the kernel rows' experiment keys and path columns with
     ``simulator="cmtlab.sim"``, ``throughput_bps`` (that goodput), ``sub<i>_bytes`` (payload
     bytes the subflow delivered to the connection over the whole run), ``sub<i>_retrans_total``,
-    ``sub<i>_timeouts`` and ``sub<i>_queue_drops``, so :func:`gains` applies unchanged.
+    ``sub<i>_timeouts``, ``sub<i>_queue_drops``, ``sub<i>_spurious_retransmissions`` and
+    ``sub<i>_loss_drops``, so :func:`gains` applies unchanged.  A row's ``path<i>_loss`` (the delay
+    line's random drop rate on the data direction) becomes the simulator's packet loss on that path.
     ``reordering``: the reordering response of every subflow (``"none"``, ``"dsack"``,
     ``"eifel"``, ``"frto"``, ...).  ``options``: :class:`cmtlab.scenario.TcpOptions` fields or
     :func:`cmtlab.sim.simulate_mptcp` keywords that replace the kernel-like values (e.g.
@@ -396,6 +398,8 @@ def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, s
             new[f"sub{i}_retrans_total"] = rec["retransmissions"]
             new[f"sub{i}_timeouts"] = rec["timeouts"]
             new[f"sub{i}_queue_drops"] = rec["queue_drops"]
+            new[f"sub{i}_spurious_retransmissions"] = rec["spurious_retransmissions"]
+            new[f"sub{i}_loss_drops"] = rec["loss_drops"]
         out.append(new)
     return pd.DataFrame(out)
 

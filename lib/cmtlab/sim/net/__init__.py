@@ -5,6 +5,8 @@
 * :mod:`~cmtlab.sim.net.wifi` — an 802.11g link whose directions share one medium;
 * :mod:`~cmtlab.sim.net.cross_traffic` — links with Pareto on/off cross traffic and varying bit
   error rates (the path model of Wang et al., sec. 5.1);
+* :mod:`~cmtlab.sim.net.trace_link` — a link whose rate is replayed from a measured trace
+  (``"rate_trace"``: the public 5G / Starlink per-second rates);
 * :mod:`~cmtlab.sim.net.topology` — paths as chains of links (shared bottlenecks);
 * :mod:`~cmtlab.sim.net.rng` — ns-3's MRG32k3a streams (the loss draws agree with :mod:`cmtlab.ns3`).
 """

@@ -68,4 +68,13 @@ class OutOfOrderAck(enum.IntEnum):
     DUPLICATE = 2
 
 
-__all__ = ["FastRetransmitDecision", "TimeoutDecision", "UndoMode", "OutOfOrderAck"]
+class ProbeKind(enum.Enum):
+    """What a Tail Loss Probe sends (RFC 8985 sec. 7.3)."""
+
+    #: One new, never-sent segment (when the receive window and the data allow).
+    NEW_DATA = "new_data"
+    #: A retransmission of the highest-sequence segment sent so far.
+    RETRANSMIT_LAST = "retransmit_last"
+
+
+__all__ = ["FastRetransmitDecision", "TimeoutDecision", "UndoMode", "OutOfOrderAck", "ProbeKind"]

@@ -22,6 +22,7 @@ class RttEstimator:
         ``RTTVAR += (|R - SRTT| - RTTVAR) / 4``; the first sample sets ``SRTT = R``,
         ``RTTVAR = R / 2``.
         """
+        self.last_rtt_sample_ns = rtt
         if self.n_rtt_samples:
             delta = rtt - self.srtt
             self.srtt = ((self.srtt << 3) + delta) >> 3

@@ -124,6 +124,8 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
         "index", "connection", "path",
         # reordering-response hooks (see cmtlab.sim.mechanisms.reordering)
         "_every_ack", "_plain", "spurious_undos", "initial_cwnd",
+        # clock hook for time-based mechanisms (CUBIC's W_cubic(t)): the time of the ACK being processed
+        "ack_time_ns", "last_rtt_sample_ns",
     )
 
     def __init__(self, *, segment_bytes: int, transfer_bytes: int, initial_window_bytes: int,
@@ -209,6 +211,8 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
         self._every_ack = bool(getattr(reordering, "wants_every_ack", False))
         self._plain = trace is None and not self._every_ack
         self.spurious_undos = 0  # times a reordering response restored a saved congestion state
+        self.ack_time_ns = 0  # engine time (ns) of the ACK being processed: read by time-based congestion control
+        self.last_rtt_sample_ns = 0  # the latest RTT sample (ns; rtt_samples_taken counts them): HyStart reads it
         cc.init(self)
         attach = getattr(reordering, "attach", None)
         if attach is not None:
@@ -322,6 +326,7 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
     def on_ack(self, now: int, ack: int, ts_echo: int, sack) -> None:
         """Process one ACK (``sack``: ``None`` or ``(dsack_block_or_None, blocks)``)."""
         self.acks_rx += 1
+        self.ack_time_ns = now  # the clock of CongestionControl.increase_window / ssthresh (e.g. CUBIC)
         if self._every_ack:
             # the response sees every ACK first, stale and reordered ones included
             self.reordering.on_ack(self, ack, ts_echo, sack, now)

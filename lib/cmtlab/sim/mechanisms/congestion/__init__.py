@@ -24,10 +24,13 @@ per subflow, registered by name (``"uncoupled"``, ``"fully_coupled"``, ``"rtt_co
 
 One file per algorithm: ``base.py`` (the interface), ``newreno.py``, ``coupled.py`` (the frame of
 the coupled ones and RFC 6356's alpha), ``uncoupled.py``, ``fully_coupled.py``, ``lia.py``,
-``rtt_compensation.py``, ``olia.py``.
+``rtt_compensation.py``, ``olia.py``; ``cubic.py`` (RFC 9438 CUBIC, per subflow, uncoupled), ``linux_reno.py`` (Reno counting
+acknowledged segments, as Linux).
 """
 
 from .base import CongestionControl
+from .cubic import Cubic
+from .linux_reno import LinuxReno
 from .coupled import COUNTINGS, CoupledCongestionControl, _rtt_s, rfc6356_alpha  # noqa: F401
 from .fully_coupled import FullyCoupled
 from .lia import Lia
@@ -37,4 +40,4 @@ from .rtt_compensation import RttCompensation
 from .uncoupled import Uncoupled
 
 __all__ = ["CongestionControl", "NewReno", "COUNTINGS", "rfc6356_alpha", "CoupledCongestionControl", "Uncoupled",
-           "FullyCoupled", "Lia", "RttCompensation", "Olia"]
+           "FullyCoupled", "Lia", "RttCompensation", "Olia", "Cubic", "LinuxReno"]

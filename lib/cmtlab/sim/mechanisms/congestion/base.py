@@ -15,7 +15,11 @@ class CongestionControl(ABC):
 
     @abstractmethod
     def increase_window(self, sub, segments_acked: int) -> None:
-        """Grow ``sub.cwnd`` for an ACK that acknowledged ``segments_acked`` new segments."""
+        """Grow ``sub.cwnd`` for an ACK that acknowledged ``segments_acked`` new segments.
+
+        ``sub.ack_time_ns`` is the engine time (integer ns) of that ACK, for time-based
+        algorithms (CUBIC's ``W_cubic(t)``); it is also current in :meth:`ssthresh` when a fast
+        retransmit calls it."""
 
     @abstractmethod
     def ssthresh(self, sub, bytes_in_flight: int) -> int:

@@ -31,23 +31,31 @@ connection; never write it):
 ``conn.next_dsn`` / ``conn.n_dsn``
     the next new data-level segment and the number of segments of the transfer (``None``
     for a duration-limited run).
+``conn.data_ack_seen`` / ``conn.rcvbuf_segs`` / ``conn.seg``
+    the last DATA_ACK seen by the sender, the receiver's connection-level buffer (segments) and the
+    segment size (bytes): the connection-level window is ``[data_ack_seen, data_ack_seen + rcvbuf_segs)``.
 ``conn.make_rng(stream)``
     a seeded ``random.Random``-like generator, independent per ``stream`` number, for
     probabilistic schedulers (repeatable for a scenario's seed).
 
 One file per scheduler: ``tunnel.py`` (the tunnel's), ``base.py`` (the connection-level
 interface), ``round_robin.py``, ``lowest_rtt.py``, ``cwnd_aware.py``, ``flow_level.py``,
-``edpf.py``, ``planned.py`` (a scheduler that follows a planner's release plan).
+``edpf.py``, ``planned.py`` (a scheduler that follows a planner's release plan); today's
+heterogeneity-aware ones: ``blest.py`` (Ferlin et al. 2016), ``ecf.py`` (Lim et al. 2017), ``linux.py``
+(upstream Linux 6.18's ``mptcp_subflow_get_send``), with ``_paths.py`` (RTT, fastest subflow, window).
 """
 
 from .base import ConnectionScheduler, HoldUntil, _has_room  # noqa: F401
+from .blest import BlestScheduler
 from .cwnd_aware import CwndAwareScheduler
+from .ecf import EcfScheduler
+from .linux import LinuxScheduler
 from .edpf import EdpfScheduler
 from .flow_level import FlowLevelScheduler
 from .lowest_rtt import LowestRttScheduler
 from .round_robin import RoundRobinConnectionScheduler
 from .tunnel import FixedScheduler, RoundRobinScheduler, Scheduler
 
-__all__ = ["Scheduler", "RoundRobinScheduler", "FixedScheduler", "HoldUntil", "ConnectionScheduler",
+__all__ = ["BlestScheduler", "EcfScheduler", "LinuxScheduler", "Scheduler", "RoundRobinScheduler", "FixedScheduler", "HoldUntil", "ConnectionScheduler",
            "RoundRobinConnectionScheduler", "LowestRttScheduler", "CwndAwareScheduler", "FlowLevelScheduler",
            "EdpfScheduler"]

@@ -1,0 +1,295 @@
+"""CUBIC congestion control (RFC 9438), for single-path TCP and as uncoupled MPTCP subflow control.
+
+Equations (RFC 9438 sec. 4; windows in segments, times in seconds)::
+
+    W_cubic(t) = C * (t - K)**3 + W_max                          (eq. 1)
+    K          = cbrt((W_max - cwnd_epoch) / C)                  (eq. 2)
+    target     = clamp(W_cubic(t + RTT), cwnd, 1.5 * cwnd)       (sec. 4.2)
+    W_est     += alpha_cubic * segments_acked / cwnd             (eq. 4, Reno-friendly estimate)
+    alpha_cubic = 3 * (1 - beta) / (1 + beta)                    (eq. 3; 1 once W_est >= cwnd_prior)
+
+* congestion avoidance: ``t`` runs from the first ACK of the current congestion-avoidance
+  stage (``t_epoch``), when ``cwnd_epoch = cwnd``; if ``W_cubic(t) < W_est`` the flow is in the
+  Reno-friendly region and ``cwnd = W_est`` (sec. 4.3), otherwise ``cwnd += (target - cwnd) / cwnd``
+  per acknowledged segment (concave and convex regions, sec. 4.4/4.5);
+* on a congestion event (fast retransmit or timeout, :meth:`Cubic.ssthresh`): fast convergence
+  (sec. 4.7) — ``W_max = cwnd * (1 + beta) / 2`` if ``cwnd < W_max``, else ``W_max = cwnd`` —,
+  ``cwnd_prior = cwnd``, ``ssthresh = max(floor(cwnd * beta), 2)`` segments (sec. 4.6: the RFC
+  writes ``flight_size * beta`` and allows ``cwnd * beta``; Linux and ns-3.44's ``TcpCubic`` use
+  ``cwnd``, as does the default ``reduce_from="cwnd"``), and the epoch ends;
+* slow start is RFC 5681's (HyStart/HyStart++ are not modelled).
+
+Where the RFC leaves room the defaults follow Linux's ``tcp_cubic.c``: when ``W_max <= cwnd_epoch``
+(first epoch after slow start, or a window that grew past the last maximum) ``K = 0`` and the
+curve starts from ``cwnd_epoch`` (Linux's ``origin_point = cwnd``); ``counting="segments"``
+counts every acknowledged segment, as Linux does (RFC 3465 byte counting, L = unlimited;
+``"ack"``: one increase per ACK, the literal reading of sec. 4.4 and ns-3's ``TcpNewReno`` slow
+start). Differences from Linux that remain: no HyStart, the cubic curve in floating point
+instead of Linux's fixed-point ``bictcp_update`` with its ``cnt`` clamp (``cnt >= 2``: at most
+half a segment per acknowledged segment), ``RTT`` = the smoothed RTT (Linux adds its minimum
+RTT ``delay_min``; ``rtt="min"`` does the same), and after a timeout Linux forgets ``W_max``
+(``bictcp_reset`` in ``TCP_CA_Loss``) while this class keeps it, as RFC 9438 sec. 4.8 describes.
+
+The sender passes the time of the ACK it is processing in ``sub.ack_time_ns`` (integer ns, the
+engine clock; :class:`cmtlab.sim.tcp.TcpSender` sets it at every ACK) — the only thing CUBIC
+needs beyond the congestion-control interface.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ...._validate import check_choice
+from ...registry import check_variant, register, register_variant
+from .base import CongestionControl
+
+NS_PER_S = 1_000_000_000
+
+
+def _check_unit_interval(name: str, value, lo: float, hi: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or not lo < value < hi:
+        raise ValueError(f"{name} must be a number in ({lo}, {hi}), got {value!r}")
+    return float(value)
+
+
+def cubic_k_s(w_max_segs: float, cwnd_epoch_segs: float, c: float = 0.4) -> float:
+    """RFC 9438 eq. 2: the time (s) ``W_cubic`` takes to climb from ``cwnd_epoch`` back to ``W_max``
+    (0 when ``cwnd_epoch >= W_max``, as in Linux)."""
+    d = w_max_segs - cwnd_epoch_segs
+    return (d / c) ** (1.0 / 3.0) if d > 0 else 0.0
+
+
+def w_cubic(t_s: float, w_max_segs: float, k_s: float, c: float = 0.4) -> float:
+    """RFC 9438 eq. 1: ``C * (t - K)**3 + W_max`` segments."""
+    return c * (t_s - k_s) ** 3 + w_max_segs
+
+
+@register("congestion", "cubic")
+class Cubic(CongestionControl):
+    """CUBIC (RFC 9438) on one subflow; see the module docstring for the equations and choices.
+
+    Parameters
+    ----------
+    beta, c
+        Multiplicative decrease factor β_cubic (0.7) and the constant C (0.4, segments/s³).
+    fast_convergence
+        RFC 9438 sec. 4.7 (default on, as in Linux).
+    reno_friendly
+        The Reno-friendly region of sec. 4.3 (default on, Linux's ``tcp_friendliness``).
+    counting
+        ``"segments"`` (default, Linux) or ``"ack"``: how ACKs count in slow start and in the
+        congestion-avoidance increase.
+    reduce_from
+        ``"cwnd"`` (default: Linux, ns-3) or ``"flight"`` (RFC 9438 sec. 4.6's ``flight_size``):
+        what ``beta`` multiplies on a congestion event.
+    rtt
+        ``"srtt"`` (default: RFC 9438's RTT) or ``"min"`` (the smallest smoothed RTT seen, for Linux's
+        minimum RTT sample ``delay_min``; the sender keeps no minimum sample): the RTT added to ``t``.
+    alpha_to_one
+        RFC 9438 sec. 4.3: once ``W_est >= cwnd_prior`` the Reno-friendly estimate grows by one
+        segment per RTT instead of ``alpha_cubic`` (default on).  Linux's ``tcp_friendliness`` (and
+        ns-3.44's port of it) keeps ``alpha_cubic`` = 0.53 throughout.
+    hystart, hystart_ack_train
+        Linux's HyStart (default off), on ACKs that carry an RTT sample, in slow start from
+        ``hystart_low_window`` (16) segments on.  Rounds: a round ends when the cumulative ACK
+        passes the highest segment sent at its start.  Delay increase: the smallest of a round's
+        first 8 RTT samples at or above ``delay_min + clamp(delay_min / 8, 4 ms, 16 ms)``
+        (``delay_min``: the smallest sample so far).  ACK train (``hystart_ack_train``, on with
+        ``hystart``): ACKs no more than 2 ms apart since the round started, for longer than
+        ``delay_min / 2`` (Linux without pacing).  Either ends slow start (``ssthresh = cwnd``).
+        Reads ``sub.last_rtt_sample_ns``/``sub.rtt_samples_taken``, ``sub.una``/``sub.high`` and
+        ``sub.ack_time_ns``.
+    variant
+        ``"spec"`` (this class) or ``"linux"`` (:class:`LinuxCubic`: ``alpha_to_one=False``,
+        ``rtt="min"``, built by ``registry.make("congestion", "cubic", variant="linux")``).
+
+    State (segments unless named otherwise): ``w_max``, ``k_s``, ``cwnd_epoch``, ``t_epoch_ns``
+    (``None`` outside an epoch), ``w_est``, ``cwnd_prior``, ``alpha``.  ``sub.cwnd`` stays an
+    integer number of bytes; the fraction is kept here (``cwnd_segs``) so that growth is exact.
+    """
+
+    VARIANT = "spec"
+    COUNTINGS = ("segments", "ack")
+    REDUCE_FROM = ("cwnd", "flight")
+    RTTS = ("srtt", "min")
+
+    def __init__(self, beta: float = 0.7, c: float = 0.4, fast_convergence: bool = True,
+                 reno_friendly: bool = True, counting: str = "segments", reduce_from: str = "cwnd",
+                 rtt: str = "srtt", alpha_to_one: bool = True, hystart: bool = False,
+                 hystart_low_window: int = 16, hystart_ack_train: bool = True, variant: str = "spec"):
+        self.variant = check_variant("congestion", self, variant)
+        if not isinstance(hystart, bool) or not isinstance(hystart_ack_train, bool):
+            raise ValueError(f"hystart and hystart_ack_train must be booleans, got {hystart!r}, {hystart_ack_train!r}")
+        if isinstance(hystart_low_window, bool) or not isinstance(hystart_low_window, int) or hystart_low_window < 2:
+            raise ValueError(f"hystart_low_window must be an integer >= 2 (segments), got {hystart_low_window!r}")
+        self.hystart = hystart
+        self.hystart_low_window = hystart_low_window
+        self._hs_round_end = -1
+        self._hs_samples = 0
+        self._hs_round_min = None
+        self._hs_seen = 0
+        self._hs_delay_min = None
+        self._hs_round_start = self._hs_last_ack = 0
+        self.hystart_ack_train = hystart_ack_train
+        self.hystart_exits = 0
+        if not isinstance(alpha_to_one, bool):
+            raise ValueError(f"alpha_to_one must be a boolean, got {alpha_to_one!r}")
+        self.alpha_to_one = alpha_to_one
+        self.beta = _check_unit_interval("beta", beta, 0.0, 1.0)
+        self.c = _check_unit_interval("c", c, 0.0, math.inf)
+        if not isinstance(fast_convergence, bool) or not isinstance(reno_friendly, bool):
+            raise ValueError(f"fast_convergence and reno_friendly must be booleans, got "
+                             f"{fast_convergence!r} and {reno_friendly!r}")
+        self.fast_convergence = fast_convergence
+        self.reno_friendly = reno_friendly
+        self.counting = check_choice("counting", counting, self.COUNTINGS)
+        self.reduce_from = check_choice("reduce_from", reduce_from, self.REDUCE_FROM)
+        self.rtt = check_choice("rtt", rtt, self.RTTS)
+        self.alpha_reno = 3.0 * (1.0 - self.beta) / (1.0 + self.beta)
+        self.w_max = 0.0
+        self.k_s = 0.0
+        self.cwnd_epoch = 0.0
+        self.t_epoch_ns = None
+        self.w_est = 0.0
+        self.cwnd_prior = 0.0
+        self.alpha = self.alpha_reno
+        self.cwnd_segs = 0.0
+        self.min_rtt_ns = None
+        self._written = -1  # sub.cwnd as this class last wrote it (else: resynchronise)
+
+    def init(self, sub) -> None:
+        self.cwnd_segs = sub.cwnd / sub.seg
+        self._written = sub.cwnd
+
+    def _sync(self, sub) -> float:
+        if sub.cwnd != self._written:  # the sender or recovery set cwnd (recovery exit, timeout, undo)
+            self.cwnd_segs = sub.cwnd / sub.seg
+        return self.cwnd_segs
+
+    def _write(self, sub, cwnd_segs: float) -> None:
+        self.cwnd_segs = cwnd_segs
+        b = int(cwnd_segs * sub.seg)
+        sub.cwnd = b
+        self._written = b
+
+    def _rtt_s(self, sub) -> float:
+        if getattr(sub, "n_rtt_samples", 0) > 0 and sub.srtt > 0:
+            srtt = sub.srtt
+            if self.min_rtt_ns is None or srtt < self.min_rtt_ns:
+                self.min_rtt_ns = srtt
+            return (srtt if self.rtt == "srtt" else self.min_rtt_ns) / NS_PER_S  # "min": smallest SRTT seen
+        path = getattr(sub, "path", None)
+        d = getattr(path, "delay_s", None) if path is not None else None
+        return float(d) if d else 0.0
+
+    def _start_epoch(self, now_ns: int, cwnd: float) -> None:
+        self.t_epoch_ns = now_ns
+        self.cwnd_epoch = cwnd
+        self.w_est = cwnd
+        if self.w_max <= cwnd:  # Linux: origin_point = cwnd, K = 0
+            self.w_max = cwnd
+            self.k_s = 0.0
+        else:
+            self.k_s = cubic_k_s(self.w_max, cwnd, self.c)
+
+    def increase_window(self, sub, segments_acked: int) -> None:
+        cwnd = self._sync(sub)
+        ssthresh = sub.ssthresh / sub.seg
+        if cwnd < ssthresh and self.hystart and self._hystart_exit(sub, cwnd):
+            ssthresh = cwnd
+            sub.ssthresh = int(cwnd) * sub.seg
+        acked = float(segments_acked)
+        if acked <= 0:
+            return
+        if cwnd < ssthresh:  # slow start (RFC 5681 / RFC 9438 sec. 4.10)
+            if self.counting == "ack":
+                cwnd += 1.0
+                acked -= 1.0
+            else:
+                new = min(cwnd + acked, ssthresh)
+                acked -= new - cwnd
+                cwnd = new
+        if cwnd >= ssthresh and acked > 0:
+            now = sub.ack_time_ns
+            if self.t_epoch_ns is None:
+                self._start_epoch(now, cwnd)
+            t = (now - self.t_epoch_ns) / NS_PER_S
+            n = acked if self.counting == "segments" else 1.0
+            target = w_cubic(t + self._rtt_s(sub), self.w_max, self.k_s, self.c)
+            target = cwnd if target < cwnd else (1.5 * cwnd if target > 1.5 * cwnd else target)
+            self.w_est += self.alpha * n / cwnd
+            if self.alpha_to_one and self.w_est >= self.cwnd_prior:
+                self.alpha = 1.0  # RFC 9438 sec. 4.3: Reno's own increase once past cwnd_prior
+            if self.reno_friendly and w_cubic(t, self.w_max, self.k_s, self.c) < self.w_est:
+                cwnd = max(cwnd, self.w_est)  # Reno-friendly region
+            else:
+                cwnd += n * (target - cwnd) / cwnd  # concave / convex region
+        self._write(sub, cwnd)
+
+    def _hystart_exit(self, sub, cwnd_segs: float) -> bool:
+        """Linux HyStart's delay detection (``hystart_update``, ``HYSTART_DELAY``) on this ACK."""
+        n = getattr(sub, "rtt_samples_taken", 0)
+        if n == self._hs_seen:
+            return False
+        self._hs_seen = n
+        sample = sub.last_rtt_sample_ns
+        if self._hs_delay_min is None or sample < self._hs_delay_min:
+            self._hs_delay_min = sample
+        now = sub.ack_time_ns
+        if sub.una >= self._hs_round_end:  # a new round trip
+            self._hs_round_end = sub.high
+            self._hs_samples = 0
+            self._hs_round_min = None
+            self._hs_round_start = self._hs_last_ack = now
+        if cwnd_segs < self.hystart_low_window:
+            return False
+        if self.hystart_ack_train and now - self._hs_last_ack <= 2_000_000:
+            # HYSTART_ACK_TRAIN: ACKs closely spaced (<= 2 ms, hystart_ack_delta_us) since the round
+            # started, for longer than delay_min / 2 (Linux without pacing): the pipe is full
+            self._hs_last_ack = now
+            if now - self._hs_round_start > self._hs_delay_min // 2:
+                self.hystart_exits += 1
+                return True
+        if self._hs_samples < 8:
+            self._hs_samples += 1
+            if self._hs_round_min is None or sample < self._hs_round_min:
+                self._hs_round_min = sample
+            if self._hs_samples == 8:
+                eta = min(max(self._hs_delay_min // 8, 4_000_000), 16_000_000)
+                if self._hs_round_min >= self._hs_delay_min + eta:
+                    self.hystart_exits += 1
+                    return True
+        return False
+
+    def ssthresh(self, sub, bytes_in_flight: int) -> int:
+        cwnd = self._sync(sub)
+        seg = sub.seg
+        self.t_epoch_ns = None
+        if self.fast_convergence and cwnd < self.w_max:
+            self.w_max = cwnd * (1.0 + self.beta) / 2.0
+        else:
+            self.w_max = cwnd
+        self.cwnd_prior = cwnd
+        self.alpha = self.alpha_reno
+        base = cwnd if self.reduce_from == "cwnd" else bytes_in_flight / seg
+        return max(math.floor(base * self.beta), 2) * seg
+
+
+@register_variant("congestion", "cubic", "linux")
+class LinuxCubic(Cubic):
+    """CUBIC with Linux's choices where they differ from RFC 9438's text (``tcp_cubic.c``, also
+    ns-3.44's ``TcpCubic``): the Reno-friendly estimate keeps ``alpha_cubic`` (no switch to 1 past
+    ``cwnd_prior``) and the target adds the minimum RTT (``delay_min``), not the smoothed one."""
+
+    def __init__(self, beta: float = 0.7, c: float = 0.4, fast_convergence: bool = True,
+                 reno_friendly: bool = True, counting: str = "segments", reduce_from: str = "cwnd",
+                 rtt: str = "min", alpha_to_one: bool = False, hystart: bool = False,
+                 hystart_low_window: int = 16, hystart_ack_train: bool = True, variant: str = "linux"):
+        super().__init__(beta=beta, c=c, fast_convergence=fast_convergence, reno_friendly=reno_friendly,
+                         counting=counting, reduce_from=reduce_from, rtt=rtt, alpha_to_one=alpha_to_one,
+                         hystart=hystart, hystart_low_window=hystart_low_window,
+                         hystart_ack_train=hystart_ack_train, variant=variant)
+
+
+__all__ = ["Cubic", "LinuxCubic", "cubic_k_s", "w_cubic"]

@@ -1,0 +1,144 @@
+"""A link whose rate is replayed from a measured trace (piecewise constant over time).
+
+:class:`RateTraceLink` is a FIFO link direction like :class:`~cmtlab.sim.net.link.PointToPointLink`
+(drop-tail queue counting waiting packets, constant one-way propagation delay, random loss), but
+its rate changes every ``interval_s`` following ``rates_bps`` — e.g. the per-second downlink bit rates
+of the Raca et al. 5G traces or the Starlink iperf samples loaded by
+:mod:`cmtlab.measurements.public`.  A packet's serialisation integrates the rate from its start:
+it ends when ``8 * wire_bytes`` bits have been sent, across interval boundaries and through
+intervals of rate 0 (an outage: the packet waits).  The trace starts at engine time
+``offset_s`` (default 0) and repeats when ``repeat`` (default), else its last rate holds.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import deque
+
+from ...scenario import NO_LOSS, LossModel
+from ..registry import register
+from .link import DROPPED_LOSS, DROPPED_QUEUE, NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
+
+
+@register("link", "rate_trace")
+class RateTraceLink(LinkModel):
+    """FIFO link direction with a replayed piecewise-constant rate (see the module docstring).
+
+    ``rates_bps``: one rate (bit/s, >= 0, at least one > 0) per interval of ``interval_s`` s.
+    """
+
+    def __init__(self, rates_bps, delay_s: float, queue_packets: int = 100, loss: LossModel = NO_LOSS,
+                 rng: random.Random | None = None, *, interval_s: float = 1.0, offset_s: float = 0.0,
+                 repeat: bool = True):
+        rates = tuple(rates_bps) if not isinstance(rates_bps, (str, bytes)) else ()
+        if not rates or any(isinstance(r, bool) or not isinstance(r, (int, float)) or not math.isfinite(r) or r < 0
+                            for r in rates):
+            raise ValueError(f"rates_bps must be a non-empty sequence of finite rates >= 0 (bit/s), got {rates_bps!r}")
+        if max(rates) <= 0:
+            raise ValueError("rates_bps: every rate is 0, no packet could ever be sent")
+        for name, v, positive in (("interval_s", interval_s, True), ("delay_s", delay_s, False),
+                                  ("offset_s", offset_s, False)):
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or \
+                    (v <= 0 if positive else v < 0):
+                raise ValueError(f"{name} must be a finite number {'> 0' if positive else '>= 0'} (s), got {v!r}")
+        if isinstance(queue_packets, bool) or not isinstance(queue_packets, int) or queue_packets < 1:
+            raise ValueError(f"queue_packets must be an integer >= 1, got {queue_packets!r}")
+        if not isinstance(loss, LossModel):
+            raise ValueError(f"loss must be a cmtlab.scenario.LossModel, got {loss!r}")
+        if not isinstance(repeat, bool):
+            raise ValueError(f"repeat must be a boolean, got {repeat!r}")
+        self.rates_bps = tuple(float(r) for r in rates)
+        self.interval_ns = seconds_to_ns(interval_s)
+        self.offset_ns = seconds_to_ns(offset_s)
+        self.repeat = repeat
+        self.delay_ns = seconds_to_ns(delay_s)
+        self.queue_packets = queue_packets
+        self.loss = loss
+        self.rng = rng if rng is not None else random.Random(0)
+        self._busy_until = -(1 << 62)
+        self._waiting = deque()
+        self.packets = self.bytes = self.queue_drops = self.loss_drops = self.max_queue = 0
+        self.last_start_ns = 0
+
+    def rate_at(self, t_ns: int) -> tuple[float, int]:
+        """The rate (bit/s) at engine time ``t_ns`` and the end (ns) of its interval."""
+        rel = t_ns - self.offset_ns
+        n = len(self.rates_bps)
+        if rel < 0:
+            return self.rates_bps[0], self.offset_ns
+        i = rel // self.interval_ns
+        end = self.offset_ns + (i + 1) * self.interval_ns
+        if i >= n:
+            if not self.repeat:
+                return self.rates_bps[-1], 1 << 62
+            i %= n
+        return self.rates_bps[i], end
+
+    def finish_ns(self, start_ns: int, wire_bytes: int) -> int:
+        """When a packet of ``wire_bytes`` bytes that starts serialising at ``start_ns`` has left."""
+        bits = 8.0 * wire_bytes
+        t = start_ns
+        while True:
+            rate, end = self.rate_at(t)
+            if rate > 0:
+                need_ns = bits * NS_PER_S / rate
+                if t + need_ns <= end:
+                    return t + max(1, int(round(need_ns)))
+                bits -= rate * (end - t) / NS_PER_S
+            t = end
+
+    def propagation_ns(self) -> int:
+        return self.delay_ns
+
+    def drop_probability(self, wire_bytes: int) -> float:
+        return self.loss.drop_probability(wire_bytes)
+
+    def transmit(self, now_ns: int, wire_bytes: int, order_ns: int | None = None) -> int:
+        waiting = self._waiting
+        while waiting and waiting[0] <= now_ns:
+            waiting.popleft()
+        busy = self._busy_until
+        if busy > now_ns:
+            if len(waiting) >= self.queue_packets:
+                self.queue_drops += 1
+                return DROPPED_QUEUE
+            waiting.append(busy)
+            self.max_queue = max(self.max_queue, len(waiting))
+            start = busy
+        else:
+            start = now_ns
+        finish = self.finish_ns(start, wire_bytes)
+        self._busy_until = finish
+        self.last_start_ns = start
+        self.packets += 1
+        self.bytes += wire_bytes
+        p = self.drop_probability(wire_bytes)
+        if p and self.rng.random() < p:
+            self.loss_drops += 1
+            return DROPPED_LOSS
+        return finish + self.delay_ns
+
+    @classmethod
+    def for_path(cls, *, rate_bps, delay_s, queue_packets, loss, rng, seed, stream, rates_bps=None,
+                 interval_s=1.0, offset_s=0.0, repeat=True):
+        """Forward: the trace (``rates_bps`` required); reverse (ACKs): point-to-point at the path's rate."""
+        if rates_bps is None:
+            raise ValueError("link 'rate_trace' needs rates_bps (one rate per interval_s)")
+        return (cls(rates_bps, delay_s, queue_packets, loss, rng, interval_s=interval_s, offset_s=offset_s,
+                    repeat=repeat),
+                PointToPointLink(rate_bps, delay_s, queue_packets))
+
+
+def replayed_rates_bps(link: RateTraceLink, arrivals_ns, sizes_bytes, n_intervals: int):
+    """Bits per second delivered per trace interval by a saturated link: from the arrival times
+    (minus the propagation delay) of back-to-back packets — the check that the replay follows its trace."""
+    out = [0.0] * n_intervals
+    for t, b in zip(arrivals_ns, sizes_bytes):
+        i = (t - link.delay_ns - link.offset_ns - 1) // link.interval_ns
+        if 0 <= i < n_intervals:
+            out[i] += 8.0 * b
+    return [x * NS_PER_S / link.interval_ns for x in out]
+
+
+__all__ = ["RateTraceLink", "replayed_rates_bps"]
