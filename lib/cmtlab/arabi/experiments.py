@@ -41,6 +41,10 @@ Presets (:data:`PRESETS`)
   minimum RTO 0.2 s, initial window one segment.
 * ``"chihani_dupack"`` — the same with Alheid et al.'s receiver (``dupack_mode="paper"``: such a
   segment is answered with a duplicate ACK), the other reading of the model's receiver.
+* ``"chihani_ns3"`` — the ``chihani`` preset calibrated against the built model
+  (:mod:`cmtlab.papers_sim.calibration`): the model's receiver exactly (``dupack_mode="chihani_ns3"``:
+  the subflow ACK stays at the first segment held for data-level order, every later segment of that
+  subflow is answered with a duplicate ACK) and no SACK (the model counts plain duplicate ACKs).
 * ``"rfc"`` — RFC behaviour: RFC 6356/paper congestion control, RFC 3708/3522+4015/5682 responses,
   NewReno fast recovery (RFC 6582) with SACK, RFC 8684 receiver, delayed ACKs, RFC 6298 minimum RTO
   1 s, initial window three segments.
@@ -73,7 +77,7 @@ REORDERING = ("none", "dsack", "eifel", "frto")
 CC_LABELS = {"uncoupled": "uncoupled", "fully_coupled": "fully coupled", "lia": "LIA",
              "rtt_compensation": "RTT compensation", "olia": "OLIA"}
 RO_LABELS = {"none": "none", "dsack": "DSACK", "eifel": "Eifel", "frto": "F-RTO"}
-PRESET_NAMES = ("chihani", "chihani_dupack", "rfc")
+PRESET_NAMES = ("chihani", "chihani_dupack", "rfc", "chihani_ns3")
 
 DURATION_S = 60.0
 LOSS_RATE = 0.002
@@ -96,12 +100,17 @@ class Preset:
     m_ack: int
     min_rto_s: float
     initial_window_segments: int
+    #: SACK (and timestamps) on; the calibrated ``chihani_ns3`` preset has no SACK, as the model.
+    sack: bool = True
 
 
 PRESETS = {
     "chihani": Preset("chihani", "chihani", "chihani", "chihani", 1, 0.2, 1),
     "chihani_dupack": Preset("chihani_dupack", "paper", "chihani", "chihani", 1, 0.2, 1),
     "rfc": Preset("rfc", "rfc", None, "newreno", 2, 1.0, 3),
+    # calibrated against the built model (cmtlab.papers_sim.calibration): its receiver exactly
+    # (dupack_mode="chihani_ns3"), plain duplicate-ACK counting (no SACK)
+    "chihani_ns3": Preset("chihani_ns3", "chihani_ns3", "chihani", "chihani", 1, 0.2, 1, sack=False),
 }
 
 
@@ -148,7 +157,7 @@ def scenario(scenario_id: int, congestion: str, reordering: str, *, preset: str 
         segment_bytes=SEGMENT_BYTES, initial_window_bytes=p.initial_window_segments * SEGMENT_BYTES,
         ssthresh_bytes=SSTHRESH_BYTES, m_ack=p.m_ack, queue_packets=check_int("queue_packets", queue_packets, minimum=1),
         loss=LossModel("packet", loss_rate) if loss_rate > 0 else None, seed=seed,
-        sack=True, timestamps=True, recovery=p.recovery, min_rto_s=p.min_rto_s,
+        sack=p.sack or reordering == "dsack", timestamps=True, recovery=p.recovery, min_rto_s=p.min_rto_s,
         send_buffer_bytes=max(receive_buffer_bytes, 131072))
 
 

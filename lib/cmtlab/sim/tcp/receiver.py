@@ -43,7 +43,7 @@ class TcpReceiver:
                  "delack_timer", "completes_run", "high_tx_ack", "ts_recent", "ts_last",
                  "done", "done_time",
                  "segments_rx", "duplicates_rx", "spurious_rx", "ooo_rx", "max_ooo", "acks_sent",
-                 "delayed_acks", "timer_acks", "dsacks_sent", "_rd", "index", "sink", "rfc7323_echo")
+                 "delayed_acks", "timer_acks", "dsacks_sent", "_rd", "index", "sink", "rfc7323_echo", "ack_cap")
 
     def __init__(self, *, n_segs: int, m_ack: int, options, net_ack, queue, trace=None, reorder=None,
                  dsack: bool = False, rfc7323_echo: bool = False):
@@ -85,6 +85,10 @@ class TcpReceiver:
         self.sink = None
         #: The receiver is the run's application: the run ends when it holds every segment.
         self.completes_run = True
+        #: ``None``, or the highest subflow sequence an ACK may carry: the Chihani–Collange
+        #: receiver (``dupack_mode="chihani_ns3"``) does not advance its subflow ACK past a
+        #: segment held for data-level order (set and cleared by the MPTCP connection).
+        self.ack_cap = None
 
     def on_data(self, now: int, k: int, tsval: int, retx: bool) -> None:
         """A data segment ``k`` arrived (``tsval``: sender's timestamp in ms; ``retx``: a retransmission)."""
@@ -108,6 +112,10 @@ class TcpReceiver:
             self.duplicates_rx += 1
             if retx:
                 self.spurious_rx += 1
+            if self.ack_cap is not None and k >= self.ack_cap:
+                # the Chihani-Collange receiver: a copy of a segment it holds for data-level
+                # order is rejected without an ACK (StoreUnOrderedData fails: TxACK = false)
+                return
             if self._rd is not None:
                 self._rd.duplicate(k)
             self._send_ack(now, (k, k + 1) if self.dsack else None)
@@ -169,6 +177,9 @@ class TcpReceiver:
             else:  # _send_ack without SACK, inlined (one ACK per one or two segments)
                 self.delack_timer.deadline = None
                 self.delack_count = 0
+                cap = self.ack_cap
+                if cap is not None and cap < rcv_nxt:
+                    rcv_nxt = cap
                 if rcv_nxt > self.high_tx_ack:
                     self.high_tx_ack = rcv_nxt
                 self.acks_sent += 1
@@ -206,8 +217,12 @@ class TcpReceiver:
         """ns-3 ``SendEmptyPacket(ACK)``: cancels the delayed ACK and sends RCV.NXT (+ SACK, TSecr)."""
         self.delack_timer.deadline = None
         self.delack_count = 0
-        if self.rcv_nxt > self.high_tx_ack:
-            self.high_tx_ack = self.rcv_nxt
+        ack = self.rcv_nxt
+        cap = self.ack_cap
+        if cap is not None and cap < ack:
+            ack = cap
+        if ack > self.high_tx_ack:
+            self.high_tx_ack = ack
         self.acks_sent += 1
         if self.sack:
             blocks = self.sack_list
@@ -234,7 +249,7 @@ class TcpReceiver:
         else:
             sack = None
             nblocks = 0
-        self.net_ack(now, self.rcv_nxt, self.ts_recent, sack, nblocks)
+        self.net_ack(now, ack, self.ts_recent, sack, nblocks)
 
 
 __all__ = ["TcpReceiver"]
