@@ -102,6 +102,12 @@ class Preset:
     initial_window_segments: int
     #: SACK (and timestamps) on; the calibrated ``chihani_ns3`` preset has no SACK, as the model.
     sack: bool = True
+    #: Segment payload (bytes): 1460 in the older presets; the built model's MSS is the L3 MTU − 100 = 1400.
+    segment_bytes: int = 1460
+    #: TCP timestamps on (RTT samples from the echo); the model has none (its Eifel stamps only
+    #: retransmissions), so ``chihani_ns3`` samples the RTT from the oldest unacknowledged
+    #: segment, as ns-3.7's ``RttEstimator::AckSeq`` does, and keeps them only for Eifel.
+    timestamps: bool = True
 
 
 PRESETS = {
@@ -110,7 +116,8 @@ PRESETS = {
     "rfc": Preset("rfc", "rfc", None, "newreno", 2, 1.0, 3),
     # calibrated against the built model (cmtlab.papers_sim.calibration): its receiver exactly
     # (dupack_mode="chihani_ns3"), plain duplicate-ACK counting (no SACK)
-    "chihani_ns3": Preset("chihani_ns3", "chihani_ns3", "chihani", "chihani", 1, 0.2, 1, sack=False),
+    "chihani_ns3": Preset("chihani_ns3", "chihani_ns3", "chihani", "chihani_ns3", 1, 0.2, 1, sack=False,
+                          segment_bytes=1400, timestamps=False),
 }
 
 
@@ -152,12 +159,15 @@ def scenario(scenario_id: int, congestion: str, reordering: str, *, preset: str 
     ro_params = {"variant": p.variant} if (p.variant and reordering != "none") else None
     return mptcp_scenario(
         list(rates), [2.0 * d for d in one_way], duration_s=check_positive("duration_s", duration_s),
-        congestion=congestion, congestion_params=cc_params, scheduler=scheduler, reordering=reordering,
+        congestion=congestion, congestion_params=cc_params, scheduler=scheduler,
+        scheduler_params=({"variant": "chihani_ns3"} if preset == "chihani_ns3" and scheduler == "round_robin" else None),
+        reordering=reordering,
         reordering_params=ro_params, dupack_mode=p.dupack_mode, receive_buffer_bytes=receive_buffer_bytes,
-        segment_bytes=SEGMENT_BYTES, initial_window_bytes=p.initial_window_segments * SEGMENT_BYTES,
+        segment_bytes=p.segment_bytes, initial_window_bytes=p.initial_window_segments * p.segment_bytes,
         ssthresh_bytes=SSTHRESH_BYTES, m_ack=p.m_ack, queue_packets=check_int("queue_packets", queue_packets, minimum=1),
         loss=LossModel("packet", loss_rate) if loss_rate > 0 else None, seed=seed,
-        sack=p.sack or reordering == "dsack", timestamps=True, recovery=p.recovery, min_rto_s=p.min_rto_s,
+        sack=p.sack or reordering == "dsack",
+        timestamps=p.timestamps or reordering == "eifel", recovery=p.recovery, min_rto_s=p.min_rto_s,
         send_buffer_bytes=max(receive_buffer_bytes, 131072))
 
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from ..mechanisms.congestion import CoupledCongestionControl, FullyCoupled, Lia, NewReno, RttCompensation, Uncoupled
 from ..mechanisms.recovery import RecoveryAlgorithm
+from ..mechanisms.schedulers.round_robin import RoundRobinConnectionScheduler
 from ..registry import register, register_variant
 from ..mechanisms.reordering.dsack import DsackUndo
 from ..mechanisms.reordering.eifel import Eifel
@@ -191,6 +192,49 @@ class ChihaniRecovery(RecoveryAlgorithm):
         sub.cwnd = max(sub.cwnd, self.window_after_loss)
 
 
+@register("recovery", "chihani_ns3")
+class ChihaniNs3Recovery(ChihaniRecovery):
+    """:class:`ChihaniRecovery` calibrated against the built model (``DupAck``): the sender keeps
+    no loss marks (:attr:`~cmtlab.sim.mechanisms.recovery.RecoveryAlgorithm.loss_marks` ``False``) —
+    only the third duplicate ACK retransmits, one segment; partial ACKs retransmit nothing and
+    duplicate ACKs during recovery open nothing."""
+
+    name = "chihani_ns3"
+    loss_marks = False
+
+
+# ---------------------------------------------------------------- scheduler
+
+@register_variant("scheduler", "round_robin", "chihani_ns3")
+class ChihaniNs3RoundRobin(RoundRobinConnectionScheduler):
+    """Round robin as the built model sends (``SendPendingData``): the data sequence number is
+    given at transmission, so a subflow is handed a DSN only when its window lets it send it at
+    once (no unsent segment waits on a subflow while later DSNs leave on others)."""
+
+    prefetch_segments = 0
+
+    def __init__(self, variant: str = "chihani_ns3"):
+        super().__init__()
+
+    def select(self, conn, now_ns: int):
+        """The next subflow in turn whose window has room as the model counts it
+        (``AvailableWindow``): ``floor(cwnd in segments) * MSS`` minus all data handed to the subflow
+        and not yet acknowledged (``maxSeqNb - highestAck``)."""
+        subs = conn.subflows
+        n = len(subs)
+        i = self._next
+        for _ in range(n):
+            s = subs[i]
+            seg = s.seg
+            win = s.cwnd if s.cwnd < s.rwnd else s.rwnd
+            if (win // seg - (s.app_tail - s.una)) >= 1:
+                return i
+            i += 1
+            if i == n:
+                i = 0
+        return None
+
+
 # ---------------------------------------------------------------- reordering responses
 
 @register_variant("reordering", "dsack", "chihani")
@@ -247,5 +291,5 @@ class ChihaniTcpDoor(TcpDoor):
 
 
 __all__ = ["SCWND_GAIN", "RECEIVER_OUT_OF_ORDER_ACK", "ChihaniCoupled", "ChihaniUncoupled", "ChihaniFullyCoupled",
-           "ChihaniLia", "ChihaniRttCompensation", "loss_window", "ChihaniRecovery", "ChihaniDsack", "ChihaniEifel",
+           "ChihaniLia", "ChihaniRttCompensation", "loss_window", "ChihaniRecovery", "ChihaniNs3Recovery", "ChihaniNs3RoundRobin", "ChihaniDsack", "ChihaniEifel",
            "ChihaniFrto", "ChihaniTcpDoor"]

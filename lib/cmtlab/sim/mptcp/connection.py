@@ -100,6 +100,8 @@ class MptcpConnection:
         self.seg = segment_bytes
         self.next_dsn = 0
         self.scheduler = scheduler
+        # unsent data a subflow may hold beyond its window (bytes; ConnectionScheduler.prefetch_segments)
+        self.prefetch_bytes = segment_bytes * int(getattr(scheduler, "prefetch_segments", 1))
         self.rcvbuf_segs = receive_buffer_bytes // segment_bytes
         self.dupack_mode = dupack_mode
         self._short_dsn = n_dsn - 1 if n_dsn is not None and last_len != segment_bytes else -1

@@ -453,11 +453,12 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
         if ack < self.recover and state == RECOVERY:
             # partial ACK (RFC 6582 sec. 3.2 step 5)
             self.partial_acks += 1
-            if not self.sack:
+            marks = self.recovery.loss_marks
+            if not self.sack and marks:
                 self._mark_head_lost()
             if segs_acked >= 1:
                 self.recovery.on_ack(self, delivered, False)
-            if not (self.flags[ack & self.mask] & (RETRANS | SACKED) == RETRANS and ack < self.high):
+            if marks and not (self.flags[ack & self.mask] & (RETRANS | SACKED) == RETRANS and ack < self.high):
                 self._do_retransmit(now)
             if self.trace is not None:
                 self.trace.event(now, "partial_ack", ack, self)
@@ -506,12 +507,14 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
         if state == OPEN:
             self.state = state = DISORDER
         if state == RECOVERY:
-            if not self.sack:
+            if not self.sack and self.recovery.loss_marks:
                 self._add_reno_sack()
             self.recovery.on_ack(self, delivered, True)
         elif state == DISORDER:
             if self.dupacks == self.dupthresh and (self.high_rx_ack >= self.recover or not self.recover_active):
                 self._enter_recovery(now, delivered)
+            elif not self.recovery.loss_marks:
+                pass  # no scoreboard: nothing but the third duplicate ACK retransmits
             elif (self.sack_loss_detection or not self.sack) and self._head_is_lost():
                 # RFC 6675 step 2: IsLost(HighACK + 1).  Without SACK the scoreboard holds
                 # ns-3's Reno-SACK guesses, and a head already marked lost (a cumulative ACK
@@ -537,7 +540,9 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
         if decision is not FastRetransmitDecision.REDUCE and decision is not FastRetransmitDecision.KEEP_WINDOW:
             raise ValueError(f"{type(self.reordering).__name__}.on_fast_retransmit must return a "
                              f"FastRetransmitDecision, got {decision!r}")
-        if not self.sack:
+        if not self.recovery.loss_marks:
+            pass  # no scoreboard: the one segment is retransmitted below, nothing marked
+        elif not self.sack:
             self._add_reno_sack()
             self._mark_head_lost()
         elif not self._head_is_lost():

@@ -11,6 +11,11 @@ class RecoveryAlgorithm(ABC):
     """cwnd during fast recovery (see the module docstring)."""
 
     name: str = "abstract"
+    #: The sender keeps loss marks without SACK (RFC 6582/ns-3 "Reno SACK"): a partial ACK marks
+    #: and retransmits the next segment, each duplicate ACK in recovery marks one more segment as
+    #: received, a head marked lost re-enters recovery at once.  ``False``: a sender without any
+    #: scoreboard, which retransmits only at the third duplicate ACK (the Chihani–Collange model).
+    loss_marks: bool = True
 
     @abstractmethod
     def enter(self, sub, dupacks: int, unacked_bytes: int, delivered_bytes: int,
