@@ -43,6 +43,11 @@ from ..tcp.decisions import FastRetransmitDecision, OutOfOrderAck, TimeoutDecisi
 #: ``calculateSmoothedCWND``).
 SCWND_GAIN = 0.125
 
+#: ns-3.7 ``RttEstimator``: initial estimate (1 s), ``RttMeanDeviation`` gain, maximum multiplier.
+RTT_INITIAL_ESTIMATE_NS = 1_000_000_000
+RTT_GAIN = 0.1
+RTO_MAX_MULTIPLIER = 64
+
 #: What the model's subflow receiver sends for a segment that went into the connection's
 #: out-of-order buffer (``dupack_mode="chihani"``): nothing until the data-level gap closes.
 RECEIVER_OUT_OF_ORDER_ACK = OutOfOrderAck.WITHHOLD
@@ -201,6 +206,53 @@ class ChihaniNs3Recovery(ChihaniRecovery):
 
     name = "chihani_ns3"
     loss_marks = False
+    __slots__ = ("est_ns", "var_ns", "multiplier", "samples")
+
+    def __init__(self):
+        super().__init__()
+        self.est_ns = float(RTT_INITIAL_ESTIMATE_NS)
+        self.var_ns = 0.0
+        self.multiplier = 1
+        self.samples = 0
+
+    # ns-3.7 RttMeanDeviation as the model uses it: the sender's RTO (sub.rto) is owned here
+
+    @property
+    def rto_rule(self):
+        return self
+
+    def sample(self, sub, rtt_ns: int) -> None:
+        """``Measurement``: ``est += g (m - est)``, ``var += g (|m - est| - var)`` (g = 0.1; the
+        first sample sets ``est = var = m``); a valid sample resets the multiplier (``AckSeq``)."""
+        m = float(rtt_ns)
+        if self.samples:
+            err = m - self.est_ns
+            self.est_ns += RTT_GAIN * err
+            self.var_ns += RTT_GAIN * (abs(err) - self.var_ns)
+        else:
+            self.est_ns = m
+            self.var_ns = m
+        self.samples += 1
+        self.multiplier = 1
+        sub.srtt = int(self.est_ns)
+        self.update(sub)
+
+    def update(self, sub) -> None:
+        """``RetransmitTimeout``: ``2 est`` while ``var < est/4``, else ``est + 4 var``; times the
+        multiplier; at least the minimum RTO."""
+        est, var = self.est_ns, self.var_ns
+        r = (2.0 * est if var < est / 4.0 else est + 4.0 * var) * self.multiplier
+        sub.rto = max(int(r), sub.min_rto)
+
+    def backoff(self, sub) -> None:
+        """``IncreaseMultiplier`` (every ``reduceCWND``: a fast retransmit or a timeout), up to 64."""
+        self.multiplier = min(self.multiplier * 2, RTO_MAX_MULTIPLIER)
+        self.update(sub)
+
+    def enter(self, sub, dupacks, unacked_bytes, delivered_bytes, decision=FastRetransmitDecision.REDUCE):
+        super().enter(sub, dupacks, unacked_bytes, delivered_bytes, decision)
+        if decision is FastRetransmitDecision.REDUCE:
+            self.backoff(sub)
 
 
 # ---------------------------------------------------------------- scheduler

@@ -22,6 +22,11 @@ class RttEstimator:
         ``RTTVAR += (|R - SRTT| - RTTVAR) / 4``; the first sample sets ``SRTT = R``,
         ``RTTVAR = R / 2``.
         """
+        rule = self.rto_rule
+        if rule is not None:
+            rule.sample(self, rtt)
+            self.n_rtt_samples += 1
+            return
         if self.n_rtt_samples:
             delta = rtt - self.srtt
             self.srtt = ((self.srtt << 3) + delta) >> 3
@@ -35,6 +40,10 @@ class RttEstimator:
         self._update_rto()
 
     def _update_rto(self) -> None:
+        rule = self.rto_rule
+        if rule is not None:
+            rule.update(self)
+            return
         if self.n_rtt_samples:
             v4 = 4 * self.rttvar
             r = self.srtt + (v4 if v4 > self.clock_g else self.clock_g)

@@ -117,7 +117,7 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
         # counters
         "ts_offset_ns", "segments_sent", "retransmissions", "fast_retransmits", "timeouts", "partial_acks",
         "dupacks_rx",
-        "acks_rx", "stale_acks", "rtt_samples_taken", "max_backoff", "_consecutive_rto",
+        "acks_rx", "stale_acks", "rtt_samples_taken", "max_backoff", "_consecutive_rto", "rto_rule",
         # dupack run trace
         "_run_ack", "_run_len", "_run_start",
         # multipath plumbing (read by mechanisms; see cmtlab.sim.mptcp)
@@ -157,6 +157,10 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
         self.initial_rto = seconds_to_ns(options.initial_rto_s)
         self.cc = cc
         self.recovery = recovery
+        #: ``None`` (RFC 6298, :mod:`cmtlab.sim.tcp.rto`) or an object with ``sample(sub, rtt_ns)``,
+        #: ``update(sub)`` and ``backoff(sub)`` that owns ``sub.rto`` (a model's own estimator,
+        #: e.g. :class:`cmtlab.sim.models.chihani.ChihaniNs3Recovery`): given by the recovery algorithm.
+        self.rto_rule = getattr(recovery, "rto_rule", None)
         self.reordering = reordering
         self.net_send = net_send
         self.queue = queue
@@ -641,8 +645,11 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
 
     def _loss_state(self, now: int, in_flight_before: int) -> None:
         """The congestion part of the timeout reaction: backoff, ``ssthresh``, ``cwnd = 1 SMSS``, Loss."""
-        doubled = self.rto * 2
-        self.rto = doubled if doubled < 60 * NS_PER_S else 60 * NS_PER_S
+        if self.rto_rule is not None:
+            self.rto_rule.backoff(self)
+        else:
+            doubled = self.rto * 2
+            self.rto = doubled if doubled < 60 * NS_PER_S else 60 * NS_PER_S
         self.ssthresh = self.cc.ssthresh(self, in_flight_before)
         self.state = LOSS
         self.cwnd = self.seg
