@@ -206,10 +206,11 @@ class ChihaniNs3Recovery(ChihaniRecovery):
 
     name = "chihani_ns3"
     loss_marks = False
-    __slots__ = ("est_ns", "var_ns", "multiplier", "samples")
+    __slots__ = ("est_ns", "var_ns", "multiplier", "samples", "last_fast_retransmit")
 
     def __init__(self):
         super().__init__()
+        self.last_fast_retransmit = -1
         self.est_ns = float(RTT_INITIAL_ESTIMATE_NS)
         self.var_ns = 0.0
         self.multiplier = 1
@@ -249,7 +250,13 @@ class ChihaniNs3Recovery(ChihaniRecovery):
         self.multiplier = min(self.multiplier * 2, RTO_MAX_MULTIPLIER)
         self.update(sub)
 
+    def allows_fast_retransmit(self, sub) -> bool:
+        """``DupAck``: the retransmission happens when *that segment's* duplicate-ACK counter
+        reaches exactly 3; the counter is never reset, so a segment is fast-retransmitted once."""
+        return sub.una > self.last_fast_retransmit
+
     def enter(self, sub, dupacks, unacked_bytes, delivered_bytes, decision=FastRetransmitDecision.REDUCE):
+        self.last_fast_retransmit = sub.una
         super().enter(sub, dupacks, unacked_bytes, delivered_bytes, decision)
         if decision is FastRetransmitDecision.REDUCE:
             self.backoff(sub)

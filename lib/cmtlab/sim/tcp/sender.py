@@ -515,7 +515,8 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
                 self._add_reno_sack()
             self.recovery.on_ack(self, delivered, True)
         elif state == DISORDER:
-            if self.dupacks == self.dupthresh and (self.high_rx_ack >= self.recover or not self.recover_active):
+            if (self.dupacks == self.dupthresh and (self.high_rx_ack >= self.recover or not self.recover_active)
+                    and self.recovery.allows_fast_retransmit(self)):
                 self._enter_recovery(now, delivered)
             elif not self.recovery.loss_marks:
                 pass  # no scoreboard: nothing but the third duplicate ACK retransmits

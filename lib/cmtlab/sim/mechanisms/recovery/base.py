@@ -27,6 +27,11 @@ class RecoveryAlgorithm(ABC):
     def on_ack(self, sub, delivered_bytes: int, is_dupack: bool) -> None:
         """A duplicate or partial ACK arrived during recovery."""
 
+    def allows_fast_retransmit(self, sub) -> bool:
+        """At the duplicate-ACK threshold: may ``sub.una`` be fast-retransmitted?  (RFC: always;
+        the Chihani–Collange model: once per segment.)"""
+        return True
+
     def exit(self, sub) -> None:
         """Recovery is over (``sub.cwnd`` has been set to ``sub.ssthresh``)."""
 
