@@ -156,7 +156,10 @@ def scenario(scenario_id: int, congestion: str, reordering: str, *, preset: str 
         raise ValueError(f"delays_are_round_trips must be True or False, got {delays_are_round_trips!r}")
     one_way = [check_non_negative("one_way_delays_s", d) / (2.0 if delays_are_round_trips else 1.0) for d in one_way]
     cc_params = {"variant": p.variant} if (p.variant and congestion in PAPER_CONGESTION) else None
-    ro_params = {"variant": p.variant} if (p.variant and reordering != "none") else None
+    ro_variant = p.variant
+    if preset == "chihani_ns3" and "chihani_ns3" in registry.variants("reordering", reordering):
+        ro_variant = "chihani_ns3"  # calibrated against the built model
+    ro_params = {"variant": ro_variant} if (p.variant and reordering != "none") else None
     return mptcp_scenario(
         list(rates), [2.0 * d for d in one_way], duration_s=check_positive("duration_s", duration_s),
         congestion=congestion, congestion_params=cc_params, scheduler=scheduler,

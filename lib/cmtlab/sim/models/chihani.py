@@ -321,6 +321,43 @@ class ChihaniEifel(Eifel):
             self.retransmit_ts = None
 
 
+@register_variant("reordering", "eifel", "chihani_ns3")
+class ChihaniNs3Eifel(ChihaniEifel):
+    """Eifel exactly as the built model runs it (``IsDuplicatedAck``, case ``Eifel``): each
+    segment remembers the timestamp of its first retransmission; *every* duplicate ACK for a
+    retransmitted segment whose echoed timestamp is older restores the window saved at the last
+    reduction (``cwnd = savedCWND``, ``ssthresh = savedSSThresh``) — not once per episode."""
+
+    def __init__(self, variant: str = "chihani_ns3"):
+        super().__init__(variant)
+        self.retransmitted: dict[int, int] = {}
+
+    def _start(self, sub, now):
+        self.saved = sub.snapshot_congestion_state(now)  # reduceCWND saves at every reduction
+
+    def on_timeout(self, sub, now):
+        self._start(sub, now)
+        return TimeoutDecision.STANDARD
+
+    def on_retransmit(self, sub, k, now):
+        if k not in self.retransmitted:
+            self.retransmitted[k] = sub.timestamp_now(now)
+
+    def on_ack(self, sub, ack, ts_echo, sack, now):
+        if not (ack == sub.una and ack < sub.high):
+            return
+        ts = self.retransmitted.get(ack)
+        if ts is None or self.saved is None:
+            return
+        self.checks += 1
+        if ts > ts_echo:
+            sub.restore_congestion_state(self.saved, now, how=UndoMode.EXACT)
+            self.detections += 1
+        if len(self.retransmitted) > 64:
+            una = sub.una
+            self.retransmitted = {k: v for k, v in self.retransmitted.items() if k >= una}
+
+
 @register_variant("reordering", "frto", "chihani")
 class ChihaniFrto(Frto):
     """Duplicate ACKs are ignored (no fast retransmit at all, losses wait for the timer); the
@@ -350,5 +387,5 @@ class ChihaniTcpDoor(TcpDoor):
 
 
 __all__ = ["SCWND_GAIN", "RECEIVER_OUT_OF_ORDER_ACK", "ChihaniCoupled", "ChihaniUncoupled", "ChihaniFullyCoupled",
-           "ChihaniLia", "ChihaniRttCompensation", "loss_window", "ChihaniRecovery", "ChihaniNs3Recovery", "ChihaniNs3RoundRobin", "ChihaniDsack", "ChihaniEifel",
+           "ChihaniLia", "ChihaniRttCompensation", "loss_window", "ChihaniRecovery", "ChihaniNs3Recovery", "ChihaniNs3RoundRobin", "ChihaniDsack", "ChihaniEifel", "ChihaniNs3Eifel",
            "ChihaniFrto", "ChihaniTcpDoor"]

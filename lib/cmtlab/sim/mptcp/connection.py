@@ -333,7 +333,8 @@ class MptcpConnection:
                 if m[k - base] >= nxt:  # held for data-level order: the subflow ACK stops here
                     rcv.ack_cap = k
                     if k == first:
-                        answer = OutOfOrderAck.WITHHOLD
+                        # a segment with the timestamp option is always answered (TxAckOpt)
+                        answer = OutOfOrderAck.DUPLICATE if rcv.echo_arrival else OutOfOrderAck.WITHHOLD
                     break
         if nxt > old:
             for j, r in enumerate(self.receivers):
