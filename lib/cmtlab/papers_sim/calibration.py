@@ -52,17 +52,22 @@ MISS_REASONS = {
 
 
 def preset_goodput(scenario_id: int, congestion: str, reordering: str, preset: str, *,
-                   transfer_bytes: int | None = None) -> dict:
-    """One preset run of a recorded case (seed 0, no random loss, the model's 10-MB transfer):
-    goodput (bit/s), fast retransmits and timeouts.  ``reordering`` uses the papers-sim names."""
+                   transfer_bytes: int | None = None, seed: int = 0, frto_clock: int | None = None) -> dict:
+    """One preset run of a recorded case (no random loss, the model's 10-MB transfer): goodput
+    (bit/s), fast retransmits and timeouts.  ``reordering`` uses the papers-sim names; ``seed`` the
+    scenario's seed; ``frto_clock`` (``chihani_ns3`` F_RTO only) the model run's wall-clock value,
+    which sets its ACK-discarding probability (:class:`cmtlab.sim.models.chihani.ChihaniNs3Frto`)."""
     from ..arabi import experiments as ax
     from ..sim.multipath import run_mptcp
     from .arabi import TRANSFER_BYTES
 
     if reordering not in REORDERING:
         raise ValueError(f"reordering must be among {sorted(REORDERING)}, got {reordering!r}")
-    sc = ax.scenario(scenario_id, congestion, REORDERING[reordering], preset=preset, loss_rate=0.0)
+    sc = ax.scenario(scenario_id, congestion, REORDERING[reordering], preset=preset, loss_rate=0.0, seed=seed)
     sc = dataclasses.replace(sc, duration_s=None, transfer_bytes=transfer_bytes or TRANSFER_BYTES)
+    if frto_clock is not None and preset == "chihani_ns3" and reordering == "frto":
+        params = {**dict(sc.reordering_params), "clock": int(frto_clock)}
+        sc = dataclasses.replace(sc, reordering_params=tuple(sorted(params.items())))
     row = run_mptcp(sc).row()
     return {"goodput_bps": float(row["throughput_bps"]), "fast_retransmits": int(row["fast_retransmits"]),
             "timeouts": int(row["timeouts"])}
@@ -83,8 +88,11 @@ def agreement_table(model_summary: pd.DataFrame | None = None, *, variate_delay:
 
     if not 0 < tolerance < 1:
         raise ValueError(f"tolerance must be in (0, 1), got {tolerance!r}")
+    runs = recorded()
     if model_summary is None:
-        model_summary = summarise(recorded())
+        model_summary = summarise(runs)
+    # F_RTO: one preset run per model repetition, with that run's seed and clock
+    frto_runs = runs[(runs.reordering == "frto") & (runs.variate_delay == bool(variate_delay))]
     m = model_summary[model_summary.variate_delay == bool(variate_delay)]
     if m.empty:
         raise ValueError(f"model_summary has no cases with variate_delay={variate_delay!r}")
@@ -94,7 +102,13 @@ def agreement_table(model_summary: pd.DataFrame | None = None, *, variate_delay:
                "model_goodput_bps": float(c.goodput_bps), "model_goodput_min_bps": float(c.goodput_min_bps),
                "model_goodput_max_bps": float(c.goodput_max_bps)}
         for p in presets:
-            r = preset_goodput(int(c.scenario), c.congestion, c.reordering, p)
+            if c.reordering == "frto" and p == "chihani_ns3":
+                reps = frto_runs[(frto_runs.scenario == c.scenario) & (frto_runs.congestion == c.congestion)]
+                rs = [preset_goodput(int(c.scenario), c.congestion, "frto", p, seed=int(rr.seed),
+                                     frto_clock=int(rr.frto_clock)) for rr in reps.itertuples()]
+                r = {k: float(np.mean([x[k] for x in rs])) for k in ("goodput_bps", "fast_retransmits", "timeouts")}
+            else:
+                r = preset_goodput(int(c.scenario), c.congestion, c.reordering, p)
             row[f"{p}_goodput_bps"] = r["goodput_bps"]
             row[f"{p}_over_model"] = r["goodput_bps"] / row["model_goodput_bps"]
             row[f"{p}_fast_retransmits"] = r["fast_retransmits"]

@@ -37,7 +37,7 @@ from ..mechanisms.reordering.dsack import DsackUndo
 from ..mechanisms.reordering.eifel import Eifel
 from ..mechanisms.reordering.frto import Frto
 from ..mechanisms.reordering.tcp_door import TcpDoor
-from ..tcp.decisions import FastRetransmitDecision, OutOfOrderAck, TimeoutDecision, UndoMode
+from ..tcp.decisions import AckDecision, FastRetransmitDecision, OutOfOrderAck, TimeoutDecision, UndoMode
 
 #: EWMA gain of the smoothed window used in alpha (``scwnd = 0.875 scwnd + 0.125 cwnd``,
 #: ``calculateSmoothedCWND``).
@@ -250,6 +250,11 @@ class ChihaniNs3Recovery(ChihaniRecovery):
         self.multiplier = min(self.multiplier * 2, RTO_MAX_MULTIPLIER)
         self.update(sub)
 
+    def timeout_window(self, sub) -> int:
+        """``ReTxTimeout`` calls ``reduceCWND``: the window after a timeout is the one after a
+        loss (:func:`loss_window`: halved), not one segment."""
+        return loss_window(sub)
+
     def allows_fast_retransmit(self, sub) -> bool:
         """``DupAck``: the retransmission happens when *that segment's* duplicate-ACK counter
         reaches exactly 3; the counter is never reset, so a segment is fast-retransmitted once."""
@@ -371,6 +376,56 @@ class ChihaniFrto(Frto):
         pass
 
 
+#: F_RTO's ACK discarding (``NewACK``): one prime per subflow index.
+FRTO_PRIMES = (389, 211, 457, 277, 367, 479, 233)
+#: F_RTO's largest ACK-discarding probability (``0.061 * (clock % p) / p``).
+FRTO_MAX_THRESHOLD = 0.061
+
+
+@register_variant("reordering", "frto", "chihani_ns3")
+class ChihaniNs3Frto(ChihaniFrto):
+    """F_RTO as the built model runs it: duplicate ACKs ignored, and ACKs *discarded* (``NewACK``):
+    with probability ``threshold = 0.061 (clock mod p_i) / p_i`` (``clock`` the wall clock in
+    seconds, ``time(NULL)``; ``p_i`` a prime per subflow, :data:`FRTO_PRIMES`) an ACK starts a run
+    in which the following ACKs are dropped unprocessed until ``cwnd`` (segments) of them have
+    been counted.  The draws are seeded (the connection's generator), the model's come from
+    ``rand()`` (``rejectPacket``: ``(rand() % 1013) / 1013 < threshold``), so runs agree in
+    distribution, not ACK by ACK.  ``clock``: the model run's ``frto_clock``."""
+
+    wants_every_ack = True
+
+    def __init__(self, variant: str = "chihani_ns3", clock: int = 0):
+        super().__init__(variant)
+        if isinstance(clock, bool) or not isinstance(clock, int) or clock < 0:
+            raise ValueError(f"clock must be a non-negative integer (seconds), got {clock!r}")
+        self.clock = clock
+        self.threshold = 0.0
+        self.rng = None
+        self.discarding = -1
+        self.discarded = 0
+
+    def attach(self, sub):
+        super().attach(sub)
+        p = FRTO_PRIMES[sub.index % len(FRTO_PRIMES)]
+        self.threshold = FRTO_MAX_THRESHOLD * ((self.clock % p) / p)
+        conn = getattr(sub, "connection", None)
+        import random
+
+        self.rng = conn.make_rng(7001 + sub.index) if conn is not None else random.Random(7001 + sub.index)
+
+    def on_ack(self, sub, ack, ts_echo, sack, now):
+        if self.discarding == -1:
+            if self.rng.randrange(1013) / 1013.0 < self.threshold:
+                self.discarding = 0
+        else:
+            self.discarding += 1
+            if self.discarding < sub.cwnd / sub.seg:
+                self.discarded += 1
+                return AckDecision.DISCARD
+            self.discarding = -1
+        return super().on_ack(sub, ack, ts_echo, sack, now)
+
+
 @register_variant("reordering", "tcp-door", "chihani")
 class ChihaniTcpDoor(TcpDoor):
     """A no-op that ignores duplicate ACKs — no fast retransmit at all, losses wait for the timer;
@@ -388,4 +443,4 @@ class ChihaniTcpDoor(TcpDoor):
 
 __all__ = ["SCWND_GAIN", "RECEIVER_OUT_OF_ORDER_ACK", "ChihaniCoupled", "ChihaniUncoupled", "ChihaniFullyCoupled",
            "ChihaniLia", "ChihaniRttCompensation", "loss_window", "ChihaniRecovery", "ChihaniNs3Recovery", "ChihaniNs3RoundRobin", "ChihaniDsack", "ChihaniEifel", "ChihaniNs3Eifel",
-           "ChihaniFrto", "ChihaniTcpDoor"]
+           "ChihaniFrto", "ChihaniNs3Frto", "FRTO_PRIMES", "ChihaniTcpDoor"]

@@ -68,4 +68,13 @@ class OutOfOrderAck(enum.IntEnum):
     DUPLICATE = 2
 
 
-__all__ = ["FastRetransmitDecision", "TimeoutDecision", "UndoMode", "OutOfOrderAck"]
+class AckDecision(enum.IntEnum):
+    """What a reordering response that sees every ACK (``on_ack``) tells the sender to do with it."""
+
+    #: Process it (what ``None`` also means).
+    PROCESS = 0
+    #: Drop it unprocessed (the Chihani–Collange model's F_RTO emulates lost ACKs this way).
+    DISCARD = 1
+
+
+__all__ = ["FastRetransmitDecision", "TimeoutDecision", "UndoMode", "OutOfOrderAck", "AckDecision"]

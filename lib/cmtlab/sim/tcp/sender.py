@@ -89,7 +89,7 @@ from __future__ import annotations
 
 from ..engine.timers import LazyTimer
 from ..net.link import NS_PER_S, seconds_to_ns
-from .decisions import FastRetransmitDecision, TimeoutDecision
+from .decisions import AckDecision, FastRetransmitDecision, TimeoutDecision
 from .rto import RttEstimator
 from .scoreboard import HIST_RETX, LOST, RETRANS, SACKED, Scoreboard, _pow2_at_least
 from .source import BulkSource
@@ -328,7 +328,8 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
         self.acks_rx += 1
         if self._every_ack:
             # the response sees every ACK first, stale and reordered ones included
-            self.reordering.on_ack(self, ack, ts_echo, sack, now)
+            if self.reordering.on_ack(self, ack, ts_echo, sack, now) is AckDecision.DISCARD:
+                return
         una = self.una
         trace = self.trace
         if ack > self.high_rx_ack:
@@ -639,6 +640,13 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
             self._loss_state(now, in_flight_before)
             self._send_segment(now, self.una)
             return
+        if not self.recovery.loss_marks:
+            # no scoreboard (the Chihani-Collange model's ReTxTimeout): one segment retransmitted
+            self.recover = self.high
+            self.recover_active = True
+            self._loss_state(now, in_flight_before)
+            self._send_segment(now, self.una)
+            return
         self._mark_all_lost()
         self.hist_lo = self.high  # the RTT history is emptied
         self._loss_state(now, in_flight_before)
@@ -653,7 +661,7 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
             self.rto = doubled if doubled < 60 * NS_PER_S else 60 * NS_PER_S
         self.ssthresh = self.cc.ssthresh(self, in_flight_before)
         self.state = LOSS
-        self.cwnd = self.seg
+        self.cwnd = self.recovery.timeout_window(self)
         if self.trace is not None:
             self.trace.event(now, "timeout", self.una, self)
             self.trace.cwnd(now, self.cwnd, self.ssthresh, self.state)

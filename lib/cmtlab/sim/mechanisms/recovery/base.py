@@ -27,6 +27,10 @@ class RecoveryAlgorithm(ABC):
     def on_ack(self, sub, delivered_bytes: int, is_dupack: bool) -> None:
         """A duplicate or partial ACK arrived during recovery."""
 
+    def timeout_window(self, sub) -> int:
+        """``cwnd`` (bytes) after a retransmission timeout: one segment (RFC 5681 eq. 4)."""
+        return sub.seg
+
     def allows_fast_retransmit(self, sub) -> bool:
         """At the duplicate-ACK threshold: may ``sub.una`` be fast-retransmitted?  (RFC: always;
         the Chihani–Collange model: once per segment.)"""
