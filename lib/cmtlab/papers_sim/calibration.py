@@ -8,14 +8,30 @@ repetitions) beside the old ``chihani`` preset and the calibrated ``chihani_ns3`
 calibrated preset is within :data:`TOLERANCE` (F_RTO: inside the model's spread widened by it) and,
 for each miss, the reason found by reading and tracing the model (:data:`MISS_REASONS`).
 
-The calibrated rules (``chihani_ns3``), each from the model's code:
+The calibrated rules (preset ``chihani_ns3`` of :data:`cmtlab.arabi.experiments.PRESETS`; each from
+the model's code, each found by tracing both sides on scenario 2; the old ``chihani`` preset is
+unchanged):
 
-* receiver (``ProcessHeaderOptions``): the subflow's expected sequence stays at the first segment
-  held for data-level order; that segment gets no ACK, every later one of that subflow a duplicate
-  ACK; a copy of a held segment is rejected without an ACK; ``ReadUnOrderedData`` sends one ACK per
-  released segment (``dupack_mode="chihani_ns3"``, :mod:`cmtlab.sim.mptcp.connection`);
-* sender: plain duplicate-ACK counting — the model has no SACK (``sack=False``; D_SACK keeps the
-  engine's SACK, which carries its D-SACK reports).
+* receiver (``ProcessHeaderOptions``, ``ReadUnOrderedData``; ``dupack_mode="chihani_ns3"``): the
+  subflow's expected sequence stays at the first segment held for data-level order; that segment
+  gets no ACK, every later one of that subflow a duplicate ACK; a copy of a held segment is
+  rejected without an ACK; one ACK per released segment.  With the timestamp option (Eifel) every
+  segment is answered, echoing its own TSval;
+* sender without a scoreboard (recovery ``chihani_ns3``): only the third duplicate ACK retransmits,
+  one segment, and each segment at most once (per-segment counter); no partial-ACK retransmission,
+  no Reno-SACK window opening, no limited transmit; no SACK, MSS 1400 B;
+* the RTO of ns-3.7's ``RttMeanDeviation`` (gain 0.1, ``2 est`` or ``est + 4 var``) times a multiplier
+  doubled at every window reduction and reset by a valid sample; RTT from the oldest unacknowledged
+  segment (no timestamps except Eifel); a timeout halves the window (``reduceCWND``) and
+  retransmits one segment;
+* round robin numbering the data sequence at transmission, with the model's available window
+  (``floor(cwnd)`` segments minus all unacknowledged data) — no segment waits on a subflow while
+  later ones leave on others (:class:`cmtlab.sim.models.chihani.ChihaniNs3RoundRobin`);
+* Eifel: every duplicate ACK for a retransmitted segment with an older echo restores the window
+  saved at the last reduction (:class:`~cmtlab.sim.models.chihani.ChihaniNs3Eifel`);
+* F_RTO: ACKs discarded with the model's clock-dependent probability, ``cwnd`` ACKs per run
+  (:class:`~cmtlab.sim.models.chihani.ChihaniNs3Frto`), run once per model repetition with its
+  clock; D_SACK and TCP_DOOR use the ``chihani`` responses.
 """
 
 from __future__ import annotations
@@ -34,20 +50,17 @@ REORDERING = {"none": "none", "dsack": "dsack", "eifel": "eifel", "frto": "frto"
 #: Why the calibrated preset still misses, per reordering algorithm (found by reading and tracing
 #: the model; empty where the preset agrees).
 MISS_REASONS = {
-    "none": ("sender not yet calibrated: cmtlab's recovery retransmits on every partial ACK (RFC 6582) and "
-             "counts duplicates anew after each recovery, so the model's one-ACK-per-released-segment "
-             "cascade triggers far more retransmissions; the model fast-retransmits a segment once, at "
-             "exactly its 3rd duplicate ACK (per-segment counter, never reset), never on a partial ACK"),
-    "eifel": ("as NoPR (sender recovery), and the model checks Eifel only on duplicate ACKs of a "
-              "retransmitted segment whose stored TSval exceeds the echo — its restore then stops "
-              "further fast retransmits of that segment"),
-    "dsack": ("the model's D_SACK receiver answers every segment ahead of the data sequence with a "
-              "D-SACK-option ACK and its sender (DupDSACK) fast-retransmits the lowest-DSN unacknowledged "
-              "segment of any subflow: not modelled"),
-    "frto": ("the model's F_RTO discards the next cwnd ACKs with a probability from the wall clock "
-             "(NewACK: nbRecvAck, rejectPacket): not modelled"),
-    "tcp_door": ("timer-driven only (duplicate ACKs ignored): the remaining difference is in timeouts "
-                 "(the model doubles the RTO on every window reduction) and round-robin details, not yet traced"),
+    "none": ("not yet traced (scenario 1 fully coupled only: the model's window after a loss, "
+             "cwnd - total/2, acts on windows whose sum the preset reaches differently)"),
+    "eifel": ("not yet traced: the preset matches the model's fast-retransmit counts where it agrees; "
+              "where it misses, the restore timing (the model restores on every duplicate ACK of a "
+              "retransmitted segment, whose ACK order follows the held-segment releases) is the suspect"),
+    "dsack": ("not modelled: the model's D_SACK receiver answers every segment ahead of the data "
+              "sequence with a D-SACK-option ACK, and its sender (DupDSACK) counts that duplicate on "
+              "the lowest-DSN unacknowledged segment of any subflow, or slow-starts to the saved "
+              "window (DSACK_SS); the preset uses the chihani D-SACK response"),
+    "frto": "the preset's mean lies outside the model's spread over its repetitions",
+    "tcp_door": "not yet traced",
 }
 
 
