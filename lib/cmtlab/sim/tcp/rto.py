@@ -22,11 +22,6 @@ class RttEstimator:
         ``RTTVAR += (|R - SRTT| - RTTVAR) / 4``; the first sample sets ``SRTT = R``,
         ``RTTVAR = R / 2``.
         """
-        rule = self.rto_rule
-        if rule is not None:
-            rule.sample(self, rtt)
-            self.n_rtt_samples += 1
-            return
         if self.n_rtt_samples:
             delta = rtt - self.srtt
             self.srtt = ((self.srtt << 3) + delta) >> 3
@@ -37,6 +32,10 @@ class RttEstimator:
             self.srtt = rtt
             self.rttvar = rtt // 2
         self.n_rtt_samples += 1
+        rule = self.rto_rule
+        if rule is not None:
+            rule.sample(self, rtt)  # a model's own estimator owns rto (and srtt)
+            return
         self._update_rto()
 
     def _update_rto(self) -> None:
