@@ -7,7 +7,6 @@ import pytest
 
 from cmtlab.sim.mptcp.connection import MptcpConnection
 from cmtlab.sim.tcp import TcpReceiver
-from cmtlab.sim.tcp.decisions import OutOfOrderAck
 
 
 class _Queue:
