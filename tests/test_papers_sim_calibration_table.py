@@ -76,3 +76,5 @@ def test_agreement_count_and_every_miss_has_a_reason(table):
 def test_agreement_table_rejects_bad_tolerance():
     with pytest.raises(ValueError, match="tolerance"):
         calibration.agreement_table(tolerance=1.5)
+    with pytest.raises(ValueError, match="variateDelay"):
+        calibration.agreement_table(variate_delay=True)

@@ -101,6 +101,10 @@ def agreement_table(model_summary: pd.DataFrame | None = None, *, variate_delay:
 
     if not 0 < tolerance < 1:
         raise ValueError(f"tolerance must be in (0, 1), got {tolerance!r}")
+    if variate_delay:
+        raise ValueError("variate_delay=True is not supported yet: no preset models mpTopology's variateDelay() "
+                         "(every link delay moved towards about 25 ms on every application write), so the "
+                         "comparison would not be like for like; use variate_delay=False")
     runs = recorded()
     if model_summary is None:
         model_summary = summarise(runs)
