@@ -418,7 +418,7 @@ def test_bad_parameters_name_the_parameter_and_the_allowed_values():
     assert set(registry.names("reordering")) >= {"none", "dsack", "eifel", "frto", "tcp-door", "pr-r"}
     with pytest.raises(ValueError, match=r"reordering must be one of"):
         sim.simulate_striped([5e6], [0.05], transfer_bytes=10_000, reordering="nopr")
-    with pytest.raises(ValueError, match=r"variant .*\['chihani', 'rfc'\]"):
+    with pytest.raises(ValueError, match=r"variant .*\['chihani', 'chihani_ns3', 'rfc'\]"):
         sim.simulate_striped([5e6], [0.05], transfer_bytes=10_000, reordering="frto",
                              reordering_params={"variant": "ns3"})
 

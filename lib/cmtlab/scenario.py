@@ -49,7 +49,7 @@ ACK_PATHS = ("round_robin", "first", "fastest", "ideal")
 #: Fast-recovery styles: classic NewReno (RFC 6582), Proportional Rate Reduction (RFC 6937), or
 #: the Chihani–Collange ns-3 MPTCP model's halving without fast recovery (pair it with
 #: ``variant="chihani"`` congestion control; :class:`cmtlab.sim.models.chihani.ChihaniRecovery`).
-RECOVERY_STYLES = ("newreno", "prr", "chihani")
+RECOVERY_STYLES = ("newreno", "prr", "chihani", "chihani_ns3")
 #: Loss models of a link's forward (data) direction.
 LOSS_UNITS = ("none", "packet", "bit")
 #: Upper bound on the work of one simulated run: data segments of a transfer (or that the paths can

@@ -41,6 +41,10 @@ Presets (:data:`PRESETS`)
   minimum RTO 0.2 s, initial window one segment.
 * ``"chihani_dupack"`` — the same with Alheid et al.'s receiver (``dupack_mode="paper"``: such a
   segment is answered with a duplicate ACK), the other reading of the model's receiver.
+* ``"chihani_ns3"`` — the ``chihani`` preset calibrated against the built model
+  (:mod:`cmtlab.papers_sim.calibration`): the model's receiver exactly (``dupack_mode="chihani_ns3"``:
+  the subflow ACK stays at the first segment held for data-level order, every later segment of that
+  subflow is answered with a duplicate ACK) and no SACK (the model counts plain duplicate ACKs).
 * ``"rfc"`` — RFC behaviour: RFC 6356/paper congestion control, RFC 3708/3522+4015/5682 responses,
   NewReno fast recovery (RFC 6582) with SACK, RFC 8684 receiver, delayed ACKs, RFC 6298 minimum RTO
   1 s, initial window three segments.
@@ -72,7 +76,7 @@ REORDERING = ("none", "dsack", "eifel", "frto")
 CC_LABELS = {"uncoupled": "uncoupled", "fully_coupled": "fully coupled", "lia": "LIA",
              "rtt_compensation": "RTT compensation", "olia": "OLIA"}
 RO_LABELS = {"none": "none", "dsack": "DSACK", "eifel": "Eifel", "frto": "F-RTO"}
-PRESET_NAMES = ("chihani", "chihani_dupack", "rfc")
+PRESET_NAMES = ("chihani", "chihani_dupack", "rfc", "chihani_ns3")
 
 DURATION_S = 60.0
 LOSS_RATE = 0.002
@@ -95,12 +99,24 @@ class Preset:
     m_ack: int
     min_rto_s: float
     initial_window_segments: int
+    #: SACK (and timestamps) on; the calibrated ``chihani_ns3`` preset has no SACK, as the model.
+    sack: bool = True
+    #: Segment payload (bytes): 1460 in the older presets; the built model's MSS is the L3 MTU − 100 = 1400.
+    segment_bytes: int = 1460
+    #: TCP timestamps on (RTT samples from the echo); the model has none (its Eifel stamps only
+    #: retransmissions), so ``chihani_ns3`` samples the RTT from the oldest unacknowledged
+    #: segment, as ns-3.7's ``RttEstimator::AckSeq`` does, and keeps them only for Eifel.
+    timestamps: bool = True
 
 
 PRESETS = {
     "chihani": Preset("chihani", "chihani", "chihani", "chihani", 1, 0.2, 1),
     "chihani_dupack": Preset("chihani_dupack", "paper", "chihani", "chihani", 1, 0.2, 1),
     "rfc": Preset("rfc", "rfc", None, "newreno", 2, 1.0, 3),
+    # calibrated against the built model (cmtlab.papers_sim.calibration): its receiver exactly
+    # (dupack_mode="chihani_ns3"), plain duplicate-ACK counting (no SACK)
+    "chihani_ns3": Preset("chihani_ns3", "chihani_ns3", "chihani", "chihani_ns3", 1, 0.2, 1, sack=False,
+                          segment_bytes=1400, timestamps=False),
 }
 
 
@@ -139,15 +155,21 @@ def scenario(scenario_id: int, congestion: str, reordering: str, *, preset: str 
         raise ValueError(f"delays_are_round_trips must be True or False, got {delays_are_round_trips!r}")
     one_way = [check_non_negative("one_way_delays_s", d) / (2.0 if delays_are_round_trips else 1.0) for d in one_way]
     cc_params = {"variant": p.variant} if (p.variant and congestion in PAPER_CONGESTION) else None
-    ro_params = {"variant": p.variant} if (p.variant and reordering != "none") else None
+    ro_variant = p.variant
+    if preset == "chihani_ns3" and "chihani_ns3" in registry.variants("reordering", reordering):
+        ro_variant = "chihani_ns3"  # calibrated against the built model
+    ro_params = {"variant": ro_variant} if (p.variant and reordering != "none") else None
     return mptcp_scenario(
         list(rates), [2.0 * d for d in one_way], duration_s=check_positive("duration_s", duration_s),
-        congestion=congestion, congestion_params=cc_params, scheduler=scheduler, reordering=reordering,
+        congestion=congestion, congestion_params=cc_params, scheduler=scheduler,
+        scheduler_params=({"variant": "chihani_ns3"} if preset == "chihani_ns3" and scheduler == "round_robin" else None),
+        reordering=reordering,
         reordering_params=ro_params, dupack_mode=p.dupack_mode, receive_buffer_bytes=receive_buffer_bytes,
-        segment_bytes=SEGMENT_BYTES, initial_window_bytes=p.initial_window_segments * SEGMENT_BYTES,
+        segment_bytes=p.segment_bytes, initial_window_bytes=p.initial_window_segments * p.segment_bytes,
         ssthresh_bytes=SSTHRESH_BYTES, m_ack=p.m_ack, queue_packets=check_int("queue_packets", queue_packets, minimum=1),
         loss=LossModel("packet", loss_rate) if loss_rate > 0 else None, seed=seed,
-        sack=True, timestamps=True, recovery=p.recovery, min_rto_s=p.min_rto_s,
+        sack=p.sack or reordering == "dsack",
+        timestamps=p.timestamps or reordering == "eifel", recovery=p.recovery, min_rto_s=p.min_rto_s,
         send_buffer_bytes=max(receive_buffer_bytes, 131072))
 
 

@@ -421,6 +421,8 @@ class MptcpSimulation:
             rcv.completes_run = False  # the connection (or nobody, for a competing flow) ends the run
             if is_sub:
                 rcv.sink = conn.deliver
+                # the model's receiver echoes the TSval of the segment each ACK answers
+                rcv.echo_arrival = conn._ns3_receiver and rcv.timestamps
                 conn.subflows.append(snd)
                 conn.receivers.append(rcv)
                 conn.maps.append([])

@@ -31,16 +31,22 @@ from __future__ import annotations
 
 from ..mechanisms.congestion import CoupledCongestionControl, FullyCoupled, Lia, NewReno, RttCompensation, Uncoupled
 from ..mechanisms.recovery import RecoveryAlgorithm
+from ..mechanisms.schedulers.round_robin import RoundRobinConnectionScheduler
 from ..registry import register, register_variant
 from ..mechanisms.reordering.dsack import DsackUndo
 from ..mechanisms.reordering.eifel import Eifel
 from ..mechanisms.reordering.frto import Frto
 from ..mechanisms.reordering.tcp_door import TcpDoor
-from ..tcp.decisions import FastRetransmitDecision, OutOfOrderAck, TimeoutDecision, UndoMode
+from ..tcp.decisions import AckDecision, FastRetransmitDecision, OutOfOrderAck, TimeoutDecision, UndoMode
 
 #: EWMA gain of the smoothed window used in alpha (``scwnd = 0.875 scwnd + 0.125 cwnd``,
 #: ``calculateSmoothedCWND``).
 SCWND_GAIN = 0.125
+
+#: ns-3.7 ``RttEstimator``: initial estimate (1 s), ``RttMeanDeviation`` gain, maximum multiplier.
+RTT_INITIAL_ESTIMATE_NS = 1_000_000_000
+RTT_GAIN = 0.1
+RTO_MAX_MULTIPLIER = 64
 
 #: What the model's subflow receiver sends for a segment that went into the connection's
 #: out-of-order buffer (``dupack_mode="chihani"``): nothing until the data-level gap closes.
@@ -191,6 +197,108 @@ class ChihaniRecovery(RecoveryAlgorithm):
         sub.cwnd = max(sub.cwnd, self.window_after_loss)
 
 
+@register("recovery", "chihani_ns3")
+class ChihaniNs3Recovery(ChihaniRecovery):
+    """:class:`ChihaniRecovery` calibrated against the built model (``DupAck``): the sender keeps
+    no loss marks (:attr:`~cmtlab.sim.mechanisms.recovery.RecoveryAlgorithm.loss_marks` ``False``) —
+    only the third duplicate ACK retransmits, one segment; partial ACKs retransmit nothing and
+    duplicate ACKs during recovery open nothing."""
+
+    name = "chihani_ns3"
+    loss_marks = False
+    __slots__ = ("est_ns", "var_ns", "multiplier", "samples", "last_fast_retransmit")
+
+    def __init__(self):
+        super().__init__()
+        self.last_fast_retransmit = -1
+        self.est_ns = float(RTT_INITIAL_ESTIMATE_NS)
+        self.var_ns = 0.0
+        self.multiplier = 1
+        self.samples = 0
+
+    # ns-3.7 RttMeanDeviation as the model uses it: the sender's RTO (sub.rto) is owned here
+
+    @property
+    def rto_rule(self):
+        return self
+
+    def sample(self, sub, rtt_ns: int) -> None:
+        """``Measurement``: ``est += g (m - est)``, ``var += g (|m - est| - var)`` (g = 0.1; the
+        first sample sets ``est = var = m``); a valid sample resets the multiplier (``AckSeq``)."""
+        m = float(rtt_ns)
+        if self.samples:
+            err = m - self.est_ns
+            self.est_ns += RTT_GAIN * err
+            self.var_ns += RTT_GAIN * (abs(err) - self.var_ns)
+        else:
+            self.est_ns = m
+            self.var_ns = m
+        self.samples += 1
+        self.multiplier = 1
+        sub.srtt = int(self.est_ns)
+        self.update(sub)
+
+    def update(self, sub) -> None:
+        """``RetransmitTimeout``: ``2 est`` while ``var < est/4``, else ``est + 4 var``; times the
+        multiplier; at least the minimum RTO."""
+        est, var = self.est_ns, self.var_ns
+        r = (2.0 * est if var < est / 4.0 else est + 4.0 * var) * self.multiplier
+        sub.rto = max(int(r), sub.min_rto)
+
+    def backoff(self, sub) -> None:
+        """``IncreaseMultiplier`` (every ``reduceCWND``: a fast retransmit or a timeout), up to 64."""
+        self.multiplier = min(self.multiplier * 2, RTO_MAX_MULTIPLIER)
+        self.update(sub)
+
+    def timeout_window(self, sub) -> int:
+        """``ReTxTimeout`` calls ``reduceCWND``: the window after a timeout is the one after a
+        loss (:func:`loss_window`: halved), not one segment."""
+        return loss_window(sub)
+
+    def allows_fast_retransmit(self, sub) -> bool:
+        """``DupAck``: the retransmission happens when *that segment's* duplicate-ACK counter
+        reaches exactly 3; the counter is never reset, so a segment is fast-retransmitted once."""
+        return sub.una > self.last_fast_retransmit
+
+    def enter(self, sub, dupacks, unacked_bytes, delivered_bytes, decision=FastRetransmitDecision.REDUCE):
+        self.last_fast_retransmit = sub.una
+        super().enter(sub, dupacks, unacked_bytes, delivered_bytes, decision)
+        if decision is FastRetransmitDecision.REDUCE:
+            self.backoff(sub)
+
+
+# ---------------------------------------------------------------- scheduler
+
+@register_variant("scheduler", "round_robin", "chihani_ns3")
+class ChihaniNs3RoundRobin(RoundRobinConnectionScheduler):
+    """Round robin as the built model sends (``SendPendingData``): the data sequence number is
+    given at transmission, so a subflow is handed a DSN only when its window lets it send it at
+    once (no unsent segment waits on a subflow while later DSNs leave on others)."""
+
+    prefetch_segments = 0
+
+    def __init__(self, variant: str = "chihani_ns3"):
+        super().__init__()
+
+    def select(self, conn, now_ns: int):
+        """The next subflow in turn whose window has room as the model counts it
+        (``AvailableWindow``): ``floor(cwnd in segments) * MSS`` minus all data handed to the subflow
+        and not yet acknowledged (``maxSeqNb - highestAck``)."""
+        subs = conn.subflows
+        n = len(subs)
+        i = self._next
+        for _ in range(n):
+            s = subs[i]
+            seg = s.seg
+            win = s.cwnd if s.cwnd < s.rwnd else s.rwnd
+            if (win // seg - (s.app_tail - s.una)) >= 1:
+                return i
+            i += 1
+            if i == n:
+                i = 0
+        return None
+
+
 # ---------------------------------------------------------------- reordering responses
 
 @register_variant("reordering", "dsack", "chihani")
@@ -218,6 +326,43 @@ class ChihaniEifel(Eifel):
             self.retransmit_ts = None
 
 
+@register_variant("reordering", "eifel", "chihani_ns3")
+class ChihaniNs3Eifel(ChihaniEifel):
+    """Eifel exactly as the built model runs it (``IsDuplicatedAck``, case ``Eifel``): each
+    segment remembers the timestamp of its first retransmission; *every* duplicate ACK for a
+    retransmitted segment whose echoed timestamp is older restores the window saved at the last
+    reduction (``cwnd = savedCWND``, ``ssthresh = savedSSThresh``) — not once per episode."""
+
+    def __init__(self, variant: str = "chihani_ns3"):
+        super().__init__(variant)
+        self.retransmitted: dict[int, int] = {}
+
+    def _start(self, sub, now):
+        self.saved = sub.snapshot_congestion_state(now)  # reduceCWND saves at every reduction
+
+    def on_timeout(self, sub, now):
+        self._start(sub, now)
+        return TimeoutDecision.STANDARD
+
+    def on_retransmit(self, sub, k, now):
+        if k not in self.retransmitted:
+            self.retransmitted[k] = sub.timestamp_now(now)
+
+    def on_ack(self, sub, ack, ts_echo, sack, now):
+        if not (ack == sub.una and ack < sub.high):
+            return
+        ts = self.retransmitted.get(ack)
+        if ts is None or self.saved is None:
+            return
+        self.checks += 1
+        if ts > ts_echo:
+            sub.restore_congestion_state(self.saved, now, how=UndoMode.EXACT)
+            self.detections += 1
+        if len(self.retransmitted) > 64:
+            una = sub.una
+            self.retransmitted = {k: v for k, v in self.retransmitted.items() if k >= una}
+
+
 @register_variant("reordering", "frto", "chihani")
 class ChihaniFrto(Frto):
     """Duplicate ACKs are ignored (no fast retransmit at all, losses wait for the timer); the
@@ -229,6 +374,56 @@ class ChihaniFrto(Frto):
 
     def _respond(self, sub, ack, now):
         pass
+
+
+#: F_RTO's ACK discarding (``NewACK``): one prime per subflow index.
+FRTO_PRIMES = (389, 211, 457, 277, 367, 479, 233)
+#: F_RTO's largest ACK-discarding probability (``0.061 * (clock % p) / p``).
+FRTO_MAX_THRESHOLD = 0.061
+
+
+@register_variant("reordering", "frto", "chihani_ns3")
+class ChihaniNs3Frto(ChihaniFrto):
+    """F_RTO as the built model runs it: duplicate ACKs ignored, and ACKs *discarded* (``NewACK``):
+    with probability ``threshold = 0.061 (clock mod p_i) / p_i`` (``clock`` the wall clock in
+    seconds, ``time(NULL)``; ``p_i`` a prime per subflow, :data:`FRTO_PRIMES`) an ACK starts a run
+    in which the following ACKs are dropped unprocessed until ``cwnd`` (segments) of them have
+    been counted.  The draws are seeded (the connection's generator), the model's come from
+    ``rand()`` (``rejectPacket``: ``(rand() % 1013) / 1013 < threshold``), so runs agree in
+    distribution, not ACK by ACK.  ``clock``: the model run's ``frto_clock``."""
+
+    wants_every_ack = True
+
+    def __init__(self, variant: str = "chihani_ns3", clock: int = 0):
+        super().__init__(variant)
+        if isinstance(clock, bool) or not isinstance(clock, int) or clock < 0:
+            raise ValueError(f"clock must be a non-negative integer (seconds), got {clock!r}")
+        self.clock = clock
+        self.threshold = 0.0
+        self.rng = None
+        self.discarding = -1
+        self.discarded = 0
+
+    def attach(self, sub):
+        super().attach(sub)
+        p = FRTO_PRIMES[sub.index % len(FRTO_PRIMES)]
+        self.threshold = FRTO_MAX_THRESHOLD * ((self.clock % p) / p)
+        conn = getattr(sub, "connection", None)
+        import random
+
+        self.rng = conn.make_rng(7001 + sub.index) if conn is not None else random.Random(7001 + sub.index)
+
+    def on_ack(self, sub, ack, ts_echo, sack, now):
+        if self.discarding == -1:
+            if self.rng.randrange(1013) / 1013.0 < self.threshold:
+                self.discarding = 0
+        else:
+            self.discarding += 1
+            if self.discarding < sub.cwnd / sub.seg:
+                self.discarded += 1
+                return AckDecision.DISCARD
+            self.discarding = -1
+        return super().on_ack(sub, ack, ts_echo, sack, now)
 
 
 @register_variant("reordering", "tcp-door", "chihani")
@@ -247,5 +442,5 @@ class ChihaniTcpDoor(TcpDoor):
 
 
 __all__ = ["SCWND_GAIN", "RECEIVER_OUT_OF_ORDER_ACK", "ChihaniCoupled", "ChihaniUncoupled", "ChihaniFullyCoupled",
-           "ChihaniLia", "ChihaniRttCompensation", "loss_window", "ChihaniRecovery", "ChihaniDsack", "ChihaniEifel",
-           "ChihaniFrto", "ChihaniTcpDoor"]
+           "ChihaniLia", "ChihaniRttCompensation", "loss_window", "ChihaniRecovery", "ChihaniNs3Recovery", "ChihaniNs3RoundRobin", "ChihaniDsack", "ChihaniEifel", "ChihaniNs3Eifel",
+           "ChihaniFrto", "ChihaniNs3Frto", "FRTO_PRIMES", "ChihaniTcpDoor"]

@@ -54,7 +54,7 @@ _ACK = OutOfOrderAck.ACK  # a subflow receiver's usual ACK (the common answer of
 UNBOUNDED_SEGS = 1 << 60
 
 #: Receiver duplicate-ACK semantics (see :class:`MptcpConnection`).
-DUPACK_MODES = ("rfc", "paper", "chihani")
+DUPACK_MODES = ("rfc", "paper", "chihani", "chihani_ns3")
 #: Retransmission policies.
 RETRANSMIT_POLICIES = ("original", "reinject")
 
@@ -84,6 +84,11 @@ class MptcpConnection:
         papers' model has no SACK: with ``sack=True`` a SACK sender does not count the
         ``"paper"`` duplicates (RFC 6675 sec. 2).  When the data sequence advances, every
         subflow receiver that withheld or duplicated an ACK sends one cumulative ACK.
+        ``"chihani_ns3"`` (the ns-3.7 code exactly, ``ProcessHeaderOptions`` and
+        ``ReadUnOrderedData``, calibrated against the built model): the subflow's ACK does not
+        advance past a segment held for data-level order — the first such segment gets no ACK,
+        every later segment of that subflow a duplicate ACK of the held one; when the data
+        sequence reaches held segments, one ACK per segment released, each advancing by one.
     """
 
     def __init__(self, *, n_dsn, last_len: int, segment_bytes: int, scheduler, receive_buffer_bytes: int,
@@ -95,13 +100,16 @@ class MptcpConnection:
         self.seg = segment_bytes
         self.next_dsn = 0
         self.scheduler = scheduler
+        # unsent data a subflow may hold beyond its window (bytes; ConnectionScheduler.prefetch_segments)
+        self.prefetch_bytes = segment_bytes * int(getattr(scheduler, "prefetch_segments", 1))
         self.rcvbuf_segs = receive_buffer_bytes // segment_bytes
         self.dupack_mode = dupack_mode
         self._short_dsn = n_dsn - 1 if n_dsn is not None and last_len != segment_bytes else -1
         self._dsn_cap = n_dsn if n_dsn is not None else 1 << 62
         # what a subflow receiver does with a segment that lands in the out-of-order buffer
         self._hold_code = {"rfc": OutOfOrderAck.ACK, "chihani": RECEIVER_OUT_OF_ORDER_ACK,
-                           "paper": OutOfOrderAck.DUPLICATE}[dupack_mode]
+                           "paper": OutOfOrderAck.DUPLICATE, "chihani_ns3": OutOfOrderAck.WITHHOLD}[dupack_mode]
+        self._ns3_receiver = dupack_mode == "chihani_ns3"
         self.pending_ack: set[int] = set()  # subflow receivers owing an ACK (dupack modes)
         self.retransmit = retransmit
         self.seed = seed
@@ -290,6 +298,8 @@ class MptcpConnection:
             rcv.done = True
             rcv.done_time = now
             self.queue.complete()  # the application holds every byte: the run ends here
+        if self._ns3_receiver:
+            return self._ns3_answer(now, rcv, first, end, old, nxt)
         if ooo and ooo_added and self._hold_code:
             self.pending_ack.add(rcv.index)
             return self._hold_code
@@ -302,6 +312,47 @@ class MptcpConnection:
                 if j != rcv.index:
                     self.receivers[j]._send_ack(now, None)
         return _ACK
+
+    def _ns3_answer(self, now: int, rcv: TcpReceiver, first: int, end: int, old: int, nxt: int) -> int:
+        """What the model's subflow receiver answers (``dupack_mode="chihani_ns3"``), and the
+        ACKs of the segments the data sequence released (``ReadUnOrderedData``: one ACK per
+        segment, on its subflow, the subflow ACK advancing by one segment each).
+
+        The model keeps the subflow's expected sequence (``RxSeqNumber``) at the first segment it
+        holds for data-level order: that segment is stored without an ACK (``subflowSeqNumber ==
+        RxSeqNumber``, data ahead: ``TxACK = false``); every later segment of the subflow is
+        "above" the expected sequence and answered with an ACK of it — a duplicate ACK
+        (``subflowSeqNumber > RxSeqNumber``: ``TxACK`` stays true).
+        """
+        if rcv.ack_cap is not None:
+            answer = OutOfOrderAck.DUPLICATE
+        else:
+            answer = _ACK
+            m, base = self.maps[rcv.index], self.pruned[rcv.index]
+            for k in range(first, end):
+                if m[k - base] >= nxt:  # held for data-level order: the subflow ACK stops here
+                    rcv.ack_cap = k
+                    if k == first:
+                        # a segment with the timestamp option is always answered (TxAckOpt)
+                        answer = OutOfOrderAck.DUPLICATE if rcv.echo_arrival else OutOfOrderAck.WITHHOLD
+                    break
+        if nxt > old:
+            for j, r in enumerate(self.receivers):
+                cap = r.ack_cap
+                if cap is None or j == rcv.index and answer is not _ACK:
+                    continue
+                m, base = self.maps[j], self.pruned[j]
+                k = cap
+                top = r.rcv_nxt
+                while k < top and m[k - base] < nxt:
+                    k += 1
+                r.ack_cap = None if k >= top else k
+                for a in range(cap + 1, k + 1):  # one ACK per released segment
+                    r.acks_sent += 1
+                    if a > r.high_tx_ack:
+                        r.high_tx_ack = a
+                    r.net_ack(now, a, r.ts_recent, None, 0)
+        return answer
 
 
 __all__ = ["MptcpConnection", "DUPACK_MODES", "RETRANSMIT_POLICIES", "UNBOUNDED_SEGS"]

@@ -39,7 +39,7 @@ class MptcpSubflow(TcpSender):
                     flight = self.in_flight()
                 else:  # in_flight(), inlined
                     flight = (high - una - self.sacked_out - self.lost_out + self.retrans_out) * seg
-                if (tail - high) * seg >= (cwnd if cwnd < rwnd else rwnd) - flight + seg:
+                if (tail - high) * seg >= (cwnd if cwnd < rwnd else rwnd) - flight + conn.prefetch_bytes:
                     return
             choice = select(conn, conn.now)
             if choice != index:

@@ -56,6 +56,15 @@ class UndoMode(enum.Enum):
     RFC4015 = "rfc4015"
 
 
+class AckDecision(enum.IntEnum):
+    """What a reordering response that sees every ACK (``on_ack``) tells the sender to do with it."""
+
+    #: Process it (what ``None`` also means).
+    PROCESS = 0
+    #: Drop it unprocessed (the Chihani–Collange model's F_RTO emulates lost ACKs this way).
+    DISCARD = 1
+
+
 class OutOfOrderAck(enum.IntEnum):
     """What a subflow receiver sends when its segment went into the MPTCP connection's
     out-of-order buffer (the connection's duplicate-ACK semantics, ``dupack_mode``)."""

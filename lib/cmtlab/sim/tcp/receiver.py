@@ -43,7 +43,7 @@ class TcpReceiver:
                  "delack_timer", "completes_run", "high_tx_ack", "ts_recent", "ts_last",
                  "done", "done_time",
                  "segments_rx", "duplicates_rx", "spurious_rx", "ooo_rx", "max_ooo", "acks_sent",
-                 "delayed_acks", "timer_acks", "dsacks_sent", "_rd", "index", "sink", "rfc7323_echo")
+                 "delayed_acks", "timer_acks", "dsacks_sent", "_rd", "index", "sink", "rfc7323_echo", "ack_cap", "echo_arrival")
 
     def __init__(self, *, n_segs: int, m_ack: int, options, net_ack, queue, trace=None, reorder=None,
                  dsack: bool = False, rfc7323_echo: bool = False):
@@ -85,12 +85,21 @@ class TcpReceiver:
         self.sink = None
         #: The receiver is the run's application: the run ends when it holds every segment.
         self.completes_run = True
+        #: ``None``, or the highest subflow sequence an ACK may carry: the Chihani–Collange
+        #: receiver (``dupack_mode="chihani_ns3"``) does not advance its subflow ACK past a
+        #: segment held for data-level order (set and cleared by the MPTCP connection).
+        self.ack_cap = None
+        #: Echo the TSval of the segment that triggers each ACK (the Chihani–Collange receiver's
+        #: timestamp option, ``dupack_mode="chihani_ns3"``) instead of RFC 7323's TS.Recent.
+        self.echo_arrival = False
 
     def on_data(self, now: int, k: int, tsval: int, retx: bool) -> None:
         """A data segment ``k`` arrived (``tsval``: sender's timestamp in ms; ``retx``: a retransmission)."""
         self.segments_rx += 1
         rcv_nxt = self.rcv_nxt
-        if self.rfc7323_echo:
+        if self.echo_arrival:
+            self.ts_recent = tsval
+        elif self.rfc7323_echo:
             # RFC 7323 sec. 4.3 (2) / sec. 5.3 R3, after the window check (R2): record
             # SEG.TSval when SEG.TSval >= TS.Recent and SEG.SEQ <= Last.ACK.sent — so the ACK
             # of a segment that fills a hole echoes that segment's timestamp
@@ -108,6 +117,10 @@ class TcpReceiver:
             self.duplicates_rx += 1
             if retx:
                 self.spurious_rx += 1
+            if self.ack_cap is not None and k >= self.ack_cap and not self.echo_arrival:
+                # the Chihani-Collange receiver: a copy of a segment it holds for data-level
+                # order is rejected without an ACK (StoreUnOrderedData fails: TxACK = false)
+                return
             if self._rd is not None:
                 self._rd.duplicate(k)
             self._send_ack(now, (k, k + 1) if self.dsack else None)
@@ -169,6 +182,9 @@ class TcpReceiver:
             else:  # _send_ack without SACK, inlined (one ACK per one or two segments)
                 self.delack_timer.deadline = None
                 self.delack_count = 0
+                cap = self.ack_cap
+                if cap is not None and cap < rcv_nxt:
+                    rcv_nxt = cap
                 if rcv_nxt > self.high_tx_ack:
                     self.high_tx_ack = rcv_nxt
                 self.acks_sent += 1
@@ -206,8 +222,12 @@ class TcpReceiver:
         """ns-3 ``SendEmptyPacket(ACK)``: cancels the delayed ACK and sends RCV.NXT (+ SACK, TSecr)."""
         self.delack_timer.deadline = None
         self.delack_count = 0
-        if self.rcv_nxt > self.high_tx_ack:
-            self.high_tx_ack = self.rcv_nxt
+        ack = self.rcv_nxt
+        cap = self.ack_cap
+        if cap is not None and cap < ack:
+            ack = cap
+        if ack > self.high_tx_ack:
+            self.high_tx_ack = ack
         self.acks_sent += 1
         if self.sack:
             blocks = self.sack_list
@@ -234,7 +254,7 @@ class TcpReceiver:
         else:
             sack = None
             nblocks = 0
-        self.net_ack(now, self.rcv_nxt, self.ts_recent, sack, nblocks)
+        self.net_ack(now, ack, self.ts_recent, sack, nblocks)
 
 
 __all__ = ["TcpReceiver"]

@@ -33,9 +33,17 @@ class RttEstimator:
             self.srtt = rtt
             self.rttvar = rtt // 2
         self.n_rtt_samples += 1
+        rule = self.rto_rule
+        if rule is not None:
+            rule.sample(self, rtt)  # a model's own estimator owns rto (and srtt)
+            return
         self._update_rto()
 
     def _update_rto(self) -> None:
+        rule = self.rto_rule
+        if rule is not None:
+            rule.update(self)
+            return
         if self.n_rtt_samples:
             v4 = 4 * self.rttvar
             r = self.srtt + (v4 if v4 > self.clock_g else self.clock_g)

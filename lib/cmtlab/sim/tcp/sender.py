@@ -89,7 +89,7 @@ from __future__ import annotations
 
 from ..engine.timers import LazyTimer
 from ..net.link import NS_PER_S, seconds_to_ns
-from .decisions import FastRetransmitDecision, TimeoutDecision
+from .decisions import AckDecision, FastRetransmitDecision, TimeoutDecision
 from .rto import RttEstimator
 from .scoreboard import HIST_RETX, LOST, RETRANS, SACKED, Scoreboard, _pow2_at_least
 from .source import BulkSource
@@ -117,7 +117,7 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
         # counters
         "ts_offset_ns", "segments_sent", "retransmissions", "fast_retransmits", "timeouts", "partial_acks",
         "dupacks_rx",
-        "acks_rx", "stale_acks", "rtt_samples_taken", "max_backoff", "_consecutive_rto",
+        "acks_rx", "stale_acks", "rtt_samples_taken", "max_backoff", "_consecutive_rto", "rto_rule",
         # dupack run trace
         "_run_ack", "_run_len", "_run_start",
         # multipath plumbing (read by mechanisms; see cmtlab.sim.mptcp)
@@ -159,6 +159,10 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
         self.initial_rto = seconds_to_ns(options.initial_rto_s)
         self.cc = cc
         self.recovery = recovery
+        #: ``None`` (RFC 6298, :mod:`cmtlab.sim.tcp.rto`) or an object with ``sample(sub, rtt_ns)``,
+        #: ``update(sub)`` and ``backoff(sub)`` that owns ``sub.rto`` (a model's own estimator,
+        #: e.g. :class:`cmtlab.sim.models.chihani.ChihaniNs3Recovery`): given by the recovery algorithm.
+        self.rto_rule = getattr(recovery, "rto_rule", None)
         self.reordering = reordering
         self.net_send = net_send
         self.queue = queue
@@ -329,7 +333,8 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
         self.ack_time_ns = now  # the clock of CongestionControl.increase_window / ssthresh (e.g. CUBIC)
         if self._every_ack:
             # the response sees every ACK first, stale and reordered ones included
-            self.reordering.on_ack(self, ack, ts_echo, sack, now)
+            if self.reordering.on_ack(self, ack, ts_echo, sack, now) is AckDecision.DISCARD:
+                return
         una = self.una
         trace = self.trace
         if ack > self.high_rx_ack:
@@ -458,11 +463,12 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
         if ack < self.recover and state == RECOVERY:
             # partial ACK (RFC 6582 sec. 3.2 step 5)
             self.partial_acks += 1
-            if not self.sack:
+            marks = self.recovery.loss_marks
+            if not self.sack and marks:
                 self._mark_head_lost()
             if segs_acked >= 1:
                 self.recovery.on_ack(self, delivered, False)
-            if not (self.flags[ack & self.mask] & (RETRANS | SACKED) == RETRANS and ack < self.high):
+            if marks and not (self.flags[ack & self.mask] & (RETRANS | SACKED) == RETRANS and ack < self.high):
                 self._do_retransmit(now)
             if self.trace is not None:
                 self.trace.event(now, "partial_ack", ack, self)
@@ -511,12 +517,15 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
         if state == OPEN:
             self.state = state = DISORDER
         if state == RECOVERY:
-            if not self.sack:
+            if not self.sack and self.recovery.loss_marks:
                 self._add_reno_sack()
             self.recovery.on_ack(self, delivered, True)
         elif state == DISORDER:
-            if self.dupacks == self.dupthresh and (self.high_rx_ack >= self.recover or not self.recover_active):
+            if (self.dupacks == self.dupthresh and (self.high_rx_ack >= self.recover or not self.recover_active)
+                    and self.recovery.allows_fast_retransmit(self)):
                 self._enter_recovery(now, delivered)
+            elif not self.recovery.loss_marks:
+                pass  # no scoreboard: nothing but the third duplicate ACK retransmits
             elif (self.sack_loss_detection or not self.sack) and self._head_is_lost():
                 # RFC 6675 step 2: IsLost(HighACK + 1).  Without SACK the scoreboard holds
                 # ns-3's Reno-SACK guesses, and a head already marked lost (a cumulative ACK
@@ -542,7 +551,9 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
         if decision is not FastRetransmitDecision.REDUCE and decision is not FastRetransmitDecision.KEEP_WINDOW:
             raise ValueError(f"{type(self.reordering).__name__}.on_fast_retransmit must return a "
                              f"FastRetransmitDecision, got {decision!r}")
-        if not self.sack:
+        if not self.recovery.loss_marks:
+            pass  # no scoreboard: the one segment is retransmitted below, nothing marked
+        elif not self.sack:
             self._add_reno_sack()
             self._mark_head_lost()
         elif not self._head_is_lost():
@@ -634,6 +645,13 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
             self._loss_state(now, in_flight_before)
             self._send_segment(now, self.una)
             return
+        if not self.recovery.loss_marks:
+            # no scoreboard (the Chihani-Collange model's ReTxTimeout): one segment retransmitted
+            self.recover = self.high
+            self.recover_active = True
+            self._loss_state(now, in_flight_before)
+            self._send_segment(now, self.una)
+            return
         self._mark_all_lost()
         self.hist_lo = self.high  # the RTT history is emptied
         self._loss_state(now, in_flight_before)
@@ -641,11 +659,14 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
 
     def _loss_state(self, now: int, in_flight_before: int) -> None:
         """The congestion part of the timeout reaction: backoff, ``ssthresh``, ``cwnd = 1 SMSS``, Loss."""
-        doubled = self.rto * 2
-        self.rto = doubled if doubled < 60 * NS_PER_S else 60 * NS_PER_S
+        if self.rto_rule is not None:
+            self.rto_rule.backoff(self)
+        else:
+            doubled = self.rto * 2
+            self.rto = doubled if doubled < 60 * NS_PER_S else 60 * NS_PER_S
         self.ssthresh = self.cc.ssthresh(self, in_flight_before)
         self.state = LOSS
-        self.cwnd = self.seg
+        self.cwnd = self.recovery.timeout_window(self)
         if self.trace is not None:
             self.trace.event(now, "timeout", self.una, self)
             self.trace.cwnd(now, self.cwnd, self.ssthresh, self.state)

@@ -11,6 +11,11 @@ class RecoveryAlgorithm(ABC):
     """cwnd during fast recovery (see the module docstring)."""
 
     name: str = "abstract"
+    #: The sender keeps loss marks without SACK (RFC 6582/ns-3 "Reno SACK"): a partial ACK marks
+    #: and retransmits the next segment, each duplicate ACK in recovery marks one more segment as
+    #: received, a head marked lost re-enters recovery at once.  ``False``: a sender without any
+    #: scoreboard, which retransmits only at the third duplicate ACK (the Chihani–Collange model).
+    loss_marks: bool = True
 
     @abstractmethod
     def enter(self, sub, dupacks: int, unacked_bytes: int, delivered_bytes: int,
@@ -21,6 +26,15 @@ class RecoveryAlgorithm(ABC):
     @abstractmethod
     def on_ack(self, sub, delivered_bytes: int, is_dupack: bool) -> None:
         """A duplicate or partial ACK arrived during recovery."""
+
+    def timeout_window(self, sub) -> int:
+        """``cwnd`` (bytes) after a retransmission timeout: one segment (RFC 5681 eq. 4)."""
+        return sub.seg
+
+    def allows_fast_retransmit(self, sub) -> bool:
+        """At the duplicate-ACK threshold: may ``sub.una`` be fast-retransmitted?  (RFC: always;
+        the Chihani–Collange model: once per segment.)"""
+        return True
 
     def exit(self, sub) -> None:
         """Recovery is over (``sub.cwnd`` has been set to ``sub.ssthresh``)."""

@@ -48,6 +48,11 @@ class ConnectionScheduler(ABC):
     """
 
     name: str = "abstract"
+    #: Segments of unsent data a subflow may be handed beyond what its window lets it send now
+    #: (the connection keeps every subflow's send buffer one segment ahead).  ``0``: a DSN is
+    #: given to a subflow only when it can send it at once — the Chihani–Collange model numbers
+    #: the data sequence at transmission (``SendPendingData``).
+    prefetch_segments: int = 1
 
     def init(self, conn) -> None:
         """Called once with the connection before the first data segment."""
