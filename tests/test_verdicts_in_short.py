@@ -17,7 +17,7 @@ def _counts(text):
     """Parse "k is/are VERDICT" back out of the paragraph."""
     found = {}
     for v in VERDICTS:
-        m = re.search(r"(\d+) (?:is|are) " + re.escape(v) + r"(?![a-z])", text)
+        m = re.search(r"(\d+) (?:is|are) (?:set )?" + re.escape(v) + r"(?![a-z])", text)
         if m:
             found[v] = int(m.group(1))
     return found
