@@ -115,7 +115,7 @@ lint: $(STAMP) ## ruff (ruff.toml: undefined names, unused imports/variables, sy
 test-unit: $(STAMP) $(DELAYLINE) papers-sim-if-compiler ## unit tests of the library
 	time $(BIN)/python -m pytest tests --ignore=tests/browser $(PYTEST_ARGS)
 
-test-nbval: $(STAMP) $(DELAYLINE) ## run every notebook (quick profile) and compare NBVAL_CHECK_OUTPUT cells
+test-nbval: $(STAMP) $(DELAYLINE) ## run every notebook (quick profile) and compare the cells tagged nbval-check-output
 	time $(NOBARS) CMTLAB_PROFILE=quick $(BIN)/python -m pytest --nbval-lax --nbval-current-env \
 	  --nbval-cell-timeout=$(NB_TIMEOUT) \
 	  --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider $(PYTEST_ARGS) notebooks/

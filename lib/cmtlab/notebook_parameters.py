@@ -49,7 +49,8 @@ def _t1_setups():
 def _registry(kind):
     def names():
         from .sim import registry
-        return tuple(registry.names(kind))
+        # plug-ins (e.g. "osia" from cmtlab.osia) register on import: allowed before they are imported
+        return tuple(sorted(set(registry.names(kind)) | {n for k, n in registry.PLUGIN_PACKAGES if k == kind}))
     return names
 
 

@@ -584,3 +584,78 @@ class Comparison:
             display(Markdown("**Checks of this book** (targets this book set itself; not paper claims, not counted "
                              "in the verdicts):"))
             display(self.style_checks())
+
+
+# --------------------------------------------------------------------------- verdicts in short
+
+def _claim_names(names: list[str], limit: int) -> str:
+    shown = [f"“{n}”" for n in names[:limit]]
+    if len(names) > limit:
+        shown.append(f"{len(names) - limit} more")
+    if len(shown) == 1:
+        return shown[0]
+    return ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def verdicts_in_short(table, *, max_named: int = 6) -> str:
+    """The "verdicts in short" paragraph of a chapter, computed from its paper-vs-reproduction table.
+
+    ``table`` is a :class:`Comparison` or a frame with ``claim`` and ``verdict`` columns (as
+    :meth:`Comparison.to_frame`).  Returns Markdown of one to three sentences: the number of paper
+    claims and the count per verdict (in the order of :data:`VERDICTS`, zeros left out); the names
+    of the claims not reproduced (at most ``max_named``, then "n more"); and, if there are any, the
+    number of undecided claims that more seeds could settle.  Checks of this book are not counted.
+
+    >>> t = Comparison()
+    >>> _ = t.add_value("gain", paper=2.0, ours=2.05)
+    >>> _ = t.add_value("threshold", paper=35.6, ours=20.0, unit="ms")
+    >>> verdicts_in_short(t)
+    '**Verdicts in short.** Of 2 paper claims compared, 1 is reproduced and 1 is not reproduced. Not reproduced: “threshold”.'
+    """
+    if isinstance(table, Comparison):
+        frame = table.to_frame()
+    elif isinstance(table, pd.DataFrame):
+        frame = table
+    else:
+        raise TypeError(f"table must be a Comparison or a pandas DataFrame, got {type(table).__name__}")
+    missing = {"claim", "verdict"} - set(frame.columns)
+    if missing:
+        raise ValueError(f"table must have the columns 'claim' and 'verdict'; missing: {sorted(missing)}")
+    if isinstance(max_named, bool) or not isinstance(max_named, int) or max_named < 1:
+        raise ValueError(f"max_named must be an integer ≥ 1, got {max_named!r}")
+    kinds = []
+    for v in frame["verdict"]:
+        v = str(v)
+        kind = UNDECIDED if v.startswith(UNDECIDED) else v
+        if kind not in VERDICTS:
+            raise ValueError(f"unknown verdict {v!r} in the table (allowed: {', '.join(VERDICTS)}, "
+                             f"'{UNDECIDED} at n seeds')")
+        kinds.append(kind)
+    n = len(kinds)
+    if n == 0:
+        return "**Verdicts in short.** No claim of a paper is compared in this chapter."
+    counts = [(v, kinds.count(v)) for v in VERDICTS if kinds.count(v)]
+    label = {PARTLY: "partly reproduced", BY_CONSTRUCTION: "set by construction", NOT_ASSESSED: "not assessed in this run"}
+    parts = [f"{k} {'is' if k == 1 else 'are'} {label.get(v, v)}" for v, k in counts]
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    if len(counts) == 1 and n > 1:  # "all 3 are reproduced" rather than "of 3, 3 are reproduced"
+        text = f"**Verdicts in short.** All {n} paper claims compared are {label.get(counts[0][0], counts[0][0])}."
+    else:
+        text = f"**Verdicts in short.** Of {n} paper claim{'s' if n != 1 else ''} compared, {listed}."
+    failed = [str(c) for c, k in zip(frame["claim"], kinds) if k == NOT_REPRODUCED]
+    if failed:
+        text += f" Not reproduced: {_claim_names(failed, max_named)}."
+    n_und = kinds.count(UNDECIDED)
+    if n_und:
+        text += (f" {n_und} {'claim is' if n_und == 1 else 'claims are'} undecided at the seeds run "
+                 "(more seeds can decide).")
+    return text
+
+
+def show_verdicts_in_short(table, **kw) -> str:
+    """Display :func:`verdicts_in_short` as Markdown in a notebook; returns the text."""
+    from IPython.display import Markdown, display
+
+    text = verdicts_in_short(table, **kw)
+    display(Markdown(text))
+    return text
