@@ -265,7 +265,7 @@ class NotebookSpec:
 
 
 def validate_parameters(notebook: str, namespace: dict) -> None:
-    """Check a notebook's parameters against its spec in :mod:`cmtlab.notebook_parameters`.
+    """Check a notebook's parameters against its spec in ``cmtlab.notebook_parameters``.
 
     Call it in the notebook's first code cell **after** the ``parameters`` cell — papermill
     inserts its ``injected-parameters`` cell right after ``parameters``, so a value given with

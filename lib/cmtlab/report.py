@@ -23,10 +23,10 @@ Rules (each with its reason, :data:`POLICY`):
   ``|Δ| ≤ 10 % → reproduced, ≤ 30 % → partly``;
 * :data:`COMPUTED` — a number the paper computed from other printed numbers or a closed form:
   ``|Δ| ≤ 1 % → reproduced, ≤ 5 % → partly``;
-* :data:`TREND` — a ratio or trend ("A above B", "falls", "improves"): the change counts only beyond
+* ``TREND`` — a ratio or trend ("A above B", "falls", "improves"): the change counts only beyond
   :data:`NO_CHANGE` = 5 % (:func:`trend_rule`); "the same" / "comparable" is :data:`SAME`
   (``|ratio − 1| ≤ 10 % → reproduced, ≤ 30 % → partly``);
-* :data:`QUALITATIVE` — a statement over a set of cases (grid points, distances, seeds):
+* ``QUALITATIVE`` — a statement over a set of cases (grid points, distances, seeds):
   holds in every case → reproduced, in at least half → partly (:func:`share_rule`); a single
   yes/no statement: holds → reproduced (:class:`Condition`).
 
@@ -367,7 +367,7 @@ CHECK_COLUMNS = ["check", "target", "reproduction", "rule", "verdict", "note"]
 
 @dataclass
 class Comparison:
-    """A chapter's paper-vs-reproduction table (:attr:`rows`) and its checks of this book (:attr:`checks`).
+    """A chapter's paper-vs-reproduction table (``rows``) and its checks of this book (``checks``).
 
     Reference columns — the same claim under another reference, e.g. ``"RFC preset"`` or ``"papers'
     simulator (run here)"`` — are ``references={"column": "text"}`` on any ``add_*`` call (or

@@ -59,7 +59,7 @@ MAX_SEGMENTS = 20_000_000
 
 
 def real_array(name: str, values) -> np.ndarray:
-    """``values`` as a 1-D float array (:func:`cmtlab._validate.as_float_array`), refusing what is not a
+    """``values`` as a 1-D float array (``cmtlab._validate.as_float_array``), refusing what is not a
     real number — booleans, strings, ``None`` — instead of coercing it (``[True, True]`` is not 1 bit/s)."""
     items = values if isinstance(values, (list, tuple, np.ndarray)) else [values]
     for v in np.asarray(items, dtype=object).ravel():

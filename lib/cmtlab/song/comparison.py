@@ -39,7 +39,7 @@ MODEL_BAND = Band(0.05, 0.15, name="model value, construction unstated",
                          "set with a given ADA/ABA, which moves it by several per cent")
 #: Fig. 6 "slightly drop": the correlation of accuracy with the number of links at most this.
 ACCURACY_TREND_CORR = -0.5
-#: Closed form vs Monte-Carlo: the largest |difference| of a mean number of segments allowed (eqs. 8, 11).
+#: Closed form vs Monte-Carlo: the largest absolute difference of a mean number of segments allowed (eqs. 8, 11).
 MEAN_ACK_TOL = 0.01
 
 
@@ -103,7 +103,7 @@ def model_check_comparison(*, mc_pf: dict, n_samples: int, c_values, ok56: bool,
 
     ``mc_pf``: C → Monte-Carlo P(F); ``ok56`` / ``ok9_*``: whether every k of eqs. 5–6 / 9 is within the
     Monte-Carlo's binomial error (:func:`cmtlab.song.checks.pmf_check`); ``e8``, ``e11_*``: max
-    |closed form − Monte-Carlo| of the mean ACKed segments (eqs. 8, 11); ``eq9_sums``: (min, max) of the
+    the absolute difference (closed form − Monte-Carlo) of the mean ACKed segments (eqs. 8, 11); ``eq9_sums``: (min, max) of the
     printed eq. 9's sums.  These are the paper's equations, i.e. computed claims.
     """
     t = Comparison()
