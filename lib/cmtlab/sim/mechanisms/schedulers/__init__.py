@@ -19,24 +19,8 @@ Two interfaces live here, one per place a scheduler can sit:
   ``"lowest_rtt"``, ``"cwnd_aware"``, ``"flow_level"``, ``"edpf"`` (below) and ``"osia"``
   (:mod:`cmtlab.osia.scheduler`, a plug-in of :mod:`~cmtlab.sim.mechanisms.schedulers.planned`).
 
-What a connection scheduler may read (the contract with :mod:`cmtlab.sim`'s MPTCP
-connection; never write it):
-
-``conn.subflows``
-    the :class:`~cmtlab.sim.tcp.TcpSender` subflows, index = subflow number; each has
-    ``cwnd``/``ssthresh``/``seg`` (bytes), ``srtt`` (ns, valid when ``n_rtt_samples > 0``),
-    ``state``, ``in_flight()`` (bytes, RFC 6675 pipe), ``available_window()`` (bytes:
-    ``min(cwnd, rwnd) - pipe``; a new segment goes out at once only when it is >= ``seg``),
-    and ``path`` (its path's static description: ``rate_bps``, ``delay_s`` round trip).
-``conn.next_dsn`` / ``conn.n_dsn``
-    the next new data-level segment and the number of segments of the transfer (``None``
-    for a duration-limited run).
-``conn.data_ack_seen`` / ``conn.rcvbuf_segs`` / ``conn.seg``
-    the last DATA_ACK seen by the sender, the receiver's connection-level buffer (segments) and the
-    segment size (bytes): the connection-level window is ``[data_ack_seen, data_ack_seen + rcvbuf_segs)``.
-``conn.make_rng(stream)``
-    a seeded ``random.Random``-like generator, independent per ``stream`` number, for
-    probabilistic schedulers (repeatable for a scenario's seed).
+What a connection scheduler may read of the connection (its contract) is stated once, in
+:mod:`~cmtlab.sim.mechanisms.schedulers.base`.
 
 One file per scheduler: ``tunnel.py`` (the tunnel's), ``base.py`` (the connection-level
 interface), ``round_robin.py``, ``lowest_rtt.py``, ``cwnd_aware.py``, ``flow_level.py``,

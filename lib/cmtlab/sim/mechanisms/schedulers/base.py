@@ -22,6 +22,9 @@ connection; never write it):
 ``conn.next_dsn`` / ``conn.n_dsn``
     the next new data-level segment and the number of segments of the transfer (``None``
     for a duration-limited run).
+``conn.data_ack_seen`` / ``conn.rcvbuf_segs`` / ``conn.seg``
+    the last DATA_ACK seen by the sender, the receiver's connection-level buffer (segments) and the
+    segment size (bytes): the connection-level window is ``[data_ack_seen, data_ack_seen + rcvbuf_segs)``.
 ``conn.make_rng(stream)``
     a seeded ``random.Random``-like generator, independent per ``stream`` number, for
     probabilistic schedulers (repeatable for a scenario's seed).
