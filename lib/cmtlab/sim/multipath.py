@@ -423,6 +423,8 @@ class MptcpSimulation:
                 rcv.sink = conn.deliver
                 # the model's receiver echoes the TSval of the segment each ACK answers
                 rcv.echo_arrival = conn._ns3_receiver and rcv.timestamps
+                if conn._ns3_receiver and getattr(ro, "wants_model_dsack", False):
+                    rcv.held_copy = conn.model_dsack_ack  # the model's D_SACK receiver
                 conn.subflows.append(snd)
                 conn.receivers.append(rcv)
                 conn.maps.append([])

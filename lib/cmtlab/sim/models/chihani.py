@@ -29,10 +29,13 @@ receiver               a segment in order on its subflow but ahead of the data s
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ..mechanisms.congestion import CoupledCongestionControl, FullyCoupled, Lia, NewReno, RttCompensation, Uncoupled
 from ..mechanisms.recovery import RecoveryAlgorithm
 from ..mechanisms.schedulers.round_robin import RoundRobinConnectionScheduler
 from ..registry import register, register_variant
+from ..mechanisms.reordering.base import ReorderingResponse
 from ..mechanisms.reordering.dsack import DsackUndo
 from ..mechanisms.reordering.eifel import Eifel
 from ..mechanisms.reordering.frto import Frto
@@ -51,6 +54,21 @@ RTO_MAX_MULTIPLIER = 64
 #: What the model's subflow receiver sends for a segment that went into the connection's
 #: out-of-order buffer (``dupack_mode="chihani"``): nothing until the data-level gap closes.
 RECEIVER_OUT_OF_ORDER_ACK = OutOfOrderAck.WITHHOLD
+
+
+class ModelDsackOption(NamedTuple):
+    """The model's D-SACK option on an ACK (``OptDSACK``, ``createOptDSACK``), in data-level
+    segment numbers (DSNs): ``dsn`` the segment that triggered the ACK (first block), ``block``
+    ``(first, end)`` the lowest contiguous run of the receiver's out-of-order list (second block,
+    end exclusive).  It rides on the ACK as the engine's ``sack`` argument."""
+
+    dsn: int
+    block: tuple[int, int]
+
+
+#: Wire size of the model's D-SACK option as SACK blocks count it (``OptDSACK``: four 8-byte
+#: edges, the size of four SACK blocks).
+MODEL_DSACK_OPTION_BLOCKS = 4
 
 
 # ---------------------------------------------------------------- congestion control
@@ -310,6 +328,163 @@ class ChihaniDsack(DsackUndo):
         self._undo(sub, now, UndoMode.SLOW_START)
 
 
+class ModelDsackBoard:
+    """The model's connection-level D-SACK accounting, one per connection, shared by its
+    subflows' :class:`ChihaniNs3Dsack` (``mp-tcp-socket-impl.cc``: ``ProcessOption``,
+    ``DupDSACK``, ``DupAck``).
+
+    On every ACK carrying the option (:meth:`on_option`):
+
+    1. ``ProcessOption`` counts the reported segments (``ackedSeg[dsn] += 1``: the first block's
+       DSN and every DSN of the second block);
+    2. ``DupDSACK`` looks, over all subflows, for the first unacknowledged segment
+       (``subflowSeqNumber == highestAck + 1``) that was never reported; of several, the one with
+       the lowest DSN — switching only while it is above the last one switched to
+       (``lastRetransmit``, a quirk of the code kept as it is);
+    3. if the reported segment was retransmitted (``retransSeg``) and reported more than once,
+       the retransmission was spurious: the found segment's subflow (or the ACK's own, if none)
+       slow-starts back to its saved window (``phase = DSACK_SS``,
+       :meth:`ChihaniNs3Dsack.dsack_slow_start`);
+    4. otherwise the found segment gets one duplicate ACK (``DupAck``: a counter per segment);
+       its third fast-retransmits it on *its own* subflow (``sub.fast_retransmit_now``) — a
+       segment held at the receiver on one path counts against the segment missing on another.
+
+    Not modelled: the ``ackedSeg`` counts that plain cumulative ACKs add (``IsDuplicatedAck``
+    counts every acknowledged segment of the subflow once per ACK) — they concern segments
+    below the subflows' first unacknowledged ones, which step 2 never looks at, and segments
+    that cannot be reported again.
+    """
+
+    __slots__ = ("conn", "acked", "retransmitted", "dupacks", "last_switch", "options", "fast_retransmits",
+                 "spurious")
+
+    def __init__(self, conn):
+        self.conn = conn
+        self.acked: dict[int, int] = {}  # ackedSeg: DSN -> times reported
+        self.retransmitted: set[int] = set()  # retransSeg: DSNs retransmitted
+        self.dupacks: dict[tuple[int, int], int] = {}  # (subflow, segment) -> dupAckCount
+        self.last_switch = None  # lastRetransmit's DSN
+        self.options = self.fast_retransmits = self.spurious = 0
+
+    def first_unreported(self):
+        """Step 2: ``(subflow sender, its first unacknowledged segment's DSN)`` or ``(None, None)``."""
+        conn, acked = self.conn, self.acked
+        target = tdsn = None
+        for i, s in enumerate(conn.subflows):
+            if s.una >= s.high:
+                continue  # nothing outstanding: the segment after highestAck was never sent
+            d = conn.dsn_of(i, s.una)
+            if d is None or d in acked:
+                continue
+            if target is None:
+                target, tdsn = s, d
+            elif tdsn > d and (self.last_switch is None or self.last_switch < d):
+                self.last_switch = d
+                target, tdsn = s, d
+        return target, tdsn
+
+    def on_option(self, sub, opt: ModelDsackOption, now: int) -> None:
+        """An ACK with the option arrived on subflow ``sub`` (steps 1–4 of the class docstring)."""
+        self.options += 1
+        acked = self.acked
+        acked[opt.dsn] = acked.get(opt.dsn, 0) + 1
+        for d in range(opt.block[0], opt.block[1]):
+            acked[d] = acked.get(d, 0) + 1
+        target, _ = self.first_unreported()
+        if opt.dsn in self.retransmitted and acked[opt.dsn] > 1:
+            self.spurious += 1
+            origin = target if target is not None else sub
+            origin.reordering.dsack_slow_start(origin, now)
+            return
+        if target is None:
+            return
+        key = (target.index, target.una)
+        n = self.dupacks.get(key, 0) + 1
+        self.dupacks[key] = n
+        if n == 3 and target.fast_retransmit_now(now):
+            self.fast_retransmits += 1
+
+
+@register_variant("reordering", "dsack", "chihani_ns3")
+class ChihaniNs3Dsack(DsackUndo):
+    """D_SACK exactly as the built model runs it (``AlgoPR == D_SACK``), on the connection's
+    shared :class:`ModelDsackBoard`.
+
+    The receiver (``wants_model_dsack``: ``ProcessHeaderOptions``) stores every segment ahead of
+    the data sequence and answers each — and each copy of one — at once with an ACK of the
+    subflow's expected sequence carrying the model's D-SACK option
+    (:class:`ModelDsackOption`, :meth:`cmtlab.sim.mptcp.MptcpConnection.model_dsack_ack`).
+    The sender takes such an ACK out of the subflow's processing (it is a duplicate:
+    ``IsDuplicatedAck`` → ``DupDSACK``, nothing else) and counts it on the board, which may
+    fast-retransmit on another subflow or start this one's "DSACK slow start".  Every window
+    reduction (third duplicate ACK or timeout, ``reduceCWND``) saves ``max(cwnd, saved)``.
+    """
+
+    name = "dsack"
+    wants_every_ack = True
+    #: No RFC 2883 blocks (they ride on SACK, which the model does not have).
+    wants_dsack = False
+    #: The receiver answers held segments with the model's D-SACK option.
+    wants_model_dsack = True
+
+    def __init__(self, variant: str = "chihani_ns3"):
+        super().__init__(variant)
+        self.board = None
+        self.saved_cwnd = 0  # savedCWND (bytes; 0: none)
+        self.detections = 0
+
+    def attach(self, sub):
+        ReorderingResponse.attach(self, sub)  # no SACK needed: the option is the model's own
+        conn = getattr(sub, "connection", None)
+        if conn is None:
+            raise ValueError("the model's D_SACK counts duplicates across subflows: it needs an MPTCP connection")
+        for s in conn.subflows:  # the subflows built before this one share their board
+            b = getattr(s.reordering, "board", None)
+            if isinstance(b, ModelDsackBoard):
+                self.board = b
+                break
+        else:
+            self.board = ModelDsackBoard(conn)
+
+    def on_ack(self, sub, ack, ts_echo, sack, now):
+        if isinstance(sack, ModelDsackOption):
+            self.board.on_option(sub, sack, now)
+            return AckDecision.DISCARD
+        return None
+
+    def on_dsack(self, sub, block, now):
+        pass  # RFC 2883 blocks: none (see wants_dsack)
+
+    def on_retransmit(self, sub, k, now):
+        d = sub.connection.dsn_of(sub.index, k)
+        if d is not None:
+            self.board.retransmitted.add(d)
+
+    def _save(self, sub):
+        if sub.cwnd > self.saved_cwnd:
+            self.saved_cwnd = sub.cwnd  # savedCWND = max(cwnd, savedCWND)
+
+    def on_fast_retransmit(self, sub, now):
+        self._save(sub)
+        return FastRetransmitDecision.REDUCE
+
+    def on_timeout(self, sub, now):
+        self._save(sub)
+        return TimeoutDecision.STANDARD
+
+    def dsack_slow_start(self, sub, now) -> None:
+        """``phase = DSACK_SS``: one segment more per new ACK while ``cwnd + 1 < savedCWND``
+        (``OpenCWND``), then back to congestion avoidance with ``savedCWND = 0`` — here a slow
+        start to the saved window (``UndoMode.SLOW_START``) and the saved window forgotten at
+        once; nothing when the window is already within a segment of it."""
+        saved = self.saved_cwnd
+        self.saved_cwnd = 0
+        if saved > sub.cwnd + sub.seg:
+            self.detections += 1
+            record = sub.snapshot_congestion_state(now)._replace(cwnd=saved)
+            sub.restore_congestion_state(record, now, how=UndoMode.SLOW_START)
+
+
 @register_variant("reordering", "eifel", "chihani")
 class ChihaniEifel(Eifel):
     """Detection only on a *duplicate* ACK while a retransmission is outstanding, whose TSecr
@@ -443,4 +618,5 @@ class ChihaniTcpDoor(TcpDoor):
 
 __all__ = ["SCWND_GAIN", "RECEIVER_OUT_OF_ORDER_ACK", "ChihaniCoupled", "ChihaniUncoupled", "ChihaniFullyCoupled",
            "ChihaniLia", "ChihaniRttCompensation", "loss_window", "ChihaniRecovery", "ChihaniNs3Recovery", "ChihaniNs3RoundRobin", "ChihaniDsack", "ChihaniEifel", "ChihaniNs3Eifel",
-           "ChihaniFrto", "ChihaniNs3Frto", "FRTO_PRIMES", "ChihaniTcpDoor"]
+           "ChihaniFrto", "ChihaniNs3Frto", "FRTO_PRIMES", "ChihaniTcpDoor", "ModelDsackOption",
+           "MODEL_DSACK_OPTION_BLOCKS", "ModelDsackBoard", "ChihaniNs3Dsack"]

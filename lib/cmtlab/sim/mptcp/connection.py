@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import random
 
-from ..models.chihani import RECEIVER_OUT_OF_ORDER_ACK
+from ..models.chihani import MODEL_DSACK_OPTION_BLOCKS, RECEIVER_OUT_OF_ORDER_ACK, ModelDsackOption
 from ..tcp import TcpReceiver
 from ..tcp.decisions import OutOfOrderAck
 from ..mechanisms.schedulers import HoldUntil
@@ -324,7 +324,16 @@ class MptcpConnection:
         "above" the expected sequence and answered with an ACK of it — a duplicate ACK
         (``subflowSeqNumber > RxSeqNumber``: ``TxACK`` stays true).
         """
-        if rcv.ack_cap is not None:
+        if rcv.held_copy is not None:  # the D_SACK receiver (ProcessHeaderOptions, AlgoPR == D_SACK)
+            answer = _ACK
+            if rcv.ack_cap is not None or self.maps[rcv.index][first - self.pruned[rcv.index]] >= nxt:
+                # ahead of the data sequence: stored, RxSeqNumber unchanged, answered at once with
+                # an ACK of RxSeqNumber carrying the D-SACK option (TxAckOpt)
+                if rcv.ack_cap is None:
+                    rcv.ack_cap = first
+                self.model_dsack_ack(now, rcv, first)
+                answer = OutOfOrderAck.WITHHOLD
+        elif rcv.ack_cap is not None:
             answer = OutOfOrderAck.DUPLICATE
         else:
             answer = _ACK
@@ -353,6 +362,23 @@ class MptcpConnection:
                         r.high_tx_ack = a
                     r.net_ack(now, a, r.ts_recent, None, 0)
         return answer
+
+    def model_dsack_ack(self, now: int, rcv: TcpReceiver, k: int) -> None:
+        """The Chihani–Collange D_SACK receiver's answer to subflow segment ``k`` held for
+        data-level order, or to a copy of one (``TcpReceiver.held_copy``): an ACK of the subflow's
+        expected sequence (``RxSeqNumber``, not advanced) with the model's D-SACK option
+        (``createOptDSACK``): the segment's DSN, and the lowest contiguous run of the
+        out-of-order list (:class:`~cmtlab.sim.models.chihani.ModelDsackOption`)."""
+        dsn = self.dsn_of(rcv.index, k)
+        ooo = self.ooo
+        lo = min(ooo) if ooo else dsn
+        hi = lo + 1
+        while hi in ooo:
+            hi += 1
+        ack = rcv.ack_cap if rcv.ack_cap is not None else rcv.rcv_nxt
+        rcv.acks_sent += 1
+        rcv.dsacks_sent += 1
+        rcv.net_ack(now, ack, rcv.ts_recent, ModelDsackOption(dsn, (lo, hi)), MODEL_DSACK_OPTION_BLOCKS)
 
 
 __all__ = ["MptcpConnection", "DUPACK_MODES", "RETRANSMIT_POLICIES", "UNBOUNDED_SEGS"]

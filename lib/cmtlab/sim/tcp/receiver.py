@@ -43,7 +43,8 @@ class TcpReceiver:
                  "delack_timer", "completes_run", "high_tx_ack", "ts_recent", "ts_last",
                  "done", "done_time",
                  "segments_rx", "duplicates_rx", "spurious_rx", "ooo_rx", "max_ooo", "acks_sent",
-                 "delayed_acks", "timer_acks", "dsacks_sent", "_rd", "index", "sink", "rfc7323_echo", "ack_cap", "echo_arrival")
+                 "delayed_acks", "timer_acks", "dsacks_sent", "_rd", "index", "sink", "rfc7323_echo", "ack_cap", "echo_arrival",
+                 "held_copy")
 
     def __init__(self, *, n_segs: int, m_ack: int, options, net_ack, queue, trace=None, reorder=None,
                  dsack: bool = False, rfc7323_echo: bool = False):
@@ -92,6 +93,10 @@ class TcpReceiver:
         #: Echo the TSval of the segment that triggers each ACK (the Chihani–Collange receiver's
         #: timestamp option, ``dupack_mode="chihani_ns3"``) instead of RFC 7323's TS.Recent.
         self.echo_arrival = False
+        #: ``None``, or ``held_copy(now, receiver, k)``: what answers a copy of a segment held for
+        #: data-level order (``k >= ack_cap``) — the Chihani–Collange D_SACK receiver answers it
+        #: with its D-SACK option (set by the MPTCP connection); otherwise no ACK at all.
+        self.held_copy = None
 
     def on_data(self, now: int, k: int, tsval: int, retx: bool) -> None:
         """A data segment ``k`` arrived (``tsval``: sender's timestamp in ms; ``retx``: a retransmission)."""
@@ -119,7 +124,10 @@ class TcpReceiver:
                 self.spurious_rx += 1
             if self.ack_cap is not None and k >= self.ack_cap and not self.echo_arrival:
                 # the Chihani-Collange receiver: a copy of a segment it holds for data-level
-                # order is rejected without an ACK (StoreUnOrderedData fails: TxACK = false)
+                # order is rejected without an ACK (StoreUnOrderedData fails: TxACK = false),
+                # except by its D_SACK receiver, which reports it (held_copy)
+                if self.held_copy is not None:
+                    self.held_copy(now, self, k)
                 return
             if self._rd is not None:
                 self._rd.duplicate(k)

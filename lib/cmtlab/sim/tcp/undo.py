@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .decisions import UndoMode
 from .scoreboard import LOST, RETRANS, SACKED
-from .state import OPEN, RECOVERY, CongestionState
+from .state import LOSS, OPEN, RECOVERY, CongestionState
 
 
 class UndoApi:
@@ -119,6 +119,18 @@ class UndoApi:
             self.cwnd = 3 * self.seg  # RFC 5682 step 3a: "no more than 3 * MSS"
         if self.trace is not None:
             self.trace.event(now, "conventional_rto_recovery", self.una, self)
+
+    def fast_retransmit_now(self, now: int) -> bool:
+        """Fast-retransmit the first unacknowledged segment now, as if the duplicate-ACK threshold
+        had been reached (the reordering response decides and the recovery algorithm reduces,
+        as usual): for a response that counts duplicates itself across subflows (the
+        Chihani–Collange D_SACK, ``DupDSACK``).  Nothing happens — ``False`` — after a timeout
+        (state Loss), with nothing outstanding, or when the recovery algorithm refuses a fast
+        retransmit of this segment."""
+        if self.state == LOSS or self.una >= self.high or not self.recovery.allows_fast_retransmit(self):
+            return False
+        self._enter_recovery(now, 0)
+        return True
 
     def send_new_data(self, now: int, max_segments: int) -> int:
         """Send up to ``max_segments`` never-sent segments whatever the congestion window
