@@ -31,7 +31,14 @@ unchanged):
   saved at the last reduction (:class:`~cmtlab.sim.models.chihani.ChihaniNs3Eifel`);
 * F_RTO: ACKs discarded with the model's clock-dependent probability, ``cwnd`` ACKs per run
   (:class:`~cmtlab.sim.models.chihani.ChihaniNs3Frto`), run once per model repetition with its
-  clock; D_SACK and TCP_DOOR use the ``chihani`` responses.
+  clock;
+* D_SACK (:class:`~cmtlab.sim.models.chihani.ChihaniNs3Dsack`): the receiver answers every segment
+  ahead of the data sequence, and every copy of one, with an ACK carrying the model's D-SACK
+  option; the sender counts it not on its own subflow but on the connection's lowest-DSN first
+  unacknowledged segment never reported (``DupDSACK``), whose third count fast-retransmits it on
+  its own subflow — the slow paths' segments are retransmitted and their windows halved while the
+  fast path's arrivals wait for them, which moves the transfer onto the fast path
+  (:class:`~cmtlab.sim.models.chihani.ModelDsackBoard`); TCP_DOOR uses the ``chihani`` response.
 """
 
 from __future__ import annotations
@@ -50,15 +57,18 @@ REORDERING = {"none": "none", "dsack": "dsack", "eifel": "eifel", "frto": "frto"
 #: Why the calibrated preset still misses, per reordering algorithm (found by reading and tracing
 #: the model; empty where the preset agrees).
 MISS_REASONS = {
-    "none": ("not yet traced (scenario 1 fully coupled only: the model's window after a loss, "
-             "cwnd - total/2, acts on windows whose sum the preset reaches differently)"),
-    "eifel": ("not yet traced: the preset matches the model's fast-retransmit counts where it agrees; "
-              "where it misses, the restore timing (the model restores on every duplicate ACK of a "
-              "retransmitted segment, whose ACK order follows the held-segment releases) is the suspect"),
-    "dsack": ("not modelled: the model's D_SACK receiver answers every segment ahead of the data "
-              "sequence with a D-SACK-option ACK, and its sender (DupDSACK) counts that duplicate on "
-              "the lowest-DSN unacknowledged segment of any subflow, or slow-starts to the saved "
-              "window (DSACK_SS); the preset uses the chihani D-SACK response"),
+    "none": ("not yet traced to the line: fully coupled only, where the window after a loss is "
+             "cwnd - total/2 — each fast retransmit moves the other subflows' share too, so a few "
+             "fast retransmits at other moments give a different split"),
+    "eifel": ("not yet traced to the line: the model restores the saved window on every duplicate "
+              "ACK of a retransmitted segment with an older echo, so the outcome hangs on the order "
+              "of ACKs from the held-segment releases; a different count of fast retransmits or a "
+              "timeout changes which window gets restored"),
+    "dsack": ("uncoupled, scenario 2 only: the model's cross-subflow duplicate counting (DupDSACK) "
+              "is reproduced, but the preset fast-retransmits more on the slow paths and detects "
+              "more spurious retransmissions (DSACK_SS), so the slow paths keep more of the data; "
+              "the preset runs with SACK negotiated (the Arabi scenario turns it on for D-SACK) "
+              "where the model has none"),
     "frto": "the preset's mean lies outside the model's spread over its repetitions",
     "tcp_door": "not yet traced",
 }
@@ -117,7 +127,8 @@ def agreement_table(model_summary: pd.DataFrame | None = None, *, variate_delay:
     for _, c in m.iterrows():
         row = {"scenario": int(c.scenario), "congestion": c.congestion, "reordering": c.reordering,
                "model_goodput_bps": float(c.goodput_bps), "model_goodput_min_bps": float(c.goodput_min_bps),
-               "model_goodput_max_bps": float(c.goodput_max_bps)}
+               "model_goodput_max_bps": float(c.goodput_max_bps),
+               "model_fast_retransmits": float(c.fast_retransmits), "model_timeouts": float(c.timeouts)}
         for p in presets:
             if c.reordering == "frto" and p == "chihani_ns3":
                 reps = frto_runs[(frto_runs.scenario == c.scenario) & (frto_runs.congestion == c.congestion)]
@@ -137,8 +148,61 @@ def agreement_table(model_summary: pd.DataFrame | None = None, *, variate_delay:
             ok = abs(g / row["model_goodput_bps"] - 1) <= tolerance
         row["within"] = bool(ok)
         row["reason"] = "" if ok else MISS_REASONS.get(c.reordering, "not yet traced")
+        row["why_it_differs"] = "" if ok else why_it_differs(row, presets[-1])
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def why_it_differs(row: dict, preset: str = PRESETS[-1]) -> str:
+    """One miss of :func:`agreement_table` explained from the counters of both runs: the
+    direction of the difference, the fast retransmits and timeouts of the model and of the
+    preset, and the reason found by reading the model (:data:`MISS_REASONS`)."""
+    ratio = row[f"{preset}_goodput_bps"] / row["model_goodput_bps"]
+    fr_m, to_m = row["model_fast_retransmits"], row["model_timeouts"]
+    fr_p, to_p = row[f"{preset}_fast_retransmits"], row[f"{preset}_timeouts"]
+    parts = [f"preset {'above' if ratio > 1 else 'below'} the model ({ratio - 1:+.0%})",
+             f"fast retransmits {fr_m:.0f} (model) vs {fr_p:.0f} (preset), timeouts {to_m:.0f} vs {to_p:.0f}"]
+    if to_p > to_m:
+        parts.append("the preset has a timeout the model does not")
+    elif abs(fr_p - fr_m) > 0.2 * max(fr_m, 1.0):
+        parts.append(f"the preset {'more' if fr_p > fr_m else 'fewer'} window halvings")
+    return "; ".join(parts) + " — " + MISS_REASONS.get(row["reordering"], "not yet traced")
+
+
+def agreement_figure(table: pd.DataFrame, *, tolerance: float = TOLERANCE, presets=PRESETS):
+    """Goodput of each preset over the model's (log scale), per case (scenario × congestion
+    control), one panel per reordering algorithm, with the ``±tolerance`` band (F_RTO: the model's spread
+    relative to its mean as a bar)."""
+    import matplotlib.pyplot as plt
+
+    from .. import plotting
+
+    algos = list(dict.fromkeys(table.reordering))
+    rows, cols = plotting.grid_shape(len(algos), max_cols=3)
+    fig, axes = plt.subplots(rows, cols, figsize=plotting.figsize(cols, rows, panel_height_in=2.6), sharey=True,
+                             squeeze=False)
+    for ax, algo in zip(axes.flat, algos):
+        t = table[table.reordering == algo].reset_index(drop=True)
+        x = np.arange(len(t))
+        ax.axhspan(1 - tolerance, 1 + tolerance, color="0.85", zorder=0)
+        ax.axhline(1.0, color="0.4", lw=0.8)
+        if algo == "frto":
+            lo = t.model_goodput_min_bps / t.model_goodput_bps
+            hi = t.model_goodput_max_bps / t.model_goodput_bps
+            ax.vlines(x, lo, hi, color="0.5", lw=3, alpha=0.6, label="model spread")
+        for j, p in enumerate(presets):
+            st = plotting.series_style(p, j)
+            ax.plot(x, t[f"{p}_over_model"], ls="none", label=p, **st)
+        ax.set_xticks(x, [f"s{s} {c[:4]}" for s, c in zip(t.scenario, t.congestion)], rotation=60, fontsize=9)
+        ax.set_title(algo)
+        ax.set_yscale("log")
+        ax.set_ylim(0.5, max(2.2, float(table[[f"{p}_over_model" for p in presets]].max().max()) * 1.2))
+    for ax in list(axes.flat)[len(algos):]:
+        ax.set_visible(False)
+    axes[0][0].set_ylabel("preset / model goodput")
+    axes[0][0].legend(fontsize=9, loc="upper left")
+    fig.tight_layout()
+    return fig
 
 
 def agreement_counts(table: pd.DataFrame) -> dict:
@@ -148,4 +212,4 @@ def agreement_counts(table: pd.DataFrame) -> dict:
 
 
 __all__ = ["TOLERANCE", "PRESETS", "REORDERING", "MISS_REASONS", "preset_goodput", "agreement_table",
-           "agreement_counts"]
+           "agreement_counts", "why_it_differs", "agreement_figure"]
