@@ -89,6 +89,8 @@ BAD = {
                                ("sim_options", "[1]", "sim_options must be a dict")],
     "mptcp-validation": [("n_paths", 0, "n_paths must be an integer in [1, 16]"),
                          ("congested_loss_rates", (0.02,), "congested_loss_rates must be a list of exactly 2")],
+    "papers-sim-agreement": [("tolerance", 0.0, "tolerance must be a finite number in (0, 1)"),
+                             ("tolerance", "5 %", "tolerance must be a finite number")],
     "osia-figs3-5-water-filling": [("g22_step", 0, "g22_step must be a finite number in (0, 0.5]"),
                                    ("K", float("nan"), "K must be a finite number")],
     "osia-figs7-9-scheduler-grids": [("schedulers", "['round_robin', 'fastest']", "schedulers[1] must be one of"),

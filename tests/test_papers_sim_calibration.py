@@ -186,3 +186,150 @@ def test_frto_discards_cwnd_acks_after_a_draw():
     assert [g is AckDecision.DISCARD for g in got] == [False, True, True, True, False, False]
     with pytest.raises(ValueError, match="clock"):
         ChihaniNs3Frto(clock=-1)
+
+
+# ------------------------------------------------------------------ the model's D_SACK
+# mp-tcp-socket-impl.cc (dzlab/mptcp-ns3 d4ad7bf, as built by cmtlab.papers_sim): the receiver's
+# D_SACK branch of ProcessHeaderOptions (lines 1337-1349), createOptDSACK (1431-1487),
+# ReadUnOrderedData (1490-1535); the sender's ProcessOption (1537-1590), IsDuplicatedAck's D_SACK
+# case (1653-1664), DupDSACK (1750-1809), DupAck (1812-).
+
+def _dsack_harness(dsn_maps):
+    conn, rcvs, _ = _harness(dsn_maps)
+    acks = []
+    for r in rcvs:
+        r.held_copy = conn.model_dsack_ack
+        r.net_ack = (lambda i: lambda now, a, ts, s, n: acks.append((i, a, s)))(r.index)
+    return conn, rcvs, acks
+
+
+def test_dsack_receiver_answers_every_held_segment_and_copy_with_the_option():
+    from cmtlab.sim.models.chihani import ModelDsackOption
+
+    conn, (r0, r1), acks = _dsack_harness([[0, 2, 4], [1, 3, 5]])
+    r1.on_data(1, 0, 0, False)          # DSN 1 ahead of DSN 0: stored, ACK of RxSeq 0 with the option (1337-1348)
+    r1.on_data(2, 1, 0, False)          # DSN 3: the same; second block = lowest contiguous run {1}
+    r1.on_data(3, 0, 0, True)           # a copy of held DSN 1: still answered (StoreUnOrderedData fails, TxAckOpt)
+    assert acks == [(1, 0, ModelDsackOption(1, (1, 2))), (1, 0, ModelDsackOption(3, (1, 2))),
+                    (1, 0, ModelDsackOption(1, (1, 2)))]
+    assert r1.ack_cap == 0
+    acks.clear()
+    r0.on_data(4, 0, 0, False)          # DSN 0: releases DSN 1 (one plain ACK on subflow 1), then its own ACK
+    assert acks == [(1, 1, None), (0, 1, None)]
+    acks.clear()
+    r0.on_data(5, 1, 0, False)          # DSN 2: releases DSN 3
+    assert acks == [(1, 2, None), (0, 2, None)] and conn.rcv_dsn == 4 and r1.ack_cap is None
+
+
+def test_dsack_option_second_block_is_the_lowest_contiguous_run():
+    from cmtlab.sim.models.chihani import ModelDsackOption
+
+    conn, (r0, r1, r2), acks = _dsack_harness([[0, 3], [1, 4], [2, 6]])
+    r1.on_data(1, 0, 0, False)          # held {1}
+    r2.on_data(2, 0, 0, False)          # held {1, 2}: run 1..2
+    r2.on_data(3, 1, 0, False)          # held {1, 2, 6}: run still 1..2 (6 is not contiguous)
+    assert [a[2] for a in acks] == [ModelDsackOption(1, (1, 2)), ModelDsackOption(2, (1, 3)),
+                                    ModelDsackOption(6, (1, 3))]
+
+
+class _Conn:
+    def __init__(self, subs, maps):
+        self.subflows, self.maps = subs, maps
+
+    def dsn_of(self, i, k):
+        m = self.maps[i]
+        return m[k] if 0 <= k < len(m) else None
+
+
+class _DsackSub:
+    """What ModelDsackBoard reads of a subflow sender (una, high, index, cwnd) and calls on it."""
+
+    def __init__(self, index, una, high):
+        self.index, self.una, self.high, self.seg, self.cwnd = index, una, high, 1400, 10 * 1400
+        self.fast_retransmitted, self.slow_starts = [], []
+        self.reordering = types.SimpleNamespace(dsack_slow_start=lambda sub, now: self.slow_starts.append(now))
+
+    def fast_retransmit_now(self, now):
+        self.fast_retransmitted.append((now, self.una))
+        return True
+
+
+def test_dupdsack_counts_on_the_lowest_unreported_head_of_any_subflow():
+    from cmtlab.sim.models.chihani import ModelDsackBoard, ModelDsackOption
+
+    # subflow 0 (slow): segments 0.. carry DSN 0, 2, 4; subflow 1 (fast): DSN 1, 3, 5, 7
+    s0, s1 = _DsackSub(0, 0, 3), _DsackSub(1, 0, 4)
+    board = ModelDsackBoard(_Conn([s0, s1], [[0, 2, 4], [1, 3, 5, 7]]))
+    # DSN 1 held at the receiver: reported, so subflow 1's head is not a candidate; subflow 0's head
+    # (DSN 0, never reported) gets the duplicate (DupDSACK -> DupAck on subflow 0, not on 1)
+    board.on_option(s1, ModelDsackOption(1, (1, 2)), 10)
+    board.on_option(s1, ModelDsackOption(3, (1, 2)), 11)
+    assert board.dupacks == {(0, 0): 2} and s0.fast_retransmitted == []
+    board.on_option(s1, ModelDsackOption(5, (1, 2)), 12)
+    assert s0.fast_retransmitted == [(12, 0)] and s1.fast_retransmitted == []   # the 3rd: DupAck retransmits
+    board.on_option(s1, ModelDsackOption(7, (1, 2)), 13)
+    assert board.dupacks[(0, 0)] == 4 and len(s0.fast_retransmitted) == 1        # == 3 exactly, once
+    assert board.acked[1] == 4 and board.acked[7] == 1       # ackedSeg: once per segment and option
+
+
+def test_dupdsack_reported_head_is_skipped_and_nothing_outstanding_is_no_candidate():
+    from cmtlab.sim.models.chihani import ModelDsackBoard, ModelDsackOption
+
+    s0, s1 = _DsackSub(0, 0, 2), _DsackSub(1, 1, 1)   # subflow 1: nothing outstanding
+    board = ModelDsackBoard(_Conn([s0, s1], [[0, 2], [1]]))
+    board.on_option(s0, ModelDsackOption(2, (2, 3)), 1)
+    assert board.dupacks == {(0, 0): 1}
+    board.acked[0] = 1                                   # subflow 0's head reported too: no candidate at all
+    board.on_option(s0, ModelDsackOption(2, (2, 3)), 2)
+    assert board.dupacks == {(0, 0): 1}
+
+
+def test_dupdsack_retransmitted_segment_reported_twice_starts_dsack_slow_start():
+    from cmtlab.sim.models.chihani import ModelDsackBoard, ModelDsackOption
+
+    s0, s1 = _DsackSub(0, 0, 3), _DsackSub(1, 0, 3)
+    board = ModelDsackBoard(_Conn([s0, s1], [[0, 2, 4], [1, 3, 5]]))
+    board.retransmitted.add(1)                           # DSN 1 was fast-retransmitted (retransSeg)
+    board.on_option(s1, ModelDsackOption(1, (1, 2)), 1)  # first report of DSN 1 (in both blocks: counted once)
+    assert board.acked[1] == 1 and s0.slow_starts == [] and board.dupacks == {(0, 0): 1}
+    board.on_option(s1, ModelDsackOption(1, (1, 2)), 2)  # its copy reported: acked[1] = 2 > 1 -> spurious,
+    assert s0.slow_starts == [2] and board.spurious == 1 # DSACK_SS on the found head's subflow (0, not 1)
+    assert board.dupacks == {(0, 0): 1}                  # and no duplicate counted
+
+
+def test_chihani_ns3_dsack_discards_option_acks_and_saves_the_largest_window():
+    from cmtlab.sim.models.chihani import ChihaniNs3Dsack, ModelDsackOption
+    from cmtlab.sim.tcp.decisions import AckDecision, FastRetransmitDecision, TimeoutDecision
+
+    ro = ChihaniNs3Dsack()
+    assert ro.wants_every_ack and ro.wants_model_dsack and not ro.wants_dsack
+    s0 = _DsackSub(0, 0, 3)
+    ro.board = types.SimpleNamespace(on_option=lambda sub, opt, now: calls.append(opt))
+    calls = []
+    assert ro.on_ack(s0, 0, 0, ModelDsackOption(1, (1, 2)), 5) is AckDecision.DISCARD and len(calls) == 1
+    assert ro.on_ack(s0, 1, 0, None, 6) is None
+    assert ro.on_fast_retransmit(s0, 0) is FastRetransmitDecision.REDUCE and ro.saved_cwnd == 10 * 1400
+    s0.cwnd = 4 * 1400
+    assert ro.on_timeout(s0, 0) is TimeoutDecision.STANDARD and ro.saved_cwnd == 10 * 1400  # max(cwnd, saved)
+    with pytest.raises(ValueError, match="MPTCP connection"):
+        ChihaniNs3Dsack().attach(types.SimpleNamespace(connection=None))
+
+
+def test_model_dsack_halves_the_slow_path_only_as_the_model_does():
+    """Scenario 1 (the model's counters, data/papers-sim/arabi-r1.csv: subflow 0 no fast
+    retransmit, subflow 1 — the 2 Mbit/s path — 24): every fast retransmit of the calibrated
+    preset comes from DupDSACK and falls on the slow path."""
+    import dataclasses
+
+    from cmtlab.arabi import experiments as ax
+    from cmtlab.papers_sim.arabi import TRANSFER_BYTES
+    from cmtlab.sim.multipath import MptcpSimulation
+
+    sc = ax.scenario(1, "uncoupled", "dsack", preset="chihani_ns3", loss_rate=0.0, seed=0)
+    sim = MptcpSimulation(dataclasses.replace(sc, duration_s=None, transfer_bytes=TRANSFER_BYTES))
+    sim.run()
+    s0, s1 = sim.conn.subflows
+    board = s0.reordering.board
+    assert board is s1.reordering.board
+    assert s0.fast_retransmits == 0 and s1.fast_retransmits == board.fast_retransmits > 10
+    assert board.options > board.fast_retransmits * 3

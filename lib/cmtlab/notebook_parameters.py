@@ -227,6 +227,9 @@ SPECS: dict[str, NotebookSpec] = {
         dupack_seeds=Seq(SEED, unique=True),
         dupack_duration_s=SIM_DURATION_S,
     )),
+    "papers-sim-agreement": NotebookSpec(dict(
+        tolerance=Real(0, 1, lo_open=True, hi_open=True, unit="(relative goodput difference)"),
+    )),
     "osia-figs3-5-water-filling": NotebookSpec(dict(
         packet_bytes=Int(1, 65_000, unit="bytes"),
         extra_level_s=Real(0, 100, lo_open=True, unit="s"),

@@ -169,6 +169,30 @@ def why_it_differs(row: dict, preset: str = PRESETS[-1]) -> str:
     return "; ".join(parts) + " — " + MISS_REASONS.get(row["reordering"], "not yet traced")
 
 
+def agreement_comparison(table: pd.DataFrame, *, tolerance: float = TOLERANCE, preset: str = PRESETS[-1]):
+    """The agreement as a :class:`cmtlab.report.Comparison` of checks of this book (the goal issue
+    18 set: no paper claim), one per case of :func:`agreement_table`, the miss's
+    ``why_it_differs`` as its note."""
+    from ..report import Comparison
+
+    t = Comparison()
+    for _, r in table.iterrows():
+        frto = r.reordering == "frto"
+        target = (f"inside the model's min–max over {REPEATS_TEXT} widened by ±{100 * tolerance:g} %" if frto
+                  else f"within ±{100 * tolerance:g} % of the model")
+        ours = (f"{r[f'{preset}_goodput_bps'] / 1e6:.3f} Mbit/s vs the model's {r.model_goodput_bps / 1e6:.3f}"
+                + (f" ({r.model_goodput_min_bps / 1e6:.3f}–{r.model_goodput_max_bps / 1e6:.3f})" if frto else "")
+                + f" Mbit/s: ratio {r[f'{preset}_over_model']:.3f}")
+        rule = ("min·(1 − tol) ≤ preset ≤ max·(1 + tol) → met" if frto else "|preset / model − 1| ≤ tol → met")
+        t.add_check(f"scenario {r.scenario}, {r.congestion}, {r.reordering}: {preset} goodput", target=target,
+                    ours=ours, holds=bool(r.within), rule=rule, note=r.why_it_differs)
+    return t
+
+
+#: How the F_RTO repetitions are described in :func:`agreement_comparison`.
+REPEATS_TEXT = "its repetitions (one per pinned wall-clock value)"
+
+
 def agreement_figure(table: pd.DataFrame, *, tolerance: float = TOLERANCE, presets=PRESETS):
     """Goodput of each preset over the model's (log scale), per case (scenario × congestion
     control), one panel per reordering algorithm, with the ``±tolerance`` band (F_RTO: the model's spread
@@ -212,4 +236,4 @@ def agreement_counts(table: pd.DataFrame) -> dict:
 
 
 __all__ = ["TOLERANCE", "PRESETS", "REORDERING", "MISS_REASONS", "preset_goodput", "agreement_table",
-           "agreement_counts", "why_it_differs", "agreement_figure"]
+           "agreement_counts", "why_it_differs", "agreement_comparison", "agreement_figure"]

@@ -335,8 +335,8 @@ class ModelDsackBoard:
 
     On every ACK carrying the option (:meth:`on_option`):
 
-    1. ``ProcessOption`` counts the reported segments (``ackedSeg[dsn] += 1``: the first block's
-       DSN and every DSN of the second block);
+    1. ``ProcessOption`` counts the reported segments (``ackedSeg[dsn] += 1`` once per segment
+       that the first block names or the second block contains);
     2. ``DupDSACK`` looks, over all subflows, for the first unacknowledged segment
        (``subflowSeqNumber == highestAck + 1``) that was never reported; of several, the one with
        the lowest DSN — switching only while it is above the last one switched to
@@ -389,7 +389,8 @@ class ModelDsackBoard:
         acked = self.acked
         acked[opt.dsn] = acked.get(opt.dsn, 0) + 1
         for d in range(opt.block[0], opt.block[1]):
-            acked[d] = acked.get(d, 0) + 1
+            if d != opt.dsn:  # one count per segment, whichever block (or both) reports it
+                acked[d] = acked.get(d, 0) + 1
         target, _ = self.first_unreported()
         if opt.dsn in self.retransmitted and acked[opt.dsn] > 1:
             self.spurious += 1
