@@ -36,6 +36,7 @@ from . import registry
 from .engine import EventQueue, handshake, run_events
 from .net.link import NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
 from .mptcp import DUPACK_MODES, RETRANSMIT_POLICIES, UNBOUNDED_SEGS, MptcpConnection, MptcpSubflow, reinject
+from .mptcp.connection import WIRE_FORMATS
 from .mechanisms.recovery import make_recovery
 from .net.rng import loss_rng
 from .tcp import TcpReceiver, TcpSender
@@ -346,6 +347,11 @@ class MptcpSimulation:
                                tunnel=False, options=opts)
         self.data_wire = one.data_packet_bytes() + sc.dss_bytes
         self.ack_bytes = tuple(one.ack_packet_bytes(nb) + sc.dss_bytes for nb in range(5))
+        wire_format = WIRE_FORMATS.get(sc.dupack_mode)
+        if wire_format is not None:  # a model's own connection: its header sizes (e.g. the Chihani-Collange model's)
+            data, acks = wire_format(seg, timestamps=bool(opts.timestamps))
+            self.data_wire = data + sc.dss_bytes
+            self.ack_bytes = tuple(a + sc.dss_bytes for a in acks)
         self.syn_bytes = handshake.syn_bytes(one.ack_packet_bytes(0), opts)
         self.timestamps = bool(opts.timestamps)
         self.tr = {"cwnd": [], "events": [], "dupacks": [], "packets": [], "acks": []} if trace else None

@@ -66,9 +66,36 @@ class ModelDsackOption(NamedTuple):
     block: tuple[int, int]
 
 
-#: Wire size of the model's D-SACK option as SACK blocks count it (``OptDSACK``: four 8-byte
-#: edges, the size of four SACK blocks).
+#: The ``nblocks`` an ACK carrying the model's D-SACK option is sent with: the index of its size
+#: in :func:`model_wire_bytes`'s ACK sizes.
 MODEL_DSACK_OPTION_BLOCKS = 4
+
+#: The model's TCP options (``mp-tcp-socket-impl.cc``, the ``olen`` of each sender): the DSN
+#: mapping on every data segment, the timestamp option (Eifel), the D-SACK option.
+DSN_OPTION_BYTES, TIMESTAMP_OPTION_BYTES, DSACK_OPTION_BYTES = 15, 17, 33
+
+
+def model_tcp_header_bytes(option_bytes: int) -> int:
+    """The model's TCP header on the wire with ``option_bytes`` of options: ``MpTcpHeader::
+    GetSerializedSize`` is ``4 * GetLength() + GetOptionsLength()``, and the senders set the length
+    to ``5 + w`` words and the options length to ``w`` words (``w`` the options padded to words),
+    so the options count twice: ``20 + 5 w`` bytes (data segment with its DSN mapping: 40 B)."""
+    w = (int(option_bytes) + 3) // 4
+    return 20 + 5 * w
+
+
+def model_wire_bytes(segment_bytes: int, *, timestamps: bool, ip_bytes: int = 20, link_bytes: int = 2):
+    """``(data segment bytes, ACK bytes by nblocks)`` on the wire of the model's connection
+    (IPv4 and PPP as ns-3.7's point-to-point device): data carry the DSN mapping (and, with
+    Eifel, the timestamp option); a pure ACK none (with Eifel, the timestamp option — the model
+    sends its released-segment ACKs without it: approximated); index
+    :data:`MODEL_DSACK_OPTION_BLOCKS` is an ACK with the D-SACK option."""
+    ts = TIMESTAMP_OPTION_BYTES if timestamps else 0
+    data = int(segment_bytes) + ip_bytes + model_tcp_header_bytes(DSN_OPTION_BYTES + ts) + link_bytes
+    plain = ip_bytes + model_tcp_header_bytes(ts) + link_bytes
+    acks = [plain] * 5
+    acks[MODEL_DSACK_OPTION_BLOCKS] = ip_bytes + model_tcp_header_bytes(DSACK_OPTION_BYTES) + link_bytes
+    return data, tuple(acks)
 
 
 # ---------------------------------------------------------------- congestion control
@@ -283,6 +310,16 @@ class ChihaniNs3Recovery(ChihaniRecovery):
         super().enter(sub, dupacks, unacked_bytes, delivered_bytes, decision)
         if decision is FastRetransmitDecision.REDUCE:
             self.backoff(sub)
+
+    def on_ack(self, sub, delivered_bytes, is_dupack):
+        """The model has no recovery state (``NewACK``): an ACK of new data after a fast retransmit
+        — a partial ACK to the engine — opens the window as any new ACK does (``OpenCWND``: slow
+        start while ``cwnd`` is below ``ssthresh``, else the congestion control's increase), and
+        the window so reached is the one kept when the engine's recovery ends (:meth:`exit`)."""
+        if is_dupack or delivered_bytes <= 0:
+            return
+        sub.cc.increase_window(sub, max(1, delivered_bytes // sub.seg))
+        self.window_after_loss = sub.cwnd
 
 
 # ---------------------------------------------------------------- scheduler
@@ -620,4 +657,5 @@ class ChihaniTcpDoor(TcpDoor):
 __all__ = ["SCWND_GAIN", "RECEIVER_OUT_OF_ORDER_ACK", "ChihaniCoupled", "ChihaniUncoupled", "ChihaniFullyCoupled",
            "ChihaniLia", "ChihaniRttCompensation", "loss_window", "ChihaniRecovery", "ChihaniNs3Recovery", "ChihaniNs3RoundRobin", "ChihaniDsack", "ChihaniEifel", "ChihaniNs3Eifel",
            "ChihaniFrto", "ChihaniNs3Frto", "FRTO_PRIMES", "ChihaniTcpDoor", "ModelDsackOption",
-           "MODEL_DSACK_OPTION_BLOCKS", "ModelDsackBoard", "ChihaniNs3Dsack"]
+           "MODEL_DSACK_OPTION_BLOCKS", "ModelDsackBoard", "ChihaniNs3Dsack", "DSN_OPTION_BYTES",
+           "TIMESTAMP_OPTION_BYTES", "DSACK_OPTION_BYTES", "model_tcp_header_bytes", "model_wire_bytes"]

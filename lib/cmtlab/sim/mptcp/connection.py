@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import random
 
-from ..models.chihani import MODEL_DSACK_OPTION_BLOCKS, RECEIVER_OUT_OF_ORDER_ACK, ModelDsackOption
+from ..models.chihani import MODEL_DSACK_OPTION_BLOCKS, RECEIVER_OUT_OF_ORDER_ACK, ModelDsackOption, model_wire_bytes
 from ..tcp import TcpReceiver
 from ..tcp.decisions import OutOfOrderAck
 from ..mechanisms.schedulers import HoldUntil
@@ -55,6 +55,10 @@ UNBOUNDED_SEGS = 1 << 60
 
 #: Receiver duplicate-ACK semantics (see :class:`MptcpConnection`).
 DUPACK_MODES = ("rfc", "paper", "chihani", "chihani_ns3")
+#: Packet sizes on the wire of a connection whose ``dupack_mode`` is a model's own connection:
+#: ``f(segment_bytes, timestamps=...) -> (data bytes, ACK bytes by SACK blocks)`` (the others use
+#: the scenario's TCP/IP sizes).
+WIRE_FORMATS = {"chihani_ns3": model_wire_bytes}
 #: Retransmission policies.
 RETRANSMIT_POLICIES = ("original", "reinject")
 
@@ -381,4 +385,4 @@ class MptcpConnection:
         rcv.net_ack(now, ack, rcv.ts_recent, ModelDsackOption(dsn, (lo, hi)), MODEL_DSACK_OPTION_BLOCKS)
 
 
-__all__ = ["MptcpConnection", "DUPACK_MODES", "RETRANSMIT_POLICIES", "UNBOUNDED_SEGS"]
+__all__ = ["MptcpConnection", "DUPACK_MODES", "RETRANSMIT_POLICIES", "UNBOUNDED_SEGS", "WIRE_FORMATS"]
