@@ -251,11 +251,13 @@ class ChihaniNs3Recovery(ChihaniRecovery):
 
     name = "chihani_ns3"
     loss_marks = False
-    __slots__ = ("est_ns", "var_ns", "multiplier", "samples", "last_fast_retransmit")
+    __slots__ = ("est_ns", "var_ns", "multiplier", "samples", "last_fast_retransmit", "dup_head", "dups")
 
     def __init__(self):
         super().__init__()
         self.last_fast_retransmit = -1
+        self.dup_head = -1  # the segment whose duplicate ACKs are counted during the engine's recovery
+        self.dups = 0
         self.est_ns = float(RTT_INITIAL_ESTIMATE_NS)
         self.var_ns = 0.0
         self.multiplier = 1
@@ -312,11 +314,22 @@ class ChihaniNs3Recovery(ChihaniRecovery):
             self.backoff(sub)
 
     def on_ack(self, sub, delivered_bytes, is_dupack):
-        """The model has no recovery state (``NewACK``): an ACK of new data after a fast retransmit
-        — a partial ACK to the engine — opens the window as any new ACK does (``OpenCWND``: slow
-        start while ``cwnd`` is below ``ssthresh``, else the congestion control's increase), and
-        the window so reached is the one kept when the engine's recovery ends (:meth:`exit`)."""
-        if is_dupack or delivered_bytes <= 0:
+        """The model has no recovery state (``NewACK``, ``DupAck``): an ACK of new data after a fast
+        retransmit — a partial ACK to the engine — opens the window as any new ACK does
+        (``OpenCWND``: slow start while ``cwnd`` is below ``ssthresh``, else the congestion
+        control's increase), and the window so reached is the one kept when the engine's recovery
+        ends (:meth:`exit`); duplicate ACKs are counted per segment as outside recovery."""
+        if is_dupack:
+            # DupAck: a counter per segment, whatever state the sender is in — the third duplicate
+            # ACK of a new first unacknowledged segment fast-retransmits it even while the engine
+            # is still in the recovery of an earlier one (the engine counts none there)
+            if sub.una != self.dup_head:
+                self.dup_head, self.dups = sub.una, 0
+            self.dups += 1
+            if self.dups == sub.dupthresh:
+                sub.fast_retransmit_now(sub.ack_time_ns)
+            return
+        if delivered_bytes <= 0:
             return
         sub.cc.increase_window(sub, max(1, delivered_bytes // sub.seg))
         self.window_after_loss = sub.cwnd
