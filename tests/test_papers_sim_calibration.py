@@ -333,3 +333,79 @@ def test_model_dsack_halves_the_slow_path_only_as_the_model_does():
     assert board is s1.reordering.board
     assert s0.fast_retransmits == 0 and s1.fast_retransmits == board.fast_retransmits > 10
     assert board.options > board.fast_retransmits * 3
+
+
+# ------------------------------------------------------------------ no recovery state, wire sizes
+# mp-tcp-socket-impl.cc: NewACK (934-1005) opens the window on every new ACK (OpenCWND) whatever
+# happened before; DupAck (1812-) counts duplicates per segment; MpTcpHeader::GetSerializedSize
+# (mp-tcp-header.cc 174-178) and the senders' olen/hlen (socket 519-556, 712-774, 1081-1115).
+
+class _Cc:
+    def __init__(self):
+        self.calls = []
+
+    def increase_window(self, sub, n):
+        self.calls.append(n)
+        sub.cwnd += 100
+
+
+def test_partial_ack_opens_the_window_and_exit_keeps_it():
+    from cmtlab.sim.models.chihani import ChihaniNs3Recovery
+
+    rec, sub = ChihaniNs3Recovery(), _Sub(cwnd_segs=10)
+    sub.cc = _Cc()
+    rec.enter(sub, 3, 0, 0)
+    assert sub.cwnd == 5 * 1400
+    rec.on_ack(sub, 1400, False)            # a partial ACK to the engine: a new ACK to the model
+    rec.on_ack(sub, 2 * 1400, False)
+    assert sub.cc.calls == [1, 2] and sub.cwnd == 5 * 1400 + 200
+    sub.cwnd = 2 * 1400                     # the engine leaves recovery with cwnd = ssthresh ...
+    rec.exit(sub)
+    assert sub.cwnd == 5 * 1400 + 200       # ... the model never shrank it: the grown window stays
+
+
+def test_duplicates_are_counted_per_segment_during_recovery():
+    from cmtlab.sim.models.chihani import ChihaniNs3Recovery
+
+    rec, sub = ChihaniNs3Recovery(), _Sub(cwnd_segs=10, una=10)
+    sub.dupthresh, sub.ack_time_ns = 3, 777
+    fired = []
+    sub.fast_retransmit_now = lambda now: fired.append((now, sub.una)) or True
+    for _ in range(4):
+        rec.on_ack(sub, 0, True)            # the 3rd duplicate of segment 10 fires, the 4th does not
+    assert fired == [(777, 10)]
+    sub.una = 11                            # a partial ACK moved the head: a new per-segment counter
+    rec.on_ack(sub, 0, True)
+    rec.on_ack(sub, 0, True)
+    assert fired == [(777, 10)]
+    rec.on_ack(sub, 0, True)
+    assert fired == [(777, 10), (777, 11)]
+
+
+def test_model_header_counts_its_options_twice():
+    from cmtlab.sim.models.chihani import MODEL_DSACK_OPTION_BLOCKS, model_tcp_header_bytes, model_wire_bytes
+
+    # olen 15 (DSN) -> 4 words: hlen 9 -> 36 + 4; Eifel olen 32 -> 8 words: 52 + 8; the timestamp
+    # option alone 17 -> 5 words: 40 + 5; the D-SACK option 33 -> 9 words: 56 + 9; none: 20
+    assert [model_tcp_header_bytes(b) for b in (0, 15, 32, 17, 33)] == [20, 40, 60, 45, 65]
+    data, acks = model_wire_bytes(1400, timestamps=False)
+    assert data == 1462 and acks[0] == 42 and acks[MODEL_DSACK_OPTION_BLOCKS] == 87
+    data, acks = model_wire_bytes(1400, timestamps=True)
+    assert data == 1482 and acks[0] == 67
+
+
+def test_calibrated_preset_sends_the_models_packet_sizes_old_preset_unchanged():
+    import dataclasses
+
+    from cmtlab.arabi import experiments as ax
+    from cmtlab.sim.multipath import MptcpSimulation
+
+    def sizes(preset, ro="none"):
+        sc = ax.scenario(1, "uncoupled", ro, preset=preset, loss_rate=0.0, seed=0)
+        sim = MptcpSimulation(dataclasses.replace(sc, duration_s=None, transfer_bytes=14_000))
+        return sim.data_wire, sim.ack_bytes[0], sc.segment_bytes
+
+    assert sizes("chihani_ns3") == (1462, 42, 1400)
+    assert sizes("chihani_ns3", "eifel") == (1482, 67, 1400)
+    data, ack, seg = sizes("chihani")                 # the old preset: RFC sizes (timestamps on)
+    assert (data, ack) == (seg + 20 + 20 + 12 + 2, 20 + 20 + 12 + 2)

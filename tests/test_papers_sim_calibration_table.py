@@ -8,46 +8,46 @@ from cmtlab.papers_sim import calibration
 #: (scenario, congestion, reordering) -> (chihani_ns3 goodput, chihani goodput), bit/s, 10 MB,
 #: variateDelay off, no random loss, seed 0.
 RECORDED = {
-    (1, "uncoupled", "none"): (2146737.032699356, 4924573.75105669),
-    (1, "uncoupled", "dsack"): (4247304.575570252, 4924573.75105669),
-    (1, "uncoupled", "eifel"): (2678635.3809911497, 4924573.75105669),
-    (1, "uncoupled", "tcp_door"): (3748415.6384200305, 4924573.75105669),
-    (1, "fully_coupled", "none"): (1843565.8427512816, 4577579.5828232),
-    (1, "fully_coupled", "dsack"): (4123524.973881593, 4577579.5828232),
-    (1, "fully_coupled", "eifel"): (4169902.1632535043, 4577579.5828232),
-    (1, "fully_coupled", "tcp_door"): (3747262.4374263384, 4577579.5828232),
-    (1, "lia", "none"): (1985748.0479699539, 4465153.628522258),
-    (1, "lia", "dsack"): (4119003.6163204154, 4465153.628522258),
-    (1, "lia", "eifel"): (2035569.4593091905, 4465153.628522258),
-    (1, "lia", "tcp_door"): (3756537.5962922676, 4465153.628522258),
-    (1, "rtt_compensation", "none"): (1985748.0479699539, 4465153.628522258),
-    (1, "rtt_compensation", "dsack"): (4119003.6163204154, 4465153.628522258),
-    (1, "rtt_compensation", "eifel"): (2035569.4593091905, 4465153.628522258),
-    (1, "rtt_compensation", "tcp_door"): (3756537.5962922676, 4465153.628522258),
-    (2, "uncoupled", "none"): (4606931.958379134, 9106420.75484987),
-    (2, "uncoupled", "dsack"): (6326848.157092841, 9106420.75484987),
-    (2, "uncoupled", "eifel"): (3940019.839633031, 9106420.75484987),
-    (2, "uncoupled", "tcp_door"): (4797978.707530092, 9106420.75484987),
-    (2, "fully_coupled", "none"): (4451304.597253973, 8519148.123873064),
-    (2, "fully_coupled", "dsack"): (6618902.772905909, 8519148.123873064),
-    (2, "fully_coupled", "eifel"): (3271035.068541841, 8519148.123873064),
-    (2, "fully_coupled", "tcp_door"): (4788040.623651867, 8519148.123873064),
-    (2, "lia", "none"): (4348430.329710163, 8453726.474835498),
-    (2, "lia", "dsack"): (6758230.650945793, 8453726.474835498),
-    (2, "lia", "eifel"): (3482074.454767056, 8453726.474835498),
-    (2, "lia", "tcp_door"): (4796319.496271342, 8453726.474835498),
-    (2, "rtt_compensation", "none"): (4348430.329710163, 8453726.474835498),
-    (2, "rtt_compensation", "dsack"): (6758230.650945793, 8453726.474835498),
-    (2, "rtt_compensation", "eifel"): (3482074.454767056, 8453726.474835498),
-    (2, "rtt_compensation", "tcp_door"): (4796319.496271342, 8453726.474835498),
-    (1, "uncoupled", "frto"): (874851.8035674716, 4924573.75105669),
-    (1, "fully_coupled", "frto"): (578300.8834670495, 4577579.5828232),
-    (1, "lia", "frto"): (567500.9706759375, 4465153.628522258),
-    (1, "rtt_compensation", "frto"): (567500.9706759375, 4465153.628522258),
-    (2, "uncoupled", "frto"): (2109907.4006406846, 9106420.75484987),
-    (2, "fully_coupled", "frto"): (1186077.196851163, 8519148.123873064),
-    (2, "lia", "frto"): (1391139.3561953015, 8453726.474835498),
-    (2, "rtt_compensation", "frto"): (1385856.4043683812, 8453726.474835498),
+    (1, "uncoupled", "none"): (2075035.5256457166, 4924573.75105669),
+    (1, "uncoupled", "dsack"): (4265908.404291743, 4924573.75105669),
+    (1, "uncoupled", "eifel"): (2651935.6239444963, 4924573.75105669),
+    (1, "uncoupled", "tcp_door"): (3700220.28891468, 4924573.75105669),
+    (1, "fully_coupled", "none"): (2304510.8772452506, 4577579.5828232),
+    (1, "fully_coupled", "dsack"): (4122990.7944335337, 4577579.5828232),
+    (1, "fully_coupled", "eifel"): (2369500.0231737103, 4577579.5828232),
+    (1, "fully_coupled", "tcp_door"): (3699082.864190984, 4577579.5828232),
+    (1, "lia", "none"): (1967237.0053962886, 4465153.628522258),
+    (1, "lia", "dsack"): (4113823.2359267753, 4465153.628522258),
+    (1, "lia", "eifel"): (2022407.6293628993, 4465153.628522258),
+    (1, "lia", "tcp_door"): (3708244.517786929, 4465153.628522258),
+    (1, "rtt_compensation", "none"): (1967237.0053962886, 4465153.628522258),
+    (1, "rtt_compensation", "dsack"): (4113823.2359267753, 4465153.628522258),
+    (1, "rtt_compensation", "eifel"): (2022407.6293628993, 4465153.628522258),
+    (1, "rtt_compensation", "tcp_door"): (3708244.517786929, 4465153.628522258),
+    (2, "uncoupled", "none"): (4642640.198912991, 9106420.75484987),
+    (2, "uncoupled", "dsack"): (7239653.111641074, 9106420.75484987),
+    (2, "uncoupled", "eifel"): (3866402.301145122, 9106420.75484987),
+    (2, "uncoupled", "tcp_door"): (4741790.538041489, 9106420.75484987),
+    (2, "fully_coupled", "none"): (4440932.752198795, 8519148.123873064),
+    (2, "fully_coupled", "dsack"): (6921723.39291256, 8519148.123873064),
+    (2, "fully_coupled", "eifel"): (3210564.835029003, 8519148.123873064),
+    (2, "fully_coupled", "tcp_door"): (4725411.087137526, 8519148.123873064),
+    (2, "lia", "none"): (4337697.751302784, 8453726.474835498),
+    (2, "lia", "dsack"): (6924509.990168738, 8453726.474835498),
+    (2, "lia", "eifel"): (3418662.3143929723, 8453726.474835498),
+    (2, "lia", "tcp_door"): (4735225.150485455, 8453726.474835498),
+    (2, "rtt_compensation", "none"): (4337697.751302784, 8453726.474835498),
+    (2, "rtt_compensation", "dsack"): (6924509.990168738, 8453726.474835498),
+    (2, "rtt_compensation", "eifel"): (3418662.3143929723, 8453726.474835498),
+    (2, "rtt_compensation", "tcp_door"): (4735225.150485455, 8453726.474835498),
+    (1, "uncoupled", "frto"): (877827.7460842453, 4924573.75105669),
+    (1, "fully_coupled", "frto"): (578178.0080056149, 4577579.5828232),
+    (1, "lia", "frto"): (570395.95144161, 4465153.628522258),
+    (1, "rtt_compensation", "frto"): (570395.95144161, 4465153.628522258),
+    (2, "uncoupled", "frto"): (2121757.090827756, 9106420.75484987),
+    (2, "fully_coupled", "frto"): (1145043.00329917, 8519148.123873064),
+    (2, "lia", "frto"): (1377366.6645383246, 8453726.474835498),
+    (2, "rtt_compensation", "frto"): (1373372.1100219965, 8453726.474835498),
 }
 
 
@@ -66,10 +66,19 @@ def test_calibrated_and_old_preset_reproduce_recorded_goodput(table):
 
 def test_agreement_count_and_every_miss_has_a_reason(table):
     counts = calibration.agreement_counts(table)
-    # the floor reached (27/40 before the model's D_SACK was reproduced): it may rise, never fall
-    assert counts["within"] >= 34 and counts["cases"] == 40
-    assert counts["by_reordering"]["tcp_door"] == "8/8" and counts["by_reordering"]["frto"] == "8/8"
-    assert int(counts["by_reordering"]["dsack"].split("/")[0]) >= 7
+    # the floor reached (27/40 before this calibration round): it may rise, never fall
+    assert counts["within"] >= 36 and counts["cases"] == 40
+    floor = {"none": 8, "dsack": 7, "eifel": 5, "tcp_door": 8, "frto": 8}
+    for algo, n in floor.items():
+        assert int(counts["by_reordering"][algo].split("/")[0]) >= n, (algo, counts)
+    # TCP_DOOR (no fast retransmit on either side) is the plainest comparison: with the model's
+    # packet sizes on the wire the preset is within 0.1 %
+    door = table[table.reordering == "tcp_door"]
+    assert (abs(door.chihani_ns3_over_model - 1) < 1e-3).all()
+    # every remaining miss of Eifel or D_SACK is a case where the model split segments (1399 + 1 B)
+    miss = table[~table.within & table.reordering.isin(["eifel", "dsack"])]
+    assert (miss.model_extra_segments > 50).all()
+    assert (table[table.scenario == 1].model_extra_segments == 0).all()
     assert (table.reason[~table.within] != "").all() and (table.reason[table.within] == "").all()
     assert (table.why_it_differs[~table.within].str.contains("fast retransmits")).all()
     assert (table.why_it_differs[table.within] == "").all()
