@@ -216,6 +216,8 @@ def agreement_comparison(table: pd.DataFrame, *, tolerance: float = TOLERANCE, p
     return t
 
 
+#: Short congestion-control labels of :func:`agreement_figure`.
+SHORT_CC = {"uncoupled": "unc", "fully_coupled": "FC", "lia": "LIA", "rtt_compensation": "RTTC"}
 #: How the F_RTO repetitions are described in :func:`agreement_comparison`.
 REPEATS_TEXT = "its repetitions (one per pinned wall-clock value)"
 
@@ -225,6 +227,7 @@ def agreement_figure(table: pd.DataFrame, *, tolerance: float = TOLERANCE, prese
     control), one panel per reordering algorithm, with the ``±tolerance`` band (F_RTO: the model's spread
     relative to its mean as a bar)."""
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import FormatStrFormatter, NullFormatter
 
     from .. import plotting
 
@@ -244,10 +247,14 @@ def agreement_figure(table: pd.DataFrame, *, tolerance: float = TOLERANCE, prese
         for j, p in enumerate(presets):
             st = plotting.series_style(p, j)
             ax.plot(x, t[f"{p}_over_model"], ls="none", label=p, **st)
-        ax.set_xticks(x, [f"s{s} {c[:4]}" for s, c in zip(t.scenario, t.congestion)], rotation=60, fontsize=9)
+        ax.set_xticks(x, [f"s{s} {SHORT_CC.get(c, c)}" for s, c in zip(t.scenario, t.congestion)], rotation=60,
+                      fontsize=9)
         ax.set_title(algo)
         ax.set_yscale("log")
         ax.set_ylim(0.5, max(2.2, float(table[[f"{p}_over_model" for p in presets]].max().max()) * 1.2))
+        ax.set_yticks([0.5, 1, 2, 4, 8])
+        ax.yaxis.set_major_formatter(FormatStrFormatter("%g"))
+        ax.yaxis.set_minor_formatter(NullFormatter())
     for ax in list(axes.flat)[len(algos):]:
         ax.set_visible(False)
     axes[0][0].set_ylabel("preset / model goodput")
