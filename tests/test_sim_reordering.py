@@ -401,7 +401,7 @@ def test_tcp_door_chihani_is_a_noop_ignoring_dupacks():
 
 
 def test_bad_parameters_name_the_parameter_and_the_allowed_values():
-    with pytest.raises(ValueError, match=r"variant .*\['chihani', 'rfc'\]"):
+    with pytest.raises(ValueError, match=r"variant .*\['chihani', 'chihani_ns3', 'rfc'\]"):
         registry.make("reordering", "dsack", variant="linux")
     with pytest.raises(ValueError, match=r"variant .*\['paper'\]"):
         registry.make("reordering", "pr-r", variant="chihani")
