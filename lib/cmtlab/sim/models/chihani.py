@@ -20,7 +20,9 @@ loss response          at the third duplicate ACK halve the window and retransmi
 receiver               a segment in order on its subflow but ahead of the data sequence is buffered and
                        not acknowledged until the data-level gap closes (``dupack_mode="chihani"``:
                        :data:`RECEIVER_OUT_OF_ORDER_ACK`)
-``dsack``              the first D-SACK of a retransmitted segment: slow start back to the saved window
+``dsack``              the first D-SACK of a retransmitted segment: slow start back to the saved window;
+                       ``chihani_ns3``: the model's own D-SACK option and its connection-level duplicate
+                       counting (:class:`ModelDsackBoard`)
 ``eifel``              checked only on duplicate ACKs; restores the saved ``cwnd``/``ssthresh`` exactly
 ``frto``               duplicate ACKs ignored (no fast retransmit), the spurious verdict never used
 ``tcp-door``           a no-op that ignores duplicate ACKs
@@ -244,10 +246,12 @@ class ChihaniRecovery(RecoveryAlgorithm):
 
 @register("recovery", "chihani_ns3")
 class ChihaniNs3Recovery(ChihaniRecovery):
-    """:class:`ChihaniRecovery` calibrated against the built model (``DupAck``): the sender keeps
-    no loss marks (:attr:`~cmtlab.sim.mechanisms.recovery.RecoveryAlgorithm.loss_marks` ``False``) —
-    only the third duplicate ACK retransmits, one segment; partial ACKs retransmit nothing and
-    duplicate ACKs during recovery open nothing."""
+    """:class:`ChihaniRecovery` calibrated against the built model (``DupAck``, ``NewACK``): the
+    sender keeps no loss marks (:attr:`~cmtlab.sim.mechanisms.recovery.RecoveryAlgorithm.loss_marks`
+    ``False``) — only the third duplicate ACK of a segment retransmits it, one segment, once; the
+    model has no recovery state, so during the engine's recovery partial ACKs retransmit nothing
+    but open the window as any new ACK, and duplicate ACKs are still counted per segment
+    (:meth:`on_ack`)."""
 
     name = "chihani_ns3"
     loss_marks = False
