@@ -197,6 +197,30 @@ def loss_free_check(runs: pd.DataFrame, *, setting: str = "loss 0") -> dict:
             "runs": len(r)}
 
 
+def loss_free_table(summary: pd.DataFrame, *, setting: str = "main", sources=None) -> pd.DataFrame:
+    """Why the main setting has no random loss: per source (``preset`` column) of a summary without
+    random loss, whether the four algorithms tie in every scenario × congestion control
+    (``algorithms tie``), the largest spread over the algorithms (``largest spread``: max / min − 1 of
+    the means of one scenario × congestion control), and the fast retransmits and timeouts per run
+    (means over every case).  The old ``chihani`` imitation ties (nothing is retransmitted); the
+    papers' simulator does not.  ``sources``: which, in order (default: all in the summary).
+    """
+    s = _select(summary, scheduler="round_robin", setting=setting)
+    s = s[s.reordering.isin(REORDERING) & s.congestion.isin(PAPER_CONGESTION)]
+    sources = list(dict.fromkeys(s.preset)) if sources is None else list(sources)
+    rows = []
+    for src in sources:
+        g = s[s.preset == src]
+        if g.empty:
+            raise ValueError(f"no rows for source {src!r} at setting={setting!r}")
+        spread = g.groupby(["scenario", "congestion"]).mean_bps.agg(lambda v: v.max() / v.min() - 1).max()
+        rows.append({"source": source_label(src), "algorithms tie": bool(spread <= 1e-9),
+                     "largest spread": float(spread),
+                     "fast retransmits per run": float(g.fast_retransmits.mean()) if "fast_retransmits" in g else np.nan,
+                     "timeouts per run": float(g.timeouts.mean()) if "timeouts" in g else np.nan})
+    return pd.DataFrame(rows)
+
+
 # ---------------------------------------------------------------------------------------- comparison
 
 #: The papers' simulator as the chapter's summaries label it (``preset`` column; built by
@@ -407,6 +431,134 @@ def comparison(summary: pd.DataFrame, traces: pd.DataFrame, *, loss_rate: float,
             columns[DIFFERS] = "; ".join(differ) if differ else "no"
         out.table.rows.append(dataclasses.replace(row, references=columns))
     return out
+
+
+#: For each claim of the table, the runs that show why two sources judge it differently:
+#: (scenario, congestion control, algorithms).
+CLAIM_CASES = {
+    "scenario 2: the best combination is DSACK + uncoupled": (2, "uncoupled", ("none", "dsack", "eifel", "frto")),
+    "scenario 2: throughput of DSACK + uncoupled": (2, "uncoupled", ("dsack",)),
+    "scenario 2, uncoupled: F-RTO relative to no algorithm": (2, "uncoupled", ("none", "frto")),
+    "scenario 2, uncoupled: Eifel relative to no algorithm": (2, "uncoupled", ("none", "eifel")),
+    "Eifel improves on no algorithm only with two subflows (uncoupled, LIA, RTT compensation)":
+        (1, "uncoupled", ("none", "eifel")),
+    "scenario 1: DSACK + RTT compensation good, not the best": (1, "rtt_compensation", ("none", "dsack")),
+    "LIA, scenario 1 (Fig. 8): DSACK's throughput stays the same as with no algorithm": (1, "lia", ("none", "dsack")),
+    "LIA, scenario 1 (Fig. 8): Eifel's and F-RTO's throughput decreases below no algorithm":
+        (1, "lia", ("none", "eifel", "frto")),
+    "scenario 1, no algorithm: LIA's throughput is the same as uncoupled": (1, "lia", ("none",)),
+    "F-RTO: after a detection the throughput drops and stays low": (2, "uncoupled", ("none", "frto")),
+    "the algorithms improve the connection but none is optimal (sec. 6)": (2, "uncoupled", ("none", "dsack", "eifel", "frto")),
+}
+
+
+def case_counters(summary: pd.DataFrame, *, scenario_id: int, congestion: str, reordering, sources,
+                  setting: str = "main") -> pd.DataFrame:
+    """The counters behind one scenario × congestion control: per source and algorithm the mean
+    throughput (Mbit/s), fast retransmits, timeouts and spurious-retransmission events per run (the
+    model's detections, ``spurious_detections``; a preset's restores, ``spurious_undos``)."""
+    s = _select(summary, scheduler="round_robin", setting=setting)
+    rows = []
+    for src in sources:
+        for r in reordering:
+            g = s[(s.preset == src) & (s.scenario == scenario_id) & (s.congestion == congestion) & (s.reordering == r)]
+            if g.empty:
+                continue
+            x = g.iloc[0]
+            spur = x.get("spurious_detections", np.nan)
+            if not np.isfinite(spur):
+                spur = x.get("spurious_undos", np.nan)
+            rows.append({"source": source_label(src), "algorithm": RO_LABELS.get(r, r), "Mbit/s": x.mean_bps / 1e6,
+                         "fast retransmits": x.get("fast_retransmits", np.nan), "timeouts": x.get("timeouts", np.nan),
+                         "spurious events": spur})
+    return pd.DataFrame(rows, columns=["source", "algorithm", "Mbit/s", "fast retransmits", "timeouts", "spurious events"])
+
+
+def explain_disagreements(comparison: ArabiComparison, summary: pd.DataFrame, *, other: str = "chihani_ns3",
+                          model: str = PAPERS_SIM_GOODPUT, setting: str = "main") -> str:
+    """Markdown: for every claim on which ``other`` (the preset) gives another verdict than the
+    papers' simulator, both values and verdicts and, from the runs, why — the goodput of the preset
+    against the model's (``model``: goodput, the quantity a preset computes) and the fast retransmits,
+    timeouts and spurious events per run of the algorithms the claim compares (:data:`CLAIM_CASES`),
+    with the calibration's reason where the preset misses the model by more than 5 %
+    (:data:`cmtlab.papers_sim.calibration.MISS_REASONS`).  "No disagreement" if there is none."""
+    from ..papers_sim.calibration import MISS_REASONS, TOLERANCE
+
+    d = comparison.disagreements(other)
+    if d.empty:
+        return f"On no claim does the {source_label(other)} decide otherwise than the papers' simulator."
+    s = _select(summary, scheduler="round_robin", setting=setting)
+    out = []
+    for row in d.itertuples(index=False):
+        claim, here, verdict, there, v_other = row
+        text = (f"* **{claim}** — papers' simulator: {here} (*{verdict}*); {source_label(other)}: {there} "
+                f"(*{v_other}*).")
+        case = CLAIM_CASES.get(claim)
+        if case is not None:
+            sid, cc, ros = case
+            parts, reasons = [], []
+            for r in ros:
+                def one(src, col):
+                    g = s[(s.preset == src) & (s.scenario == sid) & (s.congestion == cc) & (s.reordering == r)]
+                    return float(g.iloc[0][col]) if len(g) and col in g.columns else float("nan")
+                m, p = one(model, "mean_bps"), one(other, "mean_bps")
+                fr_m, fr_p = one(model, "fast_retransmits"), one(other, "fast_retransmits")
+                to_m, to_p = one(model, "timeouts"), one(other, "timeouts")
+                if not (np.isfinite(m) and np.isfinite(p)):
+                    continue
+                parts.append(f"{RO_LABELS.get(r, r)}: goodput {p / 1e6:.2f} vs {m / 1e6:.2f} Mbit/s "
+                             f"({p / m - 1:+.0%}), fast retransmits {fr_p:.0f} vs {fr_m:.0f}, timeouts {to_p:.0f} vs {to_m:.0f}")
+                if abs(p / m - 1) > TOLERANCE and r in MISS_REASONS:
+                    reasons.append(f"{RO_LABELS.get(r, r)}: {MISS_REASONS[r]}")
+            if parts:
+                text += (f" In scenario {sid}, {CC_LABELS.get(cc, cc)} (preset vs model, per run): "
+                         + "; ".join(parts) + ".")
+            if reasons:
+                text += " Where the preset misses the model by more than 5 %: " + "; ".join(reasons) + "."
+        out.append(text)
+    return "\n".join(out)
+
+
+def chapter_numbers(summary: pd.DataFrame, comparison: ArabiComparison, *, sensitivity: pd.DataFrame | None = None,
+                    preset: str = "chihani_ns3", rfc_preset: str = "rfc") -> dict:
+    """The numbers the chapter's prose quotes (glued under these names, ``arabi_`` prefixed; Mbit/s
+    unless the name says otherwise): scenario 2, uncoupled, per algorithm on the papers' simulator
+    (global throughput ``ps_<alg>``, goodput ``psg_<alg>``, variateDelay on ``psv_<alg>``), on the
+    preset (``pre_<alg>``) and under RFC behaviour (``rfc_<alg>``); the model's counters there
+    (``ps_fr_none``, ``ps_spurious_eifel``, ``ps_to_frto``); how far F-RTO's global throughput sits above
+    its goodput (``ps_frto_excess``, a fraction); the old imitation without loss (``old_none``, from
+    ``sensitivity`` at its main setting); and the number of claims on which the preset or RFC
+    behaviour decides otherwise (``n_differ_preset``, ``n_differ_rfc``).  NaN where a run is missing."""
+    from .experiments import REORDERING as ROS
+
+    out = {}
+    base = dict(setting="main", scheduler="round_robin", scenario=2, congestion="uncoupled")
+
+    def mean(frame, src, ro, col="mean_bps"):
+        g = _select(frame, preset=src, setting="main")
+        g = g[(g.scenario == 2) & (g.congestion == "uncoupled") & (g.reordering == ro)]
+        return float(g.iloc[0][col]) if len(g) and col in g.columns else float("nan")
+
+    for ro in ROS:
+        for key, src in (("ps", PAPERS_SIM), ("psg", PAPERS_SIM_GOODPUT), ("psv", PAPERS_SIM_VARIATE),
+                         ("pre", preset), ("rfc", rfc_preset)):
+            out[f"{key}_{ro}"] = mean(summary, src, ro) / 1e6
+    out["ps_fr_none"] = mean(summary, PAPERS_SIM, "none", "fast_retransmits")
+    out["ps_spurious_eifel"] = mean(summary, PAPERS_SIM, "eifel", "spurious_detections")
+    out["ps_to_frto"] = mean(summary, PAPERS_SIM, "frto", "timeouts")
+    out["pre_fr_dsack"] = mean(summary, preset, "dsack", "fast_retransmits")
+    out["ps_fr_dsack"] = mean(summary, PAPERS_SIM, "dsack", "fast_retransmits")
+    out["ps_frto_excess"] = out["ps_frto"] / out["psg_frto"] - 1
+    out["old_none"] = (mean_of(sensitivity, preset="chihani", reordering="none", **base) / 1e6
+                       if sensitivity is not None and "chihani" in set(sensitivity.preset) else float("nan"))
+    v = comparison.verdicts()
+    for key, src in (("n_differ_preset", preset), ("n_differ_rfc", rfc_preset)):
+        if src in v.columns:
+            d = v[(v[src] != v[comparison.decider]) & (v[src] != NOT_ASSESSED) & (v[comparison.decider] != NOT_ASSESSED)]
+            out[key] = len(d)
+        else:
+            out[key] = float("nan")
+    return {f"arabi_{k}": val for k, val in out.items()}
 
 
 def _assess(summary: pd.DataFrame, traces: pd.DataFrame, source: str, *, setting: str, inputs: str) -> ArabiTable:
@@ -623,4 +775,4 @@ def _assess(summary: pd.DataFrame, traces: pd.DataFrame, source: str, *, setting
 __all__ = ["NOT_RUN", "EIFEL_CLAIM_CONGESTION", "VERDICT_COLOURS", "PAPERS_SIM", "PAPERS_SIM_GOODPUT",
            "PAPERS_SIM_VARIATE", "SOURCE_LABELS", "REFERENCES", "DIFFERS", "source_label", "mean_table",
            "response_counters", "late_ratio", "modern_table", "mean_of", "sensitivity_table", "style_sensitivity",
-           "loss_free_check", "ArabiTable", "ArabiComparison", "comparison"]
+           "loss_free_check", "loss_free_table", "CLAIM_CASES", "case_counters", "explain_disagreements", "chapter_numbers", "ArabiTable", "ArabiComparison", "comparison"]
