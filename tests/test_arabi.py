@@ -562,6 +562,16 @@ def test_disagreements_are_explained_with_the_runs_counters():
     text = cmp.explain_disagreements(c, s, other="rfc", model=cmp.PAPERS_SIM_GOODPUT)
     assert "**scenario 2: the best combination is DSACK + uncoupled**" in text
     assert "Eifel: goodput 18.72 vs 6.24 Mbit/s (+200%), fast retransmits 17 vs 3" in text
-    assert "more than 5 %: Eifel: " in text
+    assert "more than 5 %" not in text          # the calibration's reasons describe the calibrated preset only
+    forced = cmp.explain_disagreements(c, s, other="rfc", model=cmp.PAPERS_SIM_GOODPUT, reasons=True)
+    assert "more than 5 %: Eifel: " in forced
     n = cmp.chapter_numbers(s, c, preset="chihani")
     assert n["arabi_n_differ_rfc"] == len(c.disagreements("rfc")) > 0 and n["arabi_n_differ_preset"] == 0
+
+
+def test_earlier_cases_are_the_old_imitation_with_random_loss_under_their_own_label():
+    cases = ex.earlier_cases(scenarios=(2,), congestion=("lia",), reordering=("none", "eifel"), duration_s=2.0)
+    assert [lab["preset"] for lab, _ in cases] == [ex.EARLIER] * 2
+    sc = cases[0][1]
+    assert sc.dupack_mode == "chihani" and sc.duration_s == 2.0 and {l.rate for l in sc.loss} == {ex.EARLIER_LOSS_RATE}
+    assert cmp.source_label(ex.EARLIER).startswith("earlier chapter") and ex.EARLIER in cmp.REFERENCES

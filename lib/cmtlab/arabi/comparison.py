@@ -239,15 +239,17 @@ SOURCE_LABELS = {
     "chihani": "old imitation preset (chihani)",
     "chihani_dupack": "imitation with duplicate-ACK receiver (chihani_dupack)",
     "rfc": "RFC behaviour (rfc preset)",
+    "chihani 0.2 %": "earlier chapter: old preset chihani, 0.2 % loss",
 }
 #: Short names of the sources in the "would decide differently" column.
 SOURCE_SHORT = {PAPERS_SIM: "papers' simulator", PAPERS_SIM_GOODPUT: "its goodput",
                 PAPERS_SIM_VARIATE: "variateDelay on", "chihani_ns3": "preset", "chihani": "old preset",
-                "chihani_dupack": "dup-ACK preset", "rfc": "RFC"}
+                "chihani_dupack": "dup-ACK preset", "rfc": "RFC",
+                "chihani 0.2 %": "earlier chapter"}
 #: The column that names the references whose verdict differs from the deciding one.
 DIFFERS = "a reference would decide differently"
 #: The references of the chapter's table, in column order.
-REFERENCES = (PAPERS_SIM_GOODPUT, PAPERS_SIM_VARIATE, "chihani_ns3", "rfc")
+REFERENCES = (PAPERS_SIM_GOODPUT, PAPERS_SIM_VARIATE, "chihani_ns3", "rfc", "chihani 0.2 %")
 
 
 def source_label(source: str) -> str:
@@ -475,15 +477,17 @@ def case_counters(summary: pd.DataFrame, *, scenario_id: int, congestion: str, r
 
 
 def explain_disagreements(comparison: ArabiComparison, summary: pd.DataFrame, *, other: str = "chihani_ns3",
-                          model: str = PAPERS_SIM_GOODPUT, setting: str = "main") -> str:
+                          model: str = PAPERS_SIM_GOODPUT, setting: str = "main", reasons: bool | None = None) -> str:
     """Markdown: for every claim on which ``other`` (the preset) gives another verdict than the
     papers' simulator, both values and verdicts and, from the runs, why — the goodput of the preset
     against the model's (``model``: goodput, the quantity a preset computes) and the fast retransmits,
     timeouts and spurious events per run of the algorithms the claim compares (:data:`CLAIM_CASES`),
     with the calibration's reason where the preset misses the model by more than 5 %
-    (:data:`cmtlab.papers_sim.calibration.MISS_REASONS`).  "No disagreement" if there is none."""
+    (:data:`cmtlab.papers_sim.calibration.MISS_REASONS`; ``reasons`` — default: only for the
+    calibrated preset ``chihani_ns3``, whose misses they describe).  "On no claim …" if there is none."""
     from ..papers_sim.calibration import MISS_REASONS, TOLERANCE
 
+    reasons = (other == "chihani_ns3") if reasons is None else bool(reasons)
     d = comparison.disagreements(other)
     if d.empty:
         return f"On no claim does the {source_label(other)} decide otherwise than the papers' simulator."
@@ -508,10 +512,10 @@ def explain_disagreements(comparison: ArabiComparison, summary: pd.DataFrame, *,
                     continue
                 parts.append(f"{RO_LABELS.get(r, r)}: goodput {p / 1e6:.2f} vs {m / 1e6:.2f} Mbit/s "
                              f"({p / m - 1:+.0%}), fast retransmits {fr_p:.0f} vs {fr_m:.0f}, timeouts {to_p:.0f} vs {to_m:.0f}")
-                if abs(p / m - 1) > TOLERANCE and r in MISS_REASONS:
+                if reasons and abs(p / m - 1) > TOLERANCE and r in MISS_REASONS:
                     reasons.append(f"{RO_LABELS.get(r, r)}: {MISS_REASONS[r]}")
             if parts:
-                text += (f" In scenario {sid}, {CC_LABELS.get(cc, cc)} (preset vs model, per run): "
+                text += (f" In scenario {sid}, {CC_LABELS.get(cc, cc)} ({SOURCE_SHORT.get(other, other)} vs model, per run): "
                          + "; ".join(parts) + ".")
             if reasons:
                 text += " Where the preset misses the model by more than 5 %: " + "; ".join(reasons) + "."
@@ -527,8 +531,9 @@ def chapter_numbers(summary: pd.DataFrame, comparison: ArabiComparison, *, sensi
     preset (``pre_<alg>``) and under RFC behaviour (``rfc_<alg>``); the model's counters there
     (``ps_fr_none``, ``ps_spurious_eifel``, ``ps_to_frto``); how far F-RTO's global throughput sits above
     its goodput (``ps_frto_excess``, a fraction); the old imitation without loss (``old_none``, from
-    ``sensitivity`` at its main setting); and the number of claims on which the preset or RFC
-    behaviour decides otherwise (``n_differ_preset``, ``n_differ_rfc``).  NaN where a run is missing."""
+    ``sensitivity`` at its main setting); and the number of claims on which the preset, RFC behaviour
+    or the earlier chapter's setting decides otherwise (``n_differ_preset``, ``n_differ_rfc``,
+    ``n_differ_earlier``).  NaN where a run is missing."""
     from .experiments import REORDERING as ROS
 
     out = {}
@@ -552,7 +557,7 @@ def chapter_numbers(summary: pd.DataFrame, comparison: ArabiComparison, *, sensi
     out["old_none"] = (mean_of(sensitivity, preset="chihani", reordering="none", **base) / 1e6
                        if sensitivity is not None and "chihani" in set(sensitivity.preset) else float("nan"))
     v = comparison.verdicts()
-    for key, src in (("n_differ_preset", preset), ("n_differ_rfc", rfc_preset)):
+    for key, src in (("n_differ_preset", preset), ("n_differ_rfc", rfc_preset), ("n_differ_earlier", "chihani 0.2 %")):
         if src in v.columns:
             d = v[(v[src] != v[comparison.decider]) & (v[src] != NOT_ASSESSED) & (v[comparison.decider] != NOT_ASSESSED)]
             out[key] = len(d)
@@ -773,6 +778,6 @@ def _assess(summary: pd.DataFrame, traces: pd.DataFrame, source: str, *, setting
 
 
 __all__ = ["NOT_RUN", "EIFEL_CLAIM_CONGESTION", "VERDICT_COLOURS", "PAPERS_SIM", "PAPERS_SIM_GOODPUT",
-           "PAPERS_SIM_VARIATE", "SOURCE_LABELS", "REFERENCES", "DIFFERS", "source_label", "mean_table",
+           "PAPERS_SIM_VARIATE", "SOURCE_LABELS", "SOURCE_SHORT", "REFERENCES", "DIFFERS", "source_label", "mean_table",
            "response_counters", "late_ratio", "modern_table", "mean_of", "sensitivity_table", "style_sensitivity",
            "loss_free_check", "loss_free_table", "CLAIM_CASES", "case_counters", "explain_disagreements", "chapter_numbers", "ArabiTable", "ArabiComparison", "comparison"]

@@ -459,6 +459,21 @@ def claims(summary: pd.DataFrame, *, preset: str, scheduler: str = "round_robin"
 
 # ---------------------------------------------------------------------------------------- sensitivity
 
+#: The label (``preset`` column) of the earlier chapter's setting: the old imitation preset with random loss.
+EARLIER = "chihani 0.2 %"
+
+
+def earlier_cases(*, scenarios=(1, 2), congestion=PAPER_CONGESTION, reordering=REORDERING,
+                  duration_s: float = DURATION_S, loss_rate: float = EARLIER_LOSS_RATE,
+                  receive_buffer_bytes: int = RECEIVE_BUFFER_BYTES) -> list[tuple[dict, object]]:
+    """The earlier version of the chapter's main runs — the old ``chihani`` imitation, ``duration_s``
+    of bulk transfer with ``loss_rate`` random loss — labelled ``preset=EARLIER`` (:data:`EARLIER`),
+    so that the comparison can show the verdicts that setting gave beside the papers' simulator."""
+    cases = build_cases(scenarios=scenarios, congestion=congestion, reordering=reordering, presets=("chihani",),
+                        duration_s=duration_s, loss_rate=loss_rate, receive_buffer_bytes=receive_buffer_bytes)
+    return [({**labels, "preset": EARLIER}, sc) for labels, sc in cases]
+
+
 #: The choices the paper leaves open, changed one at a time against the chapter's main setting
 #: (``setting`` label → keyword arguments of :func:`scenario`).  The runs with random loss are
 #: bulk transfers of ``duration_s`` (the earlier chapter's 60 s), not the 10-MB transfer.
@@ -499,6 +514,6 @@ def sensitivity_cases(*, scenarios=(1, 2), congestion=("uncoupled", "lia"), reor
 
 __all__ = ["SCENARIOS", "PAPER_CONGESTION", "MODERN_CONGESTION", "REORDERING", "CC_LABELS", "RO_LABELS", "PRESETS",
            "PRESET_NAMES", "Preset", "DURATION_S", "LOSS_RATE", "EARLIER_LOSS_RATE", "TRANSFER_BYTES", "with_frto_clock", "RECEIVE_BUFFER_BYTES", "QUEUE_PACKETS", "SEGMENT_BYTES",
-           "BIN_S", "SENSITIVITY_VARIANTS", "IMITATION_PRESETS", "sensitivity_cases", "scenario", "delivery_times_s", "throughput_bins", "simulate", "code_version", "simulator",
+           "BIN_S", "EARLIER", "earlier_cases", "SENSITIVITY_VARIANTS", "IMITATION_PRESETS", "sensitivity_cases", "scenario", "delivery_times_s", "throughput_bins", "simulate", "code_version", "simulator",
            "build_cases", "run_cases", "summarise", "throughput_traces", "bin_columns", "pivot", "claims", "mean_ci",
            "LABELS"]

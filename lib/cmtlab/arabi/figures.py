@@ -30,6 +30,8 @@ def throughput_over_time(traces, *, scenario_id: int, preset: str, congestion=PA
     nrows, ncols = grid_shape(len(congestion))
     fig, axes = plt.subplots(nrows, ncols, figsize=figsize(ncols, nrows, panel_height_in=2.3), sharey=True,
                              sharex=True, squeeze=False)
+    # the y range follows the mean lines (a band over few repetitions can be wider); throughput is ≥ 0
+    top = 1.15 * float(t[t.congestion.isin(congestion) & t.reordering.isin(REORDERING)].mean_bps.max()) / 1e6
     for ax, cc in zip(axes.flat, congestion):
         for ro in REORDERING:
             g = t[(t.congestion == cc) & (t.reordering == ro)].sort_values("time_s")
@@ -40,8 +42,9 @@ def throughput_over_time(traces, *, scenario_id: int, preset: str, congestion=PA
             m = g.mean_bps.to_numpy() / 1e6
             h = g.ci95_bps.to_numpy() / 1e6
             ax.plot(x, m, color=colour, ls=ls, label=RO_LABELS[ro])
-            ax.fill_between(x, m - h, m + h, color=colour, alpha=0.15, lw=0)
+            ax.fill_between(x, np.clip(m - h, 0, top), np.clip(m + h, 0, top), color=colour, alpha=0.15, lw=0)
         ax.set_title(CC_LABELS.get(cc, cc))
+        ax.set_ylim(0, top)
     for ax in axes[-1, :]:
         ax.set_xlabel("time (s)")
     for ax in axes[:, 0]:
@@ -92,6 +95,8 @@ def sources_over_time(traces, *, scenario_id: int, congestion: str, sources=FIG_
     nrows, ncols = grid_shape(len(present), max_cols=3)
     fig, axes = plt.subplots(nrows, ncols, figsize=figsize(ncols, nrows, panel_height_in=2.4), sharey=True,
                              squeeze=False)
+    # the y range follows the mean lines: a band over three F_RTO repetitions can be wider than the plot
+    top = 1.15 * float(t[t.preset.isin(present) & t.reordering.isin(REORDERING)].mean_bps.max()) / 1e6
     for ax, src in zip(axes.flat, present):
         for ro in REORDERING:
             g = t[(t.preset == src) & (t.reordering == ro)].sort_values("time_s")
@@ -102,9 +107,10 @@ def sources_over_time(traces, *, scenario_id: int, congestion: str, sources=FIG_
             m = g.mean_bps.to_numpy() / 1e6
             h = g.ci95_bps.to_numpy() / 1e6
             ax.plot(x, m, color=colour, ls=ls, label=RO_LABELS[ro])
-            ax.fill_between(x, m - h, m + h, color=colour, alpha=0.15, lw=0)
+            ax.fill_between(x, np.clip(m - h, 0, top), np.clip(m + h, 0, top), color=colour, alpha=0.15, lw=0)
         ax.set_title(PANEL_TITLES.get(src, src))
         ax.set_xlabel("time (s)")
+        ax.set_ylim(0, top)
     for ax in axes[:, 0]:
         ax.set_ylabel("Mbit/s")
     for ax in list(axes.flat)[len(present):]:
