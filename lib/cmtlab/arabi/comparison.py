@@ -487,7 +487,7 @@ def explain_disagreements(comparison: ArabiComparison, summary: pd.DataFrame, *,
     calibrated preset ``chihani_ns3``, whose misses they describe).  "On no claim …" if there is none."""
     from ..papers_sim.calibration import MISS_REASONS, TOLERANCE
 
-    reasons = (other == "chihani_ns3") if reasons is None else bool(reasons)
+    give_reasons = (other == "chihani_ns3") if reasons is None else bool(reasons)
     d = comparison.disagreements(other)
     if d.empty:
         return f"On no claim does the {source_label(other)} decide otherwise than the papers' simulator."
@@ -512,7 +512,7 @@ def explain_disagreements(comparison: ArabiComparison, summary: pd.DataFrame, *,
                     continue
                 parts.append(f"{RO_LABELS.get(r, r)}: goodput {p / 1e6:.2f} vs {m / 1e6:.2f} Mbit/s "
                              f"({p / m - 1:+.0%}), fast retransmits {fr_p:.0f} vs {fr_m:.0f}, timeouts {to_p:.0f} vs {to_m:.0f}")
-                if reasons and abs(p / m - 1) > TOLERANCE and r in MISS_REASONS:
+                if give_reasons and abs(p / m - 1) > TOLERANCE and r in MISS_REASONS:
                     reasons.append(f"{RO_LABELS.get(r, r)}: {MISS_REASONS[r]}")
             if parts:
                 text += (f" In scenario {sid}, {CC_LABELS.get(cc, cc)} ({SOURCE_SHORT.get(other, other)} vs model, per run): "
