@@ -575,3 +575,9 @@ def test_earlier_cases_are_the_old_imitation_with_random_loss_under_their_own_la
     sc = cases[0][1]
     assert sc.dupack_mode == "chihani" and sc.duration_s == 2.0 and {l.rate for l in sc.loss} == {ex.EARLIER_LOSS_RATE}
     assert cmp.source_label(ex.EARLIER).startswith("earlier chapter") and ex.EARLIER in cmp.REFERENCES
+
+
+def test_undecided_at_different_counts_is_not_a_different_decision():
+    assert not cmp._differ("undecided at 3 repetitions", "undecided at 5 seeds")
+    assert cmp._differ("undecided at 3 repetitions", "not reproduced")
+    assert not cmp._differ(NOT_ASSESSED, "reproduced") and not cmp._differ("partly", "partly")

@@ -1,20 +1,28 @@
 """Tables of the Arabi chapter and its paper-vs-reproduction comparison (Arabi et al., sec. 5–6).
 
-Everything here works on what a run computed — the ``summary`` of
-:func:`~cmtlab.arabi.experiments.summarise` and the ``traces`` of
-:func:`~cmtlab.arabi.experiments.throughput_traces` — and on *any subset* of the chapter's grid:
-a papermill re-run with one scenario, two congestion controls, one preset or without the modern
-baseline gets the same tables with fewer rows, and each claim of the paper that needs a scenario,
-congestion control, algorithm or preset the run left out gets a row "not run with these parameters"
-with the verdict :data:`cmtlab.report.NOT_ASSESSED` instead of a guess.
+Everything here works on what was run, each *source* under its label in the ``preset`` column of a
+summary (:func:`~cmtlab.arabi.experiments.summarise`) and of its throughput traces
+(:func:`~cmtlab.arabi.experiments.throughput_traces`): the papers' simulator from its recorded runs
+(:data:`PAPERS_SIM` — the model's logged global throughput with ``variateDelay`` off, which decides
+the verdicts —, :data:`PAPERS_SIM_GOODPUT`, :data:`PAPERS_SIM_VARIATE`;
+:func:`cmtlab.papers_sim.arabi.chapter_sources`), the presets of :mod:`cmtlab.sim` run by the
+chapter (``chihani_ns3``, ``rfc``) and the earlier chapter's setting
+(:data:`cmtlab.arabi.experiments.EARLIER`).  Any subset of the chapter's grid works: a papermill
+re-run with one scenario, two congestion controls or one preset gets the same tables with fewer
+rows, and each claim of the paper that needs a scenario, congestion control, algorithm or source
+the run left out gets a row "not run with these parameters" with the verdict
+:data:`cmtlab.report.NOT_ASSESSED` instead of a guess.
 
 * :func:`mean_table` — mean ± 95 % CI (Mbit/s), congestion control × algorithm (Figs. 8–9's means);
-* :func:`response_counters` — fast retransmits, timeouts and restores behind one scenario's means;
-* :func:`late_ratio` — throughput of an algorithm relative to none late in the run (F-RTO, sec. 5);
+* :func:`response_counters`, :func:`case_counters` — fast retransmits, timeouts and spurious
+  events behind one scenario's means;
+* :func:`late_ratio` — throughput of an algorithm relative to none late in each run (F-RTO, sec. 5);
 * :func:`modern_table` — LIA and OLIA under round robin and lowest-RTT (the modern baseline);
-* :func:`sensitivity_table`, :func:`loss_free_check`, :func:`mean_of` — "where a choice changes a
-  conclusion";
-* :func:`comparison` — the whole paper-vs-reproduction table (:class:`ArabiComparison`).
+* :func:`sensitivity_table`, :func:`loss_free_table`, :func:`loss_free_check`, :func:`mean_of` —
+  "where a choice changes a conclusion";
+* :func:`comparison` — the paper-vs-reproduction table (:class:`ArabiComparison`), decided on the
+  papers' simulator with every reference as a column; :func:`explain_disagreements` — why a
+  reference decides a claim otherwise; :func:`chapter_numbers` — the numbers the prose quotes.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..report import BY_CONSTRUCTION, NO_CHANGE, NOT_ASSESSED, SAME, Comparison, Condition, trend_rule
+from ..report import BY_CONSTRUCTION, NO_CHANGE, NOT_ASSESSED, SAME, UNDECIDED, Comparison, Condition, trend_rule
 from .experiments import (BIN_S, CC_LABELS, PAPER_CONGESTION, QUEUE_PACKETS, REORDERING, RO_LABELS, claims,
                           pivot)
 
@@ -252,6 +260,16 @@ DIFFERS = "a reference would decide differently"
 REFERENCES = (PAPERS_SIM_GOODPUT, PAPERS_SIM_VARIATE, "chihani_ns3", "rfc", "chihani 0.2 %")
 
 
+def _kind(verdict: str) -> str:
+    """The verdict's kind: "undecided at 3 repetitions" and "undecided at 5 seeds" are both undecided."""
+    return UNDECIDED if str(verdict).startswith(UNDECIDED) else str(verdict)
+
+
+def _differ(a: str, b: str) -> bool:
+    """Whether two verdicts decide differently (neither "not assessed"; undecided counts as one kind)."""
+    return _kind(a) != _kind(b) and NOT_ASSESSED not in (a, b)
+
+
 def source_label(source: str) -> str:
     """The column title of a source (``"chihani_ns3"`` → "model preset (chihani_ns3)")."""
     return SOURCE_LABELS.get(source, f"preset {source}")
@@ -345,7 +363,7 @@ class ArabiComparison:
             raise ValueError(f"other must be one of the sources {sorted(self.by_source)}, got {other!r}")
         rows = []
         for a, b in zip(self.by_source[self.decider].rows, self.by_source[other].rows):
-            if a.verdict != b.verdict and NOT_ASSESSED not in (a.verdict, b.verdict):
+            if _differ(a.verdict, b.verdict):
                 rows.append({"claim": a.claim, source_label(self.decider): a.here, "verdict": a.verdict,
                              source_label(other): b.here, f"verdict ({SOURCE_SHORT.get(other, other)})": b.verdict})
         return pd.DataFrame(rows, columns=["claim", source_label(self.decider), "verdict", source_label(other),
@@ -427,7 +445,7 @@ def comparison(summary: pd.DataFrame, traces: pd.DataFrame, *, loss_rate: float,
             r = tables[src].rows[i]
             columns[source_label(src)] = (r.here if r.verdict in (NOT_ASSESSED, BY_CONSTRUCTION)
                                           else f"{r.here} → {r.verdict}")
-            if r.verdict != row.verdict and NOT_ASSESSED not in (r.verdict, row.verdict):
+            if _differ(r.verdict, row.verdict):
                 differ.append(f"{SOURCE_SHORT.get(src, src)}: {r.verdict}")
         if refs:
             columns[DIFFERS] = "; ".join(differ) if differ else "no"
@@ -559,8 +577,7 @@ def chapter_numbers(summary: pd.DataFrame, comparison: ArabiComparison, *, sensi
     v = comparison.verdicts()
     for key, src in (("n_differ_preset", preset), ("n_differ_rfc", rfc_preset), ("n_differ_earlier", "chihani 0.2 %")):
         if src in v.columns:
-            d = v[(v[src] != v[comparison.decider]) & (v[src] != NOT_ASSESSED) & (v[comparison.decider] != NOT_ASSESSED)]
-            out[key] = len(d)
+            out[key] = int(sum(_differ(a, b) for a, b in zip(v[src], v[comparison.decider])))
         else:
             out[key] = float("nan")
     return {f"arabi_{k}": val for k, val in out.items()}
