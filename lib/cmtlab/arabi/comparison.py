@@ -346,7 +346,7 @@ class ArabiComparison:
     best: tuple | None = None
 
     def frame(self) -> pd.DataFrame:
-        """The table (:meth:`ArabiTable.to_frame`)."""
+        """The table as a frame (the value column titled after the deciding source)."""
         return self.table.to_frame()
 
     def verdicts(self) -> pd.DataFrame:
