@@ -176,7 +176,13 @@ def _synthetic(scenarios=(1, 2), congestion=ex.PAPER_CONGESTION, reordering=ex.R
 
 
 def _compare(summary, traces, **kw):
+    """The comparison decided on the synthetic ``chihani`` rows, with RFC behaviour as the reference."""
+    kw = {"decider": "chihani", "references": ("rfc",), **kw}
     return cmp.comparison(summary, traces, duration_s=10.0, loss_rate=0.002, receive_buffer_bytes=1 << 20, **kw)
+
+
+HERE = cmp.source_label("chihani")
+RFC = cmp.source_label("rfc")
 
 
 def _verdicts(c):
@@ -229,8 +235,11 @@ def test_comparison_on_the_full_grid_assesses_every_claim():
     assert v["scenarios 1 and 2, four congestion controls, four algorithms"] == "by construction"
     assert c.best_label() == "DSACK + uncoupled"
     f = c.frame()
-    assert list(f.columns[5:7]) == [c.rfc_label, c.modern_label]
-    assert not f[c.rfc_label].str.contains("not run").any() and not f[c.modern_label].str.contains("not run").any()
+    assert list(f.columns[4:7]) == [HERE, RFC, cmp.DIFFERS]
+    assert not f[RFC].str.contains("not run").any()
+    # the synthetic RFC rows are the same numbers: every verdict agrees, and the column says so
+    assert (f[cmp.DIFFERS] == "no").all()
+    assert f[RFC].iloc[1] == "DSACK + uncoupled (12.48 Mbit/s) → reproduced"
     # the same picture with Eifel on top: that claim is no longer reproduced
     s2 = s.copy()
     s2.loc[(s2.scenario == 2) & (s2.reordering == "eifel"), "mean_bps"] *= 10
@@ -245,14 +254,13 @@ def test_comparison_with_one_scenario_marks_the_other_scenarios_claims_not_asses
     f = c.frame().set_index("claim")
     na = f[f.verdict == NOT_ASSESSED]
     assert len(na) == 5 and c.summary()[NOT_ASSESSED] == 5
-    assert na.reproduction.str.startswith("not run with these parameters (needs scenario 1").all()
+    assert na[HERE].str.startswith("not run with these parameters (needs scenario 1").all()
     assert "scenario 1: DSACK + RTT compensation good, not the best" in na.index
     # claims on scenario 2 alone keep the verdict they have on the full grid
     for claim, verdict in f[f.verdict != NOT_ASSESSED].verdict.items():
         assert verdict == full[claim], claim
-    assert "run here: scenario 2 only" in f.loc["scenarios 1 and 2, four congestion controls, four algorithms",
-                                                "reproduction"]
-    assert "not run" in c.frame()[c.rfc_label].iloc[5]          # the RFC column of an s1 claim
+    assert "run here: scenario 2 only" in f.loc["scenarios 1 and 2, four congestion controls, four algorithms", HERE]
+    assert "not run" in c.frame()[RFC].iloc[5]          # the RFC column of an s1 claim
 
 
 def test_comparison_with_two_congestion_controls():
@@ -263,7 +271,7 @@ def test_comparison_with_two_congestion_controls():
     # claims about every combination need all four congestion controls
     assert set(na.index) == {"scenario 2: the best combination is DSACK + uncoupled",
                              "scenario 1: DSACK + RTT compensation good, not the best"}
-    assert na.reproduction.str.contains("fully coupled, RTT compensation").all()
+    assert na[HERE].str.contains("fully coupled, RTT compensation").all()
     assert c.best is not None  # computed, but not judged
     # averaged claims say over what
     assert "mean over uncoupled, LIA (the others not run)" in f.loc["scenario 2, uncoupled: F-RTO relative to no algorithm", "note"]
@@ -274,16 +282,18 @@ def test_comparison_with_two_congestion_controls():
     assert v["Eifel improves on no algorithm only with two subflows (uncoupled, LIA, RTT compensation)"] == NOT_ASSESSED
 
 
-def test_comparison_without_the_model_preset_or_the_modern_baseline():
+def test_comparison_without_the_deciding_source():
     s, tr = _synthetic(presets=("rfc",), modern=False)
     c = _compare(s, tr)
     f = c.frame()
-    assert c.summary() == {"reproduced": 0, "partly": 0, "not reproduced": 0, "undecided": 0, "by construction": 1, NOT_ASSESSED: 11}
-    assert f.reproduction.iloc[1:].str.contains(r"\(needs preset chihani\)").all()
+    assert c.summary() == {"reproduced": 0, "partly": 0, "not reproduced": 0, "undecided": 0, "by construction": 1,
+                           NOT_ASSESSED: 11}
+    assert f[HERE].iloc[1:].str.contains(r"\(needs old imitation preset \(chihani\)\)").all()
     assert c.best is None and c.best_label() == cmp.NOT_RUN
-    # the RFC column still carries its numbers; the modern column says it was not run
-    assert f[c.rfc_label].iloc[1].startswith("DSACK + uncoupled")
-    assert (f[c.modern_label].isin(["not run", "-"])).all() and (f[c.modern_label] == "not run").any()
+    # the RFC column still carries its numbers and verdicts; none counts as a different decision
+    assert f[RFC].iloc[1].startswith("DSACK + uncoupled") and (f[cmp.DIFFERS] == "no").all()
+    # a reference the summary does not hold gets no column
+    assert "model preset (chihani_ns3)" not in _compare(s, tr, references=("chihani_ns3", "rfc")).frame().columns
     # without the algorithms a claim compares, that claim is not assessed
     s, tr = _synthetic(reordering=("none", "dsack"), modern=False)
     v = _verdicts(_compare(s, tr))
@@ -319,14 +329,20 @@ def test_sensitivity_loss_free_modern_and_counter_tables():
 
 def test_sensitivity_cases_change_one_choice_at_a_time():
     cases = ex.sensitivity_cases(scenarios=(2,), congestion=("lia",), reordering=("none",), presets=("rfc",),
-                                 duration_s=1.0)
+                                 transfer_bytes=1_000_000, duration_s=1.0)
     settings = [(lab["setting"], lab["preset"]) for lab, _ in cases]
-    assert settings == [("main", "rfc"), ("loss 0", "rfc"), ("loss 1 %", "rfc"), ("receive buffer 64 KB", "rfc"),
-                        ("delays as round trips", "rfc"), ("main", "chihani_dupack")]
+    assert settings == [("main", "rfc"), ("main", "chihani"), ("main", "chihani_dupack"),
+                        ("loss 0.2 %", "rfc"), ("loss 0.2 %", "chihani"), ("loss 0.2 %", "chihani_dupack"),
+                        ("loss 1 %", "rfc"), ("receive buffer 64 KB", "rfc"), ("delays as round trips", "rfc")]
     by = {s: sc for (lab, sc), s in zip(cases, settings)}
-    assert {l.rate for l in by[("loss 0", "rfc")].loss} == {0.0} and {l.rate for l in by[("main", "rfc")].loss} == {0.002}
+    # the main setting is the 10-MB-style transfer without loss; the loss settings are timed bulk runs
+    main, lossy = by[("main", "rfc")], by[("loss 0.2 %", "rfc")]
+    assert main.transfer_bytes == 1_000_000 and main.duration_s is None and {l.rate for l in main.loss} == {0.0}
+    assert lossy.transfer_bytes is None and lossy.duration_s == 1.0 and {l.rate for l in lossy.loss} == {0.002}
     assert by[("receive buffer 64 KB", "rfc")].receive_buffer_bytes == 65536
-    assert by[("delays as round trips", "rfc")].delays_s == pytest.approx(tuple(d / 2 for d in by[("main", "rfc")].delays_s))
+    assert by[("delays as round trips", "rfc")].delays_s == pytest.approx(tuple(d / 2 for d in main.delays_s))
+    with pytest.raises(ValueError, match="imitation_settings"):
+        ex.sensitivity_cases(imitation_settings=("loss 5 %",), transfer_bytes=1_000_000)
 
 
 def _scaled(s, *, scenario, reordering, factor, congestion=None, preset="chihani"):
@@ -381,5 +397,187 @@ def test_arabi_numbers_carry_the_seeds_ci():
     s = _scaled(s, scenario=2, reordering="frto", congestion="uncoupled", factor=(1 - 0.4 * 0.7) / 0.6)
     f = _compare(s, tr).frame().set_index("claim")
     row = f.loc["scenario 2, uncoupled: F-RTO relative to no algorithm"]
-    assert row.verdict == "undecided at 2 seeds" and "95 % CI" in row.reproduction      # -28 % ± ~1.4 pp at the edge
-    assert "95 % CI" in f.loc["scenario 2: throughput of DSACK + uncoupled", "reproduction"]
+    assert row.verdict == "undecided at 2 seeds" and "95 % CI" in row[HERE]      # -28 % ± ~1.4 pp at the edge
+    assert "95 % CI" in f.loc["scenario 2: throughput of DSACK + uncoupled", HERE]
+
+
+# ------------------------------------------------------------------ the papers' simulator as the deciding source
+
+CSV = __import__("pathlib").Path(__file__).resolve().parents[1] / "data" / "papers-sim" / "arabi-r1.csv"
+
+
+def _recorded_case(scenario, congestion, reordering, variate_delay=False):
+    """The recorded rows of one case, read from the CSV itself (not through the library)."""
+    t = pd.read_csv(CSV)
+    m = ((t.scenario == scenario) & (t.congestion == congestion) & (t.reordering == reordering)
+         & (t.variate_delay == variate_delay))
+    assert m.any(), (scenario, congestion, reordering, variate_delay)
+    return t[m]
+
+
+def test_papers_sim_column_is_read_from_the_recorded_csv():
+    import warnings
+
+    from cmtlab.papers_sim import arabi as pa
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")          # no build noise (e.g. pandas' fragmentation warning)
+        ms, mt = pa.chapter_sources()
+    assert set(ms.preset) == {cmp.PAPERS_SIM, cmp.PAPERS_SIM_GOODPUT, cmp.PAPERS_SIM_VARIATE}
+    c = cmp.comparison(ms, mt, transfer_bytes=10_000_000, loss_rate=0.0, receive_buffer_bytes=1 << 20)
+    f = c.frame().set_index("claim")
+    assert c.table.here_label == "papers' simulator (run here)" == f.columns[3]
+    row = f.loc["scenario 2: throughput of DSACK + uncoupled"]
+    rec = _recorded_case(2, "uncoupled", "dsack")
+    assert row["papers' simulator (run here)"] == f"{rec.model_global_throughput_bps.iloc[0] / 1e6:.2f} Mbit/s"
+    assert row[cmp.source_label(cmp.PAPERS_SIM_GOODPUT)].startswith(f"{rec.throughput_bps.iloc[0] / 1e6:.2f} Mbit/s →")
+    on = _recorded_case(2, "uncoupled", "dsack", True)
+    assert row[cmp.source_label(cmp.PAPERS_SIM_VARIATE)].startswith(
+        f"{on.model_global_throughput_bps.iloc[0] / 1e6:.2f} Mbit/s →")
+    # F-RTO: the mean over the model's repetitions, with their spread
+    frto = _recorded_case(2, "uncoupled", "frto")
+    none = _recorded_case(2, "uncoupled", "none")
+    assert len(frto) == 3
+    change = 100 * (frto.model_global_throughput_bps.mean() / none.model_global_throughput_bps.iloc[0] - 1)
+    assert f.loc["scenario 2, uncoupled: F-RTO relative to no algorithm",
+                 "papers' simulator (run here)"].startswith(f"{change:.0f} % (95 % CI")
+    assert "3 repetitions" in f.loc["scenario 2, uncoupled: F-RTO relative to no algorithm", "verdict"] or \
+        f.loc["scenario 2, uncoupled: F-RTO relative to no algorithm", "verdict"] in ("reproduced", "partly",
+                                                                                     "not reproduced")
+    # the best combination on the model, from the CSV: the verdict follows it
+    t = pd.read_csv(CSV)
+    s2 = t[(t.scenario == 2) & ~t.variate_delay & t.reordering.isin(ex.REORDERING)]
+    best = s2.groupby(["congestion", "reordering"]).model_global_throughput_bps.mean().idxmax()
+    want = "reproduced" if best == ("uncoupled", "dsack") else None
+    got = f.loc["scenario 2: the best combination is DSACK + uncoupled", "verdict"]
+    assert (got == want) if want else got != "reproduced"
+    with pytest.raises(ValueError, match="missing columns"):
+        pa.chapter_sources(t.drop(columns=["model_global_throughput_bps"]))
+
+
+def test_comparison_needs_exactly_one_run_length():
+    s, tr = _synthetic(modern=False)
+    with pytest.raises(ValueError, match="exactly one of transfer_bytes and duration_s"):
+        cmp.comparison(s, tr, loss_rate=0.0, receive_buffer_bytes=1 << 20, decider="chihani")
+    with pytest.raises(ValueError, match="references"):
+        cmp.comparison(s, tr, loss_rate=0.0, receive_buffer_bytes=1 << 20, duration_s=1.0, decider="chihani",
+                       references="rfc")
+
+
+@pytest.mark.parametrize("ratio,want", [(1.2, "reproduced"), (0.95, "partly"), (0.9499, "not reproduced")])
+def test_best_combination_at_the_tie_band(ratio, want):
+    """DSACK + uncoupled best → reproduced; within 5 % of the best (a tie) → partly; else not."""
+    s, tr = _synthetic(modern=False)
+    top = s[(s.preset == "chihani") & (s.scenario == 2)].mean_bps.max()
+    if ratio < 1:   # another combination on top, DSACK + uncoupled at ``ratio`` of it
+        s = _scaled(s, scenario=2, reordering="eifel", congestion="uncoupled", factor=(top / ratio) / (8e6 * 1.3 * 0.6))
+    v = _verdicts(_compare(s, tr))
+    assert v["scenario 2: the best combination is DSACK + uncoupled"] == want
+
+
+def test_differs_column_names_the_references_that_decide_otherwise():
+    s, tr = _synthetic(modern=False)
+    s = _scaled(s, scenario=2, reordering="eifel", factor=3.0, preset="rfc")   # RFC: Eifel best, Eifel +80 %
+    c = _compare(s, tr)
+    f = c.frame().set_index("claim")
+    assert f.loc["scenario 2: the best combination is DSACK + uncoupled", cmp.DIFFERS] == "RFC: not reproduced"
+    assert f.loc["scenario 2: the best combination is DSACK + uncoupled", "verdict"] == "reproduced"
+    assert f.loc["scenario 1, no algorithm: LIA's throughput is the same as uncoupled", cmp.DIFFERS] == "no"
+    v = c.verdicts().set_index("claim")
+    assert list(v.columns) == ["chihani", "rfc"]
+    d = c.disagreements("rfc")
+    assert "scenario 2: the best combination is DSACK + uncoupled" in set(d.claim)
+    assert set(d.claim) == set(v.index[(v.chihani != v.rfc)])
+    with pytest.raises(ValueError, match="other"):
+        c.disagreements("chihani_ns3")
+
+
+def test_late_ratio_takes_each_runs_own_second_half():
+    """Transfers of fixed size end at different times: each run's own second half counts."""
+    rows = []
+    for ro, n, late in (("none", 10, 1.0), ("frto", 20, 0.25)):
+        for i in range(n):
+            rows.append(dict(setting="main", scenario=2, preset="x", scheduler="round_robin", congestion="lia",
+                             reordering=ro, time_s=i + 0.5, mean_bps=(late if i >= n / 2 else 1.0) * 4e6))
+    tr = pd.DataFrame(rows)
+    # none's second half (5..10 s) at 4 Mbit/s, F-RTO's (10..20 s) at 1 Mbit/s
+    assert cmp.late_ratio(tr, preset="x", scenario_id=2, reordering="frto") == pytest.approx(0.25)
+
+
+def test_calibrated_frto_reads_the_models_clock_of_its_seed():
+    from cmtlab.papers_sim import frto_clock
+
+    sc = ex.scenario(1, "lia", "frto", preset="chihani_ns3", transfer_bytes=300_000, seed=2)
+    assert sc.duration_s is None and sc.transfer_bytes == 300_000
+    run = ex.with_frto_clock(sc)
+    assert dict(run.reordering_params)["clock"] == frto_clock(2) != frto_clock(1)
+    assert ex.with_frto_clock(ex.with_frto_clock(sc)) == run                # an explicit clock is kept
+    other = ex.scenario(1, "lia", "frto", preset="chihani", transfer_bytes=300_000)
+    assert ex.with_frto_clock(other) is other
+    r = ex.simulate(sc)
+    assert r.scenario is sc and r.extra["frto_clock"] == frto_clock(2)       # the sweep's cache key stays the asked one
+    with pytest.raises(ValueError, match="transfer_bytes"):
+        ex.scenario(1, "lia", "none", transfer_bytes=0)
+
+
+def test_sources_over_time_validates_its_inputs():
+    import matplotlib
+    matplotlib.use("Agg")
+    from cmtlab.arabi import figures
+
+    _, tr = _synthetic(modern=False)
+    fig = figures.sources_over_time(tr, scenario_id=2, congestion="uncoupled", sources=("chihani", "rfc", "absent"))
+    assert len([a for a in fig.axes if a.get_visible() and a.lines]) == 2       # one panel per source present
+    assert len(fig.axes[0].lines) == len(ex.REORDERING)
+    assert figures.fig8(tr, sources=("rfc",)).axes and figures.fig9(tr, sources=("rfc",)).axes
+    for kw, match in ((dict(scenario_id=3), "scenario_id"), (dict(congestion="bbr"), "congestion"),
+                      (dict(sources=()), "sources"), (dict(sources="rfc"), "sources"),
+                      (dict(sources=("chihani_ns3",)), "no traces")):
+        args = {**dict(scenario_id=2, congestion="uncoupled", sources=("rfc",)), **kw}
+        with pytest.raises(ValueError, match=match):
+            figures.sources_over_time(tr, **args)
+
+
+def test_loss_free_table_tells_a_tie_from_a_spread():
+    s, _ = _synthetic(modern=False)
+    s = s.copy()
+    s.loc[s.preset == "rfc", "mean_bps"] = 5e6          # RFC: every algorithm the same
+    t = cmp.loss_free_table(s).set_index("source")
+    assert bool(t.loc[RFC, "algorithms tie"]) and t.loc[RFC, "largest spread"] == 0.0
+    assert not t.loc[HERE, "algorithms tie"] and t.loc[HERE, "largest spread"] == pytest.approx(1.2 / 0.6 - 1)
+    assert t.loc[HERE, "fast retransmits per run"] == 3.0
+    with pytest.raises(ValueError, match="chihani_ns3"):
+        cmp.loss_free_table(s, sources=["chihani_ns3"])
+
+
+def test_disagreements_are_explained_with_the_runs_counters():
+    s, tr = _synthetic(modern=False)
+    s2 = s[s.preset == "chihani"].assign(preset=cmp.PAPERS_SIM_GOODPUT)
+    s = pd.concat([s, s2], ignore_index=True)
+    c = _compare(s, tr, references=("rfc",))
+    assert cmp.explain_disagreements(c, s, other="rfc", model=cmp.PAPERS_SIM_GOODPUT).startswith("On no claim")
+    s = _scaled(s, scenario=2, reordering="eifel", factor=3.0, preset="rfc")
+    s.loc[(s.preset == "rfc") & (s.reordering == "eifel"), "fast_retransmits"] = 17.0
+    c = _compare(s, tr, references=("rfc",))
+    text = cmp.explain_disagreements(c, s, other="rfc", model=cmp.PAPERS_SIM_GOODPUT)
+    assert "**scenario 2: the best combination is DSACK + uncoupled**" in text
+    assert "Eifel: goodput 18.72 vs 6.24 Mbit/s (+200%), fast retransmits 17 vs 3" in text
+    assert "more than 5 %" not in text          # the calibration's reasons describe the calibrated preset only
+    forced = cmp.explain_disagreements(c, s, other="rfc", model=cmp.PAPERS_SIM_GOODPUT, reasons=True)
+    assert "more than 5 %: Eifel: " in forced
+    n = cmp.chapter_numbers(s, c, preset="chihani")
+    assert n["arabi_n_differ_rfc"] == len(c.disagreements("rfc")) > 0 and n["arabi_n_differ_preset"] == 0
+
+
+def test_earlier_cases_are_the_old_imitation_with_random_loss_under_their_own_label():
+    cases = ex.earlier_cases(scenarios=(2,), congestion=("lia",), reordering=("none", "eifel"), duration_s=2.0)
+    assert [lab["preset"] for lab, _ in cases] == [ex.EARLIER] * 2
+    sc = cases[0][1]
+    assert sc.dupack_mode == "chihani" and sc.duration_s == 2.0 and {l.rate for l in sc.loss} == {ex.EARLIER_LOSS_RATE}
+    assert cmp.source_label(ex.EARLIER).startswith("earlier chapter") and ex.EARLIER in cmp.REFERENCES
+
+
+def test_undecided_at_different_counts_is_not_a_different_decision():
+    assert not cmp._differ("undecided at 3 repetitions", "undecided at 5 seeds")
+    assert cmp._differ("undecided at 3 repetitions", "not reproduced")
+    assert not cmp._differ(NOT_ASSESSED, "reproduced") and not cmp._differ("partly", "partly")

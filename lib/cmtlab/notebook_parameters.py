@@ -159,6 +159,7 @@ SPECS: dict[str, NotebookSpec] = {
               "live_check_distance_m must be one of distances_m (it is compared with the recorded row)")]),
     "arabi-figs8-9-reordering-algorithms": NotebookSpec(dict(
         seeds=N_SEEDS,
+        transfer_bytes=BYTES,
         duration_s=SIM_DURATION_S,
         loss_rate=PROBABILITY,
         receive_buffer_bytes=Int(1460, 2**31, unit="bytes"),

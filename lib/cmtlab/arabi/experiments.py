@@ -18,14 +18,16 @@ simulator, :func:`summarise` takes means and 95 % Student-t confidence intervals
   ``PointToPointHelper`` channels; their ``Delay`` attribute is the one-way propagation delay.  A
   "100 ms" path therefore has a 200 ms round trip; :data:`SCENARIOS` stores one-way delays and
   :func:`scenario` doubles them for the simulator (which takes round trips).
-* **Duration, not a transfer size.**  Figs. 8–9 are throughput over time; each run is a bulk
-  transfer that lasts :data:`DURATION_S` (60 s; quick profile shorter).
-* **Loss.**  Not stated.  Without random loss nothing is ever retransmitted in 60 s (the 100-packet
-  queues do not overflow before the windows stop growing at the large receive buffer — checked in
-  the chapter), so every reordering algorithm gives the *same* run; the figures of the paper differ,
-  so something was lost.  The default is a Bernoulli packet loss of 0.2 % on every link's data
-  direction (:data:`LOSS_RATE`), seeded: the seed of a run draws its losses, which is what the
-  confidence intervals are over.  The chapter shows 0 and 1 % as well.
+* **A 10-MB transfer, no random loss** (:data:`TRANSFER_BYTES`, :data:`LOSS_RATE`).  The paper
+  states neither a run length nor a loss; the scenario program it modified (``mpTopology.cc``)
+  sends 10 MB, and the papers' simulator run here (:mod:`cmtlab.papers_sim.arabi`) shows that the
+  model's algorithms differ widely *without* random loss: its receiver holds segments for
+  data-level order and answers later ones with duplicate ACKs, so round robin over unequal paths
+  triggers fast retransmits by itself.  The earlier main setting — 60 s (:data:`DURATION_S`) with
+  0.2 % Bernoulli loss (:data:`EARLIER_LOSS_RATE`) — rested on the old ``chihani`` imitation, under
+  which nothing is retransmitted without loss and all algorithms tie; it is kept as a sensitivity
+  setting (seeded: the seed of a run draws its losses, which is what the confidence intervals
+  are over).
 * **Buffers.**  Drop-tail queues of 100 packets (ns-3's point-to-point default); the receive
   buffer is 1 MB (:data:`RECEIVE_BUFFER_BYTES`, larger than any window here: the Chihani–Collange
   model has no flow control and an unbounded out-of-order buffer); the chapter shows 64 KB too.
@@ -78,8 +80,14 @@ CC_LABELS = {"uncoupled": "uncoupled", "fully_coupled": "fully coupled", "lia": 
 RO_LABELS = {"none": "none", "dsack": "DSACK", "eifel": "Eifel", "frto": "F-RTO"}
 PRESET_NAMES = ("chihani", "chihani_dupack", "rfc", "chihani_ns3")
 
+#: The main runs: mpTopology's 10-MB transfer (the transfer of the papers' simulator runs,
+#: :data:`cmtlab.papers_sim.arabi.TRANSFER_BYTES`) and no random loss (the paper states none).
+TRANSFER_BYTES = 10_000_000
+LOSS_RATE = 0.0
+#: The runs with random loss (sensitivity): 60 s of bulk transfer at 0.2 % loss, the earlier
+#: chapter's main setting (chosen when the imitation preset made every algorithm tie without loss).
 DURATION_S = 60.0
-LOSS_RATE = 0.002
+EARLIER_LOSS_RATE = 0.002
 RECEIVE_BUFFER_BYTES = 1 << 20
 QUEUE_PACKETS = 100
 SEGMENT_BYTES = 1460
@@ -123,9 +131,11 @@ PRESETS = {
 def scenario(scenario_id: int, congestion: str, reordering: str, *, preset: str = "chihani",
              scheduler: str = "round_robin", duration_s: float = DURATION_S, loss_rate: float = LOSS_RATE,
              receive_buffer_bytes: int = RECEIVE_BUFFER_BYTES, queue_packets: int = QUEUE_PACKETS,
-             seed: int = 0, paths=None, delays_are_round_trips: bool = False):
+             seed: int = 0, paths=None, delays_are_round_trips: bool = False, transfer_bytes: int | None = None):
     """The :class:`~cmtlab.sim.multipath.MptcpScenario` of one run.
 
+    ``transfer_bytes`` (if given) makes the run a transfer of that many bytes (until delivered)
+    instead of ``duration_s`` of bulk transfer.
     ``scenario_id`` 1 or 2 (:data:`SCENARIOS`), or ``paths`` = ``(rates_bps, one_way_delays_s)``
     for another topology (then ``scenario_id`` is only a label); ``congestion`` and ``reordering``
     registered names; ``preset`` one of :data:`PRESETS`; ``loss_rate`` the Bernoulli packet-loss
@@ -159,8 +169,11 @@ def scenario(scenario_id: int, congestion: str, reordering: str, *, preset: str 
     if preset == "chihani_ns3" and "chihani_ns3" in registry.variants("reordering", reordering):
         ro_variant = "chihani_ns3"  # calibrated against the built model
     ro_params = {"variant": ro_variant} if (p.variant and reordering != "none") else None
+    if transfer_bytes is not None:
+        transfer_bytes = check_int("transfer_bytes", transfer_bytes, minimum=1)
     return mptcp_scenario(
-        list(rates), [2.0 * d for d in one_way], duration_s=check_positive("duration_s", duration_s),
+        list(rates), [2.0 * d for d in one_way], transfer_bytes=transfer_bytes,
+        duration_s=None if transfer_bytes is not None else check_positive("duration_s", duration_s),
         congestion=congestion, congestion_params=cc_params, scheduler=scheduler,
         scheduler_params=({"variant": "chihani_ns3"} if preset == "chihani_ns3" and scheduler == "round_robin" else None),
         reordering=reordering,
@@ -216,6 +229,7 @@ def simulate(sc, *, bin_s: float = BIN_S):
     """
     from ..sim.multipath import MptcpSimulation
 
+    asked, sc = sc, with_frto_clock(sc)
     simulation = MptcpSimulation(sc)
     conn = simulation.conn
     log_t, log_n = [], []
@@ -239,9 +253,30 @@ def simulate(sc, *, bin_s: float = BIN_S):
     counts, _ = np.histogram(t, bins=n, range=(0.0, n * bin_s), weights=np.asarray(log_n, dtype=float))
     bins = counts * sc.segment_bytes * 8.0 / bin_s
     r.extra["mean_throughput_bps"] = r.delivered_bytes * 8.0 / dur
+    if sc is not asked:   # the clock is a function of the seed: the result answers the scenario asked for
+        r.extra["frto_clock"] = int(dict(sc.reordering_params)["clock"])
+        r.scenario = asked
     for i, v in enumerate(bins):
         r.extra[f"tput_bin_{i:04d}_bps"] = float(v)
     return r
+
+
+def with_frto_clock(sc):
+    """``sc`` with the calibrated F_RTO's wall-clock value set from the seed (``chihani_ns3`` preset).
+
+    The papers' simulator's F_RTO discards ACKs with a probability computed from the wall clock; its
+    repetition ``seed`` reads :func:`cmtlab.papers_sim.frto_clock` (``seed``).  The calibrated preset's
+    F_RTO (:class:`cmtlab.sim.models.chihani.ChihaniNs3Frto`) takes that value as ``clock``: seed ``s``
+    of a preset run is then the preset's twin of the model's repetition ``s``.  Other scenarios, and
+    one whose ``clock`` is already set, are returned unchanged.
+    """
+    params = dict(sc.reordering_params or ())
+    if sc.reordering != "frto" or params.get("variant") != "chihani_ns3" or "clock" in params:
+        return sc
+    from ..papers_sim.model import frto_clock
+
+    params["clock"] = int(frto_clock(sc.seed))
+    return sc.replace(reordering_params=tuple(sorted(params.items())))
 
 
 def code_version() -> str:
@@ -324,7 +359,7 @@ def summarise(table: pd.DataFrame, by=LABELS, value: str = "mean_throughput_bps"
         m, h = mean_ci(g[value].to_numpy())
         row = dict(zip(by, key if isinstance(key, tuple) else (key,)))
         row.update({"mean_bps": m, "ci95_bps": h, "seeds": len(g)})
-        for c in ("fast_retransmits", "timeouts", "spurious_undos", "retransmissions"):
+        for c in ("fast_retransmits", "timeouts", "spurious_undos", "spurious_detections", "retransmissions"):
             if c in g:
                 row[c] = float(g[c].mean())
         rows.append(row)
@@ -424,37 +459,61 @@ def claims(summary: pd.DataFrame, *, preset: str, scheduler: str = "round_robin"
 
 # ---------------------------------------------------------------------------------------- sensitivity
 
-#: The choices the paper leaves open, changed one at a time against the chapter's defaults
-#: (``setting`` label → keyword arguments of :func:`scenario`).
+#: The label (``preset`` column) of the earlier chapter's setting: the old imitation preset with random loss.
+EARLIER = "chihani 0.2 %"
+
+
+def earlier_cases(*, scenarios=(1, 2), congestion=PAPER_CONGESTION, reordering=REORDERING,
+                  duration_s: float = DURATION_S, loss_rate: float = EARLIER_LOSS_RATE,
+                  receive_buffer_bytes: int = RECEIVE_BUFFER_BYTES) -> list[tuple[dict, object]]:
+    """The earlier version of the chapter's main runs — the old ``chihani`` imitation, ``duration_s``
+    of bulk transfer with ``loss_rate`` random loss — labelled ``preset=EARLIER`` (:data:`EARLIER`),
+    so that the comparison can show the verdicts that setting gave beside the papers' simulator."""
+    cases = build_cases(scenarios=scenarios, congestion=congestion, reordering=reordering, presets=("chihani",),
+                        duration_s=duration_s, loss_rate=loss_rate, receive_buffer_bytes=receive_buffer_bytes)
+    return [({**labels, "preset": EARLIER}, sc) for labels, sc in cases]
+
+
+#: The choices the paper leaves open, changed one at a time against the chapter's main setting
+#: (``setting`` label → keyword arguments of :func:`scenario`).  The runs with random loss are
+#: bulk transfers of ``duration_s`` (the earlier chapter's 60 s), not the 10-MB transfer.
 SENSITIVITY_VARIANTS = {
-    "loss 0": {"loss_rate": 0.0},
-    "loss 1 %": {"loss_rate": 0.01},
+    "loss 0.2 %": {"loss_rate": EARLIER_LOSS_RATE, "transfer_bytes": None},
+    "loss 1 %": {"loss_rate": 0.01, "transfer_bytes": None},
     "receive buffer 64 KB": {"receive_buffer_bytes": 65536},
     "delays as round trips": {"delays_are_round_trips": True},
 }
+#: The imitation presets the sensitivity runs add (at the main setting and at the earlier 0.2 % loss):
+#: the old ``chihani`` preset and its duplicate-ACK receiver.
+IMITATION_PRESETS = ("chihani", "chihani_dupack")
 
 
 def sensitivity_cases(*, scenarios=(1, 2), congestion=("uncoupled", "lia"), reordering=REORDERING,
-                      presets=("chihani", "rfc"), variants=None, dupack_receiver: bool = True,
-                      **scenario_kw) -> list[tuple[dict, object]]:
-    """The runs behind "where a choice changes a conclusion": the defaults (``setting="main"``), each of
-    ``variants`` (default :data:`SENSITIVITY_VARIANTS`; label → change of :func:`scenario`'s arguments)
-    applied alone, and — with ``dupack_receiver`` — the ``chihani_dupack`` preset (Alheid et al.'s
-    reading of the model's receiver) at the defaults.  ``scenario_kw`` are the defaults
-    (``duration_s``, ``loss_rate``, ``receive_buffer_bytes``, …); see :func:`build_cases`.
+                      presets=("chihani_ns3", "rfc"), variants=None, imitation_presets=IMITATION_PRESETS,
+                      imitation_settings=("main", "loss 0.2 %"), **scenario_kw) -> list[tuple[dict, object]]:
+    """The runs behind "where a choice changes a conclusion": the main setting (``setting="main"``),
+    each of ``variants`` (default :data:`SENSITIVITY_VARIANTS`; label → change of :func:`scenario`'s
+    arguments) applied alone, and the ``imitation_presets`` (default :data:`IMITATION_PRESETS`) at the
+    ``imitation_settings``.  ``scenario_kw`` are the main setting (``transfer_bytes``, ``duration_s``,
+    ``loss_rate``, ``receive_buffer_bytes``, …); see :func:`build_cases`.
     """
     variants = SENSITIVITY_VARIANTS if variants is None else dict(variants)
+    unknown = [s for s in imitation_settings if s != "main" and s not in variants]
+    if unknown:
+        raise ValueError(f"imitation_settings must be 'main' or labels of variants {sorted(variants)}, got {unknown!r}")
     grid = dict(scenarios=scenarios, congestion=congestion, reordering=reordering)
     cases = build_cases(presets=presets, setting="main", **grid, **scenario_kw)
+    if imitation_presets and "main" in imitation_settings:
+        cases += build_cases(presets=imitation_presets, setting="main", **grid, **scenario_kw)
     for name, change in variants.items():
         cases += build_cases(presets=presets, setting=name, **grid, **{**scenario_kw, **change})
-    if dupack_receiver:
-        cases += build_cases(presets=("chihani_dupack",), setting="main", **grid, **scenario_kw)
+        if imitation_presets and name in imitation_settings:
+            cases += build_cases(presets=imitation_presets, setting=name, **grid, **{**scenario_kw, **change})
     return cases
 
 
 __all__ = ["SCENARIOS", "PAPER_CONGESTION", "MODERN_CONGESTION", "REORDERING", "CC_LABELS", "RO_LABELS", "PRESETS",
-           "PRESET_NAMES", "Preset", "DURATION_S", "LOSS_RATE", "RECEIVE_BUFFER_BYTES", "QUEUE_PACKETS", "SEGMENT_BYTES",
-           "BIN_S", "SENSITIVITY_VARIANTS", "sensitivity_cases", "scenario", "delivery_times_s", "throughput_bins", "simulate", "code_version", "simulator",
+           "PRESET_NAMES", "Preset", "DURATION_S", "LOSS_RATE", "EARLIER_LOSS_RATE", "TRANSFER_BYTES", "with_frto_clock", "RECEIVE_BUFFER_BYTES", "QUEUE_PACKETS", "SEGMENT_BYTES",
+           "BIN_S", "EARLIER", "earlier_cases", "SENSITIVITY_VARIANTS", "IMITATION_PRESETS", "sensitivity_cases", "scenario", "delivery_times_s", "throughput_bins", "simulate", "code_version", "simulator",
            "build_cases", "run_cases", "summarise", "throughput_traces", "bin_columns", "pivot", "claims", "mean_ci",
            "LABELS"]

@@ -248,8 +248,13 @@ def chapter_summary(table: pd.DataFrame, *, variate_delay: bool = False, value: 
     t = table[table.variate_delay == variate_delay]
     if t.empty:
         raise ValueError(f"no runs with variate_delay={variate_delay!r}")
-    t = t.assign(preset="papers-sim", scheduler="round_robin",
-                 setting=setting if setting is not None else t.setting)
+    keep = [c for c in ("setting", "scenario", "congestion", "reordering", "seed", value, "fast_retransmits",
+                        "timeouts", "spurious_detections", "retransmissions") if c in t.columns]
+    t = t[keep].copy()
+    t["preset"] = "papers-sim"
+    t["scheduler"] = "round_robin"
+    if setting is not None:
+        t["setting"] = setting
     return chapter_summarise(t, value=value)
 
 
@@ -282,6 +287,39 @@ def chapter_traces(table: pd.DataFrame, *, variate_delay: bool = False, value: s
     return pd.DataFrame(rows)
 
 
+def chapter_sources(table: pd.DataFrame | None = None, *, setting: str = "main") -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The papers' simulator as the Arabi chapter's sources: ``(summary, traces)`` in the layout of
+    :func:`cmtlab.arabi.experiments.summarise` / :func:`~cmtlab.arabi.experiments.throughput_traces`,
+    with three labels in the ``preset`` column (:mod:`cmtlab.arabi.comparison`):
+
+    * ``"papers-sim"`` — the model's logged global throughput, ``variateDelay`` off (what Figs. 8–9
+      plot, on the paper's configured delays: the source that decides the chapter's verdicts);
+    * ``"papers-sim goodput"`` — the bytes the receiving application read, ``variateDelay`` off;
+    * ``"papers-sim variateDelay"`` — the global throughput with ``variateDelay`` on.
+
+    ``table``: runs of :func:`run_cases` (default: :func:`recorded`).  Concatenate the result with
+    the presets' summary and traces and pass both to :func:`cmtlab.arabi.comparison.comparison`.
+    """
+    from ..arabi.comparison import PAPERS_SIM, PAPERS_SIM_GOODPUT, PAPERS_SIM_VARIATE
+
+    table = recorded() if table is None else table
+    missing = {"variate_delay", "throughput_bps", "model_global_throughput_bps"} - set(table.columns)
+    if missing:
+        raise ValueError(f"table must be runs of the papers' simulator (run_cases or recorded()); missing columns "
+                         f"{sorted(missing)}")
+    summaries, traces = [], []
+    for label, vd, value, kind in ((PAPERS_SIM, False, "model_global_throughput_bps", "global"),
+                                   (PAPERS_SIM_GOODPUT, False, "throughput_bps", "goodput"),
+                                   (PAPERS_SIM_VARIATE, True, "model_global_throughput_bps", "global")):
+        if not (table.variate_delay == vd).any():
+            continue
+        summaries.append(chapter_summary(table, variate_delay=vd, value=value, setting=setting).assign(preset=label))
+        traces.append(chapter_traces(table, variate_delay=vd, value=kind, setting=setting).assign(preset=label))
+    if not summaries:
+        raise ValueError("table holds no runs")
+    return pd.concat(summaries, ignore_index=True), pd.concat(traces, ignore_index=True)
+
+
 __all__ = ["CONGESTION", "REORDERING", "TRANSFER_BYTES", "FRTO_SEEDS", "LABELS", "PAPER", "paths", "build_cases",
            "run_cases", "summarise", "bin_columns", "throughput_over_time", "recorded", "preset_cases",
-           "preset_summary", "comparison", "claims", "chapter_summary", "chapter_traces"]
+           "preset_summary", "comparison", "claims", "chapter_summary", "chapter_traces", "chapter_sources"]
