@@ -527,6 +527,9 @@ class WifiLink(LinkModel):
         self._ack_ns = round(ppdu_duration_us(ACK_BYTES, medium.ack_rate_mbps, p) * 1000)
         self._ack_timeout_ns = round((p.sifs_us + p.slot_us + p.preamble_us + p.signal_us) * 1000)
         self._tx_cache: dict[int, int] = {}
+        self._memo_bytes = -1          # transmit(): the last packet size and its PPDU time and P(success)
+        self._memo_tx = 0
+        self._memo_p_ok = 0.0
         self._done_ns = -(1 << 62)     # when this station's last exchange ends
         self._waiting = deque()        # start times of this station's frames not yet on the air
         self._sched = deque()          # (start, end) of this station's reserved exchanges
@@ -650,8 +653,13 @@ class WifiLink(LinkModel):
             self.queue_drops += 1
             return DROPPED_QUEUE
         rng = med.rng
-        tx = self.serialisation_ns(wire_bytes)
-        p_ok = med.success_probability(self._mpdu(wire_bytes))
+        if wire_bytes == self._memo_bytes:  # most packets have the size of the one before
+            tx = self._memo_tx
+            p_ok = self._memo_p_ok
+        else:
+            tx = self.serialisation_ns(wire_bytes)
+            p_ok = med.success_probability(self._mpdu(wire_bytes))
+            self._memo_bytes, self._memo_tx, self._memo_p_ok = wire_bytes, tx, p_ok
         earliest = now_ns if now_ns > self._done_ns else self._done_ns
         self._last_tx = tx
         if prm.backlog_service == "alternate":
