@@ -10,9 +10,11 @@ Three parts, all in one process so that every ratio compares runs made under the
    ``$CMTLAB_PAPERS_SIM_BUILD`` (``make papers-sim``); without it this part prints "not measured";
 3. **one Alheid point over 30 seeds** (the paper's seed count, :data:`cmtlab.alheid.experiments.N_SEEDS_PAPER`):
    Fig. 5's PR-R at PDR 0.5 %, 10 m, 50 s, run seed after seed in this process; prints its wall
-   time, its data segments per second, and what the same point would take at ns-3's and at the
-   papers' simulator's segment rates measured in parts 1 and 2 (a projection: neither runs this
-   Wi-Fi MPTCP scenario — ns-3.44 has no MPTCP, and the model has no Wi-Fi).
+   time and data segments per second.  Neither reference runs this Wi-Fi MPTCP scenario (ns-3.44
+   has no MPTCP, the model has no Wi-Fi), so the point's time on each is projected from a ratio
+   measured in this run on the nearest like-for-like workload: for ns-3, one TCP transfer over
+   one 802.11g link at 10 m in both simulators (the Wi-Fi validation's setup); for the papers'
+   simulator, part 2's ratio.
 
 Part 1:
 
@@ -66,8 +68,8 @@ def best(run, scenario, repeat: int) -> tuple[float, int]:
     return rate, segs
 
 
-def vs_ns3(megabytes: float, repeat: int) -> tuple[dict, float]:
-    """Part 1: ``({preset: cmtlab/ns-3 ratio}, ns-3's median segments per second over the scenarios)``."""
+def vs_ns3(megabytes: float, repeat: int) -> dict:
+    """Part 1: ``{preset: cmtlab/ns-3 ratio}`` (of the summed rates over the preset's scenarios)."""
     t0 = time.perf_counter()
     ns3.load()  # import ns-3 and compile the glue once, outside the timings
     print(f"1. cmtlab.sim vs ns-3 {ns3.ns3_version()} (striped topology; ns-3 loaded in "
@@ -78,7 +80,6 @@ def vs_ns3(megabytes: float, repeat: int) -> tuple[dict, float]:
     ns3.run(first)
     print(f"  {'scenario':28s} {'segments':>9s} {'cmtlab seg/s':>13s} {'ns-3 seg/s':>11s} {'ratio':>6s}")
     per_preset: dict = {}
-    n3_rates = []
     for name, scenario in sc.items():
         rc = rn = 0.0
         for _ in range(repeat):  # alternate the simulators; the best run of each counts
@@ -91,20 +92,19 @@ def vs_ns3(megabytes: float, repeat: int) -> tuple[dict, float]:
         tot = per_preset.setdefault(preset, [0.0, 0.0])
         tot[0] += rc
         tot[1] += rn
-        n3_rates.append(rn)
     ratios = {}
     for preset, (tot_c, tot_n) in per_preset.items():
         ratios[preset] = ratio = tot_c / tot_n
         print(f"  cmtlab / ns-3 under {preset:14s} = {ratio:.1f}x  (goal >= {TARGET_RATIO:g}x: "
               f"{'met' if ratio >= TARGET_RATIO else 'MISSED'})")
-    return ratios, float(np.median(n3_rates))
+    return ratios
 
 
 def vs_papers_sim(repeat: int) -> float | None:
     """Part 2: cmtlab's and the papers' simulator's segments per second on Arabi's scenario 2.
 
-    Returns the papers' simulator's rate (``None`` when its build is missing).  Its rate is its
-    driver's own wall time (process start to exit, :attr:`PapersSimResult.wall_time_s`)."""
+    Returns cmtlab's rate over the model's (``None`` when the model's build is missing).  The
+    model's rate counts the wall time of its driver process (start to exit)."""
     from cmtlab.arabi import experiments as arabi
     from cmtlab.papers_sim import arabi as papers_arabi
     from cmtlab.papers_sim import build as papers_build
@@ -131,10 +131,40 @@ def vs_papers_sim(repeat: int) -> float | None:
     print(f"  {'cmtlab.sim (chihani preset)':28s} {segs_c:9d} {rc:13,.0f}")
     print(f"  {'papers simulator':28s} {segs_p:9d} {rp:13,.0f}")
     print(f"  cmtlab / papers simulator = {rc / rp:.1f}x")
-    return rp
+    return rc / rp
 
 
-def alheid_point(n_seeds: int, ns3_rate: float, papers_rate: float | None) -> float:
+def wifi_ratio(repeat: int, transfer_bytes: int = 8_000_000) -> float:
+    """ns-3's wall time over cmtlab's on one TCP transfer over one 802.11g link at 10 m (the
+    Wi-Fi validation's setup, :mod:`cmtlab.wifi_validation`): the like-for-like ratio of part 3."""
+    from cmtlab import wifi_validation as wv
+    from cmtlab.ns3 import wifi as ns3_wifi
+
+    def ours():
+        return wv.model_tcp_throughput_bps(10.0, transfer_bytes=transfer_bytes)
+
+    def theirs():
+        return ns3_wifi.run_wifi(10.0, protocol="tcp", transfer_bytes=transfer_bytes,
+                                 duration_s=max(30.0, transfer_bytes * 8 / 1e6), preamble_detection=False)
+
+    ours()  # warm-up, both (ns-3's Wi-Fi glue compiles on first use)
+    theirs()
+    tc = tn = float("inf")
+    for _ in range(repeat):
+        for run, which in ((ours, "c"), (theirs, "n")):
+            t0 = time.perf_counter()
+            run()
+            wall = time.perf_counter() - t0
+            if which == "c":
+                tc = min(tc, wall)
+            else:
+                tn = min(tn, wall)
+    print(f"  like for like: one {transfer_bytes / 1e6:g} MB TCP transfer over one 802.11g link at 10 m: "
+          f"cmtlab {tc:.2f} s, ns-3 {tn:.2f} s -> cmtlab {tn / tc:.1f}x ns-3")
+    return tn / tc
+
+
+def alheid_point(n_seeds: int, repeat: int, papers_ratio: float | None) -> float:
     """Part 3: one Alheid point (Fig. 5, PR-R, PDR 0.5 %, 10 m, 50 s) over ``n_seeds`` seeds; returns its wall time."""
     from cmtlab.alheid import experiments as alheid
 
@@ -147,14 +177,13 @@ def alheid_point(n_seeds: int, ns3_rate: float, papers_rate: float | None) -> fl
     for seed in range(n_seeds):
         segs += sim.run(sc.replace(seed=seed)).data_segments_sent
     wall = time.perf_counter() - t0
-    rate = segs / wall
-    print(f"  cmtlab.sim: {wall:7.1f} s wall, {segs} data segments, {rate:,.0f} segments/s "
+    print(f"  cmtlab.sim: {wall:7.1f} s wall, {segs} data segments, {segs / wall:,.0f} segments/s "
           f"(~{wall / 2:.0f} s on two workers)")
-    print(f"  the same segments at ns-3's median rate of part 1 ({ns3_rate:,.0f} seg/s): {segs / ns3_rate:7.1f} s "
-          f"-> cmtlab {ns3_rate and rate / ns3_rate:.1f}x ns-3 (projection)")
-    if papers_rate:
-        print(f"  at the papers' simulator's rate of part 2 ({papers_rate:,.0f} seg/s): {segs / papers_rate:7.1f} s "
-              f"-> cmtlab {rate / papers_rate:.1f}x the papers' simulator (projection)")
+    ratio = wifi_ratio(repeat)
+    print(f"  projected: ns-3 ~{wall * ratio:,.0f} s for this point at that ratio (ns-3.44 has no MPTCP)")
+    if papers_ratio:
+        print(f"  projected: the papers' simulator ~{wall * papers_ratio:,.0f} s at part 2's ratio "
+              f"(the model has no Wi-Fi)")
     return wall
 
 
@@ -167,9 +196,9 @@ def main() -> int:
     if args.megabytes <= 0 or args.repeat < 1 or args.alheid_seeds < 1:
         ap.error("--megabytes must be > 0, --repeat >= 1 and --alheid-seeds >= 1")
     print(f"cmtlab.sim {sim.CODE_VERSION}: data segments per wall-clock second, traces off, best of {args.repeat}")
-    ratios, ns3_rate = vs_ns3(args.megabytes, args.repeat)
-    papers_rate = vs_papers_sim(args.repeat)
-    alheid_point(args.alheid_seeds, ns3_rate, papers_rate)
+    ratios = vs_ns3(args.megabytes, args.repeat)
+    papers_ratio = vs_papers_sim(args.repeat)
+    alheid_point(args.alheid_seeds, args.repeat, papers_ratio)
     worst = min(ratios.values())
     print(f"summary: cmtlab / ns-3 >= {worst:.1f}x on every option preset (goal >= {TARGET_RATIO:g}x: "
           f"{'met' if worst >= TARGET_RATIO else 'MISSED'}; the issue's longer-term goal >= 30x: "
