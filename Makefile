@@ -131,7 +131,7 @@ notebooks: $(STAMP) $(DELAYLINE) ## re-execute every notebook in place (CMTLAB_P
 	  --ExecutePreprocessor.record_timing=False \
 	  $(NOTEBOOKS)
 
-bench: $(STAMP) ## run the benchmarks: Song Fig. 7 model, cmtlab.sim speed, cmtlab.sim vs ns-3 (same run)
+bench: $(STAMP) papers-sim-if-compiler ## run the benchmarks: Song Fig. 7 model, cmtlab.sim speed, cmtlab.sim vs ns-3 and vs the papers' simulator, one 30-seed Alheid point (same run)
 	time $(BIN)/python benchmarks/bench_song.py
 	time $(BIN)/python benchmarks/bench_sim.py
 	time $(BIN)/python benchmarks/bench_sim_vs_ns3.py

@@ -8,7 +8,12 @@ import numpy as np
 
 
 def as_float_array(name: str, values, *, min_len: int = 1) -> np.ndarray:
-    """Return ``values`` as a 1-D float array, rejecting empty, non-finite or non-numeric input."""
+    """Return ``values`` as a 1-D float array, rejecting empty, non-finite or non-numeric input.
+
+    Booleans and strings are refused, not coerced (``[True, True]`` is not two rates of 1, and
+    ``"1e6"`` is not a number): a clear ``ValueError`` naming ``name``.
+    """
+    _refuse_non_numbers(name, values)
     try:
         arr = np.asarray(values, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -22,6 +27,26 @@ def as_float_array(name: str, values, *, min_len: int = 1) -> np.ndarray:
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be finite, got {values!r}")
     return arr
+
+
+def _refuse_non_numbers(name: str, values) -> None:
+    """Raise if ``values`` (a number or a sequence of them) holds a boolean or a non-number."""
+    if isinstance(values, np.ndarray) or hasattr(values, "__array__"):
+        raw = np.asarray(values)
+        if raw.dtype.kind in "iuf":
+            return
+        items = raw.ravel().tolist() if raw.dtype.kind in "bO" else [values]
+    elif isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        items = [values]
+    else:
+        items = list(values)
+    for v in items:
+        if isinstance(v, (list, tuple)):  # nested: the shape check below names the problem
+            continue
+        if isinstance(v, (bool, np.bool_)):
+            raise ValueError(f"{name} must hold numbers, not booleans, got {values!r}")
+        if not isinstance(v, numbers.Real):
+            raise ValueError(f"{name} must be a sequence of numbers, got {values!r}")
 
 
 def check_positive(name: str, value) -> float:

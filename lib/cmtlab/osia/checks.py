@@ -16,8 +16,8 @@ import pandas as pd
 
 from .._validate import as_float_array, check_choice, check_int, check_positive
 from ..progress import progress
-from .model import (_as_pathset, chunk_bits, chunk_fractions, path_probabilities, preprocess, start_times,
-                    theorem2_ratio, total_data_bits, two_path_threshold)
+from .model import (_as_pathset, chunk_bits, chunk_fractions, path_probabilities, preprocess, theorem2_ratio,
+                    total_data_bits)
 from .timeline import (osia_schedule, period_packets, round_robin_schedule, rr_three_dupack_closed_form,
                        run_schedule)
 
@@ -326,26 +326,6 @@ def threshold_from(frame: pd.DataFrame, column: str) -> float:
     return float(g[bad[-1] + 1])
 
 
-def theorem2_random_check(n_sets: int = 300, *, K: float = 4.0, seed: int = 0, n_packets: int = 1500,
-                          n_runs: int = 100) -> pd.DataFrame:
-    """Eq. 22 on random chunks of 2–4 paths (random RTTs, random shares) against the mean-field Monte-Carlo.
-
-    One row per chunk: ``h``, ``eq22_holds``, ``mean_field_holds`` (RFC 6298 deviation: the
-    averaged RTO of eq. 21 with ``V`` the mean absolute deviation) and ``timeout_fraction``.
-    """
-    rng = np.random.default_rng(seed)
-    rows = []
-    for k in range(check_int("n_sets", n_sets, minimum=1)):
-        h = int(rng.integers(2, 5))
-        r = np.sort(rng.uniform(0.02, 0.3, h))
-        g = rng.dirichlet(np.full(h, 0.7))
-        mc = rto_montecarlo(r, g, n_packets=n_packets, n_runs=n_runs, K=K, deviation="rfc6298", seed=seed + k)
-        rows.append(dict(h=h, eq22_ratio=float(theorem2_ratio(r, g).max()),
-                         eq22_holds=bool(theorem2_ratio(r, g).max() < K), mean_field_holds=mc["mean_field_holds"],
-                         timeout_fraction=mc["timeout_fraction"]))
-    return pd.DataFrame(rows)
-
-
 def appendix_a3_check(n_sets: int = 2000, *, K: float = 4.0, seed: int = 0) -> pd.DataFrame:
     """Eqs. 30–31 as printed against eq. 22 itself (h = 3) on random RTTs and shares.
 
@@ -394,18 +374,3 @@ def rr_closed_form_check(delay_ratios, rate_ratios, *, base_rate_bps: float = 1e
             rows.append({"D2/D1": dr, "BW2/BW1": br, "spacing_ms": tau * 1e3, "closed_form": cf["expected"],
                          "timeline": tl["events"], "m_first": cf["m_first"], "rho": cf["rho"]})
     return pd.DataFrame(rows)
-
-
-def start_time_table(paths) -> pd.DataFrame:
-    """``ST_i^h`` (ms) consistent and printed (Corollary 1), one row per (path, chunk)."""
-    ps = _as_pathset(paths)
-    c = start_times(ps)
-    p = start_times(ps, form="printed")
-    rows = [dict(path=i + 1, chunk=h + 1, consistent_ms=c[i, h] * 1e3, printed_ms=p[i, h] * 1e3)
-            for h in range(ps.n) for i in range(h + 1)]
-    return pd.DataFrame(rows)
-
-
-def two_path_threshold_value(K: float = 4.0) -> float:
-    """``1/(2K)`` (eq. 25); re-exported for the chapter."""
-    return two_path_threshold(K)

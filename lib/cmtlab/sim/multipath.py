@@ -511,10 +511,11 @@ class MptcpSimulation:
                 lk = path[h]
                 arr = lk.transmit(now, args[wire_index], queue.order_ns)
                 if arr >= 0:
-                    queue.schedule(arr, lk.last_start_ns, hop_done, h, *args)
+                    push(arr, lk.last_start_ns, (h, *args))  # queue.schedule(..., hop_done, h, *args)
             else:
                 arrive(now, *args)
 
+        push = queue.scheduler_for(hop_done)
         return hop_done
 
     def _make_send_data(self, f: int, arrive):

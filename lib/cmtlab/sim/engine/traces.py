@@ -117,8 +117,25 @@ def reorder_density(sequence, threshold: int = 3) -> pd.DataFrame:
     return rd.table()
 
 
+#: The recorded traces: their columns, in order, each with how it is stored (``"time"``: engine
+#: ns, given as seconds from the first data segment; ``"arrival"``: the same, NaN when the packet
+#: was dropped; ``"int"``, ``"bool"``, ``"object"``; ``"state"``: a congestion-state code, given as
+#: its name).  The recording hook of each trace takes its columns as arguments, in this order.
+RECORDED_COLUMNS = {
+    "cwnd": (("time_s", "time"), ("cwnd_bytes", "int"), ("ssthresh_bytes", "int"), ("state", "state")),
+    "packets": (("time_s", "time"), ("link", "int"), ("seq", "int"), ("retransmission", "bool"),
+                ("wire_bytes", "int"), ("arrival_s", "arrival")),
+    "acks": (("time_s", "time"), ("link", "int"), ("ack", "int"), ("sack_blocks", "int"), ("wire_bytes", "int"),
+             ("arrival_s", "arrival")),
+    "dupacks": (("start_s", "time"), ("end_s", "time"), ("ack", "int"), ("length", "int")),
+    "events": (("time_s", "time"), ("kind", "object"), ("seq", "int"), ("cwnd_bytes", "int"),
+               ("ssthresh_bytes", "int")),
+}
+
+
 class TraceRecorder:
-    """Collects the requested traces during a run; :meth:`frames` turns them into DataFrames."""
+    """Collects the requested traces during a run (one tuple per row, :data:`RECORDED_COLUMNS`);
+    :meth:`frames` turns them into DataFrames."""
 
     def __init__(self, names, *, segment_bytes: int, n_segs: int, last_len: int, rate_bin_s: float | None = None):
         self.names = frozenset(names)
@@ -132,58 +149,29 @@ class TraceRecorder:
         self.want_events = "events" in self.names
         self.want_dupacks = "dupacks" in self.names
         self.want_rate = "rate" in self.names
-        self._cwnd = ([], [], [], [])
-        self._pk = ([], [], [], [], [], [], [])
-        self._ack = ([], [], [], [], [], [])
-        self._dup = ([], [], [], [])
-        self._ev = ([], [], [], [], [])
+        self._rows = {name: [] for name in RECORDED_COLUMNS}
         self._good = ([], [])
 
     # recording hooks (called by the sender, receiver and network)
     def cwnd(self, t, cwnd, ssthresh, state):
         if self.want_cwnd:
-            c = self._cwnd
-            c[0].append(t)
-            c[1].append(cwnd)
-            c[2].append(ssthresh)
-            c[3].append(state)
+            self._rows["cwnd"].append((t, cwnd, ssthresh, state))
 
     def event(self, t, kind, seq, sub):
         if self.want_events:
-            e = self._ev
-            e[0].append(t)
-            e[1].append(kind)
-            e[2].append(seq)
-            e[3].append(sub.cwnd)
-            e[4].append(sub.ssthresh)
+            self._rows["events"].append((t, kind, seq, sub.cwnd, sub.ssthresh))
 
     def dupack_run(self, start, end, ack, length):
         if self.want_dupacks:
-            d = self._dup
-            d[0].append(start)
-            d[1].append(end)
-            d[2].append(ack)
-            d[3].append(length)
+            self._rows["dupacks"].append((start, end, ack, length))
 
     def packet(self, t, link, seq, retx, wire, arrival):
         if self.want_packets:
-            p = self._pk
-            p[0].append(t)
-            p[1].append(link)
-            p[2].append(seq)
-            p[3].append(retx)
-            p[4].append(wire)
-            p[5].append(arrival)
+            self._rows["packets"].append((t, link, seq, retx, wire, arrival))
 
     def ack(self, t, link, ack, nblocks, wire, arrival):
         if self.want_acks:
-            a = self._ack
-            a[0].append(t)
-            a[1].append(link)
-            a[2].append(ack)
-            a[3].append(nblocks)
-            a[4].append(wire)
-            a[5].append(arrival)
+            self._rows["acks"].append((t, link, ack, nblocks, wire, arrival))
 
     def goodput(self, t, rcv_nxt):
         if self.want_rate:
@@ -201,43 +189,37 @@ class TraceRecorder:
         self._t0 = t0_ns
         end_time = (end_ns - t0_ns) / 1e9
         out = {}
-        if "cwnd" in self.names:
-            c = self._cwnd
-            out["cwnd"] = pd.DataFrame({"time_s": self._sec(c[0]), "cwnd_bytes": np.asarray(c[1], np.int64),
-                                        "ssthresh_bytes": np.asarray(c[2], np.int64),
-                                        "state": pd.Categorical([STATE_NAMES[s] for s in c[3]],
-                                                                categories=list(STATE_NAMES))})
-        if "packets" in self.names or "rate" in self.names:
-            p = self._pk
-            arr = np.asarray(p[5], np.int64)
-            dropped = np.where(arr == -1, "queue", np.where(arr == -2, "loss", ""))
-            packets = pd.DataFrame({"time_s": self._sec(p[0]), "link": np.asarray(p[1], np.int64),
-                                    "seq": np.asarray(p[2], np.int64), "retransmission": np.asarray(p[3], bool),
-                                    "wire_bytes": np.asarray(p[4], np.int64),
-                                    "arrival_s": np.where(arr < 0, np.nan, (arr - t0_ns) / 1e9), "dropped": dropped})
-            if "packets" in self.names:
-                out["packets"] = packets
-        if "acks" in self.names:
-            a = self._ack
-            arr = np.asarray(a[5], np.int64)
-            out["acks"] = pd.DataFrame({"time_s": self._sec(a[0]), "link": np.asarray(a[1], np.int64),
-                                        "ack": np.asarray(a[2], np.int64), "sack_blocks": np.asarray(a[3], np.int64),
-                                        "wire_bytes": np.asarray(a[4], np.int64),
-                                        "arrival_s": np.where(arr < 0, np.nan, (arr - t0_ns) / 1e9)})
-        if "dupacks" in self.names:
-            d = self._dup
-            out["dupacks"] = pd.DataFrame({"start_s": self._sec(d[0]), "end_s": self._sec(d[1]),
-                                           "ack": np.asarray(d[2], np.int64), "length": np.asarray(d[3], np.int64)})
-        if "events" in self.names:
-            e = self._ev
-            out["events"] = pd.DataFrame({"time_s": self._sec(e[0]), "kind": np.asarray(e[1], object),
-                                          "seq": np.asarray(e[2], np.int64), "cwnd_bytes": np.asarray(e[3], np.int64),
-                                          "ssthresh_bytes": np.asarray(e[4], np.int64)})
+        for name in RECORDED_COLUMNS:
+            if name in self.names or (name == "packets" and "rate" in self.names):
+                out[name] = self._frame(name)
+        if "packets" in out:
+            arr = np.asarray([row[5] for row in self._rows["packets"]], np.int64)
+            out["packets"]["dropped"] = np.where(arr == -1, "queue", np.where(arr == -2, "loss", ""))
         if "reordering" in self.names and reorder is not None:
             out["reordering"] = reorder.table()
         if "rate" in self.names:
-            out["rate"] = self._rate_frame(packets, end_time)
+            out["rate"] = self._rate_frame(out["packets"], end_time)
+            if "packets" not in self.names:
+                del out["packets"]
         return out
+
+    def _frame(self, name: str) -> pd.DataFrame:
+        """One recorded trace as a DataFrame (columns and types of :data:`RECORDED_COLUMNS`)."""
+        spec = RECORDED_COLUMNS[name]
+        rows = self._rows[name]
+        columns = list(zip(*rows)) if rows else [()] * len(spec)
+        data = {}
+        for (col, kind), values in zip(spec, columns):
+            if kind == "time":
+                data[col] = self._sec(values)
+            elif kind == "arrival":
+                arr = np.asarray(values, np.int64)
+                data[col] = np.where(arr < 0, np.nan, (arr - self._t0) / 1e9)
+            elif kind == "state":
+                data[col] = pd.Categorical([STATE_NAMES[s] for s in values], categories=list(STATE_NAMES))
+            else:
+                data[col] = np.asarray(values, {"int": np.int64, "bool": bool, "object": object}[kind])
+        return pd.DataFrame(data)
 
     def _sec(self, values) -> np.ndarray:
         return (np.asarray(values, np.int64) - self._t0) / 1e9

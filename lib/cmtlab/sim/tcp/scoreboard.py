@@ -248,16 +248,7 @@ class Scoreboard:
             return
         # every un-SACKed segment at or below k (above the head) is lost
         lo = self.lost_marked_upto if self.lost_marked_upto > una + 1 else una + 1
-        marked = False
-        for j in range(lo, k + 1):
-            i = j & mask
-            f = flags[i]
-            if not f & (SACKED | LOST):
-                flags[i] = f | LOST
-                self.lost_out += 1
-                if not f & RETRANS:
-                    self.lost_pending += 1
-                marked = True
+        marked = self._mark_lost(lo, k + 1)
         if k + 1 > self.lost_marked_upto:
             self.lost_marked_upto = k + 1
         i = una & mask
@@ -269,6 +260,23 @@ class Scoreboard:
             marked = True
         if marked and self.lost_cursor > una:
             self.lost_cursor = una
+
+    def _mark_lost(self, lo: int, hi: int) -> bool:
+        """Mark every segment of ``[lo, hi)`` that is neither SACKed nor already lost as lost
+        (``lost_out``; ``lost_pending`` unless it was retransmitted).  Returns whether any was."""
+        flags = self.flags
+        mask = self.mask
+        marked = False
+        for j in range(lo, hi):
+            i = j & mask
+            f = flags[i]
+            if not f & (SACKED | LOST):
+                flags[i] = f | LOST
+                self.lost_out += 1
+                if not f & RETRANS:
+                    self.lost_pending += 1
+                marked = True
+        return marked
 
     def _mark_all_lost(self) -> None:
         """ns-3 ``SetSentListLost``: every outstanding segment not SACKed is lost, none in flight."""

@@ -10,7 +10,7 @@ and :meth:`~UndoApi.send_new_data` (RFC 5682), :meth:`~UndoApi.timestamp_now` (R
 from __future__ import annotations
 
 from .decisions import UndoMode
-from .scoreboard import LOST, RETRANS, SACKED
+from .scoreboard import RETRANS, SACKED
 from .state import LOSS, OPEN, RECOVERY, CongestionState
 
 
@@ -98,21 +98,14 @@ class UndoApi:
         steps 2a/3a): every outstanding segment not SACKed is lost and is resent in slow start
         (the sending happens at the end of the current ACK's processing).  Segments already
         retransmitted since the timeout stay in flight."""
-        flags = self.flags
-        mask = self.mask
         if not self.sack:  # the Reno-SACK guesses are forgotten, as on a timeout
+            flags = self.flags
+            mask = self.mask
             for k in range(self.una, self.high):
                 flags[k & mask] &= ~SACKED
             self.sacked_out = 0
             self.highest_sack = -1
-        for k in range(self.una, self.high):
-            i = k & mask
-            f = flags[i]
-            if not f & (SACKED | LOST):
-                flags[i] = f | LOST
-                self.lost_out += 1
-                if not f & RETRANS:
-                    self.lost_pending += 1
+        self._mark_lost(self.una, self.high)
         self.lost_cursor = self.una
         self.lost_marked_upto = self.high
         if self.cwnd > 3 * self.seg:
