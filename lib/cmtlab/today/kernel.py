@@ -42,6 +42,9 @@ CELLS = (
          paths=((10e6, 0.01, 100, 0.0), (10e6, 0.05, 100, 0.0))),
     dict(cell="mptcp cubic 10M/20ms + 5M/200ms 0.1% loss", kind="mptcp", congestion="cubic",
          paths=((10e6, 0.01, 100, 0.001), (5e6, 0.1, 100, 0.001))),
+    dict(cell="tcp cubic 20M/40ms 0.5% loss", kind="tcp", congestion="cubic", paths=((20e6, 0.02, 100, 0.005),)),
+    dict(cell="mptcp cubic 10M/20ms + 10M/100ms 1% loss", kind="mptcp", congestion="cubic",
+         paths=((10e6, 0.01, 100, 0.01), (10e6, 0.05, 100, 0.01))),
 )
 
 
