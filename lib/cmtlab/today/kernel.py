@@ -2,21 +2,22 @@
 
 A *cell* is one path configuration and transport (single-path TCP or MPTCP with the kernel's own
 scheduler) run ``repetitions`` times on the kernel; the simulator runs the same rows configured like
-the kernel (:func:`cmtlab.testbed.experiments.simulate_like_kernel`) in two configurations:
+the kernel (:func:`cmtlab.testbed.experiments.simulate_like_kernel`) in three configurations:
 
-* ``"today"`` — CUBIC as Linux runs it (:class:`~cmtlab.sim.mechanisms.congestion.cubic.LinuxCubic`,
-  Linux's counting of acknowledged segments, HyStart's delay detection; ``"today-rfc9438"``: RFC
-  9438's text, no HyStart) on every subflow and Linux 6.18's MPTCP scheduler
-  (:class:`~cmtlab.sim.mechanisms.schedulers.LinuxScheduler`) when the kernel ran CUBIC; Linux's
-  Reno (:class:`~cmtlab.sim.mechanisms.congestion.LinuxReno`, counting acknowledged segments) when
-  the kernel ran Reno;
-* ``"before"`` — the book's previous kernel-like configuration: uncoupled ns-3 NewReno, lowest RTT
-  first.
+* ``"today"`` — what the kernel runs: RACK-TLP loss detection (RFC 8985, Linux's ``tcp_recovery=1``,
+  :class:`~cmtlab.sim.mechanisms.recovery.rack_tlp.RackTlpDetection`) with PRR, CUBIC as Linux runs it
+  (:class:`~cmtlab.sim.mechanisms.congestion.cubic.LinuxCubic`, Linux's counting of acknowledged
+  segments, HyStart's delay detection) on every subflow and Linux 6.18's MPTCP scheduler
+  (:class:`~cmtlab.sim.mechanisms.schedulers.LinuxScheduler`) when the kernel ran CUBIC; Linux's Reno
+  (:class:`~cmtlab.sim.mechanisms.congestion.LinuxReno`) when the kernel ran Reno;
+* ``"today-dupack"`` — the same with the duplicate-ACK threshold and RFC 6675 ``IsLost`` instead of
+  RACK-TLP (the configuration before RACK-TLP was wired into the sender);
+* ``"before"`` — the book's first kernel-like configuration: uncoupled ns-3 NewReno, lowest RTT first.
 
-Not modelled (the kernel has them): RACK-TLP (RFC 8985, ``tcp_recovery=1``; the state machine
-exists, :mod:`cmtlab.sim.mechanisms.recovery.rack_tlp`, not yet wired into the sender), HyStart's
-ACK-train detection, pacing, TSO/GRO batching.  :func:`agreement` states per cell and metric whether the simulator's mean
-over the same seeds lies inside the kernel's spread (min..max over the repetitions).
+Not modelled (the kernel has them): D-SACK/timestamp undo of spurious reductions and F-RTO (Linux's
+``tcp_frto=2``) in ``"today"``, HyStart's ACK-train detection, pacing, TSO/GRO batching, receive-buffer
+autotuning.  :func:`agreement` states per cell and metric whether the simulator's mean over the same
+seeds lies inside the kernel's spread (min..max over the repetitions).
 """
 
 from __future__ import annotations
@@ -31,8 +32,10 @@ import pandas as pd
 from ..progress import progress
 
 #: Cells: name, transport, kernel congestion control, paths as (rate bit/s, one-way delay s, queue
-#: packets, random loss).  The first is the path where the kernel-like simulator was found at half
-#: the kernel's goodput (10 Mbit/s, 60 ms RTT, 1 % loss).
+#: packets, random loss[, per-packet delay variation s]).  The first is the path where the kernel-like
+#: simulator was found at half the kernel's goodput (10 Mbit/s, 60 ms RTT, 1 % loss).  The ``jitter``
+#: cells reorder: each data packet's one-way delay varies uniformly over [0, J) (the delay line's
+#: ``--jitter``, :class:`cmtlab.sim.net.jitter.JitterLink`), J of 2-4 packet times.
 CELLS = (
     dict(cell="tcp cubic 10M/60ms 1% loss", kind="tcp", congestion="cubic", paths=((10e6, 0.03, 100, 0.01),)),
     dict(cell="tcp reno 10M/60ms 1% loss", kind="tcp", congestion="reno", paths=((10e6, 0.03, 100, 0.01),)),
@@ -45,6 +48,11 @@ CELLS = (
     dict(cell="tcp cubic 20M/40ms 0.5% loss", kind="tcp", congestion="cubic", paths=((20e6, 0.02, 100, 0.005),)),
     dict(cell="mptcp cubic 10M/20ms + 10M/100ms 1% loss", kind="mptcp", congestion="cubic",
          paths=((10e6, 0.01, 100, 0.01), (10e6, 0.05, 100, 0.01))),
+    dict(cell="tcp cubic 10M/40ms jitter 4ms", kind="tcp", congestion="cubic", paths=((10e6, 0.02, 100, 0.0, 0.004),)),
+    dict(cell="tcp cubic 20M/40ms jitter 2ms 0.2% loss", kind="tcp", congestion="cubic",
+         paths=((20e6, 0.02, 100, 0.002, 0.002),)),
+    dict(cell="mptcp cubic 10M/20ms jitter 4ms + 10M/100ms", kind="mptcp", congestion="cubic",
+         paths=((10e6, 0.01, 100, 0.0, 0.004), (10e6, 0.05, 100, 0.0))),
 )
 
 
@@ -62,7 +70,7 @@ def kernel_runs(cells=CELLS, *, repetitions: int = 3, duration_s: float = 20.0, 
     jobs = [(c, rep) for c in cells for rep in range(repetitions)]
     rows = []
     for c, rep in progress(jobs, desc="kernel cells", unit="run", enabled_=progress_bar):
-        paths = [path(r, d, queue_packets=q, loss=p) for r, d, q, p in c["paths"]]
+        paths = [path(r, d, queue_packets=q, loss=p, jitter_s=(j[0] if j else 0.0)) for r, d, q, p, *j in c["paths"]]
         ks = dataclasses.replace(KernelSettings(), congestion=c["congestion"])
         load0 = os.getloadavg()[0]
         errors = []
@@ -86,10 +94,11 @@ def kernel_runs(cells=CELLS, *, repetitions: int = 3, duration_s: float = 20.0, 
 #: The simulator configurations of :func:`sim_runs`, by the kernel's congestion control.
 SIM_CONFIGS = {
     "today": {"cubic": dict(congestion="cubic", congestion_params={"variant": "linux", "hystart": True},
-                            scheduler="linux"),
-              "reno": dict(congestion="reno", scheduler="linux")},
-    "today-rfc9438": {"cubic": dict(congestion="cubic", scheduler="linux"),
-                      "reno": dict(congestion="reno", scheduler="linux")},
+                            scheduler="linux", loss_detection="rack-tlp"),
+              "reno": dict(congestion="reno", scheduler="linux", loss_detection="rack-tlp")},
+    "today-dupack": {"cubic": dict(congestion="cubic", congestion_params={"variant": "linux", "hystart": True},
+                                   scheduler="linux"),
+                     "reno": dict(congestion="reno", scheduler="linux")},
     "before": {"cubic": dict(congestion="uncoupled", scheduler="lowest_rtt"),
                "reno": dict(congestion="uncoupled", scheduler="lowest_rtt")},
 }
