@@ -12,7 +12,8 @@ PRR, Linux's CUBIC on every subflow, Linux's MPTCP scheduler; Linux's TCP option
 * **congestion control** — LIA and OLIA against uncoupled CUBIC (:data:`CONGESTION`).
 
 Scenarios (:func:`scenarios`): Arabi et al.'s scenario 2 (three links 5 / 2 / 7 Mbit/s with one-way
-delays 100 / 10 / 50 ms: the most heterogeneous of the papers' MPTCP scenarios) and a real pair —
+delays 100 / 10 / 50 ms: the most heterogeneous of the papers' MPTCP scenarios; here with per-packet
+delay variation and a little random loss on every path) and a real pair —
 the per-second downlink rate of one Raca et al. 5G drive and a window of the Starlink-on-the-Road
 iperf samples, replayed by :class:`cmtlab.sim.net.trace_link.RateTraceLink`, both scaled by one
 factor (the simulator's speed; their ratio and variation are the measurements'), with round trips
@@ -88,22 +89,38 @@ def real_pair(*, seconds: int = 60, start_s: int = 0, rate_scale: float = 0.1, m
                 rate_scale=rate_scale)
 
 
-def scenarios(*, real_seconds: int = 60, rate_scale: float = 0.1, include_real: bool = True, mirror=None) -> dict:
-    """name -> dict(bandwidths_bps, rtts_s, links or None, duration_s)."""
+def scenarios(*, real_seconds: int = 60, rate_scale: float = 0.1, papers_jitter_s: float = 0.002,
+              papers_loss: float = 0.001, include_real: bool = True, mirror=None) -> dict:
+    """name -> dict(bandwidths_bps, rtts_s, links, loss (per path), duration_s or None).
+
+    The papers' scenario gets per-packet delay variation ``papers_jitter_s`` on every path (the reordering
+    that RACK-TLP and the papers' responses answer; in the papers it came from their model's connection-level
+    duplicate ACKs, which an RFC 8684 subflow does not send) and random loss ``papers_loss`` (so that seeds
+    differ).  The real pair has the loss its pings measured: the median ``loss_pct`` of the Starlink ping
+    summaries, the mean ``ping_loss_pct`` of the 5G drive."""
+    from ..measurements import public
+
+    for name, v, hi in (("papers_jitter_s", papers_jitter_s, 1.0), ("papers_loss", papers_loss, 0.5)):
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= hi:
+            raise ValueError(f"{name} must be a number in [0, {hi}], got {v!r}")
     rates, one_way = ARABI_S2
-    out = {"Arabi scenario 2": dict(bandwidths_bps=list(rates), rtts_s=[2 * d for d in one_way], links=None,
-                                    duration_s=None)}
+    out = {"Arabi scenario 2": dict(bandwidths_bps=list(rates), rtts_s=[2 * d for d in one_way],
+                                    links=[("jitter", {"jitter_s": float(papers_jitter_s)})] * 3 if papers_jitter_s
+                                    else None, loss=[float(papers_loss)] * 3, duration_s=None)}
     if include_real:
         p = real_pair(seconds=real_seconds, rate_scale=rate_scale, mirror=mirror)
+        five_g = public.load_uccmisl_5g(mirror=mirror)
+        loss_5g = float(five_g.loc[five_g["file"] == FIVE_G_FILE, "ping_loss_pct"].mean()) / 100
+        loss_star = float(public.load_starlink_ping(mirror=mirror)["loss_pct"].median()) / 100
         out["5G + Starlink (traces)"] = dict(
             bandwidths_bps=[float(np.mean(r)) for r in p["rates_bps"]], rtts_s=list(p["rtts_s"]),
             links=[("rate_trace", {"rates_bps": r, "interval_s": 1.0}) for r in p["rates_bps"]],
-            duration_s=float(real_seconds))
+            loss=[loss_5g, loss_star], duration_s=float(real_seconds))
     return out
 
 
 def run_axis(axis: str, scens: dict, seeds, *, duration_s: float = 30.0, receive_buffer_bytes: int = 1 << 19,
-             loss: float = 0.0, progress_bar: bool = True) -> pd.DataFrame:
+             progress_bar: bool = True) -> pd.DataFrame:
     """Every mechanism of ``axis`` ("recovery", "scheduler", "congestion") on every scenario and seed, the other
     axes at :data:`TODAY`; one row per run: goodput (Mbit/s), retransmissions, spurious retransmissions,
     timeouts, fast retransmits."""
@@ -125,9 +142,9 @@ def run_axis(axis: str, scens: dict, seeds, *, duration_s: float = 30.0, receive
         mech = AXES[axis][label]
         kw.update(mech if isinstance(mech, dict) else {"scheduler": mech})
         dur = sc["duration_s"] or duration_s
-        n = len(sc["bandwidths_bps"])
+        loss = [LossModel("packet", p) if p > 0 else LossModel() for p in sc["loss"]]
         r = simulate_mptcp(sc["bandwidths_bps"], sc["rtts_s"], duration_s=dur, seed=seed,
-                           links=sc["links"], loss=[LossModel("packet", loss)] * n if loss > 0 else None,
+                           links=sc["links"], loss=loss if any(p > 0 for p in sc["loss"]) else None,
                            **_linux_options(receive_buffer_bytes), **kw)
         sub = r.subflows
         rows.append(dict(axis=axis, scenario=name, mechanism=label, papers=label in PAPERS[axis], seed=seed,

@@ -5,7 +5,8 @@ scheduler) run ``repetitions`` times on the kernel; the simulator runs the same 
 the kernel (:func:`cmtlab.testbed.experiments.simulate_like_kernel`) in three configurations:
 
 * ``"today"`` — what the kernel runs: RACK-TLP loss detection (RFC 8985, Linux's ``tcp_recovery=1``,
-  :class:`~cmtlab.sim.mechanisms.recovery.rack_tlp.RackTlpDetection`) with PRR, CUBIC as Linux runs it
+  :class:`~cmtlab.sim.mechanisms.recovery.rack_tlp.RackTlpDetection`) with PRR, Linux's retransmission
+  timeout (:data:`LINUX_RTO`), CUBIC as Linux runs it
   (:class:`~cmtlab.sim.mechanisms.congestion.cubic.LinuxCubic`, Linux's counting of acknowledged
   segments, HyStart's delay detection) on every subflow and Linux 6.18's MPTCP scheduler
   (:class:`~cmtlab.sim.mechanisms.schedulers.LinuxScheduler`) when the kernel ran CUBIC; Linux's Reno
@@ -92,13 +93,16 @@ def kernel_runs(cells=CELLS, *, repetitions: int = 3, duration_s: float = 20.0, 
 
 
 #: The simulator configurations of :func:`sim_runs`, by the kernel's congestion control.
+#: Linux's retransmission timeout is ``SRTT + max(4 RTTVAR, tcp_rto_min)`` (``tcp_rtt_estimator``: the
+#: variance term never falls below 200 ms), RFC 6298's formula with the clock granularity G = 200 ms.
+LINUX_RTO = dict(clock_granularity_s=0.2)
 SIM_CONFIGS = {
     "today": {"cubic": dict(congestion="cubic", congestion_params={"variant": "linux", "hystart": True},
-                            scheduler="linux", loss_detection="rack-tlp"),
-              "reno": dict(congestion="reno", scheduler="linux", loss_detection="rack-tlp")},
+                            scheduler="linux", loss_detection="rack-tlp", **LINUX_RTO),
+              "reno": dict(congestion="reno", scheduler="linux", loss_detection="rack-tlp", **LINUX_RTO)},
     "today-dupack": {"cubic": dict(congestion="cubic", congestion_params={"variant": "linux", "hystart": True},
-                                   scheduler="linux"),
-                     "reno": dict(congestion="reno", scheduler="linux")},
+                                   scheduler="linux", **LINUX_RTO),
+                     "reno": dict(congestion="reno", scheduler="linux", **LINUX_RTO)},
     "before": {"cubic": dict(congestion="uncoupled", scheduler="lowest_rtt"),
                "reno": dict(congestion="uncoupled", scheduler="lowest_rtt")},
 }
@@ -166,4 +170,95 @@ def agreement(kernel: pd.DataFrame, sim: pd.DataFrame, metrics=METRICS) -> pd.Da
     return pd.DataFrame(rows)
 
 
-__all__ = ["CELLS", "SIM_CONFIGS", "METRICS", "kernel_runs", "sim_runs", "agreement"]
+def cell_kind(cell: str) -> str:
+    """The kind of a cell for the per-kind counts: transport and what its paths do (``jitter``: per-packet
+    delay variation, reordering; ``loss``: random loss; ``queue``: a short queue; ``clean``)."""
+    c = next((c for c in CELLS if c["cell"] == cell), None)
+    if c is None:
+        raise ValueError(f"cell must be one of CELLS, got {cell!r}")
+    paths = c["paths"]
+    if any(len(p) > 4 and p[4] > 0 for p in paths):
+        what = "jitter"
+    elif any(p[3] > 0 for p in paths):
+        what = "loss"
+    elif any(p[2] < 50 for p in paths):
+        what = "queue"
+    else:
+        what = "clean"
+    return f"{c['kind']} {what}"
+
+
+def agreement_by_kind(agree: pd.DataFrame) -> pd.DataFrame:
+    """Cells inside the kernel's spread per cell kind and simulator configuration (``inside`` of ``n``)."""
+    a = agree.assign(kind=[cell_kind(c) for c in agree.cell])
+    out = a.groupby(["kind", "sim_config"], sort=False).inside.agg(inside="sum", n="size").reset_index()
+    return out.pivot(index="kind", columns="sim_config", values="inside").join(
+        a.groupby("kind").cell.nunique().rename("cells") * len(METRICS))
+
+
+def _per_run(df: pd.DataFrame, col_kernel: str, col_sim: str) -> pd.Series:
+    n = df["n_paths"].fillna(1).astype(int)
+    out = []
+    for idx, row in df.iterrows():
+        col = col_sim if row.get("simulator") == "cmtlab.sim" else col_kernel
+        tot = 0.0
+        for i in range(int(n[idx])):
+            v = row.get(f"sub{i}_{col}", np.nan)
+            tot += float(v) if pd.notna(v) else 0.0
+        out.append(tot)
+    return pd.Series(out, index=df.index)
+
+
+def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_config: str = "today") -> pd.DataFrame:
+    """A computation for every miss of ``sim_config``: one row per (cell, metric) outside the kernel's spread.
+
+    * ``rel_spread_kernel``/``rel_spread_sim``: (max - min) / mean over the repetitions / seeds;
+    * ``retx_per_mb_kernel``/``retx_per_mb_sim``: retransmissions per delivered megabyte — equal when the two
+      lose the same share of what they send (the same loss process): a retransmission miss then follows
+      from the goodput difference (more data sent, more random drops);
+    * ``timeouts_sim``: the simulator's retransmission timeouts per run (each marks the whole window lost:
+      a source of spurious retransmissions Linux 6.x's RACK-aware timeout avoids);
+    * ``diagnosis``: which of these accounts for the miss."""
+    s = sim[sim.sim_config == sim_config]
+    rows = []
+    for r in agree[(agree.sim_config == sim_config) & ~agree.inside].itertuples():
+        kg, sg = kernel[kernel.cell == r.cell], s[s.cell == r.cell]
+        k_good, s_good = _metric(kg, "goodput_mbps"), _metric(sg, "goodput_mbps")
+        k_mb = kg["received_bytes"].astype(float) / 1e6
+        s_mb = sg["received_bytes"].astype(float) / 1e6
+        k_rpm = float((_metric(kg, "retransmissions") / k_mb).mean())
+        s_rpm = float((_metric(sg, "retransmissions") / s_mb).mean())
+        spread_k = float((k_good.max() - k_good.min()) / k_good.mean())
+        spread_s = float((s_good.max() - s_good.min()) / s_good.mean())
+        touts = float(_per_run(sg, "timeouts", "timeouts").mean()) if len(sg) else np.nan
+        if r.metric == "goodput_mbps":
+            if spread_k < 0.01 and abs(r.ratio - 1) <= 0.05:
+                noise = (f"the simulator's own seed spread ({100 * spread_s:.2f} %)" if spread_s > 0 else
+                         "what the simulator can vary (no loss, no timing noise: its seeds agree exactly)")
+                why = (f"the kernel's spread ({100 * spread_k:.2f} %, timing noise) is narrower than {noise}; "
+                       f"the means differ by {100 * (r.ratio - 1):+.1f} %")
+            elif abs(s_rpm / k_rpm - 1) <= 0.2 if k_rpm else False:
+                why = (f"the same loss process ({k_rpm:.1f} vs {s_rpm:.1f} retransmissions per MB) but "
+                       f"{100 * (r.ratio - 1):+.0f} % goodput: the simulator's window recovers faster after each loss")
+            else:
+                why = (f"{100 * (r.ratio - 1):+.0f} % goodput with {k_rpm:.1f} (kernel) vs {s_rpm:.1f} (sim) "
+                       f"retransmissions per MB and {touts:.1f} timeouts per simulated run")
+        elif r.metric == "retransmissions":
+            if k_rpm and abs(s_rpm / k_rpm - 1) <= 0.2:
+                why = (f"per delivered MB the two retransmit alike ({k_rpm:.1f} vs {s_rpm:.1f}): the count follows "
+                       f"the goodput ratio {float(s_good.mean() / k_good.mean()):.2f}")
+            else:
+                why = (f"{k_rpm:.1f} (kernel) vs {s_rpm:.1f} (sim) retransmissions per MB; {touts:.1f} timeouts per "
+                       f"simulated run")
+        else:
+            why = (f"{r.sim_mean:.1f} spurious retransmissions per simulated run against {r.kernel_mean:.1f} D-SACKed "
+                   f"per kernel run; {touts:.1f} timeouts per simulated run")
+        rows.append(dict(cell=r.cell, kind=cell_kind(r.cell), metric=r.metric, kernel_min=r.kernel_min,
+                         kernel_max=r.kernel_max, sim_mean=r.sim_mean, ratio=r.ratio, rel_spread_kernel=spread_k,
+                         rel_spread_sim=spread_s, retx_per_mb_kernel=k_rpm, retx_per_mb_sim=s_rpm,
+                         timeouts_sim=touts, diagnosis=why))
+    return pd.DataFrame(rows)
+
+
+__all__ = ["CELLS", "LINUX_RTO", "SIM_CONFIGS", "METRICS", "kernel_runs", "sim_runs", "agreement", "cell_kind", "agreement_by_kind",
+           "explain"]

@@ -288,7 +288,10 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
         else:
             pipe = (high - una - self.sacked_out - self.lost_out + self.retrans_out) * seg
         self.pipe_snapshot = pipe  # ns-3 AvailableWindow() -> BytesInFlight()
-        if high >= self.app_tail and not self.lost_pending and not (state == RECOVERY and self.sack):
+        # NextSeg rule 3 (RFC 6675): not with a time-based loss detection, which retransmits only what it
+        # marked lost (RFC 8985; Linux's tcp_xmit_retransmit_queue)
+        rule3 = state == RECOVERY and self.sack and not self._time_based
+        if high >= self.app_tail and not self.lost_pending and not rule3:
             return  # nothing to send whatever the window (NextSeg finds nothing; see the loop below)
         no_lt = state == DISORDER and not self.limited_transmit
         if no_lt:
@@ -298,7 +301,6 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
         if avail <= 0:
             return
         n_segs = self.n_segs
-        rule3 = state == RECOVERY and self.sack
         while True:
             if self.lost_pending or high >= self.app_tail:
                 if not rule3 and not self.lost_pending:
@@ -697,7 +699,10 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
             self._loss_state(now, in_flight_before)
             self._send_segment(now, self.una)
             return
-        self._mark_all_lost()
+        if self._time_based:
+            self.loss_detection.mark_on_timeout(self, now)  # e.g. RACK: only what has had time to arrive
+        else:
+            self._mark_all_lost()
         self.hist_lo = self.high  # the RTT history is emptied
         self._loss_state(now, in_flight_before)
         self.send_pending(now)

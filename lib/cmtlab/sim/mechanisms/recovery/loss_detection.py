@@ -25,7 +25,10 @@ A :class:`LossDetection` is one object per :class:`~cmtlab.sim.tcp.TcpSender`, n
   ``after_ack(sub, now, una,      after the ACK's sends (``una``/``high``: ``SND.UNA``/``SND.NXT``
   high)``                         before the ACK): arm or cancel its timers (TLP's probe timer)
   ``on_retransmit(sub, k, now)``  segment ``k`` is being retransmitted
-  ``on_timeout(sub, now)``        the retransmission timer expired (the sender reacts as usual)
+  ``on_timeout(sub, now)``        the retransmission timer expired, before the sender reacts
+  ``mark_on_timeout(sub, now)``   after a timeout: mark what is lost (the default marks every
+                                  outstanding segment not SACKed, RFC 6298 / ns-3's
+                                  ``SetSentListLost``)
   ``timers()``                    its :class:`~cmtlab.sim.engine.timers.LazyTimer` objects (a
                                   topology wraps their handlers, as it wraps the RTO timer's)
   ==============================  ==================================================================
@@ -78,6 +81,11 @@ class LossDetection:
 
     def on_timeout(self, sub, now: int) -> None:
         """The retransmission timer expired."""
+
+    def mark_on_timeout(self, sub, now: int) -> None:
+        """After a timeout (time-based detections only): mark the lost segments; by default every outstanding
+        segment not SACKed (RFC 6298 go-back-N, as the duplicate-ACK sender does)."""
+        sub._mark_all_lost()
 
 
 @register("loss_detection", "dupack")

@@ -43,7 +43,9 @@ probe timer, and sends the probe.  Its choices where RFC 8985 leaves room follow
 (``tcp_schedule_loss_probe``: not in Disorder, Recovery or Loss) and not while the RACK timer is
 pending; the probe timer replaces the retransmission timer when that would expire first (the
 retransmission timer is then restarted from the probe); a retransmission timeout ends a probe
-episode; a probe that repaired a loss reduces the window once.  Entering recovery is Linux's
+episode, and marks lost only the first unacknowledged segment and what was sent at least ``RACK.rtt``
+ago (``tcp_timeout_mark_lost``); a probe that repaired a loss reduces the window once.  Entering
+recovery is Linux's
 ``tcp_time_to_recover`` with RACK: some segment is marked lost.
 """
 
@@ -352,6 +354,25 @@ class RackTlpDetection(LossDetection):
         self.reo_timer.cancel()
         self.rack.tlp_end_seq = None  # Linux tcp_enter_loss: the probe episode ends
         self.rack.in_recovery = True
+
+    def mark_on_timeout(self, sub, now: int) -> None:
+        """Linux ``tcp_timeout_mark_lost`` with RACK (``net/ipv4/tcp_input.c``, 6.x): after a timeout the
+        first unacknowledged segment and every segment sent at least ``RACK.rtt`` ago are lost; a segment
+        sent more recently may still arrive and is left in flight (no go-back-N of what is queued)."""
+        self._catch_up(sub)
+        rack = self.rack
+        rtt = rack.rtt_ns if rack.rtt_ns is not None else 0
+        for k in range(sub.una, sub.high):
+            s = rack.segs.get(k)
+            if s is not None and s.delivered:
+                continue
+            if k == sub.una or s is None or s.xmit_ns + rtt <= now:
+                sub.mark_lost(k)
+                if s is not None:
+                    s.lost = True
+        sub.lost_cursor = sub.una
+        sub.recover = sub.high
+        sub.recover_active = True
 
     # ------------------------------------------------------------------ internals
     def _catch_up(self, sub) -> None:
