@@ -700,9 +700,15 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
             self._send_segment(now, self.una)
             return
         if self._time_based:
-            self.loss_detection.mark_on_timeout(self, now)  # e.g. RACK: only what has had time to arrive
-        else:
-            self._mark_all_lost()
+            # e.g. RACK: only the head and what has had time to arrive are lost; the head is resent whatever
+            # the window (Linux tcp_retransmit_timer), which also restarts the timer
+            self.loss_detection.mark_on_timeout(self, now)
+            self.hist_lo = self.high
+            self._loss_state(now, in_flight_before)
+            self._send_segment(now, self.una)
+            self.send_pending(now)
+            return
+        self._mark_all_lost()
         self.hist_lo = self.high  # the RTT history is emptied
         self._loss_state(now, in_flight_before)
         self.send_pending(now)
