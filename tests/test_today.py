@@ -105,13 +105,13 @@ def test_chapter_table_asks_the_papers_conclusions_of_todays_stack():
                              seed=seed, goodput_mbps=g, spurious_retransmissions=0, retransmissions=0, timeouts=0))
     runs = pd.DataFrame(rows)
     t = chapter.comparison(runs).to_frame().set_index("claim")
-    assert t.loc["D-SACK's response raises goodput over no algorithm", "verdict"] == "reproduced"
-    assert t.loc["Eifel lowers goodput below no algorithm", "verdict"] == "reproduced"
-    assert t.loc["F-RTO lowers goodput below no algorithm", "verdict"] == "not reproduced"
-    assert t.loc["PR-R raises goodput over NoPR", "verdict"] == "not reproduced"
-    assert t.loc["OSIA schedules best among the papers' schedulers", "verdict"] == "reproduced"
-    assert t.loc["round robin schedules worst", "verdict"] == "reproduced"
-    assert t.loc["uncoupled subflows get the most goodput", "verdict"] == "reproduced"
+    assert t.loc["D-SACK's response raises goodput over no algorithm — s", "verdict"] == "reproduced"
+    assert t.loc["Eifel lowers goodput below no algorithm — s", "verdict"] == "reproduced"
+    assert t.loc["F-RTO lowers goodput below no algorithm — s", "verdict"] == "not reproduced"
+    assert t.loc["PR-R raises goodput over NoPR — s", "verdict"] == "not reproduced"
+    assert t.loc["OSIA schedules best among the papers' schedulers — s", "verdict"] == "reproduced"
+    assert t.loc["round robin schedules worst — s", "verdict"] == "reproduced"
+    assert t.loc["uncoupled subflows get the most goodput — s", "verdict"] == "reproduced"
     s = chapter.summarise(runs).set_index(["axis", "mechanism"])
     assert s.loc[("recovery", "RACK-TLP"), "vs_best_papers"] == pytest.approx(6.21 / 6.01, rel=1e-3)
 

@@ -66,9 +66,11 @@ def _linux_options(receive_buffer_bytes: int) -> dict:
                 send_buffer_bytes=4 << 20, receive_buffer_bytes=int(receive_buffer_bytes))
 
 
-def real_pair(*, seconds: int = 60, start_s: int = 0, rate_scale: float = 0.1, mirror=None) -> dict:
+def real_pair(*, seconds: int = 60, start_s: int | None = None, rate_scale: float = 0.1, mirror=None) -> dict:
     """The 5G + Starlink pair: per-second rate schedules (bit/s, scaled by ``rate_scale``), round trips (s)
-    from the data sets' pings, and where each comes from."""
+    from the data sets' pings, and where each comes from.  ``start_s`` (None: the first second at which the 5G
+    drive's rate reaches a tenth of its median — its logger starts before the download does) selects the
+    window of both traces."""
     from ..measurements import public
     from .traces import rates_from_5g, rates_from_starlink
 
@@ -77,7 +79,11 @@ def real_pair(*, seconds: int = 60, start_s: int = 0, rate_scale: float = 0.1, m
     if not isinstance(seconds, int) or seconds < 5:
         raise ValueError(f"seconds must be an integer >= 5, got {seconds!r}")
     five_g = public.load_uccmisl_5g(mirror=mirror)
-    g = rates_from_5g(five_g, FIVE_G_FILE)[start_s:start_s + seconds]
+    full = rates_from_5g(five_g, FIVE_G_FILE)
+    if start_s is None:
+        floor = 0.1 * float(np.median(full))
+        start_s = next(i for i, r in enumerate(full) if r >= floor)
+    g = full[start_s:start_s + seconds]
     star = public.load_starlink(mirror=mirror)
     s = rates_from_starlink(star.iperf, start=start_s, seconds=seconds)
     if len(g) < seconds or len(s) < seconds:
@@ -86,7 +92,7 @@ def real_pair(*, seconds: int = 60, start_s: int = 0, rate_scale: float = 0.1, m
     rtt_star = float(star.ping["rtt_min_ms"].median()) / 1e3
     return dict(rates_bps=(tuple(r * rate_scale for r in g), tuple(r * rate_scale for r in s)),
                 rtts_s=(rtt_5g, rtt_star), names=("5G (Raca et al.)", "Starlink (Laniewski et al.)"),
-                rate_scale=rate_scale)
+                rate_scale=rate_scale, start_s=start_s)
 
 
 def scenarios(*, real_seconds: int = 60, rate_scale: float = 0.1, papers_jitter_s: float = 0.002,
@@ -191,20 +197,21 @@ def comparison(runs: pd.DataFrame, agreement: pd.DataFrame | None = None, *, goa
     lower = trend_rule("goodput ratio", "lower")
     for scen in scens:
         where = f"today's stack, {scen}"
+        tag = f" — {scen}"
         if {"D-SACK", "NoPR"} <= set(runs[runs.axis == "recovery"].mechanism):
             r, ci, n = _ratio(runs, "recovery", scen, "D-SACK", "NoPR")
-            t.add_threshold("D-SACK's response raises goodput over no algorithm", rule=higher, value=r, ci=ci, n_seeds=n,
+            t.add_threshold("D-SACK's response raises goodput over no algorithm" + tag, rule=higher, value=r, ci=ci, n_seeds=n,
                             ours=f"D-SACK / NoPR = {r:.3f}", quote="scenario 2 best: DSACK + uncoupled",
                             where=f"Arabi sec. 5; {where}")
         for mech in ("Eifel", "F-RTO"):
             if {mech, "NoPR"} <= set(runs[runs.axis == "recovery"].mechanism):
                 r, ci, n = _ratio(runs, "recovery", scen, mech, "NoPR")
-                t.add_threshold(f"{mech} lowers goodput below no algorithm", rule=lower, value=r, ci=ci, n_seeds=n,
+                t.add_threshold(f"{mech} lowers goodput below no algorithm{tag}", rule=lower, value=r, ci=ci, n_seeds=n,
                                 ours=f"{mech} / NoPR = {r:.3f}", quote="F-RTO and Eifel about 40 % below no-algorithm",
                                 where=f"Arabi sec. 5; {where}")
         if {"PR-R", "NoPR"} <= set(runs[runs.axis == "recovery"].mechanism):
             r, ci, n = _ratio(runs, "recovery", scen, "PR-R", "NoPR")
-            t.add_threshold("PR-R raises goodput over NoPR", rule=higher, value=r, ci=ci, n_seeds=n,
+            t.add_threshold("PR-R raises goodput over NoPR" + tag, rule=higher, value=r, ci=ci, n_seeds=n,
                             ours=f"PR-R / NoPR = {r:.3f}",
                             quote="PR-R +50 % on average vs NoPR", where=f"Alheid Fig. 4; {where}")
         sch = runs[(runs.axis == "scheduler") & (runs.scenario == scen)]
@@ -213,19 +220,19 @@ def comparison(runs: pd.DataFrame, agreement: pd.DataFrame | None = None, *, goa
             papers = [m for m in PAPERS["scheduler"] if m in means]
             if "OSIA" in means and len(papers) > 1:
                 best = means[papers].idxmax()
-                t.add_claim("OSIA schedules best among the papers' schedulers", paper="OSIA best",
+                t.add_claim("OSIA schedules best among the papers' schedulers" + tag, paper="OSIA best",
                             ours=f"best: {best} ({means[best]:.2f} Mbit/s; OSIA {means['OSIA']:.2f})",
                             holds=best == "OSIA", quote="OSIA best", where=f"OSIA Fig. 8; {where}")
             if "round robin" in means and len(means) > 1:
                 worst = means.idxmin()
-                t.add_claim("round robin schedules worst", paper="RR lowest",
+                t.add_claim("round robin schedules worst" + tag, paper="RR lowest",
                             ours=f"lowest: {worst} ({means[worst]:.2f} Mbit/s)", holds=worst == "round robin",
                             quote="RR lowest", where=f"OSIA Fig. 8; {where}")
         cc = runs[(runs.axis == "congestion") & (runs.scenario == scen)]
         if len(cc):
             means = cc.groupby("mechanism").goodput_mbps.mean()
             best = means.idxmax()
-            t.add_claim("uncoupled subflows get the most goodput", paper="best: DSACK + uncoupled",
+            t.add_claim("uncoupled subflows get the most goodput" + tag, paper="best: DSACK + uncoupled",
                         ours=f"best: {best} ({means[best]:.2f} Mbit/s)", holds=best == "uncoupled CUBIC",
                         quote="scenario 2 best: DSACK + uncoupled", where=f"Arabi sec. 5; {where}")
     if agreement is not None and len(agreement):

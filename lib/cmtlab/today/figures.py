@@ -14,29 +14,39 @@ _METRIC_LABELS = {"goodput_mbps": "goodput (Mbit/s)", "retransmissions": "retran
 
 def kernel_agreement(agree: pd.DataFrame, configs=("today", "today-dupack", "before")):
     """One panel per metric: the kernel's min..max over its repetitions (bar) and each simulator
-    configuration's mean (marker), per cell; a marker inside its bar is a cell inside the kernel's spread."""
+    configuration's mean (marker), per cell; a marker inside its bar is a cell inside the kernel's spread.
+    Goodput and retransmissions relative to the kernel's mean (clipped at 3); spurious retransmissions in
+    counts per run on a symmetric-log axis (the kernel's mean is often 0)."""
     metrics = list(dict.fromkeys(agree.metric))
     cells = list(dict.fromkeys(agree.cell))
-    fig, axes = plt.subplots(len(metrics), 1, figsize=plotting.figsize(1, len(metrics), panel_height_in=2.6),
-                             sharex=True)
+    fig, axes = plt.subplots(1, len(metrics), figsize=plotting.figsize(len(metrics), 1, panel_height_in=4.2),
+                             sharey=True)
     axes = np.atleast_1d(axes)
     y = np.arange(len(cells))
     for ax, m in zip(axes, metrics):
         a = agree[agree.metric == m]
         k = a.drop_duplicates("cell").set_index("cell").reindex(cells)
-        scale = k.kernel_mean.replace(0, np.nan).fillna(1.0)
-        ax.barh(y, (k.kernel_max - k.kernel_min) / scale, left=k.kernel_min / scale, height=0.6, color="0.85",
+        absolute = m == "spurious_retransmissions"
+        scale = pd.Series(1.0, index=k.index) if absolute else k.kernel_mean.replace(0, np.nan).fillna(1.0)
+        lo, hi = k.kernel_min / scale, k.kernel_max / scale
+        ax.barh(y, np.maximum(hi - lo, 0.02 if not absolute else 0.1), left=lo, height=0.6, color="0.8",
                 label="kernel, min..max")
         for i, cfg in enumerate(configs):
             s = a[a.sim_config == cfg].set_index("cell").reindex(cells)
-            ax.plot(s.sim_mean / scale, y + (i - 1) * 0.18, ls="none", ms=5, label=f"cmtlab.sim, {cfg}",
-                    **plotting.series_style(cfg, i))
-        ax.set_title(f"{_METRIC_LABELS.get(m, m)} / kernel mean (1 where the kernel's mean is 0)", fontsize=9)
-        ax.axvline(1.0, color="k", lw=0.6, ls=":")
+            v = s.sim_mean / scale
+            ax.plot(v if absolute else v.clip(upper=3.0), y + (i - 1) * 0.2, ls="none", ms=4,
+                    label=f"cmtlab.sim, {cfg}", **plotting.series_style(cfg, i))
+        if absolute:
+            ax.set_xscale("symlog", linthresh=1.0)
+            ax.set_xlabel("per run")
+        else:
+            ax.axvline(1.0, color="k", lw=0.6, ls=":")
+            ax.set_xlim(0, 3.05)
+            ax.set_xlabel("/ kernel mean (clipped at 3)")
+        ax.set_title(_METRIC_LABELS.get(m, m).replace(" per run", ""), fontsize=9)
         ax.set_yticks(y, cells, fontsize=7)
-        ax.invert_yaxis()
-    axes[0].legend(fontsize=7, loc="lower right")
-    axes[-1].set_xlabel("relative to the kernel's mean")
+    axes[0].invert_yaxis()
+    axes[-1].legend(fontsize=6, loc="lower right")
     fig.tight_layout()
     return fig
 
