@@ -112,6 +112,12 @@ def test_chapter_table_asks_the_papers_conclusions_of_todays_stack():
     assert t.loc["OSIA schedules best among the papers' schedulers — s", "verdict"] == "reproduced"
     assert t.loc["round robin schedules worst — s", "verdict"] == "reproduced"
     assert t.loc["uncoupled subflows get the most goodput — s", "verdict"] == "reproduced"
+    cub = pd.DataFrame(dict(variant=["linux", "linux", "spec"], scenario=["a", "b", "a"], ct_rel_diff=[0.01, -0.02, 0.2]))
+    checks = chapter.comparison(runs, cubic_ns3=cub).checks_frame().set_index("check")
+    assert checks.loc["CUBIC (Linux variant) against ns-3.44's TcpCubic: completion time", "verdict"] == "met"
+    cub.loc[1, "ct_rel_diff"] = -0.05
+    checks = chapter.comparison(runs, cubic_ns3=cub).checks_frame().set_index("check")
+    assert checks.loc["CUBIC (Linux variant) against ns-3.44's TcpCubic: completion time", "verdict"] == "not met"
     s = chapter.summarise(runs).set_index(["axis", "mechanism"])
     assert s.loc[("recovery", "RACK-TLP"), "vs_best_papers"] == pytest.approx(6.21 / 6.01, rel=1e-3)
 

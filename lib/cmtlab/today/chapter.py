@@ -188,9 +188,12 @@ def _ratio(runs: pd.DataFrame, axis: str, scen: str, a: str, b: str):
     return m, (ci if n > 1 else None), n
 
 
-def comparison(runs: pd.DataFrame, agreement: pd.DataFrame | None = None, *, goal: float = 0.8) -> Comparison:
+def comparison(runs: pd.DataFrame, agreement: pd.DataFrame | None = None, *, goal: float = 0.8,
+               cubic_ns3: pd.DataFrame | None = None, cubic_tol: float = 0.03) -> Comparison:
     """The chapter's table: each paper conclusion re-tested with today's stack (the other axes at
-    :data:`TODAY`), on each scenario run; a check of this book for the kernel agreement goal."""
+    :data:`TODAY`), on each scenario run; checks of this book: the kernel agreement goal and, with
+    ``cubic_ns3`` (:func:`cmtlab.today.cubic_ns3.cubic_ns3_table` rows), Linux-variant CUBIC's completion
+    times within ``cubic_tol`` of ns-3.44's ``TcpCubic``."""
     t = Comparison()
     scens = list(dict.fromkeys(runs.scenario))
     higher = trend_rule("goodput ratio", "higher")
@@ -241,6 +244,13 @@ def comparison(runs: pd.DataFrame, agreement: pd.DataFrame | None = None, *, goa
         t.add_check("simulator (today's configuration) inside the kernel's spread", target=f">= {goal:.0%} of cells",
                     ours=f"{int(a.inside.sum())} of {len(a)} cells ({share:.0%})", holds=share >= goal,
                     rule="simulator mean within the kernel's min..max over its repetitions")
+    if cubic_ns3 is not None and len(cubic_ns3):
+        c = cubic_ns3[cubic_ns3.variant == "linux"]
+        lo, hi = float(c.ct_rel_diff.min()), float(c.ct_rel_diff.max())
+        t.add_check("CUBIC (Linux variant) against ns-3.44's TcpCubic: completion time", target=f"within ± {cubic_tol:.0%}",
+                    ours=f"{100 * lo:+.1f} % to {100 * hi:+.1f} % over {len(c)} runs "
+                         f"({c.scenario.nunique()} scenarios)", holds=max(abs(lo), abs(hi)) <= cubic_tol,
+                    rule="every run's completion time within the target of ns-3's")
     return t
 
 

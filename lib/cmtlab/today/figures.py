@@ -19,7 +19,7 @@ def kernel_agreement(agree: pd.DataFrame, configs=("today", "today-dupack", "bef
     counts per run on a symmetric-log axis (the kernel's mean is often 0)."""
     metrics = list(dict.fromkeys(agree.metric))
     cells = list(dict.fromkeys(agree.cell))
-    fig, axes = plt.subplots(1, len(metrics), figsize=plotting.figsize(len(metrics), 1, panel_height_in=4.2),
+    fig, axes = plt.subplots(1, len(metrics), figsize=plotting.figsize(len(metrics), 1, panel_height_in=4.6),
                              sharey=True)
     axes = np.atleast_1d(axes)
     y = np.arange(len(cells))
@@ -42,12 +42,13 @@ def kernel_agreement(agree: pd.DataFrame, configs=("today", "today-dupack", "bef
         else:
             ax.axvline(1.0, color="k", lw=0.6, ls=":")
             ax.set_xlim(0, 3.05)
-            ax.set_xlabel("/ kernel mean (clipped at 3)")
+            ax.set_xlabel("÷ kernel mean")
         ax.set_title(_METRIC_LABELS.get(m, m).replace(" per run", ""), fontsize=9)
         ax.set_yticks(y, cells, fontsize=7)
     axes[0].invert_yaxis()
-    axes[-1].legend(fontsize=6, loc="lower right")
-    fig.tight_layout()
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, fontsize=7, loc="lower center", ncol=4, frameon=False)
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
     return fig
 
 
