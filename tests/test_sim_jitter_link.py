@@ -56,3 +56,14 @@ def test_a_scenario_names_the_jitter_link_and_rack_tolerates_it():
                            receive_buffer_bytes=1 << 24, send_buffer_bytes=1 << 24)
         spurious[ld] = int(r.subflows.spurious_retransmissions.sum())
     assert spurious["dupack"] >= 20 and spurious["rack-tlp"] == 0, spurious
+
+
+def test_the_delay_lines_jitter_is_carried_into_the_simulator():
+    import pandas as pd
+
+    from cmtlab.testbed.experiments import kernel_row_paths
+
+    row = pd.Series(dict(path0_rate_bps=10e6, path0_delay_s=0.02, path0_rtt_s=0.04, path0_queue_packets=100,
+                         path0_loss=0.0, path0_jitter_s=0.004, path0_reverse_jitter_s=0.0))
+    assert kernel_row_paths(row, 1)["links"] == [("jitter", {"jitter_s": 0.004})]
+    assert "links" not in kernel_row_paths(row.drop(["path0_jitter_s", "path0_reverse_jitter_s"]), 1)

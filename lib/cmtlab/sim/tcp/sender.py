@@ -16,7 +16,9 @@ retransmission timer, timestamps (RFC 7323), a
 :class:`~cmtlab.sim.mechanisms.recovery.loss_detection.LossDetection` hook: with a time-based
 detection (RACK-TLP, ``TcpOptions.loss_detection="rack-tlp"``) the duplicate-ACK threshold and
 ``IsLost`` are off, the detection marks lost segments and the sender acts on its
-:class:`~cmtlab.sim.tcp.decisions.LossDecision` (:meth:`TcpSender.act_on_loss`).
+:class:`~cmtlab.sim.tcp.decisions.LossDecision` (:meth:`TcpSender.act_on_loss`); that sender follows
+Linux also where ns-3 differs: no ``NextSeg`` rule 3, a timeout resends the head whatever the window,
+and the ACK that ends a recovery counts only the segments it newly delivered towards the window.
 
 The sender mirrors ns-3.44's ``TcpSocketBase`` + ``TcpTxBuffer`` where the RFCs leave
 room; it has been checked segment by segment against :mod:`cmtlab.ns3` on hundreds of
@@ -511,7 +513,10 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
                 self.state = OPEN  # reordering, not loss: back to Open (ns-3)
         elif state == RECOVERY:
             self.first_partial_ack = True
-            segs_acked = (ack - old_head)
+            if not self._time_based:
+                # ns-3: every segment the full ACK covers, SACKed ones included; with a time-based (Linux-like)
+                # detection only what this ACK newly delivered, as Linux's acked_sacked (tp->delivered delta)
+                segs_acked = (ack - old_head)
             self.state = OPEN
             exited_recovery = True
             self.dupacks = 0
