@@ -12,7 +12,9 @@ the kernel (:func:`cmtlab.testbed.experiments.simulate_like_kernel`) in three co
   (:class:`~cmtlab.sim.mechanisms.schedulers.LinuxScheduler`) when the kernel ran CUBIC; Linux's Reno
   (:class:`~cmtlab.sim.mechanisms.congestion.LinuxReno`) when the kernel ran Reno;
 * ``"today-dupack"`` — the same with the duplicate-ACK threshold and RFC 6675 ``IsLost`` instead of
-  RACK-TLP (the configuration before RACK-TLP was wired into the sender);
+  RACK-TLP, and with the ns-3 rules of the sender that go with it (``NextSeg`` rule 3, go-back-N after a
+  timeout, every segment the recovery-ending ACK covers counted towards the window): the configuration
+  before RACK-TLP was wired into the sender;
 * ``"before"`` — the book's first kernel-like configuration: uncoupled ns-3 NewReno, lowest RTT first.
 
 Not modelled (the kernel has them): D-SACK/timestamp undo of spurious reductions and F-RTO (Linux's
