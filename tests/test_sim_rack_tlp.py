@@ -119,9 +119,9 @@ def test_probe_choice_and_one_probe_per_episode():
 
 
 def test_tlp_loss_detection():
-    """Sec. 7.4.2: the probe's retransmission D-SACKed -> the original arrived, no loss; the ACK
-    covering TLP.end_seq without that D-SACK -> a loss the probe repaired: the congestion control
-    reduces (tlp_loss)."""
+    """Sec. 7.4.2 (TLP_process_ack): the probe's retransmission D-SACKed -> the original arrived, no loss;
+    an ACK *beyond* TLP.end_seq without that D-SACK -> a loss the probe repaired: the congestion control
+    reduces (tlp_loss); the ACK just covering TLP.end_seq waits for the D-SACK."""
     r = RackTlp()
     sent(r, [0, 1, 2], 0)
     r.on_pto(new_data_available=False)
@@ -132,7 +132,10 @@ def test_tlp_loss_detection():
     sent(r2, [0, 1, 2], 0)
     r2.on_pto(new_data_available=False)
     r2.on_sent(2, 300 * MS)
-    v = r2.on_ack(400 * MS, 3, srtt_ns=SRTT)
+    v = r2.on_ack(400 * MS, 3, srtt_ns=SRTT)  # covers the probe: the D-SACK may still come
+    assert not v.tlp_loss and r2.tlp_end_seq == 3
+    sent(r2, [3], 400)
+    v = r2.on_ack(500 * MS, 4, srtt_ns=SRTT)  # beyond TLP.end_seq, no D-SACK: the probe repaired a loss
     assert v.tlp_loss and r2.tlp_end_seq is None
     # a partial ACK below TLP.end_seq does not end the episode
     r3 = RackTlp()

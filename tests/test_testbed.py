@@ -282,3 +282,34 @@ def test_rate_schedule_replayed_by_the_delay_line():
     assert near.mean() >= 0.75, bins
     assert (np.abs(bins - hi) / hi <= 0.15).sum() >= 20 and (np.abs(bins - lo) / lo <= 0.15).sum() >= 20
     assert r.throughput_bps == pytest.approx((hi + lo) / 2, rel=0.1)
+
+
+def test_jitter_is_validated_and_only_on_the_data_direction():
+    with pytest.raises(ValueError, match="jitter_s"):
+        tb.Direction(10e6, 0.01, jitter_s=-0.001)
+    with pytest.raises(ValueError, match="jitter_s"):
+        tb.Direction(10e6, 0.01, jitter_s=2.0)
+    p = tb.path(10e6, 0.01, jitter_s=0.004)
+    assert p.forward.jitter_s == 0.004 and p.back.jitter_s == 0.0
+
+
+@live
+def test_jitter_calibration_ping():
+    """Per-packet delay variation (``jitter_s``, uniform in [0, J) on the data direction): ping RTTs
+    exceed the configured round trip by a draw in [0, J) (within the 1 ms calibration contract), with
+    median J/2 and interquartile range J/2 — the distribution cmtlab.sim's JitterLink draws from."""
+    J = 0.01
+    p = tb.path(10e6, 0.02, jitter_s=J)
+    rtts = tb.ping(p, count=200, interval_s=0.01)
+    extra = rtts - tb.expected_ping_rtt_s(p)
+    print(f"jitter {J * 1e3:.1f} ms: extra RTT mean {extra.mean() * 1e3:.3f} ms, sd {extra.std() * 1e3:.3f} ms, "
+          f"min {extra.min() * 1e3:+.3f}, max {extra.max() * 1e3:+.3f} ms")
+    assert len(rtts) == 200
+    assert extra.min() > -0.05e-3  # never early
+    # robust to the timer lateness of a loaded machine (a positive tail): median J/2, interquartile range
+    # J/2 (uniform), and nearly every echo inside [0, J) plus the 1 ms calibration contract
+    assert np.median(extra) == pytest.approx(J / 2, abs=1e-3)
+    q1, q3 = np.percentile(extra, [25, 75])
+    assert q3 - q1 == pytest.approx(J / 2, abs=1.5e-3)
+    assert (extra < J + 1e-3).mean() >= 0.9
+    assert _our_namespaces() == []

@@ -204,7 +204,8 @@ def test_lossy_kernel_row_is_simulated_with_its_loss():
     (dict(path0_reverse_rate_bps=1e6), "path0_reverse_rate_bps"),
     (dict(path0_reverse_delay_s=0.05), "path0_reverse_delay_s"),
     (dict(path0_reverse_queue_packets=7), "path0_reverse_queue_packets"),
-    (dict(path0_jitter_s=0.01), "path0_jitter_s"),
+    (dict(path0_reverse_jitter_s=0.01), "path0_reverse_jitter_s"),  # jitter on the ACKs (data jitter is carried)
+    (dict(path0_duplication=0.01), "path0_duplication"),
 ])
 def test_what_the_simulator_cannot_carry_is_refused_by_name(changes, column):
     with pytest.raises(ValueError, match=column):

@@ -34,7 +34,7 @@ def test_agreement_inside_the_kernel_spread():
 def test_sim_runs_map_the_delay_line_loss_and_configurations():
     k = _kernel_rows()
     s = sim_runs(k, progress_bar=False)
-    assert set(s["sim_config"]) == {"today", "today-rfc9438", "before"}
+    assert set(s["sim_config"]) == {"today", "today-dupack", "before"}
     assert (s["sub0_loss_drops"] > 0).all()  # path0_loss became the simulator's packet loss
     assert set(s.loc[s.sim_config == "today", "sim_congestion"]) == {"cubic"}
     before = s[s.sim_config == "before"]["throughput_bps"].mean()
@@ -54,3 +54,82 @@ def test_cubic_against_ns3_tcpcubic():
                         seeds=(2,), seconds=4.0, progress_bar=False).set_index("scenario")
     assert t.loc["clean 10M/60ms", "ct_rel_diff"] == 0.0
     assert abs(t.loc["0.1% loss 20M/100ms", "ct_rel_diff"]) < 0.15
+
+
+def test_cell_kinds_and_counts_per_kind():
+    from cmtlab.today.kernel import CELLS, agreement_by_kind, cell_kind
+
+    kinds = {c["cell"]: cell_kind(c["cell"]) for c in CELLS}
+    assert kinds["tcp cubic 10M/60ms 1% loss"] == "tcp loss"
+    assert kinds["tcp cubic 20M/40ms queue 30"] == "tcp queue"
+    assert kinds["tcp cubic 10M/40ms jitter 4ms"] == "tcp jitter"
+    assert kinds["mptcp cubic 10M/20ms + 10M/100ms"] == "mptcp clean"
+    with pytest.raises(ValueError, match="cell"):
+        cell_kind("no such cell")
+    agree = pd.DataFrame([dict(cell="tcp cubic 10M/60ms 1% loss", sim_config=cfg, metric=m, inside=ins)
+                          for cfg, ins in (("today", True), ("before", False))
+                          for m in ("goodput_mbps", "retransmissions", "spurious_retransmissions")])
+    t = agreement_by_kind(agree)
+    assert t.loc["tcp loss", "today"] == 3 and t.loc["tcp loss", "before"] == 0 and t.loc["tcp loss", "cells"] == 3
+
+
+def test_explain_names_the_cause_of_a_goodput_miss():
+    """Same retransmissions per delivered MB but 30 % more goodput: the loss process agrees, the window does not."""
+    from cmtlab.today.kernel import agreement, explain
+
+    cell = "tcp cubic 10M/60ms 1% loss"
+    k = pd.DataFrame([dict(cell=cell, simulator="linux-tcp", n_paths=1, throughput_bps=t, received_bytes=t * 2.5,
+                           sub0_retrans_total=t * 2.5 / 1e6 * 8, sub0_dsack_dups=0) for t in (1.8e6, 2.0e6, 1.9e6)])
+    s = pd.DataFrame([dict(cell=cell, sim_config="today", simulator="cmtlab.sim", n_paths=1, throughput_bps=t,
+                           received_bytes=t * 2.5, sub0_retrans_total=t * 2.5 / 1e6 * 8, sub0_timeouts=0,
+                           sub0_spurious_retransmissions=0) for t in (2.4e6, 2.5e6, 2.5e6)])
+    e = explain(agreement(k, s), k, s).set_index("metric")
+    assert "recovers faster" in e.loc["goodput_mbps", "diagnosis"]
+    assert e.loc["goodput_mbps", "retx_per_mb_kernel"] == pytest.approx(8.0)
+    assert "follows the goodput ratio" in e.loc["retransmissions", "diagnosis"]
+
+
+def test_chapter_table_asks_the_papers_conclusions_of_todays_stack():
+    from cmtlab.today import chapter
+
+    rows = []
+    for seed in range(3):
+        for mech, g in (("NoPR", 5.0), ("D-SACK", 6.0), ("Eifel", 4.0), ("F-RTO", 5.0), ("PR-R", 5.1), ("RACK-TLP", 6.2)):
+            rows.append(dict(axis="recovery", scenario="s", mechanism=mech, papers=mech != "RACK-TLP", seed=seed,
+                             goodput_mbps=g + 0.01 * seed, spurious_retransmissions=0, retransmissions=0, timeouts=0))
+        for mech, g in (("round robin", 3.0), ("OSIA", 4.0), ("lowest RTT", 3.5), ("Linux", 4.1)):
+            rows.append(dict(axis="scheduler", scenario="s", mechanism=mech, papers=mech != "Linux", seed=seed,
+                             goodput_mbps=g, spurious_retransmissions=0, retransmissions=0, timeouts=0))
+        for mech, g in (("LIA", 3.0), ("OLIA", 3.1), ("uncoupled CUBIC", 4.0)):
+            rows.append(dict(axis="congestion", scenario="s", mechanism=mech, papers=mech != "uncoupled CUBIC",
+                             seed=seed, goodput_mbps=g, spurious_retransmissions=0, retransmissions=0, timeouts=0))
+    runs = pd.DataFrame(rows)
+    t = chapter.comparison(runs).to_frame().set_index("claim")
+    assert t.loc["D-SACK's response raises goodput over no algorithm — s", "verdict"] == "reproduced"
+    assert t.loc["Eifel lowers goodput below no algorithm — s", "verdict"] == "reproduced"
+    assert t.loc["F-RTO lowers goodput below no algorithm — s", "verdict"] == "not reproduced"
+    assert t.loc["PR-R raises goodput over NoPR — s", "verdict"] == "not reproduced"
+    assert t.loc["OSIA schedules best among the papers' schedulers — s", "verdict"] == "reproduced"
+    assert t.loc["round robin schedules worst — s", "verdict"] == "reproduced"
+    assert t.loc["uncoupled subflows get the most goodput — s", "verdict"] == "reproduced"
+    cub = pd.DataFrame(dict(variant=["linux", "linux", "spec"], scenario=["a", "b", "a"], ct_rel_diff=[0.01, -0.02, 0.2]))
+    checks = chapter.comparison(runs, cubic_ns3=cub).checks_frame().set_index("check")
+    assert checks.loc["CUBIC (Linux variant) against ns-3.44's TcpCubic: completion time", "verdict"] == "met"
+    cub.loc[1, "ct_rel_diff"] = -0.05
+    checks = chapter.comparison(runs, cubic_ns3=cub).checks_frame().set_index("check")
+    assert checks.loc["CUBIC (Linux variant) against ns-3.44's TcpCubic: completion time", "verdict"] == "not met"
+    s = chapter.summarise(runs).set_index(["axis", "mechanism"])
+    assert s.loc[("recovery", "RACK-TLP"), "vs_best_papers"] == pytest.approx(6.21 / 6.01, rel=1e-3)
+
+
+def test_chapter_inputs_are_checked():
+    from cmtlab.today import chapter
+
+    with pytest.raises(ValueError, match="axis"):
+        chapter.run_axis("nope", {}, [0])
+    with pytest.raises(ValueError, match="papers_jitter_s"):
+        chapter.scenarios(papers_jitter_s=-1, include_real=False)
+    with pytest.raises(ValueError, match="rate_scale"):
+        chapter.real_pair(rate_scale=2.0)
+    s = chapter.scenarios(include_real=False)
+    assert s["Arabi scenario 2"]["rtts_s"] == [0.2, 0.02, 0.1]

@@ -157,6 +157,17 @@ SPECS: dict[str, NotebookSpec] = {
         [Rule(("live_check_distance_m", "distances_m"),
               lambda p: _subset([p["live_check_distance_m"]], p["distances_m"]),
               "live_check_distance_m must be one of distances_m (it is compared with the recorded row)")]),
+    "today-transport": NotebookSpec(dict(
+        seeds=N_SEEDS,
+        duration_s=SIM_DURATION_S,
+        real_seconds=Int(5, 3600, unit="s (of the 5G and Starlink traces)"),
+        rate_scale=Real(0, 1, lo_open=True, unit="(factor on both traces' rates)"),
+        papers_jitter_ms=Real(0, 1000, unit="ms"),
+        papers_loss=Real(0, 0.5),
+        receive_buffer_kib=Int(16, 1 << 20, unit="KiB"),
+        axes=Seq(Choice(("recovery", "scheduler", "congestion")), unique=True),
+        resimulate_kernel_rows=Bool(),
+    )),
     "arabi-figs8-9-reordering-algorithms": NotebookSpec(dict(
         seeds=N_SEEDS,
         transfer_bytes=BYTES,

@@ -50,6 +50,9 @@ ACK_PATHS = ("round_robin", "first", "fastest", "ideal")
 #: the Chihani–Collange ns-3 MPTCP model's halving without fast recovery (pair it with
 #: ``variant="chihani"`` congestion control; :class:`cmtlab.sim.models.chihani.ChihaniRecovery`).
 RECOVERY_STYLES = ("newreno", "prr", "chihani", "chihani_ns3")
+#: Loss detection: the duplicate-ACK threshold with RFC 6675 ``IsLost`` (``"dupack"``) or RACK-TLP
+#: (RFC 8985, ``"rack-tlp"``; needs SACK).  See :mod:`cmtlab.sim.mechanisms.recovery.loss_detection`.
+LOSS_DETECTIONS = ("dupack", "rack-tlp")
 #: Loss models of a link's forward (data) direction.
 LOSS_UNITS = ("none", "packet", "bit")
 #: Upper bound on the work of one simulated run: data segments of a transfer (or that the paths can
@@ -157,6 +160,13 @@ class TcpOptions:
         Socket buffers: the sender never has more than ``send_buffer_bytes`` unacknowledged
         bytes and the receiver advertises at most ``receive_buffer_bytes`` (ns-3's
         ``SndBufSize``/``RcvBufSize`` default to 131072 B).
+    loss_detection
+        ``"dupack"`` — fast retransmit on the ``dupack_threshold``-th duplicate ACK and RFC 6675
+        ``IsLost`` (ns-3's rules); ``"rack-tlp"`` — RACK-TLP (RFC 8985, Linux's default since 4.18):
+        time-based loss marking with a reordering window, and a tail loss probe (needs ``sack``;
+        the receiver then sends D-SACK blocks).  ns-3.44 has only ``"dupack"``.  At its default
+        the field is left out of :meth:`to_dict` and scenario keys (keys of existing scenarios
+        stay what they were).
     """
 
     sack: bool = False
@@ -173,6 +183,7 @@ class TcpOptions:
     ack_path: str = "round_robin"
     send_buffer_bytes: int = 131072
     receive_buffer_bytes: int = 131072
+    loss_detection: str = "dupack"
 
     def __post_init__(self):
         for name in ("sack", "sack_loss_detection", "limited_transmit", "timestamps",
@@ -183,6 +194,10 @@ class TcpOptions:
             raise ValueError("sack_loss_detection requires sack=True")
         check_choice("recovery", self.recovery, RECOVERY_STYLES)
         check_choice("ack_path", self.ack_path, ACK_PATHS)
+        check_choice("loss_detection", self.loss_detection, LOSS_DETECTIONS)
+        if self.loss_detection == "rack-tlp" and not self.sack:
+            raise ValueError("loss_detection='rack-tlp' requires sack=True (RFC 8985 marks losses from SACK "
+                             "information)")
         check_positive("min_rto_s", self.min_rto_s)
         check_positive("initial_rto_s", self.initial_rto_s)
         check_non_negative("clock_granularity_s", self.clock_granularity_s)
@@ -200,7 +215,14 @@ class TcpOptions:
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
+        return _options_dict(dataclasses.asdict(self))
+
+
+def _options_dict(d: dict) -> dict:
+    """``TcpOptions`` as a dict for keys: a field added later is left out at its default (old keys hold)."""
+    if d.get("loss_detection") == "dupack":
+        d = {k: v for k, v in d.items() if k != "loss_detection"}
+    return d
 
 
 #: Named option sets.  ``"rfc-newreno"`` is the default of :class:`TcpOptions`.
@@ -371,6 +393,7 @@ class StripedScenario:
     def to_dict(self) -> dict:
         """Plain, JSON-serialisable description (the sweep cache keys on it)."""
         out = dataclasses.asdict(self)
+        out["options"] = _options_dict(out["options"])
         out["bandwidths_bps"] = [float(x) for x in self.bandwidths_bps]
         # the key keeps the field's old name, in place: scenario keys (and cached results) stay what they were
         return {("delays_s" if k == "rtts_s" else k): ([float(x) for x in v] if k == "rtts_s" else v)

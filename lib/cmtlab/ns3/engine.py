@@ -122,6 +122,10 @@ def unsupported_options(scenario: StripedScenario) -> list[str]:
     """Reasons (one per offending option) why ns-3 cannot represent ``scenario``; empty if it can."""
     o = scenario.options
     problems = []
+    if getattr(o, "loss_detection", "dupack") != "dupack":
+        problems.append(
+            f"loss_detection={o.loss_detection!r}: ns-3 3.44 has no RACK-TLP (RFC 8985); its TcpSocketBase "
+            "detects loss by the duplicate-ACK threshold and RFC 6675 IsLost only. Use loss_detection='dupack'.")
     if o.sack and not o.sack_loss_detection:
         problems.append(
             "sack_loss_detection=False with sack=True: ns-3 3.44 TcpSocketBase always enters recovery when "

@@ -30,8 +30,8 @@ import numpy as np
 import pandas as pd
 
 from .._validate import as_float_array, check_choice, check_int, check_positive
-from ..scenario import (MAX_SEGMENTS, PRESETS, TcpOptions, TransferResult, _as_loss, check_min_rate, check_work,
-                        options_preset, real_array, round_trip_keywords, round_trips, striped_scenario)
+from ..scenario import (MAX_SEGMENTS, PRESETS, TcpOptions, TransferResult, _as_loss, _options_dict, check_min_rate,
+                        check_work, options_preset, real_array, round_trip_keywords, round_trips, striped_scenario)
 from . import registry
 from .engine import EventQueue, handshake, run_events
 from .net.link import NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
@@ -121,6 +121,7 @@ class MptcpScenario:
     def to_dict(self) -> dict:
         # the key keeps the field's old name, in place: scenario keys (and cached results) stay what they were
         out = {("delays_s" if k == "rtts_s" else k): v for k, v in dataclasses.asdict(self).items()}
+        out["options"] = _options_dict(out["options"])
         out["kind"] = "mptcp"
         return out
 
@@ -421,7 +422,7 @@ class MptcpSimulation:
                       index=f, connection=conn if is_sub else None, path=path_info(fwd[f], rev[f]))
             rcv = TcpReceiver(n_segs=(0 if is_sub else snd.n_segs), m_ack=sc.m_ack, options=opts,
                               net_ack=None, queue=self.queue, trace=tr,
-                              dsack=bool(getattr(ro, "wants_dsack", False)),
+                              dsack=bool(getattr(ro, "wants_dsack", False)) or snd.loss_detection.wants_dsack,
                               rfc7323_echo=bool(getattr(ro, "wants_rfc7323_echo", False)))
             rcv.index = f
             rcv.completes_run = False  # the connection (or nobody, for a competing flow) ends the run
@@ -493,8 +494,22 @@ class MptcpSimulation:
                 fire(now)
 
         snd.rto_timer.handler = rto_due
+        for timer in snd.loss_detection.timers():  # a time-based loss detection's timers (RACK, TLP)
+            timer.handler = self._timer_handler(timer.fire, is_sub)
         snd.net_send = self._make_send_data(f, data_arrives)
         rcv.net_ack = self._make_send_ack(f, ack_arrives)
+
+    def _timer_handler(self, fire, is_sub: bool):
+        """A subflow timer's handler: the connection's clock set first, the connection pumped after."""
+        conn = self.conn
+
+        def due(now: int) -> None:
+            conn.now = now
+            fire(now)
+            if is_sub:
+                conn.pump(now)
+
+        return due
 
     def _hops(self, path: tuple, arrive, wire_index: int):
         """The handler of a packet at the end of hop ``h`` of ``path`` (paths of several links).

@@ -15,6 +15,8 @@ kind            interface                                                      w
 ``reordering``  :class:`~cmtlab.sim.mechanisms.reordering.ReorderingResponse`   ``mechanisms/reordering/``
 ``scheduler``   :class:`~cmtlab.sim.mechanisms.schedulers.ConnectionScheduler`  ``mechanisms/schedulers/``
 ``link``        :class:`~cmtlab.sim.net.link.LinkModel`                        ``net/``
+``loss_``       :class:`~cmtlab.sim.mechanisms.recovery.loss_detection.        ``mechanisms/recovery/``
+``detection``   LossDetection`
 ==============  =============================================================  ===========================
 
 Register a class where it is defined::
@@ -52,7 +54,7 @@ from __future__ import annotations
 import importlib
 from typing import Callable
 
-KINDS = ("congestion", "recovery", "reordering", "scheduler", "link")
+KINDS = ("congestion", "recovery", "reordering", "scheduler", "link", "loss_detection")
 
 _REGISTRY: dict[str, dict[str, type]] = {k: {} for k in KINDS}
 _VARIANTS: dict[str, dict[tuple[str, str], type]] = {k: {} for k in KINDS}

@@ -147,7 +147,8 @@ class Simulation:
                                 reordering=reordering if reordering is not None else NoReorderingResponse(),
                                 net_send=self._send_data, queue=self.queue, trace=self.trace)
         if dsack is None:
-            dsack = bool(getattr(self.sender.reordering, "wants_dsack", False))
+            dsack = (bool(getattr(self.sender.reordering, "wants_dsack", False))
+                     or self.sender.loss_detection.wants_dsack)
         self.receiver = TcpReceiver(n_segs=n_segs, m_ack=sc.m_ack, options=opts, net_ack=self._send_ack,
                                     queue=self.queue, trace=self.trace, reorder=self.reorder,
                                     dsack=dsack,

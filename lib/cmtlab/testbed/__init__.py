@@ -114,6 +114,9 @@ class Direction:
     random drop probability at arrival, in [0, 1).  ``rate_schedule_bps``: None (constant
     ``rate_bps``) or one rate per ``schedule_interval_s``, replayed (repeating) from the moment the
     delay line is ready — the same schedule :class:`cmtlab.sim.net.trace_link.RateTraceLink` replays.
+    ``jitter_s``: per-packet delay variation, each packet's one-way delay plus a uniform draw in
+    ``[0, jitter_s)`` (0 <= jitter <= 1 s; packets overtake each other: reordering) — what
+    :class:`cmtlab.sim.net.jitter.JitterLink` does.
     """
 
     rate_bps: float
@@ -123,12 +126,14 @@ class Direction:
     loss: float = 0.0
     rate_schedule_bps: tuple | None = None
     schedule_interval_s: float = 1.0
+    jitter_s: float = 0.0
 
     def __post_init__(self):
         # numpy scalars are accepted and stored as Python numbers (rows, JSON, command lines)
         set_ = object.__setattr__.__get__(self)
         set_("rate_bps", _check_pos("rate_bps", self.rate_bps, maximum=1e9))
         set_("delay_s", _check_pos("delay_s (one-way)", self.delay_s, allow_zero=True, maximum=5))
+        set_("jitter_s", _check_pos("jitter_s", self.jitter_s, allow_zero=True, maximum=1))
         if self.rate_schedule_bps is not None:
             sch = self.rate_schedule_bps
             if not isinstance(sch, tuple) or not sch or any(
@@ -164,7 +169,7 @@ class EmulatedPath:
     def back(self) -> Direction:
         if self.reverse is not None:
             return self.reverse
-        return dataclasses.replace(self.forward, loss=0.0, rate_schedule_bps=None)
+        return dataclasses.replace(self.forward, loss=0.0, rate_schedule_bps=None, jitter_s=0.0)
 
     @property
     def rtt_s(self) -> float:
@@ -173,14 +178,15 @@ class EmulatedPath:
 
 
 def path(rate_bps: float, delay_s: float, *, queue_packets: int | None = None, queue_bytes=None,
-         loss: float = 0.0, reverse_loss: float = 0.0) -> EmulatedPath:
+         loss: float = 0.0, reverse_loss: float = 0.0, jitter_s: float = 0.0) -> EmulatedPath:
     """A symmetric path: same rate and one-way delay both ways.  The default queue is one
-    bandwidth-delay product of 1500-byte packets (at least 20), so one Reno flow fills it."""
+    bandwidth-delay product of 1500-byte packets (at least 20), so one Reno flow fills it.
+    ``jitter_s``: per-packet delay variation of the data direction (see :class:`Direction`)."""
     _check_pos("rate_bps", rate_bps)
     _check_pos("delay_s", delay_s, allow_zero=True)
     if queue_packets is None and queue_bytes is None:
         queue_packets = max(20, int(math.ceil(rate_bps * 2 * delay_s / 8 / MTU_BYTES)))
-    fwd = Direction(rate_bps, delay_s, queue_packets, queue_bytes, loss)
+    fwd = Direction(rate_bps, delay_s, queue_packets, queue_bytes, loss, jitter_s=jitter_s)
     rev = Direction(rate_bps, delay_s, queue_packets, queue_bytes, reverse_loss)
     return EmulatedPath(fwd, rev)
 
@@ -561,6 +567,8 @@ class Testbed:
                     if d.rate_schedule_bps is not None:
                         cmd += [f"--sched-{tag_}", ",".join(repr(float(r)) for r in d.rate_schedule_bps),
                                 f"--sched-interval-{tag_}-ns", str(int(round(d.schedule_interval_s * 1e9)))]
+                    if d.jitter_s > 0:
+                        cmd += [f"--jitter-{tag_}-ns", str(int(round(d.jitter_s * 1e9)))]
                 pr = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                       start_new_session=True)
                 self._lines.append(pr)
@@ -994,6 +1002,9 @@ class TestbedResult:
             row[f"path{i}_queue_packets"] = p.forward.queue_packets
             row[f"path{i}_queue_bytes"] = p.forward.queue_bytes
             row[f"path{i}_loss"] = p.forward.loss
+            if p.forward.jitter_s or p.back.jitter_s:
+                row[f"path{i}_jitter_s"] = p.forward.jitter_s
+                row[f"path{i}_reverse_jitter_s"] = p.back.jitter_s
             b = p.back
             row[f"path{i}_reverse_rate_bps"] = b.rate_bps
             row[f"path{i}_reverse_delay_s"] = b.delay_s

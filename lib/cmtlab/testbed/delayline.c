@@ -13,7 +13,12 @@
  * Usage: delayline --ns-a PATH --dev-a NAME --ns-b PATH --dev-b NAME
  *          [--rate-ab BPS] [--delay-ab-ns NS] [--queue-ab-pkts N] [--queue-ab-bytes N]
  *          [--loss-ab P] [--seed-ab S] [--sched-ab R1,R2,... --sched-interval-ab-ns N]
+ *          [--jitter-ab-ns J]
  *          (same with -ba)   [--max-runtime-s T] [--owner-pid PID]
+ * --jitter-*: per-packet delay variation: each packet's propagation delay is the delay plus an
+ * independent uniform draw in [0, J) ns (its own random stream, so the loss draws do not change);
+ * packets leave in the order of their delivery times, so a later packet may overtake an earlier
+ * one (reordering).  Without it packets leave in FIFO order, as before.
  * --sched-*: the rate follows the schedule (bit/s per interval of N ns, repeating) from the moment
  * the line prints READY; a packet's serialisation is integrated across interval boundaries.
  * The TUN devices are created (non-persistent) inside the namespaces; they vanish when the
@@ -64,6 +69,8 @@ typedef struct {
     int64_t nsched;
     int64_t sched_ns;       /* interval of the schedule */
     int64_t t0;             /* the schedule's time 0: when the line is READY */
+    int64_t jitter_ns;      /* per-packet delay variation: uniform in [0, jitter_ns) */
+    uint64_t jrng;
     uint64_t rng;
     int64_t link_free_ns;
     pkt *head, *tail;       /* FIFO of packets not yet delivered */
@@ -191,6 +198,7 @@ static void on_readable(dir_t *d) {
         p->tx_end_ns = ser_end(d, start, (uint32_t)n);
         d->link_free_ns = p->tx_end_ns;
         p->deliver_ns = p->tx_end_ns + d->delay_ns;
+        if (d->jitter_ns > 0) p->deliver_ns += (int64_t)(urand(&d->jrng) * (double)d->jitter_ns);
         if (d->tail) d->tail->next = p; else d->head = p;
         d->tail = p;
         if (!d->q_head) d->q_head = p;
@@ -200,8 +208,38 @@ static void on_readable(dir_t *d) {
     }
 }
 
+static void deliver_one(dir_t *d, pkt *prev, pkt *p) {
+    ssize_t w = write(d->out_fd, p->data, p->len);
+    if (w < 0) d->write_errors++;
+    else { d->fwd_pkts++; d->fwd_bytes += p->len; }
+    if (prev) prev->next = p->next; else d->head = p->next;
+    if (d->tail == p) d->tail = prev;
+    free(p);
+}
+
+/* With jitter: deliver every due packet in the order of its delivery time.  Only packets whose
+ * serialisation has ended (before q_head) can be due. */
+static void deliver_due_jitter(dir_t *d, int64_t t) {
+    for (;;) {
+        pkt *best = NULL, *best_prev = NULL, *prev = NULL;
+        for (pkt *p = d->head; p && p != d->q_head; prev = p, p = p->next)
+            if (p->deliver_ns <= t && (!best || p->deliver_ns < best->deliver_ns)) { best = p; best_prev = prev; }
+        if (!best) return;
+        deliver_one(d, best_prev, best);
+    }
+}
+
+static int64_t next_delivery(const dir_t *d) {
+    if (!d->jitter_ns) return d->head ? d->head->deliver_ns : INT64_MAX;
+    int64_t next = INT64_MAX;
+    for (const pkt *p = d->head; p; p = p->next)
+        if (p->deliver_ns < next) next = p->deliver_ns;
+    return next;
+}
+
 static void deliver_due(dir_t *d, int64_t t) {
     advance_queue(d, t);
+    if (d->jitter_ns > 0) { deliver_due_jitter(d, t); return; }
     while (d->head && d->head->deliver_ns <= t) {
         pkt *p = d->head;
         ssize_t w = write(d->out_fd, p->data, p->len);
@@ -267,13 +305,16 @@ int main(int argc, char **argv) {
         else if (di >= 0 && !strncmp(k, "--queue-", 8) && strstr(k, "bytes")) d[di].queue_bytes = atoll(v);
         else if (di >= 0 && !strncmp(k, "--loss-", 7)) d[di].loss = atof(v);
         else if (di >= 0 && !strncmp(k, "--seed-", 7)) seeds[di] = strtoull(v, NULL, 10);
+        else if (di >= 0 && !strncmp(k, "--jitter-", 9)) d[di].jitter_ns = atoll(v);
         else usage();
     }
     if (!ns_a || !ns_b || !dev_a || !dev_b) usage();
     for (int i = 0; i < 2; i++) {
         if (d[i].rate_bps < 0 || d[i].delay_ns < 0 || d[i].loss < 0 || d[i].loss > 1) usage();
         if (d[i].nsched && d[i].sched_ns <= 0) usage();
+        if (d[i].jitter_ns < 0) usage();
         d[i].rng = seed_state(seeds[i]);
+        d[i].jrng = seed_state(seeds[i] ^ 0x6a09e667f3bcc908ULL);
     }
 
     prctl(PR_SET_PDEATHSIG, SIGTERM);
@@ -335,8 +376,10 @@ int main(int argc, char **argv) {
         deliver_due(&d[1], t);
         if (t >= deadline) running = 0;
         int64_t next = deadline;
-        for (int i = 0; i < 2; i++)
-            if (d[i].head && d[i].head->deliver_ns < next) next = d[i].head->deliver_ns;
+        for (int i = 0; i < 2; i++) {
+            int64_t nd = next_delivery(&d[i]);
+            if (nd < next) next = nd;
+        }
         if (next != armed) {
             struct itimerspec its;
             memset(&its, 0, sizeof its);

@@ -226,7 +226,8 @@ def kernel_packet_sizes(runs: pd.DataFrame) -> pd.DataFrame:
 #: :meth:`cmtlab.testbed.TestbedResult.to_row`); :func:`simulate_like_kernel` carries each into
 #: the simulator or refuses the row naming it.
 PATH_COLUMNS = ("rate_bps", "delay_s", "rtt_s", "queue_packets", "queue_bytes", "loss", "reverse_rate_bps",
-                "reverse_delay_s", "reverse_queue_packets", "reverse_queue_bytes", "reverse_loss")
+                "reverse_delay_s", "reverse_queue_packets", "reverse_queue_bytes", "reverse_loss", "jitter_s",
+                "reverse_jitter_s")
 
 
 def _value(row, col, default=None):
@@ -241,7 +242,9 @@ def kernel_row_paths(row, n_paths: int, label: str = "row") -> dict:
     """The simulator's view of the paths of one kernel row: ``rates``, ``rtts`` (round trips),
     ``loss`` (one :class:`cmtlab.scenario.LossModel` per path: the delay line's random drop on
     the data direction is a Bernoulli drop per packet, ``LossModel('packet', p)``) and
-    ``queue_packets`` (one drop-tail limit, as the simulator has one for every link).
+    ``queue_packets`` (one drop-tail limit, as the simulator has one for every link), and, when a
+    path's data direction has per-packet delay variation (``path<i>_jitter_s``), ``links``: one
+    :class:`cmtlab.sim.net.jitter.JitterLink` (``"jitter"``) per path with the same uniform variation.
 
     ValueError naming the column for what ``cmtlab.sim.simulate_mptcp`` cannot carry: random loss
     on the ACK direction (``path<i>_reverse_loss``; its links lose only data packets), a queue in
@@ -257,7 +260,7 @@ def kernel_row_paths(row, n_paths: int, label: str = "row") -> dict:
             if head[4:].isdigit() and int(head[4:]) < n_paths and rest not in PATH_COLUMNS:
                 raise ValueError(f"{label}: {col} is a path property cmtlab.sim cannot be given "
                                  f"(known: {', '.join(PATH_COLUMNS)})")
-    rates, rtts, losses, queues = [], [], [], []
+    rates, rtts, losses, queues, jitters = [], [], [], [], []
     for i in range(n_paths):
         c = f"path{i}_"
         rate = float(row[c + "rate_bps"])
@@ -285,6 +288,10 @@ def kernel_row_paths(row, n_paths: int, label: str = "row") -> dict:
             raise ValueError(f"{label}: {c}reverse_queue_packets = {rq!r} differs from {c}queue_packets = {q!r}: "
                              "cmtlab.sim has one queue limit for both directions")
         loss = float(_value(row, c + "loss", 0.0))
+        if float(_value(row, c + "reverse_jitter_s", 0.0)) != 0:
+            raise ValueError(f"{label}: {c}reverse_jitter_s = {row[c + 'reverse_jitter_s']!r}: delay variation on the "
+                             "ACK direction cannot be carried into cmtlab.sim (its jitter links vary the data only)")
+        jitters.append(float(_value(row, c + "jitter_s", 0.0)))
         rates.append(rate)
         rtts.append(rtt)
         losses.append(LossModel("packet", loss) if loss > 0 else LossModel())
@@ -292,7 +299,11 @@ def kernel_row_paths(row, n_paths: int, label: str = "row") -> dict:
     if len(set(queues)) > 1:
         raise ValueError(f"{label}: path<i>_queue_packets = {queues} differ between paths: cmtlab.sim has one "
                          "queue limit for every link")
-    return dict(rates=rates, rtts=rtts, loss=losses, queue_packets=queues[0])
+    out = dict(rates=rates, rtts=rtts, loss=losses, queue_packets=queues[0])
+    if any(jitters):
+        # per-packet delay variation on the data direction: the same uniform draw as the delay line's
+        out["links"] = [("jitter", {"jitter_s": j}) for j in jitters]
+    return out
 
 
 def _kernel_like_config(row, n_paths: int, mptcp: bool, overrides: dict) -> dict:
@@ -380,6 +391,8 @@ def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, s
         seed = int(row.get("rep", 0)) if pd.notna(row.get("rep", 0)) else 0
         kw = dict(congestion=cc, scheduler=sched, reordering=reordering, seed=seed, loss=pths["loss"],
                   queue_packets=pths["queue_packets"], **cfg)
+        if "links" in pths:
+            kw["links"] = pths["links"]
         r = simulate_mptcp(rates, rtts, duration_s=duration, **kw)
         before = simulate_mptcp(rates, rtts, duration_s=warm, **kw).delivered_bytes if warm > 0 else 0
         new = {k: row[k] for k in runs.columns

@@ -2,26 +2,31 @@
 
 A *cell* is one path configuration and transport (single-path TCP or MPTCP with the kernel's own
 scheduler) run ``repetitions`` times on the kernel; the simulator runs the same rows configured like
-the kernel (:func:`cmtlab.testbed.experiments.simulate_like_kernel`) in two configurations:
+the kernel (:func:`cmtlab.testbed.experiments.simulate_like_kernel`) in three configurations:
 
-* ``"today"`` — CUBIC as Linux runs it (:class:`~cmtlab.sim.mechanisms.congestion.cubic.LinuxCubic`,
-  Linux's counting of acknowledged segments, HyStart's delay detection; ``"today-rfc9438"``: RFC
-  9438's text, no HyStart) on every subflow and Linux 6.18's MPTCP scheduler
-  (:class:`~cmtlab.sim.mechanisms.schedulers.LinuxScheduler`) when the kernel ran CUBIC; Linux's
-  Reno (:class:`~cmtlab.sim.mechanisms.congestion.LinuxReno`, counting acknowledged segments) when
-  the kernel ran Reno;
-* ``"before"`` — the book's previous kernel-like configuration: uncoupled ns-3 NewReno, lowest RTT
-  first.
+* ``"today"`` — what the kernel runs: RACK-TLP loss detection (RFC 8985, Linux's ``tcp_recovery=1``,
+  :class:`~cmtlab.sim.mechanisms.recovery.rack_tlp.RackTlpDetection`) with PRR, Linux's retransmission
+  timeout (:data:`LINUX_RTO`), CUBIC as Linux runs it
+  (:class:`~cmtlab.sim.mechanisms.congestion.cubic.LinuxCubic`, Linux's counting of acknowledged
+  segments, HyStart's delay detection) on every subflow and Linux 6.18's MPTCP scheduler
+  (:class:`~cmtlab.sim.mechanisms.schedulers.LinuxScheduler`) when the kernel ran CUBIC; Linux's Reno
+  (:class:`~cmtlab.sim.mechanisms.congestion.LinuxReno`) when the kernel ran Reno;
+* ``"today-dupack"`` — the same with the duplicate-ACK threshold and RFC 6675 ``IsLost`` instead of
+  RACK-TLP, and with the ns-3 rules of the sender that go with it (``NextSeg`` rule 3, go-back-N after a
+  timeout, every segment the recovery-ending ACK covers counted towards the window): the configuration
+  before RACK-TLP was wired into the sender;
+* ``"before"`` — the book's first kernel-like configuration: uncoupled ns-3 NewReno, lowest RTT first.
 
-Not modelled (the kernel has them): RACK-TLP (RFC 8985, ``tcp_recovery=1``; the state machine
-exists, :mod:`cmtlab.sim.mechanisms.recovery.rack_tlp`, not yet wired into the sender), HyStart's
-ACK-train detection, pacing, TSO/GRO batching.  :func:`agreement` states per cell and metric whether the simulator's mean
-over the same seeds lies inside the kernel's spread (min..max over the repetitions).
+Not modelled (the kernel has them): D-SACK/timestamp undo of spurious reductions and F-RTO (Linux's
+``tcp_frto=2``) in ``"today"``, HyStart's ACK-train detection, pacing, TSO/GRO batching, receive-buffer
+autotuning.  :func:`agreement` states per cell and metric whether the simulator's mean over the same
+seeds lies inside the kernel's spread (min..max over the repetitions).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import time
 
@@ -31,8 +36,10 @@ import pandas as pd
 from ..progress import progress
 
 #: Cells: name, transport, kernel congestion control, paths as (rate bit/s, one-way delay s, queue
-#: packets, random loss).  The first is the path where the kernel-like simulator was found at half
-#: the kernel's goodput (10 Mbit/s, 60 ms RTT, 1 % loss).
+#: packets, random loss[, per-packet delay variation s]).  The first is the path where the kernel-like
+#: simulator was found at half the kernel's goodput (10 Mbit/s, 60 ms RTT, 1 % loss).  The ``jitter``
+#: cells reorder: each data packet's one-way delay varies uniformly over [0, J) (the delay line's
+#: ``--jitter``, :class:`cmtlab.sim.net.jitter.JitterLink`), J of 2-4 packet times.
 CELLS = (
     dict(cell="tcp cubic 10M/60ms 1% loss", kind="tcp", congestion="cubic", paths=((10e6, 0.03, 100, 0.01),)),
     dict(cell="tcp reno 10M/60ms 1% loss", kind="tcp", congestion="reno", paths=((10e6, 0.03, 100, 0.01),)),
@@ -42,6 +49,14 @@ CELLS = (
          paths=((10e6, 0.01, 100, 0.0), (10e6, 0.05, 100, 0.0))),
     dict(cell="mptcp cubic 10M/20ms + 5M/200ms 0.1% loss", kind="mptcp", congestion="cubic",
          paths=((10e6, 0.01, 100, 0.001), (5e6, 0.1, 100, 0.001))),
+    dict(cell="tcp cubic 20M/40ms 0.5% loss", kind="tcp", congestion="cubic", paths=((20e6, 0.02, 100, 0.005),)),
+    dict(cell="mptcp cubic 10M/20ms + 10M/100ms 1% loss", kind="mptcp", congestion="cubic",
+         paths=((10e6, 0.01, 100, 0.01), (10e6, 0.05, 100, 0.01))),
+    dict(cell="tcp cubic 10M/40ms jitter 4ms", kind="tcp", congestion="cubic", paths=((10e6, 0.02, 100, 0.0, 0.004),)),
+    dict(cell="tcp cubic 20M/40ms jitter 2ms 0.2% loss", kind="tcp", congestion="cubic",
+         paths=((20e6, 0.02, 100, 0.002, 0.002),)),
+    dict(cell="mptcp cubic 10M/20ms jitter 4ms + 10M/100ms", kind="mptcp", congestion="cubic",
+         paths=((10e6, 0.01, 100, 0.0, 0.004), (10e6, 0.05, 100, 0.0))),
 )
 
 
@@ -59,7 +74,7 @@ def kernel_runs(cells=CELLS, *, repetitions: int = 3, duration_s: float = 20.0, 
     jobs = [(c, rep) for c in cells for rep in range(repetitions)]
     rows = []
     for c, rep in progress(jobs, desc="kernel cells", unit="run", enabled_=progress_bar):
-        paths = [path(r, d, queue_packets=q, loss=p) for r, d, q, p in c["paths"]]
+        paths = [path(r, d, queue_packets=q, loss=p, jitter_s=(j[0] if j else 0.0)) for r, d, q, p, *j in c["paths"]]
         ks = dataclasses.replace(KernelSettings(), congestion=c["congestion"])
         load0 = os.getloadavg()[0]
         errors = []
@@ -81,12 +96,16 @@ def kernel_runs(cells=CELLS, *, repetitions: int = 3, duration_s: float = 20.0, 
 
 
 #: The simulator configurations of :func:`sim_runs`, by the kernel's congestion control.
+#: Linux's retransmission timeout is ``SRTT + max(4 RTTVAR, tcp_rto_min)`` (``tcp_rtt_estimator``: the
+#: variance term never falls below 200 ms), RFC 6298's formula with the clock granularity G = 200 ms.
+LINUX_RTO = dict(clock_granularity_s=0.2)
 SIM_CONFIGS = {
     "today": {"cubic": dict(congestion="cubic", congestion_params={"variant": "linux", "hystart": True},
-                            scheduler="linux"),
-              "reno": dict(congestion="reno", scheduler="linux")},
-    "today-rfc9438": {"cubic": dict(congestion="cubic", scheduler="linux"),
-                      "reno": dict(congestion="reno", scheduler="linux")},
+                            scheduler="linux", loss_detection="rack-tlp", **LINUX_RTO),
+              "reno": dict(congestion="reno", scheduler="linux", loss_detection="rack-tlp", **LINUX_RTO)},
+    "today-dupack": {"cubic": dict(congestion="cubic", congestion_params={"variant": "linux", "hystart": True},
+                                   scheduler="linux", **LINUX_RTO),
+                     "reno": dict(congestion="reno", scheduler="linux", **LINUX_RTO)},
     "before": {"cubic": dict(congestion="uncoupled", scheduler="lowest_rtt"),
                "reno": dict(congestion="uncoupled", scheduler="lowest_rtt")},
 }
@@ -154,4 +173,103 @@ def agreement(kernel: pd.DataFrame, sim: pd.DataFrame, metrics=METRICS) -> pd.Da
     return pd.DataFrame(rows)
 
 
-__all__ = ["CELLS", "SIM_CONFIGS", "METRICS", "kernel_runs", "sim_runs", "agreement"]
+def cell_kind(cell: str) -> str:
+    """The kind of a cell for the per-kind counts: transport and what its paths do (``jitter``: per-packet
+    delay variation, reordering; ``loss``: random loss; ``queue``: a short queue; ``clean``)."""
+    c = next((c for c in CELLS if c["cell"] == cell), None)
+    if c is None:
+        raise ValueError(f"cell must be one of CELLS, got {cell!r}")
+    paths = c["paths"]
+    if any(len(p) > 4 and p[4] > 0 for p in paths):
+        what = "jitter"
+    elif any(p[3] > 0 for p in paths):
+        what = "loss"
+    elif any(p[2] < 50 for p in paths):
+        what = "queue"
+    else:
+        what = "clean"
+    return f"{c['kind']} {what}"
+
+
+def agreement_by_kind(agree: pd.DataFrame) -> pd.DataFrame:
+    """Cells inside the kernel's spread per cell kind and simulator configuration (``inside`` of ``n``)."""
+    a = agree.assign(kind=[cell_kind(c) for c in agree.cell])
+    out = a.groupby(["kind", "sim_config"], sort=False).inside.agg(inside="sum", n="size").reset_index()
+    return out.pivot(index="kind", columns="sim_config", values="inside").join(
+        a.groupby("kind").cell.nunique().rename("cells") * len(METRICS))
+
+
+def _per_run(df: pd.DataFrame, col_kernel: str, col_sim: str) -> pd.Series:
+    n = df["n_paths"].fillna(1).astype(int)
+    out = []
+    for idx, row in df.iterrows():
+        col = col_sim if row.get("simulator") == "cmtlab.sim" else col_kernel
+        tot = 0.0
+        for i in range(int(n[idx])):
+            v = row.get(f"sub{i}_{col}", np.nan)
+            tot += float(v) if pd.notna(v) else 0.0
+        out.append(tot)
+    return pd.Series(out, index=df.index)
+
+
+def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_config: str = "today") -> pd.DataFrame:
+    """A computation for every miss of ``sim_config``: one row per (cell, metric) outside the kernel's spread.
+
+    * ``rel_spread_kernel``/``rel_spread_sim``: (max - min) / mean over the repetitions / seeds;
+    * ``retx_per_mb_kernel``/``retx_per_mb_sim``: retransmissions per delivered megabyte — equal when the two
+      lose the same share of what they send (the same loss process): a retransmission miss then follows
+      from the goodput difference (more data sent, more random drops);
+    * ``timeouts_sim``: the simulator's retransmission timeouts per run (each marks the whole window lost:
+      a source of spurious retransmissions Linux 6.x's RACK-aware timeout avoids);
+    * ``diagnosis``: which of these accounts for the miss."""
+    s = sim[sim.sim_config == sim_config]
+    rows = []
+    for r in agree[(agree.sim_config == sim_config) & ~agree.inside].itertuples():
+        kg, sg = kernel[kernel.cell == r.cell], s[s.cell == r.cell]
+        k_good, s_good = _metric(kg, "goodput_mbps"), _metric(sg, "goodput_mbps")
+        k_mb = kg["received_bytes"].astype(float) / 1e6
+        s_mb = sg["received_bytes"].astype(float) / 1e6
+        k_rpm = float((_metric(kg, "retransmissions") / k_mb).mean())
+        s_rpm = float((_metric(sg, "retransmissions") / s_mb).mean())
+        spread_k = float((k_good.max() - k_good.min()) / k_good.mean())
+        spread_s = float((s_good.max() - s_good.min()) / s_good.mean())
+        touts = float(_per_run(sg, "timeouts", "timeouts").mean()) if len(sg) else np.nan
+        if r.metric == "goodput_mbps":
+            if spread_k < 0.01 and abs(r.ratio - 1) <= 0.05:
+                why = (f"a saturated path: the kernel's runs differ by {100 * spread_k:.2f} % (timing noise), the "
+                       f"simulator's seeds by {100 * spread_s:.2f} %; the means differ by {100 * (r.ratio - 1):+.1f} % "
+                       f"(within 5 %: the within_5pct reading)")
+            elif abs(s_rpm / k_rpm - 1) <= 0.2 if k_rpm else False:
+                why = (f"the same loss process ({k_rpm:.1f} vs {s_rpm:.1f} retransmissions per MB) but "
+                       f"{100 * (r.ratio - 1):+.0f} % goodput: the simulator's window recovers faster after each loss")
+            else:
+                why = (f"{100 * (r.ratio - 1):+.0f} % goodput with {k_rpm:.1f} (kernel) vs {s_rpm:.1f} (sim) "
+                       f"retransmissions per MB and {touts:.1f} timeouts per simulated run")
+        elif r.metric == "retransmissions":
+            if k_rpm and abs(s_rpm / k_rpm - 1) <= 0.2:
+                why = (f"per delivered MB the two retransmit alike ({k_rpm:.1f} vs {s_rpm:.1f}): the count follows "
+                       f"the goodput ratio {float(s_good.mean() / k_good.mean()):.2f}")
+            else:
+                why = (f"{k_rpm:.1f} (kernel) vs {s_rpm:.1f} (sim) retransmissions per MB; {touts:.1f} timeouts per "
+                       f"simulated run")
+        else:
+            # if the kernel's D-SACK count per run were Poisson with the simulator's mean, how likely is what
+            # the kernel showed (at most its maximum in every run)?
+            n = len(kg)
+            lam = float(r.sim_mean)
+            kmax = int(r.kernel_max)
+            p_run = float(sum(np.exp(-lam) * lam ** j / math.factorial(j) for j in range(kmax + 1)))
+            p_all = p_run ** n
+            tail = ("within counting noise" if p_all >= 0.05 else "beyond counting noise")
+            why = (f"{r.sim_mean:.1f} spurious retransmissions per simulated run against {r.kernel_mean:.1f} D-SACKed "
+                   f"per kernel run: a Poisson count of mean {lam:.1f} stays at or below {kmax} in all {n} runs "
+                   f"with probability {p_all:.2f} ({tail}); {touts:.1f} timeouts per simulated run")
+        rows.append(dict(cell=r.cell, kind=cell_kind(r.cell), metric=r.metric, kernel_min=r.kernel_min,
+                         kernel_max=r.kernel_max, sim_mean=r.sim_mean, ratio=r.ratio, rel_spread_kernel=spread_k,
+                         rel_spread_sim=spread_s, retx_per_mb_kernel=k_rpm, retx_per_mb_sim=s_rpm,
+                         timeouts_sim=touts, diagnosis=why))
+    return pd.DataFrame(rows)
+
+
+__all__ = ["CELLS", "LINUX_RTO", "SIM_CONFIGS", "METRICS", "kernel_runs", "sim_runs", "agreement", "cell_kind", "agreement_by_kind",
+           "explain"]

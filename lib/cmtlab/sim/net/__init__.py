@@ -7,6 +7,8 @@
   error rates (the path model of Wang et al., sec. 5.1);
 * :mod:`~cmtlab.sim.net.trace_link` — a link whose rate is replayed from a measured trace
   (``"rate_trace"``: the public 5G / Starlink per-second rates);
+* :mod:`~cmtlab.sim.net.jitter` — a point-to-point link with per-packet delay variation (``"jitter"``:
+  reordering, as the testbed's delay line makes it);
 * :mod:`~cmtlab.sim.net.topology` — paths as chains of links (shared bottlenecks);
 * :mod:`~cmtlab.sim.net.rng` — ns-3's MRG32k3a streams (the loss draws agree with :mod:`cmtlab.ns3`).
 """

@@ -61,6 +61,12 @@ class RateTraceLink(LinkModel):
         self.packets = self.bytes = self.queue_drops = self.loss_drops = self.max_queue = 0
         self.last_start_ns = 0
 
+    @property
+    def rate_bps(self) -> float:
+        """The trace's mean rate (bit/s): the path's static description (:func:`cmtlab.sim.net.topology.path_info`,
+        read by planning schedulers such as OSIA), not the rate at any moment."""
+        return sum(self.rates_bps) / len(self.rates_bps)
+
     def rate_at(self, t_ns: int) -> tuple[float, int]:
         """The rate (bit/s) at engine time ``t_ns`` and the end (ns) of its interval."""
         rel = t_ns - self.offset_ns

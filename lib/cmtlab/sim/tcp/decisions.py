@@ -86,4 +86,20 @@ class ProbeKind(enum.Enum):
     RETRANSMIT_LAST = "retransmit_last"
 
 
-__all__ = ["FastRetransmitDecision", "TimeoutDecision", "UndoMode", "OutOfOrderAck", "ProbeKind"]
+class LossDecision(enum.Enum):
+    """What a time-based loss detection (:class:`~cmtlab.sim.mechanisms.recovery.loss_detection.LossDetection`)
+    tells the sender after an ACK or one of its timers; the segments it deems lost are already marked
+    on the scoreboard (``sub.mark_lost``)."""
+
+    #: Nothing newly lost.
+    NO_LOSS = "no_loss"
+    #: Segments were marked lost: enter fast recovery if not in recovery (RFC 8985 sec. 6.2 step 5 /
+    #: 6.3, Linux's ``tcp_time_to_recover``: ``lost_out > 0``); in recovery the sender's ``NextSeg``
+    #: retransmits them.
+    LOSS = "loss"
+    #: A tail loss probe repaired a loss (RFC 8985 sec. 7.4.2): reduce the window once (``ssthresh``
+    #: from the congestion control, ``cwnd = min(cwnd, ssthresh)``, as Linux's ``tcp_process_tlp_ack``).
+    TLP_LOSS = "tlp_loss"
+
+
+__all__ = ["FastRetransmitDecision", "TimeoutDecision", "UndoMode", "OutOfOrderAck", "ProbeKind", "LossDecision"]

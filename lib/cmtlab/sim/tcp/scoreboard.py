@@ -187,6 +187,26 @@ class Scoreboard:
         if self.lost_cursor > self.una:
             self.lost_cursor = self.una
 
+    def mark_lost(self, k: int) -> int:
+        """Mark outstanding segment ``k`` lost (a time-based loss detection's verdict, e.g. RACK):
+        a SACKed or acknowledged segment is left alone; a retransmission in flight is lost again and
+        will be retransmitted again (Linux ``tcp_mark_skb_lost``).  Returns 1 when the mark is new."""
+        if k < self.una or k >= self.high:
+            return 0
+        i = k & self.mask
+        f = self.flags[i]
+        if f & SACKED or f & (LOST | RETRANS) == LOST:
+            return 0
+        if f & RETRANS:
+            self.retrans_out -= 1
+        if not f & LOST:
+            self.lost_out += 1
+        self.lost_pending += 1
+        self.flags[i] = (f & ~RETRANS) | LOST
+        if self.lost_cursor > k:
+            self.lost_cursor = k
+        return 1
+
     def _head_is_lost(self) -> bool:
         """ns-3 ``IsLost(SND.UNA)``: the head is marked lost and something above it is SACKed."""
         return self.una < self.high and self.highest_sack > self.una and bool(self.flags[self.una & self.mask] & LOST)
@@ -224,7 +244,7 @@ class Scoreboard:
                     hs = self.highest_sack
                     if hs < 0 or hs <= k + 1:
                         self.highest_sack = k
-        if newly:
+        if newly and not self._time_based:  # RFC 6675 IsLost, unless a time-based detection marks losses
             self._update_lost_count()
         return newly
 

@@ -11,8 +11,14 @@ RFC 5681 slow start / congestion avoidance (via a :class:`~cmtlab.sim.mechanisms
 fast retransmit on the ``dupack_threshold``-th duplicate ACK, NewReno fast recovery with
 partial ACKs (RFC 6582) or PRR (RFC 6937) via a :class:`~cmtlab.sim.mechanisms.recovery.RecoveryAlgorithm`,
 SACK scoreboard and RFC 6675 loss detection, limited transmit (RFC 3042), RFC 6298
-retransmission timer, timestamps (RFC 7323), and a
-:class:`~cmtlab.sim.mechanisms.reordering.ReorderingResponse` hook.
+retransmission timer, timestamps (RFC 7323), a
+:class:`~cmtlab.sim.mechanisms.reordering.ReorderingResponse` hook, and a
+:class:`~cmtlab.sim.mechanisms.recovery.loss_detection.LossDetection` hook: with a time-based
+detection (RACK-TLP, ``TcpOptions.loss_detection="rack-tlp"``) the duplicate-ACK threshold and
+``IsLost`` are off, the detection marks lost segments and the sender acts on its
+:class:`~cmtlab.sim.tcp.decisions.LossDecision` (:meth:`TcpSender.act_on_loss`); that sender follows
+Linux also where ns-3 differs: no ``NextSeg`` rule 3, a timeout resends the head whatever the window,
+and the ACK that ends a recovery counts only the segments it newly delivered towards the window.
 
 The sender mirrors ns-3.44's ``TcpSocketBase`` + ``TcpTxBuffer`` where the RFCs leave
 room; it has been checked segment by segment against :mod:`cmtlab.ns3` on hundreds of
@@ -89,7 +95,7 @@ from __future__ import annotations
 
 from ..engine.timers import LazyTimer
 from ..net.link import NS_PER_S, seconds_to_ns
-from .decisions import AckDecision, FastRetransmitDecision, TimeoutDecision
+from .decisions import AckDecision, FastRetransmitDecision, LossDecision, TimeoutDecision
 from .rto import RttEstimator
 from .scoreboard import HIST_RETX, LOST, RETRANS, SACKED, Scoreboard, _pow2_at_least
 from .source import BulkSource
@@ -126,6 +132,9 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
         "_every_ack", "_plain", "spurious_undos", "initial_cwnd",
         # clock hook for time-based mechanisms (CUBIC's W_cubic(t)): the time of the ACK being processed
         "ack_time_ns", "last_rtt_sample_ns",
+        # loss detection (cmtlab.sim.mechanisms.recovery.loss_detection): its hooks are called only when
+        # it is time-based (RACK-TLP); the duplicate-ACK default is the code below
+        "loss_detection", "_time_based",
     )
 
     def __init__(self, *, segment_bytes: int, transfer_bytes: int, initial_window_bytes: int,
@@ -217,6 +226,12 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
         self.spurious_undos = 0  # times a reordering response restored a saved congestion state
         self.ack_time_ns = 0  # engine time (ns) of the ACK being processed: read by time-based congestion control
         self.last_rtt_sample_ns = 0  # the latest RTT sample (ns; rtt_samples_taken counts them): HyStart reads it
+        from ..mechanisms.recovery.loss_detection import make_loss_detection
+
+        self.loss_detection = make_loss_detection(getattr(options, "loss_detection", "dupack"))
+        self._time_based = bool(self.loss_detection.time_based)
+        self._plain = self._plain and not self._time_based
+        self.loss_detection.attach(self)
         cc.init(self)
         attach = getattr(reordering, "attach", None)
         if attach is not None:
@@ -245,6 +260,8 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
             self.flags[i] = f
             self.retransmissions += 1
             self.reordering.on_retransmit(self, k, now)
+            if self._time_based:
+                self.loss_detection.on_retransmit(self, k, now)
         else:
             self.flags[i] = 0
             self.sent_time[i] = now
@@ -273,7 +290,10 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
         else:
             pipe = (high - una - self.sacked_out - self.lost_out + self.retrans_out) * seg
         self.pipe_snapshot = pipe  # ns-3 AvailableWindow() -> BytesInFlight()
-        if high >= self.app_tail and not self.lost_pending and not (state == RECOVERY and self.sack):
+        # NextSeg rule 3 (RFC 6675): not with a time-based loss detection, which retransmits only what it
+        # marked lost (RFC 8985; Linux's tcp_xmit_retransmit_queue)
+        rule3 = state == RECOVERY and self.sack and not self._time_based
+        if high >= self.app_tail and not self.lost_pending and not rule3:
             return  # nothing to send whatever the window (NextSeg finds nothing; see the loop below)
         no_lt = state == DISORDER and not self.limited_transmit
         if no_lt:
@@ -283,7 +303,6 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
         if avail <= 0:
             return
         n_segs = self.n_segs
-        rule3 = state == RECOVERY and self.sack
         while True:
             if self.lost_pending or high >= self.app_tail:
                 if not rule3 and not self.lost_pending:
@@ -396,6 +415,7 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
             return
 
         # --- ns-3 ReceivedAck
+        high_before = self.high
         newly_sacked = 0
         if sack is not None and self.sack:
             dsack, blocks = sack
@@ -426,12 +446,19 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
             self._trace_dupack_run(now, ack)
         old_cwnd = self.cwnd
         old_ssthresh = self.ssthresh
+        if self._time_based:
+            # a time-based loss detection (RACK) marks lost segments from this ACK's information
+            loss = self.loss_detection.on_ack(self, now, ack, sack if self.sack else None, ts_echo)
         self._process_ack(now, ack, una, newly_sacked > 0, delivered)
+        if self._time_based:
+            self.act_on_loss(now, loss, delivered)
         self.retrans_data_acked = False
         if self._every_ack:
             # after the standard processing, before sending: a restored window is used at once
             self.reordering.after_ack(self, ack, now)
         self.send_pending(now)
+        if self._time_based:
+            self.loss_detection.after_ack(self, now, una, high_before)
         if trace is not None and (self.cwnd != old_cwnd or self.ssthresh != old_ssthresh or self.state != old_state):
             trace.cwnd(now, self.cwnd, self.ssthresh, self.state)
 
@@ -468,7 +495,8 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
                 self._mark_head_lost()
             if segs_acked >= 1:
                 self.recovery.on_ack(self, delivered, False)
-            if marks and not (self.flags[ack & self.mask] & (RETRANS | SACKED) == RETRANS and ack < self.high):
+            if (marks and not self._time_based
+                    and not (self.flags[ack & self.mask] & (RETRANS | SACKED) == RETRANS and ack < self.high)):
                 self._do_retransmit(now)
             if self.trace is not None:
                 self.trace.event(now, "partial_ack", ack, self)
@@ -485,7 +513,10 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
                 self.state = OPEN  # reordering, not loss: back to Open (ns-3)
         elif state == RECOVERY:
             self.first_partial_ack = True
-            segs_acked = (ack - old_head)
+            if not self._time_based:
+                # ns-3: every segment the full ACK covers, SACKed ones included; with a time-based (Linux-like)
+                # detection only what this ACK newly delivered, as Linux's acked_sacked (tp->delivered delta)
+                segs_acked = (ack - old_head)
             self.state = OPEN
             exited_recovery = True
             self.dupacks = 0
@@ -520,7 +551,7 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
             if not self.sack and self.recovery.loss_marks:
                 self._add_reno_sack()
             self.recovery.on_ack(self, delivered, True)
-        elif state == DISORDER:
+        elif state == DISORDER and not self._time_based:  # (a time-based detection decides in act_on_loss)
             if (self.dupacks == self.dupthresh and (self.high_rx_ack >= self.recover or not self.recover_active)
                     and self.recovery.allows_fast_retransmit(self)):
                 self._enter_recovery(now, delivered)
@@ -575,6 +606,25 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
             self.trace.event(now, "fast_retransmit", self.una, self)
         self._send_segment(now, self.una)
 
+    def act_on_loss(self, now: int, decision: LossDecision, delivered: int) -> None:
+        """Act on a time-based loss detection's :class:`~cmtlab.sim.tcp.decisions.LossDecision` (after an
+        ACK, ``delivered`` its delivered bytes, or from the detection's timers with 0)."""
+        if decision is LossDecision.NO_LOSS:
+            return
+        if decision is LossDecision.LOSS:
+            if self.state <= DISORDER and self.lost_out:
+                self._enter_recovery(now, delivered)  # Linux tcp_time_to_recover: something is marked lost
+        elif decision is LossDecision.TLP_LOSS:
+            if self.state <= DISORDER:
+                # RFC 8985 sec. 7.4.2 / Linux tcp_process_tlp_ack: one window reduction, no recovery
+                self.ssthresh = self.cc.ssthresh(self, self.in_flight())
+                if self.cwnd > self.ssthresh:
+                    self.cwnd = self.ssthresh
+                if self.trace is not None:
+                    self.trace.event(now, "tlp_loss", self.una, self)
+        else:
+            raise ValueError(f"{type(self.loss_detection).__name__} must answer with a LossDecision, got {decision!r}")
+
     def _do_retransmit(self, now: int) -> None:
         """ns-3 ``DoRetransmit``: the first lost segment (or new data), else the head."""
         k = self._next_seg(False)
@@ -621,6 +671,8 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
         if self.una >= self.n_segs or self.una >= self.high:
             return
         how = self.reordering.on_timeout(self, now)
+        if self._time_based:
+            self.loss_detection.on_timeout(self, now)
         if how.__class__ is not TimeoutDecision:
             raise ValueError(f"{type(self.reordering).__name__}.on_timeout must return a TimeoutDecision, "
                              f"got {how!r}")
@@ -651,6 +703,15 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
             self.recover_active = True
             self._loss_state(now, in_flight_before)
             self._send_segment(now, self.una)
+            return
+        if self._time_based:
+            # e.g. RACK: only the head and what has had time to arrive are lost; the head is resent whatever
+            # the window (Linux tcp_retransmit_timer), which also restarts the timer
+            self.loss_detection.mark_on_timeout(self, now)
+            self.hist_lo = self.high
+            self._loss_state(now, in_flight_before)
+            self._send_segment(now, self.una)
+            self.send_pending(now)
             return
         self._mark_all_lost()
         self.hist_lo = self.high  # the RTT history is emptied

@@ -32,12 +32,19 @@ and :class:`PrrRecovery` (RFC 6937 Proportional Rate Reduction as ns-3.44's
 :class:`cmtlab.sim.models.chihani.ChihaniRecovery`.
 
 One file per algorithm: ``base.py`` (the interface), ``newreno.py``, ``prr.py``.
+
+Loss detection — *which* segments are lost — is a second interface in this package,
+:class:`~cmtlab.sim.mechanisms.recovery.loss_detection.LossDetection` (``TcpOptions.loss_detection``):
+the duplicate-ACK threshold with RFC 6675 ``IsLost`` (``"dupack"``, the sender's built-in rules) or
+RACK-TLP (RFC 8985, ``"rack-tlp"``, :mod:`~cmtlab.sim.mechanisms.recovery.rack_tlp`).
 """
 
 from ...registry import make
 from .base import RecoveryAlgorithm
+from .loss_detection import DupAckThreshold, LossDetection, make_loss_detection
 from .newreno import ClassicRecovery
 from .prr import PrrRecovery
+from .rack_tlp import RackTlpDetection
 
 
 def make_recovery(style: str) -> RecoveryAlgorithm:
@@ -54,4 +61,5 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["RecoveryAlgorithm", "ClassicRecovery", "PrrRecovery", "make_recovery"]
+__all__ = ["RecoveryAlgorithm", "ClassicRecovery", "PrrRecovery", "make_recovery", "LossDetection", "DupAckThreshold",
+           "RackTlpDetection", "make_loss_detection"]

@@ -30,19 +30,34 @@ at most once per round trip (``RACK.dsack_round``), reset to 1 after 16 recoveri
 step 5 (detect loss, arm the timer for the earliest ``xmit_ts + RACK.rtt + reo_wnd``); sec. 7.2
 (``PTO = 2 SRTT``, ``+ WCDelAckT`` (200 ms) when one segment is in flight, at most the RTO; 1 s
 without an RTT sample), sec. 7.3 (probe: new data if available, else the highest segment sent),
-sec. 7.4 (TLP loss detection: the probe's retransmission D-SACKed — no loss; the ACK covering
+sec. 7.4 (``TLP_process_ack``: the probe's retransmission D-SACKed — no loss; an ACK beyond
 ``TLP.end_seq`` without that D-SACK — a loss repaired by the probe, the congestion control must
-reduce: :attr:`RackVerdict.tlp_loss`).
+reduce: :attr:`RackVerdict.tlp_loss`; a pure duplicate ACK at ``TLP.end_seq`` — no evidence, the
+episode ends).
 
-Not here yet: the sender hook that lets this replace the duplicate-ACK threshold (see
-``book/simulator.md``: the interface to come) — this module is tested on scripted sequences.
+The sender's side is :class:`RackTlpDetection` (``TcpOptions.loss_detection = "rack-tlp"``), a
+:class:`~cmtlab.sim.mechanisms.recovery.loss_detection.LossDetection` that feeds this state machine
+from the sender's scoreboard, marks what it deems lost, keeps the RACK reordering timer and TLP's
+probe timer, and sends the probe.  Its choices where RFC 8985 leaves room follow Linux
+(``net/ipv4/tcp_recovery.c``, ``tcp_output.c``, 6.x): the probe is armed only in the Open state
+(``tcp_schedule_loss_probe``: not in Disorder, Recovery or Loss) and not while the RACK timer is
+pending; the probe timer replaces the retransmission timer when that would expire first (the
+retransmission timer is then restarted from the probe); a retransmission timeout ends a probe
+episode, and marks lost only the first unacknowledged segment and what was sent at least ``RACK.rtt``
+ago (``tcp_timeout_mark_lost``); a probe that repaired a loss reduces the window once.  Entering
+recovery is Linux's
+``tcp_time_to_recover`` with RACK: some segment is marked lost.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...tcp.decisions import ProbeKind
+from ...engine.timers import LazyTimer
+from ...registry import register
+from ...tcp.decisions import LossDecision, ProbeKind
+from ...tcp.state import LOSS, OPEN, RECOVERY
+from .loss_detection import LossDetection
 
 #: RFC 8985 sec. 7.2: the worst-case delayed-ACK time added to the PTO with one segment in flight.
 WC_DEL_ACK_NS = 200_000_000
@@ -104,6 +119,7 @@ class RackTlp:
     snd_una: int = 0
     snd_nxt: int = 0
     in_recovery: bool = False
+    sacked_count: int = 0  # delivered segments above SND.UNA (step 4's "DupThresh segments SACKed")
 
     # ------------------------------------------------------------------ events
     def on_sent(self, seq: int, now_ns: int) -> None:
@@ -122,7 +138,7 @@ class RackTlp:
         if not self.reordering_seen:
             if self.in_recovery:
                 return 0
-            if sum(1 for s in self.segs.values() if s.delivered) >= self.dupthresh:
+            if self.sacked_count >= self.dupthresh:
                 return 0
         if self.min_rtt_ns is None:
             return 0
@@ -133,13 +149,16 @@ class RackTlp:
         """An ACK at ``now_ns``: cumulative ACK ``cum_ack`` (next expected segment), newly SACKed
         segments ``sacked``, a D-SACK (``dsack``; ``dsack_seq`` the duplicated segment) and the echoed
         timestamp in the sender's clock (``ts_echo_ns``, optional)."""
-        newly = [k for k in range(self.snd_una, cum_ack) if k in self.segs and not self.segs[k].delivered]
-        newly += [k for k in sacked if k in self.segs and not self.segs[k].delivered and k >= cum_ack]
-        tlp_loss = self._tlp_on_ack(cum_ack, dsack, dsack_seq)
+        segs = self.segs
+        newly = [k for k in range(self.snd_una, cum_ack) if k in segs and not segs[k].delivered]
+        newly += sorted({k for k in sacked if k >= cum_ack and k in segs and not segs[k].delivered})
+        tlp_loss = self._tlp_on_ack(cum_ack, dsack, dsack_seq,
+                                    pure_dupack=cum_ack <= self.snd_una and not sacked and not dsack)
         # step 1-3: update RACK from the delivered segments (RACK_update), detect reordering
-        for k in sorted(newly):
-            s = self.segs[k]
+        for k in newly:
+            s = segs[k]
             s.delivered = True
+            self.sacked_count += 1
             rtt = now_ns - s.xmit_ns
             if s.retransmitted and ((ts_echo_ns is not None and ts_echo_ns < s.xmit_ns)
                                     or (self.min_rtt_ns is not None and rtt < self.min_rtt_ns)):
@@ -149,10 +168,14 @@ class RackTlp:
                 self.min_rtt_ns = rtt
             if self._sent_after(s.xmit_ns, k + 1, self.xmit_ns, self.end_seq):
                 self.xmit_ns, self.end_seq = s.xmit_ns, k + 1
-        for k in sorted(newly):
+        for k in newly:
             if k + 1 < self.fack:
                 self.reordering_seen = True  # delivered below the highest delivered segment
             self.fack = max(self.fack, k + 1)
+        for k in range(self.snd_una, cum_ack):
+            s = segs.pop(k, None)
+            if s is not None and s.delivered:
+                self.sacked_count -= 1
         self.snd_una = max(self.snd_una, cum_ack)  # SND.UNA after this ACK (step 4 compares with it)
         # step 4: the D-SACK part of RACK_update_reo_wnd
         if self.dsack_round is not None and self.snd_una >= self.dsack_round:
@@ -161,8 +184,6 @@ class RackTlp:
             self.dsack_round = self.snd_nxt
             self.reo_wnd_mult += 1
             self.reo_wnd_persist = REO_WND_PERSIST
-        for k in [k for k in self.segs if k < cum_ack]:
-            del self.segs[k]
         lost, timer = self._detect_loss(now_ns, srtt_ns)
         return RackVerdict(lost=lost, timer_ns=timer, tlp_loss=tlp_loss)
 
@@ -204,17 +225,24 @@ class RackTlp:
             self.tlp_end_seq = self.snd_nxt
         return probe
 
-    def _tlp_on_ack(self, cum_ack: int, dsack: bool, dsack_seq: int | None) -> bool:
-        """RFC 8985 sec. 7.4.2: was the episode's loss repaired by the probe?"""
-        if self.tlp_end_seq is None:
+    def _tlp_on_ack(self, cum_ack: int, dsack: bool, dsack_seq: int | None, pure_dupack: bool) -> bool:
+        """RFC 8985 sec. 7.4.2 (``TLP_process_ack``): was the episode's loss repaired by the probe?"""
+        end = self.tlp_end_seq
+        if end is None:
             return False
-        if self.tlp_is_retrans and dsack and dsack_seq == self.tlp_end_seq - 1:
-            self.tlp_end_seq = None  # the original arrived too: no loss
+        if self.tlp_is_retrans and dsack and dsack_seq == end - 1:
+            self.tlp_end_seq = None  # the probe's retransmission is redundant: the original arrived
             return False
-        if cum_ack >= self.tlp_end_seq:
-            was_retrans = self.tlp_is_retrans
-            self.tlp_end_seq = None
-            return was_retrans  # the probe repaired a loss (a new-data probe: RACK/SACK handle it)
+        if cum_ack < end:
+            return False
+        if not self.tlp_is_retrans:
+            self.tlp_end_seq = None  # a probe of new data was delivered: RACK handles any loss
+            return False
+        if cum_ack > end:
+            self.tlp_end_seq = None  # beyond the probe without its D-SACK: the probe repaired a loss
+            return True
+        if pure_dupack:
+            self.tlp_end_seq = None  # insufficient evidence
         return False
 
     # ------------------------------------------------------------------ internals
@@ -232,18 +260,197 @@ class RackTlp:
         reo = self.reo_wnd_ns(srtt_ns)
         lost = []
         timeout = 0
-        for k in sorted(self.segs):
-            s = self.segs[k]
-            if s.delivered or s.lost:
+        rack_ns, rack_end = self.xmit_ns, self.end_seq
+        segs = self.segs
+        # in sequence order; an original transmission is sent no earlier than any lower one, so the
+        # first original transmission not sent before RACK's segment ends the walk (the later
+        # retransmissions above it were sent after it too)
+        for k in range(self.snd_una, self.snd_nxt):
+            s = segs.get(k)
+            if s is None or s.delivered or s.lost:
                 continue
-            if self._sent_after(self.xmit_ns, self.end_seq, s.xmit_ns, k + 1):
-                remaining = s.xmit_ns + self.rtt_ns + reo - now_ns
-                if remaining <= 0:
-                    s.lost = True
-                    lost.append(k)
-                else:
-                    timeout = max(remaining, timeout)
+            before = s.xmit_ns < rack_ns or (s.xmit_ns == rack_ns and k + 1 < rack_end)
+            if not before:
+                if s.retransmitted:
+                    continue
+                break
+            remaining = s.xmit_ns + self.rtt_ns + reo - now_ns
+            if remaining <= 0:
+                s.lost = True
+                lost.append(k)
+            else:
+                timeout = max(remaining, timeout)
         return tuple(lost), (now_ns + timeout if timeout > 0 else None)
 
 
-__all__ = ["RackTlp", "RackVerdict", "TlpProbe", "WC_DEL_ACK_NS", "REO_WND_PERSIST"]
+@register("loss_detection", "rack-tlp")
+class RackTlpDetection(LossDetection):
+    """RACK-TLP (RFC 8985) for a :class:`~cmtlab.sim.tcp.TcpSender`: the sender's side of :class:`RackTlp`
+    (see the module docstring for the choices that follow Linux).
+
+    ``tlp``: send tail loss probes (RFC 8985 sec. 7; Linux ``tcp_early_retrans = 3``); ``dupthresh``:
+    RFC 8985's ``DupThresh`` in the reordering-window rule (3).  Counters: ``probes`` (TLPs sent),
+    ``tlp_losses`` (losses a probe repaired), ``reo_timeouts`` (RACK timer expiries that marked a
+    segment lost), ``marked_lost`` (segments RACK marked lost).
+    """
+
+    name = "rack-tlp"
+    time_based = True
+    wants_dsack = True
+
+    def __init__(self, tlp: bool = True, dupthresh: int = 3):
+        if not isinstance(tlp, bool):
+            raise ValueError(f"tlp must be True or False, got {tlp!r}")
+        if not isinstance(dupthresh, int) or dupthresh < 1:
+            raise ValueError(f"dupthresh must be an integer >= 1, got {dupthresh!r}")
+        self.rack = RackTlp(dupthresh=dupthresh, tlp=tlp)
+        self.reo_timer = self.pto_timer = None
+        self.probes = self.tlp_losses = self.reo_timeouts = self.marked_lost = 0
+
+    def attach(self, sub) -> None:
+        super().attach(sub)
+        self.reo_timer = LazyTimer(sub.queue, self._reo_timeout)
+        self.pto_timer = LazyTimer(sub.queue, self._probe_timeout)
+
+    def timers(self) -> tuple:
+        return (self.reo_timer, self.pto_timer)
+
+    # ------------------------------------------------------------------ the sender's hooks
+    def on_ack(self, sub, now: int, ack: int, sack, ts_echo: int) -> LossDecision:
+        rack = self.rack
+        self._catch_up(sub)
+        state = sub.state
+        rack.in_recovery = state == RECOVERY or state == LOSS
+        dsack = None
+        sacked = ()
+        if sack is not None:
+            dsack, blocks = sack
+            if blocks:
+                sacked = [k for first, end in blocks for k in range(max(first, ack), end)]
+        echo_ns = None
+        if sub.timestamps and ts_echo:
+            # the echoed millisecond, as the last nanosecond of that millisecond on the engine's clock:
+            # "echo < transmission time" is then Linux's before(TSecr, TSval of the retransmission)
+            echo_ns = (ts_echo + 1) * 1_000_000 - sub.ts_offset_ns - 1
+        v = rack.on_ack(now, ack, sacked, srtt_ns=sub.srtt, dsack=dsack is not None,
+                        dsack_seq=dsack[0] if dsack is not None else None, ts_echo_ns=echo_ns)
+        return self._apply(sub, now, v)
+
+    def after_ack(self, sub, now: int, una: int, high: int) -> None:
+        rack = self.rack
+        state = sub.state
+        if rack.in_recovery and state != RECOVERY and state != LOSS:
+            rack.on_recovery_exit()  # a fast or RTO recovery ended with this ACK
+        rack.in_recovery = state == RECOVERY or state == LOSS
+        if sub.una > una or sub.high > high:  # RFC 8985 sec. 7.2: new data acknowledged or sent
+            self._arm_probe(sub, now)
+
+    def on_retransmit(self, sub, k: int, now: int) -> None:
+        self._catch_up(sub)
+        self.rack.on_sent(k, now)
+
+    def on_timeout(self, sub, now: int) -> None:
+        self.pto_timer.cancel()
+        self.reo_timer.cancel()
+        self.rack.tlp_end_seq = None  # Linux tcp_enter_loss: the probe episode ends
+        self.rack.in_recovery = True
+
+    def mark_on_timeout(self, sub, now: int) -> None:
+        """Linux ``tcp_timeout_mark_lost`` with RACK (``net/ipv4/tcp_input.c``, 6.x): after a timeout the
+        first unacknowledged segment and every segment sent at least ``RACK.rtt`` ago are lost; a segment
+        sent more recently may still arrive and is left in flight (no go-back-N of what is queued)."""
+        self._catch_up(sub)
+        rack = self.rack
+        rtt = rack.rtt_ns if rack.rtt_ns is not None else 0
+        for k in range(sub.una, sub.high):
+            s = rack.segs.get(k)
+            if s is not None and s.delivered:
+                continue
+            if k == sub.una or s is None or s.xmit_ns + rtt <= now:
+                sub.mark_lost(k)
+                if s is not None:
+                    s.lost = True
+        sub.lost_cursor = sub.una
+        sub.recover = sub.high
+        sub.recover_active = True
+
+    # ------------------------------------------------------------------ internals
+    def _catch_up(self, sub) -> None:
+        """Register the segments the sender sent as new data since the last call (their send times)."""
+        rack = self.rack
+        mask = sub.mask
+        sent_time = sub.sent_time
+        for k in range(rack.snd_nxt, sub.high):
+            rack.on_sent(k, sent_time[k & mask])
+
+    def _apply(self, sub, now: int, v: RackVerdict) -> LossDecision:
+        marked = 0
+        for k in v.lost:
+            marked += sub.mark_lost(k)
+        self.marked_lost += marked
+        if v.timer_ns is not None:
+            self.reo_timer.arm(now, v.timer_ns)
+            self.pto_timer.cancel()  # Linux: the RACK timer takes the place of the probe timer
+        else:
+            self.reo_timer.cancel()
+        if v.lost:
+            return LossDecision.LOSS
+        if v.tlp_loss:
+            self.tlp_losses += 1
+            return LossDecision.TLP_LOSS
+        return LossDecision.NO_LOSS
+
+    def _reo_timeout(self, now: int) -> None:
+        """RFC 8985 sec. 6.3: the RACK reordering timer expired."""
+        sub = self._sub
+        self._catch_up(sub)
+        v = self.rack.on_reorder_timer(now, srtt_ns=sub.srtt)
+        decision = self._apply(sub, now, v)
+        if decision is LossDecision.LOSS:
+            self.reo_timeouts += 1
+        sub.act_on_loss(now, decision, 0)
+        sub.send_pending(now)
+
+    def _arm_probe(self, sub, now: int) -> None:
+        """RFC 8985 sec. 7.2 (Linux ``tcp_schedule_loss_probe``): arm the probe timer, or cancel it."""
+        rack = self.rack
+        if (not rack.tlp or sub.state != OPEN or sub.una >= sub.high or rack.tlp_end_seq is not None
+                or self.reo_timer.deadline is not None):
+            self.pto_timer.cancel()
+            return
+        rto_at = sub.rto_timer.deadline
+        pto = rack.pto_ns(srtt_ns=sub.srtt if sub.n_rtt_samples else None,
+                          rto_ns=(rto_at - now) if rto_at is not None else sub.rto,
+                          flight_segments=sub.high - sub.una)
+        at = now + pto
+        self.pto_timer.arm(now, at)
+        if rto_at is not None and at >= rto_at:
+            # the probe takes the retransmission timer's place; the timer restarts from the probe
+            sub.rto_timer.arm(now, at + sub.rto)
+
+    def _probe_timeout(self, now: int) -> None:
+        """RFC 8985 sec. 7.3: the probe timer expired: send one probe, restart the retransmission timer."""
+        sub = self._sub
+        rack = self.rack
+        if sub.state != OPEN or sub.una >= sub.high:
+            return
+        self._catch_up(sub)
+        sub._app_fill()
+        k = sub.high
+        new_data = k < sub.app_tail and (k - sub.una) * sub.seg + (
+            sub.last_len if k == sub.n_segs - 1 else sub.seg) <= sub.rwnd
+        probe = rack.on_pto(new_data_available=new_data)
+        if probe is None:
+            sub.rto_timer.arm(now, now)  # no probe to send: the retransmission timer's turn
+            return
+        self.probes += 1
+        if probe.kind is ProbeKind.NEW_DATA:
+            sub.send_new_data(now, 1)
+            self._catch_up(sub)
+        else:
+            sub._send_segment(now, probe.seq)
+        sub.rto_timer.arm(now, now + sub.rto)
+
+
+__all__ = ["RackTlp", "RackVerdict", "TlpProbe", "RackTlpDetection", "WC_DEL_ACK_NS", "REO_WND_PERSIST"]
+
