@@ -185,10 +185,15 @@ class MptcpConnection:
         maps = self.maps
         short_dsn = self._short_dsn
         choice = -1
+        # room: a DSN left, within the data-level receive window (the DATA_ACK seen does not
+        # change while the connection sends: only an arriving ACK moves it)
         cap = self._dsn_cap
+        window_end = self.data_ack_seen + self.rcvbuf_segs
+        if window_end < cap:
+            cap = window_end
         while True:
-            nxt = self.next_dsn  # room: a DSN left, within the data-level receive window
-            if nxt >= cap or nxt >= self.data_ack_seen + self.rcvbuf_segs:
+            nxt = self.next_dsn
+            if nxt >= cap:
                 return
             if choice == -1:
                 choice = select(self, now)
