@@ -236,7 +236,24 @@ class MptcpConnection:
                             break
                         data = (sub.app_tail - high) * seg
                         if data < avail:
-                            sub._app_fill()  # ns-3 NotifySend: the subflow asks for more data
+                            # ns-3 NotifySend: the subflow asks for more data (MptcpSubflow._app_fill,
+                            # inlined: its pipe is ``pipe``, its window ``win``)
+                            while True:
+                                nx = self.next_dsn
+                                if nx >= cap:
+                                    break
+                                t = sub.app_tail
+                                if (t - una + 1) * seg > sub.buf_bytes:
+                                    break
+                                if t > high and (t - high) * seg >= win - pipe + self.prefetch_bytes:
+                                    break
+                                c = select(self, now)
+                                if c != choice:
+                                    if c.__class__ is HoldUntil:
+                                        self._hold(c.time_ns)
+                                    self._refusal = (nx, c)
+                                    break
+                                self._assign(sub)
                         if avail < seg and data > avail:
                             break  # silly-window avoidance
                         i = high & sub.mask
