@@ -27,17 +27,7 @@ class RoundRobinConnectionScheduler(ConnectionScheduler):
         i = self._next
         for _ in range(n):
             s = subs[i]
-            # _has_room, with available_window() inlined (called for every segment)
-            cwnd = s.cwnd
-            rwnd = s.rwnd
-            high = s.high
-            una = s.una
-            seg = s.seg
-            if s.short and high == s.n_segs and una < high:
-                if (cwnd if cwnd < rwnd else rwnd) - s.in_flight() >= seg:
-                    return i
-            elif ((cwnd if cwnd < rwnd else rwnd)
-                  - (high - una - s.sacked_out - s.lost_out + s.retrans_out) * seg >= seg):
+            if s.available_window() >= s.seg:  # _has_room, inlined (called for every segment)
                 return i
             i += 1
             if i == n:
