@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from ...registry import register
 from .coupled import CoupledCongestionControl
 from .coupled import _rtt_s, rfc6356_alpha
@@ -24,6 +26,59 @@ class Lia(CoupledCongestionControl):
     form grows twice as fast per ACK as :class:`NewReno`).  Slow start, loss (ssthresh =
     ``max(FlightSize/2, 2 SMSS)``) and fast recovery unchanged.
     """
+
+    #: increase_window below fuses the frame's increase with this class's ca_increase (one call
+    #: per ACK instead of two); a subclass with its own ca_increase keeps the frame's
+    _fused = True
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._fused = cls.ca_increase is Lia.ca_increase
+
+    def increase_window(self, sub, segments_acked: int) -> None:
+        """:meth:`CoupledCongestionControl.increase_window` with :meth:`ca_increase` inlined (the same
+        operations in the same order: bit-identical windows)."""
+        conn = getattr(sub, "connection", None)
+        if conn is None or not self._fused:
+            CoupledCongestionControl.increase_window(self, sub, segments_acked)
+            return
+        cwnd, ssthresh, seg = sub.cwnd, sub.ssthresh, sub.seg
+        if cwnd < ssthresh:  # slow start unchanged (RFC 6356 sec. 3)
+            if segments_acked >= 1:
+                cwnd += seg
+                segments_acked -= 1
+            else:
+                segments_acked = 0
+            sub.cwnd = cwnd
+        if cwnd >= ssthresh and segments_acked > 0:
+            bytes_acked = (1 if self.counting == "ack" else segments_acked) * seg
+            # ca_increase(sub, bytes_acked), inlined
+            best = 0.0
+            ssum = 0.0
+            for s in conn.subflows:
+                w = s.cwnd
+                if s.n_rtt_samples > 0 and s.srtt > 0:
+                    r = s.srtt * 1e-9
+                else:
+                    r = _rtt_s(s)
+                    if r is None:
+                        continue
+                x = w / r
+                ssum += x
+                x /= r
+                if x > best:
+                    best = x
+            cap = bytes_acked * seg / cwnd
+            if ssum <= 0.0:  # no RTT known: alpha = 1
+                inc = min(bytes_acked * seg / sum(s.cwnd for s in conn.subflows), cap)
+            else:
+                linked = best / (ssum * ssum) * bytes_acked * seg
+                inc = linked if linked < cap else cap
+            frac = self._frac + inc
+            whole = math.floor(frac + 1e-9)  # 1e-9 B: float noise of exact products
+            self._frac = frac - whole
+            c = cwnd + whole
+            sub.cwnd = c if c > seg else seg
 
     def alpha(self, sub) -> float:
         """RFC 6356's alpha from the windows :meth:`_window_for_alpha` reads (:func:`rfc6356_alpha`)."""
