@@ -372,11 +372,13 @@ class Comparison:
     Reference columns — the same claim under another reference, e.g. ``"RFC preset"`` or ``"papers'
     simulator (run here)"`` — are ``references={"column": "text"}`` on any ``add_*`` call (or
     ``table.rows[i].references[...] = ...`` afterwards); :meth:`to_frame` puts them right after the
-    reproduction column, empty where a row has none.  Only the reproduction column decides the verdict.
+    reproduction column, empty where a row has none.  Only the reproduction column decides the verdict;
+    ``here_column`` is its heading (e.g. ``"papers' simulator (run here)"`` where that simulator decides).
     """
 
     rows: list = field(default_factory=list)
     checks: list = field(default_factory=list)
+    here_column: str = "reproduction"
 
     # ------------------------------------------------------------------ paper claims
     def _add(self, row: Row) -> str:
@@ -498,11 +500,11 @@ class Comparison:
 
     def to_frame(self) -> pd.DataFrame:
         refs = self.reference_columns()
-        cols = COLUMNS[:5] + refs + COLUMNS[5:]
+        cols = COLUMNS[:4] + [self.here_column] + refs + COLUMNS[5:]
         data = []
         for r in self.rows:
             d = {"claim": r.claim, "paper's words": r.quote, "where": r.where, "paper": r.paper,
-                 "reproduction": r.here, "rule": r.rule, "verdict": r.verdict, "note": r.note}
+                 self.here_column: r.here, "rule": r.rule, "verdict": r.verdict, "note": r.note}
             d.update({c: r.references.get(c, "") for c in refs})
             data.append(d)
         return pd.DataFrame(data, columns=cols)
