@@ -301,20 +301,48 @@ def gain_ci(summary: pd.DataFrame, x: str, solution: str, points, *, base: str =
     return g, ((g - h, g + h) if np.isfinite(h) else (np.nan, np.nan)), n
 
 
+#: Table III/IV metrics: name, summary column, unit, number format.
+TABLE_METRICS = (("OOO-BO", "ooo_bo_kbyte", "Kbyte", ".0f"), ("OOO-R", "ooo_r_pct", "%", ".1f"),
+                 ("LU", "lu_pct", "%", ".2f"))
+
+
 def _add_table_values(table: Comparison, frame: pd.DataFrame, paper: dict, label, where: str) -> None:
     """Rows "OOO-BO, OOO-R, LU" of Table III/IV for every (point, solution) of ``paper`` that was run, each with
-    its 95 % CI over the seeds (an interval across a band edge gives "undecided at n seeds")."""
+    its 95 % CI over the seeds (an interval across a band edge gives "undecided at n seeds").  Each row is a
+    cell of the verdict grid ``where`` (row: point · solution, column: metric and unit), shown as a grid of
+    coloured cells under the claim table (:meth:`cmtlab.report.Comparison.show`).  A metric the summary
+    lacks (NaN) is not compared."""
     idx = frame.index
-    for (x, sol), (bo_p, r_p, lu_p) in paper.items():
+    for (x, sol), values in paper.items():
         if (x, sol) not in idx:
             continue
         row = frame.loc[(x, sol)]
         n = _n(row)
-        for name, metric, p, fmt in (("OOO-BO", "ooo_bo_kbyte", bo_p, ".0f"), ("OOO-R", "ooo_r_pct", r_p, ".1f"),
-                                     ("LU", "lu_pct", lu_p, ".2f")):
-            unit = "Kbyte" if metric == "ooo_bo_kbyte" else "%"
+        for (name, metric, unit, fmt), p in zip(TABLE_METRICS, values):
+            if metric not in row or not np.isfinite(float(row[metric])):
+                continue
             table.add_value(f"{label(x)} {sol}: {name}", where=where, paper=p, ours=float(row[metric]), unit=unit,
-                            fmt=fmt, ci=_ci(row, metric), n_seeds=n)
+                            fmt=fmt, ci=_ci(row, metric), n_seeds=n,
+                            cell=(where, f"{label(x).split(' ', 2)[-1]} · {sol}", f"{name} ({unit})"))
+
+
+#: The reference column of the model's stand-in runs (:func:`add_reference`).
+MODEL_STANDIN_COLUMN = "papers' simulator, point-to-point stand-in (run here)"
+
+
+def add_reference(table: Comparison, other: Comparison, column: str = MODEL_STANDIN_COLUMN) -> int:
+    """Put ``other``'s value and verdict of every claim it shares with ``table`` into ``table``'s reference
+    column ``column`` (e.g. the same comparison computed on the papers' simulator).  Only ``table``'s own
+    value decides its verdicts.  Returns how many rows got a reference."""
+    by_claim = {r.claim: r for r in other.rows}
+    n = 0
+    for r in table.rows:
+        o = by_claim.get(r.claim)
+        if o is None or r.cell is not None:
+            continue
+        r.references[column] = f"{o.here} → {o.verdict}"
+        n += 1
+    return n
 
 
 #: Sec. V.A, quoted.
