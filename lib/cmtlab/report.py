@@ -542,9 +542,10 @@ class Comparison:
             verdicts.loc[r.cell[1], r.cell[2]] = r.verdict
         return text, verdicts
 
-    def style_grid(self, grid: str, *, caption: str = ""):
+    def style_grid(self, grid: str, *, caption: str = "", counted: bool = True):
         """A verdict grid as a pandas Styler: cells coloured by verdict, the rule and the marks stated once
-        in the caption (with ``caption`` before them).  Its HTML table has the class :data:`GRID_CLASS`."""
+        in the caption (with ``caption`` before them).  Its HTML table has the class :data:`GRID_CLASS`
+        (``counted=False``: not — a grid of another reference, whose verdicts the chapter does not count)."""
         text, verdicts = self.grid_frame(grid)
         cells = [r for r in self.rows if r.cell is not None and r.cell[0] == grid]
         rules = list(dict.fromkeys(r.rule for r in cells))
@@ -557,7 +558,8 @@ class Comparison:
             key = UNDECIDED if str(v).startswith(UNDECIDED) else v
             return f"background-color: {VERDICT_COLOURS.get(key, '')}"
 
-        return (text.style.set_uuid(uuid).set_caption(cap).set_table_attributes(f'class="{GRID_CLASS}"')
+        attrs = f'class="{GRID_CLASS}"' if counted else 'class="cmtlab-reference-grid"'
+        return (text.style.set_uuid(uuid).set_caption(cap).set_table_attributes(attrs)
                 .format(escape="html").apply(lambda _: verdicts.map(colour), axis=None)
                 .set_properties(**{"text-align": "left"}))
 

@@ -28,11 +28,12 @@ improvements as 100 × (solution / NoPR − 1) %, congestion windows in segments
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
 
-from ..report import NO_CHANGE, Comparison, Condition, Threshold, share_rule
+from ..report import BY_CONSTRUCTION, NO_CHANGE, Comparison, Condition, Threshold, share_rule
 from .experiments import SOLUTION_ORDER
 
 #: Sec. V.A (Fig. 4): TCP-DOOR's and PR-R's gThroughput gain over NoPR up to 50 m (%).
@@ -338,11 +339,33 @@ def add_reference(table: Comparison, other: Comparison, column: str = MODEL_STAN
     n = 0
     for r in table.rows:
         o = by_claim.get(r.claim)
-        if o is None or r.cell is not None:
+        if o is None or r.cell is not None or o.verdict == BY_CONSTRUCTION:
             continue
-        r.references[column] = f"{o.here} → {o.verdict}"
+        if re.search(r"\bnan\b|not computed", o.here):   # a quantity the other simulator does not measure (the model's OOO-R)
+            r.references[column] = "not measured there"
+        else:
+            r.references[column] = f"{o.here} → {o.verdict}"
         n += 1
     return n
+
+
+def model_summary(runs: pd.DataFrame, x: str) -> pd.DataFrame:
+    """The recorded runs of the papers' simulator (:func:`cmtlab.papers_sim.alheid.recorded_fig`) summarised
+    like :func:`~cmtlab.alheid.experiments.summarise` by ``[x, "solution"]`` (means and 95 % CIs over the
+    loss seeds), so that the chapters' comparison functions run on them; OOO-R, which the model's driver
+    does not count, is NaN (its claims and cells are then not compared)."""
+    from ..papers_sim.alheid import fig_summary
+
+    s = fig_summary(runs, x)
+    s["ooo_r_pct"] = np.nan
+    s["ooo_r_pct_ci95"] = np.nan
+    return s
+
+
+def model_cwnd(trace: pd.DataFrame) -> pd.DataFrame:
+    """The recorded cwnd traces of the papers' simulator (``alheid-fig6-cwnd``) in the layout of
+    :func:`~cmtlab.alheid.experiments.fig6_traces` (subflows numbered from 0)."""
+    return trace.assign(subflow=trace.subflow.astype(int) - 1)[["solution", "time_s", "subflow", "cwnd_segments"]]
 
 
 #: Sec. V.A, quoted.
