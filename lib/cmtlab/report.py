@@ -536,9 +536,12 @@ class Comparison:
         text = pd.DataFrame("", index=rows, columns=cols)
         verdicts = pd.DataFrame("", index=rows, columns=cols)
         for r in cells:
-            value = r.here.split(" (")[0]
+            value, paper = r.here.split(" (")[0], r.paper
+            v, p = value.rsplit(" ", 1), paper.rsplit(" ", 1)
+            if len(v) == 2 and len(p) == 2 and v[1] == p[1] and not v[1][:1].isdigit():
+                value, paper = v[0], p[0]          # the unit is in the column label
             mark = VERDICT_MARKS.get(r.kind(), "")
-            text.loc[r.cell[1], r.cell[2]] = f"{value} (paper {r.paper}) {mark}"
+            text.loc[r.cell[1], r.cell[2]] = f"{value} (paper {paper}) {mark}"
             verdicts.loc[r.cell[1], r.cell[2]] = r.verdict
         return text, verdicts
 
@@ -550,8 +553,10 @@ class Comparison:
         cells = [r for r in self.rows if r.cell is not None and r.cell[0] == grid]
         rules = list(dict.fromkeys(r.rule for r in cells))
         legend = ", ".join(f"{m} {v}" for v, m in VERDICT_MARKS.items() if any(r.kind() == v for r in cells))
+        ci = any(r.kind() == UNDECIDED for r in cells)
         cap = " ".join(x for x in (caption, "Each cell: value here (paper) and its verdict; rule: "
-                                   + "; ".join(rules) + ".", f"Marks: {legend}.") if x)
+                                   + "; ".join(rules) + (" (a 95 % CI across a band edge: undecided)" if ci else "")
+                                   + ".", f"Marks: {legend}.") if x)
         uuid = hashlib.sha256((grid + text.to_json()).encode()).hexdigest()[:8]
 
         def colour(v):
