@@ -64,7 +64,7 @@ def test_every_chapter_with_a_table_is_on_the_scoreboard_with_glued_counts():
 def _stored(nb: str):
     """(glued verdict counts, verdict column of the stored paper-claim table) or None if not executed."""
     d = json.loads((REPO / "notebooks" / f"{nb}.ipynb").read_text(encoding="utf-8"))
-    glued, verdicts = {}, None
+    glued, verdicts, grid_cells = {}, None, []
     for c in d["cells"]:
         for o in c.get("outputs", []):
             name = (o.get("metadata", {}).get("scrapbook", {}) or {}).get("name", "")
@@ -76,11 +76,14 @@ def _stored(nb: str):
             if verdicts is None and rows and rows[0][:2] == ["claim", "paper's words"]:
                 i = rows[0].index("verdict")
                 verdicts = [r[i] for r in rows[1:]]
+            if report.GRID_CLASS in h:  # a verdict grid: each cell ends with its verdict's mark
+                marks = {m: v for v, m in report.VERDICT_MARKS.items()}
+                grid_cells += [marks[c[-1]] for r in rows[1:] for c in r[1:] if c and c[-1] in marks]
     if not glued:
         return None
     if verdicts is None:          # a chapter with checks of this book only shows no paper-claim table
         verdicts = []
-    return glued, verdicts
+    return glued, verdicts + grid_cells
 
 
 @pytest.mark.parametrize("nb", sorted({nb for nb, k in GLUE.findall(BOARD) if k.startswith("verdicts_")}))

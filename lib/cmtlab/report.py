@@ -66,6 +66,11 @@ NOT_ASSESSED = "not assessed"
 VERDICTS = (REPRODUCED, PARTLY, NOT_REPRODUCED, UNDECIDED, BY_CONSTRUCTION, NOT_ASSESSED)
 #: Verdicts of a check of this book (not a paper claim).
 CHECK_MET, CHECK_NOT_MET = "met", "not met"
+#: One mark per verdict in the cells of a verdict grid (:meth:`Comparison.style_grid`).
+VERDICT_MARKS = {REPRODUCED: "✓", PARTLY: "≈", NOT_REPRODUCED: "✗", UNDECIDED: "?", BY_CONSTRUCTION: "■",
+                 NOT_ASSESSED: "–"}
+#: The HTML class of a verdict grid's table (the scoreboard's tests count its cells).
+GRID_CLASS = "cmtlab-verdict-grid"
 #: Background colours of the verdict column.
 VERDICT_COLOURS = {REPRODUCED: "#d8f0d8", PARTLY: "#fff2c6", NOT_REPRODUCED: "#f8d4d4", UNDECIDED: "#f0e0f8",
                    BY_CONSTRUCTION: "#e4e4f4", NOT_ASSESSED: "#eeeeee", CHECK_MET: "#d8f0d8",
@@ -349,6 +354,9 @@ class Row:
     verdict: str
     note: str = ""
     references: dict = field(default_factory=dict)
+    #: ``(grid name, row label, column label)``: the row is shown as one cell of a verdict grid
+    #: (:meth:`Comparison.show`) instead of a line of the claim table; it counts like any row.
+    cell: tuple | None = None
 
     def kind(self) -> str:
         """The verdict's key in :meth:`Comparison.summary` ("undecided at 3 seeds" → ``undecided``)."""
@@ -372,11 +380,13 @@ class Comparison:
     Reference columns — the same claim under another reference, e.g. ``"RFC preset"`` or ``"papers'
     simulator (run here)"`` — are ``references={"column": "text"}`` on any ``add_*`` call (or
     ``table.rows[i].references[...] = ...`` afterwards); :meth:`to_frame` puts them right after the
-    reproduction column, empty where a row has none.  Only the reproduction column decides the verdict.
+    reproduction column, empty where a row has none.  Only the reproduction column decides the verdict;
+    ``here_column`` is its heading (e.g. ``"papers' simulator (run here)"`` where that simulator decides).
     """
 
     rows: list = field(default_factory=list)
     checks: list = field(default_factory=list)
+    here_column: str = "reproduction"
 
     # ------------------------------------------------------------------ paper claims
     def _add(self, row: Row) -> str:
@@ -386,15 +396,19 @@ class Comparison:
     def add_value(self, claim: str, *, paper: float, ours: float, unit: str = "", quote: str = "", where: str = "",
                   band: Band = MEASURED, ci=None, n_seeds: int | None = None, fmt: str = ".3g", note: str = "",
                   references: dict | None = None, rel_tol: float | None = None, partly_tol: float | None = None,
-                  paper_text: str | None = None, n_unit: str = "seeds") -> str:
+                  paper_text: str | None = None, n_unit: str = "seeds", cell: tuple | None = None) -> str:
         """A number of the paper against the value here, decided by ``band`` (default :data:`MEASURED`).
 
         ``ci`` is the 95 % confidence interval of ``ours`` over ``n_seeds`` seeds; a band other than
         :data:`MEASURED`/:data:`COMPUTED` must carry its reason.  ``rel_tol``/``partly_tol`` build a
         band with the measured-number reason (kept for the old signature).  ``paper_text`` replaces the
         paper column's number (e.g. "comparable (ratio 1)"); ``n_unit`` names what ``n_seeds`` counts
-        (e.g. "runs" for repetitions on a real kernel).  Returns the verdict.
+        (e.g. "runs" for repetitions on a real kernel).  ``cell`` = ``(grid, row label, column label)``
+        shows the row as a cell of a verdict grid (:meth:`grid_frame`) instead of a line of the claim
+        table.  Returns the verdict.
         """
+        if cell is not None and (not isinstance(cell, tuple) or len(cell) != 3):
+            raise ValueError(f"cell must be (grid name, row label, column label), got {cell!r}")
         if rel_tol is not None or partly_tol is not None:
             band = Band(MEASURED.reproduced if rel_tol is None else rel_tol,
                         MEASURED.partly if partly_tol is None else partly_tol, reason=band.reason)
@@ -414,7 +428,7 @@ class Comparison:
             rule += f" (this row: {band.reason})"
         paper_col = paper_text if paper_text is not None else fmt_number(paper, fmt) + u
         return self._add(Row(claim, _quote_text(quote), where, paper_col, here, rule, verdict,
-                             note, dict(references or {})))
+                             note, dict(references or {}), cell))
 
     def add_threshold(self, claim: str, *, rule: Threshold, value: float, ours: str, quote: str = "",
                       where: str = "", paper: str = "", ci=None, n_seeds: int | None = None, note: str = "",
@@ -498,14 +512,61 @@ class Comparison:
 
     def to_frame(self) -> pd.DataFrame:
         refs = self.reference_columns()
-        cols = COLUMNS[:5] + refs + COLUMNS[5:]
+        cols = COLUMNS[:4] + [self.here_column] + refs + COLUMNS[5:]
         data = []
         for r in self.rows:
             d = {"claim": r.claim, "paper's words": r.quote, "where": r.where, "paper": r.paper,
-                 "reproduction": r.here, "rule": r.rule, "verdict": r.verdict, "note": r.note}
+                 self.here_column: r.here, "rule": r.rule, "verdict": r.verdict, "note": r.note}
             d.update({c: r.references.get(c, "") for c in refs})
             data.append(d)
         return pd.DataFrame(data, columns=cols)
+
+    def grids(self) -> list[str]:
+        """Names of the verdict grids (rows added with ``cell=``), in order of appearance."""
+        return list(dict.fromkeys(r.cell[0] for r in self.rows if r.cell is not None))
+
+    def grid_frame(self, grid: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """``(text, verdicts)``: the cells of ``grid`` as a row label × column label frame — each cell
+        "value (paper p) mark", the value without its CI (:data:`VERDICT_MARKS`) — and the verdicts."""
+        cells = [r for r in self.rows if r.cell is not None and r.cell[0] == grid]
+        if not cells:
+            raise ValueError(f"grid must be one of {self.grids()}, got {grid!r}")
+        rows = list(dict.fromkeys(r.cell[1] for r in cells))
+        cols = list(dict.fromkeys(r.cell[2] for r in cells))
+        text = pd.DataFrame("", index=rows, columns=cols)
+        verdicts = pd.DataFrame("", index=rows, columns=cols)
+        for r in cells:
+            value, paper = r.here.split(" (")[0], r.paper
+            v, p = value.rsplit(" ", 1), paper.rsplit(" ", 1)
+            if len(v) == 2 and len(p) == 2 and v[1] == p[1] and not v[1][:1].isdigit():
+                value, paper = v[0], p[0]          # the unit is in the column label
+            mark = VERDICT_MARKS.get(r.kind(), "")
+            text.loc[r.cell[1], r.cell[2]] = f"{value} (paper {paper}) {mark}"
+            verdicts.loc[r.cell[1], r.cell[2]] = r.verdict
+        return text, verdicts
+
+    def style_grid(self, grid: str, *, caption: str = "", counted: bool = True):
+        """A verdict grid as a pandas Styler: cells coloured by verdict, the rule and the marks stated once
+        in the caption (with ``caption`` before them).  Its HTML table has the class :data:`GRID_CLASS`
+        (``counted=False``: not — a grid of another reference, whose verdicts the chapter does not count)."""
+        text, verdicts = self.grid_frame(grid)
+        cells = [r for r in self.rows if r.cell is not None and r.cell[0] == grid]
+        rules = list(dict.fromkeys(r.rule for r in cells))
+        legend = ", ".join(f"{m} {v}" for v, m in VERDICT_MARKS.items() if any(r.kind() == v for r in cells))
+        ci = any(r.kind() == UNDECIDED for r in cells)
+        cap = " ".join(x for x in (caption, "Each cell: value here (paper) and its verdict; rule: "
+                                   + "; ".join(rules) + (" (a 95 % CI across a band edge: undecided)" if ci else "")
+                                   + ".", f"Marks: {legend}.") if x)
+        uuid = hashlib.sha256((grid + text.to_json()).encode()).hexdigest()[:8]
+
+        def colour(v):
+            key = UNDECIDED if str(v).startswith(UNDECIDED) else v
+            return f"background-color: {VERDICT_COLOURS.get(key, '')}"
+
+        attrs = f'class="{GRID_CLASS}"' if counted else 'class="cmtlab-reference-grid"'
+        return (text.style.set_uuid(uuid).set_caption(cap).set_table_attributes(attrs)
+                .format(escape="html").apply(lambda _: verdicts.map(colour), axis=None)
+                .set_properties(**{"text-align": "left"}))
 
     def checks_frame(self) -> pd.DataFrame:
         return pd.DataFrame(self.checks, columns=CHECK_COLUMNS)
@@ -572,12 +633,18 @@ class Comparison:
         """The checks-of-this-book table as a pandas Styler."""
         return self._styled(self.checks_frame(), "checks")
 
-    def show(self):
-        """Display the paper-claim table and, if any, the checks of this book (in a notebook)."""
+    def show(self, *, grid_captions: dict | None = None):
+        """Display the paper-claim table, its verdict grids (rows added with ``cell=``; ``grid_captions``:
+        grid name → caption text before the rule) and, if any, the checks of this book (in a notebook)."""
         from IPython.display import Markdown, display
 
         if self.rows:
-            display(self.style())
+            frame = self.to_frame()
+            lines = [r.cell is None for r in self.rows]
+            if any(lines):
+                display(self._styled(frame[lines].reset_index(drop=True), "claims"))
+            for grid in self.grids():
+                display(self.style_grid(grid, caption=(grid_captions or {}).get(grid, grid)))
         else:
             display(Markdown("No claim of a paper is compared in this chapter (its verdict counts are zero)."))
         if self.checks:

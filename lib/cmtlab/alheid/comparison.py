@@ -28,11 +28,12 @@ improvements as 100 × (solution / NoPR − 1) %, congestion windows in segments
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
 
-from ..report import NO_CHANGE, Comparison, Condition, Threshold, share_rule
+from ..report import BY_CONSTRUCTION, NO_CHANGE, Comparison, Condition, Threshold, share_rule
 from .experiments import SOLUTION_ORDER
 
 #: Sec. V.A (Fig. 4): TCP-DOOR's and PR-R's gThroughput gain over NoPR up to 50 m (%).
@@ -301,20 +302,70 @@ def gain_ci(summary: pd.DataFrame, x: str, solution: str, points, *, base: str =
     return g, ((g - h, g + h) if np.isfinite(h) else (np.nan, np.nan)), n
 
 
+#: Table III/IV metrics: name, summary column, unit, number format.
+TABLE_METRICS = (("OOO-BO", "ooo_bo_kbyte", "Kbyte", ".0f"), ("OOO-R", "ooo_r_pct", "%", ".1f"),
+                 ("LU", "lu_pct", "%", ".2f"))
+
+
 def _add_table_values(table: Comparison, frame: pd.DataFrame, paper: dict, label, where: str) -> None:
     """Rows "OOO-BO, OOO-R, LU" of Table III/IV for every (point, solution) of ``paper`` that was run, each with
-    its 95 % CI over the seeds (an interval across a band edge gives "undecided at n seeds")."""
+    its 95 % CI over the seeds (an interval across a band edge gives "undecided at n seeds").  Each row is a
+    cell of the verdict grid ``where`` (row: point · solution, column: metric and unit), shown as a grid of
+    coloured cells under the claim table (:meth:`cmtlab.report.Comparison.show`).  A metric the summary
+    lacks (NaN) is not compared."""
     idx = frame.index
-    for (x, sol), (bo_p, r_p, lu_p) in paper.items():
+    for (x, sol), values in paper.items():
         if (x, sol) not in idx:
             continue
         row = frame.loc[(x, sol)]
         n = _n(row)
-        for name, metric, p, fmt in (("OOO-BO", "ooo_bo_kbyte", bo_p, ".0f"), ("OOO-R", "ooo_r_pct", r_p, ".1f"),
-                                     ("LU", "lu_pct", lu_p, ".2f")):
-            unit = "Kbyte" if metric == "ooo_bo_kbyte" else "%"
+        for (name, metric, unit, fmt), p in zip(TABLE_METRICS, values):
+            if metric not in row or not np.isfinite(float(row[metric])):
+                continue
             table.add_value(f"{label(x)} {sol}: {name}", where=where, paper=p, ours=float(row[metric]), unit=unit,
-                            fmt=fmt, ci=_ci(row, metric), n_seeds=n)
+                            fmt=fmt, ci=_ci(row, metric), n_seeds=n,
+                            cell=(where, f"{label(x).split(' ', 2)[-1]} · {sol}", f"{name} ({unit})"))
+
+
+#: The reference column of the model's stand-in runs (:func:`add_reference`).
+MODEL_STANDIN_COLUMN = "papers' simulator, point-to-point stand-in (run here)"
+
+
+def add_reference(table: Comparison, other: Comparison, column: str = MODEL_STANDIN_COLUMN) -> int:
+    """Put ``other``'s value and verdict of every claim it shares with ``table`` into ``table``'s reference
+    column ``column`` (e.g. the same comparison computed on the papers' simulator).  Only ``table``'s own
+    value decides its verdicts.  Returns how many rows got a reference."""
+    by_claim = {r.claim: r for r in other.rows}
+    n = 0
+    for r in table.rows:
+        o = by_claim.get(r.claim)
+        if o is None or r.cell is not None or o.verdict == BY_CONSTRUCTION:
+            continue
+        if re.search(r"\bnan\b|not computed", o.here):   # a quantity the other simulator does not measure (the model's OOO-R)
+            r.references[column] = "not measured there"
+        else:
+            r.references[column] = f"{o.here} → {o.verdict}"
+        n += 1
+    return n
+
+
+def model_summary(runs: pd.DataFrame, x: str) -> pd.DataFrame:
+    """The recorded runs of the papers' simulator (:func:`cmtlab.papers_sim.alheid.recorded_fig`) summarised
+    like :func:`~cmtlab.alheid.experiments.summarise` by ``[x, "solution"]`` (means and 95 % CIs over the
+    loss seeds), so that the chapters' comparison functions run on them; OOO-R, which the model's driver
+    does not count, is NaN (its claims and cells are then not compared)."""
+    from ..papers_sim.alheid import fig_summary
+
+    s = fig_summary(runs, x)
+    s["ooo_r_pct"] = np.nan
+    s["ooo_r_pct_ci95"] = np.nan
+    return s
+
+
+def model_cwnd(trace: pd.DataFrame) -> pd.DataFrame:
+    """The recorded cwnd traces of the papers' simulator (``alheid-fig6-cwnd``) in the layout of
+    :func:`~cmtlab.alheid.experiments.fig6_traces` (subflows numbered from 0)."""
+    return trace.assign(subflow=trace.subflow.astype(int) - 1)[["solution", "time_s", "subflow", "cwnd_segments"]]
 
 
 #: Sec. V.A, quoted.
@@ -525,11 +576,16 @@ def fig5_comparison(summary: pd.DataFrame, *, table_pdrs, duration_s: float, n_s
                     ours=" > ".join(f"{k} {v:.1f}" for k, v in order.items()),
                     holds=bool(order.index[0] == "PR-R" and order.index[1] == "D-SACK"),
                     rule="order of the mean gThroughput over the PDRs: PR-R first, D-SACK second")
-    hi_r = [t4i.xs(q, level="pdr2").ooo_r_pct.idxmax() for q in table_pdrs]
-    table.add_claim("PR-R has the highest OOO-R (Table IV)", where="sec. V.B, Table IV",
-                    quote="PR R provides the highest OOO-R compared to others", paper="highest OOO-R",
-                    ours="highest: " + ", ".join(hi_r), holds=all(h == "PR-R" for h in hi_r),
-                    rule="PR-R highest at every Table IV PDR")
+    if t4i.ooo_r_pct.notna().any():
+        hi_r = [t4i.xs(q, level="pdr2").ooo_r_pct.idxmax() for q in table_pdrs]
+        table.add_claim("PR-R has the highest OOO-R (Table IV)", where="sec. V.B, Table IV",
+                        quote="PR R provides the highest OOO-R compared to others", paper="highest OOO-R",
+                        ours="highest: " + ", ".join(hi_r), holds=all(h == "PR-R" for h in hi_r),
+                        rule="PR-R highest at every Table IV PDR")
+    else:   # a simulator that does not count OOO-R (the papers' model: its driver does not)
+        table.add_not_assessed("PR-R has the highest OOO-R (Table IV)", where="sec. V.B, Table IV",
+                               quote="PR R provides the highest OOO-R compared to others", paper="highest OOO-R",
+                               reason="not computed: OOO-R was not measured in these runs")
     more_bo = [t4i.loc[(q, "PR-R")].ooo_bo_kbyte > t4i.loc[(q, "D-SACK")].ooo_bo_kbyte for q in table_pdrs]
     table.add_claim("PR-R needs more buffer than D-SACK (Table IV)", where="sec. V.B, Table IV",
                     quote="PR-R has the highest OOO-R and requires more buffer space compared to D-SACK",

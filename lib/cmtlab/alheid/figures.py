@@ -67,12 +67,14 @@ def plot_cwnd(cwnd, *, solutions=SOLUTION_ORDER, title: str = ""):
     return fig
 
 
-def plot_table1(gains, *, kernel=None, meanings=("rtt", "one_way"), setup: str = "base", title: str = ""):
+def plot_table1(gains, *, kernel=None, model=None, meanings=("rtt", "one_way"), setup: str = "base", title: str = ""):
     """Table I: gain over single-path TCP against the delay difference, one panel per reading of Δ.
 
     ``gains`` from :func:`cmtlab.alheid.table1.gains` (one line per variant, 95 % CI bars); the
     paper's Linux and ns-3 columns as markers; ``kernel`` (optional, from
-    :func:`cmtlab.alheid.table1.kernel_gains_from_chapter`) as open markers per congestion control.
+    :func:`cmtlab.alheid.table1.kernel_gains_from_chapter`) as open markers per congestion control;
+    ``model`` (optional, :func:`cmtlab.papers_sim.alheid.gains`) the papers' simulator's D_SACK runs
+    as a thick line.
     """
     import matplotlib.pyplot as plt
 
@@ -91,6 +93,10 @@ def plot_table1(gains, *, kernel=None, meanings=("rtt", "one_way"), setup: str =
             marker, ls = markers.get(var, ("o", "-"))
             ax.errorbar(gg.delta_ms, gg.gain_pct, yerr=gg.gain_ci95_pct.fillna(0), marker=marker, ls=ls, capsize=2,
                         lw=1.2, ms=5, mfc="none" if ls != "-" else None, color=T1_COLOURS.get(var), label=var)
+        if model is not None and len(model):
+            m = model[(model.reordering == "dsack") & (model.meaning == meaning)].sort_values("delta_ms")
+            ax.plot(m.delta_ms, m.gain_pct, marker="s", ms=6, lw=2.2, color="#882255",
+                    label="papers' simulator (run here), D_SACK")
         ax.plot(list(PAPER_LINUX_GAIN_PCT), list(PAPER_LINUX_GAIN_PCT.values()), "k*", ms=11, ls="none",
                 label="paper, Linux")
         ax.plot(list(PAPER_NS3_GAIN_PCT), list(PAPER_NS3_GAIN_PCT.values()), "D", color="0.45", ms=7, ls="none",

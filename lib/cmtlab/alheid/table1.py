@@ -323,24 +323,71 @@ QUOTE_NS3_CLOSE = "The NS-3 results are close to the Linux study as shown in Tab
 QUOTE_BUFFER = "The size of the OOO received buffer is set to be large (10 MB) to avoid its effect on the performance"
 
 
-def comparison(g: pd.DataFrame, *, deltas_ms, meanings, duration_s: float, n_seeds: int,
-               max_occ_base_bytes: float):
-    """A1: the paper-vs-reproduction table of Table I (sec. IV.A), base setup, round robin + LIA.
+#: Reference-column names of the comparison (:func:`comparison`).
+MODEL_COLUMN = "papers' simulator (run here)"
+CMTLAB_COLUMN = "cmtlab, RFC base setup"
+PRESET_COLUMN = "cmtlab, papers' model preset"
+KERNEL_COLUMN = "Linux kernel (testbed, stored)"
+PRESET_SETUP = "paper's model preset"
 
-    Each Δ (ms) and reading of "delay difference" against both columns of Table I (gain in %, the
-    book's measured-number band with the 95 % CI over the seeds: an interval across a band edge is
-    "undecided at n seeds"), the claim that the gain falls with Δ (per reading), and the claim that
-    the 10 MB buffer does not limit (``max_occ_base_bytes``: the largest out-of-order occupancy of the
-    base setup, bytes; the 128 KiB setup's gain at the largest Δ is quoted when it was run).
+
+def model_gain_of(model: pd.DataFrame, delta_ms: float, meaning: str = "rtt", *, column: str = "gain_pct",
+                  reordering: str = "dsack") -> float:
+    """One value of the papers' simulator's Table I (:func:`cmtlab.papers_sim.alheid.gains`): ``column`` at
+    Δ (ms), reading ``meaning`` and the model's ``reordering`` (``"dsack"``: Table I's); ``nan`` if not run."""
+    m = model[(model.reordering == reordering) & (model.meaning == meaning) & (model.delta_ms == float(delta_ms))]
+    return float(m[column].iloc[0]) if len(m) else float("nan")
+
+
+def _kernel_text(kernel, d, meaning) -> str:
+    if kernel is None or not len(kernel):
+        return ""
+    parts = []
+    for cc in ("reno", "cubic"):
+        k = kernel[(kernel.congestion == cc) & (kernel.meaning == meaning) & (kernel.delta_ms == float(d))]
+        if len(k):
+            parts.append(f"{cc} {float(k.gain_pct.iloc[0]):.0f} %")
+    return ", ".join(parts)
+
+
+def comparison(g: pd.DataFrame, *, deltas_ms, meanings, duration_s: float, n_seeds: int,
+               max_occ_base_bytes: float, model: pd.DataFrame | None = None, model_max_ooo_bytes: float | None = None,
+               kernel: pd.DataFrame | None = None, model_transfer_bytes: int | None = None):
+    """A1: the paper-vs-reproduction table of Table I (sec. IV.A).
+
+    Each Δ (ms) and reading of "delay difference" against both columns of Table I (gain in %), the
+    claim that the gain falls with Δ (per reading), and the claim that the 10 MB buffer does not limit.
+
+    With ``model`` (:func:`cmtlab.papers_sim.alheid.gains` of the recorded runs of the papers' own
+    simulator) the verdicts are decided on the papers' simulator — the simulator the authors ran —
+    with its D_SACK runs (one run per point: the model is deterministic), and ``cmtlab``'s base setup
+    (round robin + LIA, RFC behaviour, 95 % CI over ``n_seeds`` seeds), ``cmtlab``'s papers' model
+    preset (the setup ``"paper's model preset"`` of ``g``, when run) and the stored kernel gains
+    (``kernel``, :func:`kernel_gains_from_chapter`) are reference columns.  ``model_max_ooo_bytes``
+    is the model's largest out-of-order list (bytes) over its two-path D_SACK runs (the buffer
+    claim); ``model_transfer_bytes`` its transfer size.  Without ``model`` the base setup decides
+    (the book's measured-number band with the 95 % CI: an interval across a band edge is
+    "undecided at n seeds").  ``max_occ_base_bytes``: the largest out-of-order occupancy of the base
+    setup (bytes); the 128 KiB setup's gain at the largest Δ is quoted when it was run.
     """
     from ..report import Comparison
 
     meanings = list(meanings)
-    table = Comparison()
+    on_model = model is not None
+    table = Comparison(here_column=MODEL_COLUMN) if on_model else Comparison()
+    cm_setup = (f"2 × {RATE_BPS / 1e6:g} Mbit/s, best path {1e3 * BASE_RTT_S:g} ms RTT, {QUEUE_PACKETS}-packet "
+                f"queues, {SEGMENT_BYTES} B, 10 MB buffer, {duration_s:g} s runs, round robin + LIA, {n_seeds} seeds")
+    if on_model:
+        mb = (model_transfer_bytes or 10_000_000) / 1e6
+        ours = (f"papers' simulator: the same paths and queues, Linked_Increases, D_SACK, mpTopology's 14000-B "
+                f"buffers, {mb:g}-MB transfers, variateDelay off, one run per point (deterministic)")
+        refs = {CMTLAB_COLUMN: cm_setup}
+    else:
+        ours, refs = cm_setup, {}
     table.add_input("two equal-bandwidth subflows, Δ = 0 / 100 / 500 ms, D-SACK, coupled CC (LIA)",
                     where="sec. IV.A, Table I", paper="rates, delays, queues, buffers, run length not stated",
-                    ours=f"2 × {RATE_BPS / 1e6:g} Mbit/s, best path {1e3 * BASE_RTT_S:g} ms RTT, {QUEUE_PACKETS}-packet "
-                         f"queues, {SEGMENT_BYTES} B, 10 MB buffer, {duration_s:g} s runs, round robin + LIA, {n_seeds} seeds")
+                    ours=ours, references=refs)
+    preset_run = PRESET_SETUP in set(g.get("setup", pd.Series(dtype=object)))
     for d in deltas_ms:
         if d not in PAPER_LINUX_GAIN_PCT:
             continue  # a Δ Table I does not report (a papermill re-run): in the gains table, not compared here
@@ -348,31 +395,55 @@ def comparison(g: pd.DataFrame, *, deltas_ms, meanings, duration_s: float, n_see
             if d == 0 and meaning != meanings[0]:
                 continue
             reading = "" if d == 0 else (" (Δ as RTT difference)" if meaning == "rtt" else " (Δ as one-way difference)")
-            ours = gain_of(g, d, meaning)
+            cm = gain_of(g, d, meaning)
             h = gain_of(g, d, meaning, column="gain_ci95_pct")
-            ci = (ours - h, ours + h) if math.isfinite(h) else None
+            ci = (cm - h, cm + h) if math.isfinite(h) else None
+            refs = {}
+            if on_model:
+                value, vci, vn = model_gain_of(model, d, meaning), None, None
+                refs[CMTLAB_COLUMN] = f"{cm:.0f} %" + (f" (95 % CI {ci[0]:.0f} to {ci[1]:.0f}, {n_seeds} seeds)"
+                                                       if ci is not None else "")
+                if preset_run:
+                    refs[PRESET_COLUMN] = f"{gain_of(g, d, meaning, setup_name=PRESET_SETUP):.0f} %"
+                kt = _kernel_text(kernel, d, meaning)
+                if kt:
+                    refs[KERNEL_COLUMN] = kt
+            else:
+                value, vci, vn = cm, ci, n_seeds
             for col, paper, quote in (("Linux", PAPER_LINUX_GAIN_PCT, QUOTE_TABLE1 if d in (0, 500) else ""),
                                       ("ns-3", PAPER_NS3_GAIN_PCT, QUOTE_NS3_CLOSE if d == 0 else "")):
                 table.add_value(f"MPTCP gain over best-path TCP, Δ = {d} ms{reading} — {col} column",
-                                where=f"sec. IV.A, Table I ({col} column)", quote=quote, paper=paper[d], ours=ours,
-                                unit="%", fmt=".0f", ci=ci, n_seeds=n_seeds,
-                                note="" if d == 0 else "the paper does not say which delay differs")
+                                where=f"sec. IV.A, Table I ({col} column)", quote=quote, paper=paper[d], ours=value,
+                                unit="%", fmt=".0f", ci=vci, n_seeds=vn,
+                                note="" if d == 0 else "the paper does not say which delay differs",
+                                references=dict(refs))
     paper_trend = ", ".join(" → ".join(f"{v:g}" for v in col.values()) + " %"
                             for col in (PAPER_LINUX_GAIN_PCT, PAPER_NS3_GAIN_PCT))
     for meaning in meanings:
-        vals = [gain_of(g, d, meaning) for d in sorted(deltas_ms)]
+        cm_vals = [gain_of(g, d, meaning) for d in sorted(deltas_ms)]
+        vals = [model_gain_of(model, d, meaning) for d in sorted(deltas_ms)] if on_model else cm_vals
+        refs = {CMTLAB_COLUMN: " → ".join(f"{v:.0f} %" for v in cm_vals)} if on_model else {}
         table.add_claim(f"the gain falls as the delay difference grows ({'RTT' if meaning == 'rtt' else 'one-way'} reading)",
                         where="Table I", paper=paper_trend, ours=" → ".join(f"{v:.0f} %" for v in vals),
                         holds=bool(all(a > b for a, b in zip(vals, vals[1:]))),
-                        rule="the mean gain at each larger Δ is lower")
+                        rule="the mean gain at each larger Δ is lower", references=refs)
     far = max(deltas_ms)
     buf = gain_of(g, far, "rtt", setup_name="receive buffer 128 KiB")
-    table.add_claim("a 10 MB receive buffer is large enough not to affect the results", where="sec. IV.A",
-                    quote=QUOTE_BUFFER, paper="10 MB avoids its effect",
-                    ours=f"at most {max_occ_base_bytes / 1e6:.2f} MB held out of order; with 131072 B the gain at "
-                         f"{far} ms (RTT reading) is {buf:.0f} % instead of {gain_of(g, far, 'rtt'):.0f} %",
-                    holds=bool(max_occ_base_bytes < BASE_SETUP["receive_buffer_bytes"]),
-                    rule="the largest out-of-order occupancy of any run stays below 10 MB")
+    cm_text = (f"at most {max_occ_base_bytes / 1e6:.2f} MB held out of order; with 131072 B the gain at "
+               f"{far} ms (RTT reading) is {buf:.0f} % instead of {gain_of(g, far, 'rtt'):.0f} %")
+    if on_model:
+        occ = float(model_max_ooo_bytes) if model_max_ooo_bytes is not None else float("nan")
+        table.add_claim("a 10 MB receive buffer is large enough not to affect the results", where="sec. IV.A",
+                        quote=QUOTE_BUFFER, paper="10 MB avoids its effect",
+                        ours=f"the model's out-of-order list held at most {occ / 1e3:.0f} kB (it is unbounded in "
+                             f"the model)", holds=bool(occ < BASE_SETUP["receive_buffer_bytes"]),
+                        rule="the largest out-of-order occupancy of any run stays below 10 MB",
+                        references={CMTLAB_COLUMN: cm_text})
+    else:
+        table.add_claim("a 10 MB receive buffer is large enough not to affect the results", where="sec. IV.A",
+                        quote=QUOTE_BUFFER, paper="10 MB avoids its effect", ours=cm_text,
+                        holds=bool(max_occ_base_bytes < BASE_SETUP["receive_buffer_bytes"]),
+                        rule="the largest out-of-order occupancy of any run stays below 10 MB")
     return table
 
 
@@ -417,4 +488,5 @@ __all__ = ["PAPER_LINUX_GAIN_PCT", "PAPER_NS3_GAIN_PCT", "DELTAS_MS", "MEANINGS"
            "UNBOUNDED_SSTHRESH_BYTES", "NS3_DEFAULT_BUFFER_BYTES", "BASE_SETUP", "SETUPS", "VARIANTS", "PAPER_VARIANT",
            "COLOURS", "setup", "seeds_for", "path_rtts_s", "scenario", "cases", "run", "gains", "gain_of",
            "closer_reading", "same_gains", "max_ooo_buffer_bytes", "sensitivity_table", "comparison",
-           "kernel_gains_from_chapter"]
+           "kernel_gains_from_chapter", "MODEL_COLUMN", "CMTLAB_COLUMN", "PRESET_COLUMN", "KERNEL_COLUMN",
+           "PRESET_SETUP", "model_gain_of"]

@@ -108,7 +108,9 @@ class PapersSimScenario:
     ``transfer_bytes`` (until the application read them) and ``duration_s`` (from the first
     data segment).  ``variate_delay``: mpTopology's ``variateDelay()`` after every application
     write.  ``loss_rate``: the model's own per-subflow loss (new data segments dropped at the
-    sender with that probability, ``SetLossThreshold``).  ``seed``: the F_RTO repetition
+    sender with that probability, ``SetLossThreshold``): one number for every subflow, or a tuple
+    with one per path.  ``loss_seed``: ``None`` keeps the model's constant ``srand(65536)``; an
+    integer re-seeds ``rand()`` when the loss is switched on (one repetition of the loss pattern).  ``seed``: the F_RTO repetition
     (:func:`frto_clock`); ``frto_wall_clock``: use the real wall clock instead.
     """
 
@@ -122,11 +124,12 @@ class PapersSimScenario:
     receive_buffer_bytes: int = DEFAULT_RECEIVE_BUFFER_BYTES
     queue_packets: int = DEFAULT_QUEUE_PACKETS
     variate_delay: bool = True
-    loss_rate: float = 0.0
+    loss_rate: float | tuple = 0.0
     sample_s: float = 0.1
     seed: int = 0
     frto_wall_clock: bool = False
     max_sim_time_s: float = 36_000.0
+    loss_seed: int | None = None
 
     @property
     def n_links(self) -> int:
@@ -136,6 +139,10 @@ class PapersSimScenario:
 
     def to_dict(self) -> dict:
         out = dataclasses.asdict(self)
+        if out["loss_seed"] is None:
+            del out["loss_seed"]   # keys of runs made before the option existed stay the same
+        if isinstance(out["loss_rate"], (tuple, list)):
+            out["loss_rate"] = list(out["loss_rate"])
         out["kind"] = "papers-sim"
         return out
 
@@ -169,9 +176,12 @@ class PapersSimScenario:
                f"--duration={self.duration_s if self.duration_s is not None else 0}",
                f"--sndbuf={self.send_buffer_bytes}", f"--rcvbuf={self.receive_buffer_bytes}",
                f"--queue={self.queue_packets}", f"--variate-delay={int(self.variate_delay)}",
-               f"--loss={self.loss_rate!r}", f"--sample={self.sample_s!r}", f"--max-time={self.max_sim_time_s!r}"]
+               "--loss=" + (",".join(repr(float(p)) for p in self.loss_rate) if isinstance(self.loss_rate, tuple)
+                            else repr(self.loss_rate)), f"--sample={self.sample_s!r}", f"--max-time={self.max_sim_time_s!r}"]
         if clock is not None:
             cmd.append(f"--frto-clock={clock}")
+        if self.loss_seed is not None:
+            cmd.append(f"--loss-seed={self.loss_seed}")
         return cmd
 
 
@@ -179,7 +189,7 @@ def scenario(rates_bps, one_way_delays_s, *, congestion="fully_coupled", reorder
              transfer_bytes=None, duration_s=None, send_buffer_bytes=DEFAULT_SEND_BUFFER_BYTES,
              receive_buffer_bytes=DEFAULT_RECEIVE_BUFFER_BYTES, queue_packets=DEFAULT_QUEUE_PACKETS,
              variate_delay=True, loss_rate=0.0, sample_s=0.1, seed=0, frto_wall_clock=False,
-             max_sim_time_s=36_000.0) -> PapersSimScenario:
+             max_sim_time_s=36_000.0, loss_seed=None) -> PapersSimScenario:
     """Validate the arguments and build a :class:`PapersSimScenario` (errors name the parameter).
 
     Without ``transfer_bytes`` and ``duration_s`` the run transfers mpTopology's 10 MB.
@@ -222,9 +232,17 @@ def scenario(rates_bps, one_way_delays_s, *, congestion="fully_coupled", reorder
     q = check_int("queue_packets", queue_packets, minimum=1, maximum=1_000_000)
     if not isinstance(variate_delay, (bool, np.bool_)):
         raise ValueError(f"variate_delay must be True or False, got {variate_delay!r}")
-    loss = check_non_negative("loss_rate", loss_rate)
-    if not loss < 1:
-        raise ValueError(f"loss_rate must be in [0, 1), got {loss!r}")
+    if isinstance(loss_rate, (list, tuple, np.ndarray)):
+        loss = floats("loss_rate", loss_rate, 0.0, 1.0)
+        if len(loss) != len(rates):
+            raise ValueError(f"loss_rate must be one number or one per path ({len(rates)}), got {len(loss)} values")
+        if any(p >= 1 for p in loss):
+            raise ValueError(f"loss_rate values must be in [0, 1), got {loss_rate!r}")
+    else:
+        loss = check_non_negative("loss_rate", loss_rate)
+        if not loss < 1:
+            raise ValueError(f"loss_rate must be in [0, 1), got {loss!r}")
+    lsd = None if loss_seed is None else check_int("loss_seed", loss_seed, minimum=0, maximum=2**31 - 1)
     smp = check_positive("sample_s", sample_s)
     if smp > 60:
         raise ValueError(f"sample_s must be in (0, 60] seconds, got {smp!r}")
@@ -235,7 +253,8 @@ def scenario(rates_bps, one_way_delays_s, *, congestion="fully_coupled", reorder
     return PapersSimScenario(rates_bps=rates, one_way_delays_s=delays, congestion=cc, reordering=ro,
                              transfer_bytes=E, duration_s=dur, send_buffer_bytes=snd, receive_buffer_bytes=rcv,
                              queue_packets=q, variate_delay=bool(variate_delay), loss_rate=loss, sample_s=smp,
-                             seed=sd, frto_wall_clock=bool(frto_wall_clock), max_sim_time_s=tmax)
+                             seed=sd, frto_wall_clock=bool(frto_wall_clock), max_sim_time_s=tmax,
+                             loss_seed=lsd)
 
 
 # ---------------------------------------------------------------------------------------- results
@@ -354,7 +373,8 @@ def parse_output(sc: PapersSimScenario, out: dict, *, wall_time_s: float = float
     extra = {"goodput_bps": goodput, "delivered_bytes": delivered, "model_global_throughput_bps": mean_gt,
              "model_global_throughput_final_bps": float(gt[-1]) if gt.size else float("nan"),
              "sim_time_s": span, "first_data_s": first, "variate_delay": sc.variate_delay,
-             "loss_rate": sc.loss_rate, "frto_clock": out.get("frto_clock"), "queue_drops": out["queue_drops"],
+             "loss_rate": (",".join(f"{p:g}" for p in sc.loss_rate) if isinstance(sc.loss_rate, tuple)
+                           else sc.loss_rate), "frto_clock": out.get("frto_clock"), "queue_drops": out["queue_drops"],
              "max_ooo_segments": out["max_ooo_segments"], "spurious_detections":
                  out["spurious_eifel"] + out["spurious_dsack"] + out["spurious_frto"],
              "spurious_eifel": out["spurious_eifel"], "spurious_dsack": out["spurious_dsack"],

@@ -44,8 +44,19 @@ def _alheid():
     return alheid.build_cases(), {}, alheid.run_cases
 
 
+def _alheid_fig(which):
+    def make():
+        from . import alheid
+
+        if which == "fig6-cwnd":
+            return alheid.fig6_cases(), {}, alheid.run_fig6
+        return getattr(alheid, f"{which}_cases")(), {}, alheid.run_cases
+    return make
+
+
 #: Recorded sets: name → function returning ``(cases, run keyword arguments, runner)``.
-SETS = {"arabi-r1": _arabi, "alheid-table1": _alheid}
+SETS = {"arabi-r1": _arabi, "alheid-table1": _alheid, "alheid-fig4": _alheid_fig("fig4"),
+        "alheid-fig5": _alheid_fig("fig5"), "alheid-fig6-cwnd": _alheid_fig("fig6-cwnd")}
 
 
 def _relative_command(sc) -> str:

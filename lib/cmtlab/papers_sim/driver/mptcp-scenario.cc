@@ -27,7 +27,11 @@
 //     probability; --frto-clock=N makes time() return N (an F_RTO "repetition" is a clock value),
 //     without it time() is the real wall clock as in the original;
 //   * optional per-subflow random loss uses the model's own mechanism (SetLossThreshold: new data
-//     segments dropped at the sender with probability p, drawn with rand()).
+//     segments dropped at the sender with probability p, drawn with rand()): --loss=p sets it on
+//     every subflow, --loss=p0,p1,... per subflow (subflows beyond the list: 0); the model seeds
+//     rand() with a constant (srand(65536) in every socket constructor), so --loss-seed=N re-seeds
+//     it with N + 1 when the loss is switched on (1 s after the connection, before any data), which
+//     makes N one repetition of the loss pattern; without it the model's constant stands.
 // Output: one JSON object on stdout (counters parsed from the model's own warning lines, samples
 // of cwnd, RTT estimate, "global throughput" and delivered bytes every --sample seconds).
 
@@ -102,11 +106,12 @@ struct Options
   double duration;       // <= 0: until the transfer completes
   unsigned sndbuf, rcvbuf, clientRcvbuf, unordMax, queue;
   int variate;
-  double loss;
+  std::vector<double> loss;   // per subflow; one value: every subflow
+  long long lossSeed;         // < 0: keep the model's srand (65536)
   double sample;
   double maxTime;
   Options () : cc (3), pr (3), bytes (10000000), duration (0), sndbuf (14000), rcvbuf (14000),
-               clientRcvbuf (2000), unordMax (50), queue (100), variate (1), loss (0), sample (0.1),
+               clientRcvbuf (2000), unordMax (50), queue (100), variate (1), lossSeed (-1), sample (0.1),
                maxTime (36000) {}
 };
 
@@ -299,9 +304,14 @@ static void WriteUntilBufferFull (Ptr<Socket> localSocket, unsigned int txSpace)
 
 static void ApplyLoss ()
 {
-  if (g_opt.loss > 0)
-    for (uint32_t i = 0; i < g_socket->subflows.size (); i++)
-      g_socket->SetLossThreshold (i, g_opt.loss);
+  if (g_opt.lossSeed >= 0)
+    srand ((unsigned) (g_opt.lossSeed + 1));   // + 1: glibc's srand (0) is srand (1)
+  for (uint32_t i = 0; i < g_socket->subflows.size (); i++)
+    {
+      double p = g_opt.loss.size () == 1 ? g_opt.loss[0] : (i < g_opt.loss.size () ? g_opt.loss[i] : 0.0);
+      if (p > 0)
+        g_socket->SetLossThreshold (i, p);
+    }
 }
 
 static void connectionSucceeded (Ptr<Socket>)
@@ -446,7 +456,8 @@ int main (int argc, char *argv[])
       else if (k == "rcvbuf") g_opt.rcvbuf = atoi (v.c_str ());
       else if (k == "queue") g_opt.queue = atoi (v.c_str ());
       else if (k == "variate-delay") g_opt.variate = atoi (v.c_str ());
-      else if (k == "loss") g_opt.loss = atof (v.c_str ());
+      else if (k == "loss") g_opt.loss = ParseList (v);
+      else if (k == "loss-seed") g_opt.lossSeed = atoll (v.c_str ());
       else if (k == "sample") g_opt.sample = atof (v.c_str ());
       else if (k == "max-time") g_opt.maxTime = atof (v.c_str ());
       else if (k == "frto-clock") g_frtoClock = atoll (v.c_str ());
@@ -460,6 +471,10 @@ int main (int argc, char *argv[])
   if (g_opt.pr < 0 || g_opt.pr > 5) Die ("--pr must be 0..5 (5: PR-R, patch 05)");
   if (g_opt.bytes <= 0 && g_opt.duration <= 0) Die ("give --bytes or --duration");
   if (g_opt.sample <= 0) Die ("--sample must be > 0");
+  for (size_t i = 0; i < g_opt.loss.size (); i++)
+    if (!(g_opt.loss[i] >= 0 && g_opt.loss[i] < 1)) Die ("--loss values must be in [0, 1)");
+  if (g_opt.loss.size () > 1 && g_opt.loss.size () != g_opt.rates.size ())
+    Die ("--loss needs one value (every subflow) or one per path");
   g_data = new uint8_t[g_opt.sndbuf];
   memset (g_data, 0, g_opt.sndbuf);
 
