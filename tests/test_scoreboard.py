@@ -105,3 +105,54 @@ def test_policy_page_states_the_librarys_rules():
         assert f"**{v}" in page, v
     toc = (REPO / "_toc.yml").read_text(encoding="utf-8")
     assert toc.index("book/scoreboard") < toc.index("book/verdict-policy") < toc.index("notebooks/")
+
+
+# ------------------------------------------------------------------ totals and the intro's findings
+SUM = re.compile(r"\{glue-sum\}`([^`]+)::(\w+)`")
+
+
+def _matched(patterns: str) -> set[str]:
+    """The notebooks (stems) a glue-sum's comma-separated patterns name (as the book extension does)."""
+    import fnmatch
+
+    stems = {p.stem for p in (REPO / "notebooks").glob("*.ipynb")}
+    out = set()
+    for pattern in patterns.split(","):
+        pattern = pattern.strip().removeprefix("../notebooks/").removesuffix(".ipynb")
+        hit = {s for s in stems if fnmatch.fnmatchcase(s, pattern)}
+        assert hit, f"{pattern!r} matches no notebook"
+        out |= hit
+    return out
+
+
+def test_scoreboard_totals_row_sums_every_chapter_on_the_board():
+    totals = [line for line in BOARD.splitlines() if line.startswith("| **all**")]
+    assert len(totals) == 1
+    sums = SUM.findall(totals[0])
+    assert {k for _, k in sums} == {f"verdicts_{k}" for k in KEYS + ["claims", "checks", "checks_met"]}
+    on_board = {nb for nb, k in GLUE.findall(BOARD) if k.startswith("verdicts_")}
+    for patterns, _ in sums:
+        assert _matched(patterns) == on_board, "the totals row must sum exactly the chapters on the board"
+
+
+def test_intro_findings_partition_the_chapters():
+    intro = (REPO / "book" / "intro.md").read_text(encoding="utf-8")
+    assert intro.index("## What the book found") < intro.index("## The four papers"), "findings come first"
+    table = [line for line in intro.splitlines() if line.startswith("| ") and "{glue-sum}" in line]
+    rows = [(line, SUM.findall(line)) for line in table]
+    assert len(rows) >= 5
+    on_board = {nb for nb, k in GLUE.findall(BOARD) if k.startswith("verdicts_")}
+    seen: list[str] = []
+    for line, sums in rows[:-1]:
+        assert {k for _, k in sums} == {f"verdicts_{k}" for k in KEYS + ["claims"]}, line
+        assert len({p for p, _ in sums}) == 1, f"one set of chapters per row: {line}"
+        seen += sorted(_matched(sums[0][0]))
+    assert sorted(seen) == sorted(set(seen)), "a chapter is counted in two rows"
+    assert set(seen) == on_board, "the paper rows must cover every chapter of the scoreboard"
+    last_line, last = rows[-1]
+    assert "all" in last_line and all(_matched(p) == on_board for p, _ in last)
+    # headline results: numbers glued, never typed
+    for line in intro.split("## The four papers")[0].splitlines():
+        if line.lstrip().startswith("* "):
+            bare = re.sub(r"\{glue:text\}`[^`]*`|\{doc\}`[^`]*`|\{cite\}`[^`]*`|ns-3\.\d+", "", line)
+            assert not re.search(r"\d+\.\d+|\d+ ?%", bare), f"typed number in a headline: {line}"

@@ -14,16 +14,22 @@ the source is.
 
 from __future__ import annotations
 
+import fnmatch
 import importlib
 import pkgutil
+import posixpath
 
 from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.errors import ExtensionError
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode, nested_parse_with_titles
+
+LOGGER = logging.getLogger(__name__)
 
 NO_REPOSITORY = (
     "This copy of the book was built without a public repository address. The source of every "
@@ -85,17 +91,21 @@ class ApiReference(SphinxDirective):
                 for info in pkgutil.walk_packages(module.__path__, prefix=name + ".")
                 if not any(part.startswith("_") for part in info.name.split("."))
             ):
-                lines += _automodule(sub, "###", members=True)
+                # a subpackage re-exports its modules' names (__all__): document only what its
+                # __init__ defines, each object once, under the module that defines it
+                is_package = hasattr(importlib.import_module(sub), "__path__")
+                lines += _automodule(sub, "###", members=True, own_only=is_package)
         container = nodes.section()
         container.document = self.state.document
         nested_parse_with_titles(self.state, StringList(lines, source="cmtlab-api"), container)
         return list(container.children)
 
 
-def _automodule(name: str, heading: str, members: bool) -> list[str]:
+def _automodule(name: str, heading: str, members: bool, own_only: bool = False) -> list[str]:
     # autodoc writes reStructuredText, so its directive goes in an eval-rst block
-    option = ":members:" if members else ":no-members:"
-    return ["", f"{heading} `{name}`", "", "```{eval-rst}", f".. automodule:: {name}", f"   {option}", "```", ""]
+    options = [":members:" if members else ":no-members:"] + ([":ignore-module-all:"] if own_only else [])
+    return (["", f"{heading} `{name}`", "", "```{eval-rst}", f".. automodule:: {name}"]
+            + [f"   {o}" for o in options] + ["```", ""])
 
 
 # ---------------------------------------------------------------- short names in docstrings
@@ -172,21 +182,84 @@ def _resolve_short_name(app: Sphinx, env, node, contnode):
     return None
 
 
+# ---------------------------------------------------------------- sums of glued counts
+class glue_sum(nodes.Inline, nodes.TextElement):
+    """Placeholder of a ``glue-sum`` role, replaced once every notebook's glue cache is written."""
+
+
+def glue_sum_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """``{glue-sum}`PATTERNS::key```: the sum of the integer ``key`` glued by every notebook matched.
+
+    ``PATTERNS`` is a comma-separated list of document paths as in ``{glue:text}`` (relative to the
+    page, without ``.ipynb``), each possibly with ``*`` wildcards, e.g.
+    ``../notebooks/alheid-*,../notebooks/linux-mptcp-validation::verdicts_reproduced``.  Every
+    pattern must match a notebook of the book and every notebook matched must glue ``key`` as an
+    integer; otherwise the build warns (and the strict build fails) — a sum never silently leaves a
+    chapter out.  The notebooks summed are recorded on the node (``docnames``) for the tests.
+    """
+    env = inliner.document.settings.env
+    if "::" not in text:
+        msg = inliner.reporter.warning(f"glue-sum needs 'PATTERNS::key', got {text!r}", line=lineno)
+        return [], [msg]
+    patterns, key = text.rsplit("::", 1)
+    here = posixpath.dirname(env.docname)
+    notebooks = sorted(d for d in env.found_docs if str(env.doc2path(d)).endswith(".ipynb"))
+    docnames: list[str] = []
+    for pattern in (p.strip() for p in patterns.split(",")):
+        target = posixpath.normpath(posixpath.join(here, pattern.removesuffix(".ipynb")))
+        matched = [d for d in notebooks if fnmatch.fnmatchcase(d, target)]
+        if not matched:
+            msg = inliner.reporter.warning(f"glue-sum: {pattern!r} matches no notebook of the book", line=lineno)
+            return [], [msg]
+        docnames += [d for d in matched if d not in docnames]
+    for d in docnames:
+        env.note_dependency(env.doc2path(d))
+    node = glue_sum(rawtext, "", key=key.strip(), docnames=docnames)
+    node.source, node.line = inliner.reporter.get_source_and_line(lineno)
+    return [node], []
+
+
+class ReplaceGlueSums(SphinxPostTransform):
+    """Replace each ``glue_sum`` node by the sum of its notebooks' glued integers (myst-nb glue caches)."""
+
+    default_priority = 5
+
+    def apply(self, **kwargs) -> None:
+        from myst_nb.ext.glue.crossref import read_glue_cache
+
+        folder = self.env.mystnb_config.output_folder
+        for node in list(self.document.findall(glue_sum)):
+            total, missing = 0, []
+            for docname in node["docnames"]:
+                output = read_glue_cache(folder, docname).get(node["key"])
+                try:
+                    total += int(output["data"]["text/plain"])
+                except (TypeError, KeyError, ValueError):
+                    missing.append(docname)
+            if missing:
+                LOGGER.warning(f"glue-sum: {node['key']!r} is not an integer glued by {', '.join(missing)}",
+                               location=node)
+                node.replace_self(nodes.inline("", "?", classes=["glue-sum", "missing"]))
+                continue
+            node.replace_self(nodes.inline(str(total), str(total), classes=["pasted-text", "glue-sum"]))
+
+
 # ---------------------------------------------------------------- module constants stay reST
 _CONSTANT_DOCSTRINGS: dict[str, list[str]] = {}
 
 
 def _keep_constant_docstring(app, what, name, obj, options, lines):
     """Before napoleon: remember the ``#:`` comment of a module constant or attribute."""
-    if what in ("data", "attribute"):
+    if what in ("data", "attribute", "property"):
         _CONSTANT_DOCSTRINGS[name] = list(lines)
 
 
 def _restore_constant_docstring(app, what, name, obj, options, lines):
-    """After napoleon: put it back.  Napoleon reads "text: more text" in such a comment as
+    """After napoleon: put it back.  Napoleon reads "text: more text" in such a comment (or a property's
+    docstring) as
     "type: description" (e.g. "Default RTO deviation factor K of eq. 15 (Theorem 2: ...)"), which
     turns prose into a broken type reference; these comments are prose, not typed fields."""
-    if what in ("data", "attribute") and name in _CONSTANT_DOCSTRINGS:
+    if what in ("data", "attribute", "property") and name in _CONSTANT_DOCSTRINGS:
         lines[:] = _CONSTANT_DOCSTRINGS.pop(name)
 
 
@@ -194,6 +267,9 @@ def setup(app: Sphinx) -> dict:
     # after myst-parser has registered myst_substitutions (priority 500 is the default)
     app.connect("config-inited", _repository_setting, priority=900)
     app.add_directive("cmtlab-api", ApiReference)
+    app.add_node(glue_sum)
+    app.add_role("glue-sum", glue_sum_role)
+    app.add_post_transform(ReplaceGlueSums)
     app.connect("missing-reference", _resolve_short_name)
     app.connect("autodoc-process-docstring", _keep_constant_docstring, priority=100)
     app.connect("autodoc-process-docstring", _restore_constant_docstring, priority=900)

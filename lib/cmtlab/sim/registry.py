@@ -7,15 +7,15 @@ with :func:`make`.  The engine never branches on a mechanism's name or type.
 
 Kinds (each the interface of one package of :mod:`cmtlab.sim`):
 
-==============  =============================================================  ===========================
-kind            interface                                                      where
-==============  =============================================================  ===========================
+==============  ==============================================================  ===========================
+kind            interface                                                       where
+==============  ==============================================================  ===========================
 ``congestion``  :class:`~cmtlab.sim.mechanisms.congestion.CongestionControl`    ``mechanisms/congestion/``
 ``recovery``    :class:`~cmtlab.sim.mechanisms.recovery.RecoveryAlgorithm`      ``mechanisms/recovery/``
 ``reordering``  :class:`~cmtlab.sim.mechanisms.reordering.ReorderingResponse`   ``mechanisms/reordering/``
 ``scheduler``   :class:`~cmtlab.sim.mechanisms.schedulers.ConnectionScheduler`  ``mechanisms/schedulers/``
-``link``        :class:`~cmtlab.sim.net.link.LinkModel`                        ``net/``
-==============  =============================================================  ===========================
+``link``        :class:`~cmtlab.sim.net.link.LinkModel`                         ``net/``
+==============  ==============================================================  ===========================
 
 Register a class where it is defined::
 
