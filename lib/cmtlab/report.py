@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -97,6 +98,39 @@ def fmt_number(x: float, fmt: str = ".3g") -> str:
     if s.startswith("-") and stripped == "":
         s = s[1:]
     return s
+
+
+#: A rule shared by at least this many rows (and at least half of them) is written once, in the caption.
+SHARED_RULE_ROWS = 3
+#: What a rule cell shows when its rule is the caption's.
+SHARED_RULE_CELL = "see caption"
+#: A note longer than this (characters) moves under the table as a numbered note.
+LONG_NOTE_CHARS = 120
+
+_NEGATIVE_ZERO = re.compile(r"(?<![\w.])-(?=0(?:\.0+)?(?![\d.])(?:\s?%)?)")
+_INLINE_MATH = re.compile(r"(?<![\\$])\$(?=\S)([^$<>\n]+?)(?<=\S)\$(?![\d$])")
+
+
+def no_negative_zero(text: str) -> str:
+    """``text`` with every negative zero ("-0", "-0.0", "-0 %", "-0%") written without its sign.
+
+    >>> no_negative_zero("rfc: -0%, F-RTO -9%, -0.00 and -0.5")
+    'rfc: 0%, F-RTO -9%, 0.00 and -0.5'
+    """
+    return _NEGATIVE_ZERO.sub("", text)
+
+
+def html_escape(text: str) -> str:
+    import html
+
+    return html.escape(str(text), quote=False)
+
+
+def render_math(html_text: str) -> str:
+    """Inline TeX ``$…$`` in table cells as MathJax inline math (``\\(…\\)`` in a ``math`` span),
+    so the book typesets it instead of showing the dollars."""
+    return _INLINE_MATH.sub(lambda m: f'<span class="math notranslate nohighlight">\\({m.group(1)}\\)</span>',
+                            html_text)
 
 
 def _undecided(n_seeds) -> str:
@@ -557,33 +591,74 @@ class Comparison:
         glue(f"{prefix}_text", self.summary_text(), display=False)
         return out
 
-    def _styled(self, frame: pd.DataFrame, uuid_seed: str):
+    def _styled(self, frame: pd.DataFrame, uuid_seed: str, caption: str = ""):
+        frame = frame.map(lambda v: no_negative_zero(v) if isinstance(v, str) else v)
         uuid = hashlib.sha256((uuid_seed + frame.to_json()).encode()).hexdigest()[:8]  # stable HTML ids
-        return (frame.style.set_uuid(uuid).hide(axis="index").format(escape="html")
-                .map(lambda v: f"background-color: {VERDICT_COLOURS.get(v, VERDICT_COLOURS[UNDECIDED] if str(v).startswith(UNDECIDED) else '')}",
-                     subset=["verdict"])
-                .set_properties(**{"text-align": "left"}))
+        styler = (frame.style.set_uuid(uuid).hide(axis="index").format(escape="html")
+                  .map(lambda v: f"background-color: {VERDICT_COLOURS.get(v, VERDICT_COLOURS[UNDECIDED] if str(v).startswith(UNDECIDED) else '')}",
+                       subset=["verdict"])
+                  .set_properties(**{"text-align": "left"}))
+        if caption:
+            styler = styler.set_caption(html_escape(caption))
+        return styler
+
+    def layout(self, frame: pd.DataFrame | None = None) -> tuple[pd.DataFrame, str, list[str]]:
+        """The paper-claim table as it is shown: ``(frame, caption, notes)``.
+
+        A rule that decides at least :data:`SHARED_RULE_ROWS` rows and at least half of them is
+        written once, in the caption, and its cells read :data:`SHARED_RULE_CELL`; a note longer than
+        :data:`LONG_NOTE_CHARS` characters moves under the table as a numbered note and its cell reads
+        "note n".  Negative zeros ("-0 %") read as zeros.  The verdicts and every other cell are
+        unchanged, so the counts of the shown table are those of :meth:`summary`.
+        """
+        frame = (self.to_frame() if frame is None else frame).copy()
+        caption = ""
+        if "rule" in frame.columns and len(frame):
+            counts = frame["rule"].value_counts()
+            rule, n = counts.index[0], int(counts.iloc[0])
+            if n >= SHARED_RULE_ROWS and 2 * n >= len(frame):
+                every = n == len(frame)
+                caption = (f"Rule of every row: {rule}." if every
+                           else f"Rule where the rule column says “{SHARED_RULE_CELL}”: {rule}.")
+                frame.loc[frame["rule"] == rule, "rule"] = SHARED_RULE_CELL
+        notes: list[str] = []
+        if "note" in frame.columns:
+            for i, text in frame["note"].items():
+                if isinstance(text, str) and len(text) > LONG_NOTE_CHARS:
+                    notes.append(no_negative_zero(text))
+                    frame.loc[i, "note"] = f"note {len(notes)}"
+        return frame, caption, notes
 
     def style(self):
-        """The paper-claim table as a pandas Styler, verdicts coloured."""
-        return self._styled(self.to_frame(), "claims")
+        """The paper-claim table as a pandas Styler, verdicts coloured, a shared rule in the caption."""
+        frame, caption, _ = self.layout()
+        return self._styled(frame, "claims", caption)
 
     def style_checks(self):
         """The checks-of-this-book table as a pandas Styler."""
-        return self._styled(self.checks_frame(), "checks")
+        frame, caption, _ = self.layout(self.checks_frame())
+        return self._styled(frame, "checks", caption)
+
+    def _html(self, frame: pd.DataFrame, uuid_seed: str) -> str:
+        shown, caption, notes = self.layout(frame)
+        out = self._styled(shown, uuid_seed, caption).to_html()
+        if notes:
+            items = "".join(f"<li>{html_escape(n)}</li>" for n in notes)
+            out += f'<ol class="cmtlab-table-notes">{items}</ol>'
+        return render_math(out)
 
     def show(self):
-        """Display the paper-claim table and, if any, the checks of this book (in a notebook)."""
-        from IPython.display import Markdown, display
+        """Display the paper-claim table (its long notes under it) and, if any, the checks of this book."""
+        from IPython.display import HTML, Markdown, display
 
         if self.rows:
-            display(self.style())
+            display(HTML(self._html(self.to_frame(), "claims")))
         else:
             display(Markdown("No claim of a paper is compared in this chapter (its verdict counts are zero)."))
         if self.checks:
             display(Markdown("**Checks of this book** (targets this book set itself; not paper claims, not counted "
                              "in the verdicts):"))
-            display(self.style_checks())
+            display(HTML(self._html(self.checks_frame(), "checks")))
 
 
 # --------------------------------------------------------------------------- verdicts in short
