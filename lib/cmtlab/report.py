@@ -661,6 +661,101 @@ class Comparison:
             display(HTML(self._html(self.checks_frame(), "checks")))
 
 
+# --------------------------------------------------------------------------- other tables of a chapter
+
+#: Unit suffixes of the library's column names and how a reader sees them: (suffix, unit shown, factor).
+#: Bit rates are shown in Mbit/s.
+UNIT_SUFFIXES = (("_mbps", "Mbit/s", 1.0), ("_kbps", "kbit/s", 1.0), ("_bps", "Mbit/s", 1e-6),
+                 ("_bytes", "bytes", 1.0), ("_pct", "%", 1.0), ("_ms", "ms", 1.0), ("_ns", "ns", 1.0),
+                 ("_s", "s", 1.0), ("_m", "m", 1.0), ("_segs", "segments", 1.0))
+#: Abbreviations of column names, spelt out.
+WORDS = {"n": "", "ci": "95 % CI of", "rel": "relative", "abs": "absolute", "diff": "difference",
+         "retrans": "retransmissions", "p90": "90th percentile of", "mc": "Monte-Carlo", "cwnd": "cwnd",
+         "rtt": "RTT", "ada": "ADA", "aba": "ABA", "tcp": "TCP", "mptcp": "MPTCP", "ber": "BER",
+         "dupack": "3-dupACK", "mathis": "Mathis law", "jain": "Jain's fairness index", "lia": "LIA"}
+
+
+def readable_name(name) -> str:
+    """A column name of the library as a reader reads it: words, the unit in parentheses.
+
+    >>> readable_name("goodput_bps"), readable_name("throughput_bps_cmtlab"), readable_name("sub0_retrans")
+    ('goodput (Mbit/s)', 'throughput cmtlab (Mbit/s)', 'subflow 1 retransmissions')
+    >>> readable_name("ci_goodput_bps"), readable_name("n_seeds"), readable_name("completion_time_tcp_s")
+    ('95 % CI of goodput (Mbit/s)', 'seeds', 'completion time TCP (s)')
+    """
+    if not isinstance(name, str) or "_" not in name:
+        return name
+    unit, rest = "", name
+    for suffix, shown, _ in UNIT_SUFFIXES:
+        at = rest.find(suffix + "_") if not rest.endswith(suffix) else len(rest) - len(suffix)
+        if at > 0:
+            unit, rest = shown, rest[:at] + rest[at + len(suffix):]
+            break
+    words = []
+    for w in rest.split("_"):
+        m = re.fullmatch(r"sub(\d+)", w)
+        w = f"subflow {int(m.group(1)) + 1}" if m else WORDS.get(w, w)
+        if w:
+            words.append(w)
+    return " ".join(words) + (f" ({unit})" if unit else "")
+
+
+def _factor(name) -> float:
+    if not isinstance(name, str):
+        return 1.0
+    for suffix, _, factor in UNIT_SUFFIXES:
+        if name.endswith(suffix) or (suffix + "_") in name:
+            return factor
+    return 1.0
+
+
+def format_value(x) -> str:
+    """One cell of a table as text: integers without decimals, other numbers with four significant
+    digits (thousands separated from 1000 on), never a negative zero; anything else as ``str``.
+
+    >>> [format_value(v) for v in (2.0, -0.0, 96.906716, 1234567.8, 0.000123, "a", True)]
+    ['2', '0', '96.91', '1,234,568', '0.000123', 'a', 'True']
+    """
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)):
+        return str(x)
+    x = float(x)
+    if not math.isfinite(x):
+        return "—" if math.isnan(x) else str(x)
+    if x == int(x) and abs(x) < 1e15:
+        return f"{int(x):,}" if abs(x) >= 10_000 else str(int(x))
+    text = f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.4g}"
+    return no_negative_zero(text)
+
+
+def readable(frame: pd.DataFrame, *, caption: str = ""):
+    """A table of a chapter as readers see it (a pandas Styler): column and index names spelt out
+    with their units (:func:`readable_name`; bit rates in Mbit/s), numbers by :func:`format_value`,
+    no index column when the index is a plain row number."""
+    out = frame.copy()
+    for col in out.columns:
+        f = _factor(col if not isinstance(col, tuple) else col[0])
+        if f != 1.0 and pd.api.types.is_numeric_dtype(out[col]):
+            out[col] = out[col] * f
+    rename = (lambda c: tuple(readable_name(x) for x in c)) if isinstance(out.columns, pd.MultiIndex) else readable_name
+    out.columns = [rename(c) for c in out.columns] if not isinstance(out.columns, pd.MultiIndex) else \
+        pd.MultiIndex.from_tuples([rename(c) for c in out.columns], names=out.columns.names)
+    out.index = out.index.set_names([readable_name(n) for n in out.index.names])
+    styler = out.style.format(format_value)
+    if isinstance(out.index, pd.RangeIndex):
+        styler = styler.hide(axis="index")
+    if caption:
+        styler = styler.set_caption(html_escape(caption))
+    return styler
+
+
+def use_table_format() -> None:
+    """Make every pandas table a notebook displays use :func:`format_value` ("2", not "2.000000";
+    no "-0"): the plain DataFrame display and a Styler without its own format.  Called by
+    :func:`cmtlab.plotting.use_style`."""
+    pd.set_option("display.float_format", format_value)
+    pd.set_option("styler.format.formatter", format_value)
+
+
 # --------------------------------------------------------------------------- verdicts in short
 
 def _claim_names(names: list[str], limit: int) -> str:
