@@ -740,7 +740,7 @@ def readable(frame: pd.DataFrame, *, caption: str = ""):
     out.columns = [rename(c) for c in out.columns] if not isinstance(out.columns, pd.MultiIndex) else \
         pd.MultiIndex.from_tuples([rename(c) for c in out.columns], names=out.columns.names)
     out.index = out.index.set_names([readable_name(n) for n in out.index.names])
-    styler = out.style.format(format_value)
+    styler = out.style.format(format_value).format_index(format_value, axis=0).format_index(format_value, axis=1)
     if isinstance(out.index, pd.RangeIndex):
         styler = styler.hide(axis="index")
     if caption:
