@@ -672,7 +672,10 @@ UNIT_SUFFIXES = (("_mbps", "Mbit/s", 1.0), ("_kbps", "kbit/s", 1.0), ("_bps", "M
 WORDS = {"n": "", "ci": "95 % CI of", "rel": "relative", "abs": "absolute", "diff": "difference",
          "retrans": "retransmissions", "p90": "90th percentile of", "mc": "Monte-Carlo", "cwnd": "cwnd",
          "rtt": "RTT", "ada": "ADA", "aba": "ABA", "tcp": "TCP", "mptcp": "MPTCP", "ber": "BER",
-         "dupack": "3-dupACK", "mathis": "Mathis law", "jain": "Jain's fairness index", "lia": "LIA"}
+         "dupack": "duplicate-ACK", "mathis": "Mathis law", "jain": "Jain's fairness index", "lia": "LIA",
+         "rtts": "RTTs", "olia": "OLIA"}
+#: Whole column names with a reader's name of their own.
+NAMES = {"ooo_r": "OOO-R", "ci_ooo_r": "95 % CI of OOO-R", "dupack_events": "3-dupACK events", "n": "n"}
 
 
 def readable_name(name) -> str:
@@ -683,8 +686,12 @@ def readable_name(name) -> str:
     >>> readable_name("ci_goodput_bps"), readable_name("n_seeds"), readable_name("completion_time_tcp_s")
     ('95 % CI of goodput (Mbit/s)', 'seeds', 'completion time TCP (s)')
     """
-    if not isinstance(name, str) or "_" not in name:
+    if not isinstance(name, str):
         return name
+    if name in NAMES:
+        return NAMES[name]
+    if "_" not in name:
+        return WORDS.get(name, name) or name
     unit, rest = "", name
     for suffix, shown, _ in UNIT_SUFFIXES:
         at = rest.find(suffix + "_") if not rest.endswith(suffix) else len(rest) - len(suffix)
@@ -697,7 +704,9 @@ def readable_name(name) -> str:
         w = f"subflow {int(m.group(1)) + 1}" if m else WORDS.get(w, w)
         if w:
             words.append(w)
-    return " ".join(words) + (f" ({unit})" if unit else "")
+    text = " ".join(words)
+    text = text[:-3] if text.endswith(" of") else text          # "ci_bps": "95 % CI", not "95 % CI of"
+    return text + (f" ({unit})" if unit else "")
 
 
 def _factor(name) -> float:
