@@ -294,3 +294,29 @@ def plot_rr_checks(panels: dict):
         plot_rr_check(frame, ax=ax)
         ax.set_title(title, fontsize=9)
     return fig
+
+
+def plot_path_model(trace, ber: dict, cross_load: float):
+    """The path model of OSIA sec. 5.1: (left) the share of one link's capacity the Pareto on-off cross
+    traffic takes (``trace`` of :func:`cmtlab.osia.experiments.cross_traffic_trace`), its mean load
+    marked; (right) the distribution of the bit-error rate per period (``ber`` of
+    :func:`cmtlab.osia.experiments.ber_check`), log-log, its mean marked."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=figsize(2, panel_height_in=3.2), constrained_layout=True)
+    axes[0].step(trace.time_s, trace.cross_share * 100, where="post", lw=0.8)
+    axes[0].axhline(cross_load * 100, color="black", ls=":", lw=1, label=f"mean load {cross_load:.0%}")
+    axes[0].set_xlabel("time (s)")
+    axes[0].set_ylabel("link capacity taken (%), 100 ms bins")
+    axes[0].legend()
+    axes[0].set_title("Pareto on-off cross traffic, one link", fontsize=9)
+    bins = np.logspace(-5, -3, 41)
+    axes[1].hist(ber["values"], bins=bins, color="0.5")
+    axes[1].axvline(ber["mean"], color="black", ls=":", lw=1, label=f"mean {ber['mean']:.2e}")
+    axes[1].set_xscale("log")
+    axes[1].set_yscale("log")
+    axes[1].set_xlabel("bit-error rate of a 100 ms period")
+    axes[1].set_ylabel("periods")
+    axes[1].legend()
+    axes[1].set_title(f"BER: bounded Pareto, shape {ber['shape']:.3f}", fontsize=9)
+    return fig
