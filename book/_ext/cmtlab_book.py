@@ -263,10 +263,27 @@ def _restore_constant_docstring(app, what, name, obj, options, lines):
         lines[:] = _CONSTANT_DOCSTRINGS.pop(name)
 
 
+# ---------------------------------------------------------------- no paths of the build machine
+def _path_free_data_documenter():
+    """autodoc's documenter of module data, without the value of a ``pathlib`` path: its repr is a
+    path of the machine that built the book (``/home/…/data/wifi/…``), not part of the API."""
+    from pathlib import PurePath
+
+    from sphinx.ext.autodoc import DataDocumenter
+
+    class PathFreeDataDocumenter(DataDocumenter):
+        def should_suppress_value_header(self) -> bool:
+            return isinstance(self.object, PurePath) or super().should_suppress_value_header()
+
+    return PathFreeDataDocumenter
+
+
 def setup(app: Sphinx) -> dict:
     # after myst-parser has registered myst_substitutions (priority 500 is the default)
     app.connect("config-inited", _repository_setting, priority=900)
     app.add_directive("cmtlab-api", ApiReference)
+    app.setup_extension("sphinx.ext.autodoc")
+    app.add_autodocumenter(_path_free_data_documenter(), override=True)
     app.add_node(glue_sum)
     app.add_role("glue-sum", glue_sum_role)
     app.add_post_transform(ReplaceGlueSums)
