@@ -18,6 +18,8 @@ import fnmatch
 import importlib
 import pkgutil
 import posixpath
+import re
+import sys
 
 from docutils import nodes
 from docutils.statemachine import StringList
@@ -278,6 +280,22 @@ def _path_free_data_documenter():
     return PathFreeDataDocumenter
 
 
+# ---------------------------------------------------------------- relative module references
+_RELATIVE_MOD = re.compile(r":mod:`(~?)\.(\w[\w.]*)`")
+
+
+def _absolute_module_refs(app, what, name, obj, options, lines):
+    """``:mod:`.figures``` in a docstring of a module of ``cmtlab.osia`` means ``cmtlab.osia.figures``, as
+    Python's relative import would; Sphinx instead searches every module named ``figures`` and warns
+    when there are several.  Rewrite such references to the absolute name before they are parsed."""
+    module = name if what == "module" else getattr(obj, "__module__", None) or name.rsplit(".", 1)[0]
+    mod = sys.modules.get(module)
+    package = module if mod is not None and hasattr(mod, "__path__") else module.rsplit(".", 1)[0]
+    for i, line in enumerate(lines):
+        if ":mod:`" in line:
+            lines[i] = _RELATIVE_MOD.sub(lambda m: f":mod:`{m.group(1) or '~'}{package}.{m.group(2)}`", line)
+
+
 def setup(app: Sphinx) -> dict:
     # after myst-parser has registered myst_substitutions (priority 500 is the default)
     app.connect("config-inited", _repository_setting, priority=900)
@@ -288,6 +306,7 @@ def setup(app: Sphinx) -> dict:
     app.add_role("glue-sum", glue_sum_role)
     app.add_post_transform(ReplaceGlueSums)
     app.connect("missing-reference", _resolve_short_name)
+    app.connect("autodoc-process-docstring", _absolute_module_refs, priority=50)
     app.connect("autodoc-process-docstring", _keep_constant_docstring, priority=100)
     app.connect("autodoc-process-docstring", _restore_constant_docstring, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
