@@ -292,8 +292,12 @@ def _absolute_module_refs(app, what, name, obj, options, lines):
     mod = sys.modules.get(module)
     package = module if mod is not None and hasattr(mod, "__path__") else module.rsplit(".", 1)[0]
     for i, line in enumerate(lines):
-        if ":mod:`" in line:
-            lines[i] = _RELATIVE_MOD.sub(lambda m: f":mod:`{m.group(1) or '~'}{package}.{m.group(2)}`", line)
+        if ":mod:`" not in line:
+            continue
+        lines[i] = _RELATIVE_MOD.sub(lambda m: f":mod:`{m.group(1) or '~'}{package}.{m.group(2)}`", line)
+        underline = lines[i + 1] if i + 1 < len(lines) else ""
+        if re.fullmatch(r"([=\-~^\"'`#*+])\1+", underline.strip()) and len(underline.strip()) < len(lines[i].strip()):
+            lines[i + 1] = underline.strip()[0] * len(lines[i].strip())   # a section title stays underlined
 
 
 def setup(app: Sphinx) -> dict:
