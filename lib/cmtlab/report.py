@@ -127,8 +127,8 @@ def html_escape(text: str) -> str:
 
 
 def render_math(html_text: str) -> str:
-    """Inline TeX ``$…$`` in table cells as MathJax inline math (``\\(…\\)`` in a ``math`` span),
-    so the book typesets it instead of showing the dollars."""
+    """Inline TeX ``$…$`` in table cells as MathJax inline math (a span of class ``math`` with TeX's
+    inline delimiters), so the book typesets it instead of showing the dollars."""
     return _INLINE_MATH.sub(lambda m: f'<span class="math notranslate nohighlight">\\({m.group(1)}\\)</span>',
                             html_text)
 
