@@ -243,7 +243,7 @@ class ReplaceGlueSums(SphinxPostTransform):
                                location=node)
                 node.replace_self(nodes.inline("", "?", classes=["glue-sum", "missing"]))
                 continue
-            node.replace_self(nodes.inline(str(total), str(total), classes=["pasted-text", "glue-sum"]))
+            node.replace_self(nodes.inline(str(total), str(total), classes=["glue-sum"]))
 
 
 # ---------------------------------------------------------------- module constants stay reST
