@@ -168,6 +168,10 @@ def _resolve_short_name(app: Sphinx, env, node, contnode):
         elif owner and qualname:
             candidates.insert(0, f"{owner}.{qualname}")
         parent = path.rsplit(".", 1)[0]
+        if not qualname:  # an attribute's value (True, 0.5 …): the attribute of its class's own entry
+            holder = _python_object(parent)
+            if getattr(holder, "__qualname__", None) and getattr(holder, "__module__", None):
+                candidates.insert(0, f"{holder.__module__}.{holder.__qualname__}.{path.rsplit('.', 1)[1]}")
         candidates += [owner or "", parent]
         for name in candidates:
             if name and name in domain.objects:

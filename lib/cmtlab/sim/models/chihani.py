@@ -200,7 +200,7 @@ class ChihaniRecovery(RecoveryAlgorithm):
 @register("recovery", "chihani_ns3")
 class ChihaniNs3Recovery(ChihaniRecovery):
     """:class:`ChihaniRecovery` calibrated against the built model (``DupAck``): the sender keeps
-    no loss marks (``loss_marks`` of :class:`~cmtlab.sim.mechanisms.recovery.RecoveryAlgorithm` ``False``) —
+    no loss marks (:attr:`~cmtlab.sim.mechanisms.recovery.RecoveryAlgorithm.loss_marks` ``False``) —
     only the third duplicate ACK retransmits, one segment; partial ACKs retransmit nothing and
     duplicate ACKs during recovery open nothing."""
 
