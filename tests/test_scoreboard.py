@@ -130,12 +130,11 @@ def test_scoreboard_totals_row_sums_every_chapter_on_the_board():
     assert len(totals) == 1
     sums = SUM.findall(totals[0])
     assert {k for _, k in sums} == {f"verdicts_{k}" for k in KEYS + ["claims", "checks", "checks_met"]}
-    on_board = {nb for nb, k in GLUE.findall(BOARD) if k.startswith("verdicts_")}
-    for patterns, _ in sums:
-        assert _matched(patterns) == on_board, "the totals row must sum exactly the chapters on the board"
+    # "@scoreboard": the notebooks whose key the board itself glues, so a new row is counted at once
+    assert all(p == "@scoreboard" for p, _ in sums), totals[0]
 
 
-def test_intro_findings_partition_the_chapters():
+def test_intro_findings_count_each_chapter_once():
     intro = (REPO / "book" / "intro.md").read_text(encoding="utf-8")
     assert intro.index("## What the book found") < intro.index("## The four papers"), "findings come first"
     table = [line for line in intro.splitlines() if line.startswith("| ") and "{glue-sum}" in line]
@@ -148,9 +147,11 @@ def test_intro_findings_partition_the_chapters():
         assert len({p for p, _ in sums}) == 1, f"one set of chapters per row: {line}"
         seen += sorted(_matched(sums[0][0]))
     assert sorted(seen) == sorted(set(seen)), "a chapter is counted in two rows"
-    assert set(seen) == on_board, "the paper rows must cover every chapter of the scoreboard"
+    assert set(seen) <= on_board, "a paper row counts a chapter the scoreboard does not show"
+    for paper in ("song-", "osia-", "arabi-", "alheid-"):   # every chapter of the four papers is in a row
+        assert {nb for nb in on_board if nb.startswith(paper)} <= set(seen), paper
     last_line, last = rows[-1]
-    assert "all" in last_line and all(_matched(p) == on_board for p, _ in last)
+    assert "all" in last_line and all(p == "@scoreboard" for p, _ in last), "the last row is the scoreboard's total"
     # headline results: numbers glued, never typed
     for line in intro.split("## The four papers")[0].splitlines():
         if line.lstrip().startswith("* "):

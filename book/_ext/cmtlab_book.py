@@ -196,8 +196,10 @@ class glue_sum(nodes.Inline, nodes.TextElement):
 def glue_sum_role(name, rawtext, text, lineno, inliner, options=None, content=None):
     """``{glue-sum}`PATTERNS::key```: the sum of the integer ``key`` glued by every notebook matched.
 
-    ``PATTERNS`` is a comma-separated list of document paths as in ``{glue:text}`` (relative to the
-    page, without ``.ipynb``), each possibly with ``*`` wildcards, e.g.
+    ``PATTERNS`` is either ``@page`` — the notebooks whose ``key`` that page (relative path, e.g.
+    ``@scoreboard``) shows with ``{glue:text}``, so a totals row follows its table's rows — or a
+    comma-separated list of document paths as in ``{glue:text}`` (relative to the page, without
+    ``.ipynb``), each possibly with ``*`` wildcards, e.g.
     ``../notebooks/alheid-*,../notebooks/linux-mptcp-validation::verdicts_reproduced``.  Every
     pattern must match a notebook of the book and every notebook matched must glue ``key`` as an
     integer; otherwise the build warns (and the strict build fails) — a sum never silently leaves a
@@ -209,6 +211,14 @@ def glue_sum_role(name, rawtext, text, lineno, inliner, options=None, content=No
         return [], [msg]
     patterns, key = text.rsplit("::", 1)
     here = posixpath.dirname(env.docname)
+    if patterns.startswith("@"):  # the notebooks whose `key` that page glues with {glue:text}
+        page = posixpath.normpath(posixpath.join(here, patterns[1:]))
+        if page not in env.found_docs:
+            msg = inliner.reporter.warning(f"glue-sum: no page {patterns[1:]!r} in the book", line=lineno)
+            return [], [msg]
+        node = glue_sum(rawtext, "", key=key.strip(), docnames=[], page=page)
+        node.source, node.line = inliner.reporter.get_source_and_line(lineno)
+        return [node], []
     notebooks = sorted(d for d in env.found_docs if str(env.doc2path(d)).endswith(".ipynb"))
     docnames: list[str] = []
     for pattern in (p.strip() for p in patterns.split(",")):
@@ -226,9 +236,12 @@ def glue_sum_role(name, rawtext, text, lineno, inliner, options=None, content=No
 
 
 class ReplaceGlueSums(SphinxPostTransform):
-    """Replace each ``glue_sum`` node by the sum of its notebooks' glued integers (myst-nb glue caches)."""
+    """Replace each ``glue_sum`` node by the sum of its notebooks' glued integers (myst-nb glue caches).
 
-    default_priority = 5
+    Runs before myst-nb's own cross-document glue (priority 5), which replaces the page's pending
+    ``{glue:text}`` references that an ``@page`` sum reads."""
+
+    default_priority = 4
 
     def apply(self, **kwargs) -> None:
         from myst_nb.ext.glue.crossref import read_glue_cache
@@ -236,7 +249,15 @@ class ReplaceGlueSums(SphinxPostTransform):
         folder = self.env.mystnb_config.output_folder
         for node in list(self.document.findall(glue_sum)):
             total, missing = 0, []
-            for docname in node["docnames"]:
+            docnames = node["docnames"]
+            if node.get("page"):
+                from myst_nb.ext.glue.utils import PendingGlueReference
+
+                tree = self.document if node["page"] == self.env.docname else self.env.get_doctree(node["page"])
+                docnames = sorted({ref.refdoc for ref in tree.findall(PendingGlueReference) if ref.key == node["key"]})
+                if not docnames:
+                    LOGGER.warning(f"glue-sum: {node['page']} glues no {node['key']!r}", location=node)
+            for docname in docnames:
                 output = read_glue_cache(folder, docname).get(node["key"])
                 try:
                     total += int(output["data"]["text/plain"])
