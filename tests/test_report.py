@@ -195,3 +195,58 @@ def test_ci_without_a_seed_count_says_no_seeds():
     t.add_value("x", paper=1.0, ours=1.5, ci=(1.2, 1.8), fmt=".2f")
     assert t.to_frame().loc[0, "reproduction"] == "1.50 (95 % CI 1.20 to 1.80)"
     assert t.to_frame().loc[0, "verdict"] == UNDECIDED
+
+
+# ------------------------------------------------------------------ the table as shown
+def _table_with(rules_shared: int, unique: int = 1, long_note: bool = True) -> report.Comparison:
+    t = report.Comparison()
+    for i in range(rules_shared):
+        t.add_value(f"value {i}", paper=10.0, ours=10.0 + i, unit="ms",
+                    note=("a long explanation " * 10) if (long_note and i == 0) else "short")
+    for i in range(unique):
+        t.add_claim(f"statement {i}", paper="holds", ours="holds", holds=i % 2 == 0, rule=f"condition {i}")
+    return t
+
+
+def test_shared_rule_goes_to_the_caption_once():
+    t = _table_with(4, unique=2)
+    frame, caption, _ = t.layout()
+    assert report.MEASURED.text() in caption
+    assert (frame["rule"] == report.SHARED_RULE_CELL).sum() == 4
+    assert not frame["rule"].str.contains("≤ 10 %", regex=False).any(), "the shared rule is still repeated"
+    assert frame["rule"].str.startswith("condition").sum() == 2      # unique rules stay in their rows
+    html = t.style().to_html()
+    assert "<caption>" in html and html.count("≤ 10 %") == 1
+    # verdicts are untouched: the shown table counts as the table
+    assert list(frame["verdict"]) == list(t.to_frame()["verdict"])
+
+
+def test_rule_of_a_minority_stays_in_its_rows():
+    t = _table_with(2, unique=3)          # 2 of 5 rows: not shared by half, fewer than 3
+    frame, caption, _ = t.layout()
+    assert caption == "" and report.SHARED_RULE_CELL not in set(frame["rule"])
+
+
+def test_long_notes_move_under_the_table():
+    t = _table_with(3)
+    frame, _, notes = t.layout()
+    assert len(notes) == 1 and notes[0].startswith("a long explanation")
+    assert frame.loc[0, "note"] == "note 1" and frame.loc[1, "note"] == "short"
+    html = t._html(t.to_frame(), "claims")
+    assert html.index("</table>") < html.index("cmtlab-table-notes") and "a long explanation" in html
+
+
+def test_no_negative_zero_anywhere_in_the_shown_table():
+    t = report.Comparison()
+    t.add_claim("gain", paper="+5 %", ours="rfc: -0%, chihani: -9 %; -0.00 pp; -0 %", holds=False)
+    html = t._html(t.to_frame(), "claims")
+    assert "-0%" not in html and "-0.00" not in html and "-0 %" not in html and "-9 %" in html
+    assert report.no_negative_zero("-0.5 and -0.0 and x-0") == "-0.5 and 0.0 and x-0"
+
+
+def test_inline_tex_in_a_cell_is_typeset():
+    t = report.Comparison()
+    t.add_claim("window", paper="$W_{max}$ halves", ours="costs $5 and $6", holds=True)
+    html = t._html(t.to_frame(), "claims")
+    assert r'<span class="math notranslate nohighlight">\(W_{max}\)</span>' in html
+    assert "costs $5 and $6" in html        # dollars that are not TeX stay dollars

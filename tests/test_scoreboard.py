@@ -108,3 +108,55 @@ def test_policy_page_states_the_librarys_rules():
         assert f"**{v}" in page, v
     toc = (REPO / "_toc.yml").read_text(encoding="utf-8")
     assert toc.index("book/scoreboard") < toc.index("book/verdict-policy") < toc.index("notebooks/")
+
+
+# ------------------------------------------------------------------ totals and the intro's findings
+SUM = re.compile(r"\{glue-sum\}`([^`]+)::(\w+)`")
+
+
+def _matched(patterns: str) -> set[str]:
+    """The notebooks (stems) a glue-sum's comma-separated patterns name (as the book extension does)."""
+    import fnmatch
+
+    stems = {p.stem for p in (REPO / "notebooks").glob("*.ipynb")}
+    out = set()
+    for pattern in patterns.split(","):
+        pattern = pattern.strip().removeprefix("../notebooks/").removesuffix(".ipynb")
+        hit = {s for s in stems if fnmatch.fnmatchcase(s, pattern)}
+        assert hit, f"{pattern!r} matches no notebook"
+        out |= hit
+    return out
+
+
+def test_scoreboard_totals_row_sums_every_chapter_on_the_board():
+    totals = [line for line in BOARD.splitlines() if line.startswith("| **all**")]
+    assert len(totals) == 1
+    sums = SUM.findall(totals[0])
+    assert {k for _, k in sums} == {f"verdicts_{k}" for k in KEYS + ["claims", "checks", "checks_met"]}
+    # "@scoreboard": the notebooks whose key the board itself glues, so a new row is counted at once
+    assert all(p == "@scoreboard" for p, _ in sums), totals[0]
+
+
+def test_intro_findings_count_each_chapter_once():
+    intro = (REPO / "book" / "intro.md").read_text(encoding="utf-8")
+    assert intro.index("## What the book found") < intro.index("## The four papers"), "findings come first"
+    table = [line for line in intro.splitlines() if line.startswith("| ") and "{glue-sum}" in line]
+    rows = [(line, SUM.findall(line)) for line in table]
+    assert len(rows) >= 5
+    on_board = {nb for nb, k in GLUE.findall(BOARD) if k.startswith("verdicts_")}
+    seen: list[str] = []
+    for line, sums in rows[:-1]:
+        assert {k for _, k in sums} == {f"verdicts_{k}" for k in KEYS + ["claims"]}, line
+        assert len({p for p, _ in sums}) == 1, f"one set of chapters per row: {line}"
+        seen += sorted(_matched(sums[0][0]))
+    assert sorted(seen) == sorted(set(seen)), "a chapter is counted in two rows"
+    assert set(seen) <= on_board, "a paper row counts a chapter the scoreboard does not show"
+    for paper in ("song-", "osia-", "arabi-", "alheid-"):   # every chapter of the four papers is in a row
+        assert {nb for nb in on_board if nb.startswith(paper)} <= set(seen), paper
+    last_line, last = rows[-1]
+    assert "all" in last_line and all(p == "@scoreboard" for p, _ in last), "the last row is the scoreboard's total"
+    # headline results: numbers glued, never typed
+    for line in intro.split("## The four papers")[0].splitlines():
+        if line.lstrip().startswith("* "):
+            bare = re.sub(r"\{glue:text\}`[^`]*`|\{doc\}`[^`]*`|\{cite\}`[^`]*`|ns-3\.\d+", "", line)
+            assert not re.search(r"\d+\.\d+|\d+ ?%", bare), f"typed number in a headline: {line}"

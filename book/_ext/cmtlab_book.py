@@ -14,16 +14,24 @@ the source is.
 
 from __future__ import annotations
 
+import fnmatch
 import importlib
 import pkgutil
+import posixpath
+import re
+import sys
 
 from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.errors import ExtensionError
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode, nested_parse_with_titles
+
+LOGGER = logging.getLogger(__name__)
 
 NO_REPOSITORY = (
     "This copy of the book was built without a public repository address. The source of every "
@@ -85,17 +93,21 @@ class ApiReference(SphinxDirective):
                 for info in pkgutil.walk_packages(module.__path__, prefix=name + ".")
                 if not any(part.startswith("_") for part in info.name.split("."))
             ):
-                lines += _automodule(sub, "###", members=True)
+                # a subpackage re-exports its modules' names (__all__): document only what its
+                # __init__ defines, each object once, under the module that defines it
+                is_package = hasattr(importlib.import_module(sub), "__path__")
+                lines += _automodule(sub, "###", members=True, own_only=is_package)
         container = nodes.section()
         container.document = self.state.document
         nested_parse_with_titles(self.state, StringList(lines, source="cmtlab-api"), container)
         return list(container.children)
 
 
-def _automodule(name: str, heading: str, members: bool) -> list[str]:
+def _automodule(name: str, heading: str, members: bool, own_only: bool = False) -> list[str]:
     # autodoc writes reStructuredText, so its directive goes in an eval-rst block
-    option = ":members:" if members else ":no-members:"
-    return ["", f"{heading} `{name}`", "", "```{eval-rst}", f".. automodule:: {name}", f"   {option}", "```", ""]
+    options = [":members:" if members else ":no-members:"] + ([":ignore-module-all:"] if own_only else [])
+    return (["", f"{heading} `{name}`", "", "```{eval-rst}", f".. automodule:: {name}"]
+            + [f"   {o}" for o in options] + ["```", ""])
 
 
 # ---------------------------------------------------------------- short names in docstrings
@@ -156,6 +168,10 @@ def _resolve_short_name(app: Sphinx, env, node, contnode):
         elif owner and qualname:
             candidates.insert(0, f"{owner}.{qualname}")
         parent = path.rsplit(".", 1)[0]
+        if not qualname:  # an attribute's value (True, 0.5 …): the attribute of its class's own entry
+            holder = _python_object(parent)
+            if getattr(holder, "__qualname__", None) and getattr(holder, "__module__", None):
+                candidates.insert(0, f"{holder.__module__}.{holder.__qualname__}.{path.rsplit('.', 1)[1]}")
         candidates += [owner or "", parent]
         for name in candidates:
             if name and name in domain.objects:
@@ -172,29 +188,154 @@ def _resolve_short_name(app: Sphinx, env, node, contnode):
     return None
 
 
+# ---------------------------------------------------------------- sums of glued counts
+class glue_sum(nodes.Inline, nodes.TextElement):
+    """Placeholder of a ``glue-sum`` role, replaced once every notebook's glue cache is written."""
+
+
+def glue_sum_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """``{glue-sum}`PATTERNS::key```: the sum of the integer ``key`` glued by every notebook matched.
+
+    ``PATTERNS`` is either ``@page`` — the notebooks whose ``key`` that page (relative path, e.g.
+    ``@scoreboard``) shows with ``{glue:text}``, so a totals row follows its table's rows — or a
+    comma-separated list of document paths as in ``{glue:text}`` (relative to the page, without
+    ``.ipynb``), each possibly with ``*`` wildcards, e.g.
+    ``../notebooks/alheid-*,../notebooks/linux-mptcp-validation::verdicts_reproduced``.  Every
+    pattern must match a notebook of the book and every notebook matched must glue ``key`` as an
+    integer; otherwise the build warns (and the strict build fails) — a sum never silently leaves a
+    chapter out.  The notebooks summed are recorded on the node (``docnames``) for the tests.
+    """
+    env = inliner.document.settings.env
+    if "::" not in text:
+        msg = inliner.reporter.warning(f"glue-sum needs 'PATTERNS::key', got {text!r}", line=lineno)
+        return [], [msg]
+    patterns, key = text.rsplit("::", 1)
+    here = posixpath.dirname(env.docname)
+    if patterns.startswith("@"):  # the notebooks whose `key` that page glues with {glue:text}
+        page = posixpath.normpath(posixpath.join(here, patterns[1:]))
+        if page not in env.found_docs:
+            msg = inliner.reporter.warning(f"glue-sum: no page {patterns[1:]!r} in the book", line=lineno)
+            return [], [msg]
+        node = glue_sum(rawtext, "", key=key.strip(), docnames=[], page=page)
+        node.source, node.line = inliner.reporter.get_source_and_line(lineno)
+        return [node], []
+    notebooks = sorted(d for d in env.found_docs if str(env.doc2path(d)).endswith(".ipynb"))
+    docnames: list[str] = []
+    for pattern in (p.strip() for p in patterns.split(",")):
+        target = posixpath.normpath(posixpath.join(here, pattern.removesuffix(".ipynb")))
+        matched = [d for d in notebooks if fnmatch.fnmatchcase(d, target)]
+        if not matched:
+            msg = inliner.reporter.warning(f"glue-sum: {pattern!r} matches no notebook of the book", line=lineno)
+            return [], [msg]
+        docnames += [d for d in matched if d not in docnames]
+    for d in docnames:
+        env.note_dependency(env.doc2path(d))
+    node = glue_sum(rawtext, "", key=key.strip(), docnames=docnames)
+    node.source, node.line = inliner.reporter.get_source_and_line(lineno)
+    return [node], []
+
+
+class ReplaceGlueSums(SphinxPostTransform):
+    """Replace each ``glue_sum`` node by the sum of its notebooks' glued integers (myst-nb glue caches).
+
+    Runs before myst-nb's own cross-document glue (priority 5), which replaces the page's pending
+    ``{glue:text}`` references that an ``@page`` sum reads."""
+
+    default_priority = 4
+
+    def apply(self, **kwargs) -> None:
+        from myst_nb.ext.glue.crossref import read_glue_cache
+
+        folder = self.env.mystnb_config.output_folder
+        for node in list(self.document.findall(glue_sum)):
+            total, missing = 0, []
+            docnames = node["docnames"]
+            if node.get("page"):
+                from myst_nb.ext.glue.utils import PendingGlueReference
+
+                tree = self.document if node["page"] == self.env.docname else self.env.get_doctree(node["page"])
+                docnames = sorted({ref.refdoc for ref in tree.findall(PendingGlueReference) if ref.key == node["key"]})
+                if not docnames:
+                    LOGGER.warning(f"glue-sum: {node['page']} glues no {node['key']!r}", location=node)
+            for docname in docnames:
+                output = read_glue_cache(folder, docname).get(node["key"])
+                try:
+                    total += int(output["data"]["text/plain"])
+                except (TypeError, KeyError, ValueError):
+                    missing.append(docname)
+            if missing:
+                LOGGER.warning(f"glue-sum: {node['key']!r} is not an integer glued by {', '.join(missing)}",
+                               location=node)
+                node.replace_self(nodes.inline("", "?", classes=["glue-sum", "missing"]))
+                continue
+            node.replace_self(nodes.inline(str(total), str(total), classes=["glue-sum"]))
+
+
 # ---------------------------------------------------------------- module constants stay reST
 _CONSTANT_DOCSTRINGS: dict[str, list[str]] = {}
 
 
 def _keep_constant_docstring(app, what, name, obj, options, lines):
     """Before napoleon: remember the ``#:`` comment of a module constant or attribute."""
-    if what in ("data", "attribute"):
+    if what in ("data", "attribute", "property"):
         _CONSTANT_DOCSTRINGS[name] = list(lines)
 
 
 def _restore_constant_docstring(app, what, name, obj, options, lines):
-    """After napoleon: put it back.  Napoleon reads "text: more text" in such a comment as
+    """After napoleon: put it back.  Napoleon reads "text: more text" in such a comment (or a property's
+    docstring) as
     "type: description" (e.g. "Default RTO deviation factor K of eq. 15 (Theorem 2: ...)"), which
     turns prose into a broken type reference; these comments are prose, not typed fields."""
-    if what in ("data", "attribute") and name in _CONSTANT_DOCSTRINGS:
+    if what in ("data", "attribute", "property") and name in _CONSTANT_DOCSTRINGS:
         lines[:] = _CONSTANT_DOCSTRINGS.pop(name)
+
+
+# ---------------------------------------------------------------- no paths of the build machine
+def _path_free_data_documenter():
+    """autodoc's documenter of module data, without the value of a ``pathlib`` path: its repr is a
+    path of the machine that built the book (``/home/…/data/wifi/…``), not part of the API."""
+    from pathlib import PurePath
+
+    from sphinx.ext.autodoc import DataDocumenter
+
+    class PathFreeDataDocumenter(DataDocumenter):
+        def should_suppress_value_header(self) -> bool:
+            return isinstance(self.object, PurePath) or super().should_suppress_value_header()
+
+    return PathFreeDataDocumenter
+
+
+# ---------------------------------------------------------------- relative module references
+_RELATIVE_MOD = re.compile(r":mod:`(~?)\.(\w[\w.]*)`")
+
+
+def _absolute_module_refs(app, what, name, obj, options, lines):
+    """``:mod:`.figures``` in a docstring of a module of ``cmtlab.osia`` means ``cmtlab.osia.figures``, as
+    Python's relative import would; Sphinx instead searches every module named ``figures`` and warns
+    when there are several.  Rewrite such references to the absolute name before they are parsed."""
+    module = name if what == "module" else getattr(obj, "__module__", None) or name.rsplit(".", 1)[0]
+    mod = sys.modules.get(module)
+    package = module if mod is not None and hasattr(mod, "__path__") else module.rsplit(".", 1)[0]
+    for i, line in enumerate(lines):
+        if ":mod:`" not in line:
+            continue
+        lines[i] = _RELATIVE_MOD.sub(lambda m: f":mod:`{m.group(1) or '~'}{package}.{m.group(2)}`", line)
+        underline = lines[i + 1] if i + 1 < len(lines) else ""
+        if re.fullmatch(r"([=\-~^\"'`#*+])\1+", underline.strip()) and len(underline.strip()) < len(lines[i].strip()):
+            lines[i + 1] = underline.strip()[0] * len(lines[i].strip())   # a section title stays underlined
 
 
 def setup(app: Sphinx) -> dict:
     # after myst-parser has registered myst_substitutions (priority 500 is the default)
     app.connect("config-inited", _repository_setting, priority=900)
     app.add_directive("cmtlab-api", ApiReference)
+    app.setup_extension("sphinx.ext.autodoc")
+    app.add_autodocumenter(_path_free_data_documenter(), override=True)
+    app.add_node(glue_sum)
+    app.add_role("glue-sum", glue_sum_role)
+    app.add_post_transform(ReplaceGlueSums)
     app.connect("missing-reference", _resolve_short_name)
+    app.connect("autodoc-process-docstring", _absolute_module_refs, priority=50)
     app.connect("autodoc-process-docstring", _keep_constant_docstring, priority=100)
     app.connect("autodoc-process-docstring", _restore_constant_docstring, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

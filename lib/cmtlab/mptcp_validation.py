@@ -317,6 +317,58 @@ def dupack_mode_table(bandwidths_bps=(5e6, 2e6, 7e6), delays_s=(0.1, 0.01, 0.05)
     return pd.DataFrame(rows)
 
 
+#: The settings the chapter compares: byte vs ACK counting (RFC 6356) under delayed ACKs, no delayed
+#: ACKs, and the round model.
+BYTES, ACKS, NO_DELACK, ROUNDS = ("packet, byte counting (RFC 6356)", "packet, ACK counting", "packet, no delayed ACKs",
+                                  "round model")
+
+
+def chapter_runners(duration_s: float, access_bps: float, round_duration_s: float) -> dict:
+    """The chapter's runners, ``{setting: (runner, Mathis-law keywords)}``: the packet engine with
+    byte counting, with ACK counting, without delayed ACKs (536-byte segments, ``access_bps`` links,
+    ``duration_s``), and the round model (1448-byte segments, ``round_duration_s``)."""
+    return {
+        BYTES: (packet_runner(duration_s, access_bps), dict(mss_bytes=536, segments_per_ack=2)),
+        ACKS: (packet_runner(duration_s, access_bps, congestion_params={"counting": "ack"}),
+               dict(mss_bytes=536, segments_per_ack=2)),
+        NO_DELACK: (packet_runner(duration_s, access_bps, m_ack=1), dict(mss_bytes=536, segments_per_ack=1)),
+        ROUNDS: (round_runner(round_duration_s), dict(mss_bytes=1448, segments_per_ack=1)),
+    }
+
+
+def disjoint_paths_by_setting(runners: dict, n_paths: int, loss_rate: float, rtt_s: float, seeds) -> pd.DataFrame:
+    """:func:`disjoint_paths_table` for every runner of ``runners`` (:func:`chapter_runners`), one
+    ``setting`` column, plus ``single_over_mathis`` (the single TCP's throughput over the Mathis rate)."""
+    out = pd.concat([disjoint_paths_table(n_paths, loss_rate, rtt_s, seeds=seeds, runner=run, **mathis)
+                     .assign(setting=name) for name, (run, mathis) in runners.items()], ignore_index=True)
+    out["single_over_mathis"] = out.mean_bps / out.mathis_bps
+    return out
+
+
+def shared_bottleneck_by_setting(bottleneck_bps: float, rtts_s, duration_s: float,
+                                 settings=((BYTES, {}), (ACKS, {"counting": "ack"}))):
+    """:func:`shared_bottleneck_table` (two subflows against one TCP, seed 0) at each RTT of ``rtts_s`` under
+    each ``(setting, congestion_params)``.  Returns ``(runs, means)``: one row per run, and per
+    (setting, congestion) the mean ratio to TCP over the RTTs with its 95 % CI, min, max, the expected
+    ratio and the mean Jain index."""
+    runs = pd.concat([shared_bottleneck_table(2, bottleneck_bps, rtt, seeds=[0], duration_s=duration_s,
+                                              congestion_params=params).assign(setting=name, rtt_ms=rtt * 1e3)
+                      for rtt in rtts_s for name, params in settings], ignore_index=True)
+    rows = []
+    for (setting, alg), g in runs.groupby(["setting", "congestion"], sort=False):
+        m, h = mean_ci(g.ratio_to_tcp)
+        rows.append(dict(setting=setting, congestion=alg, n_rtts=len(g), ratio_to_tcp=m, ci_ratio=h,
+                         min_ratio=g.ratio_to_tcp.min(), max_ratio=g.ratio_to_tcp.max(),
+                         expected_ratio=g.expected_ratio.iloc[0], jain=g.jain.mean()))
+    return runs, pd.DataFrame(rows)
+
+
+def congested_clean_by_setting(runners: dict, settings, loss_rates, rtt_s: float, seeds) -> pd.DataFrame:
+    """:func:`congested_clean_table` for each setting of ``settings`` (names of ``runners``)."""
+    return pd.concat([congested_clean_table(loss_rates, rtt_s, seeds=seeds, runner=runners[name][0]).assign(setting=name)
+                      for name in settings], ignore_index=True)
+
+
 def plot_tables(disjoint: pd.DataFrame, shared: pd.DataFrame, congested: pd.DataFrame, *, by: str = "setting"):
     """Three panels: the checks of RFC 6356's goals, measured (mean ± CI) beside the expectation.
 

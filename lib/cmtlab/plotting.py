@@ -181,7 +181,11 @@ def _install_png_formatter() -> bool:
 def use_style() -> None:
     """Apply the book's matplotlib style (call once at the top of a notebook).
 
-    In a notebook it also makes every figure carry :func:`text_metadata` in its PNG.
+    In a notebook it also makes every figure carry :func:`text_metadata` in its PNG, and every
+    table show its numbers as readers read them (:func:`cmtlab.report.use_table_format`).
     """
+    from . import report
+
     plt.style.use(STYLE_PATH)
     _install_png_formatter()
+    report.use_table_format()

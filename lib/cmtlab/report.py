@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -102,6 +103,39 @@ def fmt_number(x: float, fmt: str = ".3g") -> str:
     if s.startswith("-") and stripped == "":
         s = s[1:]
     return s
+
+
+#: A rule shared by at least this many rows (and at least half of them) is written once, in the caption.
+SHARED_RULE_ROWS = 3
+#: What a rule cell shows when its rule is the caption's.
+SHARED_RULE_CELL = "see caption"
+#: A note longer than this (characters) moves under the table as a numbered note.
+LONG_NOTE_CHARS = 120
+
+_NEGATIVE_ZERO = re.compile(r"(?<![\w.])-(?=0(?:\.0+)?(?![\d.])(?:\s?%)?)")
+_INLINE_MATH = re.compile(r"(?<![\\$])\$(?=\S)([^$<>\n]+?)(?<=\S)\$(?![\d$])")
+
+
+def no_negative_zero(text: str) -> str:
+    """``text`` with every negative zero ("-0", "-0.0", "-0 %", "-0%") written without its sign.
+
+    >>> no_negative_zero("rfc: -0%, F-RTO -9%, -0.00 and -0.5")
+    'rfc: 0%, F-RTO -9%, 0.00 and -0.5'
+    """
+    return _NEGATIVE_ZERO.sub("", text)
+
+
+def html_escape(text: str) -> str:
+    import html
+
+    return html.escape(str(text), quote=False)
+
+
+def render_math(html_text: str) -> str:
+    """Inline TeX ``$…$`` in table cells as MathJax inline math (a span of class ``math`` with TeX's
+    inline delimiters), so the book typesets it instead of showing the dollars."""
+    return _INLINE_MATH.sub(lambda m: f'<span class="math notranslate nohighlight">\\({m.group(1)}\\)</span>',
+                            html_text)
 
 
 def _undecided(n_seeds) -> str:
@@ -618,31 +652,73 @@ class Comparison:
         glue(f"{prefix}_text", self.summary_text(), display=False)
         return out
 
-    def _styled(self, frame: pd.DataFrame, uuid_seed: str):
+    def _styled(self, frame: pd.DataFrame, uuid_seed: str, caption: str = ""):
+        frame = frame.map(lambda v: no_negative_zero(v) if isinstance(v, str) else v)
         uuid = hashlib.sha256((uuid_seed + frame.to_json()).encode()).hexdigest()[:8]  # stable HTML ids
-        return (frame.style.set_uuid(uuid).hide(axis="index").format(escape="html")
-                .map(lambda v: f"background-color: {VERDICT_COLOURS.get(v, VERDICT_COLOURS[UNDECIDED] if str(v).startswith(UNDECIDED) else '')}",
-                     subset=["verdict"])
-                .set_properties(**{"text-align": "left"}))
+        styler = (frame.style.set_uuid(uuid).hide(axis="index").format(escape="html")
+                  .map(lambda v: f"background-color: {VERDICT_COLOURS.get(v, VERDICT_COLOURS[UNDECIDED] if str(v).startswith(UNDECIDED) else '')}",
+                       subset=["verdict"])
+                  .set_properties(**{"text-align": "left"}))
+        if caption:
+            styler = styler.set_caption(html_escape(caption))
+        return styler
+
+    def layout(self, frame: pd.DataFrame | None = None) -> tuple[pd.DataFrame, str, list[str]]:
+        """The paper-claim table as it is shown: ``(frame, caption, notes)``.
+
+        A rule that decides at least :data:`SHARED_RULE_ROWS` rows and at least half of them is
+        written once, in the caption, and its cells read :data:`SHARED_RULE_CELL`; a note longer than
+        :data:`LONG_NOTE_CHARS` characters moves under the table as a numbered note and its cell reads
+        "note n".  Negative zeros ("-0 %") read as zeros.  The verdicts and every other cell are
+        unchanged, so the counts of the shown table are those of :meth:`summary`.
+        """
+        frame = (self.to_frame() if frame is None else frame).copy()
+        caption = ""
+        if "rule" in frame.columns and len(frame):
+            counts = frame["rule"].value_counts()
+            rule, n = counts.index[0], int(counts.iloc[0])
+            if n >= SHARED_RULE_ROWS and 2 * n >= len(frame):
+                every = n == len(frame)
+                caption = (f"Rule of every row: {rule}." if every
+                           else f"Rule where the rule column says “{SHARED_RULE_CELL}”: {rule}.")
+                frame.loc[frame["rule"] == rule, "rule"] = SHARED_RULE_CELL
+        notes: list[str] = []
+        if "note" in frame.columns:
+            for i, text in frame["note"].items():
+                if isinstance(text, str) and len(text) > LONG_NOTE_CHARS:
+                    notes.append(no_negative_zero(text))
+                    frame.loc[i, "note"] = f"note {len(notes)}"
+        return frame, caption, notes
 
     def style(self):
-        """The paper-claim table as a pandas Styler, verdicts coloured."""
-        return self._styled(self.to_frame(), "claims")
+        """The paper-claim table as a pandas Styler, verdicts coloured, a shared rule in the caption."""
+        frame, caption, _ = self.layout()
+        return self._styled(frame, "claims", caption)
 
     def style_checks(self):
         """The checks-of-this-book table as a pandas Styler."""
-        return self._styled(self.checks_frame(), "checks")
+        frame, caption, _ = self.layout(self.checks_frame())
+        return self._styled(frame, "checks", caption)
+
+    def _html(self, frame: pd.DataFrame, uuid_seed: str) -> str:
+        shown, caption, notes = self.layout(frame)
+        out = self._styled(shown, uuid_seed, caption).to_html()
+        if notes:
+            items = "".join(f"<li>{html_escape(n)}</li>" for n in notes)
+            out += f'<ol class="cmtlab-table-notes">{items}</ol>'
+        return render_math(out)
 
     def show(self, *, grid_captions: dict | None = None):
-        """Display the paper-claim table, its verdict grids (rows added with ``cell=``; ``grid_captions``:
-        grid name → caption text before the rule) and, if any, the checks of this book (in a notebook)."""
-        from IPython.display import Markdown, display
+        """Display the paper-claim table (its long notes under it), its verdict grids (rows added with
+        ``cell=``; ``grid_captions``: grid name → caption text before the rule) and, if any, the checks
+        of this book (in a notebook)."""
+        from IPython.display import HTML, Markdown, display
 
         if self.rows:
             frame = self.to_frame()
             lines = [r.cell is None for r in self.rows]
             if any(lines):
-                display(self._styled(frame[lines].reset_index(drop=True), "claims"))
+                display(HTML(self._html(frame[lines].reset_index(drop=True), "claims")))
             for grid in self.grids():
                 display(self.style_grid(grid, caption=(grid_captions or {}).get(grid, grid)))
         else:
@@ -650,7 +726,111 @@ class Comparison:
         if self.checks:
             display(Markdown("**Checks of this book** (targets this book set itself; not paper claims, not counted "
                              "in the verdicts):"))
-            display(self.style_checks())
+            display(HTML(self._html(self.checks_frame(), "checks")))
+
+
+# --------------------------------------------------------------------------- other tables of a chapter
+
+#: Unit suffixes of the library's column names and how a reader sees them: (suffix, unit shown, factor).
+#: Bit rates are shown in Mbit/s.
+UNIT_SUFFIXES = (("_mbps", "Mbit/s", 1.0), ("_kbps", "kbit/s", 1.0), ("_bps", "Mbit/s", 1e-6),
+                 ("_bytes", "bytes", 1.0), ("_pct", "%", 1.0), ("_ms", "ms", 1.0), ("_ns", "ns", 1.0),
+                 ("_s", "s", 1.0), ("_m", "m", 1.0), ("_segs", "segments", 1.0))
+#: Abbreviations of column names, spelt out.
+WORDS = {"n": "", "ci": "95 % CI of", "rel": "relative", "abs": "absolute", "diff": "difference",
+         "retrans": "retransmissions", "p90": "90th percentile of", "mc": "Monte-Carlo", "cwnd": "cwnd",
+         "rtt": "RTT", "ada": "ADA", "aba": "ABA", "tcp": "TCP", "mptcp": "MPTCP", "ber": "BER",
+         "dupack": "duplicate-ACK", "mathis": "Mathis law", "jain": "Jain's fairness index", "lia": "LIA",
+         "rtts": "RTTs", "olia": "OLIA"}
+#: Whole column names with a reader's name of their own.
+NAMES = {"ooo_r": "OOO-R", "ci_ooo_r": "95 % CI of OOO-R", "dupack_events": "3-dupACK events", "n": "n"}
+
+
+def readable_name(name) -> str:
+    """A column name of the library as a reader reads it: words, the unit in parentheses.
+
+    >>> readable_name("goodput_bps"), readable_name("throughput_bps_cmtlab"), readable_name("sub0_retrans")
+    ('goodput (Mbit/s)', 'throughput cmtlab (Mbit/s)', 'subflow 1 retransmissions')
+    >>> readable_name("ci_goodput_bps"), readable_name("n_seeds"), readable_name("completion_time_tcp_s")
+    ('95 % CI of goodput (Mbit/s)', 'seeds', 'completion time TCP (s)')
+    """
+    if not isinstance(name, str):
+        return name
+    if name in NAMES:
+        return NAMES[name]
+    if "_" not in name:
+        return WORDS.get(name, name) or name
+    unit, rest = "", name
+    for suffix, shown, _ in UNIT_SUFFIXES:
+        at = rest.find(suffix + "_") if not rest.endswith(suffix) else len(rest) - len(suffix)
+        if at > 0:
+            unit, rest = shown, rest[:at] + rest[at + len(suffix):]
+            break
+    words = []
+    for w in rest.split("_"):
+        m = re.fullmatch(r"sub(\d+)", w)
+        w = f"subflow {int(m.group(1)) + 1}" if m else WORDS.get(w, w)
+        if w:
+            words.append(w)
+    text = " ".join(words)
+    text = text[:-3] if text.endswith(" of") else text          # "ci_bps": "95 % CI", not "95 % CI of"
+    return text + (f" ({unit})" if unit else "")
+
+
+def _factor(name) -> float:
+    if not isinstance(name, str):
+        return 1.0
+    for suffix, _, factor in UNIT_SUFFIXES:
+        if name.endswith(suffix) or (suffix + "_") in name:
+            return factor
+    return 1.0
+
+
+def format_value(x) -> str:
+    """One cell of a table as text: integers without decimals, other numbers with four significant
+    digits (thousands separated from 1000 on), never a negative zero; anything else as ``str``.
+
+    >>> [format_value(v) for v in (2.0, -0.0, 96.906716, 1234567.8, 0.000123, "a", True)]
+    ['2', '0', '96.91', '1,234,568', '0.000123', 'a', 'True']
+    """
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)):
+        return str(x)
+    x = float(x)
+    if not math.isfinite(x):
+        return "—" if math.isnan(x) else str(x)
+    if x == int(x) and abs(x) < 1e15:
+        return f"{int(x):,}" if abs(x) >= 10_000 else str(int(x))
+    text = f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.4g}"
+    return no_negative_zero(text)
+
+
+def readable(frame: pd.DataFrame, *, caption: str = ""):
+    """A table of a chapter as readers see it (a pandas Styler): column and index names spelt out
+    with their units (:func:`readable_name`; bit rates in Mbit/s), numbers by :func:`format_value`,
+    no index column when the index is a plain row number."""
+    out = frame.copy()
+    for col in out.columns:
+        f = _factor(col if not isinstance(col, tuple) else col[0])
+        if f != 1.0 and pd.api.types.is_numeric_dtype(out[col]):
+            out[col] = out[col] * f
+    rename = (lambda c: tuple(readable_name(x) for x in c)) if isinstance(out.columns, pd.MultiIndex) else readable_name
+    out.columns = [rename(c) for c in out.columns] if not isinstance(out.columns, pd.MultiIndex) else \
+        pd.MultiIndex.from_tuples([rename(c) for c in out.columns], names=out.columns.names)
+    out.index = out.index.set_names([readable_name(n) for n in out.index.names])
+    styler = out.style.format(format_value).format_index(format_value, axis=0).format_index(format_value, axis=1)
+    if isinstance(out.index, pd.RangeIndex):
+        styler = styler.hide(axis="index")
+    if caption:
+        styler = styler.set_caption(html_escape(caption))
+    return styler
+
+
+def use_table_format() -> None:
+    """Make every pandas table a notebook displays use :func:`format_value` ("2", not "2.000000";
+    no "-0"): the plain DataFrame display and a Styler without its own format.  Called by
+    :func:`cmtlab.plotting.use_style`."""
+    pd.set_option("display.float_format", format_value)
+    pd.set_option("styler.format.formatter", format_value)
 
 
 # --------------------------------------------------------------------------- verdicts in short

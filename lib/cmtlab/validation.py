@@ -227,6 +227,98 @@ def agreement_summary(table: pd.DataFrame, by: str | None = None) -> pd.DataFram
     return g.groupby(by).agg(**agg)
 
 
+
+# ----------------------------------------------------------------------------- the chapter's case sets
+
+
+def single_link_cases(presets, rates_bps, rtts_s, loss_rates, *, transfer_bytes: int, seeds=(0,)):
+    """(a) :func:`single_link_grid` under each TCP option preset of ``presets``, each scenario once per
+    seed; ``case`` and ``family`` labels name the preset."""
+    cases = []
+    for preset in presets:
+        for labels, sc in single_link_grid(rates_bps, rtts_s, loss_rates, transfer_bytes=transfer_bytes,
+                                           options=preset):
+            for seed in seeds:
+                cases.append(({**labels, "case": f"{preset}: {labels['case']}", "family": preset},
+                              sc.replace(seed=seed)))
+    return cases
+
+
+def striped_cases(presets, n_random_sets: int, *, transfer_bytes: int, seed: int = 7):
+    """(b) :func:`random_link_sets` (``n_random_sets``, drawn with ``seed``) and :func:`field_link_sets`
+    under each preset of ``presets``; ``family`` is the set's family and the preset."""
+    cases = []
+    for preset in presets:
+        for labels, sc in (random_link_sets(n_random_sets, transfer_bytes=transfer_bytes, options=preset, seed=seed)
+                           + field_link_sets(transfer_bytes=transfer_bytes, options=preset)):
+            cases.append(({**labels, "case": f"{preset}: {labels['case']}", "family": f"{labels['family']}, {preset}"},
+                          sc))
+    return cases
+
+
+def option_sensitivity(bandwidths_bps, delays_s, *, transfer_bytes: int, workers=None) -> pd.DataFrame:
+    """(c) :func:`option_variants` of one scenario in ``cmtlab.sim`` and, where it supports the options,
+    in ns-3: per variant its options, the two throughputs (Mbit/s), their ratio − 1, and cmtlab's fast
+    retransmits, spurious retransmissions and timeouts (NaN where ns-3 cannot run the variant)."""
+    from . import ns3
+    from .sweep import run_sweep
+
+    cases = option_variants(bandwidths_bps, delays_s, transfer_bytes=transfer_bytes)
+    ours = run_sweep("cmtlab", cases, workers=workers)
+    supported = [(lab, sc) for lab, sc in cases if not ns3.unsupported_options(sc)]
+    ref = run_sweep("ns-3", supported, workers=workers).set_index("case")
+    sens = ours.set_index("case")[["options", "throughput_bps", "fast_retransmits", "spurious_retransmissions",
+                                   "timeouts"]]
+    sens = sens.rename(columns={"throughput_bps": "cmtlab (Mbit/s)"})
+    sens["cmtlab (Mbit/s)"] /= 1e6
+    sens["ns-3 (Mbit/s)"] = ref.throughput_bps.reindex(sens.index) / 1e6
+    sens["cmtlab / ns-3 − 1"] = sens["cmtlab (Mbit/s)"] / sens["ns-3 (Mbit/s)"] - 1
+    return sens
+
+
+def cwnd_trace_runs(bandwidths_bps, delays_s, *, transfer_bytes: int, presets=("rfc-newreno", "ns3-2018")) -> dict:
+    """One striped transfer per preset, traced in ns-3 and in ``cmtlab.sim``: ``{preset: [ns-3 result,
+    cmtlab result]}`` for :func:`plot_cwnd_traces`."""
+    from . import ns3, sim
+
+    traced = {}
+    for preset in presets:
+        sc = striped_scenario(bandwidths_bps, delays_s, transfer_bytes=transfer_bytes, options=preset)
+        traced[preset] = [ns3.run(sc, trace=True), sim.run(sc, trace=["cwnd"])]
+    return traced
+
+
+def mathis_ratios(table: pd.DataFrame) -> tuple[int, dict]:
+    """Runs of ``table`` where the Mathis law applies and, per simulator, the median of throughput /
+    Mathis rate over them."""
+    ma = table[table.mathis_applies]
+    return len(ma), {s: float(np.median(ma[f"throughput_bps_{s}"] / ma.mathis_bps)) for s in ("cmtlab", "ns-3")}
+
+
+def agreement_table(table: pd.DataFrame, by: str = "family"):
+    """:func:`agreement_summary` as readers see it (a Styler): words for the column names, differences
+    in per cent."""
+    summary = agreement_summary(table, by=by).rename(columns={
+        "runs": "runs", "median_abs_diff": "median |difference|", "mean_abs_diff": "mean |difference|",
+        "p90_abs_diff": "90th percentile |difference|", "max_abs_diff": "max |difference|",
+        "same_counters": "same event counters"})
+    summary.index.name = by
+    pct = {c: "{:.2%}" for c in summary.columns if "difference" in c}
+    pct["max |difference|"] = "{:.1e}"
+    pct["same event counters"] = "{:.0%}"
+    return summary.style.format({k: v for k, v in pct.items() if k in summary.columns})
+
+
+def worst_runs(table: pd.DataFrame, n: int = 5):
+    """The ``n`` runs of ``table`` with the largest ``|rel_diff|``, as readers see them (a Styler)."""
+    worst = table.reindex(table.rel_diff.abs().sort_values(ascending=False).index).head(n)
+    worst = worst[["case", "seed", "throughput_bps_cmtlab", "throughput_bps_ns-3", "rel_diff", "same_counters",
+                   "retransmissions", "timeouts"]]
+    worst = worst.rename(columns={"throughput_bps_cmtlab": "cmtlab (bit/s)", "throughput_bps_ns-3": "ns-3 (bit/s)",
+                                  "rel_diff": "cmtlab / ns-3 − 1", "same_counters": "same event counters"})
+    return worst.style.format({"cmtlab (bit/s)": "{:,.0f}", "ns-3 (bit/s)": "{:,.0f}",
+                               "cmtlab / ns-3 − 1": "{:+.1e}"}).hide(axis="index")
+
 # ----------------------------------------------------------------------------- figures
 
 

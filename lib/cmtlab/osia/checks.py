@@ -205,6 +205,28 @@ def packet_run(paths, *, packet_bytes: float = 1000, extra_level_s: float = 0.2,
     return out
 
 
+#: The schedules the Table 1 packet runs compare: (name, faucet assignment, forms of the equations).
+TABLE1_VARIANTS = tuple([(name, "faucet", kw) for name, kw in FORMS.items()]
+                        + [("consistent, probabilistic faucets (paper)", "probabilistic", FORMS["consistent (default)"])])
+
+
+def table1_packet_runs(pathsets: dict, *, packet_bytes: float = 1000, extra_level_s: float = 0.2,
+                       seed: int = 0, variants=TABLE1_VARIANTS):
+    """One period of packets on each of Table 1's path sets (``{n: PathSet}``) under every schedule of
+    ``variants`` (:func:`packet_run`).  Returns ``(runs, table)``: ``runs[n, name]`` the run, ``table``
+    one row per (paths, schedule) with packets, late packets, dupACKs, 3-dupACK events, completion (ms)."""
+    runs, rows = {}, []
+    for n, ps in pathsets.items():
+        for name, assignment, kw in variants:
+            r = packet_run(ps, packet_bytes=packet_bytes, extra_level_s=extra_level_s, assignment=assignment,
+                           seed=seed, **kw)
+            runs[n, name] = r
+            rows.append({"paths": n, "schedule": name, "packets": r["n_packets"], "late packets": r["late_packets"],
+                         "dupACKs": r["dupacks"], "3-dupACK events": r["events"],
+                         "completion (ms)": r["completion_s"] * 1e3})
+    return runs, pd.DataFrame(rows)
+
+
 def packet_check(n_sets: int = 200, *, packet_bytes: float = 1000, extra_level_s: float = 0.2, seed: int = 0,
                  progress_: bool = False) -> pd.DataFrame:
     """Every form of :data:`FORMS` (and the paper's probabilistic faucets) on random path sets.

@@ -237,3 +237,86 @@ def plot_fig9(panels: dict, capacity_mbps: dict, value: str = "goodput_bps"):
             handles.setdefault(lab, h)
     fig.legend(list(handles.values()), list(handles), loc="outside lower center", ncols=3)
     return fig
+
+
+# ----------------------------------------------------------------------------- the figures of the chapters
+
+
+def plot_fig3_buckets(pathsets: dict, extra_level_s: float = 0.05):
+    """OSIA Figs. 3–4 on Table 1: the leaky buckets of the 2-, 3- and 4-path sets (``{n: PathSet}``),
+    one panel each, filled to ``extra_level_s`` above the longest delay; the legend in the fourth panel."""
+    import matplotlib.pyplot as plt
+
+    fig, grid = plt.subplots(2, 2, figsize=figsize(2, 2, panel_height_in=3.0), constrained_layout=True)
+    axes = list(grid.flat)[:len(pathsets)]
+    for ax, (n, ps) in zip(axes, pathsets.items()):
+        plot_buckets(ps, ps.delays_s[-1] + extra_level_s, ax=ax, title=f"Table 1, {n} paths")
+    for ax in list(grid.flat)[len(pathsets):]:
+        ax.axis("off")
+    grid.flat[3].legend(*axes[-1].get_legend_handles_labels(), loc="center")
+    return fig
+
+
+def plot_fig5_schedule(runs: dict, shown: str = "consistent (default)", title: str = "Table 1, 4 paths",
+                       first_arrivals: int = 60):
+    """OSIA Fig. 5 on one path set: (left) the schedule of the ``shown`` form and when its packets
+    arrive; (right) the order of the first ``first_arrivals`` arrivals under every form
+    (``runs``: ``{form: run}`` of :func:`cmtlab.osia.checks.packet_run`)."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=figsize(2, panel_height_in=3.4), constrained_layout=True)
+    r = runs[shown]
+    plot_schedule(r["schedule"], r["arrival_s"], ax=axes[0], title=f"{title}: {shown.split(' (')[0]} schedule")
+    axes[0].legend(ncol=2)
+    plot_arrival_order({name: run["arrival_s"] for name, run in runs.items()}, ax=axes[1])
+    axes[1].set_xlim(0, first_arrivals)
+    axes[1].set_ylim(0, first_arrivals)
+    axes[1].set_title(f"first {first_arrivals} arrivals, {title}", fontsize=9)
+    return fig
+
+
+def plot_theorem2_table1(frame, K: float, g_table1: float):
+    """OSIA Theorem 2 over g22 (:func:`plot_theorem2`) with Table 1's two-path g22 marked."""
+    ax = plot_theorem2(frame, K)
+    ax.axvline(g_table1, color="0.5", ls="--", lw=1)
+    ax.text(g_table1, ax.get_ylim()[1] * 0.05, " Table 1", fontsize=MIN_FONT_PT, color="0.4")
+    return ax.figure
+
+
+def plot_rr_checks(panels: dict):
+    """Round robin's 3-dupACK events, closed form against the timeline, one panel per sender
+    (``{title: frame of cmtlab.osia.checks.rr_closed_form_check}``)."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(panels), figsize=figsize(len(panels), panel_height_in=3.2),
+                             constrained_layout=True)
+    for ax, (title, frame) in zip(np.atleast_1d(axes), panels.items()):
+        plot_rr_check(frame, ax=ax)
+        ax.set_title(title, fontsize=9)
+    return fig
+
+
+def plot_path_model(trace, ber: dict, cross_load: float):
+    """The path model of OSIA sec. 5.1: (left) the share of one link's capacity the Pareto on-off cross
+    traffic takes (``trace`` of :func:`cmtlab.osia.experiments.cross_traffic_trace`), its mean load
+    marked; (right) the distribution of the bit-error rate per period (``ber`` of
+    :func:`cmtlab.osia.experiments.ber_check`), log-log, its mean marked."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=figsize(2, panel_height_in=3.2), constrained_layout=True)
+    axes[0].step(trace.time_s, trace.cross_share * 100, where="post", lw=0.8)
+    axes[0].axhline(cross_load * 100, color="black", ls=":", lw=1, label=f"mean load {cross_load:.0%}")
+    axes[0].set_xlabel("time (s)")
+    axes[0].set_ylabel("link capacity taken (%), 100 ms bins")
+    axes[0].legend()
+    axes[0].set_title("Pareto on-off cross traffic, one link", fontsize=9)
+    bins = np.logspace(-5, -3, 41)
+    axes[1].hist(ber["values"], bins=bins, color="0.5")
+    axes[1].axvline(ber["mean"], color="black", ls=":", lw=1, label=f"mean {ber['mean']:.2e}")
+    axes[1].set_xscale("log")
+    axes[1].set_yscale("log")
+    axes[1].set_xlabel("bit-error rate of a 100 ms period")
+    axes[1].set_ylabel("periods")
+    axes[1].legend()
+    axes[1].set_title(f"BER: bounded Pareto, shape {ber['shape']:.3f}", fontsize=9)
+    return fig

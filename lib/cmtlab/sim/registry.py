@@ -7,17 +7,16 @@ with :func:`make`.  The engine never branches on a mechanism's name or type.
 
 Kinds (each the interface of one package of :mod:`cmtlab.sim`):
 
-==============  =============================================================  ===========================
-kind            interface                                                      where
-==============  =============================================================  ===========================
-``congestion``  :class:`~cmtlab.sim.mechanisms.congestion.CongestionControl`    ``mechanisms/congestion/``
-``recovery``    :class:`~cmtlab.sim.mechanisms.recovery.RecoveryAlgorithm`      ``mechanisms/recovery/``
-``reordering``  :class:`~cmtlab.sim.mechanisms.reordering.ReorderingResponse`   ``mechanisms/reordering/``
-``scheduler``   :class:`~cmtlab.sim.mechanisms.schedulers.ConnectionScheduler`  ``mechanisms/schedulers/``
-``link``        :class:`~cmtlab.sim.net.link.LinkModel`                        ``net/``
-``loss_``       :class:`~cmtlab.sim.mechanisms.recovery.loss_detection.        ``mechanisms/recovery/``
-``detection``   LossDetection`
-==============  =============================================================  ===========================
+==================  ======================================================================  ===========================
+kind                interface                                                               where
+==================  ======================================================================  ===========================
+``congestion``      :class:`~cmtlab.sim.mechanisms.congestion.CongestionControl`            ``mechanisms/congestion/``
+``recovery``        :class:`~cmtlab.sim.mechanisms.recovery.RecoveryAlgorithm`              ``mechanisms/recovery/``
+``reordering``      :class:`~cmtlab.sim.mechanisms.reordering.ReorderingResponse`           ``mechanisms/reordering/``
+``scheduler``       :class:`~cmtlab.sim.mechanisms.schedulers.ConnectionScheduler`          ``mechanisms/schedulers/``
+``link``            :class:`~cmtlab.sim.net.link.LinkModel`                                 ``net/``
+``loss_detection``  :class:`~cmtlab.sim.mechanisms.recovery.loss_detection.LossDetection`   ``mechanisms/recovery/``
+==================  ======================================================================  ===========================
 
 Register a class where it is defined::
 

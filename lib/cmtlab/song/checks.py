@@ -196,3 +196,40 @@ def plot_ack_function(expected: pd.DataFrame):
     ax.set_ylabel("F(C) = E(A) (segments)")
     ax.legend(fontsize=9)
     return fig
+
+
+def plot_transfer_size_effect(curves: dict[str, pd.DataFrame], default_bytes: float):
+    """Model throughput against the transfer size E, one line per link set (``{label: frame}``, frames
+    of :func:`transfer_size_effect`), the book's default E marked."""
+    import matplotlib.pyplot as plt
+
+    from ..plotting import figsize
+
+    fig, ax = plt.subplots(figsize=figsize(1, panel_height_in=3.2), constrained_layout=True)
+    for (label, te), marker in zip(curves.items(), "osd^v"):
+        ax.semilogx(te.transfer_bytes, te.throughput_kbps, f"{marker}-", label=label)
+    ax.axvline(default_bytes, color="0.5", ls=":", label=f"book default E = {default_bytes / 1e6:g} MB")
+    ax.set_xlabel("transfer size E (bytes)")
+    ax.set_ylabel("model throughput (kbit/s)")
+    ax.legend()
+    return fig
+
+
+def plot_rounds(rounds: pd.DataFrame):
+    """The model's rounds of one transfer (:func:`cmtlab.song.rounds`): (left) window ``w_i`` (eq. 15)
+    and segments ``C_i`` (eq. 16) per round; (right) bytes sent against the model time."""
+    import matplotlib.pyplot as plt
+
+    from ..plotting import figsize
+
+    fig, ax = plt.subplots(1, 2, figsize=figsize(2, panel_height_in=3.2), constrained_layout=True)
+    ax[0].plot(rounds["round"], rounds["w"], label="$w_i$ (eq. 15)")
+    ax[0].plot(rounds["round"], rounds["C"], label="$C_i$ (eq. 16)")
+    ax[0].set_xlabel("round i")
+    ax[0].set_ylabel("segments")
+    ax[0].set_yscale("log")
+    ax[0].legend()
+    ax[1].plot(rounds["T_hat_s"], rounds["sent_bytes"] / 1e3)
+    ax[1].set_xlabel("model time $\\hat T$ (s)")
+    ax[1].set_ylabel("bytes sent (kB)")
+    return fig

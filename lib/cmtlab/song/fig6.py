@@ -158,6 +158,51 @@ def model_throughputs(groups: pd.DataFrame, *, transfer_bytes: int, variants=("e
     return out
 
 
+def simulate_groups(groups: pd.DataFrame, results: pd.DataFrame, *, presets, transfer_bytes: int,
+                    workers=None) -> pd.DataFrame:
+    """Every delay group run in ns-3 and in ``cmtlab.sim`` under each TCP option preset of ``presets``
+    (cached sweeps): adds to ``results`` (row per group, as :func:`model_throughputs`) the columns
+    ``"<simulator> <preset>"`` (throughput, bit/s) and ``"spurious <preset>"`` (ns-3's spurious
+    retransmissions).  Returns ``results``."""
+    from ..sweep import run_sweep
+
+    for preset in presets:
+        cases = scenarios(groups, transfer_bytes=transfer_bytes, options=preset)
+        for simulator in ("ns-3", "cmtlab"):
+            runs = run_sweep(simulator, cases, workers=workers)
+            results[f"{simulator} {preset}"] = runs.throughput_bps.to_numpy()
+            if simulator == "ns-3":
+                results[f"spurious {preset}"] = runs.spurious_retransmissions.to_numpy()
+    return results
+
+
+def series_styles(presets) -> dict:
+    """Marker, colour and label of each column :func:`plot_fig6` draws: ns-3 and ``cmtlab.sim`` under
+    the first preset, the model corrected and as printed, and ns-3 under the second preset if any."""
+    from ..plotting import series_style
+
+    main = presets[0]
+    series = {f"ns-3 {main}": dict(marker="o", mfc="none", color=series_style("ns-3")["color"], label=f"ns-3 ({main})"),
+              f"cmtlab {main}": dict(marker=".", color=series_style("cmtlab.sim")["color"], label=f"cmtlab ({main})"),
+              "model_exact": dict(marker="x", color=series_style("model")["color"], label="model (corrected)"),
+              "model_as_printed": dict(marker="+", color="#7F7F7F", label="model (as printed)")}
+    if len(presets) > 1:
+        series[f"ns-3 {presets[1]}"] = dict(marker="s", mfc="none", color="#56B4E9", label=f"ns-3 ({presets[1]})")
+    return series
+
+
+def column_label(name) -> str:
+    """A column of the chapter's tables as readers read it: "model_exact vs ns-3 ns3-2018" →
+    "model (corrected) vs ns-3 (ns3-2018)", "spurious rfc-newreno" → "spurious retransmissions (rfc-newreno)"."""
+    import re
+
+    if not isinstance(name, str):
+        return name
+    text = name.replace("model_exact", "model (corrected)").replace("model_as_printed", "model (as printed)")
+    text = re.sub(r"\b(ns-3|cmtlab) ([\w.-]+)", r"\1 (\2)", text)
+    return re.sub(r"^spurious ([\w.-]+)$", r"spurious retransmissions (\1)", text)
+
+
 def plot_fig6(results: pd.DataFrame, *, series: dict, title: str = ""):
     """One panel per number of links (Song Fig. 6 a–g): throughput (Mbit/s, log scale) of every
     delay group against its ADA (ms).  ``series`` maps a column of ``results`` (bit/s) to

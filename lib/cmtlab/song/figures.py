@@ -199,3 +199,90 @@ def plot_fig8(curves: pd.DataFrame, *, title: str | None = None):
     axes.flat[len(delays) - 1].legend(loc="upper right")  # the panel with the lowest curves has room
     fig.suptitle(title or figure_name("Song", "8") + " — throughput vs ADA, 100 kbit/s links")
     return fig
+
+
+# ----------------------------------------------------------------------------- Fig. 1
+
+#: Colours of the three Chinese operators of Song Fig. 1 and of the technologies of the public data.
+OPERATOR_COLOURS = {"China Telecom": "#1b9e77", "China Unicom": "#d95f02", "China Mobile": "#7570b3"}
+TECHNOLOGY_COLOURS = {"5G NSA": "#1b9e77", "LTE": "#d95f02", "HSPA+": "#7570b3", "Starlink": "#666666"}
+
+
+def plot_fig1(rtt: pd.DataFrame, rates: pd.DataFrame):
+    """Song Fig. 1 from the (reconstructed) field data: (a) RTT boxes per modem, coloured by operator;
+    (b) maximum and average download data rate per modem.
+
+    ``rtt`` has the columns ``modem``, ``rtt_ms``; ``rates`` ``modem``, ``operator``, ``max_dr_mbps``,
+    ``avg_dr_mbps`` (as :func:`cmtlab.measurements.field.load_rtt_samples` / ``load_data_rates``).
+    """
+    from ..measurements import field
+
+    fig, (ax_rtt, ax_dr) = plt.subplots(1, 2, figsize=figsize(2, panel_height_in=4.0),
+                                        gridspec_kw=dict(width_ratios=[1.1, 1]))
+    modems = list(field.MODEMS)
+    data = [rtt.loc[rtt["modem"] == m, "rtt_ms"].to_numpy() for m in modems]
+    op = rates.set_index(rates["modem"].astype(str))["operator"]
+    box = ax_rtt.boxplot(data, tick_labels=modems, whis=1.5, patch_artist=True, widths=0.6,
+                         medianprops=dict(color="black"),
+                         flierprops=dict(marker=".", markersize=2, alpha=0.4, markeredgecolor="0.4"))
+    for patch, m in zip(box["boxes"], modems):
+        patch.set_facecolor(OPERATOR_COLOURS[op[m]])
+        patch.set_alpha(0.6)
+    ax_rtt.set_yscale("log")
+    ax_rtt.set_ylim(20, 5000)
+    ax_rtt.set_ylabel("RTT (ms, log scale)")
+    ax_rtt.set_title("(a) RTT — boxes: IQR and median; whiskers: 1.5 IQR")
+
+    x = np.arange(len(modems))
+    r = rates.set_index(rates["modem"].astype(str)).loc[modems]
+    ax_dr.bar(x - 0.2, r["max_dr_mbps"], 0.4, label="maximum (paper's values)", color="#4c72b0")
+    ax_dr.bar(x + 0.2, r["avg_dr_mbps"], 0.4, label="average (chosen)", color="#a6cee3")
+    for xi, v in zip(x, r["max_dr_mbps"]):
+        ax_dr.text(xi - 0.2, v + 0.4, f"{v:g}", ha="center", fontsize=MIN_FONT_PT)
+    ax_dr.set_xticks(x, [f"{m}\n{field.LINKS[m]}" for m in modems])
+    ax_dr.set_ylabel("download data rate (Mbit/s)")
+    ax_dr.set_title("(b) download data rate")
+    ax_dr.legend(loc="upper right")
+    handles = [plt.Rectangle((0, 0), 1, 1, color=c, alpha=0.6) for c in OPERATOR_COLOURS.values()]
+    ax_rtt.legend(handles, [f"{k} ({'TD' if k == 'China Mobile' else 'FDD'}-LTE)" for k in OPERATOR_COLOURS],
+                  loc="upper left")
+    fig.suptitle(figure_name("Song", "1") + " — reconstruction (the paper's data is not public)")
+    fig.tight_layout()
+    return fig
+
+
+def plot_fig1_public(ucc: pd.DataFrame, starlink, summary: pd.DataFrame):
+    """The asymmetry of Song Fig. 1 in public data: (a) RTT (ping averages) of 5G NSA, LTE, HSPA+
+    (Raca et al.) and Starlink (Laniewski et al.); (b) their download data rate (95th percentile
+    and mean, from ``summary``: :func:`cmtlab.measurements.public.technology_summary` and
+    ``starlink_summary`` concatenated)."""
+    order = list(TECHNOLOGY_COLOURS)
+    rtt_sets = [ucc.loc[ucc["technology"] == t, "rtt_avg_ms"].dropna().to_numpy() for t in order[:3]]
+    rtt_sets.append(starlink.ping["rtt_avg_ms"].to_numpy())
+
+    fig, (ax_rtt, ax_dr) = plt.subplots(1, 2, figsize=figsize(2, panel_height_in=4.0))
+    box = ax_rtt.boxplot(rtt_sets, tick_labels=[f"{t}\n(n={len(s)})" for t, s in zip(order, rtt_sets)],
+                         whis=1.5, patch_artist=True, widths=0.6, medianprops=dict(color="black"),
+                         flierprops=dict(marker=".", markersize=2, alpha=0.4, markeredgecolor="0.4"))
+    for patch, t in zip(box["boxes"], order):
+        patch.set_facecolor(TECHNOLOGY_COLOURS[t])
+        patch.set_alpha(0.6)
+    ax_rtt.axvline(3.5, color="0.6", lw=0.8, ls="--")
+    ax_rtt.set_yscale("log")
+    ax_rtt.set_ylabel("RTT (ms, log scale)")
+    ax_rtt.set_title("(a) RTT (ping averages)")
+
+    x = np.arange(len(order))
+    s = summary.loc[order]
+    ax_dr.bar(x - 0.2, s["dl_p95_mbps"], 0.4, label="95th percentile", color="#4c72b0")
+    ax_dr.bar(x + 0.2, s["dl_mean_mbps"], 0.4, label="mean", color="#a6cee3")
+    ax_dr.axvline(2.5, color="0.6", lw=0.8, ls="--")
+    ax_dr.set_yscale("log")
+    ax_dr.set_xticks(x, order)
+    ax_dr.set_ylabel("download data rate (Mbit/s, log scale)")
+    ax_dr.set_title("(b) download data rate while transferring")
+    ax_dr.legend(loc="upper center")
+    fig.suptitle("Beyond " + figure_name("Song", "1") +
+                 ": Raca et al. 2020 (5G NSA/LTE/HSPA+, GPL-3.0)\nLaniewski et al. 2024 (Starlink, CC BY-SA 4.0)")
+    fig.tight_layout()
+    return fig

@@ -44,10 +44,10 @@ def kernel_agreement(agree: pd.DataFrame, configs=("today", "today-dupack", "bef
             ax.set_xlim(0, 3.05)
             ax.set_xlabel("÷ kernel mean")
         ax.set_title(_METRIC_LABELS.get(m, m).replace(" per run", ""), fontsize=9)
-        ax.set_yticks(y, cells, fontsize=7)
+        ax.set_yticks(y, cells, fontsize=8)
     axes[0].invert_yaxis()
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, fontsize=7, loc="lower center", ncol=4, frameon=False)
+    fig.legend(handles, labels, fontsize=8, loc="lower center", ncol=4, frameon=False)
     fig.tight_layout(rect=(0, 0.06, 1, 1))
     return fig
 
@@ -65,7 +65,7 @@ def axes_goodput(summary: pd.DataFrame):
         colours = ["0.6" if p else plotting.series_style(m, i)["color"] for i, (p, m) in
                    enumerate(zip(s.papers, s.mechanism))]
         ax.bar(x, s.goodput_mbps, yerr=np.nan_to_num(err), color=colours, capsize=2)
-        ax.set_xticks(x, s.mechanism, rotation=35, ha="right", fontsize=7)
+        ax.set_xticks(x, s.mechanism, rotation=35, ha="right", fontsize=8)
         ax.set_title(f"{axis}: {scen}", fontsize=9)
         ax.set_ylabel("goodput (Mbit/s)")
     for ax in list(axes.flat)[len(keys):]:

@@ -3,7 +3,7 @@
 An event is a call ``handler(time_ns, *args)`` due at ``time_ns`` (integer nanoseconds, the
 engine's clock).  Events due at the same nanosecond are taken in the order ns-3 would take
 them: by ``order_ns`` — when the event was scheduled (for a packet arrival, when the packet
-started serialisation: :attr:`cmtlab.sim.net.link.LinkModel.last_start_ns`) — then in insertion
+started serialisation: ``last_start_ns`` of :class:`cmtlab.sim.net.link.LinkModel`) — then in insertion
 order.  Modules schedule through :meth:`EventQueue.schedule` only; the heap's entries never
 leave this module and :mod:`cmtlab.sim.engine.loop`.
 """

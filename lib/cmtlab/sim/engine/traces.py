@@ -3,23 +3,23 @@
 Nothing here runs unless a trace is requested (``trace=True`` or a set of the names in
 :data:`TRACE_NAMES`); without traces a run keeps no per-packet state.
 
-=============  ===============================================================================
-name           DataFrame columns
-=============  ===============================================================================
-``cwnd``       ``time_s, cwnd_bytes, ssthresh_bytes, state`` — one row per change
-``packets``    ``time_s, link, seq, retransmission, wire_bytes, arrival_s, dropped`` — every data
-               packet handed to a link (``dropped``: ``""``, ``"queue"`` or ``"loss"``;
-               ``arrival_s`` NaN when dropped)
-``acks``       ``time_s, link, ack, sack_blocks, wire_bytes, arrival_s`` — every ACK sent
-               (``link`` = -1 on the ideal return path)
-``dupacks``    ``start_s, end_s, ack, length`` — runs of duplicate ACKs seen by the sender
-``events``     ``time_s, kind, seq, cwnd_bytes, ssthresh_bytes`` — ``fast_retransmit``,
-               ``partial_ack``, ``recovery_exit``, ``timeout``, ``dsack``
+===============================================================================  ==================================================================================
+name                                                                             DataFrame columns
+===============================================================================  ==================================================================================
+``cwnd``                                                                         ``time_s, cwnd_bytes, ssthresh_bytes, state`` — one row per change
+``packets``                                                                      ``time_s, link, seq, retransmission, wire_bytes, arrival_s, dropped`` — every data
+                                                                                 packet handed to a link (``dropped``: ``""``, ``"queue"`` or ``"loss"``;
+                                                                                 ``arrival_s`` NaN when dropped)
+``acks``                                                                         ``time_s, link, ack, sack_blocks, wire_bytes, arrival_s`` — every ACK sent
+                                                                                 (``link`` = -1 on the ideal return path)
+``dupacks``                                                                      ``start_s, end_s, ack, length`` — runs of duplicate ACKs seen by the sender
+``events``                                                                       ``time_s, kind, seq, cwnd_bytes, ssthresh_bytes`` — ``fast_retransmit``,
+                                                                                 ``partial_ack``, ``recovery_exit``, ``timeout``, ``dsack``
 ``reordering`` ``displacement, count, density`` — RFC 5236 reorder density (see
-               :class:`ReorderDensity`); scalar reordering statistics go to ``extra``
-``rate``       ``time_s, throughput_bps, goodput_bps`` — per time bin, payload bits arriving
-               at the receiver (duplicates included) and payload bits delivered in order
-=============  ===============================================================================
+                                                                                 :class:`ReorderDensity`); scalar reordering statistics go to ``extra``
+``rate``                                                                         ``time_s, throughput_bps, goodput_bps`` — per time bin, payload bits arriving
+                                                                                 at the receiver (duplicates included) and payload bits delivered in order
+===============================================================================  ==================================================================================
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ Structure
   (a :class:`~cmtlab.sim.tcp.TcpReceiver` with a *sink*) hands its in-order segments up;
   the connection translates them to DSNs, delivers the in-order ones to the application and
   keeps the rest in the out-of-order buffer, whose occupancy it records over time.
-* :class:`MptcpSimulation` — wires a :class:`~cmtlab.sim.mptcp_scenario.MptcpScenario`:
+* :class:`MptcpSimulation` — wires a :class:`~cmtlab.sim.multipath.MptcpScenario`:
   one path (a chain of links, :mod:`cmtlab.sim.net.topology`) per subflow and direction, the
   event loop, and the result.
 

@@ -195,7 +195,9 @@ class ParetoOnOff:
     start_ns
         Time the source starts (ns).
 
-    :attr:`next_ns` is the time of the next cross-traffic packet; :meth:`pop` returns it and
+    Notes
+    -----
+    ``next_ns`` is the time of the next cross-traffic packet; :meth:`pop` returns it and
     moves on to the following one.  Times are integer nanoseconds; a packet is sent whenever the
     accumulated on-time reaches another multiple of ``packet_bytes · 8 / peak_rate_bps``.
     """
@@ -284,8 +286,10 @@ class BitErrorProcess:
     seed, stream
         Seed of the BER values.
 
+    Notes
+    -----
     Period ``k`` covers ``[k·period, (k+1)·period)`` and has BER ``B_k``, drawn from the bounded
-    Pareto on ``[low, high]`` of shape :attr:`shape` (solved for ``mean``).  Values are drawn in
+    Pareto on ``[low, high]`` of shape ``shape`` (solved for ``mean``).  Values are drawn in
     period order and kept, so :meth:`ber_at` may be asked about any time in any order and one
     process can serve several links.
     """
@@ -440,8 +444,10 @@ class CrossTrafficLink(BitErrorLink):
     shape, min_period_s, max_period_s, cross_packet_bytes
         The source's period distribution and packet size (defaults: 1.5, 10 ms, 1 s, 1000 B).
     log_cross
-        Keep ``(time_ns, start_ns)`` of every cross packet in :attr:`cross_log` (tests).
+        Keep ``(time_ns, start_ns)`` of every cross packet in ``cross_log`` (tests).
 
+    Notes
+    -----
     The transmitter serves data and cross-traffic packets in order of arrival (FIFO), so a data
     packet handed over at ``now_ns`` waits for every cross packet that arrived before it.  Cross
     packets arriving at the same nanosecond as a data packet go first.  Cross traffic is fed into

@@ -8,8 +8,8 @@ with round-robin striping, which of two simultaneous arrivals is processed first
 whether the receiver sends a duplicate ACK.  :func:`seconds_to_ns` converts a duration the
 way ns-3's ``Seconds(double)`` does (exact product with 1e9, rounded half away from zero).
 
-Interface
----------
+The link interface
+------------------
 :class:`LinkModel` is what the engine sees of one direction of a link.  Its single hot
 method, :meth:`LinkModel.transmit`, is called once per packet when the packet is handed
 to the link at time ``now_ns`` and returns the time (ns) the packet arrives at the far
@@ -152,6 +152,8 @@ class PointToPointLink(LinkModel):
         link does not change another link's loss pattern; the engine uses
         :class:`cmtlab.sim.net.rng.Mrg32k3a` streams laid out as ns-3's).
 
+    Notes
+    -----
     Departure times are computed arithmetically: the link remembers when its transmitter
     becomes free and the start times of the packets still waiting, so a packet costs O(1)
     amortised work and no events.

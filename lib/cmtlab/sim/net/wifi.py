@@ -584,8 +584,8 @@ class WifiLink(LinkModel):
         error_model
             ``"table"`` (ns-3.44's ``TableBasedErrorRateModel``) or ``"nist"``
             (:class:`NistErrorModel`).
-        **params
-            Overrides of :class:`WifiParams` fields (e.g. ``preamble_min_rssi_dbm=None``: no
+        params
+            Keyword arguments: overrides of :class:`WifiParams` fields (e.g. ``preamble_min_rssi_dbm=None``: no
             preamble-detection threshold, as in the ns-3 releases of 2016).
         """
         if distance_m is None:

@@ -16,7 +16,7 @@ blocks (3 with timestamps: TCP option space) in ns-3's ``TcpRxBuffer`` order —
 containing the newest segment first, merged with adjacent blocks — preceded by a D-SACK
 block (RFC 2883) when the segment that triggered the ACK was a duplicate and D-SACK is
 on (ns-3.44 never sends D-SACK; the engine turns it on when the reordering response asks
-for it, :attr:`~cmtlab.sim.mechanisms.reordering.ReorderingResponse.wants_dsack`); a duplicate above
+for it, ``wants_dsack`` of :class:`~cmtlab.sim.mechanisms.reordering.ReorderingResponse`); a duplicate above
 RCV.NXT is followed by the block that contains it (RFC 2883 sec. 4).  Timestamps:
 ``TS.Recent`` is updated only from in-order segments at or below the last ACK sent whose
 TSval is at least the newest seen (ns-3.44), or, with ``rfc7323_echo`` (turned on when the

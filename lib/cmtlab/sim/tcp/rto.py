@@ -62,7 +62,7 @@ class RttEstimator:
         return self.rto_timer.event_ns
 
     def on_rto_event(self, now: int) -> None:
-        """The retransmission timer's event came due (lazy timer: may be stale; see :class:`LazyTimer`)."""
+        """The retransmission timer's event came due (lazy timer: may be stale; see :class:`~cmtlab.sim.engine.timers.LazyTimer`)."""
         self.rto_timer.fire(now)
 
 

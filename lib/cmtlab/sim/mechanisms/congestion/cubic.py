@@ -104,6 +104,8 @@ class Cubic(CongestionControl):
         ``"spec"`` (this class) or ``"linux"`` (:class:`LinuxCubic`: ``alpha_to_one=False``,
         ``rtt="min"``, built by ``registry.make("congestion", "cubic", variant="linux")``).
 
+    Notes
+    -----
     State (segments unless named otherwise): ``w_max``, ``k_s``, ``cwnd_epoch``, ``t_epoch_ns``
     (``None`` outside an epoch), ``w_est``, ``cwnd_prior``, ``alpha``.  ``sub.cwnd`` stays an
     integer number of bytes; the fraction is kept here (``cwnd_segs``) so that growth is exact.

@@ -1,7 +1,7 @@
 """Loss recovery: the congestion window while a fast retransmit is being repaired.
 
-Interface
----------
+The recovery interface
+----------------------
 A :class:`RecoveryAlgorithm` (ns-3's ``TcpRecoveryOps``) is called by the sender
 
 * :meth:`~RecoveryAlgorithm.enter` once, when fast recovery starts (after ``ssthresh``

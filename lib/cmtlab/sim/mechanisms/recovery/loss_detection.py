@@ -1,7 +1,7 @@
 """Loss detection: which outstanding segments the sender deems lost, and when.
 
-Interface
----------
+The hooks of a detection
+------------------------
 A :class:`LossDetection` is one object per :class:`~cmtlab.sim.tcp.TcpSender`, named by
 ``TcpOptions.loss_detection`` and built with ``registry.make("loss_detection", name)``.
 
@@ -18,12 +18,14 @@ A :class:`LossDetection` is one object per :class:`~cmtlab.sim.tcp.TcpSender`, n
   ==============================  ==================================================================
   ``attach(sub)``                 once, when the sender is built (the detection builds its timers
                                   on ``sub.queue``)
-  ``on_ack(sub, now, ack, sack,   every processed ACK, after the scoreboard took its cumulative ACK
-  ts_echo)``                      and SACK blocks, before the congestion state machine: marks the
-                                  segments it deems lost (``sub.mark_lost(k)``) and answers with a
+  ``on_ack``                      ``(sub, now, ack, sack, ts_echo)``: every processed ACK, after the
+                                  scoreboard took its cumulative ACK and SACK blocks, before the
+                                  congestion state machine: marks the segments it deems lost
+                                  (``sub.mark_lost(k)``) and answers with a
                                   :class:`~cmtlab.sim.tcp.decisions.LossDecision`
-  ``after_ack(sub, now, una,      after the ACK's sends (``una``/``high``: ``SND.UNA``/``SND.NXT``
-  high)``                         before the ACK): arm or cancel its timers (TLP's probe timer)
+  ``after_ack``                   ``(sub, now, una, high)``: after the ACK's sends (``una``/``high``:
+                                  ``SND.UNA``/``SND.NXT`` before the ACK): arm or cancel its timers
+                                  (TLP's probe timer)
   ``on_retransmit(sub, k, now)``  segment ``k`` is being retransmitted
   ``on_timeout(sub, now)``        the retransmission timer expired, before the sender reacts
   ``mark_on_timeout(sub, now)``   after a timeout: mark what is lost (the default marks every

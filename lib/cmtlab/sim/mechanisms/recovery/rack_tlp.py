@@ -11,14 +11,14 @@ This class keeps RACK's and TLP's state and answers the sender's questions; the 
 scoreboard and the timers.  Segments are numbered like the sender's (segment indices; a segment
 ``k`` ends at ``k + 1``), times are integer nanoseconds.  The calls:
 
-* :meth:`on_sent` — a segment left (new or retransmitted) at ``now_ns``;
-* :meth:`on_ack` — an ACK delivered segments (cumulatively and/or by SACK) and maybe carried a
+* :meth:`RackTlp.on_sent` — a segment left (new or retransmitted) at ``now_ns``;
+* :meth:`RackTlp.on_ack` — an ACK delivered segments (cumulatively and/or by SACK) and maybe carried a
   D-SACK; returns the segments RACK now deems lost and the deadline of the RACK reordering timer
   (``None``: not needed), as a :class:`RackVerdict`;
-* :meth:`on_reorder_timer` — the RACK timer expired: the segments lost now;
-* :meth:`pto_ns` / :meth:`on_pto` — TLP's probe timeout and what to send when it fires
+* :meth:`RackTlp.on_reorder_timer` — the RACK timer expired: the segments lost now;
+* :meth:`RackTlp.pto_ns` / :meth:`RackTlp.on_pto` — TLP's probe timeout and what to send when it fires
   (:class:`~cmtlab.sim.tcp.decisions.ProbeKind`);
-* :meth:`on_recovery_exit` — a fast or RTO recovery ended (the reordering window's persistence).
+* :meth:`RackTlp.on_recovery_exit` — a fast or RTO recovery ended (the reordering window's persistence).
 
 Implemented per RFC 8985: sec. 6.2 step 1 (``RACK.xmit_ts``/``RACK.end_seq`` of the most recently
 *sent* delivered segment, skipping possibly-spurious retransmission samples: the ACK echoes a

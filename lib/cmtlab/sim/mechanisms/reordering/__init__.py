@@ -5,16 +5,16 @@ One small class per idea, registered by name (``registry.make("reordering", name
 connection and every MPTCP subflow alike.  The hooks, and the sender's public
 snapshot/undo API the responses use, are described in :mod:`cmtlab.sim.mechanisms.reordering.base`.
 
-==============  ==========================================  ==================================================
-name            class (file)                                defined by
-==============  ==========================================  ==================================================
-``"none"``      :class:`NoReorderingResponse` (base.py)     NewReno, RFC 5681/6582 (Alheid's NoPR)
-``"dsack"``     :class:`DsackUndo` (dsack.py)               RFC 2883 reports, RFC 3708 detection, undo
-``"eifel"``     :class:`Eifel` (eifel.py)                   RFC 3522 detection, RFC 4015 response
-``"frto"``      :class:`Frto` (frto.py)                     RFC 5682 sec. 2.1
-``"tcp-door"``  :class:`TcpDoor` (tcp_door.py)              Wang & Zhang, MobiHoc 2002 (T1, T2 = 1 SRTT)
+==============  ================================================================================  ==================================================
+name            class (file)                                                                      defined by
+==============  ================================================================================  ==================================================
+``"none"``      :class:`NoReorderingResponse` (base.py)                                           NewReno, RFC 5681/6582 (Alheid's NoPR)
+``"dsack"``     :class:`DsackUndo` (dsack.py)                                                     RFC 2883 reports, RFC 3708 detection, undo
+``"eifel"``     :class:`Eifel` (eifel.py)                                                         RFC 3522 detection, RFC 4015 response
+``"frto"``      :class:`Frto` (frto.py)                                                           RFC 5682 sec. 2.1
+``"tcp-door"``  :class:`TcpDoor` (tcp_door.py)                                                    Wang & Zhang, MobiHoc 2002 (T1, T2 = 1 SRTT)
 ``"pr-r"``      :class:`PacketReorderingResponse` (pr_r.py) Alheid et al., ICT 2016, Algorithm 1
-==============  ==========================================  ==================================================
+==============  ================================================================================  ==================================================
 
 Model preset
 ------------

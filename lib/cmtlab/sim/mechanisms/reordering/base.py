@@ -5,33 +5,36 @@ or one MPTCP subflow alike), built with ``registry.make("reordering", name, **pa
 The sender calls it at these moments (see :mod:`cmtlab.sim.mechanisms.reordering` for the list of
 responses):
 
-==========================  =========================================================================
-hook                        when, and what the return value means
-==========================  =========================================================================
-``attach(sub)``             once, when the sender is built
-``on_ack(sub, ack,          every ACK **before** any processing — stale/reordered ones (``ack <
-ts_echo, sack, now)``       sub.una``) included — with the echoed timestamp (ms) and the
-                            ``(dsack_block, blocks)`` SACK tuple or ``None``; only when
-                            :attr:`wants_every_ack` (otherwise the sender keeps its fast paths)
-``after_ack(sub, ack,       every ACK that was processed (not the stale ones), after the standard
-now)``                      processing and before the sender sends; only when :attr:`wants_every_ack`
-``on_dsack(sub, block,      a D-SACK block ``(first, end)`` (segment indices) arrived (RFC 2883);
-now)``                      the receiver sends them only when :attr:`wants_dsack` (needs SACK)
-``on_retransmit(sub, k,     segment ``k`` is being retransmitted (fast retransmit, partial ACK,
-now)``                      timeout, SACK recovery)
-``on_fast_retransmit(sub,   the duplicate-ACK threshold is reached, state still untouched: a
-now)``                      :class:`~cmtlab.sim.tcp.decisions.FastRetransmitDecision` — ``REDUCE``
-                            as usual, ``KEEP_WINDOW`` retransmit but keep ``cwnd`` (``ssthresh =
-                            cwnd``), ``IGNORE`` no fast retransmit at all
-``on_recovery_exit(sub,     the fast recovery ended (``cwnd = ssthresh`` already set, before the
-now)``                      recovery algorithm's ``exit``): a response that kept state for the
-                            episode puts it back (PR-R's kept ``ssthresh``)
-``on_timeout(sub, now)``    the retransmission timer expired, state still untouched: a
-                            :class:`~cmtlab.sim.tcp.decisions.TimeoutDecision` — ``STANDARD``,
-                            ``DEFER`` (reduce, retransmit only the first segment, go-back-N later
-                            through ``sub.conventional_rto_recovery``) or ``VETO`` (retransmit the
-                            first segment, back off the timer, keep the window)
-==========================  =========================================================================
+=======================  ==========================================================================
+hook (arguments)         when, and what the return value means
+=======================  ==========================================================================
+``attach``               once, when the sender is built (``sub``)
+``on_ack``               every ACK **before** any processing — stale/reordered ones
+                         (``ack < sub.una``) included — with the echoed timestamp (ms) and the
+                         ``(dsack_block, blocks)`` SACK tuple or ``None``
+                         (``sub, ack, ts_echo, sack, now``); only when ``wants_every_ack``
+                         (otherwise the sender keeps its fast paths)
+``after_ack``            every ACK that was processed (not the stale ones), after the standard
+                         processing and before the sender sends (``sub, ack, now``); only when
+                         ``wants_every_ack``
+``on_dsack``             a D-SACK block ``(first, end)`` (segment indices) arrived (RFC 2883;
+                         ``sub, block, now``); the receiver sends them only when ``wants_dsack``
+                         (needs SACK)
+``on_retransmit``        segment ``k`` is being retransmitted (fast retransmit, partial ACK,
+                         timeout, SACK recovery; ``sub, k, now``)
+``on_fast_retransmit``   the duplicate-ACK threshold is reached, state still untouched
+                         (``sub, now``): a :class:`~cmtlab.sim.tcp.decisions.FastRetransmitDecision` —
+                         ``REDUCE`` as usual, ``KEEP_WINDOW`` retransmit but keep ``cwnd``
+                         (``ssthresh = cwnd``), ``IGNORE`` no fast retransmit at all
+``on_recovery_exit``     the fast recovery ended (``cwnd = ssthresh`` already set, before the
+                         recovery algorithm's ``exit``; ``sub, now``): a response that kept state
+                         for the episode puts it back (PR-R's kept ``ssthresh``)
+``on_timeout``           the retransmission timer expired, state still untouched (``sub, now``): a
+                         :class:`~cmtlab.sim.tcp.decisions.TimeoutDecision` — ``STANDARD``,
+                         ``DEFER`` (reduce, retransmit only the first segment, go-back-N later
+                         through ``sub.conventional_rto_recovery``) or ``VETO`` (retransmit the
+                         first segment, back off the timer, keep the window)
+=======================  ==========================================================================
 
 State is read through the sender's public attributes (``cwnd``, ``ssthresh``, ``una``,
 ``high``, ``state``, ``srtt``, …) and changed only through its public methods:
@@ -40,7 +43,7 @@ State is read through the sender's public attributes (``cwnd``, ``ssthresh``, ``
 how=...)``, ``conventional_rto_recovery(now)``, ``send_new_data(now, n)`` and
 ``timestamp_now(now)``.
 
-Presets: every response takes ``variant`` — its own :attr:`VARIANT` (the default) follows the
+Presets: every response takes ``variant`` — its own ``VARIANT`` (the default) follows the
 RFC or paper; ``"chihani"`` builds the Chihani–Collange ns-3 MPTCP model's version (the papers
 of Alheid et al. and Arabi et al. ran it), a subclass in :mod:`cmtlab.sim.models.chihani`.
 """

@@ -30,7 +30,7 @@ class PacketReorderingResponse(ReorderingResponse):
       as well as ``cwnd`` — is not called, so **neither** changes.  The sender's fast
       recovery runs at the kept ``cwnd`` and, when it ends, ``ssthresh`` is what it was
       before: a slow start under way (the first one, or one after a timeout) goes on.
-      (``on_fast_retransmit`` keeps ``ssthresh`` in :attr:`kept_ssthresh` and answers
+      (``on_fast_retransmit`` keeps ``ssthresh`` in ``kept_ssthresh`` and answers
       ``KEEP_WINDOW``; ``on_recovery_exit`` gives it back; a timeout forgets it.)
     * ``"cwnd"`` (this book's first implementation, kept for comparison): ``ssthresh =
       cwnd`` at every fast retransmit, so the window is kept but any slow start ends there

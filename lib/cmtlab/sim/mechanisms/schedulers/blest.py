@@ -20,7 +20,7 @@ class BlestScheduler(ConnectionScheduler):
 
     and ``x_s`` is skipped (the answer is ``None``: wait for ``x_f``) when ``X * lambda > |SW| -
     MSS_s * (inflight_s + 1)``.  Choice stated: ``|SW|`` is the connection-level window the receiver
-    leaves the sender — its free space (:func:`~._paths.connection_window_free_bytes`) plus the bytes
+    leaves the sender — its free space (``connection_window_free_bytes``) plus the bytes
     already in flight on ``x_s`` (the formula subtracts those again), so the test reads "after this
     segment, would the window still hold what ``x_f`` sends during one ``RTT_s``".
 
