@@ -1,4 +1,4 @@
-"""Validation checks of coupled congestion control against RFC 6356's goals (issue 7).
+"""Validation checks of coupled congestion control against RFC 6356's goals.
 
 Each check runs a multipath connection over several seeds and returns a tidy table with the
 mean, a Student-t confidence interval and the theoretical expectation

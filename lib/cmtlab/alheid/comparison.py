@@ -134,6 +134,15 @@ def variant_change(mod_s: pd.DataFrame, variant: str, metric: str, x: str, *, ba
     return d.groupby(level="solution").mean()
 
 
+def _signed_change(fmt: str, x: float) -> str:
+    """``fmt`` applied to a change, a change that rounds to zero without its sign ("0 %", not "-0 %" or "+0 %").
+
+    >>> _signed_change("{:+.0f} %", -0.2), _signed_change("{:+.1f} points", 0.04), _signed_change("{:+.1f} points", -0.5)
+    ('0 %', '0.0 points', '-0.5 points')
+    """
+    return re.sub(r"^[+-](?=0(\.0+)?(?![\d.]))", "", fmt.format(x))
+
+
 def variant_changes_markdown(mod_s: pd.DataFrame, x: str, *, metrics=("gthroughput_mbps",), over: str = "",
                              base: str = BASE_VARIANT, solutions=SOLUTION_ORDER) -> str:
     """Markdown bullets: each variant of :data:`VARIANT_LABELS` that was run, against round robin + LIA.
@@ -151,7 +160,7 @@ def variant_changes_markdown(mod_s: pd.DataFrame, x: str, *, metrics=("gthroughp
         for metric in metrics:
             name, fmt = names[metric]
             c = variant_change(mod_s, var, metric, x, base=base)
-            parts.append(f"{name} " + ", ".join(f"{s} {fmt.format(c[s])}" for s in solutions))
+            parts.append(f"{name} " + ", ".join(f"{s} {_signed_change(fmt, c[s])}" for s in solutions))
         lines.append(f"* **{what}** instead of {replaced}: " + "; ".join(parts) + ".")
     return f"Changes against round robin + LIA (mean over {over}):\n\n" + "\n".join(lines)
 

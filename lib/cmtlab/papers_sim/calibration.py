@@ -1,4 +1,4 @@
-"""Agreement of :mod:`cmtlab.sim`'s model presets with the papers' simulator (issue 18).
+"""Agreement of :mod:`cmtlab.sim`'s model presets with the papers' simulator.
 
 For every recorded Arabi case (``data/papers-sim/arabi-r1.csv``: scenario × congestion control ×
 reordering algorithm, ``variateDelay`` as chosen, 10-MB transfer, no random loss) the table of

@@ -1,6 +1,6 @@
 """The real Linux TCP/MPTCP stack over emulated paths: two network namespaces, *n* paths.
 
-This is the book's multipath reference (issue 11): the kernel's MPTCP (in-kernel path manager,
+This is the book's multipath reference: the kernel's MPTCP (in-kernel path manager,
 one subflow per path) or TCP runs between two network namespaces, ``A`` (sender) and ``B``
 (receiver), joined by *n* emulated paths.  The kernels here have no ``netem``/``fq``, so every
 path is a small compiled delay line over two TUN devices (``delayline.c``, C, no Python in the

@@ -24,7 +24,7 @@ PAPER_LINUX_GAIN_PCT = {0: 94.0, 100: 89.0, 500: 23.0}
 QUOTE_TABLE1 = ("In [18], the results show that the gThroughput of MPTCP using two disjoint SFs with equal bandwidths is "
                 "94% higher than the throughput of the single TCP would be on the best SF with no delay difference "
                 "between SFs, and 23% higher when the delay difference is 500 ms")
-#: Checks of this book (issue 11): simulator vs kernel (pp), delay line precision.
+#: Checks of this book: simulator vs kernel (pp), delay line precision.
 AGREEMENT_PP = 5.0
 PING_P99_MS = 1.0
 RATE_ERROR_PCT = 2.0
@@ -116,13 +116,13 @@ def comparison(g: pd.DataFrame, *, deltas_ms, meanings, setup: dict, sim_g: pd.D
         if len(near):
             worst = float(near.diff_pp.abs().max())
             t.add_check("cmtlab.sim configured like the kernel agrees with the kernel (Reno) for Δ ≤ 100 ms",
-                        target=f"within {AGREEMENT_PP:g} pp (issue 11)",
+                        target=f"within {AGREEMENT_PP:g} pp (this book's target)",
                         ours=f"max |simulator − kernel| {worst:.1f} pp, goodput ratio "
                              f"{near.goodput_ratio.min():.3f}–{near.goodput_ratio.max():.3f}",
                         holds=worst <= AGREEMENT_PP, rule=f"max |difference| ≤ {AGREEMENT_PP:g} pp → met")
         if len(far):
             worst = float(far.diff_pp.abs().max())
-            t.add_check("… and at Δ = 500 ms", target=f"within {AGREEMENT_PP:g} pp (issue 11)",
+            t.add_check("… and at Δ = 500 ms", target=f"within {AGREEMENT_PP:g} pp (this book's target)",
                         ours="; ".join(f"{'RTT' if r.meaning == 'rtt' else 'one-way'}: {r.diff_pp:+.0f} pp "
                                        f"(ratio {r.goodput_ratio:.2f})" for r in far.itertuples()),
                         holds=worst <= AGREEMENT_PP, rule=f"max |difference| ≤ {AGREEMENT_PP:g} pp → met",
@@ -132,7 +132,7 @@ def comparison(g: pd.DataFrame, *, deltas_ms, meanings, setup: dict, sim_g: pd.D
     if calibration is not None:
         c = calibration
         t.add_check(f"delay line precision: ping RTT error < {PING_P99_MS:g} ms (99 % of echoes), TCP goodput within "
-                    f"{RATE_ERROR_PCT:g} % up to {c['max_rate_mbps']:g} Mbit/s", target="issue 11 (precision contract)",
+                    f"{RATE_ERROR_PCT:g} % up to {c['max_rate_mbps']:g} Mbit/s", target="the delay line's precision contract",
                     ours=f"median {c['ping_median_ms']:.2f} ms, 99th pct {c['ping_p99_ms']:.2f} ms, max "
                          f"{c['ping_max_ms']:.2f} ms; worst rate error {c['rate_error_max_pct']:.2f} %",
                     holds=c["ping_p99_ms"] < PING_P99_MS and c["rate_error_max_pct"] < RATE_ERROR_PCT,

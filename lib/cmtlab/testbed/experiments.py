@@ -150,7 +150,7 @@ def arabi_runs(*, repetitions: int = 3, duration_s: float = 12.0, warmup_s: floa
 
 
 # ---------------------------------------------------------------- the simulator column
-#: The simulator configured like the kernel (issue 11): uncoupled Reno subflows (Linux's MPTCP
+#: The simulator configured like the kernel: uncoupled Reno subflows (Linux's MPTCP
 #: subflows are uncoupled; Reno is always built in) and a lowest-RTT-first scheduler (what the
 #: kernel's ``default`` scheduler does when several subflows have window space).
 SIM_LIKE_KERNEL = dict(congestion="uncoupled", scheduler="lowest_rtt")
@@ -251,7 +251,7 @@ def kernel_row_paths(row, n_paths: int, label: str = "row") -> dict:
     bytes (``path<i>_queue_bytes``, ``path<i>_reverse_queue_bytes``), a reverse direction with
     another rate, one-way delay or queue than the forward one (the simulator's paths are
     symmetric: half the round trip each way), queues that differ between paths, and any path
-    column it does not know.  Rows recorded before the reverse direction was (issue 22) lack
+    column it does not know.  Rows recorded before the reverse direction was added lack
     the ``reverse_*`` columns: their paths were symmetric, without loss on the ACKs."""
     from ..scenario import LossModel
     for col in row.index if hasattr(row, "index") else row:

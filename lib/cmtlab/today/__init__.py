@@ -1,4 +1,4 @@
-"""Today's answers to the papers' problem (issue 21): RACK-TLP, CUBIC, BLEST, ECF and Linux's MPTCP
+"""Today's answers to the papers' problem: RACK-TLP, CUBIC, BLEST, ECF and Linux's MPTCP
 scheduler beside the papers' mechanisms.  Library side of the chapter ``notebooks/today-transport.ipynb``;
 the mechanisms themselves live in :mod:`cmtlab.sim.mechanisms`.
 
