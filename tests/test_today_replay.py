@@ -94,3 +94,43 @@ def test_recorded_testbed_replay_meets_the_statement():
     assert set(s.index) == set(kernel.TRACES)
     assert (s.backlogged >= 15).all() and (s.share_within_2pct_or_1_packet == 1.0).all()
     assert (t.max_late_s < 0.05).all()
+
+
+def test_schedule_capacity_is_the_schedule_over_the_measured_window():
+    row = dict(path0_rate_schedule_bps="1000000 3000000", path0_schedule_interval_s=1.0, path0_schedule_offset_s=0.5,
+               warmup_s=0.5, duration_s=2.5)
+    # window [1.0, 3.0] of the repeating schedule: 3 Mbit/s then 1 Mbit/s
+    assert kernel.schedule_capacity_bps(row, 0) == pytest.approx(2e6)
+    row["path0_schedule_offset_s"] = 0.0  # window [0.5, 2.5]: 0.5 s at 1, 1 s at 3, 0.5 s at 1
+    assert kernel.schedule_capacity_bps(row, 0) == pytest.approx(2e6)
+    row["warmup_s"] = 1.5  # window [1.5, 2.5]: 0.5 s at 3, 0.5 s at 1
+    assert kernel.schedule_capacity_bps(row, 0) == pytest.approx(2e6)
+    row["duration_s"] = 2.0  # window [1.5, 2.0]: at 3
+    assert kernel.schedule_capacity_bps(row, 0) == pytest.approx(3e6)
+    assert np.isnan(kernel.schedule_capacity_bps(dict(path0_rate_bps=1e6), 0))
+
+
+def _trace_rows(side, thr, drops, retx, sndbuf_ms=0.0):
+    base = dict(cell="tcp cubic Starlink trace", n_paths=1, duration_s=20.0, warmup_s=2.0,
+                path0_rate_schedule_bps="10000000", path0_schedule_interval_s=1.0, path0_schedule_offset_s=0.5)
+    if side == "k":
+        return pd.DataFrame([dict(base, simulator="linux-tcp", throughput_bps=t, received_bytes=t * 2.5,
+                                  sub0_bytes=t * 2.5, sub0_queue_drops=d, sub0_retrans_total=r, sub0_dsack_dups=0,
+                                  sub0_sndbuf_limited_ms=sndbuf_ms) for t, d, r in zip(thr, drops, retx)])
+    return pd.DataFrame([dict(base, simulator="cmtlab.sim", sim_config="today", throughput_bps=t, received_bytes=t * 2.5,
+                              sub0_bytes=t * 2.5, sub0_queue_drops=d, sub0_retrans_total=r, sub0_timeouts=0,
+                              sub0_spurious_retransmissions=0) for t, d, r in zip(thr, drops, retx)])
+
+
+def test_explain_decomposes_a_trace_cell_miss_into_queue_drops_and_capacity():
+    k = _trace_rows("k", (9.0e6, 9.2e6, 9.4e6), (40, 42, 44), (36, 38, 40))
+    s = _trace_rows("s", (8.0e6, 8.0e6, 8.0e6), (60, 60, 60), (60, 60, 60))
+    e = kernel.explain(kernel.agreement(k, s), k, s).set_index("metric")
+    good = e.loc["goodput_mbps", "diagnosis"]
+    assert "92 % (kernel) vs 80 % (sim) of the replayed capacity" in good and "more often" in good
+    retx = e.loc["retransmissions", "diagnosis"]
+    # 60 / 38 = x1.58 = x1.43 drops (60 vs 42) × x1.11 retransmissions per drop (0.90 vs 1.00)
+    assert "x1.58 = x1.43 queue drops" in retx and "× x1.11" in retx
+    k2 = _trace_rows("k", (9.0e6, 9.2e6, 9.4e6), (40, 42, 44), (36, 38, 40), sndbuf_ms=4000.0)
+    e2 = kernel.explain(kernel.agreement(k2, s), k2, s).set_index("metric")
+    assert "send buffer limited a subflow for 4.0 s" in e2.loc["goodput_mbps", "diagnosis"]

@@ -426,6 +426,67 @@ def _per_run(df: pd.DataFrame, col_kernel: str, col_sim: str) -> pd.Series:
     return pd.Series(out, index=df.index)
 
 
+def schedule_capacity_bps(row, path_index: int) -> float:
+    """Mean scheduled IP rate (bit/s) of path ``path_index`` of a row that replayed a rate schedule, over the
+    window its goodput is measured on: [``schedule_offset_s`` + ``warmup_s``, ``schedule_offset_s`` +
+    ``duration_s``] of the (repeating) schedule.  NaN when the path replayed no schedule."""
+    c = f"path{path_index}_"
+    sched = row.get(c + "rate_schedule_bps")
+    if sched is None or (isinstance(sched, float) and math.isnan(sched)):
+        return float("nan")
+    rates = np.array([float(x) for x in str(sched).split()])
+    step = float(row.get(c + "schedule_interval_s", 1.0))
+    a = float(row[c + "schedule_offset_s"]) + float(row.get("warmup_s", 0.0) or 0.0)
+    b = float(row[c + "schedule_offset_s"]) + float(row["duration_s"])
+    edges = np.arange(math.floor(a / step), math.ceil(b / step) + 1) * step
+    lo, hi = np.clip(edges[:-1], a, b), np.clip(edges[1:], a, b)
+    idx = (np.floor(edges[:-1] / step).astype(int)) % len(rates)
+    return float(np.sum(rates[idx] * (hi - lo)) / (b - a))
+
+
+def _trace_terms(kg: pd.DataFrame, sg: pd.DataFrame) -> dict:
+    """What a trace cell's miss is computed from: per path the bytes each side delivered (MB per run) and the
+    share of the replayed capacity they are; queue drops and retransmissions per run and per drop; the kernel's
+    send-buffer-limited time (``ss`` ``sndbuf_limited``, s per run, the most limited subflow)."""
+    n = int(kg["n_paths"].fillna(1).max())
+    out = dict(n=n)
+    for side, g in (("k", kg), ("s", sg)):
+        out[f"drops_{side}"] = float(_per_run(g, "queue_drops", "queue_drops").mean())
+        out[f"retx_{side}"] = float(_metric(g, "retransmissions").mean())
+        cap = np.array([[schedule_capacity_bps(r, i) for i in range(n)] for _, r in g.iterrows()])
+        out[f"util_{side}"] = float((g["throughput_bps"].to_numpy() / np.nansum(cap, axis=1)).mean())
+        out[f"path_mb_{side}"] = [float(g.get(f"sub{i}_bytes", pd.Series(np.nan)).mean()) / 1e6 for i in range(n)]
+    lim = [kg.get(f"sub{i}_sndbuf_limited_ms", pd.Series(0.0, index=kg.index)).fillna(0.0) for i in range(n)]
+    out["sndbuf_limited_s"] = float(pd.concat(lim, axis=1).max(axis=1).mean()) / 1e3
+    out["duration_s"] = float(kg["duration_s"].iloc[0])
+    return out
+
+
+def _trace_diagnosis(metric: str, ratio: float, t: dict) -> str | None:
+    """The diagnosis of a goodput or retransmission miss on a trace cell (None for another metric)."""
+    per_path = "; ".join(f"path {i}: {a:.1f} (kernel) vs {b:.1f} (sim) MB" for i, (a, b) in
+                         enumerate(zip(t["path_mb_k"], t["path_mb_s"])))
+    if metric == "goodput_mbps":
+        head = (f"{100 * (ratio - 1):+.0f} % goodput: {100 * t['util_k']:.0f} % (kernel) vs {100 * t['util_s']:.0f} % "
+                f"(sim) of the replayed capacity")
+        if t["sndbuf_limited_s"] >= 0.05 * t["duration_s"]:
+            return (f"{head}; the kernel's send buffer limited a subflow for {t['sndbuf_limited_s']:.1f} s of each "
+                    f"{t['duration_s']:.0f}-s run (ss sndbuf_limited, autotuned buffer), the simulator's never does "
+                    f"({per_path})")
+        more = "more" if t["drops_s"] > t["drops_k"] else "fewer"
+        return (f"{head}, with {t['drops_k']:.0f} (kernel) vs {t['drops_s']:.0f} (sim) queue drops per run: the "
+                f"simulator's window overruns the replayed rate's falls {more} often, each drop a window reduction "
+                f"({per_path})")
+    if metric == "retransmissions":
+        d = t["drops_s"] / t["drops_k"] if t["drops_k"] else float("nan")
+        rk = t["retx_k"] / t["drops_k"] if t["drops_k"] else float("nan")
+        rs = t["retx_s"] / t["drops_s"] if t["drops_s"] else float("nan")
+        return (f"no random loss: every loss is a queue drop where the replayed rate falls; the miss x{ratio:.2f} = "
+                f"x{d:.2f} queue drops ({t['drops_k']:.1f} kernel vs {t['drops_s']:.1f} sim per run) × x{rs / rk:.2f} "
+                f"retransmissions per drop ({rk:.2f} vs {rs:.2f})")
+    return None
+
+
 def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_config: str = "today") -> pd.DataFrame:
     """A computation for every miss of ``sim_config``: one row per (cell, metric) outside the kernel's spread.
 
@@ -435,6 +496,11 @@ def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_co
       from the goodput difference (more data sent, more random drops);
     * ``timeouts_sim``: the simulator's retransmission timeouts per run (each marks the whole window lost:
       a source of spurious retransmissions Linux 6.x's RACK-aware timeout avoids);
+    * on a trace cell (rates replayed from the 5G / Starlink data, no random loss) a goodput or retransmission
+      miss is computed from what the replay leaves to the transport: each side's share of the replayed capacity
+      (:func:`schedule_capacity_bps`), the bytes per path, the queue drops where the rate falls and the
+      retransmissions per drop (the retransmission ratio is their product), and the kernel's send-buffer-limited
+      time (``ss``), which the simulator has no counterpart of;
     * ``diagnosis``: which of these accounts for the miss."""
     s = sim[sim.sim_config == sim_config]
     rows = []
@@ -448,7 +514,11 @@ def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_co
         spread_k = float((k_good.max() - k_good.min()) / k_good.mean())
         spread_s = float((s_good.max() - s_good.min()) / s_good.mean())
         touts = float(_per_run(sg, "timeouts", "timeouts").mean()) if len(sg) else np.nan
-        if r.metric == "goodput_mbps":
+        trace_why = (_trace_diagnosis(r.metric, r.ratio, _trace_terms(kg, sg))
+                     if cell_kind(r.cell).endswith("trace") and len(sg) else None)
+        if trace_why is not None:
+            why = trace_why
+        elif r.metric == "goodput_mbps":
             if spread_k < 0.01 and abs(r.ratio - 1) <= 0.05:
                 why = (f"a saturated path: the kernel's runs differ by {100 * spread_k:.2f} % (timing noise), the "
                        f"simulator's seeds by {100 * spread_s:.2f} %; the means differ by {100 * (r.ratio - 1):+.1f} % "
@@ -486,5 +556,5 @@ def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_co
 
 
 __all__ = ["CELLS", "TRACES", "TRACE_SECONDS", "TRACE_RATE_SCALE", "trace_path", "testbed_path",
-           "BACKLOGGED_IDLE_SHARE", "replay_check_testbed", "replay_check_sim", "replay_checks", "replay_summary", "LINUX_RTO", "SIM_CONFIGS", "METRICS", "kernel_runs", "sim_runs", "agreement", "cell_kind", "agreement_by_kind",
+           "BACKLOGGED_IDLE_SHARE", "replay_check_testbed", "replay_check_sim", "replay_checks", "replay_summary", "schedule_capacity_bps", "LINUX_RTO", "SIM_CONFIGS", "METRICS", "kernel_runs", "sim_runs", "agreement", "cell_kind", "agreement_by_kind",
            "explain"]
