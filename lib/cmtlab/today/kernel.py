@@ -471,8 +471,8 @@ def _trace_diagnosis(metric: str, ratio: float, t: dict) -> str | None:
                 f"(sim) of the replayed capacity")
         if t["sndbuf_limited_s"] >= 0.05 * t["duration_s"]:
             return (f"{head}; the kernel's send buffer limited a subflow for {t['sndbuf_limited_s']:.1f} s of each "
-                    f"{t['duration_s']:.0f}-s run (ss sndbuf_limited, autotuned buffer), the simulator's never does "
-                    f"({per_path})")
+                    f"{t['duration_s']:.0f}-s run (ss sndbuf_limited; autotuned), the simulator runs with the largest "
+                    f"autotuned buffer fixed ({per_path})")
         more = "more" if t["drops_s"] > t["drops_k"] else "fewer"
         return (f"{head}, with {t['drops_k']:.0f} (kernel) vs {t['drops_s']:.0f} (sim) queue drops per run: the "
                 f"simulator's window overruns the replayed rate's falls {more} often, each drop a window reduction "
@@ -500,7 +500,8 @@ def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_co
       miss is computed from what the replay leaves to the transport: each side's share of the replayed capacity
       (:func:`schedule_capacity_bps`), the bytes per path, the queue drops where the rate falls and the
       retransmissions per drop (the retransmission ratio is their product), and the kernel's send-buffer-limited
-      time (``ss``), which the simulator has no counterpart of;
+      time (``ss``), which the simulator has no counterpart of (columns ``capacity_share_*``,
+      ``queue_drops_*``, ``sndbuf_limited_s_kernel``; NaN on other cells);
     * ``diagnosis``: which of these accounts for the miss."""
     s = sim[sim.sim_config == sim_config]
     rows = []
@@ -514,8 +515,8 @@ def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_co
         spread_k = float((k_good.max() - k_good.min()) / k_good.mean())
         spread_s = float((s_good.max() - s_good.min()) / s_good.mean())
         touts = float(_per_run(sg, "timeouts", "timeouts").mean()) if len(sg) else np.nan
-        trace_why = (_trace_diagnosis(r.metric, r.ratio, _trace_terms(kg, sg))
-                     if cell_kind(r.cell).endswith("trace") and len(sg) else None)
+        terms = _trace_terms(kg, sg) if cell_kind(r.cell).endswith("trace") and len(sg) else None
+        trace_why = _trace_diagnosis(r.metric, r.ratio, terms) if terms else None
         if trace_why is not None:
             why = trace_why
         elif r.metric == "goodput_mbps":
@@ -551,7 +552,12 @@ def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_co
         rows.append(dict(cell=r.cell, kind=cell_kind(r.cell), metric=r.metric, kernel_min=r.kernel_min,
                          kernel_max=r.kernel_max, sim_mean=r.sim_mean, ratio=r.ratio, rel_spread_kernel=spread_k,
                          rel_spread_sim=spread_s, retx_per_mb_kernel=k_rpm, retx_per_mb_sim=s_rpm,
-                         timeouts_sim=touts, diagnosis=why))
+                         timeouts_sim=touts,
+                         capacity_share_kernel=terms["util_k"] if terms else np.nan,
+                         capacity_share_sim=terms["util_s"] if terms else np.nan,
+                         queue_drops_kernel=terms["drops_k"] if terms else np.nan,
+                         queue_drops_sim=terms["drops_s"] if terms else np.nan,
+                         sndbuf_limited_s_kernel=terms["sndbuf_limited_s"] if terms else np.nan, diagnosis=why))
     return pd.DataFrame(rows)
 
 
