@@ -74,6 +74,9 @@ def axes_goodput(summary: pd.DataFrame):
     return fig
 
 
+_TRACE_TITLES = {"5g": "5G drive (Raca et al.)", "starlink": "Starlink (Laniewski et al.)"}
+
+
 def replay_check(table: pd.DataFrame):
     """One panel per trace: the scheduled rate per interval (steps) and what each replay delivered in it
     (markers: the testbed's delay line and cmtlab.sim's RateTraceLink, both saturated by one CUBIC flow);
@@ -92,7 +95,7 @@ def replay_check(table: pd.DataFrame):
                 h = g.backlogged == back
                 ax.plot(mid[h], g.delivered_bps[h] / 1e6, ls="none", ms=4, marker=st.get("marker", "o"),
                         color=st["color"], mfc=fill, label=f"delivered, {where}" if back else None)
-        ax.set_title(tr, fontsize=9)
+        ax.set_title(_TRACE_TITLES.get(tr, tr), fontsize=9)
         ax.set_xlabel("time into the schedule (s)")
         ax.set_ylabel("rate (Mbit/s)")
     axes.flat[0].legend(fontsize=7, frameon=False)
