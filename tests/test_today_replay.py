@@ -134,3 +134,15 @@ def test_explain_decomposes_a_trace_cell_miss_into_queue_drops_and_capacity():
     k2 = _trace_rows("k", (9.0e6, 9.2e6, 9.4e6), (40, 42, 44), (36, 38, 40), sndbuf_ms=4000.0)
     e2 = kernel.explain(kernel.agreement(k2, s), k2, s).set_index("metric")
     assert "send buffer limited a subflow for 4.0 s" in e2.loc["goodput_mbps", "diagnosis"]
+
+
+def test_the_chapters_subflows_advertise_the_connections_receive_buffer():
+    """Regression (found by the replay check): the chapter's runs gave each subflow TcpOptions' default
+    128 KiB window, which caps one subflow at 128 KiB per round trip (17.5 Mbit/s at 60 ms); with the
+    connection's 1 MiB buffer advertised, one CUBIC flow fills a 40 Mbit/s path."""
+    from cmtlab.today import chapter
+
+    scen = {"s": dict(bandwidths_bps=[40e6], rtts_s=[0.06], links=None, loss=[0.0], duration_s=4.0)}
+    runs = chapter.run_axis("congestion", scen, [0], receive_buffer_bytes=1 << 20, progress_bar=False)
+    cubic = runs.set_index("mechanism").loc["uncoupled CUBIC", "goodput_mbps"]
+    assert cubic > 30.0  # > 128 KiB / 60 ms = 17.5 Mbit/s

@@ -113,7 +113,9 @@ class Direction:
     not yet serialised (None = no limit of that kind; at least one must be set), ``loss``
     random drop probability at arrival, in [0, 1).  ``rate_schedule_bps``: None (constant
     ``rate_bps``) or one rate per ``schedule_interval_s``, replayed (repeating) from the moment the
-    delay line is ready — the same schedule :class:`cmtlab.sim.net.trace_link.RateTraceLink` replays.
+    delay line is ready — the same schedule :class:`cmtlab.sim.net.trace_link.RateTraceLink` replays; the line
+    then measures its replay (counters ``interval_bytes``, ``interval_idle_s`` per interval, ``t0_s``: see
+    ``delayline.c`` and :func:`cmtlab.today.kernel.replay_check_testbed`).
     ``jitter_s``: per-packet delay variation, each packet's one-way delay plus a uniform draw in
     ``[0, jitter_s)`` (0 <= jitter <= 1 s; packets overtake each other: reordering) — what
     :class:`cmtlab.sim.net.jitter.JitterLink` does.
