@@ -146,3 +146,20 @@ def test_the_chapters_subflows_advertise_the_connections_receive_buffer():
     runs = chapter.run_axis("congestion", scen, [0], receive_buffer_bytes=1 << 20, progress_bar=False)
     cubic = runs.set_index("mechanism").loc["uncoupled CUBIC", "goodput_mbps"]
     assert cubic > 30.0  # > 128 KiB / 60 ms = 17.5 Mbit/s
+
+
+def test_hystart_sensitivity_reruns_the_recorded_configuration():
+    """The 'hystart on' row is the recorded simulator column (same seeds, deterministic); bad cells are named."""
+    from cmtlab.today import DATA_DIR
+
+    k = pd.read_csv(DATA_DIR / "kernel_cells.csv")
+    s = pd.read_csv(DATA_DIR / "kernel_cells_sim.csv")
+    cell = "tcp cubic 5G trace"
+    h = kernel.hystart_sensitivity(k, cell).set_index("setting")
+    rec = s[(s.cell == cell) & (s.sim_config == "today")].throughput_bps.mean() / 1e6
+    assert h.loc["cmtlab.sim, hystart on", "goodput_mbps"] == pytest.approx(rec, rel=1e-12)
+    assert h.loc["kernel", "goodput_mbps"] == pytest.approx(k[k.cell == cell].throughput_bps.mean() / 1e6)
+    with pytest.raises(ValueError, match="cell"):
+        kernel.hystart_sensitivity(k, "no such cell")
+    with pytest.raises(ValueError, match="CUBIC"):
+        kernel.hystart_sensitivity(k, "tcp reno 10M/60ms 1% loss")

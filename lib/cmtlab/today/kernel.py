@@ -339,6 +339,29 @@ def sim_runs(kernel: pd.DataFrame, configs=SIM_CONFIGS, *, progress_bar: bool = 
     return pd.concat(out, ignore_index=True)
 
 
+def hystart_sensitivity(kernel: pd.DataFrame, cell: str) -> pd.DataFrame:
+    """The simulator's ``"today"`` configuration on one CUBIC cell's kernel rows with HyStart's delay detection
+    on (as recorded) and off: per setting the mean goodput (Mbit/s), its min and max over the seeds and the mean
+    queue drops per run, beside the kernel's — whether a miss lies in where slow start ends."""
+    rows = kernel[kernel.cell == cell]
+    if rows.empty:
+        raise ValueError(f"cell must name kernel rows, got {cell!r}")
+    if set(rows.k_congestion) != {"cubic"}:
+        raise ValueError(f"cell {cell!r} did not run CUBIC on the kernel")
+    base = SIM_CONFIGS["today"]["cubic"]
+    cfgs = {"hystart on": {"cubic": base},
+            "hystart off": {"cubic": dict(base, congestion_params=dict(base["congestion_params"], hystart=False))}}
+    out = [dict(setting="kernel", goodput_mbps=float(rows.throughput_bps.mean() / 1e6),
+                min_mbps=float(rows.throughput_bps.min() / 1e6), max_mbps=float(rows.throughput_bps.max() / 1e6),
+                queue_drops=float(_per_run(rows, "queue_drops", "queue_drops").mean()))]
+    for name, cfg in cfgs.items():
+        s = sim_runs(rows, {name: cfg}, progress_bar=False)
+        out.append(dict(setting=f"cmtlab.sim, {name}", goodput_mbps=float(s.throughput_bps.mean() / 1e6),
+                        min_mbps=float(s.throughput_bps.min() / 1e6), max_mbps=float(s.throughput_bps.max() / 1e6),
+                        queue_drops=float(_per_run(s, "queue_drops", "queue_drops").mean())))
+    return pd.DataFrame(out)
+
+
 def _metric(df: pd.DataFrame, metric: str) -> pd.Series:
     n = df["n_paths"].fillna(1).astype(int) if "n_paths" in df else pd.Series(1, index=df.index)
     if metric == "goodput_mbps":
@@ -562,5 +585,5 @@ def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_co
 
 
 __all__ = ["CELLS", "TRACES", "TRACE_SECONDS", "TRACE_RATE_SCALE", "trace_path", "testbed_path",
-           "BACKLOGGED_IDLE_SHARE", "replay_check_testbed", "replay_check_sim", "replay_checks", "replay_summary", "schedule_capacity_bps", "LINUX_RTO", "SIM_CONFIGS", "METRICS", "kernel_runs", "sim_runs", "agreement", "cell_kind", "agreement_by_kind",
+           "BACKLOGGED_IDLE_SHARE", "replay_check_testbed", "replay_check_sim", "replay_checks", "replay_summary", "schedule_capacity_bps", "hystart_sensitivity", "LINUX_RTO", "SIM_CONFIGS", "METRICS", "kernel_runs", "sim_runs", "agreement", "cell_kind", "agreement_by_kind",
            "explain"]
