@@ -284,6 +284,21 @@ def test_rate_schedule_replayed_by_the_delay_line():
     assert r.throughput_bps == pytest.approx((hi + lo) / 2, rel=0.1)
 
 
+@live
+def test_replay_check_measures_the_schedule_at_the_line():
+    """The delay line's own per-interval count (bytes written out, binned by write time minus the delay) of
+    a schedule replayed under one CUBIC flow: every interval in which its serialiser stayed busy delivered
+    the scheduled rate within one packet; the transfer began a fraction of a second into the schedule, and
+    the row records where (what cmtlab.sim needs to replay the same rates)."""
+    from cmtlab.today.kernel import replay_check_testbed, replay_summary
+
+    t = replay_check_testbed((8e6, 2e6, 6e6, 12e6, 4e6, 6e6, 3e6), 0.01, queue_packets=200, warmup_s=2.0)
+    assert 0 < t.schedule_offset_s.iloc[0] < 3 and (t.max_late_s < 0.05).all()
+    b = t[t.backlogged]
+    assert len(b) >= 3 and (b.error_packets.abs() <= 1.0).all(), t
+    assert replay_summary(t).iloc[0].share_within_2pct_or_1_packet == 1.0
+
+
 def test_jitter_is_validated_and_only_on_the_data_direction():
     with pytest.raises(ValueError, match="jitter_s"):
         tb.Direction(10e6, 0.01, jitter_s=-0.001)

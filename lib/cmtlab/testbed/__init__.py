@@ -113,7 +113,9 @@ class Direction:
     not yet serialised (None = no limit of that kind; at least one must be set), ``loss``
     random drop probability at arrival, in [0, 1).  ``rate_schedule_bps``: None (constant
     ``rate_bps``) or one rate per ``schedule_interval_s``, replayed (repeating) from the moment the
-    delay line is ready — the same schedule :class:`cmtlab.sim.net.trace_link.RateTraceLink` replays.
+    delay line is ready — the same schedule :class:`cmtlab.sim.net.trace_link.RateTraceLink` replays; the line
+    then measures its replay (counters ``interval_bytes``, ``interval_idle_s`` per interval, ``t0_s``: see
+    ``delayline.c`` and :func:`cmtlab.today.kernel.replay_check_testbed`).
     ``jitter_s``: per-packet delay variation, each packet's one-way delay plus a uniform draw in
     ``[0, jitter_s)`` (0 <= jitter <= 1 s; packets overtake each other: reordering) — what
     :class:`cmtlab.sim.net.jitter.JitterLink` does.
@@ -935,6 +937,11 @@ class TestbedResult:
     applied: dict = field(default_factory=dict)
     #: subflow congestion controls that differ from the one asked for ("" when none)
     congestion_mismatch: str = ""
+    #: the sender's first send on the endpoints' clock (``time.monotonic``, CLOCK_MONOTONIC: the delay
+    #: lines' ``t0_s`` is on the same clock), NaN when unknown
+    t_start_monotonic_s: float = float("nan")
+    #: the receiver's (CLOCK_MONOTONIC s, cumulative bytes read) samples
+    received_samples: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
 
     @classmethod
     def _build(cls, tb: Testbed, snd, rcv, transfer_bytes, duration_s, warmup_s, bin_s, wall):
@@ -966,7 +973,8 @@ class TestbedResult:
                    duration_s=duration_s, completed=bool(completed), completion_time_s=ct, throughput_bps=thr,
                    received_bytes=int(rcv["bytes"]), goodput=gp, subflows=subflows,
                    ss_snapshots=snd["ss"], congestion_used=" ".join(used) or snd["congestion"], wall_time_s=wall,
-                   info=_run_info(tb), applied=dict(tb.applied), congestion_mismatch=" ".join(wrong))
+                   info=_run_info(tb), applied=dict(tb.applied), congestion_mismatch=" ".join(wrong),
+                   t_start_monotonic_s=float(t0), received_samples=samples)
 
     @classmethod
     def _incomplete(cls, tb: Testbed, reason: str, rcv, snd, transfer_bytes, duration_s, wall):
@@ -1005,6 +1013,13 @@ class TestbedResult:
             if p.forward.jitter_s or p.back.jitter_s:
                 row[f"path{i}_jitter_s"] = p.forward.jitter_s
                 row[f"path{i}_reverse_jitter_s"] = p.back.jitter_s
+            if p.forward.rate_schedule_bps is not None:
+                # the replayed schedule, and where in it the transfer began (sender's first send minus the
+                # delay line's READY, both CLOCK_MONOTONIC): what cmtlab.sim needs to replay the same rates
+                row[f"path{i}_rate_schedule_bps"] = " ".join(f"{r:.17g}" for r in p.forward.rate_schedule_bps)
+                row[f"path{i}_schedule_interval_s"] = p.forward.schedule_interval_s
+                t0 = (self.counters[i] if i < len(self.counters) else {}).get("t0_s")
+                row[f"path{i}_schedule_offset_s"] = (self.t_start_monotonic_s - t0) if t0 is not None else np.nan
             b = p.back
             row[f"path{i}_reverse_rate_bps"] = b.rate_bps
             row[f"path{i}_reverse_delay_s"] = b.delay_s

@@ -20,7 +20,11 @@
  * packets leave in the order of their delivery times, so a later packet may overtake an earlier
  * one (reordering).  Without it packets leave in FIFO order, as before.
  * --sched-*: the rate follows the schedule (bit/s per interval of N ns, repeating) from the moment
- * the line prints READY; a packet's serialisation is integrated across interval boundaries.
+ * the line prints READY; a packet's serialisation is integrated across interval boundaries.  A
+ * scheduled direction also measures its replay, per interval since READY (not repeating; the first
+ * MAX_SCHED_BINS): the bytes written out, binned by write time minus the propagation delay
+ * ("interval_bytes"), and how long the serialiser had nothing to send ("interval_idle_s"); with the
+ * counters it prints "t0_s", READY's CLOCK_MONOTONIC time (the endpoints' time.monotonic clock).
  * The TUN devices are created (non-persistent) inside the namespaces; they vanish when the
  * process exits.  Prints "READY\n" once both exist; on SIGTERM/SIGINT (or the runtime bound)
  * prints the counters as one JSON line on stdout and exits 0.  Dies with its parent
@@ -48,6 +52,7 @@
 #include <unistd.h>
 
 #define MAX_PKT 65536
+#define MAX_SCHED_BINS 7200
 
 typedef struct pkt {
     struct pkt *next;
@@ -78,6 +83,9 @@ typedef struct {
     int64_t q_pkts, q_bytes;/* backlog (not finished serialisation) */
     uint64_t rx_pkts, rx_bytes, fwd_pkts, fwd_bytes, queue_drops, random_drops, write_errors;
     int64_t max_q_pkts, max_q_bytes;
+    uint64_t *bin_bytes;    /* scheduled: bytes written out per interval since t0 (write time - delay) */
+    int64_t *bin_idle_ns;   /* scheduled: time per interval the serialiser had nothing to send */
+    int64_t max_late_ns;    /* latest write after a packet's delivery time */
 } dir_t;
 
 static int64_t now_ns(void) {
@@ -130,6 +138,30 @@ static void advance_queue(dir_t *d, int64_t t) {
 }
 
 static unsigned char buf[MAX_PKT];
+
+/* Replay measurement of a scheduled direction: the serialiser idle over [from, to). */
+static void add_idle(dir_t *d, int64_t from, int64_t to) {
+    if (!d->bin_idle_ns) return;
+    if (from < d->t0) from = d->t0;
+    while (from < to) {
+        int64_t i = (from - d->t0) / d->sched_ns;
+        if (i >= MAX_SCHED_BINS) return;
+        int64_t end = d->t0 + (i + 1) * d->sched_ns;
+        int64_t stop = to < end ? to : end;
+        d->bin_idle_ns[i] += stop - from;
+        from = stop;
+    }
+}
+
+/* Replay measurement: a packet of len bytes written at t (due at deliver_ns). */
+static void count_out(dir_t *d, int64_t t, int64_t deliver_ns, uint32_t len) {
+    if (t - deliver_ns > d->max_late_ns) d->max_late_ns = t - deliver_ns;
+    if (!d->bin_bytes) return;
+    int64_t x = t - d->delay_ns - d->t0;
+    if (x < 0) return;
+    int64_t i = x / d->sched_ns;
+    if (i < MAX_SCHED_BINS) d->bin_bytes[i] += len;
+}
 
 /* End of serialisation of n bytes starting at `start`: constant rate, or the schedule integrated
  * across interval boundaries (an interval of rate 0 is an outage: the packet waits); it repeats. */
@@ -194,6 +226,7 @@ static void on_readable(dir_t *d) {
         if (!p) die("malloc");
         p->next = NULL; p->len = (uint32_t)n;
         memcpy(p->data, buf, (size_t)n);
+        if (t > d->link_free_ns) add_idle(d, d->link_free_ns, t);
         int64_t start = d->link_free_ns > t ? d->link_free_ns : t;
         p->tx_end_ns = ser_end(d, start, (uint32_t)n);
         d->link_free_ns = p->tx_end_ns;
@@ -208,10 +241,10 @@ static void on_readable(dir_t *d) {
     }
 }
 
-static void deliver_one(dir_t *d, pkt *prev, pkt *p) {
+static void deliver_one(dir_t *d, pkt *prev, pkt *p, int64_t t) {
     ssize_t w = write(d->out_fd, p->data, p->len);
     if (w < 0) d->write_errors++;
-    else { d->fwd_pkts++; d->fwd_bytes += p->len; }
+    else { d->fwd_pkts++; d->fwd_bytes += p->len; count_out(d, t, p->deliver_ns, p->len); }
     if (prev) prev->next = p->next; else d->head = p->next;
     if (d->tail == p) d->tail = prev;
     free(p);
@@ -225,7 +258,7 @@ static void deliver_due_jitter(dir_t *d, int64_t t) {
         for (pkt *p = d->head; p && p != d->q_head; prev = p, p = p->next)
             if (p->deliver_ns <= t && (!best || p->deliver_ns < best->deliver_ns)) { best = p; best_prev = prev; }
         if (!best) return;
-        deliver_one(d, best_prev, best);
+        deliver_one(d, best_prev, best, t);
     }
 }
 
@@ -244,7 +277,7 @@ static void deliver_due(dir_t *d, int64_t t) {
         pkt *p = d->head;
         ssize_t w = write(d->out_fd, p->data, p->len);
         if (w < 0) d->write_errors++;
-        else { d->fwd_pkts++; d->fwd_bytes += p->len; }
+        else { d->fwd_pkts++; d->fwd_bytes += p->len; count_out(d, t, p->deliver_ns, p->len); }
         d->head = p->next;
         if (!d->head) d->tail = NULL;
         if (d->q_head == p) d->q_head = p->next;  /* cannot happen: delivered after tx_end */
@@ -252,14 +285,27 @@ static void deliver_due(dir_t *d, int64_t t) {
     }
 }
 
-static void print_dir(FILE *f, dir_t *d) {
+static void print_dir(FILE *f, dir_t *d, int64_t now) {
     fprintf(f, "\"%s\": {\"rx_packets\": %llu, \"rx_bytes\": %llu, \"forwarded_packets\": %llu, "
                "\"forwarded_bytes\": %llu, \"queue_drops\": %llu, \"random_drops\": %llu, "
-               "\"write_errors\": %llu, \"max_queue_packets\": %lld, \"max_queue_bytes\": %lld}",
+               "\"write_errors\": %llu, \"max_queue_packets\": %lld, \"max_queue_bytes\": %lld, "
+               "\"max_late_s\": %.9f",
             d->name, (unsigned long long)d->rx_pkts, (unsigned long long)d->rx_bytes,
             (unsigned long long)d->fwd_pkts, (unsigned long long)d->fwd_bytes,
             (unsigned long long)d->queue_drops, (unsigned long long)d->random_drops,
-            (unsigned long long)d->write_errors, (long long)d->max_q_pkts, (long long)d->max_q_bytes);
+            (unsigned long long)d->write_errors, (long long)d->max_q_pkts, (long long)d->max_q_bytes,
+            d->max_late_ns / 1e9);
+    if (d->bin_bytes) {
+        if (now > d->link_free_ns) add_idle(d, d->link_free_ns, now);
+        int64_t n = (now - d->t0) / d->sched_ns + 1;
+        if (n > MAX_SCHED_BINS) n = MAX_SCHED_BINS;
+        fprintf(f, ", \"interval_s\": %.9f, \"interval_bytes\": [", d->sched_ns / 1e9);
+        for (int64_t i = 0; i < n; i++) fprintf(f, "%s%llu", i ? ", " : "", (unsigned long long)d->bin_bytes[i]);
+        fprintf(f, "], \"interval_idle_s\": [");
+        for (int64_t i = 0; i < n; i++) fprintf(f, "%s%.6f", i ? ", " : "", d->bin_idle_ns[i] / 1e9);
+        fprintf(f, "]");
+    }
+    fprintf(f, "}");
 }
 
 static void usage(void) {
@@ -353,6 +399,12 @@ int main(int argc, char **argv) {
     ev.data.u32 = 2; epoll_ctl(ep, EPOLL_CTL_ADD, tfd, &ev);
     ev.data.u32 = 3; epoll_ctl(ep, EPOLL_CTL_ADD, sfd, &ev);
 
+    for (int i = 0; i < 2; i++)
+        if (d[i].nsched) {
+            d[i].bin_bytes = calloc(MAX_SCHED_BINS, sizeof(uint64_t));
+            d[i].bin_idle_ns = calloc(MAX_SCHED_BINS, sizeof(int64_t));
+            if (!d[i].bin_bytes || !d[i].bin_idle_ns) die("calloc");
+        }
     int64_t t0 = now_ns();
     d[0].t0 = d[1].t0 = t0;
     int64_t deadline = t0 + (int64_t)(max_runtime_s * 1e9);
@@ -389,11 +441,12 @@ int main(int argc, char **argv) {
             armed = next;
         }
     }
-    printf("{\"runtime_s\": %.6f, \"sched_fifo\": %s, \"dma_latency\": %s, ",
-           (now_ns() - t0) / 1e9, fifo ? "true" : "false", dma >= 0 ? "true" : "false");
-    print_dir(stdout, &d[0]);
+    int64_t t_end = now_ns();
+    printf("{\"runtime_s\": %.6f, \"t0_s\": %.9f, \"sched_fifo\": %s, \"dma_latency\": %s, ",
+           (t_end - t0) / 1e9, t0 / 1e9, fifo ? "true" : "false", dma >= 0 ? "true" : "false");
+    print_dir(stdout, &d[0], t_end);
     printf(", ");
-    print_dir(stdout, &d[1]);
+    print_dir(stdout, &d[1], t_end);
     printf("}\n");
     fflush(stdout);
     if (dma >= 0) close(dma);

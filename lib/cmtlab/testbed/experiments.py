@@ -227,7 +227,7 @@ def kernel_packet_sizes(runs: pd.DataFrame) -> pd.DataFrame:
 #: the simulator or refuses the row naming it.
 PATH_COLUMNS = ("rate_bps", "delay_s", "rtt_s", "queue_packets", "queue_bytes", "loss", "reverse_rate_bps",
                 "reverse_delay_s", "reverse_queue_packets", "reverse_queue_bytes", "reverse_loss", "jitter_s",
-                "reverse_jitter_s")
+                "reverse_jitter_s", "rate_schedule_bps", "schedule_interval_s", "schedule_offset_s")
 
 
 def _value(row, col, default=None):
@@ -244,7 +244,12 @@ def kernel_row_paths(row, n_paths: int, label: str = "row") -> dict:
     the data direction is a Bernoulli drop per packet, ``LossModel('packet', p)``) and
     ``queue_packets`` (one drop-tail limit, as the simulator has one for every link), and, when a
     path's data direction has per-packet delay variation (``path<i>_jitter_s``), ``links``: one
-    :class:`cmtlab.sim.net.jitter.JitterLink` (``"jitter"``) per path with the same uniform variation.
+    :class:`cmtlab.sim.net.jitter.JitterLink` (``"jitter"``) per path with the same uniform variation;
+    when a path's data direction replays a rate schedule (``path<i>_rate_schedule_bps``, rates separated by
+    spaces, ``path<i>_schedule_interval_s``, ``path<i>_schedule_offset_s``: how far into the schedule the
+    transfer began), ``links``: a :class:`cmtlab.sim.net.trace_link.RateTraceLink` (``"rate_trace"``)
+    replaying the same schedule from the same point (``offset_s = -schedule_offset_s``), the other paths
+    point-to-point.  A path with both is refused (no link model has both).
 
     ValueError naming the column for what ``cmtlab.sim.simulate_mptcp`` cannot carry: random loss
     on the ACK direction (``path<i>_reverse_loss``; its links lose only data packets), a queue in
@@ -260,7 +265,7 @@ def kernel_row_paths(row, n_paths: int, label: str = "row") -> dict:
             if head[4:].isdigit() and int(head[4:]) < n_paths and rest not in PATH_COLUMNS:
                 raise ValueError(f"{label}: {col} is a path property cmtlab.sim cannot be given "
                                  f"(known: {', '.join(PATH_COLUMNS)})")
-    rates, rtts, losses, queues, jitters = [], [], [], [], []
+    rates, rtts, losses, queues, jitters, traces = [], [], [], [], [], []
     for i in range(n_paths):
         c = f"path{i}_"
         rate = float(row[c + "rate_bps"])
@@ -292,6 +297,22 @@ def kernel_row_paths(row, n_paths: int, label: str = "row") -> dict:
             raise ValueError(f"{label}: {c}reverse_jitter_s = {row[c + 'reverse_jitter_s']!r}: delay variation on the "
                              "ACK direction cannot be carried into cmtlab.sim (its jitter links vary the data only)")
         jitters.append(float(_value(row, c + "jitter_s", 0.0)))
+        sched = _value(row, c + "rate_schedule_bps")
+        if sched is not None:
+            try:
+                sched = tuple(float(x) for x in str(sched).split())
+                interval = float(_value(row, c + "schedule_interval_s", 1.0))
+                offset = float(_value(row, c + "schedule_offset_s"))
+            except (TypeError, ValueError):
+                raise ValueError(f"{label}: {c}rate_schedule_bps needs rates separated by spaces and a numeric "
+                                 f"{c}schedule_offset_s (where in the schedule the transfer began), got "
+                                 f"{row.get(c + 'schedule_offset_s')!r}") from None
+            if jitters[-1]:
+                raise ValueError(f"{label}: {c}rate_schedule_bps with {c}jitter_s: cmtlab.sim has no link model "
+                                 "with both a rate trace and per-packet delay variation")
+            traces.append({"rates_bps": sched, "interval_s": interval, "offset_s": -offset})
+        else:
+            traces.append(None)
         rates.append(rate)
         rtts.append(rtt)
         losses.append(LossModel("packet", loss) if loss > 0 else LossModel())
@@ -300,9 +321,15 @@ def kernel_row_paths(row, n_paths: int, label: str = "row") -> dict:
         raise ValueError(f"{label}: path<i>_queue_packets = {queues} differ between paths: cmtlab.sim has one "
                          "queue limit for every link")
     out = dict(rates=rates, rtts=rtts, loss=losses, queue_packets=queues[0])
+    if any(jitters) and any(traces):
+        raise ValueError(f"{label}: paths with jitter_s and paths with rate_schedule_bps in one row cannot be "
+                         "carried into cmtlab.sim (one link model per connection's paths)")
     if any(jitters):
         # per-packet delay variation on the data direction: the same uniform draw as the delay line's
         out["links"] = [("jitter", {"jitter_s": j}) for j in jitters]
+    elif any(traces):
+        # the delay line's rate schedule, from where the transfer met it
+        out["links"] = [("rate_trace", t) if t else ("point_to_point", {}) for t in traces]
     return out
 
 

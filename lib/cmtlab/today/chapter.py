@@ -60,10 +60,17 @@ FIVE_G_FILE = "Download/Driving/B_2019.12.16_07.22.43.csv"
 
 
 def _linux_options(receive_buffer_bytes: int) -> dict:
+    """simulate_mptcp keywords for Linux's TCP options and buffers: ``receive_buffer_bytes`` is the
+    connection-level receive buffer *and* every subflow's advertised window (an MPTCP subflow advertises
+    the connection's window, RFC 8684 sec. 3.3.4), as :func:`cmtlab.testbed.experiments.simulate_like_kernel`
+    sets them — a bare ``receive_buffer_bytes`` keyword would set the connection's only and leave each
+    subflow at :class:`cmtlab.scenario.TcpOptions`' 128 KiB default."""
+    from ..scenario import TcpOptions
     from ..testbed.experiments import LINUX_TCP_OPTIONS
 
-    return dict(LINUX_TCP_OPTIONS, segment_bytes=1448, initial_window_bytes=10 * 1448, ssthresh_bytes=1 << 30,
-                send_buffer_bytes=4 << 20, receive_buffer_bytes=int(receive_buffer_bytes))
+    rb = int(receive_buffer_bytes)
+    return dict(segment_bytes=1448, initial_window_bytes=10 * 1448, ssthresh_bytes=1 << 30, receive_buffer_bytes=rb,
+                options=TcpOptions(**LINUX_TCP_OPTIONS, send_buffer_bytes=4 << 20, receive_buffer_bytes=rb))
 
 
 def real_pair(*, seconds: int = 60, start_s: int | None = None, rate_scale: float = 0.1, mirror=None) -> dict:

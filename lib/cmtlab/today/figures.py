@@ -74,4 +74,33 @@ def axes_goodput(summary: pd.DataFrame):
     return fig
 
 
-__all__ = ["kernel_agreement", "axes_goodput"]
+_TRACE_TITLES = {"5g": "5G drive (Raca et al.)", "starlink": "Starlink (Laniewski et al.)"}
+
+
+def replay_check(table: pd.DataFrame):
+    """One panel per trace: the scheduled rate per interval (steps) and what each replay delivered in it
+    (markers: the testbed's delay line and cmtlab.sim's RateTraceLink, both saturated by one CUBIC flow);
+    an open marker is an interval in which the line was not backlogged (idle > 1 %)."""
+    traces = list(dict.fromkeys(table.trace))
+    fig, axes = plt.subplots(1, len(traces), figsize=plotting.figsize(len(traces), 1, panel_height_in=2.6),
+                             squeeze=False)
+    for ax, tr in zip(axes.flat, traces):
+        t = table[table.trace == tr]
+        sched = t.drop_duplicates("interval").sort_values("interval")
+        ax.step(sched.t_s, sched.scheduled_bps / 1e6, where="post", color="0.3", lw=1.2, label="schedule")
+        for i, (where, g) in enumerate(t.groupby("where", sort=False)):
+            st = plotting.series_style(where, i)
+            mid = g.t_s + 0.5
+            for back, fill in ((True, None), (False, "none")):
+                h = g.backlogged == back
+                ax.plot(mid[h], g.delivered_bps[h] / 1e6, ls="none", ms=4, marker=st.get("marker", "o"),
+                        color=st["color"], mfc=fill, label=f"delivered, {where}" if back else None)
+        ax.set_title(_TRACE_TITLES.get(tr, tr), fontsize=9)
+        ax.set_xlabel("time into the schedule (s)")
+        ax.set_ylabel("rate (Mbit/s)")
+    axes.flat[0].legend(fontsize=7, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+__all__ = ["kernel_agreement", "axes_goodput", "replay_check"]

@@ -26,6 +26,7 @@ seeds lies inside the kernel's spread (min..max over the repetitions).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import os
 import time
@@ -57,7 +58,51 @@ CELLS = (
          paths=((20e6, 0.02, 100, 0.002, 0.002),)),
     dict(cell="mptcp cubic 10M/20ms jitter 4ms + 10M/100ms", kind="mptcp", congestion="cubic",
          paths=((10e6, 0.01, 100, 0.0, 0.004), (10e6, 0.05, 100, 0.0))),
+    # trace-driven: the rate (per second) and round trip come from the data (:func:`trace_path`)
+    dict(cell="tcp cubic 5G trace", kind="tcp", congestion="cubic", paths=(("5g", None, 100, 0.0),)),
+    dict(cell="tcp cubic Starlink trace", kind="tcp", congestion="cubic", paths=(("starlink", None, 100, 0.0),)),
+    dict(cell="mptcp cubic 5G + Starlink traces", kind="mptcp", congestion="cubic",
+         paths=(("5g", None, 100, 0.0), ("starlink", None, 100, 0.0))),
 )
+
+#: The traces a cell's path may name, the seconds of each replayed and their rate scale: the chapter's
+#: real pair (:func:`cmtlab.today.chapter.real_pair`: the 5G drive from its first second at a tenth of its
+#: median rate, the Starlink iperf samples from the same index), at the measured rates (scale 1) — the
+#: kernel and the delay line keep up with them; a run of ``duration_s`` starting ``schedule_offset_s``
+#: into the schedule stays inside the window (it repeats beyond).
+TRACES = ("5g", "starlink")
+TRACE_SECONDS = 30
+TRACE_RATE_SCALE = 0.1
+
+
+@functools.lru_cache(maxsize=8)
+def trace_path(name: str, *, seconds: int = TRACE_SECONDS, rate_scale: float = TRACE_RATE_SCALE) -> dict:
+    """The path a trace cell names: ``rates_bps`` (one per second, the data direction's schedule),
+    ``delay_s`` (one way: half the data set's median minimum RTT, :func:`cmtlab.today.chapter.real_pair`),
+    ``label`` and the window's ``start_s``.  Needs the mirrored public measurements."""
+    from .chapter import real_pair
+
+    if name not in TRACES:
+        raise ValueError(f"trace must be one of {TRACES}, got {name!r}")
+    p = real_pair(seconds=seconds, rate_scale=rate_scale)
+    i = TRACES.index(name)
+    return dict(rates_bps=p["rates_bps"][i], delay_s=p["rtts_s"][i] / 2, label=p["names"][i], start_s=p["start_s"])
+
+
+def testbed_path(spec):
+    """A cell's path tuple as a :class:`cmtlab.testbed.EmulatedPath`: (rate bit/s, one-way delay s, queue
+    packets, loss[, jitter s]), or (trace name, None, queue, loss) — the data direction replays
+    :func:`trace_path`'s schedule (``rate_schedule_bps``, 1 s intervals), the ACK direction runs at its mean."""
+    from ..testbed import Direction, EmulatedPath, path
+
+    r, d, q, loss, *j = spec
+    if isinstance(r, str):
+        t = trace_path(r)
+        mean = float(np.mean(t["rates_bps"]))
+        return EmulatedPath(Direction(mean, t["delay_s"], q, None, loss, rate_schedule_bps=tuple(t["rates_bps"]),
+                                      schedule_interval_s=1.0),
+                            Direction(mean, t["delay_s"], q, None, 0.0))
+    return path(r, d, queue_packets=q, loss=loss, jitter_s=(j[0] if j else 0.0))
 
 
 def kernel_runs(cells=CELLS, *, repetitions: int = 3, duration_s: float = 20.0, warmup_s: float = 2.0,
@@ -67,14 +112,14 @@ def kernel_runs(cells=CELLS, *, repetitions: int = 3, duration_s: float = 20.0, 
     machine's 1-minute load average before and after the run, ``load1_before``/``load1_after``).
     A run whose endpoint fails is retried up to ``attempts`` times (``attempts``/``failed_attempts``
     record it); ``checkpoint``: a CSV path rewritten after every run."""
-    from ..testbed import KernelSettings, path, run_transfer
+    from ..testbed import KernelSettings, run_transfer
 
     if not isinstance(repetitions, int) or repetitions < 1:
         raise ValueError(f"repetitions must be an integer >= 1, got {repetitions!r}")
     jobs = [(c, rep) for c in cells for rep in range(repetitions)]
     rows = []
     for c, rep in progress(jobs, desc="kernel cells", unit="run", enabled_=progress_bar):
-        paths = [path(r, d, queue_packets=q, loss=p, jitter_s=(j[0] if j else 0.0)) for r, d, q, p, *j in c["paths"]]
+        paths = [testbed_path(p) for p in c["paths"]]
         ks = dataclasses.replace(KernelSettings(), congestion=c["congestion"])
         load0 = os.getloadavg()[0]
         errors = []
@@ -92,6 +137,172 @@ def kernel_runs(cells=CELLS, *, repetitions: int = 3, duration_s: float = 20.0, 
                      "attempts": len(errors) + 1, "failed_attempts": " | ".join(errors), **r.to_row()})
         if checkpoint is not None:
             pd.DataFrame(rows).to_csv(checkpoint, index=False)
+    return pd.DataFrame(rows)
+
+
+#: A replay interval counts as *backlogged* when its serialiser was idle for at most this share of it
+#: (the sender kept the line busy, so what it delivered is what the schedule allows).
+BACKLOGGED_IDLE_SHARE = 0.01
+
+
+def _replay_table(sched, interval_s, line_bytes, idle_s, lo_i, hi_i, goodput_bytes=None) -> pd.DataFrame:
+    """One row per schedule interval ``lo_i <= i < hi_i``: scheduled rate, the line's delivered rate, the idle
+    share, ``backlogged``, the relative and per-packet errors, TCP's goodput and the payload share of the rate."""
+    from ..testbed import MTU_BYTES, tcp_goodput_bps
+
+    rows = []
+    for i in range(lo_i, hi_i):
+        want = float(sched[i % len(sched)])
+        got = 8.0 * float(line_bytes[i]) / interval_s
+        idle = float(idle_s[i]) / interval_s
+        row = dict(interval=i, t_s=i * interval_s, scheduled_bps=want, delivered_bps=got, idle_share=idle,
+                   backlogged=idle <= BACKLOGGED_IDLE_SHARE,
+                   rel_error=(got - want) / want if want > 0 else np.nan,
+                   error_packets=(got - want) * interval_s / 8 / MTU_BYTES)
+        if goodput_bytes is not None:
+            row["goodput_bps"] = 8.0 * float(goodput_bytes[i]) / interval_s
+            row["payload_share_bps"] = tcp_goodput_bps(want)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _bin_cumulative(times_s, cum_bytes, edges_s) -> np.ndarray:
+    """Bytes per bin between ``edges_s`` of a cumulative byte count sampled at ``times_s``."""
+    at = np.interp(edges_s, times_s, cum_bytes, left=0.0)
+    return np.diff(at)
+
+
+def replay_check_testbed(rates_bps, delay_s: float, *, interval_s: float = 1.0, queue_packets: int = 400,
+                         congestion: str = "cubic", warmup_s: float = 2.0, seed: int = 0) -> pd.DataFrame:
+    """The delay line's replay of a rate schedule, measured: one single-path TCP flow (``congestion``) saturates
+    a path whose data direction replays ``rates_bps`` (one per ``interval_s``, :class:`cmtlab.testbed.Direction`'s
+    ``rate_schedule_bps``) for the schedule's length; one row per schedule interval wholly inside
+    [transfer start + ``warmup_s``, transfer end] (:func:`_replay_table`): what the line wrote out per interval
+    (its own count, binned by write time minus the propagation delay — late writes move bytes to the next
+    interval), how long its serialiser was idle (``backlogged`` when at most :data:`BACKLOGGED_IDLE_SHARE`), and
+    the goodput the receiving application read, binned one propagation delay later.  Needs root (the testbed);
+    run it under the testbed lock.  Columns ``schedule_offset_s`` (transfer start after the schedule's start) and
+    ``max_late_s`` (the line's latest write after a packet's due time) describe the run."""
+    from ..testbed import Direction, EmulatedPath, KernelSettings, run_transfer
+
+    rates = tuple(float(r) for r in rates_bps)
+    duration = len(rates) * interval_s
+    if not duration > warmup_s + interval_s:
+        raise ValueError(f"rates_bps must span more than warmup_s + one interval, got {len(rates)} intervals")
+    mean = float(np.mean(rates))
+    p = EmulatedPath(Direction(mean, delay_s, queue_packets, None, 0.0, rate_schedule_bps=rates,
+                               schedule_interval_s=interval_s),
+                     Direction(mean, delay_s, queue_packets, None, 0.0))
+    r = run_transfer([p], KernelSettings(congestion=congestion), mptcp=False, duration_s=duration,
+                     warmup_s=warmup_s, seed=seed)
+    ab = r.counters[0]["ab"]
+    t0 = float(r.counters[0]["t0_s"])
+    offset = r.t_start_monotonic_s - t0
+    n = len(ab["interval_bytes"])
+    smp = np.asarray(r.received_samples, dtype=float)
+    edges = t0 + delay_s + interval_s * np.arange(n + 1)
+    good = _bin_cumulative(smp[:, 0], smp[:, 1], edges) if len(smp) else np.zeros(n)
+    lo = int(math.ceil((offset + warmup_s) / interval_s))
+    hi = min(n, int(math.floor((offset + duration) / interval_s)))
+    out = _replay_table(rates, interval_s, ab["interval_bytes"], ab["interval_idle_s"], lo, hi, good)
+    return out.assign(where="testbed", schedule_offset_s=offset, max_late_s=float(ab["max_late_s"]),
+                      kernel=r.info.get("kernel"))
+
+
+def replay_check_sim(rates_bps, delay_s: float, *, interval_s: float = 1.0, queue_packets: int = 400,
+                     warmup_s: float = 2.0, seed: int = 0) -> pd.DataFrame:
+    """The same measurement for cmtlab.sim's :class:`~cmtlab.sim.net.trace_link.RateTraceLink`: one single-path
+    flow (Linux's CUBIC, RACK-TLP, as :data:`SIM_CONFIGS` ``"today"``) over a path replaying ``rates_bps`` from the
+    start of the run, the packet trace giving each packet's entry into the link and its arrival (serialisation
+    end = arrival - propagation delay): bytes whose serialisation ended in each interval, the link's idle time
+    (between a serialisation's end and the next packet's entry), and the in-order payload the receiver held
+    (binned one propagation delay later, as on the testbed)."""
+    from ..sim import simulate_mptcp
+    from .chapter import _linux_options
+
+    rates = tuple(float(r) for r in rates_bps)
+    duration = len(rates) * interval_s
+    if not duration > warmup_s + interval_s:
+        raise ValueError(f"rates_bps must span more than warmup_s + one interval, got {len(rates)} intervals")
+    cfg = dict(SIM_CONFIGS["today"]["cubic"])
+    res = simulate_mptcp([float(np.mean(rates))], [2 * delay_s], duration_s=duration, seed=seed,
+                         queue_packets=queue_packets,
+                         links=[("rate_trace", {"rates_bps": rates, "interval_s": interval_s})],
+                         trace=True, **_linux_options(4 << 20), **cfg)
+    pk = res.traces["packets"]
+    pk = pk[pk.arrival_s.notna()].sort_values("arrival_s")
+    finish = pk.arrival_s.to_numpy() - delay_s
+    n = int(math.ceil(duration / interval_s)) + 1
+    idx = np.floor(finish / interval_s).astype(int)
+    line = np.bincount(idx[(idx >= 0) & (idx < n)], weights=pk.wire_bytes.to_numpy()[(idx >= 0) & (idx < n)],
+                       minlength=n)
+    # idle: the link waits between the end of one serialisation and the entry of the next packet (FIFO order)
+    sent = pk.sort_values("time_s").time_s.to_numpy()
+    idle = np.zeros(n)
+    end_prev = 0.0
+    for t_in, t_out in zip(sent, np.sort(finish)):
+        if t_in > end_prev:
+            a = end_prev
+            while a < t_in:
+                i = int(a // interval_s)
+                if i >= n:
+                    break
+                b = min(t_in, (i + 1) * interval_s)
+                idle[i] += b - a
+                a = b
+        end_prev = max(end_prev, t_out)
+    # in-order payload at the receiver: the next expected sequence number advanced at every arrival
+    seg = _linux_options(4 << 20)["segment_bytes"]
+    got, nxt, ts, cum = set(), 0, [], []
+    for t, q in zip(pk.arrival_s.to_numpy(), pk.dsn.to_numpy()):
+        got.add(int(q))
+        while nxt in got:
+            nxt += 1
+        ts.append(t)
+        cum.append(nxt * seg)
+    good = _bin_cumulative(np.asarray(ts), np.asarray(cum, dtype=float), delay_s + interval_s * np.arange(n + 1)) \
+        if ts else np.zeros(n)
+    lo = int(math.ceil(warmup_s / interval_s))
+    hi = int(math.floor(duration / interval_s))
+    return _replay_table(rates, interval_s, line, idle, lo, hi, good).assign(where="cmtlab.sim")
+
+
+def replay_checks(*, seconds: int = 25, testbed: bool = True, queue_packets: int = 400, seed: int = 0) -> pd.DataFrame:
+    """Both traces of :data:`TRACES` (their first ``seconds`` of :func:`trace_path`'s window) replayed by
+    the testbed's delay line (``testbed=True``: needs root, run under the testbed lock) and by cmtlab.sim,
+    one single-path CUBIC flow each (:func:`replay_check_testbed`, :func:`replay_check_sim`); column
+    ``trace``.  :func:`replay_summary` states the agreement."""
+    if not isinstance(seconds, int) or not 5 <= seconds <= TRACE_SECONDS:
+        raise ValueError(f"seconds must be an integer in [5, {TRACE_SECONDS}], got {seconds!r}")
+    out = []
+    for name in TRACES:
+        tp = trace_path(name)
+        rates = tp["rates_bps"][:seconds]
+        if testbed:
+            out.append(replay_check_testbed(rates, tp["delay_s"], queue_packets=queue_packets, seed=seed)
+                       .assign(trace=name))
+        out.append(replay_check_sim(rates, tp["delay_s"], queue_packets=queue_packets, seed=seed).assign(trace=name))
+    return pd.concat(out, ignore_index=True)
+
+
+def replay_summary(table: pd.DataFrame) -> pd.DataFrame:
+    """Per replay (``where``, and ``trace`` when present): intervals, backlogged intervals, and over the
+    backlogged ones with a rate > 0 the median and largest |relative error| of the delivered rate, the largest
+    |error| in packets, the share within 2 % or one packet; outage intervals (rate 0) and what was delivered in
+    them.  The statement the chapter makes about a replay."""
+    keys = [k for k in ("trace", "where") if k in table]
+    rows = []
+    for key, g in table.groupby(keys, sort=False):
+        b = g[g.backlogged & (g.scheduled_bps > 0)]
+        ok = (b.rel_error.abs() <= 0.02) | (b.error_packets.abs() <= 1.0)
+        out = g[g.scheduled_bps == 0]
+        rows.append(dict(zip(keys, key if isinstance(key, tuple) else (key,)), intervals=len(g), backlogged=len(b),
+                         median_abs_rel_error=float(b.rel_error.abs().median()) if len(b) else np.nan,
+                         max_abs_rel_error=float(b.rel_error.abs().max()) if len(b) else np.nan,
+                         max_abs_error_packets=float(b.error_packets.abs().max()) if len(b) else np.nan,
+                         share_within_2pct_or_1_packet=float(ok.mean()) if len(b) else np.nan,
+                         outage_intervals=len(out), delivered_in_outages_bps=float(out.delivered_bps.max())
+                         if len(out) else np.nan))
     return pd.DataFrame(rows)
 
 
@@ -126,6 +337,29 @@ def sim_runs(kernel: pd.DataFrame, configs=SIM_CONFIGS, *, progress_bar: bool = 
             sim["cell"] = group["cell"].to_numpy()
             out.append(sim)
     return pd.concat(out, ignore_index=True)
+
+
+def hystart_sensitivity(kernel: pd.DataFrame, cell: str) -> pd.DataFrame:
+    """The simulator's ``"today"`` configuration on one CUBIC cell's kernel rows with HyStart's delay detection
+    on (as recorded) and off: per setting the mean goodput (Mbit/s), its min and max over the seeds and the mean
+    queue drops per run, beside the kernel's — whether a miss lies in where slow start ends."""
+    rows = kernel[kernel.cell == cell]
+    if rows.empty:
+        raise ValueError(f"cell must name kernel rows, got {cell!r}")
+    if set(rows.k_congestion) != {"cubic"}:
+        raise ValueError(f"cell {cell!r} did not run CUBIC on the kernel")
+    base = SIM_CONFIGS["today"]["cubic"]
+    cfgs = {"hystart on": {"cubic": base},
+            "hystart off": {"cubic": dict(base, congestion_params=dict(base["congestion_params"], hystart=False))}}
+    out = [dict(setting="kernel", goodput_mbps=float(rows.throughput_bps.mean() / 1e6),
+                min_mbps=float(rows.throughput_bps.min() / 1e6), max_mbps=float(rows.throughput_bps.max() / 1e6),
+                queue_drops=float(_per_run(rows, "queue_drops", "queue_drops").mean()))]
+    for name, cfg in cfgs.items():
+        s = sim_runs(rows, {name: cfg}, progress_bar=False)
+        out.append(dict(setting=f"cmtlab.sim, {name}", goodput_mbps=float(s.throughput_bps.mean() / 1e6),
+                        min_mbps=float(s.throughput_bps.min() / 1e6), max_mbps=float(s.throughput_bps.max() / 1e6),
+                        queue_drops=float(_per_run(s, "queue_drops", "queue_drops").mean())))
+    return pd.DataFrame(out)
 
 
 def _metric(df: pd.DataFrame, metric: str) -> pd.Series:
@@ -174,13 +408,16 @@ def agreement(kernel: pd.DataFrame, sim: pd.DataFrame, metrics=METRICS) -> pd.Da
 
 
 def cell_kind(cell: str) -> str:
-    """The kind of a cell for the per-kind counts: transport and what its paths do (``jitter``: per-packet
-    delay variation, reordering; ``loss``: random loss; ``queue``: a short queue; ``clean``)."""
+    """The kind of a cell for the per-kind counts: transport and what its paths do (``trace``: a rate replayed
+    from the 5G / Starlink measurements; ``jitter``: per-packet delay variation, reordering; ``loss``: random
+    loss; ``queue``: a short queue; ``clean``)."""
     c = next((c for c in CELLS if c["cell"] == cell), None)
     if c is None:
         raise ValueError(f"cell must be one of CELLS, got {cell!r}")
     paths = c["paths"]
-    if any(len(p) > 4 and p[4] > 0 for p in paths):
+    if any(isinstance(p[0], str) for p in paths):
+        what = "trace"
+    elif any(len(p) > 4 and p[4] > 0 for p in paths):
         what = "jitter"
     elif any(p[3] > 0 for p in paths):
         what = "loss"
@@ -212,6 +449,67 @@ def _per_run(df: pd.DataFrame, col_kernel: str, col_sim: str) -> pd.Series:
     return pd.Series(out, index=df.index)
 
 
+def schedule_capacity_bps(row, path_index: int) -> float:
+    """Mean scheduled IP rate (bit/s) of path ``path_index`` of a row that replayed a rate schedule, over the
+    window its goodput is measured on: [``schedule_offset_s`` + ``warmup_s``, ``schedule_offset_s`` +
+    ``duration_s``] of the (repeating) schedule.  NaN when the path replayed no schedule."""
+    c = f"path{path_index}_"
+    sched = row.get(c + "rate_schedule_bps")
+    if sched is None or (isinstance(sched, float) and math.isnan(sched)):
+        return float("nan")
+    rates = np.array([float(x) for x in str(sched).split()])
+    step = float(row.get(c + "schedule_interval_s", 1.0))
+    a = float(row[c + "schedule_offset_s"]) + float(row.get("warmup_s", 0.0) or 0.0)
+    b = float(row[c + "schedule_offset_s"]) + float(row["duration_s"])
+    edges = np.arange(math.floor(a / step), math.ceil(b / step) + 1) * step
+    lo, hi = np.clip(edges[:-1], a, b), np.clip(edges[1:], a, b)
+    idx = (np.floor(edges[:-1] / step).astype(int)) % len(rates)
+    return float(np.sum(rates[idx] * (hi - lo)) / (b - a))
+
+
+def _trace_terms(kg: pd.DataFrame, sg: pd.DataFrame) -> dict:
+    """What a trace cell's miss is computed from: per path the bytes each side delivered (MB per run) and the
+    share of the replayed capacity they are; queue drops and retransmissions per run and per drop; the kernel's
+    send-buffer-limited time (``ss`` ``sndbuf_limited``, s per run, the most limited subflow)."""
+    n = int(kg["n_paths"].fillna(1).max())
+    out = dict(n=n)
+    for side, g in (("k", kg), ("s", sg)):
+        out[f"drops_{side}"] = float(_per_run(g, "queue_drops", "queue_drops").mean())
+        out[f"retx_{side}"] = float(_metric(g, "retransmissions").mean())
+        cap = np.array([[schedule_capacity_bps(r, i) for i in range(n)] for _, r in g.iterrows()])
+        out[f"util_{side}"] = float((g["throughput_bps"].to_numpy() / np.nansum(cap, axis=1)).mean())
+        out[f"path_mb_{side}"] = [float(g.get(f"sub{i}_bytes", pd.Series(np.nan)).mean()) / 1e6 for i in range(n)]
+    lim = [kg.get(f"sub{i}_sndbuf_limited_ms", pd.Series(0.0, index=kg.index)).fillna(0.0) for i in range(n)]
+    out["sndbuf_limited_s"] = float(pd.concat(lim, axis=1).max(axis=1).mean()) / 1e3
+    out["duration_s"] = float(kg["duration_s"].iloc[0])
+    return out
+
+
+def _trace_diagnosis(metric: str, ratio: float, t: dict) -> str | None:
+    """The diagnosis of a goodput or retransmission miss on a trace cell (None for another metric)."""
+    per_path = "; ".join(f"path {i}: {a:.1f} (kernel) vs {b:.1f} (sim) MB" for i, (a, b) in
+                         enumerate(zip(t["path_mb_k"], t["path_mb_s"])))
+    if metric == "goodput_mbps":
+        head = (f"{100 * (ratio - 1):+.0f} % goodput: {100 * t['util_k']:.0f} % (kernel) vs {100 * t['util_s']:.0f} % "
+                f"(sim) of the replayed capacity")
+        if t["sndbuf_limited_s"] >= 0.05 * t["duration_s"]:
+            return (f"{head}; the kernel's send buffer limited a subflow for {t['sndbuf_limited_s']:.1f} s of each "
+                    f"{t['duration_s']:.0f}-s run (ss sndbuf_limited; autotuned), the simulator runs with the largest "
+                    f"autotuned buffer fixed ({per_path})")
+        more = "more" if t["drops_s"] > t["drops_k"] else "fewer"
+        return (f"{head}, with {t['drops_k']:.0f} (kernel) vs {t['drops_s']:.0f} (sim) queue drops per run: the "
+                f"simulator's window overruns the replayed rate's falls {more} often, each drop a window reduction "
+                f"({per_path})")
+    if metric == "retransmissions":
+        d = t["drops_s"] / t["drops_k"] if t["drops_k"] else float("nan")
+        rk = t["retx_k"] / t["drops_k"] if t["drops_k"] else float("nan")
+        rs = t["retx_s"] / t["drops_s"] if t["drops_s"] else float("nan")
+        return (f"no random loss: every loss is a queue drop where the replayed rate falls; the miss x{ratio:.2f} = "
+                f"x{d:.2f} queue drops ({t['drops_k']:.1f} kernel vs {t['drops_s']:.1f} sim per run) × x{rs / rk:.2f} "
+                f"retransmissions per drop ({rk:.2f} vs {rs:.2f})")
+    return None
+
+
 def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_config: str = "today") -> pd.DataFrame:
     """A computation for every miss of ``sim_config``: one row per (cell, metric) outside the kernel's spread.
 
@@ -221,6 +519,12 @@ def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_co
       from the goodput difference (more data sent, more random drops);
     * ``timeouts_sim``: the simulator's retransmission timeouts per run (each marks the whole window lost:
       a source of spurious retransmissions Linux 6.x's RACK-aware timeout avoids);
+    * on a trace cell (rates replayed from the 5G / Starlink data, no random loss) a goodput or retransmission
+      miss is computed from what the replay leaves to the transport: each side's share of the replayed capacity
+      (:func:`schedule_capacity_bps`), the bytes per path, the queue drops where the rate falls and the
+      retransmissions per drop (the retransmission ratio is their product), and the kernel's send-buffer-limited
+      time (``ss``), which the simulator has no counterpart of (columns ``capacity_share_*``,
+      ``queue_drops_*``, ``sndbuf_limited_s_kernel``; NaN on other cells);
     * ``diagnosis``: which of these accounts for the miss."""
     s = sim[sim.sim_config == sim_config]
     rows = []
@@ -234,7 +538,11 @@ def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_co
         spread_k = float((k_good.max() - k_good.min()) / k_good.mean())
         spread_s = float((s_good.max() - s_good.min()) / s_good.mean())
         touts = float(_per_run(sg, "timeouts", "timeouts").mean()) if len(sg) else np.nan
-        if r.metric == "goodput_mbps":
+        terms = _trace_terms(kg, sg) if cell_kind(r.cell).endswith("trace") and len(sg) else None
+        trace_why = _trace_diagnosis(r.metric, r.ratio, terms) if terms else None
+        if trace_why is not None:
+            why = trace_why
+        elif r.metric == "goodput_mbps":
             if spread_k < 0.01 and abs(r.ratio - 1) <= 0.05:
                 why = (f"a saturated path: the kernel's runs differ by {100 * spread_k:.2f} % (timing noise), the "
                        f"simulator's seeds by {100 * spread_s:.2f} %; the means differ by {100 * (r.ratio - 1):+.1f} % "
@@ -267,9 +575,15 @@ def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_co
         rows.append(dict(cell=r.cell, kind=cell_kind(r.cell), metric=r.metric, kernel_min=r.kernel_min,
                          kernel_max=r.kernel_max, sim_mean=r.sim_mean, ratio=r.ratio, rel_spread_kernel=spread_k,
                          rel_spread_sim=spread_s, retx_per_mb_kernel=k_rpm, retx_per_mb_sim=s_rpm,
-                         timeouts_sim=touts, diagnosis=why))
+                         timeouts_sim=touts,
+                         capacity_share_kernel=terms["util_k"] if terms else np.nan,
+                         capacity_share_sim=terms["util_s"] if terms else np.nan,
+                         queue_drops_kernel=terms["drops_k"] if terms else np.nan,
+                         queue_drops_sim=terms["drops_s"] if terms else np.nan,
+                         sndbuf_limited_s_kernel=terms["sndbuf_limited_s"] if terms else np.nan, diagnosis=why))
     return pd.DataFrame(rows)
 
 
-__all__ = ["CELLS", "LINUX_RTO", "SIM_CONFIGS", "METRICS", "kernel_runs", "sim_runs", "agreement", "cell_kind", "agreement_by_kind",
+__all__ = ["CELLS", "TRACES", "TRACE_SECONDS", "TRACE_RATE_SCALE", "trace_path", "testbed_path",
+           "BACKLOGGED_IDLE_SHARE", "replay_check_testbed", "replay_check_sim", "replay_checks", "replay_summary", "schedule_capacity_bps", "hystart_sensitivity", "LINUX_RTO", "SIM_CONFIGS", "METRICS", "kernel_runs", "sim_runs", "agreement", "cell_kind", "agreement_by_kind",
            "explain"]

@@ -7,7 +7,9 @@ of the Raca et al. 5G traces or the Starlink iperf samples loaded by
 :mod:`cmtlab.measurements.public`.  A packet's serialisation integrates the rate from its start:
 it ends when ``8 * wire_bytes`` bits have been sent, across interval boundaries and through
 intervals of rate 0 (an outage: the packet waits).  The trace starts at engine time
-``offset_s`` (default 0) and repeats when ``repeat`` (default), else its last rate holds.
+``offset_s`` (default 0; negative: it started before the run, which begins ``-offset_s`` into it — how
+a kernel run on the testbed's delay line, whose schedule starts before the transfer, is replayed) and
+repeats when ``repeat`` (default), else its last rate holds.
 """
 
 from __future__ import annotations
@@ -38,10 +40,11 @@ class RateTraceLink(LinkModel):
         if max(rates) <= 0:
             raise ValueError("rates_bps: every rate is 0, no packet could ever be sent")
         for name, v, positive in (("interval_s", interval_s, True), ("delay_s", delay_s, False),
-                                  ("offset_s", offset_s, False)):
+                                  ("offset_s", offset_s, None)):
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or \
-                    (v <= 0 if positive else v < 0):
-                raise ValueError(f"{name} must be a finite number {'> 0' if positive else '>= 0'} (s), got {v!r}")
+                    (positive is not None and (v <= 0 if positive else v < 0)):
+                rng = {True: " > 0", False: " >= 0", None: ""}[positive]
+                raise ValueError(f"{name} must be a finite number{rng} (s), got {v!r}")
         if isinstance(queue_packets, bool) or not isinstance(queue_packets, int) or queue_packets < 1:
             raise ValueError(f"queue_packets must be an integer >= 1, got {queue_packets!r}")
         if not isinstance(loss, LossModel):
