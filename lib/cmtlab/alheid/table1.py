@@ -531,6 +531,7 @@ def model_max_ooo_bytes(model_runs: pd.DataFrame, reordering: str = "dsack") -> 
     return float(two.max_ooo_segments.max()) * MODEL_SEGMENT_BYTES if len(two) else math.nan
 
 
+#: The columns of :func:`cmtlab.papers_sim.alheid.subflow_story` the prose glues.
 STORY_COLUMNS = ("path2_share_pct", "sf2_third_dupacks", "sf1_timeouts", "sf2_final_cwnd_segments", "completion_time_s")
 
 

@@ -1,12 +1,12 @@
 """The chapter "The Linux kernel's MPTCP as reference" (library side of ``notebooks/linux-mptcp-validation.ipynb``).
 
 The chapter drives the kernel through :mod:`cmtlab.testbed.experiments` (calibration, Alheid et al.'s
-Table I {cite}`alheid2016`, Linux column, one Arabi scenario) and the simulator configured like the
+Table I, Linux column, one Arabi scenario) and the simulator configured like the
 kernel (:func:`cmtlab.testbed.experiments.simulate_like_kernel`); this module turns what those return
 into the tables the page shows, the numbers its prose glues (``tb_*`` keys, read by the book and by
 :func:`cmtlab.alheid.table1.kernel_gains_from_chapter`) and the simulator's hypotheses.  Everything
-here except :func:`start`, :func:`fixed_buffer_runs`, :func:`simulator_column` and :func:`hypotheses`
-is a pure function of the run tables, so it is unit-tested on small synthetic frames; the verdicts come
+here except :func:`start`, :func:`fixed_buffer_runs`, :func:`simulator_column`, :func:`hypotheses` and
+:func:`arabi_beside_simulator` is a pure function of the run tables, so it is unit-tested on small synthetic frames; the verdicts come
 from :func:`cmtlab.testbed.comparison.comparison`.
 
 Conventions: a *gains* table is :func:`cmtlab.testbed.experiments.gains`'s (one row per congestion
@@ -51,7 +51,7 @@ AGREEMENT_COLUMNS = {"delta_ms": "Δ (ms)", "kernel_gain_pct": "kernel gain (%)"
                      "kernel_runs": "kernel runs", "sim_gain_pct": "simulator gain (%)",
                      "diff_pp": "simulator − kernel (pp)", "goodput_ratio": "MPTCP goodput, simulator / kernel",
                      "within_kernel_range": "within kernel range"}
-#: The simulator's hypotheses for the differences at large Δ: one change each to the kernel-like simulator.
+#: The simulator's hypotheses for the differences at large Δ, one change each to the kernel-like simulator.
 HYPOTHESES = {"as configured": {}, "reordering response none": dict(reordering="none"),
               "queue 200 packets": dict(queue_packets=200), "minimum RTO 1 s": dict(min_rto_s=1.0),
               "round-robin scheduler": dict(scheduler="round_robin")}
@@ -106,8 +106,8 @@ def rate_table(rates: pd.DataFrame) -> pd.DataFrame:
 
 def calibration_summary(pings: pd.DataFrame, rates: pd.DataFrame) -> dict:
     """The delay line's precision as :func:`cmtlab.testbed.comparison.comparison` takes it: the ping RTT
-    error's median, 99th percentile and maximum (ms) over all echoes, the worst |goodput error| (%) and the
-    largest rate calibrated (Mbit/s)."""
+    error's median, 99th percentile and maximum (ms) over all echoes, the largest absolute goodput error (%)
+    and the largest rate calibrated (Mbit/s)."""
     if not len(pings) or not len(rates):
         raise ValueError("calibration_summary needs at least one echo and one rate (calibrate returned empty tables)")
     e = pings.error_s.to_numpy() * 1e3
@@ -287,6 +287,15 @@ def arabi_glue(side: pd.DataFrame | None) -> dict:
     return out
 
 
+def arabi_beside_simulator(arabi: pd.DataFrame, options: dict | None = None) -> pd.DataFrame | None:
+    """The kernel's Arabi runs beside the kernel-like simulator's
+    (:func:`~cmtlab.testbed.experiments.simulate_arabi_like_kernel`, then
+    :func:`~cmtlab.testbed.experiments.arabi_side_by_side`); None when the simulator is not available."""
+    if ex.simulator_available() is not None:
+        return None
+    return ex.arabi_side_by_side(arabi, ex.simulate_arabi_like_kernel(arabi, **(options or {})))
+
+
 # ---------------------------------------------------------------- the simulator configured like the kernel
 def simulator_column(runs: pd.DataFrame, *, reordering: str, options: dict | None = None) -> dict:
     """The simulator's gains on the kernel's Reno rows: ``reason`` (None, or why the simulator is not available),
@@ -351,7 +360,7 @@ def agreement_table(agree: pd.DataFrame) -> pd.DataFrame:
 
 def agreement_glue(agree: pd.DataFrame | None, sim_g: pd.DataFrame | None, sim_g_none: pd.DataFrame | None,
                    meanings) -> dict:
-    """The prose's simulator-vs-kernel numbers: for Δ ≤ 100 ms the largest |simulator − kernel| (pp) and the
+    """The prose's simulator-vs-kernel numbers: for Δ ≤ 100 ms the largest absolute difference simulator − kernel (pp) and the
     range of the MPTCP goodput ratio; at Δ = 500 ms per reading the difference (pp) and the simulator's gains
     with its reordering response and with ``none``; the simulator's gain at Δ = 0.  NaN without a simulator."""
     out = dict(tb_sim_absdiff_near_max=NAN, tb_sim_ratio_near_min=NAN, tb_sim_ratio_near_max=NAN, tb_sim_gain_0=NAN)
@@ -444,18 +453,7 @@ __all__ = ["GLUED_DELTAS_MS", "GLUED_CONGESTIONS", "FAR_DELTA_MS", "GAINS_COLUMN
            "AGREEMENT_COLUMNS", "HYPOTHESES", "ARABI_RATE_BPS", "glue_values", "start", "ping_table", "rate_table",
            "calibration_summary", "calibration_glue", "gains_table", "closer_reading", "hol_phrase", "table1_glue",
            "far_diagnostics", "fixed_buffer_runs", "fixed_buffer_table", "fixed_buffer_glue", "arabi_table",
-           "arabi_side_table", "arabi_glue", "simulator_column", "simulator_status", "packet_size_table",
+           "arabi_side_table", "arabi_glue", "arabi_beside_simulator", "simulator_column", "simulator_status", "packet_size_table",
            "side_by_side", "agreement_table", "agreement_glue", "hypothesis_cases", "hypotheses", "hypotheses_table",
            "hypotheses_glue"]
 
-
-def arabi_beside_simulator(arabi: pd.DataFrame, options: dict | None = None) -> pd.DataFrame | None:
-    """The kernel's Arabi runs beside the kernel-like simulator's (:func:`cmtlab.testbed.experiments.
-    simulate_arabi_like_kernel`, then :func:`~cmtlab.testbed.experiments.arabi_side_by_side`); None when the
-    simulator is not available."""
-    if ex.simulator_available() is not None:
-        return None
-    return ex.arabi_side_by_side(arabi, ex.simulate_arabi_like_kernel(arabi, **(options or {})))
-
-
-__all__ += ["arabi_beside_simulator"]
