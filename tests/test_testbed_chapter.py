@@ -217,3 +217,12 @@ def test_figures_draw_with_and_without_the_simulator():
     assert len(fig.axes[0].get_legend().get_texts()) == 7
     fig = figures.table1_gains(g)
     assert len(fig.axes[0].get_legend().get_texts()) == 5                 # 2 controls × 2 readings + the paper
+
+
+def test_gain_axis_keeps_negative_gains_visible():
+    assert figures.gain_floor(pd.DataFrame({"gain_min_pct": [97.0, 50.0]})) == 0.0
+    assert figures.gain_floor(pd.DataFrame({"gain_min_pct": [97.0, -43.6]})) == -50.0
+    assert figures.gain_floor(pd.DataFrame({"gain_min_pct": [97.0, -40.0]})) == -50.0       # a margin below the point
+    g = ex.gains(_runs(FULL))
+    bottom = figures.table1_gains(g).axes[0].get_ylim()[0]
+    assert bottom <= g.gain_min_pct.min() < 0

@@ -26,6 +26,13 @@ def _errorbar(ax, gg: pd.DataFrame, fmt: str, **kw):
                 fmt=fmt, capsize=3, **kw)
 
 
+def gain_floor(g: pd.DataFrame, step: float = 10.0) -> float:
+    """Lower y limit of a gain axis: 0, or below the lowest gain over the repetitions (``gain_min_pct``) rounded
+    down to ``step`` percentage points, so that negative gains stay visible."""
+    lowest = float(np.nanmin(g.gain_min_pct)) if len(g) else 0.0
+    return 0.0 if not np.isfinite(lowest) or lowest >= 0 else step * np.floor(lowest / step - 0.5)
+
+
 def calibration(pings: pd.DataFrame, rates: pd.DataFrame):
     """Two panels: the distribution of the ping RTT error per rate (the 1 ms contract dotted) and the single-path
     TCP goodput error per configured rate (± 2 % shaded)."""
@@ -50,7 +57,8 @@ def table1_gains(g: pd.DataFrame):
         _errorbar(ax, gg, _STYLES.get((cc, meaning), "^-"),
                   label=f"kernel, {cc}, Δ = {_reading(meaning)} difference")
     _paper(ax)
-    ax.set(xlabel="delay difference Δ (ms)", ylabel="MPTCP gain over best-path TCP (%)", ylim=(0, 110))
+    ax.axhline(0, color="0.5", lw=0.8)
+    ax.set(xlabel="delay difference Δ (ms)", ylabel="MPTCP gain over best-path TCP (%)", ylim=(gain_floor(g), 110))
     ax.legend(loc="lower left")
     fig.tight_layout()
     return fig
@@ -79,4 +87,4 @@ def kernel_vs_simulator(g: pd.DataFrame, sim_g: pd.DataFrame | None, sim_g_none:
     return fig
 
 
-__all__ = ["calibration", "table1_gains", "kernel_vs_simulator"]
+__all__ = ["gain_floor", "calibration", "table1_gains", "kernel_vs_simulator"]
