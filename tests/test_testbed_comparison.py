@@ -45,12 +45,17 @@ def test_on_the_chapters_stored_kernel_gains():
     # one row per paper claim (Δ and its reading): kernel Reno decides, CUBIC is a reference column
     assert len(t.rows) == 1 + 5 and "kernel CUBIC" in f.columns
     v = f.verdict.to_dict()
-    assert v["MPTCP gain over best-path TCP, Δ = 0 ms"] == "reproduced"                      # 97 vs 94
-    # 99 % ± 1.1 pp std over 3 runs: the CI (96–102) straddles the 10 % edge (97.9 %) → not decidable
-    assert v["MPTCP gain over best-path TCP, Δ = 100 ms (Δ as RTT difference)"] == "undecided at 3 runs"
-    assert v["MPTCP gain over best-path TCP, Δ = 100 ms (Δ as one-way difference)"].startswith(("reproduced", "undecided"))
+    # the kernel runs in real time, so the stored numbers vary between executions: the verdicts asserted here are
+    # those that held on every execution so far (Δ = 0: 97 vs 94 %; Δ = 500 ms RTT reading: about 51 vs 23 %)
+    assert v["MPTCP gain over best-path TCP, Δ = 0 ms"] == "reproduced"
+    # Δ = 100 ms: 96–98 % vs 89 %, near the 10 % edge (97.9 %): reproduced or, with a wide CI, undecided
+    for reading in ("RTT", "one-way"):
+        assert v[f"MPTCP gain over best-path TCP, Δ = 100 ms (Δ as {reading} difference)"].startswith(
+            ("reproduced", "undecided")), reading
     assert v["MPTCP gain over best-path TCP, Δ = 500 ms (Δ as RTT difference)"] == "not reproduced"
-    assert v["MPTCP gain over best-path TCP, Δ = 500 ms (Δ as one-way difference)"] == "not reproduced"
+    # one-way reading: negative gains (-11 % to -21 %) vs 23 %; one run far off widens the CI over 3 runs
+    assert v["MPTCP gain over best-path TCP, Δ = 500 ms (Δ as one-way difference)"].startswith(("not reproduced", "undecided"))
+    assert not any(x.startswith(("reproduced", "partly")) for k, x in v.items() if "500 ms" in k)
     assert all(f["where"].str.contains("Table I"))
     # the value carries its CI over the kernel runs (numbers from the stored runs, which vary between executions)
     m = re.fullmatch(r"(-?\d+) % \(95 % CI (-?\d+) to (-?\d+), 3 runs\)",

@@ -447,6 +447,148 @@ def comparison(g: pd.DataFrame, *, deltas_ms, meanings, duration_s: float, n_see
     return table
 
 
+# --------------------------------------------------------------------------- the chapter's runs, tables and glue
+#: Variant label -> the tag of its glued gains (``a1_<tag>_<meaning>_<Δ>``).
+VARIANT_TAGS = {"round robin + LIA": "rr_lia", "lowest-RTT + LIA": "lrtt_lia", "round robin + OLIA": "rr_olia",
+                "lowest-RTT + OLIA": "lrtt_olia"}
+#: Sensitivity setup -> the tag of its glued gains (``a1_<tag>_<meaning>_<Δ>``).
+SETUP_TAGS = {"receive buffer 128 KiB": "buf", "initial ssthresh 65535 B": "ss", PRESET_SETUP: "preset",
+              "no residual loss": "noloss"}
+#: Bytes per segment of the papers' model (its out-of-order list counts segments).
+MODEL_SEGMENT_BYTES = 1400
+
+
+def chapter_runs(deltas_ms, meanings, *, variants, duration_s: float, n_seeds: int, setups=(), sensitivity_seeds: int = 2,
+                 workers=None) -> pd.DataFrame:
+    """Every cmtlab run of the chapter: the base setup for each of ``variants`` over ``n_seeds`` seeds, and the paper's
+    variant in each one-factor setup of ``setups`` over :func:`seeds_for` ``sensitivity_seeds`` (cached sweeps)."""
+    runs = run(cases(deltas_ms, meanings, variants=variants, setups=("base",), duration_s=duration_s),
+               seeds=range(n_seeds), workers=workers)
+    sens = [run(cases(deltas_ms, meanings, variants=(PAPER_VARIANT,), setups=(s,), duration_s=duration_s),
+                seeds=seeds_for(s, sensitivity_seeds), workers=workers) for s in setups]
+    return pd.concat([runs, *sens], ignore_index=True)
+
+
+def base_table(g: pd.DataFrame) -> pd.DataFrame:
+    """The base setup's gains as shown: every variant, reading and Δ, with readable column names."""
+    base = g[g.setup == "base"]
+    return base[["variant", "meaning", "delta_ms", "rtt2_ms", "tcp_mbps", "mptcp_mbps", "sf2_mbps", "gain_pct",
+                 "gain_ci95_pct", "fast_retransmits", "timeouts", "paper_linux_pct", "paper_ns3_pct"]].rename(columns={
+        "variant": "scheduler + CC", "meaning": "Δ read as", "delta_ms": "Δ (ms)", "rtt2_ms": "RTT path 2 (ms)",
+        "tcp_mbps": "TCP best path (Mbit/s)", "mptcp_mbps": "MPTCP (Mbit/s)", "sf2_mbps": "of which path 2 (Mbit/s)",
+        "gain_pct": "gain (%)", "gain_ci95_pct": "± 95 % CI (pp)", "fast_retransmits": "fast retransmits / run",
+        "timeouts": "timeouts / run", "paper_linux_pct": "paper, Linux (%)", "paper_ns3_pct": "paper, ns-3 (%)"})
+
+
+def table1_glue(g: pd.DataFrame, deltas_ms, meanings, *, n_seeds: int, duration_s: float) -> dict:
+    """The prose's base-setup numbers: per reading and Δ the gain of each variant (``a1_<tag>_<meaning>_<Δ>``,
+    :data:`VARIANT_TAGS`; NaN if not run), the paper's variant's CI half-width, path 2's goodput and RTT; single-path
+    TCP's goodput, the seeds and run length; the reading closer to Table I (:func:`closer_reading`) and whether
+    lowest-RTT + LIA repeats round robin (:func:`same_gains`)."""
+    out = {}
+    for meaning in meanings:
+        for d in deltas_ms:
+            for var, tag in VARIANT_TAGS.items():
+                out[f"a1_{tag}_{meaning}_{d}"] = gain_of(g, d, meaning, variant=var)
+            out[f"a1_ci_{meaning}_{d}"] = gain_of(g, d, meaning, column="gain_ci95_pct")
+            out[f"a1_sf2_{meaning}_{d}"] = gain_of(g, d, meaning, column="sf2_mbps")
+            out[f"a1_rtt2_{meaning}_{d}"] = gain_of(g, d, meaning, column="rtt2_ms")
+    base = g[g.setup == "base"]
+    out["a1_tcp_mbps"] = float(base.tcp_mbps.iloc[0]) if len(base) else math.nan
+    out["a1_n_seeds"] = n_seeds
+    out["a1_duration_s"] = duration_s
+    out["a1_closer_reading"] = "the RTT reading" if closer_reading(g, meanings) == "rtt" else "the one-way reading"
+    out["a1_lrtt_phrase"] = ("gives exactly the same runs as round robin" if same_gains(g, "lowest-RTT + LIA", deltas_ms, meanings)
+                             else "changes the gain (table above)")
+    return out
+
+
+def model_table(model: pd.DataFrame, deltas_ms) -> pd.DataFrame:
+    """Table I on the papers' simulator (:func:`cmtlab.papers_sim.alheid.gains`) as shown: the paper's solution names,
+    goodputs in Mbit/s, gains of the goodput and of the model's global throughput (%), fast retransmits and timeouts."""
+    m = model[model.delta_ms.isin(deltas_ms)]
+    return pd.DataFrame({
+        "solution": m.reordering.map({"dsack": "D_SACK", "none": "NoPR", "pr_r": "PR-R"}).fillna(m.reordering),
+        "Δ read as": m.meaning.map({"rtt": "RTT", "one_way": "one-way"}), "Δ (ms)": m.delta_ms,
+        "TCP best path (Mbit/s)": m.single_path_goodput_bps / 1e6, "MPTCP (Mbit/s)": m.goodput_bps / 1e6,
+        "gain (%)": m.gain_pct, "gain of the model's global throughput (%)": m.global_throughput_gain_pct,
+        "fast retransmits": m.fast_retransmits, "timeouts": m.timeouts}).reset_index(drop=True)
+
+
+def story_table(story: pd.DataFrame) -> pd.DataFrame:
+    """:func:`cmtlab.papers_sim.alheid.subflow_story` with readable column names."""
+    return story.rename(columns={
+        "meaning": "Δ read as", "delta_ms": "Δ (ms)", "path2_share_pct": "data on path 2 (%)",
+        "sf1_third_dupacks": "3rd dup. ACKs, path 1", "sf2_third_dupacks": "3rd dup. ACKs, path 2",
+        "sf1_timeouts": "timeouts, path 1", "sf2_timeouts": "timeouts, path 2",
+        "sf2_final_cwnd_segments": "path 2 final cwnd (seg.)", "completion_time_s": "10 MB took (s)"})
+
+
+def model_max_ooo_bytes(model_runs: pd.DataFrame, reordering: str = "dsack") -> float:
+    """The largest out-of-order list of the model's two-path ``reordering`` runs, in bytes
+    (segments × :data:`MODEL_SEGMENT_BYTES`)."""
+    two = model_runs[(model_runs.paths == 2) & (model_runs.reordering == reordering)]
+    return float(two.max_ooo_segments.max()) * MODEL_SEGMENT_BYTES if len(two) else math.nan
+
+
+#: The columns of :func:`cmtlab.papers_sim.alheid.subflow_story` the prose glues.
+STORY_COLUMNS = ("path2_share_pct", "sf2_third_dupacks", "sf1_timeouts", "sf2_final_cwnd_segments", "completion_time_s")
+
+
+def model_glue(model: pd.DataFrame, story: pd.DataFrame, model_runs: pd.DataFrame, deltas_ms) -> dict:
+    """The prose's numbers from the papers' simulator: per reading and Δ the gain of each solution
+    (``a1_model_<dsack|none|pr_r>_<meaning>_<Δ>``) and the D-SACK runs' story (:data:`STORY_COLUMNS`, where run);
+    single-path TCP's goodput (Mbit/s) and completion time (s), and the largest out-of-order list (kB)."""
+    out = {}
+    for meaning in MEANINGS:
+        for d in deltas_ms:
+            for ro in ("dsack", "none", "pr_r"):
+                out[f"a1_model_{ro}_{meaning}_{d}"] = model_gain_of(model, d, meaning, reordering=ro)
+            st = story[(story.meaning.isin([meaning, "both"])) & (story.delta_ms == d)]
+            if len(st):
+                for col in STORY_COLUMNS:
+                    out[f"a1_model_{col}_{meaning}_{d}"] = float(st[col].iloc[0])
+    ds = model[model.reordering == "dsack"]
+    out["a1_model_tcp_mbps"] = float(ds.single_path_goodput_bps.iloc[0]) / 1e6 if len(ds) else math.nan
+    single = model_runs[(model_runs.paths == 1) & (model_runs.reordering == "dsack")]
+    out["a1_model_single_time_s"] = float(single.completion_time_s.iloc[0]) if len(single) else math.nan
+    out["a1_model_ooo_kb"] = model_max_ooo_bytes(model_runs) / 1e3
+    return out
+
+
+def sensitivity_glue(g: pd.DataFrame, runs: pd.DataFrame, kernel: pd.DataFrame, deltas_ms) -> dict:
+    """The prose's sensitivity numbers: the paper's variant's gain at Δ = 100 / 500 ms in each one-factor setup
+    (``a1_<tag>_<meaning>_<Δ>``, :data:`SETUP_TAGS`); with the papers' model preset at the largest Δ (RTT reading),
+    path 1's timeouts per run and the share of its retransmissions that were spurious (%); the range of the paper's
+    variant's gains at the largest Δ over setups and readings; the kernel's stored gains at the largest Δ
+    (``a1_kernel_<cc>_<meaning>_500``); the base setup's largest out-of-order occupancy (MB)."""
+    out = {}
+    far = max(deltas_ms)
+    for s_name, tag in SETUP_TAGS.items():
+        for meaning in MEANINGS:
+            for d in (100, 500):
+                out[f"a1_{tag}_{meaning}_{d}"] = gain_of(g, d, meaning, setup_name=s_name)
+    pr = runs[(runs.setup == PRESET_SETUP) & (runs.delta_ms == far) & runs.meaning.isin(["rtt", "both"]) & (runs.paths == 2)]
+    out["a1_preset_sf1_timeouts_500"] = float(pr.sf0_timeouts.mean()) if len(pr) else math.nan
+    out["a1_preset_sf1_spurious_pct"] = (float(100 * pr.sf0_spurious_retransmissions.sum() / max(pr.sf0_retransmissions.sum(), 1))
+                                         if len(pr) else math.nan)
+    far_gains = g[(g.variant == PAPER_VARIANT) & (g.delta_ms == far)].gain_pct
+    out["a1_far_min"] = float(far_gains.min()) if len(far_gains) else math.nan
+    out["a1_far_max"] = float(far_gains.max()) if len(far_gains) else math.nan
+    for cc in ("reno", "cubic"):
+        for meaning in MEANINGS:
+            k = kernel[(kernel.congestion == cc) & (kernel.meaning == meaning) & (kernel.delta_ms == far)]
+            out[f"a1_kernel_{cc}_{meaning}_500"] = float(k.gain_pct.iloc[0]) if len(k) else math.nan
+    out["a1_max_occ_base_mb"] = max_occ_base_bytes(runs) / 1e6
+    return out
+
+
+def max_occ_base_bytes(runs: pd.DataFrame) -> float:
+    """The base setup's largest out-of-order buffer occupancy (bytes) over every reading, Δ and seed."""
+    occ = max_ooo_buffer_bytes(runs)
+    return float(occ.xs("base", level="setup").max()) if "base" in occ.index.get_level_values("setup") else math.nan
+
+
 def kernel_gains_from_chapter(notebook) -> pd.DataFrame:
     """The kernel's gains as *stored* in the executed Linux testbed chapter (not re-run here).
 
@@ -489,4 +631,6 @@ __all__ = ["PAPER_LINUX_GAIN_PCT", "PAPER_NS3_GAIN_PCT", "DELTAS_MS", "MEANINGS"
            "COLOURS", "setup", "seeds_for", "path_rtts_s", "scenario", "cases", "run", "gains", "gain_of",
            "closer_reading", "same_gains", "max_ooo_buffer_bytes", "sensitivity_table", "comparison",
            "kernel_gains_from_chapter", "MODEL_COLUMN", "CMTLAB_COLUMN", "PRESET_COLUMN", "KERNEL_COLUMN",
-           "PRESET_SETUP", "model_gain_of"]
+           "PRESET_SETUP", "model_gain_of", "VARIANT_TAGS", "SETUP_TAGS", "MODEL_SEGMENT_BYTES",
+           "STORY_COLUMNS", "chapter_runs", "base_table", "table1_glue", "model_table", "story_table",
+           "model_max_ooo_bytes", "model_glue", "sensitivity_glue", "max_occ_base_bytes"]

@@ -512,8 +512,41 @@ def sensitivity_cases(*, scenarios=(1, 2), congestion=("uncoupled", "lia"), reor
     return cases
 
 
+# ---------------------------------------------------------------------------------------- the chapter
+
+def chapter_cases(*, scenarios=(1, 2), congestion=PAPER_CONGESTION, reordering=REORDERING, presets=("chihani_ns3", "rfc"),
+                  modern: bool = True, **scenario_kw) -> list[tuple[dict, object]]:
+    """The chapter's main cases (:func:`build_cases`): the paper's congestion controls with round robin, and with
+    ``modern`` also OLIA with round robin and LIA and OLIA with the lowest-RTT scheduler.  ``scenario_kw``: the main
+    setting (``transfer_bytes``, ``duration_s``, ``loss_rate``, ``receive_buffer_bytes``, …)."""
+    grid = dict(scenarios=scenarios, reordering=reordering, presets=presets)
+    cases = build_cases(congestion=congestion, **grid, **scenario_kw)
+    if modern:
+        cases += build_cases(congestion=["olia"], **grid, **scenario_kw)
+        cases += build_cases(congestion=["lia", "olia"], schedulers=["lowest_rtt"], **grid, **scenario_kw)
+    return cases
+
+
+def chapter_tables(runs: pd.DataFrame, earlier_runs: pd.DataFrame, model_runs: pd.DataFrame, *, scenarios, congestion,
+                   reordering) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``(summary, traces)`` of every source of the chapter, in the layout of :func:`summarise` /
+    :func:`throughput_traces`: the papers' simulator (:func:`cmtlab.papers_sim.arabi.chapter_sources` of
+    ``model_runs``, restricted to the chapter's ``scenarios``, ``congestion`` and ``reordering``), then cmtlab's
+    ``runs`` and the earlier chapter's ``earlier_runs``."""
+    from ..papers_sim import arabi as papers_sim
+
+    model_summary, model_traces = papers_sim.chapter_sources(model_runs)
+
+    def keep(f):
+        return f[f.scenario.isin(scenarios) & f.congestion.isin(congestion) & f.reordering.isin(reordering)]
+
+    summary = pd.concat([keep(model_summary), summarise(runs), summarise(earlier_runs)], ignore_index=True)
+    traces = pd.concat([keep(model_traces), throughput_traces(runs), throughput_traces(earlier_runs)], ignore_index=True)
+    return summary, traces
+
+
 __all__ = ["SCENARIOS", "PAPER_CONGESTION", "MODERN_CONGESTION", "REORDERING", "CC_LABELS", "RO_LABELS", "PRESETS",
            "PRESET_NAMES", "Preset", "DURATION_S", "LOSS_RATE", "EARLIER_LOSS_RATE", "TRANSFER_BYTES", "with_frto_clock", "RECEIVE_BUFFER_BYTES", "QUEUE_PACKETS", "SEGMENT_BYTES",
            "BIN_S", "EARLIER", "earlier_cases", "SENSITIVITY_VARIANTS", "IMITATION_PRESETS", "sensitivity_cases", "scenario", "delivery_times_s", "throughput_bins", "simulate", "code_version", "simulator",
            "build_cases", "run_cases", "summarise", "throughput_traces", "bin_columns", "pivot", "claims", "mean_ci",
-           "LABELS"]
+           "LABELS", "chapter_cases", "chapter_tables"]
