@@ -287,9 +287,10 @@ def replay_checks(*, seconds: int = 25, testbed: bool = True, queue_packets: int
 
 def replay_summary(table: pd.DataFrame) -> pd.DataFrame:
     """Per replay (``where``, and ``trace`` when present): intervals, backlogged intervals, and over the
-    backlogged ones with a rate > 0 the median and largest |relative error| of the delivered rate, the largest
-    |error| in packets, the share within 2 % or one packet; outage intervals (rate 0) and what was delivered in
-    them.  The statement the chapter makes about a replay."""
+    backlogged ones with a rate > 0 the median and largest absolute relative error of the delivered
+    rate, the largest absolute error in packets, the share within 2 % or one packet; outage intervals
+    (rate 0) and what was delivered in them.
+    The statement the chapter makes about a replay."""
     keys = [k for k in ("trace", "where") if k in table]
     rows = []
     for key, g in table.groupby(keys, sort=False):
