@@ -743,7 +743,12 @@ WORDS = {"n": "", "ci": "95 % CI of", "rel": "relative", "abs": "absolute", "dif
          "dupack": "duplicate-ACK", "mathis": "Mathis law", "jain": "Jain's fairness index", "lia": "LIA",
          "rtts": "RTTs", "olia": "OLIA"}
 #: Whole column names with a reader's name of their own.
-NAMES = {"ooo_r": "OOO-R", "ci_ooo_r": "95 % CI of OOO-R", "dupack_events": "3-dupACK events", "n": "n"}
+NAMES = {"ooo_r": "OOO-R", "ci_ooo_r": "95 % CI of OOO-R", "dupack_events": "3-dupACK events", "n": "n",
+         "ci_lo": "95 % CI, low", "ci_hi": "95 % CI, high", "sim_mean": "simulator mean",
+         "vs_best_papers": "÷ best of the papers' mechanisms",
+         "chihani_over_model": "chihani preset ÷ model", "chihani_ns3_over_model": "chihani_ns3 preset ÷ model",
+         "share_within_2pct_or_1_packet": "share within 2 % or 1 packet",
+         "max_abs_error_packets": "max. absolute error (packets)"}
 
 
 def readable_name(name) -> str:
