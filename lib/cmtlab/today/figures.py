@@ -98,7 +98,7 @@ def replay_check(table: pd.DataFrame):
         ax.set_title(_TRACE_TITLES.get(tr, tr), fontsize=9)
         ax.set_xlabel("time into the schedule (s)")
         ax.set_ylabel("rate (Mbit/s)")
-    axes.flat[0].legend(fontsize=7, frameon=False)
+    axes.flat[0].legend(fontsize=8, frameon=False)
     fig.tight_layout()
     return fig
 
