@@ -49,7 +49,7 @@ ACK_PATHS = ("round_robin", "first", "fastest", "ideal")
 #: Fast-recovery styles: classic NewReno (RFC 6582), Proportional Rate Reduction (RFC 6937), or
 #: the Chihani–Collange ns-3 MPTCP model's halving without fast recovery (pair it with
 #: ``variant="chihani"`` congestion control; :class:`cmtlab.sim.models.chihani.ChihaniRecovery`).
-RECOVERY_STYLES = ("newreno", "prr", "chihani", "chihani_ns3")
+RECOVERY_STYLES = ("newreno", "prr", "linux_prr", "chihani", "chihani_ns3")
 #: Loss detection: the duplicate-ACK threshold with RFC 6675 ``IsLost`` (``"dupack"``) or RACK-TLP
 #: (RFC 8985, ``"rack-tlp"``; needs SACK).  See :mod:`cmtlab.sim.mechanisms.recovery.loss_detection`.
 LOSS_DETECTIONS = ("dupack", "rack-tlp")
@@ -137,7 +137,9 @@ class TcpOptions:
     recovery
         ``"newreno"`` — classic NewReno fast recovery with partial ACKs (RFC 6582);
         ``"chihani"`` — the Chihani–Collange model's loss response (``cmtlab.sim.mechanisms.recovery``);
-        ``"prr"`` — Proportional Rate Reduction (RFC 6937).
+        ``"prr"`` — Proportional Rate Reduction (RFC 6937) as ns-3.44 counts it;
+        ``"linux_prr"`` — PRR as Linux's ``tcp_cwnd_reduction`` counts it
+        (:mod:`cmtlab.sim.mechanisms.recovery.linux_prr`).
     timestamps
         RFC 7323 timestamps (12 bytes on every segment; an RTT sample from every ACK).
     min_rto_s, initial_rto_s, clock_granularity_s

@@ -224,11 +224,13 @@ def replay_check_sim(rates_bps, delay_s: float, *, interval_s: float = 1.0, queu
     duration = len(rates) * interval_s
     if not duration > warmup_s + interval_s:
         raise ValueError(f"rates_bps must span more than warmup_s + one interval, got {len(rates)} intervals")
-    cfg = dict(SIM_CONFIGS["today"]["cubic"])
+    cfg = {k: v for k, v in SIM_CONFIGS["today"]["cubic"].items() if k not in ("loss_draws", "recovery")}
+    lin = _linux_options(4 << 20)
+    lin["options"] = dataclasses.replace(lin["options"], recovery=SIM_CONFIGS["today"]["cubic"]["recovery"])
     res = simulate_mptcp([float(np.mean(rates))], [2 * delay_s], duration_s=duration, seed=seed,
                          queue_packets=queue_packets,
                          links=[("rate_trace", {"rates_bps": rates, "interval_s": interval_s})],
-                         trace=True, **_linux_options(4 << 20), **cfg)
+                         trace=True, **lin, **cfg)
     pk = res.traces["packets"]
     pk = pk[pk.arrival_s.notna()].sort_values("arrival_s")
     finish = pk.arrival_s.to_numpy() - delay_s
@@ -311,15 +313,29 @@ def replay_summary(table: pd.DataFrame) -> pd.DataFrame:
 #: Linux's retransmission timeout is ``SRTT + max(4 RTTVAR, tcp_rto_min)`` (``tcp_rtt_estimator``: the
 #: variance term never falls below 200 ms), RFC 6298's formula with the clock granularity G = 200 ms.
 LINUX_RTO = dict(clock_granularity_s=0.2)
+#: Linux's window during and after a reduction: PRR as ``tcp_cwnd_reduction`` counts it
+#: (:class:`~cmtlab.sim.mechanisms.recovery.linux_prr.LinuxPrrRecovery`; ns-3.44's PRR, the simulator's
+#: ``"prr"``, sends up to twice as much early in each recovery) and, for Reno, the congestion-avoidance
+#: count zeroed at every reduction (``tcp_init_cwnd_reduction``; ``reset_count_on_reduction``).
+LINUX_REDUCTION = dict(recovery="linux_prr")
+LINUX_RENO_PARAMS = {"reset_count_on_reduction": True}
+#: Every configuration draws its random drops (and per-packet delay variation) from the testbed delay line's
+#: own streams, seeded as the kernel run of the same repetition
+#: (:class:`cmtlab.sim.net.delay_line.DelayLineLink`): the same packets are lost in both columns, so that a cell's
+#: seed-to-seed spread is shared instead of sampled twice.
+LOSS_DRAWS = dict(loss_draws="delay_line")
 SIM_CONFIGS = {
     "today": {"cubic": dict(congestion="cubic", congestion_params={"variant": "linux", "hystart": True},
-                            scheduler="linux", loss_detection="rack-tlp", **LINUX_RTO),
-              "reno": dict(congestion="reno", scheduler="linux", loss_detection="rack-tlp", **LINUX_RTO)},
+                            scheduler="linux", loss_detection="rack-tlp", **LINUX_RTO, **LINUX_REDUCTION,
+                            **LOSS_DRAWS),
+              "reno": dict(congestion="reno", congestion_params=LINUX_RENO_PARAMS, scheduler="linux",
+                           loss_detection="rack-tlp", **LINUX_RTO, **LINUX_REDUCTION, **LOSS_DRAWS)},
     "today-dupack": {"cubic": dict(congestion="cubic", congestion_params={"variant": "linux", "hystart": True},
-                                   scheduler="linux", **LINUX_RTO),
-                     "reno": dict(congestion="reno", scheduler="linux", **LINUX_RTO)},
-    "before": {"cubic": dict(congestion="uncoupled", scheduler="lowest_rtt"),
-               "reno": dict(congestion="uncoupled", scheduler="lowest_rtt")},
+                                   scheduler="linux", **LINUX_RTO, **LINUX_REDUCTION, **LOSS_DRAWS),
+                     "reno": dict(congestion="reno", congestion_params=LINUX_RENO_PARAMS, scheduler="linux",
+                                  **LINUX_RTO, **LINUX_REDUCTION, **LOSS_DRAWS)},
+    "before": {"cubic": dict(congestion="uncoupled", scheduler="lowest_rtt", **LOSS_DRAWS),
+               "reno": dict(congestion="uncoupled", scheduler="lowest_rtt", **LOSS_DRAWS)},
 }
 
 
@@ -586,5 +602,5 @@ def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_co
 
 
 __all__ = ["CELLS", "TRACES", "TRACE_SECONDS", "TRACE_RATE_SCALE", "trace_path", "testbed_path",
-           "BACKLOGGED_IDLE_SHARE", "replay_check_testbed", "replay_check_sim", "replay_checks", "replay_summary", "schedule_capacity_bps", "hystart_sensitivity", "LINUX_RTO", "SIM_CONFIGS", "METRICS", "kernel_runs", "sim_runs", "agreement", "cell_kind", "agreement_by_kind",
+           "BACKLOGGED_IDLE_SHARE", "replay_check_testbed", "replay_check_sim", "replay_checks", "replay_summary", "schedule_capacity_bps", "hystart_sensitivity", "LINUX_RTO", "LINUX_REDUCTION", "LINUX_RENO_PARAMS", "LOSS_DRAWS", "SIM_CONFIGS", "METRICS", "kernel_runs", "sim_runs", "agreement", "cell_kind", "agreement_by_kind",
            "explain"]
