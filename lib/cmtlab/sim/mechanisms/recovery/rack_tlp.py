@@ -24,7 +24,7 @@ Implemented per RFC 8985: sec. 6.2 step 1 (``RACK.xmit_ts``/``RACK.end_seq`` of 
 *sent* delivered segment, skipping possibly-spurious retransmission samples: the ACK echoes a
 timestamp older than the retransmission, or the sample is shorter than ``min_RTT``), step 2
 (``RACK.rtt``), step 3 (reordering detection: a delivered segment below the highest delivered
-one), step 4 (``reo_wnd = min(reo_wnd_mult * min_RTT / 4, SRTT)``, 0 before any reordering was
+one that was never retransmitted — a late retransmission repaired a loss — or a D-SACK, as Linux counts it), step 4 (``reo_wnd = min(reo_wnd_mult * min_RTT / 4, SRTT)``, 0 before any reordering was
 seen while in recovery or with ``DupThresh`` segments SACKed; ``reo_wnd_mult += 1`` on a D-SACK
 at most once per round trip (``RACK.dsack_round``), reset to 1 after 16 recoveries without one),
 step 5 (detect loss, arm the timer for the earliest ``xmit_ts + RACK.rtt + reo_wnd``); sec. 7.2
@@ -169,8 +169,11 @@ class RackTlp:
             if self._sent_after(s.xmit_ns, k + 1, self.xmit_ns, self.end_seq):
                 self.xmit_ns, self.end_seq = s.xmit_ns, k + 1
         for k in newly:
-            if k + 1 < self.fack:
-                self.reordering_seen = True  # delivered below the highest delivered segment
+            if k + 1 < self.fack and not segs[k].retransmitted:
+                # delivered below the highest delivered segment, and never retransmitted: a retransmission
+                # delivered late repaired a loss, it is not reordering (RFC 8985 sec. 6.2 step 2; Linux
+                # tcp_check_sack_reordering skips TCPCB_RETRANS)
+                self.reordering_seen = True
             self.fack = max(self.fack, k + 1)
         for k in range(self.snd_una, cum_ack):
             s = segs.pop(k, None)
@@ -180,6 +183,10 @@ class RackTlp:
         # step 4: the D-SACK part of RACK_update_reo_wnd
         if self.dsack_round is not None and self.snd_una >= self.dsack_round:
             self.dsack_round = None
+        if dsack:
+            # a D-SACK: a retransmission was spurious, its original only late — reordering (Linux counts it in
+            # tcp_sacktag_one: a D-SACKed retransmission moves state->reord, tp->reord_seen)
+            self.reordering_seen = True
         if dsack and self.dsack_round is None:
             self.dsack_round = self.snd_nxt
             self.reo_wnd_mult += 1
