@@ -137,3 +137,51 @@ def test_delay_line_link_drops_before_the_queue_and_varies_only_accepted_packets
     assert link.loss_drops > 0 and link.queue_drops > 0
     with pytest.raises(ValueError, match="per-packet"):
         DelayLineLink(8e6, 0.01, 2, LossModel("bit", 1e-6), stream_seed=1)
+
+
+def _reno_sender(loss_detection):
+    from cmtlab.scenario import TcpOptions
+    from cmtlab.sim.engine.events import EventQueue
+    from cmtlab.sim.mechanisms.recovery import make_recovery
+    from cmtlab.sim.mechanisms.reordering import NoReorderingResponse
+    from cmtlab.sim.tcp import TcpSender
+
+    q = EventQueue()
+    opts = TcpOptions(sack=True, sack_loss_detection=True, limited_transmit=True, recovery="linux_prr",
+                      min_rto_s=0.2, loss_detection=loss_detection)
+    s = TcpSender(segment_bytes=SEG, transfer_bytes=200 * SEG, initial_window_bytes=10 * SEG,
+                  ssthresh_bytes=10 * SEG, options=opts, cc=LinuxReno(reset_count_on_reduction=True),
+                  recovery=make_recovery("linux_prr"), reordering=NoReorderingResponse(), queue=q,
+                  net_send=lambda now, k, nbytes, retx: None)
+    s.start(0)
+    return s
+
+
+def test_sacked_segments_grow_the_window_as_linux_counts_them():
+    """Linux grows the window by ``acked_sacked`` on every ACK that advances snd_una outside a reduction
+    (``tcp_cong_control``, ``tcp_may_raise_cwnd``); the sender alone counts growth only on ACKs without new SACK
+    information.  A path that delivers every fourth segment one place late: per four segments an ACK that
+    advances and SACKs (2 acked + 1 SACKed), then one that fills the hole (1 acked)."""
+    cwnd = {}
+    for ld in ("rack-tlp", "rack-tlp-linux"):
+        s = _reno_sender(ld)
+        t = 100_000_000
+        for j in range(3):  # 12 segments delivered in congestion avoidance (cwnd 10)
+            s.on_ack(t, 4 * j + 2, 0, (None, [(4 * j + 3, 4 * j + 4)]))
+            s.on_ack(t + 500_000, 4 * j + 4, 0, None)
+            t += 1_000_000
+        cwnd[ld] = s.cwnd // SEG
+    assert cwnd["rack-tlp-linux"] == 11  # all 12 counted: one window of 10 segments, one increase
+    assert cwnd["rack-tlp"] == 10  # only the 3 filling ACKs count (1 segment each)
+
+
+def test_reordering_degree_is_linux_tp_reordering():
+    from cmtlab.sim.mechanisms.recovery.rack_tlp import RackTlp
+
+    r = RackTlp()
+    for k in range(7):
+        r.on_sent(k, 0)
+    r.on_ack(100_000_000, 0, sacked=[5], srtt_ns=100_000_000)
+    assert r.reordering_degree == 3 and not r.reordering_seen  # tcp_reordering's default, nothing seen yet
+    r.on_ack(101_000_000, 6, srtt_ns=100_000_000)  # 0..4 arrive after 5: distance 6 - 0 = 6 segments
+    assert r.reordering_seen and r.reordering_degree == 6

@@ -377,7 +377,7 @@ def _delay_line_links(pths: dict) -> list:
 
 def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, scheduler: str | None = None,
                          reordering: str = "none", progress_bar: bool = True, loss_draws: str = "simulator",
-                         **options) -> pd.DataFrame:
+                         warmup_counters: bool = False, **options) -> pd.DataFrame:
     """The simulator column: every row of ``runs`` (kernel rows of :func:`alheid_table1` or
     :func:`arabi_runs`, or any :meth:`cmtlab.testbed.TestbedResult.to_row`) re-run in
     :func:`cmtlab.sim.simulate_mptcp` with every path property of the row (:func:`kernel_row_paths`:
@@ -405,6 +405,8 @@ def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, s
     ``"eifel"``, ``"frto"``, ...).  ``loss_draws`` (:data:`LOSS_DRAWS`): ``"simulator"`` (default) draws the
     random drops from the simulator's own streams; ``"delay_line"`` from the testbed delay line's, seeded as the
     kernel row's run (``rep``): the same packets are lost in both columns (column ``sim_loss_draws``).
+    ``warmup_counters``: also ``sub<i>_queue_drops_warmup`` and ``sub<i>_timeouts_warmup``, the counts by
+    ``warmup_s`` (of the run stopped there).
     ``options``: :class:`cmtlab.scenario.TcpOptions` fields or
     :func:`cmtlab.sim.simulate_mptcp` keywords that replace the kernel-like values (e.g.
     ``receive_buffer_bytes=2**20`` for a connection-level buffer of 1 MiB, ``queue_packets``).
@@ -453,7 +455,8 @@ def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, s
         if "links" in pths:
             kw["links"] = pths["links"]
         r = simulate_mptcp(rates, rtts, duration_s=duration, **kw)
-        before = simulate_mptcp(rates, rtts, duration_s=warm, **kw).delivered_bytes if warm > 0 else 0
+        r_warm = simulate_mptcp(rates, rtts, duration_s=warm, **kw) if warm > 0 else None
+        before = r_warm.delivered_bytes if r_warm is not None else 0
         new = {k: row[k] for k in runs.columns
                if not k.startswith(("sub", "k_", "wall_", "congestion_used", "kernel", "mptcp_", "tcp_available",
                                     "delayline", "throughput", "received", "completion", "sysctl_",
@@ -466,6 +469,10 @@ def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, s
                    received_bytes=r.delivered_bytes)
         if loss_draws != "simulator":
             new["sim_loss_draws"] = loss_draws
+        if warmup_counters:
+            for rec in (r_warm.subflows.to_dict("records") if r_warm is not None else []):
+                new[f"sub{int(rec['subflow'])}_queue_drops_warmup"] = rec["queue_drops"]
+                new[f"sub{int(rec['subflow'])}_timeouts_warmup"] = rec["timeouts"]
         for rec in r.subflows.to_dict("records"):
             i = int(rec["subflow"])
             new[f"sub{i}_bytes"] = rec["goodput_bps"] * r.extra["sim_time_s"] / 8

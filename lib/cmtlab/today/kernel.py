@@ -5,7 +5,8 @@ scheduler) run ``repetitions`` times on the kernel; the simulator runs the same 
 the kernel (:func:`cmtlab.testbed.experiments.simulate_like_kernel`) in three configurations:
 
 * ``"today"`` — what the kernel runs: RACK-TLP loss detection (RFC 8985, Linux's ``tcp_recovery=1``,
-  :class:`~cmtlab.sim.mechanisms.recovery.rack_tlp.RackTlpDetection`) with PRR as Linux counts it
+  with the window growth Linux gives SACKed segments around it:
+  :class:`~cmtlab.sim.mechanisms.recovery.rack_tlp.LinuxRackTlpDetection`) with PRR as Linux counts it
   (:data:`LINUX_REDUCTION`), Linux's retransmission timeout (:data:`LINUX_RTO`), CUBIC as Linux runs it
   (:class:`~cmtlab.sim.mechanisms.congestion.cubic.LinuxCubic`, Linux's counting of acknowledged
   segments, HyStart's delay detection) on every subflow and Linux 6.18's MPTCP scheduler
@@ -396,10 +397,10 @@ LINUX_RENO_PARAMS = {"reset_count_on_reduction": True}
 LOSS_DRAWS = dict(loss_draws="delay_line")
 SIM_CONFIGS = {
     "today": {"cubic": dict(congestion="cubic", congestion_params={"variant": "linux", "hystart": True},
-                            scheduler="linux", loss_detection="rack-tlp", **LINUX_RTO, **LINUX_REDUCTION,
+                            scheduler="linux", loss_detection="rack-tlp-linux", **LINUX_RTO, **LINUX_REDUCTION,
                             **LOSS_DRAWS),
               "reno": dict(congestion="reno", congestion_params=LINUX_RENO_PARAMS, scheduler="linux",
-                           loss_detection="rack-tlp", **LINUX_RTO, **LINUX_REDUCTION, **LOSS_DRAWS)},
+                           loss_detection="rack-tlp-linux", **LINUX_RTO, **LINUX_REDUCTION, **LOSS_DRAWS)},
     "today-dupack": {"cubic": dict(congestion="cubic", congestion_params={"variant": "linux", "hystart": True},
                                    scheduler="linux", **LINUX_RTO, **LINUX_REDUCTION, **LOSS_DRAWS),
                      "reno": dict(congestion="reno", congestion_params=LINUX_RENO_PARAMS, scheduler="linux",
@@ -419,7 +420,7 @@ def sim_runs(kernel: pd.DataFrame, configs=SIM_CONFIGS, *, progress_bar: bool = 
         for cc, group in kernel.groupby("k_congestion"):
             if cc not in by_cc:
                 raise ValueError(f"configs[{name!r}] has no entry for the kernel's congestion control {cc!r}")
-            sim = simulate_like_kernel(group, progress_bar=progress_bar, **by_cc[cc])
+            sim = simulate_like_kernel(group, progress_bar=progress_bar, warmup_counters=True, **by_cc[cc])
             sim["sim_config"] = name
             sim["cell"] = group["cell"].to_numpy()
             out.append(sim)
@@ -439,17 +440,20 @@ def _without(cfg: dict, *keys) -> dict:
 def loss_steps(kernel: pd.DataFrame, cells=LOSSY_CELLS) -> pd.DataFrame:
     """What each change of the ``"today"`` configuration does on the lossy cells, one step at a time: the
     configuration before them (the simulator's own loss draws, ns-3.44's PRR, Linux Reno's count carried
-    across a reduction), then the delay line's drops (:data:`LOSS_DRAWS`), then Linux's PRR
-    (:data:`LINUX_REDUCTION`), then Reno's count reset (:data:`LINUX_RENO_PARAMS`; = ``"today"``).  One row per
+    across a reduction, RFC 8985's RACK-TLP alone), then the delay line's drops (:data:`LOSS_DRAWS`), then
+    Linux's PRR (:data:`LINUX_REDUCTION`), then Reno's count reset (:data:`LINUX_RENO_PARAMS`), then the growth
+    Linux gives SACKed segments (``loss_detection="rack-tlp-linux"``; = ``"today"``).  One row per
     (cell, step): the simulator's mean goodput over the kernel's (``ratio``) and whether it lies inside the
     kernel's spread (``inside``)."""
     base = SIM_CONFIGS["today"]
-    before = {cc: _without(cfg, "loss_draws", "recovery") for cc, cfg in base.items()}
+    before = {cc: dict(_without(cfg, "loss_draws", "recovery"), loss_detection="rack-tlp")
+              for cc, cfg in base.items()}
     before["reno"] = _without(before["reno"], "congestion_params")
     draws = {cc: dict(cfg, **LOSS_DRAWS) for cc, cfg in before.items()}
     prr = {cc: dict(cfg, **LINUX_REDUCTION) for cc, cfg in draws.items()}
+    reset = dict(prr, reno=dict(prr["reno"], congestion_params=LINUX_RENO_PARAMS))
     steps = {"the simulator's loss draws, ns-3's PRR": before, "+ the delay line's drops": draws,
-             "+ Linux's PRR": prr, "+ Reno's count reset (today)": base}
+             "+ Linux's PRR": prr, "+ Reno's count reset": reset, "+ SACKed segments grow the window (today)": base}
     rows = kernel[kernel.cell.isin(cells)]
     if rows.empty:
         raise ValueError(f"kernel must hold rows of the cells {cells}")
@@ -605,6 +609,22 @@ def _trace_terms(kg: pd.DataFrame, sg: pd.DataFrame) -> dict:
     return out
 
 
+def trace_terms(kernel: pd.DataFrame, sim: pd.DataFrame, cell: str, sim_config: str = "today") -> dict:
+    """What a trace cell's goodput comes from, miss or not (:func:`explain` uses the same terms): ``ratio`` (sim
+    mean goodput / kernel mean), each side's share of the replayed capacity (``capacity_share_kernel``,
+    ``capacity_share_sim``), queue drops per run (``queue_drops_kernel``, ``queue_drops_sim``) and the kernel's
+    send-buffer-limited time per run (``sndbuf_limited_s_kernel``)."""
+    if not cell_kind(cell).endswith("trace"):
+        raise ValueError(f"cell must be a trace cell, got {cell!r}")
+    kg, sg = kernel[kernel.cell == cell], sim[(sim.cell == cell) & (sim.sim_config == sim_config)]
+    if kg.empty or sg.empty:
+        raise ValueError(f"kernel and sim must hold rows of {cell!r} (sim_config {sim_config!r})")
+    t = _trace_terms(kg, sg)
+    return dict(ratio=float(sg.throughput_bps.mean() / kg.throughput_bps.mean()), capacity_share_kernel=t["util_k"],
+                capacity_share_sim=t["util_s"], queue_drops_kernel=t["drops_k"], queue_drops_sim=t["drops_s"],
+                sndbuf_limited_s_kernel=t["sndbuf_limited_s"])
+
+
 def _trace_diagnosis(metric: str, ratio: float, t: dict) -> str | None:
     """The diagnosis of a goodput or retransmission miss on a trace cell (None for another metric)."""
     per_path = "; ".join(f"path {i}: {a:.1f} (kernel) vs {b:.1f} (sim) MB" for i, (a, b) in
@@ -691,9 +711,16 @@ def _retx_diagnosis(kg: pd.DataFrame, sg: pd.DataFrame, k_rpm: float, s_rpm: flo
                 f"the drops, which follow the data sent (the same drop ratio)")
     else:
         kq, sq = kd[i][0], sd[i][0]
+        how = "more" if sq > kq else "less"
         head = (f"{k_tot:.0f} (kernel) vs {s_tot:.0f} (sim) retransmissions per run; {sq - kq:+.0f} of the "
                 f"{s_tot - k_tot:+.0f} are queue drops on path {i} ({kq:.0f} vs {sq:.0f} per run): the simulator's "
-                f"window on that path overruns its queue more often")
+                f"window on that path overruns its queue {how} often")
+        col = f"sub{i}_queue_drops_warmup"
+        if col in sg and sg[col].notna().all() and sq > 0:
+            w = float(sg[col].mean())
+            warm = float(sg["warmup_s"].iloc[0]) if "warmup_s" in sg else float("nan")
+            head += (f"; {w:.0f} of the simulator's {sq:.0f} fall in the first {warm:g} s, the slow start "
+                     f"{'(more than the kernel drops there in the whole run)' if w > kq else ''}").rstrip()
     tail = f"{touts:.1f} timeouts per simulated run" if touts >= 0.1 else "no timeouts"
     return f"{head} (queue + random drops per run, {parts}; {tail})"
 
@@ -805,4 +832,4 @@ def misses_table(misses: pd.DataFrame) -> pd.DataFrame:
 
 __all__ = ["LOSSY_CELLS", "loss_steps", "INTERNAL_COUNTERS", "kernel_internals", "CELLS", "TRACES", "TRACE_SECONDS", "TRACE_RATE_SCALE", "trace_path", "testbed_path",
            "BACKLOGGED_IDLE_SHARE", "replay_check_testbed", "replay_check_sim", "replay_checks", "replay_summary", "schedule_capacity_bps", "hystart_sensitivity", "LINUX_RTO", "LINUX_REDUCTION", "LINUX_RENO_PARAMS", "LOSS_DRAWS", "SIM_CONFIGS", "METRICS", "kernel_runs", "sim_runs", "agreement", "cell_kind", "agreement_by_kind",
-           "explain", "misses_table"]
+           "explain", "misses_table", "trace_terms"]

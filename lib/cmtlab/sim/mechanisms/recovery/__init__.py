@@ -46,7 +46,7 @@ from .loss_detection import DupAckThreshold, LossDetection, make_loss_detection
 from .linux_prr import LinuxPrrRecovery
 from .newreno import ClassicRecovery
 from .prr import PrrRecovery
-from .rack_tlp import RackTlpDetection
+from .rack_tlp import LinuxRackTlpDetection, RackTlpDetection
 
 
 def make_recovery(style: str) -> RecoveryAlgorithm:
@@ -64,4 +64,4 @@ def __getattr__(name: str):
 
 
 __all__ = ["RecoveryAlgorithm", "ClassicRecovery", "PrrRecovery", "LinuxPrrRecovery", "make_recovery", "LossDetection", "DupAckThreshold",
-           "RackTlpDetection", "make_loss_detection"]
+           "RackTlpDetection", "LinuxRackTlpDetection", "make_loss_detection"]

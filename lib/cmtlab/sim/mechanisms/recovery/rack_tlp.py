@@ -108,6 +108,9 @@ class RackTlp:
     min_rtt_ns: int | None = None
     fack: int = -1  # highest end of a delivered segment
     reordering_seen: bool = False
+    #: Linux's ``tp->reordering``: the largest reordering distance seen, in segments (from 3, the default
+    #: ``net.ipv4.tcp_reordering``): the highest delivered segment's end minus the late segment's start
+    reordering_degree: int = 3
     reo_wnd_mult: int = 1
     reo_wnd_persist: int = 0
     dsack_round: int | None = None
@@ -174,6 +177,8 @@ class RackTlp:
                 # delivered late repaired a loss, it is not reordering (RFC 8985 sec. 6.2 step 2; Linux
                 # tcp_check_sack_reordering skips TCPCB_RETRANS)
                 self.reordering_seen = True
+                if self.fack - k > self.reordering_degree:
+                    self.reordering_degree = self.fack - k
             self.fack = max(self.fack, k + 1)
         for k in range(self.snd_una, cum_ack):
             s = segs.pop(k, None)
@@ -459,5 +464,44 @@ class RackTlpDetection(LossDetection):
         sub.rto_timer.arm(now, now + sub.rto)
 
 
-__all__ = ["RackTlp", "RackVerdict", "TlpProbe", "RackTlpDetection", "WC_DEL_ACK_NS", "REO_WND_PERSIST"]
+@register("loss_detection", "rack-tlp-linux")
+class LinuxRackTlpDetection(RackTlpDetection):
+    """RACK-TLP with the window growth Linux's ACK processing gives around it (``"rack-tlp-linux"``).
+
+    Linux grows the window on an ACK when it is not reducing it (``tcp_cong_control``: not in Recovery or
+    CWR) and ``tcp_may_raise_cwnd`` allows it: the ACK advanced ``snd_una`` (``FLAG_DATA_ACKED``) — or, once
+    the reordering it has measured exceeds ``net.ipv4.tcp_reordering`` (``tp->reordering > 3``), any ACK that
+    delivered data (``FLAG_FORWARD_PROGRESS``, a SACK alone included) — and it grows by every segment the ACK
+    newly acknowledged *or SACKed* (``acked_sacked``).  The sender counts growth only on an ACK that leaves
+    it in Open, i.e. one that carries no new SACK information: on a reordering path, where many segments are
+    SACKed before the cumulative ACK covers them, those segments never count towards its window.  This class
+    adds, on an ACK that marks nothing lost in Open or Disorder, the growth Linux gives and the sender does
+    not: the ACK's newly acknowledged and SACKed segments when it advanced ``snd_una`` and SACKed new data, the
+    newly SACKed ones on a SACK-only ACK once :attr:`RackTlp.reordering_degree` > 3.  The reordering degree is
+    Linux's: the highest delivered segment's end minus the late (never retransmitted) segment's start.
+    """
+
+    name = "rack-tlp-linux"
+
+    def on_ack(self, sub, now: int, ack: int, sack, ts_echo: int) -> LossDecision:
+        rack = self.rack
+        self._catch_up(sub)
+        state = sub.state
+        segs = rack.segs
+        old_una = rack.snd_una
+        n_sacked = 0
+        if sack is not None and sack[1]:
+            sacked = {k for first, end in sack[1] for k in range(max(first, ack), end)}
+            n_sacked = sum(1 for k in sacked if k in segs and not segs[k].delivered)
+        n_acked = sum(1 for k in range(old_una, ack) if k in segs and not segs[k].delivered) if n_sacked else 0
+        decision = super().on_ack(sub, now, ack, sack, ts_echo)
+        if n_sacked and state != RECOVERY and state != LOSS and decision is LossDecision.NO_LOSS:
+            if ack > old_una:
+                sub.cc.increase_window(sub, n_acked + n_sacked)  # FLAG_DATA_ACKED: acked_sacked
+            elif rack.reordering_degree > 3:
+                sub.cc.increase_window(sub, n_sacked)  # high reordering: FLAG_FORWARD_PROGRESS
+        return decision
+
+
+__all__ = ["RackTlp", "RackVerdict", "TlpProbe", "RackTlpDetection", "LinuxRackTlpDetection", "WC_DEL_ACK_NS", "REO_WND_PERSIST"]
 
