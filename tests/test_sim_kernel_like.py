@@ -185,3 +185,21 @@ def test_reordering_degree_is_linux_tp_reordering():
     assert r.reordering_degree == 3 and not r.reordering_seen  # tcp_reordering's default, nothing seen yet
     r.on_ack(101_000_000, 6, srtt_ns=100_000_000)  # 0..4 arrive after 5: distance 6 - 0 = 6 segments
     assert r.reordering_seen and r.reordering_degree == 6
+
+
+def test_linux_cubic_slow_start_grows_only_a_window_in_use():
+    """tcp_is_cwnd_limited in slow start: a window of 40 segments with 10 in flight (a subflow the scheduler
+    leaves idle) does not grow; with 30 in flight it does, by the segments acknowledged."""
+    from cmtlab.sim.mechanisms.congestion.cubic import LinuxCubic
+
+    def grow(in_flight, gate):
+        cc = LinuxCubic(slow_start_cwnd_limited=gate)
+        sub = SimpleNamespace(seg=SEG, cwnd=40 * SEG, ssthresh=1000 * SEG, pipe_snapshot=in_flight * SEG,
+                              ack_time_ns=0, srtt=0, n_rtt_samples=0)
+        cc.init(sub)
+        cc.increase_window(sub, 2)
+        return sub.cwnd // SEG
+    assert grow(10, True) == 40  # 40 >= 2 * (10 + 2): not cwnd-limited
+    assert grow(30, True) == 42 and grow(10, False) == 42
+    with pytest.raises(ValueError, match="slow_start_cwnd_limited"):
+        LinuxCubic(slow_start_cwnd_limited="yes")

@@ -390,18 +390,21 @@ LINUX_RTO = dict(clock_granularity_s=0.2)
 #: count zeroed at every reduction (``tcp_init_cwnd_reduction``; ``reset_count_on_reduction``).
 LINUX_REDUCTION = dict(recovery="linux_prr")
 LINUX_RENO_PARAMS = {"reset_count_on_reduction": True}
+#: CUBIC as Linux runs it: its constants and choices (``variant="linux"``), HyStart, and slow start only while the
+#: window is used (``tcp_is_cwnd_limited``; a subflow the scheduler leaves idle does not double its window).
+LINUX_CUBIC_PARAMS = {"variant": "linux", "hystart": True, "slow_start_cwnd_limited": True}
 #: Every configuration draws its random drops (and per-packet delay variation) from the testbed delay line's
 #: own streams, seeded as the kernel run of the same repetition
 #: (:class:`cmtlab.sim.net.delay_line.DelayLineLink`): the same packets are lost in both columns, so that a cell's
 #: seed-to-seed spread is shared instead of sampled twice.
 LOSS_DRAWS = dict(loss_draws="delay_line")
 SIM_CONFIGS = {
-    "today": {"cubic": dict(congestion="cubic", congestion_params={"variant": "linux", "hystart": True},
+    "today": {"cubic": dict(congestion="cubic", congestion_params=LINUX_CUBIC_PARAMS,
                             scheduler="linux", loss_detection="rack-tlp-linux", **LINUX_RTO, **LINUX_REDUCTION,
                             **LOSS_DRAWS),
               "reno": dict(congestion="reno", congestion_params=LINUX_RENO_PARAMS, scheduler="linux",
                            loss_detection="rack-tlp-linux", **LINUX_RTO, **LINUX_REDUCTION, **LOSS_DRAWS)},
-    "today-dupack": {"cubic": dict(congestion="cubic", congestion_params={"variant": "linux", "hystart": True},
+    "today-dupack": {"cubic": dict(congestion="cubic", congestion_params=LINUX_CUBIC_PARAMS,
                                    scheduler="linux", **LINUX_RTO, **LINUX_REDUCTION, **LOSS_DRAWS),
                      "reno": dict(congestion="reno", congestion_params=LINUX_RENO_PARAMS, scheduler="linux",
                                   **LINUX_RTO, **LINUX_REDUCTION, **LOSS_DRAWS)},
@@ -442,18 +445,21 @@ def loss_steps(kernel: pd.DataFrame, cells=LOSSY_CELLS) -> pd.DataFrame:
     configuration before them (the simulator's own loss draws, ns-3.44's PRR, Linux Reno's count carried
     across a reduction, RFC 8985's RACK-TLP alone), then the delay line's drops (:data:`LOSS_DRAWS`), then
     Linux's PRR (:data:`LINUX_REDUCTION`), then Reno's count reset (:data:`LINUX_RENO_PARAMS`), then the growth
-    Linux gives SACKed segments (``loss_detection="rack-tlp-linux"``; = ``"today"``).  One row per
+    Linux gives SACKed segments (``loss_detection="rack-tlp-linux"``) and CUBIC's slow start only while the
+    window is used (:data:`LINUX_CUBIC_PARAMS`; = ``"today"``).  One row per
     (cell, step): the simulator's mean goodput over the kernel's (``ratio``) and whether it lies inside the
     kernel's spread (``inside``)."""
     base = SIM_CONFIGS["today"]
     before = {cc: dict(_without(cfg, "loss_draws", "recovery"), loss_detection="rack-tlp")
               for cc, cfg in base.items()}
     before["reno"] = _without(before["reno"], "congestion_params")
+    before["cubic"] = dict(before["cubic"], congestion_params=_without(LINUX_CUBIC_PARAMS, "slow_start_cwnd_limited"))
     draws = {cc: dict(cfg, **LOSS_DRAWS) for cc, cfg in before.items()}
     prr = {cc: dict(cfg, **LINUX_REDUCTION) for cc, cfg in draws.items()}
     reset = dict(prr, reno=dict(prr["reno"], congestion_params=LINUX_RENO_PARAMS))
     steps = {"the simulator's loss draws, ns-3's PRR": before, "+ the delay line's drops": draws,
-             "+ Linux's PRR": prr, "+ Reno's count reset": reset, "+ SACKed segments grow the window (today)": base}
+             "+ Linux's PRR": prr, "+ Reno's count reset": reset,
+             "+ SACKed segments grow the window, slow start only while the window is used (today)": base}
     rows = kernel[kernel.cell.isin(cells)]
     if rows.empty:
         raise ValueError(f"kernel must hold rows of the cells {cells}")
@@ -831,5 +837,5 @@ def misses_table(misses: pd.DataFrame) -> pd.DataFrame:
 
 
 __all__ = ["LOSSY_CELLS", "loss_steps", "INTERNAL_COUNTERS", "kernel_internals", "CELLS", "TRACES", "TRACE_SECONDS", "TRACE_RATE_SCALE", "trace_path", "testbed_path",
-           "BACKLOGGED_IDLE_SHARE", "replay_check_testbed", "replay_check_sim", "replay_checks", "replay_summary", "schedule_capacity_bps", "hystart_sensitivity", "LINUX_RTO", "LINUX_REDUCTION", "LINUX_RENO_PARAMS", "LOSS_DRAWS", "SIM_CONFIGS", "METRICS", "kernel_runs", "sim_runs", "agreement", "cell_kind", "agreement_by_kind",
+           "BACKLOGGED_IDLE_SHARE", "replay_check_testbed", "replay_check_sim", "replay_checks", "replay_summary", "schedule_capacity_bps", "hystart_sensitivity", "LINUX_RTO", "LINUX_REDUCTION", "LINUX_RENO_PARAMS", "LINUX_CUBIC_PARAMS", "LOSS_DRAWS", "SIM_CONFIGS", "METRICS", "kernel_runs", "sim_runs", "agreement", "cell_kind", "agreement_by_kind",
            "explain", "misses_table", "trace_terms"]
