@@ -142,3 +142,21 @@ def test_tlp_loss_detection():
     sent(r3, [0, 1, 2], 0)
     r3.on_pto(new_data_available=False)
     assert not r3.on_ack(400 * MS, 1, srtt_ns=SRTT).tlp_loss and r3.tlp_end_seq == 3
+
+
+def test_a_retransmission_delivered_below_fack_is_not_reordering():
+    """Sec. 6.2 step 2 (RACK_detect_reordering): only a segment that was *never retransmitted* and is delivered
+    below RACK.fack is reordering; the repaired hole of a loss is not (Linux: tcp_check_sack_reordering skips
+    TCPCB_RETRANS).  Otherwise one repaired loss would keep reo_wnd at min_RTT/4 for the rest of the connection,
+    delaying every later fast retransmit past the third duplicate ACK.  A D-SACK is reordering."""
+    r = RackTlp()
+    sent(r, [0, 1, 2, 3], 0)
+    assert r.on_ack(100 * MS, 0, sacked=[1, 2, 3], srtt_ns=SRTT).lost == (0,)
+    r.on_sent(0, 101 * MS)  # the retransmission
+    r.on_ack(201 * MS, 4, srtt_ns=SRTT)  # it arrives, below fack = 4
+    assert not r.reordering_seen
+    sent(r, [4, 5, 6, 7], 210)
+    assert r.on_ack(310 * MS, 4, sacked=[5, 6, 7], srtt_ns=SRTT).lost == (4,)  # the next loss: reo_wnd still 0
+    sent(r, [8, 9], 320)
+    r.on_ack(420 * MS, 10, srtt_ns=SRTT, dsack=True, dsack_seq=4)
+    assert r.reordering_seen

@@ -74,19 +74,33 @@ def test_cell_kinds_and_counts_per_kind():
 
 
 def test_explain_names_the_cause_of_a_goodput_miss():
-    """Same retransmissions per delivered MB but 30 % more goodput: the loss process agrees, the window does not."""
-    from cmtlab.today.kernel import agreement, explain
+    """Same retransmissions per delivered MB but 30 % more goodput, run by run with the same drops; a
+    retransmission miss split into the drops on each path; timeouts set against the kernel's own counters."""
+    from cmtlab.today.kernel import agreement, explain, misses_table
 
-    cell = "tcp cubic 10M/60ms 1% loss"
-    k = pd.DataFrame([dict(cell=cell, simulator="linux-tcp", n_paths=1, throughput_bps=t, received_bytes=t * 2.5,
-                           sub0_retrans_total=t * 2.5 / 1e6 * 8, sub0_dsack_dups=0) for t in (1.8e6, 2.0e6, 1.9e6)])
-    s = pd.DataFrame([dict(cell=cell, sim_config="today", simulator="cmtlab.sim", n_paths=1, throughput_bps=t,
-                           received_bytes=t * 2.5, sub0_retrans_total=t * 2.5 / 1e6 * 8, sub0_timeouts=0,
-                           sub0_spurious_retransmissions=0) for t in (2.4e6, 2.5e6, 2.5e6)])
-    e = explain(agreement(k, s), k, s).set_index("metric")
-    assert "recovers faster" in e.loc["goodput_mbps", "diagnosis"]
-    assert e.loc["goodput_mbps", "retx_per_mb_kernel"] == pytest.approx(8.0)
-    assert "follows the goodput ratio" in e.loc["retransmissions", "diagnosis"]
+    cell = "mptcp cubic 10M/20ms + 5M/200ms 0.1% loss"
+    base = dict(cell=cell, n_paths=2, path0_rtt_s=0.02, path1_rtt_s=0.2, sub0_dsack_dups=0, sub1_dsack_dups=0)
+    k = pd.DataFrame([dict(base, rep=i, simulator="linux-mptcp", throughput_bps=t, received_bytes=t * 2.5,
+                           sub0_retrans_total=t * 2.5 / 1e6 * 8, sub1_retrans_total=0, sub0_queue_drops=0,
+                           sub0_random_drops=t * 2.5 / 1e6 * 8, sub1_queue_drops=0, sub1_random_drops=0)
+                      for i, t in enumerate((1.8e6, 2.0e6, 1.9e6))])
+    s = pd.DataFrame([dict(base, rep=i, sim_config="today", simulator="cmtlab.sim", sim_loss_draws="delay_line",
+                           throughput_bps=t, received_bytes=t * 2.5, sub0_retrans_total=t * 2.5 / 1e6 * 8,
+                           sub1_retrans_total=q, sub0_queue_drops=0, sub0_loss_drops=t * 2.5 / 1e6 * 8,
+                           sub1_queue_drops=q, sub1_loss_drops=0, sub0_timeouts=0, sub1_timeouts=1,
+                           sub0_spurious_retransmissions=0, sub1_spurious_retransmissions=0)
+                      for i, (t, q) in enumerate(((2.4e6, 90), (2.5e6, 110), (2.5e6, 100)))])
+    internals = pd.DataFrame([dict(cell=cell, rep=i, TCPTimeouts=0.0, TCPSackRecovery=20.0) for i in range(3)])
+    e = explain(agreement(k, s), k, s, internals=internals).set_index("metric")
+    g = e.loc["goodput_mbps"]
+    assert "run by run with the same drops" in g.diagnosis and "x1.25 to x1.33" in g.diagnosis
+    assert g.paired_ratio_min == pytest.approx(2.5 / 2.0) and g.retx_per_mb_kernel == pytest.approx(8.0)
+    assert "1.0 retransmission timeouts per simulated run, on path 1 (200 ms" in g.diagnosis
+    assert "none in the kernel's 3 runs" in g.diagnosis and g.timeouts_kernel == 0
+    # the retransmission excess is path 1's queue drops: 100 per run against none
+    assert "+100 of the" in e.loc["retransmissions", "diagnosis"] and "path 1" in e.loc["retransmissions", "diagnosis"]
+    shown = misses_table(e.reset_index())
+    assert set(shown.metric) >= {"goodput (Mbit/s)", "retransmissions"}
 
 
 def test_chapter_table_asks_the_papers_conclusions_of_todays_stack():

@@ -49,10 +49,10 @@ ACK_PATHS = ("round_robin", "first", "fastest", "ideal")
 #: Fast-recovery styles: classic NewReno (RFC 6582), Proportional Rate Reduction (RFC 6937), or
 #: the Chihani–Collange ns-3 MPTCP model's halving without fast recovery (pair it with
 #: ``variant="chihani"`` congestion control; :class:`cmtlab.sim.models.chihani.ChihaniRecovery`).
-RECOVERY_STYLES = ("newreno", "prr", "chihani", "chihani_ns3")
+RECOVERY_STYLES = ("newreno", "prr", "linux_prr", "chihani", "chihani_ns3")
 #: Loss detection: the duplicate-ACK threshold with RFC 6675 ``IsLost`` (``"dupack"``) or RACK-TLP
 #: (RFC 8985, ``"rack-tlp"``; needs SACK).  See :mod:`cmtlab.sim.mechanisms.recovery.loss_detection`.
-LOSS_DETECTIONS = ("dupack", "rack-tlp")
+LOSS_DETECTIONS = ("dupack", "rack-tlp", "rack-tlp-linux")
 #: Loss models of a link's forward (data) direction.
 LOSS_UNITS = ("none", "packet", "bit")
 #: Upper bound on the work of one simulated run: data segments of a transfer (or that the paths can
@@ -137,7 +137,9 @@ class TcpOptions:
     recovery
         ``"newreno"`` — classic NewReno fast recovery with partial ACKs (RFC 6582);
         ``"chihani"`` — the Chihani–Collange model's loss response (``cmtlab.sim.mechanisms.recovery``);
-        ``"prr"`` — Proportional Rate Reduction (RFC 6937).
+        ``"prr"`` — Proportional Rate Reduction (RFC 6937) as ns-3.44 counts it;
+        ``"linux_prr"`` — PRR as Linux's ``tcp_cwnd_reduction`` counts it
+        (:mod:`cmtlab.sim.mechanisms.recovery.linux_prr`).
     timestamps
         RFC 7323 timestamps (12 bytes on every segment; an RTT sample from every ACK).
     min_rto_s, initial_rto_s, clock_granularity_s
@@ -164,7 +166,10 @@ class TcpOptions:
         ``"dupack"`` — fast retransmit on the ``dupack_threshold``-th duplicate ACK and RFC 6675
         ``IsLost`` (ns-3's rules); ``"rack-tlp"`` — RACK-TLP (RFC 8985, Linux's default since 4.18):
         time-based loss marking with a reordering window, and a tail loss probe (needs ``sack``;
-        the receiver then sends D-SACK blocks).  ns-3.44 has only ``"dupack"``.  At its default
+        the receiver then sends D-SACK blocks); ``"rack-tlp-linux"`` — the same with the window growth
+        Linux's ACK processing gives around it (SACKed segments count towards the window;
+        ``LinuxRackTlpDetection`` of :mod:`cmtlab.sim.mechanisms.recovery.rack_tlp`).  ns-3.44 has only
+        ``"dupack"``.  At its default
         the field is left out of :meth:`to_dict` and scenario keys (keys of existing scenarios
         stay what they were).
     """
@@ -195,8 +200,8 @@ class TcpOptions:
         check_choice("recovery", self.recovery, RECOVERY_STYLES)
         check_choice("ack_path", self.ack_path, ACK_PATHS)
         check_choice("loss_detection", self.loss_detection, LOSS_DETECTIONS)
-        if self.loss_detection == "rack-tlp" and not self.sack:
-            raise ValueError("loss_detection='rack-tlp' requires sack=True (RFC 8985 marks losses from SACK "
+        if self.loss_detection.startswith("rack-tlp") and not self.sack:
+            raise ValueError(f"loss_detection={self.loss_detection!r} requires sack=True (RFC 8985 marks losses from SACK "
                              "information)")
         check_positive("min_rto_s", self.min_rto_s)
         check_positive("initial_rto_s", self.initial_rto_s)

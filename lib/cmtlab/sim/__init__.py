@@ -93,7 +93,7 @@ from .multipath import MptcpResult, MptcpScenario, MptcpSimulation, mptcp_scenar
 # the built-in mechanisms and link models register themselves when their modules are imported
 # (cmtlab.sim.registry imports none of them)
 from . import engine, mechanisms, models, net  # noqa: E402,F401
-from .net import cross_traffic, jitter, link, rng, topology, trace_link, wifi  # noqa: E402,F401
+from .net import cross_traffic, delay_line, jitter, link, rng, topology, trace_link, wifi  # noqa: E402,F401
 from .mechanisms import congestion, recovery, reordering, schedulers  # noqa: E402,F401
 from .engine import traces  # noqa: E402,F401
 

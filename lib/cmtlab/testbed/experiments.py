@@ -351,8 +351,33 @@ def _kernel_like_config(row, n_paths: int, mptcp: bool, overrides: dict) -> dict
     return cfg
 
 
+#: Where :func:`simulate_like_kernel` draws a path's random drops from: the simulator's own loss streams
+#: (``"simulator"``, ns-3's layout) or the testbed delay line's (``"delay_line"``,
+#: :class:`cmtlab.sim.net.delay_line.DelayLineLink`: the same packets dropped as in the kernel run of the same
+#: seed, before the queue, and the same per-packet delay variation).
+LOSS_DRAWS = ("simulator", "delay_line")
+
+
+def _delay_line_links(pths: dict) -> list:
+    """``links`` for :func:`simulate_like_kernel`'s ``loss_draws="delay_line"``: every point-to-point or jitter
+    path becomes the delay line's link (its jitter kept); a rate-trace path keeps its link (and the simulator's
+    draws: the book's trace cells have no random loss)."""
+    n = len(pths["rates"])
+    links = pths.get("links") or [("point_to_point", {})] * n
+    out = []
+    for name, params in links:
+        if name == "point_to_point":
+            out.append(("delay_line", {}))
+        elif name == "jitter":
+            out.append(("delay_line", {"jitter_s": params["jitter_s"]}))
+        else:
+            out.append((name, params))
+    return out
+
+
 def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, scheduler: str | None = None,
-                         reordering: str = "none", progress_bar: bool = True, **options) -> pd.DataFrame:
+                         reordering: str = "none", progress_bar: bool = True, loss_draws: str = "simulator",
+                         warmup_counters: bool = False, **options) -> pd.DataFrame:
     """The simulator column: every row of ``runs`` (kernel rows of :func:`alheid_table1` or
     :func:`arabi_runs`, or any :meth:`cmtlab.testbed.TestbedResult.to_row`) re-run in
     :func:`cmtlab.sim.simulate_mptcp` with every path property of the row (:func:`kernel_row_paths`:
@@ -377,7 +402,12 @@ def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, s
     ``sub<i>_loss_drops``, so :func:`gains` applies unchanged.  A row's ``path<i>_loss`` (the delay
     line's random drop rate on the data direction) becomes the simulator's packet loss on that path.
     ``reordering``: the reordering response of every subflow (``"none"``, ``"dsack"``,
-    ``"eifel"``, ``"frto"``, ...).  ``options``: :class:`cmtlab.scenario.TcpOptions` fields or
+    ``"eifel"``, ``"frto"``, ...).  ``loss_draws`` (:data:`LOSS_DRAWS`): ``"simulator"`` (default) draws the
+    random drops from the simulator's own streams; ``"delay_line"`` from the testbed delay line's, seeded as the
+    kernel row's run (``rep``): the same packets are lost in both columns (column ``sim_loss_draws``).
+    ``warmup_counters``: also ``sub<i>_queue_drops_warmup`` and ``sub<i>_timeouts_warmup``, the counts by
+    ``warmup_s`` (of the run stopped there).
+    ``options``: :class:`cmtlab.scenario.TcpOptions` fields or
     :func:`cmtlab.sim.simulate_mptcp` keywords that replace the kernel-like values (e.g.
     ``receive_buffer_bytes=2**20`` for a connection-level buffer of 1 MiB, ``queue_packets``).
     RuntimeError with the reason when the simulator is not available.
@@ -385,6 +415,8 @@ def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, s
     reason = simulator_available()
     if reason:
         raise RuntimeError(reason)
+    if loss_draws not in LOSS_DRAWS:
+        raise ValueError(f"loss_draws must be one of {LOSS_DRAWS}, got {loss_draws!r}")
     from ..sim import simulate_mptcp
     cc = congestion or SIM_LIKE_KERNEL["congestion"]
     sched = scheduler or SIM_LIKE_KERNEL["scheduler"]
@@ -403,6 +435,8 @@ def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, s
             pths["queue_packets"] = options["queue_packets"]
         if "loss" in options:
             pths["loss"] = options["loss"]
+        if loss_draws == "delay_line":
+            pths["links"] = _delay_line_links(pths)
         carried.append(pths)
     for (idx, row), pths in progress(list(zip(rows, carried)), desc="simulator", unit="run", enabled_=progress_bar):
         mptcp = _row_is_mptcp(row)
@@ -421,7 +455,8 @@ def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, s
         if "links" in pths:
             kw["links"] = pths["links"]
         r = simulate_mptcp(rates, rtts, duration_s=duration, **kw)
-        before = simulate_mptcp(rates, rtts, duration_s=warm, **kw).delivered_bytes if warm > 0 else 0
+        r_warm = simulate_mptcp(rates, rtts, duration_s=warm, **kw) if warm > 0 else None
+        before = r_warm.delivered_bytes if r_warm is not None else 0
         new = {k: row[k] for k in runs.columns
                if not k.startswith(("sub", "k_", "wall_", "congestion_used", "kernel", "mptcp_", "tcp_available",
                                     "delayline", "throughput", "received", "completion", "sysctl_",
@@ -432,6 +467,12 @@ def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, s
                    sim_segment_bytes=cfg["segment_bytes"], sim_receive_buffer_bytes=cfg["receive_buffer_bytes"],
                    throughput_bps=(r.delivered_bytes - before) * 8 / (duration - warm),
                    received_bytes=r.delivered_bytes)
+        if loss_draws != "simulator":
+            new["sim_loss_draws"] = loss_draws
+        if warmup_counters:
+            for rec in (r_warm.subflows.to_dict("records") if r_warm is not None else []):
+                new[f"sub{int(rec['subflow'])}_queue_drops_warmup"] = rec["queue_drops"]
+                new[f"sub{int(rec['subflow'])}_timeouts_warmup"] = rec["timeouts"]
         for rec in r.subflows.to_dict("records"):
             i = int(rec["subflow"])
             new[f"sub{i}_bytes"] = rec["goodput_bps"] * r.extra["sim_time_s"] / 8

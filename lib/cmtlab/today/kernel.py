@@ -5,21 +5,26 @@ scheduler) run ``repetitions`` times on the kernel; the simulator runs the same 
 the kernel (:func:`cmtlab.testbed.experiments.simulate_like_kernel`) in three configurations:
 
 * ``"today"`` — what the kernel runs: RACK-TLP loss detection (RFC 8985, Linux's ``tcp_recovery=1``,
-  :class:`~cmtlab.sim.mechanisms.recovery.rack_tlp.RackTlpDetection`) with PRR, Linux's retransmission
-  timeout (:data:`LINUX_RTO`), CUBIC as Linux runs it
+  with the window growth Linux gives SACKed segments around it:
+  :class:`~cmtlab.sim.mechanisms.recovery.rack_tlp.LinuxRackTlpDetection`) with PRR as Linux counts it
+  (:data:`LINUX_REDUCTION`), Linux's retransmission timeout (:data:`LINUX_RTO`), CUBIC as Linux runs it
   (:class:`~cmtlab.sim.mechanisms.congestion.cubic.LinuxCubic`, Linux's counting of acknowledged
   segments, HyStart's delay detection) on every subflow and Linux 6.18's MPTCP scheduler
   (:class:`~cmtlab.sim.mechanisms.schedulers.LinuxScheduler`) when the kernel ran CUBIC; Linux's Reno
-  (:class:`~cmtlab.sim.mechanisms.congestion.LinuxReno`) when the kernel ran Reno;
+  (:class:`~cmtlab.sim.mechanisms.congestion.LinuxReno`, its count zeroed at each reduction,
+  :data:`LINUX_RENO_PARAMS`) when the kernel ran Reno;
 * ``"today-dupack"`` — the same with the duplicate-ACK threshold and RFC 6675 ``IsLost`` instead of
   RACK-TLP, and with the ns-3 rules of the sender that go with it (``NextSeg`` rule 3, go-back-N after a
   timeout, every segment the recovery-ending ACK covers counted towards the window): the configuration
   before RACK-TLP was wired into the sender;
 * ``"before"`` — the book's first kernel-like configuration: uncoupled ns-3 NewReno, lowest RTT first.
 
+All three draw each path's random drops and delay variation from the testbed delay line's own streams, seeded
+as the kernel's run of the same repetition (:data:`LOSS_DRAWS`): both columns lose the same packets.
+
 Not modelled (the kernel has them): D-SACK/timestamp undo of spurious reductions and F-RTO (Linux's
 ``tcp_frto=2``) in ``"today"``, HyStart's ACK-train detection, pacing, TSO/GRO batching, receive-buffer
-autotuning.  :func:`agreement` states per cell and metric whether the simulator's mean over the same
+autotuning, ``tcp_is_cwnd_limited`` (Linux grows a window only while the flow fills it).  :func:`agreement` states per cell and metric whether the simulator's mean over the same
 seeds lies inside the kernel's spread (min..max over the repetitions).
 """
 
@@ -140,6 +145,72 @@ def kernel_runs(cells=CELLS, *, repetitions: int = 3, duration_s: float = 20.0, 
     return pd.DataFrame(rows)
 
 
+#: The kernel's own counters :func:`kernel_internals` keeps (``nstat`` names without the ``TcpExt`` prefix; the
+#: sender's namespace unless marked ``rcv_``): fast recoveries, timeouts, tail-loss probes and what they repaired,
+#: spurious timeouts, D-SACKs received, SACK-detected reordering, lost retransmissions, segments retransmitted and
+#: delivered, and the receiver's delayed ACKs.
+INTERNAL_COUNTERS = ("TCPSackRecovery", "TCPTimeouts", "TCPLossProbes", "TCPLossProbeRecovery", "TCPSpuriousRTOs",
+                     "TCPDSACKRecv", "TCPSACKReorder", "TCPLostRetransmit", "TcpRetransSegs", "TCPDelivered",
+                     "rcv_DelayedACKs")
+
+
+def _nstat(ns: str) -> dict:
+    import json
+    import subprocess
+
+    out = subprocess.run(["ip", "netns", "exec", ns, "nstat", "-asz", "--json"], capture_output=True, text=True,
+                         timeout=20, check=True).stdout
+    d = json.loads(out)
+    d = d.get("kernel", d)
+    return {k.removeprefix("TcpExt"): float(v) for k, v in d.items()}
+
+
+def kernel_internals(cells=CELLS, *, repetitions: int = 5, duration_s: float = 20.0, warmup_s: float = 2.0,
+                     ss_interval_s: float = 0.1, progress_bar: bool = True) -> pd.DataFrame:
+    """The kernel's internals on ``cells``, one row per run (seeded like :func:`kernel_runs`' repetition
+    ``rep``, so its delay line drops the same packets): goodput, the :data:`INTERNAL_COUNTERS` (``nstat``
+    difference over the run, both namespaces), the delay line's random and queue drops, and from ``ss`` every
+    ``ss_interval_s`` the subflows' mean congestion window (segments, summed over subflows) and smoothed RTT
+    (ms, mean over subflows and samples).  Needs root; run it under the testbed lock."""
+    from ..testbed import KernelSettings, Testbed, parse_ss
+
+    if not isinstance(repetitions, int) or repetitions < 1:
+        raise ValueError(f"repetitions must be an integer >= 1, got {repetitions!r}")
+    rows = []
+    jobs = [(c, rep) for c in cells for rep in range(repetitions)]
+    for c, rep in progress(jobs, desc="kernel internals", unit="run", enabled_=progress_bar):
+        paths = [testbed_path(p) for p in c["paths"]]
+        ks = dataclasses.replace(KernelSettings(), congestion=c["congestion"])
+        load0 = os.getloadavg()[0]
+        with Testbed(paths, ks, mptcp=c["kind"] == "mptcp", seed=rep, max_lifetime_s=duration_s + 180) as tb:
+            a0, b0 = _nstat(tb.ns_a), _nstat(tb.ns_b)
+            r = tb.transfer(duration_s=duration_s, warmup_s=warmup_s, ss_interval_s=ss_interval_s)
+            a1, b1 = _nstat(tb.ns_a), _nstat(tb.ns_b)
+            cnt = tb.read_counters()
+            addrs = [tb.addr_a(i) for i in range(len(paths))]
+        row = dict(cell=c["cell"], kind=c["kind"], rep=rep, n_paths=len(paths), duration_s=duration_s,
+                   warmup_s=warmup_s, load1_before=load0, load1_after=os.getloadavg()[0],
+                   throughput_bps=r.throughput_bps, received_bytes=r.received_bytes)
+        for k in INTERNAL_COUNTERS:
+            a, b, key = (b0, b1, k[4:]) if k.startswith("rcv_") else (a0, a1, k)
+            row[k] = b.get(key, 0.0) - a.get(key, 0.0)
+        row["random_drops"] = float(sum(x.get("ab", {}).get("random_drops", 0) for x in cnt))
+        row["queue_drops"] = float(sum(x.get("ab", {}).get("queue_drops", 0) for x in cnt))
+        cw, rtt = [], []
+        for t, txt in r.ss_snapshots:
+            if t - r.t_start_monotonic_s < warmup_s:
+                continue
+            sub = parse_ss(txt, addrs)
+            if sub:
+                cw.append(sum(d.get("cwnd", 0.0) for d in sub.values()))
+                rtt.extend(d["rtt_ms"] for d in sub.values() if "rtt_ms" in d)
+        row["mean_cwnd_segments"] = float(np.mean(cw)) if cw else np.nan
+        row["mean_srtt_ms"] = float(np.mean(rtt)) if rtt else np.nan
+        row["kernel"] = r.info.get("kernel")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 #: A replay interval counts as *backlogged* when its serialiser was idle for at most this share of it
 #: (the sender kept the line busy, so what it delivered is what the schedule allows).
 BACKLOGGED_IDLE_SHARE = 0.01
@@ -224,11 +295,13 @@ def replay_check_sim(rates_bps, delay_s: float, *, interval_s: float = 1.0, queu
     duration = len(rates) * interval_s
     if not duration > warmup_s + interval_s:
         raise ValueError(f"rates_bps must span more than warmup_s + one interval, got {len(rates)} intervals")
-    cfg = dict(SIM_CONFIGS["today"]["cubic"])
+    cfg = {k: v for k, v in SIM_CONFIGS["today"]["cubic"].items() if k not in ("loss_draws", "recovery")}
+    lin = _linux_options(4 << 20)
+    lin["options"] = dataclasses.replace(lin["options"], recovery=SIM_CONFIGS["today"]["cubic"]["recovery"])
     res = simulate_mptcp([float(np.mean(rates))], [2 * delay_s], duration_s=duration, seed=seed,
                          queue_packets=queue_packets,
                          links=[("rate_trace", {"rates_bps": rates, "interval_s": interval_s})],
-                         trace=True, **_linux_options(4 << 20), **cfg)
+                         trace=True, **lin, **cfg)
     pk = res.traces["packets"]
     pk = pk[pk.arrival_s.notna()].sort_values("arrival_s")
     finish = pk.arrival_s.to_numpy() - delay_s
@@ -311,15 +384,32 @@ def replay_summary(table: pd.DataFrame) -> pd.DataFrame:
 #: Linux's retransmission timeout is ``SRTT + max(4 RTTVAR, tcp_rto_min)`` (``tcp_rtt_estimator``: the
 #: variance term never falls below 200 ms), RFC 6298's formula with the clock granularity G = 200 ms.
 LINUX_RTO = dict(clock_granularity_s=0.2)
+#: Linux's window during and after a reduction: PRR as ``tcp_cwnd_reduction`` counts it
+#: (:class:`~cmtlab.sim.mechanisms.recovery.linux_prr.LinuxPrrRecovery`; ns-3.44's PRR, the simulator's
+#: ``"prr"``, sends up to twice as much early in each recovery) and, for Reno, the congestion-avoidance
+#: count zeroed at every reduction (``tcp_init_cwnd_reduction``; ``reset_count_on_reduction``).
+LINUX_REDUCTION = dict(recovery="linux_prr")
+LINUX_RENO_PARAMS = {"reset_count_on_reduction": True}
+#: CUBIC as Linux runs it: its constants and choices (``variant="linux"``), HyStart, and slow start only while the
+#: window is used (``tcp_is_cwnd_limited``; a subflow the scheduler leaves idle does not double its window).
+LINUX_CUBIC_PARAMS = {"variant": "linux", "hystart": True, "slow_start_cwnd_limited": True}
+#: Every configuration draws its random drops (and per-packet delay variation) from the testbed delay line's
+#: own streams, seeded as the kernel run of the same repetition
+#: (:class:`cmtlab.sim.net.delay_line.DelayLineLink`): the same packets are lost in both columns, so that a cell's
+#: seed-to-seed spread is shared instead of sampled twice.
+LOSS_DRAWS = dict(loss_draws="delay_line")
 SIM_CONFIGS = {
-    "today": {"cubic": dict(congestion="cubic", congestion_params={"variant": "linux", "hystart": True},
-                            scheduler="linux", loss_detection="rack-tlp", **LINUX_RTO),
-              "reno": dict(congestion="reno", scheduler="linux", loss_detection="rack-tlp", **LINUX_RTO)},
-    "today-dupack": {"cubic": dict(congestion="cubic", congestion_params={"variant": "linux", "hystart": True},
-                                   scheduler="linux", **LINUX_RTO),
-                     "reno": dict(congestion="reno", scheduler="linux", **LINUX_RTO)},
-    "before": {"cubic": dict(congestion="uncoupled", scheduler="lowest_rtt"),
-               "reno": dict(congestion="uncoupled", scheduler="lowest_rtt")},
+    "today": {"cubic": dict(congestion="cubic", congestion_params=LINUX_CUBIC_PARAMS,
+                            scheduler="linux", loss_detection="rack-tlp-linux", **LINUX_RTO, **LINUX_REDUCTION,
+                            **LOSS_DRAWS),
+              "reno": dict(congestion="reno", congestion_params=LINUX_RENO_PARAMS, scheduler="linux",
+                           loss_detection="rack-tlp-linux", **LINUX_RTO, **LINUX_REDUCTION, **LOSS_DRAWS)},
+    "today-dupack": {"cubic": dict(congestion="cubic", congestion_params=LINUX_CUBIC_PARAMS,
+                                   scheduler="linux", **LINUX_RTO, **LINUX_REDUCTION, **LOSS_DRAWS),
+                     "reno": dict(congestion="reno", congestion_params=LINUX_RENO_PARAMS, scheduler="linux",
+                                  **LINUX_RTO, **LINUX_REDUCTION, **LOSS_DRAWS)},
+    "before": {"cubic": dict(congestion="uncoupled", scheduler="lowest_rtt", **LOSS_DRAWS),
+               "reno": dict(congestion="uncoupled", scheduler="lowest_rtt", **LOSS_DRAWS)},
 }
 
 
@@ -333,11 +423,50 @@ def sim_runs(kernel: pd.DataFrame, configs=SIM_CONFIGS, *, progress_bar: bool = 
         for cc, group in kernel.groupby("k_congestion"):
             if cc not in by_cc:
                 raise ValueError(f"configs[{name!r}] has no entry for the kernel's congestion control {cc!r}")
-            sim = simulate_like_kernel(group, progress_bar=progress_bar, **by_cc[cc])
+            sim = simulate_like_kernel(group, progress_bar=progress_bar, warmup_counters=True, **by_cc[cc])
             sim["sim_config"] = name
             sim["cell"] = group["cell"].to_numpy()
             out.append(sim)
     return pd.concat(out, ignore_index=True)
+
+
+#: The cells where the simulator's goodput exceeded the kernel's by 12 to 17 % with the same retransmissions
+#: per MB before the kernel-like configuration drew the delay line's drops and reduced its window as Linux does.
+LOSSY_CELLS = ("tcp cubic 10M/60ms 1% loss", "tcp reno 10M/60ms 1% loss", "tcp cubic 20M/40ms 0.5% loss",
+               "mptcp cubic 10M/20ms + 10M/100ms 1% loss")
+
+
+def _without(cfg: dict, *keys) -> dict:
+    return {k: v for k, v in cfg.items() if k not in keys}
+
+
+def loss_steps(kernel: pd.DataFrame, cells=LOSSY_CELLS) -> pd.DataFrame:
+    """What each change of the ``"today"`` configuration does on the lossy cells, one step at a time: the
+    configuration before them (the simulator's own loss draws, ns-3.44's PRR, Linux Reno's count carried
+    across a reduction, RFC 8985's RACK-TLP alone), then the delay line's drops (:data:`LOSS_DRAWS`), then
+    Linux's PRR (:data:`LINUX_REDUCTION`), then Reno's count reset (:data:`LINUX_RENO_PARAMS`), then the growth
+    Linux gives SACKed segments (``loss_detection="rack-tlp-linux"``) and CUBIC's slow start only while the
+    window is used (:data:`LINUX_CUBIC_PARAMS`; = ``"today"``).  One row per
+    (cell, step): the simulator's mean goodput over the kernel's (``ratio``) and whether it lies inside the
+    kernel's spread (``inside``)."""
+    base = SIM_CONFIGS["today"]
+    before = {cc: dict(_without(cfg, "loss_draws", "recovery"), loss_detection="rack-tlp")
+              for cc, cfg in base.items()}
+    before["reno"] = _without(before["reno"], "congestion_params")
+    before["cubic"] = dict(before["cubic"], congestion_params=_without(LINUX_CUBIC_PARAMS, "slow_start_cwnd_limited"))
+    draws = {cc: dict(cfg, **LOSS_DRAWS) for cc, cfg in before.items()}
+    prr = {cc: dict(cfg, **LINUX_REDUCTION) for cc, cfg in draws.items()}
+    reset = dict(prr, reno=dict(prr["reno"], congestion_params=LINUX_RENO_PARAMS))
+    steps = {"the simulator's loss draws, ns-3's PRR": before, "+ the delay line's drops": draws,
+             "+ Linux's PRR": prr, "+ Reno's count reset": reset,
+             "+ SACKed segments grow the window, slow start only while the window is used (today)": base}
+    rows = kernel[kernel.cell.isin(cells)]
+    if rows.empty:
+        raise ValueError(f"kernel must hold rows of the cells {cells}")
+    sim = sim_runs(rows, steps, progress_bar=False)
+    a = agreement(rows, sim, metrics=("goodput_mbps",))
+    return a[["cell", "sim_config", "kernel_mean", "sim_mean", "ratio", "inside"]].rename(
+        columns={"sim_config": "step"}).reset_index(drop=True)
 
 
 def hystart_sensitivity(kernel: pd.DataFrame, cell: str) -> pd.DataFrame:
@@ -486,6 +615,22 @@ def _trace_terms(kg: pd.DataFrame, sg: pd.DataFrame) -> dict:
     return out
 
 
+def trace_terms(kernel: pd.DataFrame, sim: pd.DataFrame, cell: str, sim_config: str = "today") -> dict:
+    """What a trace cell's goodput comes from, miss or not (:func:`explain` uses the same terms): ``ratio`` (sim
+    mean goodput / kernel mean), each side's share of the replayed capacity (``capacity_share_kernel``,
+    ``capacity_share_sim``), queue drops per run (``queue_drops_kernel``, ``queue_drops_sim``) and the kernel's
+    send-buffer-limited time per run (``sndbuf_limited_s_kernel``)."""
+    if not cell_kind(cell).endswith("trace"):
+        raise ValueError(f"cell must be a trace cell, got {cell!r}")
+    kg, sg = kernel[kernel.cell == cell], sim[(sim.cell == cell) & (sim.sim_config == sim_config)]
+    if kg.empty or sg.empty:
+        raise ValueError(f"kernel and sim must hold rows of {cell!r} (sim_config {sim_config!r})")
+    t = _trace_terms(kg, sg)
+    return dict(ratio=float(sg.throughput_bps.mean() / kg.throughput_bps.mean()), capacity_share_kernel=t["util_k"],
+                capacity_share_sim=t["util_s"], queue_drops_kernel=t["drops_k"], queue_drops_sim=t["drops_s"],
+                sndbuf_limited_s_kernel=t["sndbuf_limited_s"])
+
+
 def _trace_diagnosis(metric: str, ratio: float, t: dict) -> str | None:
     """The diagnosis of a goodput or retransmission miss on a trace cell (None for another metric)."""
     per_path = "; ".join(f"path {i}: {a:.1f} (kernel) vs {b:.1f} (sim) MB" for i, (a, b) in
@@ -511,15 +656,96 @@ def _trace_diagnosis(metric: str, ratio: float, t: dict) -> str | None:
     return None
 
 
-def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_config: str = "today") -> pd.DataFrame:
+def _drops_by_path(g: pd.DataFrame) -> list[tuple[float, float]]:
+    """Per path (queue drops, random drops) per run, kernel rows (``random_drops``) or simulator rows
+    (``loss_drops``) alike."""
+    n = int(g["n_paths"].fillna(1).max()) if len(g) else 1
+    out = []
+    for i in range(n):
+        q = _per_path(g, i, "queue_drops", "queue_drops")
+        r = _per_path(g, i, "random_drops", "loss_drops")
+        out.append((q, r))
+    return out
+
+
+def _per_path(g: pd.DataFrame, i: int, col_kernel: str, col_sim: str) -> float:
+    vals = []
+    for _, row in g.iterrows():
+        col = col_sim if row.get("simulator") == "cmtlab.sim" else col_kernel
+        v = row.get(f"sub{i}_{col}", np.nan)
+        vals.append(float(v) if pd.notna(v) else 0.0)
+    return float(np.mean(vals)) if vals else float("nan")
+
+
+def _paired(kg: pd.DataFrame, sg: pd.DataFrame) -> tuple[float, float] | None:
+    """Run-by-run goodput ratios sim / kernel (min, max) when the simulator drew the delay line's drops
+    (``sim_loss_draws == "delay_line"``: its run ``rep`` lost the packets the kernel's run ``rep`` lost)."""
+    if "sim_loss_draws" not in sg or not (sg["sim_loss_draws"] == "delay_line").all() or "rep" not in kg:
+        return None
+    m = kg[["rep", "throughput_bps"]].merge(sg[["rep", "throughput_bps"]], on="rep", suffixes=("_k", "_s"))
+    if m.empty:
+        return None
+    q = m.throughput_bps_s / m.throughput_bps_k
+    return float(q.min()), float(q.max())
+
+
+def _internals_terms(internals: pd.DataFrame | None, cell: str) -> dict | None:
+    """Means per run of the kernel's own counters (:func:`kernel_internals`) on ``cell``, None without."""
+    if internals is None or "cell" not in internals:
+        return None
+    g = internals[internals.cell == cell]
+    if g.empty:
+        return None
+    return {k: float(g[k].mean()) for k in (*INTERNAL_COUNTERS, "random_drops", "queue_drops") if k in g} | \
+        {"n": len(g)}
+
+
+def _retx_diagnosis(kg: pd.DataFrame, sg: pd.DataFrame, k_rpm: float, s_rpm: float, ratio: float,
+                    touts: float) -> str:
+    """A retransmission miss split into what was lost: per path the queue drops and random drops per run,
+    kernel and simulator; the path and kind of drop that differ most carry the miss."""
+    kd, sd = _drops_by_path(kg), _drops_by_path(sg)
+    k_tot = _metric(kg, "retransmissions").mean()
+    s_tot = _metric(sg, "retransmissions").mean()
+    parts = "; ".join(f"path {i}: {kq:.0f} + {kr:.0f} (kernel) vs {sq:.0f} + {sr:.0f} (sim)"
+                      for i, ((kq, kr), (sq, sr)) in enumerate(zip(kd, sd)))
+    diffs = [(abs(sq - kq), i, "queue") for i, ((kq, _), (sq, _)) in enumerate(zip(kd, sd))] + \
+            [(abs(sr - kr), i, "random") for i, ((_, kr), (_, sr)) in enumerate(zip(kd, sd))]
+    big, i, what = max(diffs)
+    if what == "random" or big < 0.5 * abs(s_tot - k_tot):
+        head = (f"per delivered MB the two retransmit {k_rpm:.1f} (kernel) vs {s_rpm:.1f} (sim): the count follows "
+                f"the drops, which follow the data sent (the same drop ratio)")
+    else:
+        kq, sq = kd[i][0], sd[i][0]
+        how = "more" if sq > kq else "less"
+        head = (f"{k_tot:.0f} (kernel) vs {s_tot:.0f} (sim) retransmissions per run; {sq - kq:+.0f} of the "
+                f"{s_tot - k_tot:+.0f} are queue drops on path {i} ({kq:.0f} vs {sq:.0f} per run): the simulator's "
+                f"window on that path overruns its queue {how} often")
+        col = f"sub{i}_queue_drops_warmup"
+        if col in sg and sg[col].notna().all() and sq > 0:
+            w = float(sg[col].mean())
+            warm = float(sg["warmup_s"].iloc[0]) if "warmup_s" in sg else float("nan")
+            head += (f"; {w:.0f} of the simulator's {sq:.0f} fall in the first {warm:g} s, the slow start "
+                     f"{'(more than the kernel drops there in the whole run)' if w > kq else ''}").rstrip()
+    tail = f"{touts:.1f} timeouts per simulated run" if touts >= 0.1 else "no timeouts"
+    return f"{head} (queue + random drops per run, {parts}; {tail})"
+
+
+def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_config: str = "today",
+            internals: pd.DataFrame | None = None) -> pd.DataFrame:
     """A computation for every miss of ``sim_config``: one row per (cell, metric) outside the kernel's spread.
 
     * ``rel_spread_kernel``/``rel_spread_sim``: (max - min) / mean over the repetitions / seeds;
     * ``retx_per_mb_kernel``/``retx_per_mb_sim``: retransmissions per delivered megabyte — equal when the two
-      lose the same share of what they send (the same loss process): a retransmission miss then follows
-      from the goodput difference (more data sent, more random drops);
-    * ``timeouts_sim``: the simulator's retransmission timeouts per run (each marks the whole window lost:
-      a source of spurious retransmissions Linux 6.x's RACK-aware timeout avoids);
+      lose the same share of what they send (the same loss process);
+    * ``paired_ratio_min``/``paired_ratio_max``: when the simulator drew the delay line's drops
+      (:class:`cmtlab.sim.net.delay_line.DelayLineLink`), its run ``rep`` lost the packets the kernel's run
+      ``rep`` lost: the goodput ratio run by run (NaN otherwise);
+    * ``timeouts_sim`` and, with ``internals`` (:func:`kernel_internals` rows: the kernel's ``nstat`` counters
+      on the same cells and seeds), ``timeouts_kernel``: retransmission timeouts per run;
+    * a retransmission miss is split into what was lost, per path: queue drops and random drops per run on
+      either side (the kernel's delay-line counters, the simulator's links); the path and kind that differ
+      most carry the miss;
     * on a trace cell (rates replayed from the 5G / Starlink data, no random loss) a goodput or retransmission
       miss is computed from what the replay leaves to the transport: each side's share of the replayed capacity
       (:func:`schedule_capacity_bps`), the bytes per path, the queue drops where the rate falls and the
@@ -539,6 +765,9 @@ def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_co
         spread_k = float((k_good.max() - k_good.min()) / k_good.mean())
         spread_s = float((s_good.max() - s_good.min()) / s_good.mean())
         touts = float(_per_run(sg, "timeouts", "timeouts").mean()) if len(sg) else np.nan
+        kin = _internals_terms(internals, r.cell)
+        touts_k = kin.get("TCPTimeouts", np.nan) if kin else np.nan
+        paired = _paired(kg, sg)
         terms = _trace_terms(kg, sg) if cell_kind(r.cell).endswith("trace") and len(sg) else None
         trace_why = _trace_diagnosis(r.metric, r.ratio, terms) if terms else None
         if trace_why is not None:
@@ -548,19 +777,29 @@ def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_co
                 why = (f"a saturated path: the kernel's runs differ by {100 * spread_k:.2f} % (timing noise), the "
                        f"simulator's seeds by {100 * spread_s:.2f} %; the means differ by {100 * (r.ratio - 1):+.1f} % "
                        f"(within 5 %: the within_5pct reading)")
-            elif abs(s_rpm / k_rpm - 1) <= 0.2 if k_rpm else False:
-                why = (f"the same loss process ({k_rpm:.1f} vs {s_rpm:.1f} retransmissions per MB) but "
-                       f"{100 * (r.ratio - 1):+.0f} % goodput: the simulator's window recovers faster after each loss")
             else:
-                why = (f"{100 * (r.ratio - 1):+.0f} % goodput with {k_rpm:.1f} (kernel) vs {s_rpm:.1f} (sim) "
-                       f"retransmissions per MB and {touts:.1f} timeouts per simulated run")
+                why = f"{100 * (r.ratio - 1):+.0f} % goodput"
+                if paired:
+                    why += (f", x{paired[0]:.2f} to x{paired[1]:.2f} run by run with the same drops (the delay "
+                            f"line's)")
+                why += f"; {k_rpm:.1f} (kernel) vs {s_rpm:.1f} (sim) retransmissions per MB"
+                kd, sd = _drops_by_path(kg), _drops_by_path(sg)
+                kq, sq = sum(q for q, _ in kd), sum(q for q, _ in sd)
+                why += f", {kq:.0f} (kernel) vs {sq:.0f} (sim) queue drops per run"
+                if touts >= 0.1:
+                    i = int(np.argmax([_per_path(sg, j, "timeouts", "timeouts") for j in range(len(sd))]))
+                    rtt_i = float(kg[f"path{i}_rtt_s"].iloc[0]) if f"path{i}_rtt_s" in kg else float("nan")
+                    why += (f"; {touts:.1f} retransmission timeouts per simulated run, on path {i} "
+                            f"({1e3 * rtt_i:.0f} ms round trip)")
+                    if kin and not touts_k > 0:
+                        why += (f", none in the kernel's {kin['n']} runs (nstat TCPTimeouts; "
+                                f"{kin.get('TCPSackRecovery', float('nan')):.0f} SACK recoveries per run): each "
+                                f"timeout restarts that subflow from one segment where the kernel's recovery "
+                                f"repaired the same losses")
+                    elif kin:
+                        why += f", {touts_k:.1f} per kernel run (nstat TCPTimeouts)"
         elif r.metric == "retransmissions":
-            if k_rpm and abs(s_rpm / k_rpm - 1) <= 0.2:
-                why = (f"per delivered MB the two retransmit alike ({k_rpm:.1f} vs {s_rpm:.1f}): the count follows "
-                       f"the goodput ratio {float(s_good.mean() / k_good.mean()):.2f}")
-            else:
-                why = (f"{k_rpm:.1f} (kernel) vs {s_rpm:.1f} (sim) retransmissions per MB; {touts:.1f} timeouts per "
-                       f"simulated run")
+            why = _retx_diagnosis(kg, sg, k_rpm, s_rpm, r.ratio, touts)
         else:
             # if the kernel's D-SACK count per run were Poisson with the simulator's mean, how likely is what
             # the kernel showed (at most its maximum in every run)?
@@ -576,7 +815,9 @@ def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_co
         rows.append(dict(cell=r.cell, kind=cell_kind(r.cell), metric=r.metric, kernel_min=r.kernel_min,
                          kernel_max=r.kernel_max, sim_mean=r.sim_mean, ratio=r.ratio, rel_spread_kernel=spread_k,
                          rel_spread_sim=spread_s, retx_per_mb_kernel=k_rpm, retx_per_mb_sim=s_rpm,
-                         timeouts_sim=touts,
+                         paired_ratio_min=paired[0] if paired else np.nan,
+                         paired_ratio_max=paired[1] if paired else np.nan,
+                         timeouts_sim=touts, timeouts_kernel=touts_k,
                          capacity_share_kernel=terms["util_k"] if terms else np.nan,
                          capacity_share_sim=terms["util_s"] if terms else np.nan,
                          queue_drops_kernel=terms["drops_k"] if terms else np.nan,
@@ -585,6 +826,16 @@ def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_co
     return pd.DataFrame(rows)
 
 
-__all__ = ["CELLS", "TRACES", "TRACE_SECONDS", "TRACE_RATE_SCALE", "trace_path", "testbed_path",
-           "BACKLOGGED_IDLE_SHARE", "replay_check_testbed", "replay_check_sim", "replay_checks", "replay_summary", "schedule_capacity_bps", "hystart_sensitivity", "LINUX_RTO", "SIM_CONFIGS", "METRICS", "kernel_runs", "sim_runs", "agreement", "cell_kind", "agreement_by_kind",
-           "explain"]
+def misses_table(misses: pd.DataFrame) -> pd.DataFrame:
+    """The misses of :func:`explain` as the chapter shows them: cell, the metric's reader's name
+    (:func:`cmtlab.report.readable_name`), the kernel's range, the simulator's mean and the diagnosis."""
+    from ..report import readable_name
+
+    out = misses[["cell", "metric", "kernel_min", "kernel_max", "sim_mean", "diagnosis"]].copy()
+    out["metric"] = [readable_name(m) for m in out["metric"]]
+    return out
+
+
+__all__ = ["LOSSY_CELLS", "loss_steps", "INTERNAL_COUNTERS", "kernel_internals", "CELLS", "TRACES", "TRACE_SECONDS", "TRACE_RATE_SCALE", "trace_path", "testbed_path",
+           "BACKLOGGED_IDLE_SHARE", "replay_check_testbed", "replay_check_sim", "replay_checks", "replay_summary", "schedule_capacity_bps", "hystart_sensitivity", "LINUX_RTO", "LINUX_REDUCTION", "LINUX_RENO_PARAMS", "LINUX_CUBIC_PARAMS", "LOSS_DRAWS", "SIM_CONFIGS", "METRICS", "kernel_runs", "sim_runs", "agreement", "cell_kind", "agreement_by_kind",
+           "explain", "misses_table", "trace_terms"]

@@ -100,6 +100,12 @@ class Cubic(CongestionControl):
         ``delay_min / 2`` (Linux without pacing).  Either ends slow start (``ssthresh = cwnd``).
         Reads ``sub.last_rtt_sample_ns``/``sub.rtt_samples_taken``, ``sub.una``/``sub.high`` and
         ``sub.ack_time_ns``.
+    slow_start_cwnd_limited
+        Linux's ``tcp_is_cwnd_limited`` in slow start (default off): the window grows only while it is
+        less than twice what the flow has out — here the bytes in flight before this ACK (Linux: the most
+        packets out in the last window, ``max_packets_out``) — so a subflow the scheduler does not keep
+        busy does not double a window it never fills.  HyStart still runs.  (Linux also stops growth in
+        congestion avoidance when the window was not filled; not modelled.)
     variant
         ``"spec"`` (this class) or ``"linux"`` (:class:`LinuxCubic`: ``alpha_to_one=False``,
         ``rtt="min"``, built by ``registry.make("congestion", "cubic", variant="linux")``).
@@ -119,8 +125,12 @@ class Cubic(CongestionControl):
     def __init__(self, beta: float = 0.7, c: float = 0.4, fast_convergence: bool = True,
                  reno_friendly: bool = True, counting: str = "segments", reduce_from: str = "cwnd",
                  rtt: str = "srtt", alpha_to_one: bool = True, hystart: bool = False,
-                 hystart_low_window: int = 16, hystart_ack_train: bool = True, variant: str = "spec"):
+                 hystart_low_window: int = 16, hystart_ack_train: bool = True, variant: str = "spec",
+                 slow_start_cwnd_limited: bool = False):
         self.variant = check_variant("congestion", self, variant)
+        if not isinstance(slow_start_cwnd_limited, bool):
+            raise ValueError(f"slow_start_cwnd_limited must be a boolean, got {slow_start_cwnd_limited!r}")
+        self.slow_start_cwnd_limited = slow_start_cwnd_limited
         if not isinstance(hystart, bool) or not isinstance(hystart_ack_train, bool):
             raise ValueError(f"hystart and hystart_ack_train must be booleans, got {hystart!r}, {hystart_ack_train!r}")
         if isinstance(hystart_low_window, bool) or not isinstance(hystart_low_window, int) or hystart_low_window < 2:
@@ -204,6 +214,9 @@ class Cubic(CongestionControl):
         acked = float(segments_acked)
         if acked <= 0:
             return
+        if cwnd < ssthresh and self.slow_start_cwnd_limited \
+                and cwnd * sub.seg >= 2 * (sub.pipe_snapshot + segments_acked * sub.seg):
+            return  # Linux tcp_is_cwnd_limited in slow start: cwnd < 2 * the packets the flow had out
         if cwnd < ssthresh:  # slow start (RFC 5681 / RFC 9438 sec. 4.10)
             if self.counting == "ack":
                 cwnd += 1.0
@@ -287,11 +300,13 @@ class LinuxCubic(Cubic):
     def __init__(self, beta: float = 0.7, c: float = 0.4, fast_convergence: bool = True,
                  reno_friendly: bool = True, counting: str = "segments", reduce_from: str = "cwnd",
                  rtt: str = "min", alpha_to_one: bool = False, hystart: bool = False,
-                 hystart_low_window: int = 16, hystart_ack_train: bool = True, variant: str = "linux"):
+                 hystart_low_window: int = 16, hystart_ack_train: bool = True, variant: str = "linux",
+                 slow_start_cwnd_limited: bool = False):
         super().__init__(beta=beta, c=c, fast_convergence=fast_convergence, reno_friendly=reno_friendly,
                          counting=counting, reduce_from=reduce_from, rtt=rtt, alpha_to_one=alpha_to_one,
                          hystart=hystart, hystart_low_window=hystart_low_window,
-                         hystart_ack_train=hystart_ack_train, variant=variant)
+                         hystart_ack_train=hystart_ack_train, variant=variant,
+                         slow_start_cwnd_limited=slow_start_cwnd_limited)
 
 
 __all__ = ["Cubic", "LinuxCubic", "cubic_k_s", "w_cubic"]

@@ -28,10 +28,11 @@ duplicate ACKs plays the role of RFC 6582's window inflation.
 
 Implemented: :class:`ClassicRecovery` (RFC 6582 NewReno / ns-3 ``TcpClassicRecovery``)
 and :class:`PrrRecovery` (RFC 6937 Proportional Rate Reduction as ns-3.44's
-``TcpPrrRecovery``); the Chihani–Collange model's loss response is
+``TcpPrrRecovery``), :class:`LinuxPrrRecovery` (``"linux_prr"``: PRR as Linux's
+``tcp_cwnd_reduction`` counts); the Chihani–Collange model's loss response is
 :class:`cmtlab.sim.models.chihani.ChihaniRecovery`.
 
-One file per algorithm: ``base.py`` (the interface), ``newreno.py``, ``prr.py``.
+One file per algorithm: ``base.py`` (the interface), ``newreno.py``, ``prr.py``, ``linux_prr.py``.
 
 Loss detection — *which* segments are lost — is a second interface in this package,
 :class:`~cmtlab.sim.mechanisms.recovery.loss_detection.LossDetection` (``TcpOptions.loss_detection``):
@@ -42,14 +43,15 @@ RACK-TLP (RFC 8985, ``"rack-tlp"``, :mod:`~cmtlab.sim.mechanisms.recovery.rack_t
 from ...registry import make
 from .base import RecoveryAlgorithm
 from .loss_detection import DupAckThreshold, LossDetection, make_loss_detection
+from .linux_prr import LinuxPrrRecovery
 from .newreno import ClassicRecovery
 from .prr import PrrRecovery
-from .rack_tlp import RackTlpDetection
+from .rack_tlp import LinuxRackTlpDetection, RackTlpDetection
 
 
 def make_recovery(style: str) -> RecoveryAlgorithm:
     """The recovery algorithm for ``TcpOptions.recovery`` (a registered name: ``"newreno"``,
-    ``"prr"``, or the Chihani–Collange model's ``"chihani"`` of :mod:`cmtlab.sim.models.chihani`)."""
+    ``"prr"``, ``"linux_prr"``, or the Chihani–Collange model's ``"chihani"`` of :mod:`cmtlab.sim.models.chihani`)."""
     return make("recovery", style)
 
 def __getattr__(name: str):
@@ -61,5 +63,5 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["RecoveryAlgorithm", "ClassicRecovery", "PrrRecovery", "make_recovery", "LossDetection", "DupAckThreshold",
-           "RackTlpDetection", "make_loss_detection"]
+__all__ = ["RecoveryAlgorithm", "ClassicRecovery", "PrrRecovery", "LinuxPrrRecovery", "make_recovery", "LossDetection", "DupAckThreshold",
+           "RackTlpDetection", "LinuxRackTlpDetection", "make_loss_detection"]

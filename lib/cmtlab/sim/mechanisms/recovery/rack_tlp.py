@@ -24,7 +24,7 @@ Implemented per RFC 8985: sec. 6.2 step 1 (``RACK.xmit_ts``/``RACK.end_seq`` of 
 *sent* delivered segment, skipping possibly-spurious retransmission samples: the ACK echoes a
 timestamp older than the retransmission, or the sample is shorter than ``min_RTT``), step 2
 (``RACK.rtt``), step 3 (reordering detection: a delivered segment below the highest delivered
-one), step 4 (``reo_wnd = min(reo_wnd_mult * min_RTT / 4, SRTT)``, 0 before any reordering was
+one that was never retransmitted — a late retransmission repaired a loss — or a D-SACK, as Linux counts it), step 4 (``reo_wnd = min(reo_wnd_mult * min_RTT / 4, SRTT)``, 0 before any reordering was
 seen while in recovery or with ``DupThresh`` segments SACKed; ``reo_wnd_mult += 1`` on a D-SACK
 at most once per round trip (``RACK.dsack_round``), reset to 1 after 16 recoveries without one),
 step 5 (detect loss, arm the timer for the earliest ``xmit_ts + RACK.rtt + reo_wnd``); sec. 7.2
@@ -108,6 +108,9 @@ class RackTlp:
     min_rtt_ns: int | None = None
     fack: int = -1  # highest end of a delivered segment
     reordering_seen: bool = False
+    #: Linux's ``tp->reordering``: the largest reordering distance seen, in segments (from 3, the default
+    #: ``net.ipv4.tcp_reordering``): the highest delivered segment's end minus the late segment's start
+    reordering_degree: int = 3
     reo_wnd_mult: int = 1
     reo_wnd_persist: int = 0
     dsack_round: int | None = None
@@ -169,8 +172,13 @@ class RackTlp:
             if self._sent_after(s.xmit_ns, k + 1, self.xmit_ns, self.end_seq):
                 self.xmit_ns, self.end_seq = s.xmit_ns, k + 1
         for k in newly:
-            if k + 1 < self.fack:
-                self.reordering_seen = True  # delivered below the highest delivered segment
+            if k + 1 < self.fack and not segs[k].retransmitted:
+                # delivered below the highest delivered segment, and never retransmitted: a retransmission
+                # delivered late repaired a loss, it is not reordering (RFC 8985 sec. 6.2 step 2; Linux
+                # tcp_check_sack_reordering skips TCPCB_RETRANS)
+                self.reordering_seen = True
+                if self.fack - k > self.reordering_degree:
+                    self.reordering_degree = self.fack - k
             self.fack = max(self.fack, k + 1)
         for k in range(self.snd_una, cum_ack):
             s = segs.pop(k, None)
@@ -180,6 +188,10 @@ class RackTlp:
         # step 4: the D-SACK part of RACK_update_reo_wnd
         if self.dsack_round is not None and self.snd_una >= self.dsack_round:
             self.dsack_round = None
+        if dsack:
+            # a D-SACK: a retransmission was spurious, its original only late — reordering (Linux counts it in
+            # tcp_sacktag_one: a D-SACKed retransmission moves state->reord, tp->reord_seen)
+            self.reordering_seen = True
         if dsack and self.dsack_round is None:
             self.dsack_round = self.snd_nxt
             self.reo_wnd_mult += 1
@@ -452,5 +464,44 @@ class RackTlpDetection(LossDetection):
         sub.rto_timer.arm(now, now + sub.rto)
 
 
-__all__ = ["RackTlp", "RackVerdict", "TlpProbe", "RackTlpDetection", "WC_DEL_ACK_NS", "REO_WND_PERSIST"]
+@register("loss_detection", "rack-tlp-linux")
+class LinuxRackTlpDetection(RackTlpDetection):
+    """RACK-TLP with the window growth Linux's ACK processing gives around it (``"rack-tlp-linux"``).
+
+    Linux grows the window on an ACK when it is not reducing it (``tcp_cong_control``: not in Recovery or
+    CWR) and ``tcp_may_raise_cwnd`` allows it: the ACK advanced ``snd_una`` (``FLAG_DATA_ACKED``) — or, once
+    the reordering it has measured exceeds ``net.ipv4.tcp_reordering`` (``tp->reordering > 3``), any ACK that
+    delivered data (``FLAG_FORWARD_PROGRESS``, a SACK alone included) — and it grows by every segment the ACK
+    newly acknowledged *or SACKed* (``acked_sacked``).  The sender counts growth only on an ACK that leaves
+    it in Open, i.e. one that carries no new SACK information: on a reordering path, where many segments are
+    SACKed before the cumulative ACK covers them, those segments never count towards its window.  This class
+    adds, on an ACK that marks nothing lost in Open or Disorder, the growth Linux gives and the sender does
+    not: the ACK's newly acknowledged and SACKed segments when it advanced ``snd_una`` and SACKed new data, the
+    newly SACKed ones on a SACK-only ACK once :attr:`RackTlp.reordering_degree` > 3.  The reordering degree is
+    Linux's: the highest delivered segment's end minus the late (never retransmitted) segment's start.
+    """
+
+    name = "rack-tlp-linux"
+
+    def on_ack(self, sub, now: int, ack: int, sack, ts_echo: int) -> LossDecision:
+        rack = self.rack
+        self._catch_up(sub)
+        state = sub.state
+        segs = rack.segs
+        old_una = rack.snd_una
+        n_sacked = 0
+        if sack is not None and sack[1]:
+            sacked = {k for first, end in sack[1] for k in range(max(first, ack), end)}
+            n_sacked = sum(1 for k in sacked if k in segs and not segs[k].delivered)
+        n_acked = sum(1 for k in range(old_una, ack) if k in segs and not segs[k].delivered) if n_sacked else 0
+        decision = super().on_ack(sub, now, ack, sack, ts_echo)
+        if n_sacked and state != RECOVERY and state != LOSS and decision is LossDecision.NO_LOSS:
+            if ack > old_una:
+                sub.cc.increase_window(sub, n_acked + n_sacked)  # FLAG_DATA_ACKED: acked_sacked
+            elif rack.reordering_degree > 3:
+                sub.cc.increase_window(sub, n_sacked)  # high reordering: FLAG_FORWARD_PROGRESS
+        return decision
+
+
+__all__ = ["RackTlp", "RackVerdict", "TlpProbe", "RackTlpDetection", "LinuxRackTlpDetection", "WC_DEL_ACK_NS", "REO_WND_PERSIST"]
 

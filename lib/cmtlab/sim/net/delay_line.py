@@ -1,0 +1,124 @@
+"""The testbed's delay line as a link model: the same random drops and delay variation, packet for packet.
+
+:mod:`cmtlab.testbed`'s delay line (``delayline.c``) decides a path direction's random drops and its
+per-packet delay variation with two xorshift64* generators seeded through splitmix64, one draw per
+packet: the drop draw for every packet that *arrives* at the line, before its queue (a dropped packet
+never occupies the link, as with netem's loss), the delay draw for every packet the queue accepts.
+The testbed seeds a run's path ``i`` data direction with ``2 * (64 * seed + i) + 1`` (the delay
+stream with that seed XOR ``0x6a09e667f3bcc908``).
+
+:class:`DelayLineLink` draws from the very same streams, so a simulated run with seed ``s`` loses the
+packets of the same *ordinal numbers* the kernel's run with seed ``s`` lost, and gives them the same
+delay variation (common random numbers between the simulator and the kernel): the seed-to-seed spread
+of a lossy cell — which packets of a window are lost, how often two fall into one window — is then
+shared by the two columns instead of being sampled twice.  The first ``skip_packets`` draws of each
+stream belong to the handshake (the client's SYN and the ACK completing it, both through the data
+direction: 2) and are consumed before the first data packet.  A draw is made only where the delay line
+makes one: a drop draw only with a loss rate > 0, a delay draw only with ``jitter_s`` > 0.
+
+Otherwise the link is a :class:`~cmtlab.sim.net.link.PointToPointLink` (rate, FIFO drop-tail queue,
+propagation delay); the ACK direction is a plain point-to-point link, as the delay line's return
+direction of the book's cells has no loss and no delay variation.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ...scenario import NO_LOSS, LossModel
+from ..registry import register
+from .link import DROPPED_LOSS, PointToPointLink, seconds_to_ns
+
+_M64 = (1 << 64) - 1
+#: XOR of the delay-variation stream's seed (``delayline.c``: ``seeds[i] ^ 0x6a09e667f3bcc908``).
+JITTER_SEED_XOR = 0x6A09E667F3BCC908
+
+
+def splitmix64_state(seed: int) -> int:
+    """``seed_state`` of ``delayline.c``: one splitmix64 step (a zero state becomes 1)."""
+    z = (seed + 0x9E3779B97F4A7C15) & _M64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+    z ^= z >> 31
+    return z or 1
+
+
+class XorShift64Star:
+    """``urand`` of ``delayline.c``: xorshift64* returning a double in [0, 1) (53 high bits)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int):
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _M64:
+            raise ValueError(f"seed must be an integer in [0, 2**64), got {seed!r}")
+        self.state = splitmix64_state(seed)
+
+    def random(self) -> float:
+        x = self.state
+        x ^= x >> 12
+        x ^= (x << 25) & _M64
+        x ^= x >> 27
+        self.state = x
+        return (((x * 2685821657736338717) & _M64) >> 11) * (1.0 / 9007199254740992.0)
+
+
+def delay_line_seed(seed: int, path: int) -> int:
+    """The seed the testbed gives path ``path``'s data direction in a run with seed ``seed``
+    (:class:`cmtlab.testbed.Testbed`: ``2 * (seed * 64 + i) + 1``)."""
+    return 2 * (int(seed) * 64 + int(path)) + 1
+
+
+@register("link", "delay_line")
+class DelayLineLink(PointToPointLink):
+    """A point-to-point link whose drops and delay variation are the testbed delay line's (module docstring).
+
+    ``loss``: a per-packet :class:`cmtlab.scenario.LossModel` (the delay line drops packets, not bits);
+    ``stream_seed``: the delay line's seed of this direction (:func:`delay_line_seed`); ``jitter_s``:
+    uniform per-packet delay variation in [0, jitter_s) s; ``skip_packets``: draws consumed before the
+    first packet (the handshake's).
+    """
+
+    __slots__ = ("p_drop", "drop_rng", "jitter_ns", "jitter_rng")
+
+    def __init__(self, rate_bps, delay_s, queue_packets=100, loss: LossModel = NO_LOSS, *, stream_seed: int,
+                 jitter_s: float = 0.0, skip_packets: int = 2):
+        if not isinstance(loss, LossModel) or loss.unit not in ("none", "packet"):
+            raise ValueError(f"loss must be a per-packet cmtlab.scenario.LossModel (the delay line drops packets), "
+                             f"got {loss!r}")
+        if isinstance(jitter_s, bool) or not isinstance(jitter_s, (int, float)) or not math.isfinite(jitter_s) \
+                or not 0 <= jitter_s <= 1.0:
+            raise ValueError(f"jitter_s must be a number of seconds in [0, 1], got {jitter_s!r}")
+        if isinstance(skip_packets, bool) or not isinstance(skip_packets, int) or not 0 <= skip_packets <= 1000:
+            raise ValueError(f"skip_packets must be an integer in [0, 1000], got {skip_packets!r}")
+        super().__init__(rate_bps, delay_s, queue_packets)  # no loss of its own: dropped before the queue here
+        self.p_drop = float(loss.rate) if loss.unit == "packet" else 0.0
+        self.drop_rng = XorShift64Star(stream_seed)
+        self.jitter_ns = seconds_to_ns(jitter_s)
+        self.jitter_rng = XorShift64Star(stream_seed ^ JITTER_SEED_XOR)
+        for _ in range(skip_packets):
+            if self.p_drop > 0:
+                self.drop_rng.random()
+            if self.jitter_ns:
+                self.jitter_rng.random()
+
+    def transmit(self, now_ns: int, wire_bytes: int, order_ns: int | None = None) -> int:
+        if self.p_drop > 0 and self.drop_rng.random() < self.p_drop:
+            self.loss_drops += 1  # on arrival, before the queue: never serialised
+            return DROPPED_LOSS
+        arrival = super().transmit(now_ns, wire_bytes, order_ns)
+        if arrival >= 0 and self.jitter_ns:
+            arrival += int(self.jitter_rng.random() * self.jitter_ns)
+        return arrival
+
+    @classmethod
+    def for_path(cls, *, rate_bps, delay_s, queue_packets, loss, rng, seed, stream, jitter_s=0.0, skip_packets=2,
+                 **params):
+        """Forward: the delay line's data direction of path ``stream`` in a run seeded ``seed``; reverse: point-to-point."""
+        if params:
+            raise ValueError(f"link 'delay_line' takes only jitter_s and skip_packets, got {sorted(params)}")
+        return (cls(rate_bps, delay_s, queue_packets, loss, stream_seed=delay_line_seed(seed, stream),
+                    jitter_s=jitter_s, skip_packets=skip_packets),
+                PointToPointLink(rate_bps, delay_s, queue_packets))
+
+
+__all__ = ["DelayLineLink", "XorShift64Star", "delay_line_seed", "splitmix64_state", "JITTER_SEED_XOR"]
