@@ -19,9 +19,12 @@ class MptcpSubflow(TcpSender):
         window plus one segment.
         """
         conn = self.connection
+        cap = conn._dsn_cap
+        nxt = conn.next_dsn  # room: a DSN left, within the data-level receive window
+        if nxt >= cap or nxt >= conn.data_ack_seen + conn.rcvbuf_segs:
+            return  # (the common answer to an ACK while the data-level window is full)
         seg = conn.seg
         select = conn.scheduler.select
-        cap = conn._dsn_cap
         index = self.index
         while True:
             nxt = conn.next_dsn  # room: a DSN left, within the data-level receive window

@@ -303,6 +303,8 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
         if avail <= 0:
             return
         n_segs = self.n_segs
+        rwnd = self.rwnd
+        rwnd_end = una + rwnd // seg  # every segment below it fits in the receive window
         while True:
             if self.lost_pending or high >= self.app_tail:
                 if not rule3 and not self.lost_pending:
@@ -311,7 +313,7 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
                 if k < 0:
                     return
             else:  # NextSeg rule 2 without a scan: new data, if the receive window allows
-                if (high - una) * seg + (self.last_len if high == n_segs - 1 else seg) > self.rwnd:
+                if high >= rwnd_end and (high - una) * seg + (self.last_len if high == n_segs - 1 else seg) > rwnd:
                     return
                 k = high
             tail = self.app_tail
@@ -360,15 +362,18 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
             self.high_rx_ack = ack
         # --- ns-3 EstimateRtt: sample from the oldest segment in the transmission history
         front = una if una > self.hist_lo else self.hist_lo
+        rto_fresh = False  # RFC 6298's RTO was just computed from this ACK's sample (no model rule)
         if ack > front and front < self.high:
             if self.timestamps:
                 now_ms = (now + self.ts_offset_ns) // 1_000_000  # ns-3 TcpOptionTS: a millisecond clock
                 rtt = (now_ms - ts_echo) * 1_000_000 if now_ms > ts_echo else 1000
                 self.rtt_sample(rtt)
                 self.rtt_samples_taken += 1
+                rto_fresh = self.rto_rule is None
             elif not self.flags[front & self.mask] & HIST_RETX:
                 self.rtt_sample(now - self.sent_time[front & self.mask])
                 self.rtt_samples_taken += 1
+                rto_fresh = self.rto_rule is None
             self.hist_lo = ack
         if ack < una:
             self.stale_acks += 1  # an older ACK overtaken by a newer one (reordered ACK paths)
@@ -397,7 +402,8 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
             if ack >= self.recover:
                 self.recover_active = False
             self.cc.increase_window(self, segs_acked)
-            self._update_rto()
+            if not rto_fresh:  # (after a sample, SRTT and RTTVAR are unchanged since: the same RTO)
+                self._update_rto()
             self.rto_timer.arm(now, now + self.rto)
             self._app_fill()
             if ack >= self.n_segs:
