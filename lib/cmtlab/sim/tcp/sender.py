@@ -303,21 +303,26 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
         if avail <= 0:
             return
         n_segs = self.n_segs
+        last_k = n_segs - 1  # the transfer's last segment
+        short = self.short
+        short_end = n_segs if short else -1  # n_segs when that segment is short
         rwnd = self.rwnd
         rwnd_end = una + rwnd // seg  # every segment below it fits in the receive window
         while True:
-            if self.lost_pending or high >= self.app_tail:
+            tail = self.app_tail
+            if self.lost_pending or high >= tail:
                 if not rule3 and not self.lost_pending:
                     return  # _next_seg would find nothing: no lost segment, no unsent data, no rule 3
                 k = self._next_seg(rule3)
                 if k < 0:
                     return
             else:  # NextSeg rule 2 without a scan: new data, if the receive window allows
-                if high >= rwnd_end and (high - una) * seg + (self.last_len if high == n_segs - 1 else seg) > rwnd:
+                if high >= rwnd_end and (high - una) * seg + (self.last_len if high == last_k else seg) > rwnd:
                     return
                 k = high
-            tail = self.app_tail
-            data = (tail - k) * seg - (self.short if tail == n_segs else 0)  # buffered from k on
+            data = (tail - k) * seg  # buffered from k on
+            if tail == short_end:
+                data -= short
             if data < avail:
                 self._app_fill()  # ns-3 NotifySend: the application tops the send buffer up
             if avail < seg and data > avail:
@@ -329,9 +334,9 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
                 self.sent_time[i] = now
                 self.high = high = k + 1
                 self.segments_sent += 1
-                nbytes = self.last_len if k == n_segs - 1 else seg
+                nbytes = self.last_len if k == last_k else seg
                 self.net_send(now, k, nbytes, False)
-                if self.short and high == n_segs:
+                if high == short_end:
                     raw = self.in_flight()
                     pipe = raw + (self.sacked_out * seg if no_lt else 0)
                 else:
