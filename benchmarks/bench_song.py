@@ -5,7 +5,8 @@ measured in the same run: the same model evaluated one link set at a time
 (``cmtlab.song.throughput`` in a Python loop) on a subset of the grid.
 
 Usage: ``python benchmarks/bench_song.py [--grid 36] [--reference-points 48]``.
-Exit status 1 if the target is missed.
+A missed target is printed (MISSED), not fatal: the exit status is 0, so ``make bench`` runs every
+benchmark.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def main() -> int:
     print(f"  speed-up vs reference: {per_point_ref * points / best:.1f}x")
     ok = best < TARGET_S
     print(f"  target < {TARGET_S:.0f} s: {'met' if ok else 'MISSED'} (ratio to target {best / TARGET_S:.2f})")
-    return 0 if ok else 1
+    return 0
 
 
 if __name__ == "__main__":

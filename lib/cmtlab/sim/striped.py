@@ -187,6 +187,7 @@ class Simulation:
         n = len(paths)
         links = [self.links[p] for p in paths]
         transmits = [lk.transmit for lk in links]
+        after = [i + 1 if i + 1 < n else 0 for i in range(n)]  # the turn after turn i
         queue = self.queue
         push = self._push_data
         overhead = self.data_overhead
@@ -196,8 +197,7 @@ class Simulation:
 
         def send_data(now: int, k: int, nbytes: int, retx: bool) -> None:
             i = state[0]
-            state[0] = i + 1 if i + 1 < n else 0
-            self.scheduler_last_path = paths[i]
+            state[0] = after[i]
             arr = transmits[i](now, nbytes + overhead, queue.order_ns)
             if arr >= 0:
                 push(arr, links[i].last_start_ns, (k, (now + ts_offset) // 1_000_000 if timestamps else 0, retx))
@@ -217,10 +217,11 @@ class Simulation:
         queue = self.queue
         push = self._push_ack
         ack_bytes = self.ack_bytes
+        after = [i + 1 if i + 1 < n else 0 for i in range(n)]  # the turn after turn i
 
         def send_ack(now: int, ack: int, echo: int, sack, nblocks: int) -> None:
             i = state[0]
-            state[0] = i + 1 if i + 1 < n else 0
+            state[0] = after[i]
             arr = transmits[i](now, ack_bytes[nblocks if nblocks < 5 else 4], queue.order_ns)
             if arr >= 0:
                 push(arr, links[i].last_start_ns, (ack, echo, sack))

@@ -115,6 +115,7 @@ class MptcpConnection:
         self._hold_code = {"rfc": OutOfOrderAck.ACK, "chihani": RECEIVER_OUT_OF_ORDER_ACK,
                            "paper": OutOfOrderAck.DUPLICATE, "chihani_ns3": OutOfOrderAck.WITHHOLD}[dupack_mode]
         self._ns3_receiver = dupack_mode == "chihani_ns3"
+        self._plain_receiver = dupack_mode == "rfc"  # subflow ACKs never withheld or duplicated
         self.pending_ack: set[int] = set()  # subflow receivers owing an ACK (dupack modes)
         self.retransmit = retransmit
         self.seed = seed
@@ -133,7 +134,6 @@ class MptcpConnection:
         self.ooo_bytes_time = 0  # integral of the out-of-order buffer occupancy (byte * ns)
         self._occ_t = 0
         self.buffer_trace = [] if trace_buffer else None
-        self.delivered_segments = 0
         self.duplicate_dsn = 0
         self.done = False
         self.done_time = -1
@@ -141,6 +141,11 @@ class MptcpConnection:
         self._refusal = None
         self.reinjections = 0
         self.per_sub_delivered: list[int] = []
+
+    @property
+    def delivered_segments(self) -> int:
+        """Data-level segments delivered in order to the application (= the data-level RCV.NXT)."""
+        return self.rcv_dsn
 
     def make_rng(self, stream: int) -> random.Random:
         """A seeded generator, independent per ``stream`` (repeatable for the scenario's seed)."""
@@ -179,6 +184,14 @@ class MptcpConnection:
         still holds unsent data is blocked by its window: then nothing more goes out now.
         """
         self.now = now
+        # room: a DSN left, within the data-level receive window (the DATA_ACK seen does not
+        # change while the connection sends: only an arriving ACK moves it)
+        cap = self._dsn_cap
+        window_end = self.data_ack_seen + self.rcvbuf_segs
+        if window_end < cap:
+            cap = window_end
+        if self.next_dsn >= cap:
+            return  # (the common answer to an ACK while the data-level window is full)
         subs = self.subflows
         seg = self.seg
         select = self.scheduler.select
@@ -186,12 +199,6 @@ class MptcpConnection:
         maps = self.maps
         short_dsn = self._short_dsn
         choice = -1
-        # room: a DSN left, within the data-level receive window (the DATA_ACK seen does not
-        # change while the connection sends: only an arriving ACK moves it)
-        cap = self._dsn_cap
-        window_end = self.data_ack_seen + self.rcvbuf_segs
-        if window_end < cap:
-            cap = window_end
         while True:
             nxt = self.next_dsn
             if nxt >= cap:
@@ -305,30 +312,31 @@ class MptcpConnection:
             self._occ_t = now
         # forget mappings neither end can need again (below the sender's SND.UNA and here)
         base = self.pruned[i]
-        hi = self.subflows[i].una
-        if hi > first:
-            hi = first
-        if hi - base > 256:
-            del m[:hi - base]
-            self.pruned[i] = base = hi
+        if first - base > 256:
+            hi = self.subflows[i].una
+            if hi > first:
+                hi = first
+            if hi - base > 256:
+                del m[:hi - base]
+                self.pruned[i] = base = hi
         if end - first == 1:  # one segment (the common case), the loop below unrolled
             dsn = m[first - base]
-            if dsn < nxt or dsn in ooo:
+            if dsn == nxt:  # next in data order (never in the out-of-order buffer)
+                self.per_sub_delivered[i] += 1
+                nxt += 1
+                if n_before:
+                    while nxt in ooo:
+                        ooo.discard(nxt)
+                        nxt += 1
+            elif dsn < nxt or dsn in ooo:
                 self.duplicate_dsn += 1  # a re-injected copy already received
             else:
                 self.per_sub_delivered[i] += 1
-                if dsn == nxt:
-                    nxt += 1
-                    if n_before:
-                        while nxt in ooo:
-                            ooo.discard(nxt)
-                            nxt += 1
-                else:
-                    if not n_before:
-                        self._occ_t = now
-                    ooo.add(dsn)
-                    self.ooo_events += 1
-                    ooo_added = True
+                if not n_before:
+                    self._occ_t = now
+                ooo.add(dsn)
+                self.ooo_events += 1
+                ooo_added = True
         else:
             for dsn in m[first - base:end - base]:
                 if dsn < nxt or dsn in ooo:
@@ -347,19 +355,21 @@ class MptcpConnection:
                     ooo.add(dsn)
                     self.ooo_events += 1
                     ooo_added = True
-        self.delivered_segments += nxt - old
         self.rcv_dsn = nxt
-        n_ooo = len(ooo)
-        if n_ooo > self.max_ooo:
-            self.max_ooo = n_ooo
-        if self.buffer_trace is not None and (n_before or n_ooo):
+        if ooo_added:
+            n_ooo = len(ooo)
+            if n_ooo > self.max_ooo:
+                self.max_ooo = n_ooo
+        if self.buffer_trace is not None and (n_before or ooo):
             self.buffer_trace.append((now, len(ooo) * self.seg, nxt))
-        if self.n_dsn is not None and nxt >= self.n_dsn:
+        if nxt >= self._dsn_cap:  # the transfer's last DSN (a duration-limited run has no cap)
             self.done = True
             self.done_time = now
             rcv.done = True
             rcv.done_time = now
             self.queue.complete()  # the application holds every byte: the run ends here
+        if self._plain_receiver:
+            return _ACK  # dupack_mode "rfc": the usual ACK, nothing withheld
         if self._ns3_receiver:
             return self._ns3_answer(now, rcv, first, end, old, nxt)
         if ooo and ooo_added and self._hold_code:

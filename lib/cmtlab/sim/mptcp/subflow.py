@@ -19,28 +19,33 @@ class MptcpSubflow(TcpSender):
         window plus one segment.
         """
         conn = self.connection
-        seg = conn.seg
-        select = conn.scheduler.select
         cap = conn._dsn_cap
+        window_end = conn.data_ack_seen + conn.rcvbuf_segs  # room: a DSN left, within the data-level window
+        if window_end < cap:
+            cap = window_end
+        nxt = conn.next_dsn
+        if nxt >= cap:
+            return  # (the common answer to an ACK while the data-level window is full)
+        # Fixed while DSNs are handed out (a scheduler only reads the subflows): SND.UNA, HighData,
+        # the window and the data in flight; only the unsent tail grows.
+        seg = conn.seg
+        una = self.una
+        high = self.high
+        tail_max = una - 1 + self.buf_bytes // seg  # send buffer: (tail - una + 1) * seg <= buf_bytes
+        cwnd = self.cwnd
+        rwnd = self.rwnd
+        if self.short and high == self.n_segs and una < high:
+            flight = self.in_flight()
+        else:  # in_flight(), inlined
+            flight = (high - una - self.sacked_out - self.lost_out + self.retrans_out) * seg
+        # unsent data beyond which the subflow holds enough to fill its window plus one segment
+        unsent_max = (cwnd if cwnd < rwnd else rwnd) - flight + conn.prefetch_bytes
+        select = conn.scheduler.select
         index = self.index
         while True:
-            nxt = conn.next_dsn  # room: a DSN left, within the data-level receive window
-            if nxt >= cap or nxt >= conn.data_ack_seen + conn.rcvbuf_segs:
-                return
             tail = self.app_tail
-            una = self.una
-            if (tail - una + 1) * seg > self.buf_bytes:
+            if tail > tail_max or (tail > high and (tail - high) * seg >= unsent_max):
                 return
-            high = self.high
-            if tail > high:  # unsent data: enough to fill the window plus one segment?
-                cwnd = self.cwnd
-                rwnd = self.rwnd
-                if self.short and high == self.n_segs and una < high:
-                    flight = self.in_flight()
-                else:  # in_flight(), inlined
-                    flight = (high - una - self.sacked_out - self.lost_out + self.retrans_out) * seg
-                if (tail - high) * seg >= (cwnd if cwnd < rwnd else rwnd) - flight + conn.prefetch_bytes:
-                    return
             choice = select(conn, conn.now)
             if choice != index:
                 if choice.__class__ is HoldUntil:
@@ -48,6 +53,9 @@ class MptcpSubflow(TcpSender):
                 conn._refusal = (nxt, choice)
                 return
             conn._assign(self)
+            nxt = conn.next_dsn
+            if nxt >= cap:
+                return
 
 
 __all__ = ["MptcpSubflow"]

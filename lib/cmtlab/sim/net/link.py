@@ -168,7 +168,7 @@ class PointToPointLink(LinkModel):
 
     __slots__ = ("rate_bps", "delay_s", "delay_ns", "queue_packets", "loss", "rng", "_busy_until",
                  "_waiting", "_service_start", "_tx_cache", "_last_size", "_last_tx", "_last_p", "_p_cache",
-                 "packets", "bytes", "queue_drops", "loss_drops", "max_queue",
+                 "_size_cache", "packets", "bytes", "queue_drops", "loss_drops", "max_queue",
                  "last_start_ns")
 
     def __init__(self, rate_bps: float, delay_s: float, queue_packets: int = 100, loss: LossModel = NO_LOSS,
@@ -194,6 +194,7 @@ class PointToPointLink(LinkModel):
         self._service_start = 0  # start time of the packet in service (the last one started)
         self._tx_cache = {}
         self._p_cache = {}
+        self._size_cache = {}  # wire bytes -> (serialisation ns, drop probability)
         self._last_size = -1
         self._last_tx = 0
         self._last_p = 0.0
@@ -262,8 +263,11 @@ class PointToPointLink(LinkModel):
             tx = self._last_tx
             p = self._last_p
         else:
-            tx = self.serialisation_ns(wire_bytes)
-            p = self.drop_probability(wire_bytes)
+            cached = self._size_cache.get(wire_bytes)  # (ACK sizes vary with their SACK blocks)
+            if cached is None:
+                cached = self._size_cache[wire_bytes] = (self.serialisation_ns(wire_bytes),
+                                                         self.drop_probability(wire_bytes))
+            tx, p = cached
             self._last_size, self._last_tx, self._last_p = wire_bytes, tx, p
         finish = start + tx
         self._busy_until = finish

@@ -47,12 +47,13 @@ class Scoreboard:
 
     def available_window(self) -> int:
         """Bytes the window allows beyond the data in flight: ``min(cwnd, rwnd) - pipe``."""
-        win = self.cwnd if self.cwnd < self.rwnd else self.rwnd
-        high = self.high
-        if self.short and high == self.n_segs and self.una < high:
-            return win - self.in_flight()
+        cwnd = self.cwnd
+        rwnd = self.rwnd
+        if self.short and self.high == self.n_segs and self.una < self.high:
+            return (cwnd if cwnd < rwnd else rwnd) - self.in_flight()
         # in_flight() inlined (schedulers call this for every subflow on every decision)
-        return win - (high - self.una - self.sacked_out - self.lost_out + self.retrans_out) * self.seg
+        return ((cwnd if cwnd < rwnd else rwnd)
+                - (self.high - self.una - self.sacked_out - self.lost_out + self.retrans_out) * self.seg)
 
     def _next_seg(self, rule3: bool) -> int:
         """RFC 6675 ``NextSeg`` as ns-3's ``TcpTxBuffer::NextSeg``; -1 when nothing may be sent."""

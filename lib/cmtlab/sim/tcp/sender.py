@@ -303,19 +303,26 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
         if avail <= 0:
             return
         n_segs = self.n_segs
+        last_k = n_segs - 1  # the transfer's last segment
+        short = self.short
+        short_end = n_segs if short else -1  # n_segs when that segment is short
+        rwnd = self.rwnd
+        rwnd_end = una + rwnd // seg  # every segment below it fits in the receive window
         while True:
-            if self.lost_pending or high >= self.app_tail:
+            tail = self.app_tail
+            if self.lost_pending or high >= tail:
                 if not rule3 and not self.lost_pending:
                     return  # _next_seg would find nothing: no lost segment, no unsent data, no rule 3
                 k = self._next_seg(rule3)
                 if k < 0:
                     return
             else:  # NextSeg rule 2 without a scan: new data, if the receive window allows
-                if (high - una) * seg + (self.last_len if high == n_segs - 1 else seg) > self.rwnd:
+                if high >= rwnd_end and (high - una) * seg + (self.last_len if high == last_k else seg) > rwnd:
                     return
                 k = high
-            tail = self.app_tail
-            data = (tail - k) * seg - (self.short if tail == n_segs else 0)  # buffered from k on
+            data = (tail - k) * seg  # buffered from k on
+            if tail == short_end:
+                data -= short
             if data < avail:
                 self._app_fill()  # ns-3 NotifySend: the application tops the send buffer up
             if avail < seg and data > avail:
@@ -327,9 +334,9 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
                 self.sent_time[i] = now
                 self.high = high = k + 1
                 self.segments_sent += 1
-                nbytes = self.last_len if k == n_segs - 1 else seg
+                nbytes = self.last_len if k == last_k else seg
                 self.net_send(now, k, nbytes, False)
-                if self.short and high == n_segs:
+                if high == short_end:
                     raw = self.in_flight()
                     pipe = raw + (self.sacked_out * seg if no_lt else 0)
                 else:
@@ -360,15 +367,18 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
             self.high_rx_ack = ack
         # --- ns-3 EstimateRtt: sample from the oldest segment in the transmission history
         front = una if una > self.hist_lo else self.hist_lo
+        rto_fresh = False  # RFC 6298's RTO was just computed from this ACK's sample (no model rule)
         if ack > front and front < self.high:
             if self.timestamps:
                 now_ms = (now + self.ts_offset_ns) // 1_000_000  # ns-3 TcpOptionTS: a millisecond clock
                 rtt = (now_ms - ts_echo) * 1_000_000 if now_ms > ts_echo else 1000
                 self.rtt_sample(rtt)
                 self.rtt_samples_taken += 1
+                rto_fresh = self.rto_rule is None
             elif not self.flags[front & self.mask] & HIST_RETX:
                 self.rtt_sample(now - self.sent_time[front & self.mask])
                 self.rtt_samples_taken += 1
+                rto_fresh = self.rto_rule is None
             self.hist_lo = ack
         if ack < una:
             self.stale_acks += 1  # an older ACK overtaken by a newer one (reordered ACK paths)
@@ -397,7 +407,8 @@ class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
             if ack >= self.recover:
                 self.recover_active = False
             self.cc.increase_window(self, segs_acked)
-            self._update_rto()
+            if not rto_fresh:  # (after a sample, SRTT and RTTVAR are unchanged since: the same RTO)
+                self._update_rto()
             self.rto_timer.arm(now, now + self.rto)
             self._app_fill()
             if ack >= self.n_segs:

@@ -56,14 +56,14 @@ class Lia(CoupledCongestionControl):
             best = 0.0
             ssum = 0.0
             for s in conn.subflows:
-                w = s.cwnd
-                if s.n_rtt_samples > 0 and s.srtt > 0:
-                    r = s.srtt * 1e-9
+                r = s.srtt
+                if r > 0 and s.n_rtt_samples > 0:
+                    r *= 1e-9
                 else:
                     r = _rtt_s(s)
                     if r is None:
                         continue
-                x = w / r
+                x = s.cwnd / r
                 ssum += x
                 x /= r
                 if x > best:
