@@ -764,7 +764,9 @@ NAMES = {"ooo_r": "OOO-R", "ci_ooo_r": "95 % CI of OOO-R", "dupack_events": "3-d
          "max_abs_error_packets": "max. absolute error (packets)",
          "prr_ssthresh": "PR-R ssthresh at a fast retransmit", "rate_matches": "rate as in ns-3",
          "within_5pct": "within 5 %", "sndbuf_limited": "send-buffer limited", "n_paths": "paths",
-         "n_links": "links", "spurious_retransmissions": "spurious retransmissions"}
+         "n_links": "links", "spurious_retransmissions": "spurious retransmissions",
+         "dsn_equals_seq": "DSN = sequence number", "same_cwnd_trace": "same cwnd trace",
+         "at_mean_ber": "at the mean BER", "packet_bytes": "packet (bytes)"}
 
 #: Names of presets inside column names: kept whole by :func:`readable_name` ("chihani_ns3 goodput").
 IDENTIFIER_WORDS = ("chihani_ns3", "chihani_dupack")
@@ -923,7 +925,11 @@ def use_table_format() -> None:
         return
     shell = get_ipython()
     if shell is not None:  # a notebook: a displayed DataFrame is shown as readable() shows it
-        shell.display_formatter.formatters["text/html"].for_type(pd.DataFrame, _readable_html)
+        from pandas.io.formats.style import Styler
+
+        html = shell.display_formatter.formatters["text/html"]
+        html.for_type(pd.DataFrame, _readable_html)
+        html.for_type(Styler, _readable_styler_html)
 
 
 #: A displayed DataFrame longer than this keeps pandas' own (truncated) HTML.
@@ -933,7 +939,32 @@ READABLE_MAX_ROWS = 500
 def _readable_html(frame: pd.DataFrame) -> str:
     if len(frame) > READABLE_MAX_ROWS or not frame.columns.is_unique or not frame.index.is_unique:
         return frame.to_html(max_rows=60)
-    return readable(frame).to_html()
+    return render_math(readable(frame).to_html())
+
+
+def _column_label(name) -> str:
+    # a column whose values a readable() table would convert (bit/s → Mbit/s) keeps its name
+    return format_label(name if _factor(name) != 1.0 else readable_name(name))
+
+
+def _readable_styler_html(styler) -> str:
+    """A Styler a notebook built itself (its own number formats kept): its row and column labels and
+    its text cells as :func:`readable` shows them (labels of numbers by :func:`format_value`,
+    library names spelt out, booleans yes / no)."""
+    data = styler.data
+    if not (data.columns.is_unique and data.index.is_unique):
+        return styler.to_html()
+    # the axes' names spelt out on a shallow copy (the notebook's frame keeps its own names)
+    data = styler.data = data.copy(deep=False)
+    data.index = styler.index = data.index.set_names([readable_name(n) for n in data.index.names])
+    data.columns = styler.columns = data.columns.set_names([readable_name(n) for n in data.columns.names])
+    styler.format_index(format_label, axis=0)
+    styler.format_index(lambda c: _column_label(c) if isinstance(c, str) else format_label(c), axis=1)
+    text = [c for c in data.columns
+            if pd.api.types.is_bool_dtype(data[c]) or not pd.api.types.is_numeric_dtype(data[c])]
+    if text:
+        styler.format(format_label, subset=text)
+    return render_math(styler.to_html())
 
 
 # --------------------------------------------------------------------------- verdicts in short
