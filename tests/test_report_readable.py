@@ -99,3 +99,26 @@ def test_a_bit_rate_column_of_a_styler_keeps_its_name():
     """A Styler's numbers are the notebook's: a bit/s column is not relabelled Mbit/s."""
     assert report._column_label("throughput_bps") == "<code>throughput_bps</code>"
     assert report._column_label("goodput_mbps") == "goodput (Mbit/s)"
+
+
+def test_references_are_a_table_of_their_own(monkeypatch):
+    """A comparison with other references (Arabi had 14 columns in one table) shows the claims, their
+    rules and verdicts in one table and the references beside the claims in a second one; a
+    "paper's words" column with no quote is left out."""
+    import IPython.display
+
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", lambda obj, **kw: shown.append(obj))
+    t = report.Comparison()
+    t.add_value("gain", paper=2.0, ours=2.05)
+    t.add_value("threshold", paper=35.6, ours=20.0, unit="ms")
+    for r in t.rows:
+        r.references["papers' simulator"] = "1.9"
+        r.references["model preset (chihani_ns3)"] = "2.1"
+    t.show()
+    tables = [o.data for o in shown if isinstance(o, IPython.display.HTML)]
+    assert len(tables) == 2
+    claims, refs = tables
+    assert "verdict" in claims and "papers&#x27; simulator" not in claims and "papers' simulator" not in claims
+    assert "paper's words" not in claims and "paper&#x27;s words" not in claims
+    assert "papers' simulator" in refs and "<code>chihani_ns3</code>" in refs and "verdict" not in refs

@@ -73,7 +73,9 @@ VERDICT_MARKS = {REPRODUCED: "✓", PARTLY: "≈", NOT_REPRODUCED: "✗", UNDECI
 #: The HTML class of a verdict grid's table (the scoreboard's tests count its cells).
 GRID_CLASS = "cmtlab-verdict-grid"
 #: Columns of a comparison table whose words never break (the others wrap around them).
-NARROW_COLUMNS = ("verdict", "where")
+NARROW_COLUMNS = ("verdict", "where", "paper")
+#: A comparison table of at most this many columns breaks its headers between words only.
+WHOLE_WORD_HEADERS = 9
 #: Background colours of the verdict column.
 VERDICT_COLOURS = {REPRODUCED: "#d8f0d8", PARTLY: "#fff2c6", NOT_REPRODUCED: "#f8d4d4", UNDECIDED: "#f0e0f8",
                    BY_CONSTRUCTION: "#e4e4f4", NOT_ASSESSED: "#eeeeee", CHECK_MET: "#d8f0d8",
@@ -661,15 +663,17 @@ class Comparison:
         frame = frame.map(lambda v: no_negative_zero(v) if isinstance(v, str) else v)
         uuid = hashlib.sha256((uuid_seed + frame.to_json()).encode()).hexdigest()[:8]  # stable HTML ids
         styler = (frame.style.set_uuid(uuid).hide(axis="index").format(format_label).format_index(format_label, axis=1)
-                  .map(lambda v: f"background-color: {VERDICT_COLOURS.get(v, VERDICT_COLOURS[UNDECIDED] if str(v).startswith(UNDECIDED) else '')}",
-                       subset=["verdict"])
                   .set_properties(**{"text-align": "left"}))
+        if "verdict" in frame.columns:
+            styler = styler.map(lambda v: f"background-color: {VERDICT_COLOURS.get(v, VERDICT_COLOURS[UNDECIDED] if str(v).startswith(UNDECIDED) else '')}",
+                                subset=["verdict"])
         # short columns keep whole words ("not reproduced", "sec. 4.2"): the long text columns wrap instead
         keep = [f"th.col{j}, td.col{j}" for j, c in enumerate(frame.columns) if c in NARROW_COLUMNS]
+        styles = [{"selector": ", ".join(keep), "props": "min-width: 6.2em; overflow-wrap: normal; word-break: normal"}]
+        if len(frame.columns) <= WHOLE_WORD_HEADERS:   # headers break between words only
+            styles.append({"selector": "th", "props": "overflow-wrap: normal; word-break: normal"})
         if keep:
-            styler = styler.set_table_styles([{"selector": ", ".join(keep),
-                                               "props": "min-width: 6.2em; overflow-wrap: normal; word-break: normal"}],
-                                             overwrite=False)
+            styler = styler.set_table_styles(styles, overwrite=False)
         if caption:
             styler = styler.set_caption(readable_text(caption))
         return styler
@@ -729,7 +733,16 @@ class Comparison:
             frame = self.to_frame()
             lines = [r.cell is None for r in self.rows]
             if any(lines):
-                display(HTML(self._html(frame[lines].reset_index(drop=True), "claims")))
+                shown = frame[lines].reset_index(drop=True)
+                refs = self.reference_columns()
+                main = shown.drop(columns=refs)
+                if not main["paper's words"].astype(bool).any():   # no claim quoted: no empty column
+                    main = main.drop(columns=["paper's words"])
+                display(HTML(self._html(main, "claims")))
+                if refs:  # the other references beside the claims, in a table of their own (easier to scan)
+                    display(Markdown("**The same claims on the other references** (shown beside the verdicts "
+                                     "above; not counted):"))
+                    display(HTML(self._html(shown[["claim"] + refs], "references")))
             for grid in self.grids():
                 display(self.style_grid(grid, caption=(grid_captions or {}).get(grid, grid)))
         else:
