@@ -154,13 +154,13 @@ def _f35(**over):
 def test_figs3_5_rounding_share_and_grid_thresholds():
     v = _v(_f35())[0]
     assert v["PWF solves eqs. 5–6 in closed form, O(N²)"] == "reproduced"
-    assert v["eq. 13: chunk fraction $f_h$"] == "not reproduced"
-    assert v["sec. 4.1 worked example: $f_2$"] == "not reproduced" and v["sec. 4.1 worked example: $f_1$"] == "reproduced"
+    assert v["eq. 13: chunk fraction f_h"] == "not reproduced"
+    assert v["sec. 4.1 worked example: f_2"] == "not reproduced" and v["sec. 4.1 worked example: f_1"] == "reproduced"
     assert v["Theorem 1: probabilistic scheduling with the start times of eq. 1 gives in-order arrival"] == "not reproduced"
     assert v["Appendix A.2: eqs. 30–31"] == "partly"                       # eq. 31 agrees on 1/2 of eq. 28's draws
     assert v["Appendix A.2: eqs. 28–29"] == "reproduced"                   # each on its own case only
     # the g_22 threshold: |0.21 − 0.2| = 0.01 ≤ step + 0.01 → reproduced; 0.2201 → not; Theorem 2's timeouts partly
-    claim = "Theorem 2, two paths: $g_{22} > 1/(2K)$, $b_1 < 4 b_2$ ($K = 2.5$)"
+    claim = "Theorem 2, two paths: g_22 > 1/(2K), b_1 < 4 b_2 (K = 2.5)"
     assert v[claim] == "reproduced" and v["Theorem 2: no timeout caused by the delay difference"] == "partly"
     v = _v(_f35(thr=pd.Series([0.2, 0.25, 0.2201])))[0]
     assert v[claim] == "not reproduced" and v["Theorem 2: no timeout caused by the delay difference"] == "not reproduced"

@@ -794,6 +794,10 @@ VALUE_NAMES = {"one_way": "one-way", "fully_coupled": "fully coupled", "rtt_comp
                "dsack": "DSACK", "eifel": "Eifel", "frto": "F-RTO", "lia": "LIA", "olia": "OLIA",
                "newreno": "NewReno", "edpf": "EDPF", "True": "yes", "False": "no"}
 
+# A mathematical symbol written with a subscript in plain text — x_ih, g_22, d_{h+1}, ST_i^h, Σ_{i≤h},
+# f_LP: one letter (or ST, Σ) and a short or braced subscript, perhaps a superscript.  Typeset as
+# symbol + subscript (a library name such as n_paths or ci_lo has a longer stem or subscript).
+_SYMBOL = re.compile(r"(?<![\w\\{])([a-zA-Z]|ST|Σ)_(\{[^{}<>]{1,12}\}|[A-Za-z0-9]{1,3})(?:\^(\{[^{}<>]{1,12}\}|[A-Za-z0-9]))?(?![\w{])")
 _IDENTIFIER = re.compile(r"(?<![\w.\-/\\{&#])([a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:=[^\s,;]+)?|[a-z][a-z0-9_]*=[^\s,;]+)"
                          r"(?![\w(])")
 
@@ -805,6 +809,8 @@ def readable_text(text) -> str:
 
     >>> readable_text("round_robin + lia"), readable_text("True"), readable_text("preset chihani_ns3: -0 %")
     ('round-robin + LIA', 'yes', 'preset <code>chihani_ns3</code>: 0 %')
+    >>> readable_text("f_h = Σ_{i≤h} b_i(d_{h+1}−d_i); ST_i^h; n_paths")
+    '<i>f</i><sub>h</sub> = Σ<sub>i≤h</sub> <i>b</i><sub>i</sub>(<i>d</i><sub>h+1</sub>−<i>d</i><sub>i</sub>); ST<sub>i</sub><sup>h</sup>; <code>n_paths</code>'
     >>> readable_text("sack=True, min_rto_s=0.2 ($x_{ih}$, $b_1 < 4 b_2$)")
     '<code>sack=True</code>, <code>min_rto_s=0.2</code> ($x_{ih}$, $b_1 &lt; 4 b_2$)'
 
@@ -828,7 +834,12 @@ def _identifiers(escaped: str) -> str:
         if word in VALUE_NAMES:
             return VALUE_NAMES[word]
         return f"<code>{word}</code>"
-    return _IDENTIFIER.sub(name, escaped)
+
+    def symbol(m):
+        base, sub, sup = m.group(1), m.group(2).strip("{}"), (m.group(3) or "").strip("{}")
+        shown = base if base in ("Σ", "ST") else f"<i>{base}</i>"
+        return shown + f"<sub>{sub}</sub>" + (f"<sup>{sup}</sup>" if sup else "")
+    return _IDENTIFIER.sub(name, _SYMBOL.sub(symbol, escaped))
 
 
 def format_label(x) -> str:

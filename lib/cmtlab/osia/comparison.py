@@ -240,28 +240,28 @@ def figs3_5_comparison(*, lp: pd.DataFrame, example: pd.DataFrame, in_order: pd.
     rounding = Threshold("max relative error against the linear program", "<", ROUNDING_TOL,
                          "floating-point rounding")
     t.add_threshold("PWF solves eqs. 5–6 in closed form, O(N²)", where="sec. 4, eqs. 7–12", paper="eqs. 7–12",
-                    rule=rounding, value=err, ours=f"{err:.1e} over {len(lp)} random sets ($W$, $x_{{ih}}$, $g_{{ih}}$)")
+                    rule=rounding, value=err, ours=f"{err:.1e} over {len(lp)} random sets (W, x_ih, g_ih)")
     f13 = float(lp.f_err_printed.max())
-    t.add_threshold("eq. 13: chunk fraction $f_h$", where="sec. 4, eq. 13",
-                    quote="the fraction of the size of the h th chunk to W", paper=r"$\sum_{i \le h} b_i (d_{h+1} - d_i) / \sum_i b_i (d_N - d_i)$",
-                    rule=Threshold("max |f (linear program) − f (eq. 13)|", "<", ROUNDING_TOL, "floating-point rounding"), value=f13,
+    t.add_threshold("eq. 13: chunk fraction f_h", where="sec. 4, eq. 13",
+                    quote="the fraction of the size of the h th chunk to W", paper="Σ_{i≤h} b_i(d_{h+1}−d_i) / Σ b_i(d_N−d_i)",
+                    rule=Threshold("max |f_LP − f eq. 13|", "<", ROUNDING_TOL, "floating-point rounding"), value=f13,
                     ours=f"{f13:.2f}: the printed form is the cumulative fraction of chunks 1…h; sums to > 1",
-                    note=r"corrected: $(d_{h+1} - d_h) \sum_{i \le h} b_i / W$ (errata)")
+                    note="corrected: (d_{h+1}−d_h) Σ_{i≤h} b_i / W (errata)")
     d1 = float((example["f1 sec. 4.1"] - example["f1 consistent"]).abs().max())
-    t.add_threshold("sec. 4.1 worked example: $f_1$", where="sec. 4.1", paper=r"$b_1 (d_2 - d_1) / \Sigma$",
-                    rule=Threshold("|f₁ of sec. 4.1 − bucket model|", "<", ROUNDING_TOL, "floating-point rounding"),
+    t.add_threshold("sec. 4.1 worked example: f_1", where="sec. 4.1", paper="b_1(d_2−d_1)/Σ",
+                    rule=Threshold("|f_1 sec. 4.1 − bucket model|", "<", ROUNDING_TOL, "floating-point rounding"),
                     value=d1, ours=f"{d1:.1e} on Table 1's 3 and 4 paths")
     d2 = float(abs(example.loc[3, "f2 sec. 4.1"] - example.loc[3, "f2 consistent"]))
-    t.add_threshold("sec. 4.1 worked example: $f_2$", where="sec. 4.1", paper=r"$b_2 (d_3 - d_2) / \Sigma$",
-                    rule=Threshold("|f₂ of sec. 4.1 − bucket model|", "<", ROUNDING_TOL, "floating-point rounding"),
+    t.add_threshold("sec. 4.1 worked example: f_2", where="sec. 4.1", paper="b_2(d_3−d_2)/Σ",
+                    rule=Threshold("|f_2 sec. 4.1 − bucket model|", "<", ROUNDING_TOL, "floating-point rounding"),
                     value=d2, ours=f"Table 1, 3 paths: {example.loc[3, 'f2 sec. 4.1']:.4f} vs "
                                    f"{example.loc[3, 'f2 consistent']:.4f} (bucket model)")
     infeasible = int((~lp.printed_feasible).sum())
-    t.add_claim("Corollary 1 (eq. 3): $ST_i^h = ST_{i+1}^{h+1}$", where="sec. 3, Corollary 1", paper="follows from Theorem 1",
+    t.add_claim("Corollary 1 (eq. 3): ST_i^h = ST_{i+1}^{h+1}", where="sec. 3, Corollary 1", paper="follows from Theorem 1",
                 ours=f"holds only for evenly spaced delays; eq. 6 as printed infeasible on {infeasible} of {len(lp)} "
                      "random sets", holds=bool(lp.printed_feasible.all()),
                 rule="eq. 6 with the printed start times feasible on every random set",
-                note="corrected: $ST_i^h = d_h - d_i$ (eqs. 1–2)")
+                note="corrected: ST_i^h = d_h − d_i (eqs. 1–2)")
     prob = float(in_order["consistent, probabilistic faucets (paper)"])
     det = float(in_order["consistent (default)"])
     t.add_threshold("Theorem 1: probabilistic scheduling with the start times of eq. 1 gives in-order arrival",
@@ -277,16 +277,16 @@ def figs3_5_comparison(*, lp: pd.DataFrame, example: pd.DataFrame, in_order: pd.
                 target="every random set and Table 1", ours=f"{det:.2f} of the random sets",
                 holds=det == 1.0, rule="all random sets in order → met")
     dev = float(abs(thr.iloc[2] - two_path_threshold))
-    t.add_threshold(f"Theorem 2, two paths: $g_{{22}} > 1/(2K)$, $b_1 < {2 * K - 1:g} b_2$ ($K = {K:g}$)", where="sec. 4.2, eqs. 22–25",
+    t.add_threshold(f"Theorem 2, two paths: g_22 > 1/(2K), b_1 < {2 * K - 1:g} b_2 (K = {K:g})", where="sec. 4.2, eqs. 22–25",
                     paper=f"threshold {two_path_threshold:.4f}",
                     rule=Threshold("|averaged-RTO threshold − eq. 22|", "<=", g22_step + 0.01,
-                                   f"the $g_{{22}}$ grid's step ({g22_step:g}) + 0.01"),
+                                   f"the g_22 grid's step ({g22_step:g}) + 0.01"),
                     value=dev, ours=f"{dev:.4f}: eq. 22 {thr.iloc[0]:.4f}; averaged RTO {thr.iloc[2]:.4f} (RFC 6298), "
                                     f"{thr.iloc[1]:.4f} (eq. 17 as printed)",
                     note="averaged RTO: the time means of R and V in eq. 21")
     t.add_claim("Theorem 2: no timeout caused by the delay difference", where="sec. 4.2, Theorem 2",
                 paper="no timeout if eq. 22 holds",
-                ours=f"Table 1 ($b_1 = 3 b_2$): {100 * timeout_fraction:.1f} % of packets time out spuriously under a per-packet "
+                ours=f"Table 1 (b_1 = 3 b_2): {100 * timeout_fraction:.1f} % of packets time out spuriously under a per-packet "
                      "RFC 6298 estimator",
                 holds=True if timeout_fraction == 0 else ("partly" if dev <= g22_step + 0.01 else False),
                 rule=Condition("no spurious timeout under a per-packet RFC 6298 estimator",
@@ -302,7 +302,7 @@ def figs3_5_comparison(*, lp: pd.DataFrame, example: pd.DataFrame, in_order: pd.
     case28 = in28
     a30 = float((case28.eq22_holds == case28.eq30_holds).mean())
     a31 = float((case28.eq22_holds == case28.eq31_holds).mean())
-    t.add_threshold("Appendix A.2: eqs. 30–31", where="Appendix A.2", paper="bounds on $g_{23}$, $g_{13}$",
+    t.add_threshold("Appendix A.2: eqs. 30–31", where="Appendix A.2", paper="bounds on g_23, g_13",
                     rule=share_rule("share of draws where both agree with eq. 22"), value=min(a30, a31),
                     ours=f"{min(a30, a31):.2f}: eq. 30 {100 * a30:.0f} %, eq. 31 {100 * a31:.0f} % of the draws of eq. 28's case",
                     note="the exact condition is quadratic in the shares")
