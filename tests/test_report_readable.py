@@ -122,3 +122,15 @@ def test_references_are_a_table_of_their_own(monkeypatch):
     assert "verdict" in claims and "papers&#x27; simulator" not in claims and "papers' simulator" not in claims
     assert "paper's words" not in claims and "paper&#x27;s words" not in claims
     assert "papers' simulator" in refs and "<code>chihani_ns3</code>" in refs and "verdict" not in refs
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("random sets (W, x_ih, g_ih)", "random sets (W, <i>x</i><sub>ih</sub>, <i>g</i><sub>ih</sub>)"),
+    ("Corollary 1 (eq. 3): ST_i^h = ST_{i+1}^{h+1}", "Corollary 1 (eq. 3): ST<sub>i</sub><sup>h</sup> = ST<sub>i+1</sub><sup>h+1</sup>"),
+    ("Theorem 2: g_22 > 1/(2K), b_1 < 4 b_2", "Theorem 2: <i>g</i><sub>22</sub> &gt; 1/(2K), <i>b</i><sub>1</sub> &lt; 4 <i>b</i><sub>2</sub>"),
+])
+def test_plain_text_symbols_are_typeset_with_subscripts(text, shown):
+    """OSIA's claims write x_ih, ST_i^h … in plain text (its module is hashed into the simulator's
+    code version, so the table shows them typeset rather than the module being edited)."""
+    assert report.readable_text(text) == shown
+    assert not SNAKE_OUTSIDE_CODE.findall(_visible_text(report.readable_text(text)))
