@@ -119,4 +119,4 @@ def test_model_check_thresholds():
     assert _check(e8=0.0099)["eq. 8: E'(A)"] == "reproduced" and _check(e8=0.01)["eq. 8: E'(A)"] == "not reproduced"
     v = _check()
     assert v["eq. 9: P(q = k | F̄)"] == "not reproduced" and v["eq. 11: E''(A)"] == "not reproduced"
-    assert v["eq. 3: arrival time of $SGM_{i,j}$"] == "not reproduced"
+    assert v["eq. 3: arrival time of SGM_{i,j}"] == "not reproduced"

@@ -795,9 +795,10 @@ VALUE_NAMES = {"one_way": "one-way", "fully_coupled": "fully coupled", "rtt_comp
                "newreno": "NewReno", "edpf": "EDPF", "True": "yes", "False": "no"}
 
 # A mathematical symbol written with a subscript in plain text — x_ih, g_22, d_{h+1}, ST_i^h, Σ_{i≤h},
-# f_LP: one letter (or ST, Σ) and a short or braced subscript, perhaps a superscript.  Typeset as
+# f_LP, m_ACK, SGM_{i,j}: one letter (or 2–3 capitals, Σ) and a short or braced subscript, perhaps a
+# superscript.  Typeset as
 # symbol + subscript (a library name such as n_paths or ci_lo has a longer stem or subscript).
-_SYMBOL = re.compile(r"(?<![\w\\{])([a-zA-Z]|ST|Σ)_(\{[^{}<>]{1,12}\}|[A-Za-z0-9]{1,3})(?:\^(\{[^{}<>]{1,12}\}|[A-Za-z0-9]))?(?![\w{])")
+_SYMBOL = re.compile(r"(?<![\w\\{])([a-zA-Z]|[A-Z]{2,3}|Σ)_(\{[^{}<>]{1,12}\}|[A-Za-z0-9]{1,3})(?:\^(\{[^{}<>]{1,12}\}|[A-Za-z0-9]))?(?![\w{])")
 _IDENTIFIER = re.compile(r"(?<![\w.\-/\\{&#])([a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:=[^\s,;]+)?|[a-z][a-z0-9_]*=[^\s,;]+)"
                          r"(?![\w(])")
 
@@ -837,7 +838,7 @@ def _identifiers(escaped: str) -> str:
 
     def symbol(m):
         base, sub, sup = m.group(1), m.group(2).strip("{}"), (m.group(3) or "").strip("{}")
-        shown = base if base in ("Σ", "ST") else f"<i>{base}</i>"
+        shown = f"<i>{base}</i>" if len(base) == 1 and base != "Σ" else base
         return shown + f"<sub>{sub}</sub>" + (f"<sup>{sup}</sup>" if sup else "")
     return _IDENTIFIER.sub(name, _SYMBOL.sub(symbol, escaped))
 

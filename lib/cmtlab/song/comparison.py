@@ -116,7 +116,7 @@ def model_check_comparison(*, mc_pf: dict, n_samples: int, c_values, ok56: bool,
                     ours=f"{worst:.2f}; " + ", ".join(f"C={C}: {p:.4f} vs {1 / C:.4f}" for C, p in mc_pf.items()),
                     note="the uniform arrival order itself is the paper's assumption")
     pmf_rule = (f"every k within 5 binomial standard errors + 0.001 of the Monte-Carlo ({n_samples:,} orders per C)")
-    t.add_claim(r"eqs. 5–6: $P(m < m_{ACK} \mid F)$, $P(m \ge m_{ACK} \mid F)$", where="sec. 4.1, eqs. 5–6", paper="printed closed form",
+    t.add_claim("eqs. 5–6: P(m < m_ACK | F), P(m ≥ m_ACK | F)", where="sec. 4.1, eqs. 5–6", paper="printed closed form",
                 ours=f"C = {c_values[0]}…{c_values[-1]}: " + ("agree" if ok56 else "disagree"), holds=bool(ok56),
                 rule=pmf_rule)
     t.add_threshold("eq. 8: E'(A)", where="sec. 4.1, eq. 8", paper="printed closed form",
@@ -131,7 +131,7 @@ def model_check_comparison(*, mc_pf: dict, n_samples: int, c_values, ok56: bool,
                     rule=Threshold("max |closed form − Monte-Carlo| (segments)", "<", MEAN_ACK_TOL,
                                    "a few Monte-Carlo standard errors of a mean"),
                     value=e11_printed, ours=f"{e11_printed:.3f} (corrected form: {e11_exact:.4f})")
-    t.add_claim("eq. 3: arrival time of $SGM_{i,j}$", where="sec. 4.1, eq. 3", paper="(⌊j/n⌋ + 1) s / b + d",
+    t.add_claim("eq. 3: arrival time of SGM_{i,j}", where="sec. 4.1, eq. 3", paper="(⌊j/n⌋ + 1) s / b + d",
                 ours=f"printed matches FIFO links: {'yes' if eq3_printed_ok else 'no'}; ⌊(j−1)/n⌋ + 1 matches: "
                      f"{'yes' if eq3_exact_ok else 'no'}",
                 holds=bool(eq3_printed_ok), rule="equal to an event-driven FIFO simulation for every j (to rounding)",
