@@ -1,7 +1,10 @@
 """What a reader sees of every notebook: code folded, no test markers, a re-run box, verdicts in short.
 
-- the ``parameters`` and ``validate-parameters`` cells and the short cells that draw a figure stay
-  visible; every other code cell is tagged ``hide-input`` (Jupyter Book shows a toggle);
+- the ``parameters`` and ``validate-parameters`` cells and the short cells that draw a figure (the
+  one call that computes it, at most :data:`FIGURE_MAX_LINES` lines) stay visible; every other code
+  cell is tagged ``hide-input`` (Jupyter Book shows a toggle);
+- the output of the cell that prints a table's consistency statement (a check for nbval, not a
+  result) is kept in the notebook but removed from the page (tag ``remove-output``);
 - nbval's output checks are the cell tag ``nbval-check-output`` (nbval 0.11 honours it under
   ``--nbval-lax`` exactly like the comment ``# NBVAL_CHECK_OUTPUT``, which readers would see);
 - a "Re-run this page" admonition right after the title gives the papermill command of that
@@ -18,10 +21,12 @@ import pytest
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
 VISIBLE = {"parameters", "validate-parameters"}
-FIGURE_MAX_LINES = 12
+FIGURE_MAX_LINES = 4
 # re-executed by the lead at the time of the change: folded, boxed and tagged after the merge
 # (python fold.py notebooks/linux-mptcp-validation.ipynb; then drop it from here)
 PENDING: set[str] = set()
+# notebooks another helper or the real-time testbed owns at the time of the change: tagged by the lead
+PENDING_REMOVE_OUTPUT = {"today-transport", "linux-mptcp-validation"}
 
 
 def _tags(cell):
@@ -77,6 +82,16 @@ def test_rerun_box_after_the_title(nb):
     examples = re.findall(r"-p (\w+) ", box.source) + re.findall(r"-y '\{(\w+):", box.source)
     assert examples and all(re.search(rf"^{p}\s*=", params, re.M) for p in examples), (name, examples)
     assert "Expected run time:" in box.source
+
+
+def test_consistency_statement_is_not_shown(nb):
+    name, book = nb
+    if name in PENDING_REMOVE_OUTPUT:
+        pytest.skip("tagged by the lead when this notebook is executed again")
+    cells = [c for c in book.cells if c.cell_type == "code" and ".consistency()" in c.source]
+    assert cells, name
+    for c in cells:
+        assert "remove-output" in _tags(c), f"{name}: the consistency statement shows to readers (tag remove-output)"
 
 
 def test_verdicts_in_short_next_to_the_table(nb):

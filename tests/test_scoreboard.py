@@ -73,7 +73,9 @@ def _stored(nb: str):
             h = "".join(o.get("data", {}).get("text/html", ""))
             rows = [[html.unescape(re.sub(r"<[^>]+>", "", x)).strip()
                      for x in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", r, re.S)] for r in re.findall(r"<tr>(.*?)</tr>", h, re.S)]
-            if verdicts is None and rows and rows[0][:2] == ["claim", "paper's words"]:
+            # the paper-claim table (its "paper's words" column is left out when no claim is quoted; the
+            # table of the other references beside the claims has no verdict column)
+            if verdicts is None and rows and rows[0][:1] == ["claim"] and "verdict" in rows[0]:
                 i = rows[0].index("verdict")
                 verdicts = [r[i] for r in rows[1:]]
             if report.GRID_CLASS in h:  # a verdict grid: each cell ends with its verdict's mark

@@ -28,7 +28,9 @@ def _stored_gains():
             if rows and rows[0][:3] == ["congestion", "meaning", "Δ (ms)"] and "std (pp)" in rows[0]:
                 head = rows[0]
                 f = pd.DataFrame([dict(zip(head, r[-len(head):])) for r in rows[1:]])
-                return pd.DataFrame({"congestion": f.congestion, "meaning": f.meaning,
+                # the chapter shows the library's names as readers read them ("one-way" for one_way)
+                meaning = f.meaning.replace({"one-way": "one_way"})
+                return pd.DataFrame({"congestion": f.congestion, "meaning": meaning,
                                      "delta_ms": f["Δ (ms)"].astype(int), "gain_pct": f["gain (%)"].astype(float),
                                      "gain_std_pct": pd.to_numeric(f["std (pp)"], errors="coerce"),
                                      "gain_min_pct": f["min (%)"].astype(float), "gain_max_pct": f["max (%)"].astype(float),

@@ -276,6 +276,16 @@ def option_sensitivity(bandwidths_bps, delays_s, *, transfer_bytes: int, workers
     return sens
 
 
+def option_sensitivity_table(sens: pd.DataFrame):
+    """:func:`option_sensitivity` as readers see it (:func:`cmtlab.report.readable`): the options set in
+    code font, the counters' names in words, the ratio − 1 in per cent ("—" where ns-3 cannot run)."""
+    from .report import readable
+
+    shown = sens.copy()
+    shown["cmtlab / ns-3 − 1"] = 100 * shown["cmtlab / ns-3 − 1"].round(6)
+    return readable(shown.rename(columns={"cmtlab / ns-3 − 1": "cmtlab / ns-3 − 1 (%)"}))
+
+
 def cwnd_trace_runs(bandwidths_bps, delays_s, *, transfer_bytes: int, presets=("rfc-newreno", "ns3-2018")) -> dict:
     """One striped transfer per preset, traced in ns-3 and in ``cmtlab.sim``: ``{preset: [ns-3 result,
     cmtlab result]}`` for :func:`plot_cwnd_traces`."""

@@ -60,6 +60,17 @@ def pmf_check(c_values, m_ack: int = 2, *, n_samples: int = 200_000, seed: int =
     return pd.DataFrame(rows)
 
 
+def pmf_summary(pmf: pd.DataFrame) -> pd.DataFrame:
+    """:func:`pmf_check` per distribution and variant: the values of ``C`` checked, how many agree with
+    the Monte-Carlo, the worst absolute error and the smallest sum of the distribution."""
+    return (pmf.groupby(["distribution", "variant"])
+            .agg(C_checked=("agrees", lambda a: int(a.notna().sum())),
+                 C_agreeing=("agrees", lambda a: int((a == True).sum())),  # noqa: E712
+                 worst_error=("max_abs_error", "max"), min_sum=("sum", "min"))
+            .rename(columns={"C_checked": "values of C checked", "C_agreeing": "agreeing with the Monte-Carlo",
+                             "worst_error": "worst absolute error", "min_sum": "smallest sum"}))
+
+
 def expected_ack_check(c_values, m_ack: int = 2, *, n_samples: int = 200_000, seed: int = 0,
                        progress: bool = False) -> pd.DataFrame:
     """``E'(A)`` (eq. 8), ``E''(A)`` (eq. 11) and ``F(C) = E(A)`` (eq. 13): exact, printed, Monte-Carlo."""

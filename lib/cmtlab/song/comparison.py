@@ -126,7 +126,7 @@ def model_check_comparison(*, mc_pf: dict, n_samples: int, c_values, ok56: bool,
     t.add_claim("eq. 9: P(q = k | F̄)", where="sec. 4.1, eq. 9", paper="printed closed form",
                 ours=("agrees" if ok9_printed else f"fails for C = {', '.join(str(c) for c in eq9_fails_at)}")
                 + f"; sums to {eq9_sums[0]:.3f}…{eq9_sums[1]:.3f}",
-                holds=bool(ok9_printed), rule=pmf_rule, note=f"corrected form agrees: {bool(ok9_exact)}; see the errata page")
+                holds=bool(ok9_printed), rule=pmf_rule, note=f"corrected form agrees: {'yes' if ok9_exact else 'no'}; see the errata page")
     t.add_threshold("eq. 11: E''(A)", where="sec. 4.1, eq. 11", paper="printed closed form",
                     rule=Threshold("max |closed form − Monte-Carlo| (segments)", "<", MEAN_ACK_TOL,
                                    "a few Monte-Carlo standard errors of a mean"),
