@@ -26,7 +26,7 @@ FIGURE_MAX_LINES = 4
 # (python fold.py notebooks/linux-mptcp-validation.ipynb; then drop it from here)
 PENDING: set[str] = set()
 # notebooks another helper or the real-time testbed owns at the time of the change: tagged by the lead
-PENDING_REMOVE_OUTPUT = {"today-transport", "linux-mptcp-validation"}
+PENDING_REMOVE_OUTPUT: set[str] = set()
 
 
 def _tags(cell):

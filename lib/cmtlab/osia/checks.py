@@ -6,7 +6,8 @@
   :mod:`.timeline` on random path sets: does it arrive in order?
 * :func:`rto_montecarlo` / :func:`theorem2_check` — Theorem 2 (eqs. 22, 25) against a Monte-Carlo
   of the RTO estimator (eqs. 15–17);
-* :func:`rr_closed_form_check` — the round-robin 3-dupACK closed form against the timeline counter.
+* :func:`rr_closed_form_check` — the round-robin 3-dupACK closed form against the timeline counter;
+* :func:`worked_example_lines` — Table I's path sets through eqs. 1, 10–13 and Corollary 1, in words.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ import pandas as pd
 
 from .._validate import as_float_array, check_choice, check_int, check_positive
 from ..progress import progress
-from .model import (_as_pathset, chunk_bits, chunk_fractions, path_probabilities, preprocess, theorem2_ratio,
-                    total_data_bits)
+from .model import (_as_pathset, chunk_bits, chunk_fractions, path_probabilities, preprocess, start_times,
+                    theorem2_ratio, total_data_bits)
 from .timeline import (osia_schedule, period_packets, round_robin_schedule, rr_three_dupack_closed_form,
                        run_schedule)
 
@@ -396,3 +397,34 @@ def rr_closed_form_check(delay_ratios, rate_ratios, *, base_rate_bps: float = 1e
             rows.append({"D2/D1": dr, "BW2/BW1": br, "spacing_ms": tau * 1e3, "closed_form": cf["expected"],
                          "timeline": tl["events"], "m_first": cf["m_first"], "rho": cf["rho"]})
     return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------- Table I, worked through
+
+
+def _numbers(values, digits: int) -> str:
+    """``0.4211, 0.5789`` (``undefined`` for a NaN) — numbers as a reader reads them, not an array's repr."""
+    return ", ".join("undefined" if not np.isfinite(v) else f"{v:.{digits}f}" for v in np.asarray(values, float))
+
+
+def worked_example_lines(pathsets: dict) -> list[str]:
+    """Table I's path sets worked through OSIA's equations, one line per quantity.
+
+    For each path set (``{n_paths: PathSet}``, sorted as the paper sorts): the chunk fractions
+    ``f_h`` of the consistent form and as eq. 13 prints them (with their sums: the printed form
+    need not sum to one), then per chunk ``h`` the path probabilities ``g_ih`` (eq. 12) and the
+    start times ``ST_i^h`` of eq. 1 beside Corollary 1's (ms).
+    """
+    lines = []
+    for n, ps in pathsets.items():
+        f = chunk_fractions(ps)
+        fp = chunk_fractions(ps, form="printed")
+        g = path_probabilities(ps)
+        st, stp = start_times(ps) * 1e3, start_times(ps, form="printed") * 1e3
+        lines.append(f"{n} paths (sorted)")
+        lines.append(f"  f_h, consistent form: {_numbers(f[:-1], 4)} (sum {f[:-1].sum():.4f})")
+        lines.append(f"  f_h, eq. 13 as printed: {_numbers(fp[:-1], 4)} (sum {np.nansum(fp):.4f})")
+        for h in range(ps.n):
+            lines.append(f"  chunk {h + 1}: g_ih = {_numbers(g[:h + 1, h], 3)}; ST_i^h by eq. 1 = "
+                         f"{_numbers(st[:h + 1, h], 1)} ms, by Corollary 1 = {_numbers(stp[:h + 1, h], 1)} ms")
+    return lines
