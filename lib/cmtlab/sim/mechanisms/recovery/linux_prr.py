@@ -25,7 +25,7 @@ what it counts, and the difference sends more data during every recovery in ns-3
   changes nothing (``newly_acked_sacked <= 0``: return), and ``cwnd = in_flight + sndcnt``.
 
 Linux counts in segments; so does this class (``sub.seg`` bytes each).  The sender may call
-:meth:`on_ack` twice for one ACK (once as a duplicate ACK, once as a partial ACK, when an ACK both
+``on_ack`` twice for one ACK (once as a duplicate ACK, once as a partial ACK, when an ACK both
 SACKs and advances ``snd_una``); Linux calls ``tcp_cwnd_reduction`` once per ACK, so the second
 call adds no delivered segments — it only sets the ``snd_una``-advanced bonus.  Entering recovery
 from a timer (RACK's reordering timer, nothing delivered) counts one segment, as Linux's
