@@ -132,6 +132,13 @@ def _bench_round_robin():
     return "bench_round_robin"
 
 
+def _timed(run, scenario) -> tuple[int, float, float]:
+    """``run(scenario)``: data segments sent, wall-clock seconds and CPU seconds of the run."""
+    c0, t0 = time.process_time(), time.perf_counter()
+    r = run(scenario)
+    return r.data_segments_sent, time.perf_counter() - t0, time.process_time() - c0
+
+
 def mptcp_vs_striped(transfer_bytes: int, repeat: int) -> float:
     """MPTCP data segments per second on Arabi scenario 2 and the striped engine on the same paths."""
     from cmtlab.sim import registry
@@ -147,16 +154,10 @@ def mptcp_vs_striped(transfer_bytes: int, repeat: int) -> float:
     # the two engines alternate, so that load from other processes on a shared machine hits both
     # alike; the best run of each counts (wall clock; the CPU time of the same runs beside it)
     for _ in range(repeat):
-        c0, t0 = time.process_time(), time.perf_counter()
-        r = sim.run_mptcp(sc)
-        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-        segs = r.data_segments_sent
+        segs, wall, cpu = _timed(sim.run_mptcp, sc)
         best = max(best, segs / wall)
         cpu_m = min(cpu_m, cpu)
-        c0, t0 = time.process_time(), time.perf_counter()
-        rs = sim.run(st)
-        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-        ssegs = rs.data_segments_sent
+        ssegs, wall, cpu = _timed(sim.run, st)
         striped = max(striped, ssegs / wall)
         cpu_s = min(cpu_s, cpu)
     ratio = best / striped
