@@ -488,7 +488,7 @@ class KernelRuns:
             mism = self.mismatched_parameters()
             why = f" (parameters differing from the recording's: {', '.join(f'`{m}`' for m in mism)})" if mism else ""
             text.append(f"; {n_live} are not in the recording{why} and ran live on this machine's kernel")
-        text.append(f". {n_check} recorded run{"s were" if n_check != 1 else " was"} re-run live on this machine's kernel as a check"
+        text.append(f". {n_check} recorded run{'s were' if n_check != 1 else ' was'} re-run live on this machine's kernel as a check"
                     if n_check else ". No recorded run was re-run live")
         return "".join(text) + "."
 
