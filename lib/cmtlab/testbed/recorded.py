@@ -559,6 +559,27 @@ class KernelRuns:
         return self._runs("arabi", "Arabi (kernel)")
 
     # -------------------------------------------------------------- the live subset beside the recording
+    def beside(self, name: str) -> pd.DataFrame:
+        """The rows of ``name`` (``"pings"``, ``"rates"``, ``"table1"``) with the live subset's re-runs after them
+        (``source`` ``"live check"``): what the page shows; the verdicts use the rows without them."""
+        main = {"pings": lambda: self.calibration()[0], "rates": lambda: self.calibration()[1],
+                "table1": self.table1}
+        if name not in main:
+            raise ValueError(f"name must be one of {sorted(main)}, got {name!r}")
+        rows = main[name]()
+        extra = self.live_rows.get(name)
+        return pd.concat([rows, extra], ignore_index=True) if extra is not None and len(extra) else rows
+
+    def source_phrase(self) -> str:
+        """Where the kernel runs come from, in a few words (the comparison table's setup row)."""
+        pl = self.plan()
+        n_rec, n = int(pl["from the recording"].sum()), int(pl["runs"].sum())
+        if n_rec == 0:
+            return "every kernel run live on this machine's kernel"
+        p = self.recording.provenance
+        return (f"{n_rec} of {n} kernel runs recorded on kernel {p.get('kernel', '?')} "
+                f"({str(p.get('recorded_utc', ['?'])[0])[:10]}), {self.n_live} run live here")
+
     def live_check(self) -> pd.DataFrame:
         """:func:`live_check` of the live subset (calibration rates first, then Table I), after the runs."""
         parts = []
