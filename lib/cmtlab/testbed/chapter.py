@@ -138,6 +138,24 @@ def calibration_glue(cal: dict) -> dict:
             "tb_rate_err_max_pct": cal["rate_error_max_pct"]}
 
 
+def live_check_table(check: pd.DataFrame) -> pd.DataFrame:
+    """:func:`cmtlab.testbed.recorded.live_check` as shown: the recorded range and the band as "low–high"
+    (Mbit/s), the gains as "recorded / live" (%), the verdict in words."""
+    def span(lo, hi):
+        return f"{lo:.2f}–{hi:.2f}"
+
+    def gains(r):
+        return "—" if not np.isfinite(r["recorded gain (%)"]) else \
+            f"{r['recorded gain (%)']:.0f} / " + ("—" if not np.isfinite(r["live gain (%)"]) else f"{r['live gain (%)']:.0f}")
+    return pd.DataFrame({
+        "run": check["run"], "recorded runs": check["recorded runs"],
+        "recorded (Mbit/s)": [span(a, b) for a, b in zip(check["recorded min (Mbit/s)"], check["recorded max (Mbit/s)"])],
+        "band (Mbit/s)": [span(a, b) for a, b in zip(check["band low (Mbit/s)"], check["band high (Mbit/s)"])],
+        "live (Mbit/s)": [f"{v:.2f}" for v in check["live (Mbit/s)"]],
+        "gain, recorded / live (%)": [gains(r) for _, r in check.iterrows()],
+        "verdict": ["agrees" if a else "outside the band" for a in check["agrees"]]})
+
+
 # ---------------------------------------------------------------- Table I on the kernel
 def gains_table(g: pd.DataFrame) -> pd.DataFrame:
     """The kernel's gains as shown: one row per (congestion control, reading, Δ), readable column names
@@ -453,7 +471,7 @@ def hypotheses_glue(hyp: pd.DataFrame) -> dict:
 
 __all__ = ["GLUED_DELTAS_MS", "GLUED_CONGESTIONS", "FAR_DELTA_MS", "GAINS_COLUMNS", "DIAGNOSTIC_COLUMNS",
            "AGREEMENT_COLUMNS", "HYPOTHESES", "ARABI_RATE_BPS", "glue_values", "start", "ping_table", "rate_table",
-           "calibration_summary", "calibration_glue", "gains_table", "closer_reading", "hol_phrase", "table1_glue",
+           "calibration_summary", "calibration_glue", "live_check_table", "gains_table", "closer_reading", "hol_phrase", "table1_glue",
            "far_diagnostics", "fixed_buffer_table", "fixed_buffer_glue", "arabi_table",
            "arabi_side_table", "arabi_glue", "arabi_beside_simulator", "simulator_column", "simulator_status", "packet_size_table",
            "side_by_side", "agreement_table", "agreement_glue", "hypothesis_cases", "hypotheses", "hypotheses_table",

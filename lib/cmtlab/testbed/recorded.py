@@ -261,8 +261,8 @@ def record(parameters: dict | None = None, directory=DATA_DIR, *, command: str =
            attempts: int = 3, progress_bar: bool = True) -> Recording:
     """Run every kernel run of ``parameters`` (default: the chapter's full profile, :func:`chapter_parameters`)
     on this machine's kernel and write them to ``directory`` (:data:`FILES`, each rewritten after its experiment)
-    with ``provenance.json``: kernel, MPTCP facts, first and last run (UTC), git commit and whether the tree had
-    local changes, the parameters, the command, the delay line's source sha256, the load average range, and per
+    with ``provenance.json``: kernel, MPTCP facts, first and last run (UTC), git commit and whether ``lib/`` had
+    local changes when the recording started, the parameters, the command, the delay line's source sha256, the load average range, and per
     file its rows and sha256.  A failed run is retried up to ``attempts`` times (recorded per row)."""
     from .. import testbed
 
@@ -271,6 +271,7 @@ def record(parameters: dict | None = None, directory=DATA_DIR, *, command: str =
     d.mkdir(parents=True, exist_ok=True)
     testbed.check_environment(mptcp=True)
     testbed.cleanup_stale()
+    commit, status = _git("rev-parse", "HEAD"), _git("status", "--porcelain", "--", "lib")   # the code that runs
     t0 = time.time()
     frames: dict[str, pd.DataFrame] = {}
     pings, rates = [], []
@@ -291,11 +292,10 @@ def record(parameters: dict | None = None, directory=DATA_DIR, *, command: str =
     t1 = time.time()
     runs = pd.concat([frames[k] for k in ("rates", "table1", "fixed", "arabi")], ignore_index=True)
     info = testbed.kernel_info()
-    status = _git("status", "--porcelain", "--", "lib")
     prov = {"what": "the kernel runs of notebooks/linux-mptcp-validation.ipynb (full profile)",
             "command": command, "kernel": info["kernel"], "kernel_info": info,
             "recorded_utc": [_utc(t0), _utc(t1)], "real_time_minutes": round((t1 - t0) / 60, 2),
-            "commit": _git("rev-parse", "HEAD"), "dirty": bool(status) if status is not None else None,
+            "commit": commit, "dirty": bool(status) if status is not None else None,
             "parameters": {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in p.items()},
             "delayline_source_sha256": _sha256(Path(testbed.__file__).with_name("delayline.c")),
             "load1_range": [round(float(runs[["load1_before", "load1_after"]].min().min()), 2),
