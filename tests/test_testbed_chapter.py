@@ -74,13 +74,15 @@ def test_calibration_tables_show_the_source_of_each_row():
 
 def test_live_check_table_in_words():
     from cmtlab.testbed import recorded
-    check = pd.DataFrame([["reno, MPTCP, Δ = 0 ms", 3, 18.0, 18.4, 17.6, 18.8, 17.5, 89.6, 75.9, False],
-                          ["reno, TCP on the best path", 3, 9.5, 9.7, 9.3, 9.9, 9.6, np.nan, np.nan, True],
-                          ["cubic, MPTCP, Δ = 0 ms", 3, 18.0, 18.4, 17.6, 18.8, 18.0, 89.6, np.nan, True]],
+    check = pd.DataFrame([["reno, MPTCP, Δ = 0 ms", 3, 21, 18.0, 18.4, 17.6, 18.8, 17.5, 89.6, 75.9, 8.3, False],
+                          ["reno, TCP on the best path", 3, 0, 9.5, 9.7, 9.3, 9.9, 9.6, np.nan, np.nan, 50.0, True],
+                          ["cubic, MPTCP, Δ = 0 ms", 3, 21, 18.0, 18.4, 17.6, 18.8, 18.0, 89.6, np.nan, 8.3, True]],
                          columns=recorded.LIVE_CHECK_COLUMNS)
     t = chapter.live_check_table(check)
     assert list(t["band (Mbit/s)"]) == ["17.60–18.80", "9.30–9.90", "17.60–18.80"]
+    assert list(t["stored runs (recorded + earlier)"]) == ["3 + 21", "3 + 0", "3 + 21"]
     assert list(t["gain, recorded / live (%)"]) == ["90 / 76", "—", "90 / —"]
+    assert list(t["same kernel outside (%)"]) == ["≤ 8", "≤ 50", "≤ 8"]
     assert list(t["verdict"]) == ["outside the band", "agrees", "agrees"]
 
 

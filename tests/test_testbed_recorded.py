@@ -204,33 +204,96 @@ def test_bad_live_mode_and_missing_parameters():
 
 
 # ---------------------------------------------------------------- the agreement rule
-def test_agreement_band_widens_by_the_spread_or_the_floor():
-    lo, hi, w = rd.agreement_band([10e6, 10e6, 10e6])                  # no spread: the 2 % floor
+def test_agreement_band_is_the_stored_range_widened_by_the_floor():
+    lo, hi, w = rd.agreement_band([10e6, 10e6, 10e6])                  # 2 % of the mean on each side
     assert (lo, hi, w) == pytest.approx((9.8e6, 10.2e6, 0.2e6))
-    lo, hi, w = rd.agreement_band([9e6, 11e6, np.nan])                 # spread 2 Mbit/s > 2 % of 10
-    assert (lo, hi, w) == pytest.approx((7e6, 13e6, 2e6))
+    lo, hi, w = rd.agreement_band([9e6, 11e6, np.nan])
+    assert (lo, hi, w) == pytest.approx((8.8e6, 11.2e6, 0.2e6))
     assert rd.agreement_band([10e6], floor_pct=5)[:2] == pytest.approx((9.5e6, 10.5e6))
-    with pytest.raises(ValueError, match="at least one recorded"):
+    with pytest.raises(ValueError, match="at least one stored"):
         rd.agreement_band([np.nan])
 
 
+def test_outside_chance_is_two_over_n_plus_one():
+    """n exchangeable runs: a further one is below all of them or above all of them with 1/(n+1) each."""
+    assert rd.outside_chance(1) == 1 and rd.outside_chance(3) == 0.5 and rd.outside_chance(23) == pytest.approx(1 / 12)
+    rng = np.random.default_rng(0)
+    x = rng.random((200_000, 4))                                        # 3 runs and one more, 200 000 times
+    outside = (x[:, 3] < x[:, :3].min(axis=1)) | (x[:, 3] > x[:, :3].max(axis=1))
+    assert outside.mean() == pytest.approx(rd.outside_chance(3), abs=0.005)
+    with pytest.raises(ValueError, match="n_runs"):
+        rd.outside_chance(0)
+
+
+RECORDED = pd.DataFrame({"congestion": "reno", "kind": ["tcp", "tcp", "mptcp", "mptcp"], "meaning": ["-", "-", "both", "both"],
+                         "delta_s": 0.0, "throughput_bps": [9.5e6, 9.7e6, 18.0e6, 18.4e6]})
+
+
 def test_live_check_inside_and_outside_the_band_with_gains():
-    recorded = pd.DataFrame({"congestion": "reno", "kind": ["tcp", "tcp", "mptcp", "mptcp"],
-                             "meaning": ["-", "-", "both", "both"], "delta_s": 0.0,
-                             "throughput_bps": [9.5e6, 9.7e6, 18.0e6, 18.4e6]})
     live = pd.DataFrame({"congestion": "reno", "kind": ["tcp", "mptcp"], "meaning": ["-", "both"], "delta_s": 0.0,
                          "throughput_bps": [9.95e6, 17.5e6]})
-    c = rd.live_check(live, recorded).set_index("run")
+    c = rd.live_check(live, RECORDED).set_index("run")
     tcp, mp = c.loc["reno, TCP on the best path"], c.loc["reno, MPTCP, Δ = 0 ms"]
-    # TCP: spread 0.2 > 2 % of 9.6 (0.192): band [9.3, 9.9]; 9.95 is outside
-    assert (tcp["band low (Mbit/s)"], tcp["band high (Mbit/s)"]) == pytest.approx((9.3, 9.9)) and not tcp["agrees"]
-    # MPTCP: spread 0.4 > 2 % of 18.2 (0.364): band [17.6, 18.8]; 17.5 is outside too
-    assert (mp["band low (Mbit/s)"], mp["band high (Mbit/s)"]) == pytest.approx((17.6, 18.8)) and not mp["agrees"]
+    # TCP: 9.5–9.7 widened by 2 % of 9.6: band [9.308, 9.892]; 9.95 is outside
+    assert (tcp["band low (Mbit/s)"], tcp["band high (Mbit/s)"]) == pytest.approx((9.308, 9.892)) and not tcp["agrees"]
+    # MPTCP: 18.0–18.4 widened by 2 % of 18.2: band [17.636, 18.764]; 17.5 is outside too
+    assert (mp["band low (Mbit/s)"], mp["band high (Mbit/s)"]) == pytest.approx((17.636, 18.764)) and not mp["agrees"]
     assert mp["recorded gain (%)"] == pytest.approx(100 * (18.2 / 9.6 - 1))
     assert mp["live gain (%)"] == pytest.approx(100 * (17.5 / 9.95 - 1)) and np.isnan(tcp["live gain (%)"])
-    live.loc[0, "throughput_bps"] = 9.9e6
-    live.loc[1, "throughput_bps"] = 17.6e6
-    assert rd.live_check(live, recorded)["agrees"].all()               # the band's edges are inside
+    assert mp["outside chance (%)"] == pytest.approx(100 * 2 / 3)   # 2 recorded runs and mp["earlier runs"] == 0
+    live.loc[0, "throughput_bps"] = 9.89e6
+    live.loc[1, "throughput_bps"] = 17.64e6
+    assert rd.live_check(live, RECORDED)["agrees"].all()               # just inside the band's edges
+
+
+def test_earlier_executions_widen_the_band_only_of_their_cell():
+    live = pd.DataFrame({"congestion": "reno", "kind": ["tcp", "mptcp"], "meaning": ["-", "both"], "delta_s": 0.0,
+                         "throughput_bps": [9.6e6, 16.0e6]})
+    assert not rd.live_check(live, RECORDED)["agrees"].iloc[1]
+    hist = pd.DataFrame([dict(commit="abc", committed_utc="", kernel="", congestion="reno", kind="mptcp", meaning="both",
+                              delta_s=0.0, runs=3, min_bps=16.1e6, max_bps=18.1e6, mean_bps=17e6),
+                         dict(commit="abc", committed_utc="", kernel="", congestion="cubic", kind="mptcp", meaning="both",
+                              delta_s=0.0, runs=3, min_bps=1e6, max_bps=2e6, mean_bps=1.5e6)], columns=rd.HISTORY_COLUMNS)
+    c = rd.live_check(live, RECORDED, history=hist)
+    assert c["agrees"].all() and list(c["earlier runs"]) == [0, 3]
+    assert c["stored min (Mbit/s)"].iloc[1] == pytest.approx(16.1) and c["outside chance (%)"].iloc[1] == pytest.approx(100 * 2 / 6)   # 2 recorded + 3 earlier runs
+    assert c["band low (Mbit/s)"].iloc[0] == pytest.approx(9.5 - 0.192)   # the TCP cell has no earlier runs
+
+
+def _gains_html(rows) -> str:
+    head = ["congestion", "meaning", "Δ (ms)", "TCP best path (Mbit/s)", "MPTCP (Mbit/s)", "gain (%)", "std (pp)",
+            "min (%)", "max (%)", "runs"]
+    tr = "".join(f"<tr>{''.join(f'<td>{v}</td>' for v in r)}</tr>" for r in rows)
+    return f"<table><thead><tr>{''.join(f'<th>{h}</th>' for h in head)}</tr></thead><tbody>{tr}</tbody></table>"
+
+
+def test_stored_gains_of_an_executed_notebook_become_cells():
+    nb = {"cells": [{"cell_type": "code", "outputs": [{"output_type": "display_data", "data": {"text/html": _gains_html([
+        ["reno", "rtt", 0, 9.6, 19.2, 100.0, 0.5, 99, 101, 3],
+        ["reno", "rtt", 500, 9.6, 14.4, 50.0, 2.0, 40, 60, 3],
+        ["reno", "one-way", 0, 9.6, 19.2, 100.0, 0.5, 99, 101, 3]])}}]}]}
+    f = rd.stored_gains(nb)
+    assert list(f.meaning) == ["rtt", "rtt", "one_way"] and f["Δ (ms)"].tolist() == [0, 500, 0]
+    cells = rd._cells_of_execution(f)
+    assert [(c["kind"], c["meaning"], c["delta_s"]) for c in cells] == [("tcp", "-", 0.0), ("mptcp", "both", 0.0),
+                                                                         ("mptcp", "rtt", 0.5)]
+    far = cells[2]
+    assert (far["min_bps"], far["max_bps"], far["runs"]) == pytest.approx((9.6e6 * 1.4, 9.6e6 * 1.6, 3))
+    assert rd.stored_gains({"cells": []}) is None
+
+
+def test_band_backtest_leaves_each_execution_out():
+    rec = _recording(FULL)
+    assert rd.band_backtest(rec).empty                                   # one execution: nothing to test against
+    rec.history = pd.DataFrame([dict(commit="e1", committed_utc="", kernel="", congestion="reno", kind="tcp", meaning="-",
+                                     delta_s=0.0, runs=1, min_bps=9.6e6, max_bps=9.6e6, mean_bps=9.6e6),
+                                dict(commit="e2", committed_utc="", kernel="", congestion="reno", kind="tcp", meaning="-",
+                                     delta_s=0.0, runs=1, min_bps=11e6, max_bps=11e6, mean_bps=11e6)],
+                               columns=rd.HISTORY_COLUMNS)
+    bt = rd.band_backtest(rec).set_index("commit")
+    # reno TCP: recording 9.6, 9.696, 9.792 (3 reps), e1 9.6, e2 11.0; e2 is outside the others' band, e1 inside
+    assert not bt.loc["e2", "inside"] and bt.loc["e1", "inside"]
+    assert len(bt) == 2 + 2 and set(bt.index) == {"e1", "e2", "recording"}
 
 
 def test_a_disagreement_is_shown_in_the_comparison_and_not_fatal(fake_kernel, monkeypatch):
@@ -278,6 +341,38 @@ def test_the_recording_is_what_its_provenance_says():
         assert p.get(key), key
     assert (REAL.table1.kernel == p["kernel"]).all() and (REAL.arabi.kernel == p["kernel"]).all()
     assert REAL.table1.completed.all() and (REAL.table1.throughput_bps > 0).all()
+    h = p["history"]
+    assert rd._sha256(REAL.directory / rd.HISTORY) == h["sha256"] and len(REAL.history) == h["rows"]
+    assert sorted(set(REAL.history.commit)) == h["executions"]
+
+
+@needs_recording
+def test_the_chapter_shows_the_recorded_gains():
+    """The executed chapter's gains table (stored output) is the recording's: the full profile serves Table I from
+    data/testbed/ (re-execute the notebook after re-recording)."""
+    import json
+
+    stored = rd.stored_gains(json.loads(rd.CHAPTER.read_text()))
+    if stored is None:
+        pytest.skip("the chapter is not executed")
+    g = ex.gains(REAL.table1)
+    assert len(stored) == len(g)
+    assert stored["gain (%)"].to_numpy() == pytest.approx(g.gain_pct.to_numpy(), abs=0.01)
+    assert stored["MPTCP (Mbit/s)"].to_numpy() == pytest.approx(g.mptcp_mbps.to_numpy(), rel=1e-3)
+
+
+@needs_recording
+def test_the_history_is_what_git_holds():
+    """history.csv is exactly the earlier executions git holds up to the recording's commit (needs the history)."""
+    upto = REAL.provenance["history"]["upto_commit"]
+    if rd._git("cat-file", "-e", f"{upto}^{{commit}}") is None:
+        pytest.skip(f"commit {upto} is not in this clone (shallow?)")
+    again = rd.history_from_git(REAL.provenance["parameters"], upto=upto)
+    pd.testing.assert_frame_equal(again.reset_index(drop=True), REAL.history.reset_index(drop=True), check_dtype=False)
+    # every earlier execution with the same Table I parameters; the rule, tried on them, holds for most extremes
+    bt = rd.band_backtest(REAL)
+    assert len(set(bt.commit)) == len(h := set(REAL.history.commit)) + 1 and len(h) >= 1
+    assert bt.inside.mean() > 0.9
 
 
 @needs_recording

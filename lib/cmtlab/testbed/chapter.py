@@ -139,8 +139,9 @@ def calibration_glue(cal: dict) -> dict:
 
 
 def live_check_table(check: pd.DataFrame) -> pd.DataFrame:
-    """:func:`cmtlab.testbed.recorded.live_check` as shown: the recorded range and the band as "low–high"
-    (Mbit/s), the gains as "recorded / live" (%), the verdict in words."""
+    """:func:`cmtlab.testbed.recorded.live_check` as shown: the stored runs as "recorded + earlier", their range
+    and the band as "low–high" (Mbit/s), the gains as "recorded / live" (%), the chance that a run of the same
+    kernel falls outside the stored range (%, at most), the verdict in words."""
     def span(lo, hi):
         return f"{lo:.2f}–{hi:.2f}"
 
@@ -148,11 +149,13 @@ def live_check_table(check: pd.DataFrame) -> pd.DataFrame:
         return "—" if not np.isfinite(r["recorded gain (%)"]) else \
             f"{r['recorded gain (%)']:.0f} / " + ("—" if not np.isfinite(r["live gain (%)"]) else f"{r['live gain (%)']:.0f}")
     return pd.DataFrame({
-        "run": check["run"], "recorded runs": check["recorded runs"],
-        "recorded (Mbit/s)": [span(a, b) for a, b in zip(check["recorded min (Mbit/s)"], check["recorded max (Mbit/s)"])],
+        "run": check["run"],
+        "stored runs (recorded + earlier)": [f"{a} + {b}" for a, b in zip(check["recorded runs"], check["earlier runs"])],
+        "stored (Mbit/s)": [span(a, b) for a, b in zip(check["stored min (Mbit/s)"], check["stored max (Mbit/s)"])],
         "band (Mbit/s)": [span(a, b) for a, b in zip(check["band low (Mbit/s)"], check["band high (Mbit/s)"])],
         "live (Mbit/s)": [f"{v:.2f}" for v in check["live (Mbit/s)"]],
         "gain, recorded / live (%)": [gains(r) for _, r in check.iterrows()],
+        "same kernel outside (%)": [f"≤ {v:.0f}" for v in check["outside chance (%)"]],
         "verdict": ["agrees" if a else "outside the band" for a in check["agrees"]]})
 
 

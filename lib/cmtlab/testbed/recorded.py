@@ -45,6 +45,8 @@ CHAPTER = ROOT / "notebooks" / "linux-mptcp-validation.ipynb"
 FILES = {"pings": "calibration_pings.csv", "rates": "calibration_rates.csv", "table1": "table1.csv",
          "fixed": "table1_fixed_buffers.csv", "arabi": "arabi.csv"}
 PROVENANCE = "provenance.json"
+#: Earlier executions' Table I runs (per cell: runs, min, max, mean), from the notebook's git history.
+HISTORY = "history.csv"
 #: ``live`` values: every run live, or the recording plus a live subset.
 LIVE_MODES = ("all", "subset")
 #: The smallest half-width of the agreement band, % of the recorded mean: the delay line's rate precision
@@ -187,6 +189,8 @@ class Recording:
     arabi: pd.DataFrame
     provenance: dict
     directory: Path | None = None
+    #: Earlier executions of the chapter (:func:`history_from_git`), for the agreement band only.
+    history: pd.DataFrame | None = None
 
     @property
     def empty(self) -> bool:
@@ -214,7 +218,9 @@ def load(directory=DATA_DIR) -> Recording:
         return empty_recording()
     frames = {k: pd.read_csv(d / f) if (d / f).is_file() else pd.DataFrame() for k, f in FILES.items()}
     prov = json.loads((d / PROVENANCE).read_text()) if (d / PROVENANCE).is_file() else {}
-    return Recording(**frames, provenance=prov, directory=d)
+    hist = pd.read_csv(d / HISTORY, dtype={"commit": str, "kernel": str}, keep_default_na=False) \
+        if (d / HISTORY).is_file() else None
+    return Recording(**frames, provenance=prov, directory=d, history=hist)
 
 
 def _sha256(path: Path) -> str:
@@ -304,7 +310,23 @@ def record(parameters: dict | None = None, directory=DATA_DIR, *, command: str =
             "cpus": os.cpu_count(),
             "files": {f: {"rows": len(frames[k]), "sha256": _sha256(d / f)} for k, f in FILES.items()}}
     (d / PROVENANCE).write_text(json.dumps(prov, indent=1, sort_keys=True) + "\n")
+    write_history(d, upto=commit or "HEAD")
     return load(d)
+
+
+def write_history(directory=DATA_DIR, *, upto: str | None = None) -> pd.DataFrame:
+    """Write :data:`HISTORY` (:func:`history_from_git` with the recording's parameters, commits up to ``upto``,
+    default the recording's commit) and note it in ``provenance.json`` (``history``: commits, rows, sha256)."""
+    d = Path(directory)
+    prov = json.loads((d / PROVENANCE).read_text())
+    upto = upto or prov.get("commit") or "HEAD"
+    hist = history_from_git(prov["parameters"], upto=upto)
+    hist.to_csv(d / HISTORY, index=False)
+    prov["history"] = {"file": HISTORY, "upto_commit": upto, "executions": sorted(set(hist.commit)),
+                       "rows": len(hist), "sha256": _sha256(d / HISTORY),
+                       "command": "python -m cmtlab.testbed.record --history-only"}
+    (d / PROVENANCE).write_text(json.dumps(prov, indent=1, sort_keys=True) + "\n")
+    return hist
 
 
 def verify_files(rec: Recording) -> list[str]:
@@ -320,17 +342,135 @@ def verify_files(rec: Recording) -> list[str]:
     return bad
 
 
+# ---------------------------------------------------------------- earlier executions (git history)
+#: The parameters that fix Table I's runs: an earlier execution counts for the agreement band only with all equal.
+TABLE1_PARAMETERS = ("deltas_ms", "meanings", "congestions", "repetitions", "duration_s", "warmup_s", "rate_mbps",
+                     "base_one_way_ms", "queue_packets")
+HISTORY_COLUMNS = ["commit", "committed_utc", "kernel", "congestion", "kind", "meaning", "delta_s", "runs", "min_bps",
+                   "max_bps", "mean_bps"]
+
+
+def stored_gains(nb: dict) -> pd.DataFrame | None:
+    """The kernel's gains table as an executed chapter stored it (HTML of :func:`cmtlab.testbed.chapter.gains_table`),
+    or None: columns of :data:`cmtlab.testbed.chapter.GAINS_COLUMNS`' shown names, as numbers where numeric."""
+    import html
+    import re
+
+    for cell in nb.get("cells", []):
+        for o in cell.get("outputs", []) or []:
+            h = "".join(o.get("data", {}).get("text/html", ""))
+            rows = [[html.unescape(re.sub(r"<[^>]+>", "", x)).strip() for x in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", r, re.S)]
+                    for r in re.findall(r"<tr>(.*?)</tr>", h, re.S)]
+            if rows and rows[0][:3] == ["congestion", "meaning", "Δ (ms)"] and "std (pp)" in rows[0]:
+                f = pd.DataFrame([dict(zip(rows[0], r[-len(rows[0]):])) for r in rows[1:]])
+                f["meaning"] = f.meaning.replace({"one-way": "one_way"})
+                for c in f.columns:
+                    if c not in ("congestion", "meaning"):
+                        f[c] = pd.to_numeric(f[c], errors="coerce")
+                return f
+    return None
+
+
+def _cells_of_execution(f: pd.DataFrame) -> list[dict]:
+    """Per cell of a stored gains table: kind, labels, runs and the per-run goodput range (an MPTCP run's goodput is
+    the TCP mean × (1 + its gain); only the TCP mean is stored, so a TCP cell is that one value)."""
+    out, seen = [], set()
+    for r in f.itertuples(index=False):
+        d = dict(zip(f.columns, r))
+        delta_ms, tcp = int(d["Δ (ms)"]), d["TCP best path (Mbit/s)"] * 1e6
+        if d["congestion"] not in seen:
+            seen.add(d["congestion"])
+            out.append(dict(congestion=d["congestion"], kind="tcp", meaning="-", delta_s=0.0, runs=1, min_bps=tcp,
+                            max_bps=tcp, mean_bps=tcp))
+        meaning = "both" if delta_ms == 0 else d["meaning"]
+        if any(c["congestion"] == d["congestion"] and c["meaning"] == meaning and c["delta_s"] == delta_ms / 1e3
+               for c in out):
+            continue
+        out.append(dict(congestion=d["congestion"], kind="mptcp", meaning=meaning, delta_s=delta_ms / 1e3,
+                        runs=int(d["runs"]), min_bps=tcp * (1 + d["min (%)"] / 100),
+                        max_bps=tcp * (1 + d["max (%)"] / 100), mean_bps=d["MPTCP (Mbit/s)"] * 1e6))
+    return out
+
+
+def history_from_git(parameters: dict, upto: str = "HEAD", notebook=CHAPTER) -> pd.DataFrame:
+    """Every earlier execution of the chapter stored in git (commits up to ``upto`` that change the notebook), whose
+    full-profile :data:`TABLE1_PARAMETERS` equal ``parameters``' and whose stored gains table differs from every
+    other's (a notebook committed again without re-executing it counts once, at its first commit): per cell one row
+    of :data:`HISTORY_COLUMNS` (``kernel`` from the stored log line of :func:`cmtlab.testbed.chapter.start`, ""
+    where the execution did not store it)."""
+    import re
+
+    import nbformat
+
+    from .. import config
+
+    rel = str(Path(notebook).resolve().relative_to(ROOT))
+    log = _git("log", "--format=%H %cI", upto, "--", rel) or ""
+    rows, seen = [], set()
+    for line in reversed(log.splitlines()):
+        commit, when = line.split(" ", 1)
+        text = _git("show", f"{commit}:{rel}")
+        if not text:
+            continue
+        nb = json.loads(text)
+        f = stored_gains(nb)
+        if f is None or f.to_csv() in seen:
+            continue
+        seen.add(f.to_csv())
+        cells = [c for c in nbformat.reads(text, as_version=4).cells if "parameters" in c.metadata.get("tags", [])]
+        if len(cells) != 1:
+            continue
+        old = os.environ.get(config.ENV_VAR)
+        os.environ[config.ENV_VAR] = "full"
+        try:
+            ns: dict = {}
+            exec(cells[0].source, ns)
+        except Exception:  # noqa: BLE001 - an old cell that no longer runs is not history we can use
+            continue
+        finally:
+            if old is None:
+                os.environ.pop(config.ENV_VAR, None)
+            else:
+                os.environ[config.ENV_VAR] = old
+        if any(k not in ns or not _same_value(ns[k], parameters[k]) for k in TABLE1_PARAMETERS):
+            continue
+        logs = "".join("".join(o.get("text", "")) for c in nb.get("cells", []) for o in c.get("outputs", []) or []
+                       if o.get("output_type") == "stream")
+        m = re.search(r"kernel (\S+); MPTCP scheduler", logs)
+        for c in _cells_of_execution(f):
+            rows.append({"commit": commit[:10], "committed_utc": when, "kernel": m.group(1) if m else "", **c})
+    return pd.DataFrame(rows, columns=HISTORY_COLUMNS)
+
+
+def _same_value(a, b) -> bool:
+    if isinstance(a, (list, tuple, np.ndarray)) or isinstance(b, (list, tuple, np.ndarray)):
+        try:
+            a, b = list(a), list(b)
+        except TypeError:
+            return False
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return same(a, b)
+
+
 # ---------------------------------------------------------------- the agreement rule
-def agreement_band(recorded_bps, floor_pct: float = LIVE_FLOOR_PCT) -> tuple[float, float, float]:
-    """(low, high, half-width) of the band a live goodput must fall in to agree with recorded goodputs of the
-    same run: the recorded min–max widened on each side by the larger of the recorded spread (max − min) and
-    ``floor_pct`` % of the recorded mean.  ValueError without a recorded value."""
-    v = np.asarray(recorded_bps, dtype=float)
+def agreement_band(stored_bps, floor_pct: float = LIVE_FLOOR_PCT) -> tuple[float, float, float]:
+    """(low, high, half-width) of the band a live goodput must fall in to agree with the stored goodputs of the
+    same run (recorded runs and, where known, earlier executions' runs): their min–max widened on each side by
+    ``floor_pct`` % of their mean (the delay line's rate precision).  ValueError without a stored value."""
+    v = np.asarray(stored_bps, dtype=float)
     v = v[np.isfinite(v)]
     if not len(v):
-        raise ValueError("agreement_band needs at least one recorded goodput")
-    w = max(float(v.max() - v.min()), floor_pct / 100 * float(v.mean()))
+        raise ValueError("agreement_band needs at least one stored goodput")
+    w = floor_pct / 100 * float(v.mean())
     return float(v.min() - w), float(v.max() + w), w
+
+
+def outside_chance(n_runs: int) -> float:
+    """The chance that one more run of the same kernel falls outside the range of ``n_runs`` earlier runs, when all
+    are exchangeable (order statistics: 2 / (n + 1)); the band's widening makes it an upper bound."""
+    if n_runs < 1:
+        raise ValueError(f"n_runs must be >= 1, got {n_runs!r}")
+    return 2 / (n_runs + 1)
 
 
 def _label(row) -> str:
@@ -343,16 +483,19 @@ def _label(row) -> str:
     return f"{row['congestion']}, MPTCP, Δ = {d} ms{reading}"
 
 
-LIVE_CHECK_COLUMNS = ["run", "recorded runs", "recorded min (Mbit/s)", "recorded max (Mbit/s)", "band low (Mbit/s)",
-                      "band high (Mbit/s)", "live (Mbit/s)", "recorded gain (%)", "live gain (%)", "agrees"]
+LIVE_CHECK_COLUMNS = ["run", "recorded runs", "earlier runs", "stored min (Mbit/s)", "stored max (Mbit/s)",
+                      "band low (Mbit/s)", "band high (Mbit/s)", "live (Mbit/s)", "recorded gain (%)", "live gain (%)",
+                      "outside chance (%)", "agrees"]
 
 
 def live_check(live: pd.DataFrame, recorded: pd.DataFrame, labels=("congestion", "kind", "meaning", "delta_s"),
-               floor_pct: float = LIVE_FLOOR_PCT) -> pd.DataFrame:
-    """Each live run beside the recorded runs of the same cell (same ``labels``; repetitions pooled): the recorded
-    goodput range, the :func:`agreement_band`, the live goodput and whether it lies in the band; for Table I rows
-    also the gain over TCP on the best path of the same congestion control (recorded: over the recorded TCP mean;
-    live: over the live TCP run).  Columns :data:`LIVE_CHECK_COLUMNS`."""
+               floor_pct: float = LIVE_FLOOR_PCT, history: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Each live run beside the stored runs of the same cell (same ``labels``; repetitions pooled): the recorded
+    runs and, from ``history`` (:func:`history_from_git`), the earlier executions' runs of that cell; the stored
+    goodput range, the :func:`agreement_band`, the live goodput and whether it lies in the band, and
+    :func:`outside_chance` of the stored runs (%); for Table I rows also the gain over TCP on the best path of the
+    same congestion control (recorded: over the recorded TCP mean; live: over the live TCP run).  Columns
+    :data:`LIVE_CHECK_COLUMNS`."""
     rows = []
     if live is None or not len(live):
         return pd.DataFrame(columns=LIVE_CHECK_COLUMNS)
@@ -364,7 +507,16 @@ def live_check(live: pd.DataFrame, recorded: pd.DataFrame, labels=("congestion",
         for c in labels:
             same_cell &= np.array([same(v, r[c]) for v in recorded[c]], dtype=bool)
         rec = recorded[same_cell]
-        lo, hi, _ = agreement_band(rec.throughput_bps)
+        earlier = pd.DataFrame(columns=HISTORY_COLUMNS)
+        if history is not None and len(history) and all(c in history for c in labels):
+            sel = np.ones(len(history), dtype=bool)
+            for c in labels:
+                sel &= np.array([same(v, r[c]) for v in history[c]], dtype=bool)
+            earlier = history[sel]
+        stored = np.concatenate([rec.throughput_bps.to_numpy(float), earlier.min_bps.to_numpy(float),
+                                 earlier.max_bps.to_numpy(float)])
+        lo, hi, _ = agreement_band(stored, floor_pct)
+        n = len(rec) + int(earlier.runs.sum())
         g_rec = g_live = np.nan
         if has_kind and r["kind"] == "mptcp":
             cc = r["congestion"]
@@ -373,10 +525,48 @@ def live_check(live: pd.DataFrame, recorded: pd.DataFrame, labels=("congestion",
             if cc in tcp_live:
                 g_live = 100 * (r["throughput_bps"] / tcp_live[cc] - 1)
         rows.append(dict(zip(LIVE_CHECK_COLUMNS, (
-            _label(r if has_kind else {**r, "kind": None}), len(rec), rec.throughput_bps.min() / 1e6,
-            rec.throughput_bps.max() / 1e6, lo / 1e6, hi / 1e6, r["throughput_bps"] / 1e6, g_rec, g_live,
-            bool(lo <= r["throughput_bps"] <= hi)))))
+            _label(r if has_kind else {**r, "kind": None}), len(rec), int(earlier.runs.sum()), np.nanmin(stored) / 1e6,
+            np.nanmax(stored) / 1e6, lo / 1e6, hi / 1e6, r["throughput_bps"] / 1e6, g_rec, g_live,
+            100 * outside_chance(n), bool(lo <= r["throughput_bps"] <= hi)))))
     return pd.DataFrame(rows, columns=LIVE_CHECK_COLUMNS)
+
+
+def executions(recording: Recording) -> pd.DataFrame:
+    """Every stored execution's Table I cells in :data:`HISTORY_COLUMNS`: the earlier ones (``recording.history``)
+    and the recording itself (``commit`` "recording")."""
+    cur = [dict(commit="recording", committed_utc=str(recording.provenance.get("recorded_utc", [""])[0]),
+                kernel=recording.provenance.get("kernel", ""), congestion=cc, kind=k, meaning=m, delta_s=d, runs=len(g),
+                min_bps=g.throughput_bps.min(), max_bps=g.throughput_bps.max(), mean_bps=g.throughput_bps.mean())
+           for (cc, k, m, d), g in recording.table1.groupby(["congestion", "kind", "meaning", "delta_s"])] \
+        if len(recording.table1) else []
+    parts = [h for h in (recording.history, pd.DataFrame(cur, columns=HISTORY_COLUMNS)) if h is not None and len(h)]
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=HISTORY_COLUMNS)
+
+
+def band_backtest(recording: Recording, floor_pct: float = LIVE_FLOOR_PCT) -> pd.DataFrame:
+    """The agreement rule tried on the stored executions themselves: for every execution and Table I cell, its
+    lowest and highest run against the :func:`agreement_band` of all *other* executions of that cell.  One row per
+    (execution, cell, extreme): ``commit``, the cell labels, ``goodput_bps``, ``low_bps``, ``high_bps``, ``inside``.
+    With one execution only (no history) it is empty."""
+    ex_ = executions(recording)
+    rows = []
+    for key, grp in ex_.groupby(["congestion", "kind", "meaning", "delta_s"]):
+        if len(grp) < 2:
+            continue
+        for i, a in grp.iterrows():
+            o = grp.drop(i)
+            lo, hi, _ = agreement_band(np.r_[o.min_bps.to_numpy(float), o.max_bps.to_numpy(float)], floor_pct)
+            for v in sorted({a.min_bps, a.max_bps}):
+                rows.append(dict(zip(("congestion", "kind", "meaning", "delta_s"), key), commit=a.commit,
+                                 goodput_bps=v, low_bps=lo, high_bps=hi, inside=bool(lo <= v <= hi)))
+    return pd.DataFrame(rows, columns=["congestion", "kind", "meaning", "delta_s", "commit", "goodput_bps", "low_bps",
+                                       "high_bps", "inside"])
+
+
+def live_rule(floor_pct: float = LIVE_FLOOR_PCT) -> str:
+    """The agreement rule in words."""
+    return (f"live goodput inside the min–max of every stored run of the same configuration (this recording's and "
+            f"earlier executions' with the same parameters), widened on each side by {floor_pct:g} % of their mean")
 
 
 def live_summary(check: pd.DataFrame, recording: Recording | None = None) -> dict:
@@ -386,9 +576,7 @@ def live_summary(check: pd.DataFrame, recording: Recording | None = None) -> dic
     n = len(check)
     agree = int(check["agrees"].sum()) if n else 0
     rec_kernel = (recording.provenance.get("kernel") if recording is not None else None) or "?"
-    return dict(runs=n, agree=agree, holds=n > 0 and agree == n, floor_pct=LIVE_FLOOR_PCT,
-                rule=(f"live goodput inside the recorded min–max of the same run, widened on each side by the larger "
-                      f"of the recorded spread (max − min) and {LIVE_FLOOR_PCT:g} % of the recorded mean"),
+    return dict(runs=n, agree=agree, holds=n > 0 and agree == n, floor_pct=LIVE_FLOOR_PCT, rule=live_rule(),
                 kernel=kernel_info()["kernel"], recorded_kernel=rec_kernel,
                 disagree=", ".join(check.loc[~check["agrees"].astype(bool), "run"]) if n else "")
 
@@ -590,7 +778,7 @@ class KernelRuns:
         t1 = self.live_rows.get("table1")
         if t1 is not None and len(t1):
             runs = self.table1()
-            parts.append(live_check(t1, runs[runs.source == "recorded"]))
+            parts.append(live_check(t1, runs[runs.source == "recorded"], history=self.recording.history))
         return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=LIVE_CHECK_COLUMNS)
 
     def live_summary(self) -> dict | None:
@@ -613,7 +801,11 @@ class KernelRuns:
             phrase = (f"{s['agree']} of {s['runs']} live runs agree with the recorded ones ({s['rule']}); outside "
                       f"the band: {s['disagree']} — a finding about this machine or kernel ({s['kernel']}; the "
                       f"recording's: {s['recorded_kernel']}), not hidden; the verdicts above come from the recording")
-        return {"tb_total_minutes": self.live_seconds / 60, "tb_live_runs": self.n_live,
+        bt = band_backtest(self.recording) if self.p["live"] == "subset" else pd.DataFrame(columns=["inside", "commit"])
+        n_exec = len(set(executions(self.recording).commit)) if self.p["live"] == "subset" else 0
+        return {"tb_live_backtest_inside": int(bt.inside.sum()), "tb_live_backtest_total": len(bt),
+                "tb_live_executions": n_exec,
+                "tb_total_minutes": self.live_seconds / 60, "tb_live_runs": self.n_live,
                 "tb_recorded_runs": int(pl["from the recording"].sum()), "tb_runs_phrase": self.describe(),
                 "tb_live_checked": 0 if s is None else s["runs"], "tb_live_agree": 0 if s is None else s["agree"],
                 "tb_live_phrase": phrase, "tb_live_floor_pct": LIVE_FLOOR_PCT}
@@ -622,5 +814,7 @@ class KernelRuns:
 __all__ = ["DATA_DIR", "FILES", "PROVENANCE", "LIVE_MODES", "LIVE_FLOOR_PCT", "PARAMETERS", "LIVE_PARAMETERS",
            "SOURCES", "LIVE_CHECK_COLUMNS", "arabi_warmup_s", "calibration_keys", "table1_jobs", "fixed_buffer_jobs",
            "arabi_jobs", "run_key", "job_key", "same", "find", "Recording", "empty_recording", "load",
-           "chapter_parameters", "record", "verify_files", "agreement_band", "live_check", "live_summary",
+           "chapter_parameters", "record", "write_history", "verify_files", "TABLE1_PARAMETERS", "HISTORY",
+           "HISTORY_COLUMNS", "stored_gains", "history_from_git", "executions", "band_backtest", "agreement_band", "outside_chance", "live_check",
+           "live_rule", "live_summary",
            "KernelRuns"]
