@@ -589,8 +589,8 @@ class KernelRuns:
     :data:`LIVE_PARAMETERS`, e.g. the notebook's ``globals()``); ``recording``: default :func:`load` (read only
     with ``live="subset"``).  Each of :meth:`calibration`, :meth:`table1`, :meth:`fixed_buffers`, :meth:`arabi`
     runs what must run live (once, on its first call) and returns the rows in the order of the jobs, each with
-    ``source`` ``"recorded"`` or ``"live"``; the live subset's own runs are in :attr:`live_rows` (``source``
-    ``"live check"``).  :attr:`live_seconds` is the real time spent in live runs."""
+    ``source`` ``"recorded"`` or ``"live"``; the live subset's own runs are in ``live_rows`` (``source``
+    ``"live check"``).  ``live_seconds`` is the real time spent in live runs."""
 
     def __init__(self, parameters, *, recording: Recording | None = None):
         missing = [k for k in PARAMETERS + LIVE_PARAMETERS if k not in parameters]
