@@ -155,6 +155,24 @@ def test_a_changed_parameter_runs_what_is_not_recorded_live(change, live_table1,
         assert "ran live" in kr.describe() and all(f"`{k}`" in kr.describe() for k in change)
 
 
+@pytest.mark.parametrize("change, experiment", [
+    (dict(arabi_duration_s=10.0), "Arabi"), (dict(fixed_buffer_bytes=8 << 20), "Table I, fixed buffers"),
+    (dict(calib_ping_count=50), "calibration (rates)"), (dict(calib_one_way_ms=10.0), "calibration (rates)")])
+def test_the_other_experiments_never_serve_mismatched_records(change, experiment, fake_kernel):
+    kr = rd.KernelRuns({**FULL, **LIVE, **change}, recording=_recording(FULL))
+    plan = kr.plan()
+    assert plan.loc[experiment, "from the recording"] == 0 and plan.loc[experiment, "live (not recorded)"] > 0
+    others = plan.drop(index=experiment)
+    assert (others["live (not recorded)"] == 0).all() and kr.mismatched_parameters() == list(change)
+    if experiment == "calibration (rates)":
+        pings, rates = kr.calibration()
+        assert (rates.source == "live").all() and (pings.source == "live").all()
+        assert plan.loc[experiment, "live beside the recording"] == 0     # nothing recorded to compare with
+    else:
+        rows = kr.arabi() if experiment == "Arabi" else kr.fixed_buffers()
+        assert (rows.source == "live").all()
+
+
 def test_one_tampered_record_is_not_served(fake_kernel):
     rec = _recording(FULL)
     i = rec.table1.index[(rec.table1.kind == "mptcp") & (rec.table1.delta_s == 0.5)][0]
