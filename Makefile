@@ -49,7 +49,7 @@ export TIMEFORMAT := ::: step took %0Rs
 NB_TIMEOUT ?= 1200
 PYTEST_ARGS ?=
 
-.PHONY: help venv testbed papers-sim papers-sim-if-compiler papers-sim-data book book-quick test test-unit test-nbval test-browser notebooks bench clean distclean
+.PHONY: help venv testbed testbed-record papers-sim papers-sim-if-compiler papers-sim-data book book-quick test test-unit test-nbval test-browser notebooks bench clean distclean
 
 help: ## list the targets
 	@echo "cmtlab — make targets:"
@@ -94,6 +94,11 @@ $(DELAYLINE): lib/cmtlab/testbed/delayline.c
 	$(TESTBED_CC) -O2 -Wall -Wextra -o $@.tmp$$$$ $< && mv -f $@.tmp$$$$ $@  # atomic: a running delay line keeps its file
 
 testbed: $(DELAYLINE) ## build the TUN delay line of cmtlab.testbed (C)
+
+# The Linux chapter's full-profile kernel runs, recorded with their provenance (cmtlab.testbed.recorded): the
+# book's full profile reads them and re-runs a live subset. Root, about 12 minutes of real time.
+testbed-record: $(STAMP) $(DELAYLINE) ## re-run the Linux chapter's kernel runs (full profile, root, ~12 min) into data/testbed/
+	time $(NOBARS) $(BIN)/python -m cmtlab.testbed.record
 
 # ---------------------------------------------------------------- the papers' simulator (cmtlab.papers_sim)
 # ns-3.7 + the Chihani-Collange MPTCP model, built without waf from the sha256-pinned archives in

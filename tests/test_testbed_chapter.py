@@ -56,6 +56,36 @@ def test_calibration_summary_and_tables():
         chapter.calibration_summary(pings.iloc[:0], rates)
 
 
+def test_calibration_tables_show_the_source_of_each_row():
+    """Recorded rows and the live subset's re-runs of the same rate: one row per rate and source, by rate."""
+    pings = pd.DataFrame({"rate_bps": [2e6, 2e6, 20e6, 20e6, 20e6], "error_s": np.array([0.1, 0.3, 0.2, 0.4, 0.9]) / 1e3,
+                          "source": ["recorded", "recorded", "recorded", "recorded", "live check"]})
+    pt = chapter.ping_table(pings.iloc[[2, 3, 0, 1, 4]])
+    assert list(pt.index) == ["2 Mbit/s", "20 Mbit/s", "20 Mbit/s"]
+    assert list(pt["source"]) == ["recorded", "recorded", "live check"] and list(pt["echoes"]) == [2, 2, 1]
+    assert pt["max (ms)"].tolist() == pytest.approx([0.3, 0.4, 0.9])
+    rates = pd.DataFrame({"path0_rate_bps": [20e6, 2e6, 20e6], "ideal_goodput_bps": [19.3e6, 1.93e6, 19.3e6],
+                          "throughput_bps": [19.2e6, 1.9e6, 19.0e6], "rate_error": [-0.005, -0.015, -0.016],
+                          "sub0_queue_drops": [0, 0, 1], "source": ["recorded", "recorded", "live check"]})
+    rt = chapter.rate_table(rates)
+    assert list(rt["rate (Mbit/s)"]) == [2, 20, 20] and list(rt["source"]) == ["recorded", "recorded", "live check"]
+    assert list(rt.columns[:2]) == ["rate (Mbit/s)", "source"]
+
+
+def test_live_check_table_in_words():
+    from cmtlab.testbed import recorded
+    check = pd.DataFrame([["reno, MPTCP, Δ = 0 ms", 3, 21, 18.0, 18.4, 17.6, 18.8, 17.5, 89.6, 75.9, 8.3, False],
+                          ["reno, TCP on the best path", 3, 0, 9.5, 9.7, 9.3, 9.9, 9.6, np.nan, np.nan, 50.0, True],
+                          ["cubic, MPTCP, Δ = 0 ms", 3, 21, 18.0, 18.4, 17.6, 18.8, 18.0, 89.6, np.nan, 8.3, True]],
+                         columns=recorded.LIVE_CHECK_COLUMNS)
+    t = chapter.live_check_table(check)
+    assert list(t["band (Mbit/s)"]) == ["17.60–18.80", "9.30–9.90", "17.60–18.80"]
+    assert list(t["stored runs (recorded + earlier)"]) == ["3 + 21", "3 + 0", "3 + 21"]
+    assert list(t["gain, recorded / live (%)"]) == ["90 / 76", "—", "90 / —"]
+    assert list(t["same kernel outside (%)"]) == ["≤ 8", "≤ 50", "≤ 8"]
+    assert list(t["verdict"]) == ["outside the band", "agrees", "agrees"]
+
+
 def test_gains_table_keeps_the_columns_the_stored_table_is_read_by():
     g = ex.gains(_runs(FULL, reps=2))
     shown = chapter.gains_table(g)

@@ -50,10 +50,11 @@ def test_on_the_chapters_stored_kernel_gains():
     # the kernel runs in real time, so the stored numbers vary between executions: the verdicts asserted here are
     # those that held on every execution so far (Δ = 0: 97 vs 94 %; Δ = 500 ms RTT reading: about 51 vs 23 %)
     assert v["MPTCP gain over best-path TCP, Δ = 0 ms"] == "reproduced"
-    # Δ = 100 ms: 96–98 % vs 89 %, near the 10 % edge (97.9 %): reproduced or, with a wide CI, undecided
+    # Δ = 100 ms: 96–99 % vs 89 %, at the 10 % edge (97.9 %): reproduced, partly (the recording of data/testbed/:
+    # Reno one-way 99.3 % over 3 runs within 0.1 pp) or, with a wide CI, undecided
     for reading in ("RTT", "one-way"):
         assert v[f"MPTCP gain over best-path TCP, Δ = 100 ms (Δ as {reading} difference)"].startswith(
-            ("reproduced", "undecided")), reading
+            ("reproduced", "partly", "undecided")), reading
     assert v["MPTCP gain over best-path TCP, Δ = 500 ms (Δ as RTT difference)"] == "not reproduced"
     # one-way reading: negative gains (-11 % to -21 %) vs 23 %; one run far off widens the CI over 3 runs
     assert v["MPTCP gain over best-path TCP, Δ = 500 ms (Δ as one-way difference)"].startswith(("not reproduced", "undecided"))

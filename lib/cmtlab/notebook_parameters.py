@@ -21,6 +21,11 @@ PROBABILITY = Real(0, 1, hi_open=True)
 BYTES = Int(1, 10**10, unit="bytes")
 
 
+def _testbed_live_modes():
+    from .testbed.recorded import LIVE_MODES
+    return LIVE_MODES
+
+
 def _alheid_presets():
     from .alheid.experiments import PRESETS
     return tuple(PRESETS)
@@ -216,7 +221,13 @@ SPECS: dict[str, NotebookSpec] = {
              arabi_duration_s=Real(0, 600, lo_open=True, unit="s (real time per run)"),
              sim_reordering=Choice(_registry("reordering")),
              sim_options=Mapping(),
-             sim_buffer_mib=Seq(Real(0, 1024, lo_open=True, unit="MiB"), unique=True)),
+             sim_buffer_mib=Seq(Real(0, 1024, lo_open=True, unit="MiB"), unique=True),
+             live=Choice(_testbed_live_modes),
+             live_calib_rates_mbps=Seq(Real(0, 1000, lo_open=True, unit="Mbit/s"), min_len=0, unique=True),
+             live_congestions=Seq(Text(r"[a-z0-9_]{1,15}", "a kernel congestion control name like 'reno' or 'cubic'"),
+                                  min_len=0, unique=True),
+             live_deltas_ms=Seq(Real(0, 9_990, unit="ms"), min_len=0, unique=True),
+             live_repetitions=Int(0, 100, unit="(first repetitions of each live cell)")),
         [Rule(("warmup_s", "duration_s"), lambda p: p["warmup_s"] < p["duration_s"],
               "warmup_s must be < duration_s (the goodput is measured after the warm-up)"),
          Rule(("base_one_way_ms", "deltas_ms", "fixed_buffer_deltas_ms"),

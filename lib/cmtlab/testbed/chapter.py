@@ -1,11 +1,12 @@
 """The chapter "The Linux kernel's MPTCP as reference" (library side of ``notebooks/linux-mptcp-validation.ipynb``).
 
 The chapter drives the kernel through :mod:`cmtlab.testbed.experiments` (calibration, Alheid et al.'s
-Table I, Linux column, one Arabi scenario) and the simulator configured like the
+Table I, Linux column, one Arabi scenario) — recorded in ``data/testbed/`` with a live subset beside the
+recording, or all live (:class:`cmtlab.testbed.recorded.KernelRuns`) — and the simulator configured like the
 kernel (:func:`cmtlab.testbed.experiments.simulate_like_kernel`); this module turns what those return
 into the tables the page shows, the numbers its prose glues (``tb_*`` keys, read by the book and by
 :func:`cmtlab.alheid.table1.kernel_gains_from_chapter`) and the simulator's hypotheses.  Everything
-here except :func:`start`, :func:`fixed_buffer_runs`, :func:`simulator_column`, :func:`hypotheses` and
+here except :func:`start`, :func:`simulator_column`, :func:`hypotheses` and
 :func:`arabi_beside_simulator` is a pure function of the run tables, so it is unit-tested on small synthetic frames; the verdicts come
 from :func:`cmtlab.testbed.comparison.comparison`.
 
@@ -86,22 +87,37 @@ def start() -> dict:
 
 
 # ---------------------------------------------------------------- calibration
+def _rate_label(rate_bps: float) -> str:
+    return f"{rate_bps / 1e6:g} Mbit/s"
+
+
 def ping_table(pings: pd.DataFrame) -> pd.DataFrame:
     """Per configured rate: echoes and the ping RTT error (measured − expected) in ms — median, mean, min,
-    99th percentile, max.  ``pings``: the first table of :func:`cmtlab.testbed.experiments.calibrate`."""
-    s = pings.groupby("rate_bps").error_s.describe(percentiles=[0.5, 0.99])[["count", "50%", "mean", "min", "99%", "max"]]
+    99th percentile, max.  ``pings``: the first table of :func:`cmtlab.testbed.experiments.calibrate`; with a
+    ``source`` column (:class:`cmtlab.testbed.recorded.KernelRuns`) one row per rate and source, the source
+    shown first."""
+    keys = ["rate_bps", "source"] if "source" in pings else ["rate_bps"]
+    s = pings.groupby(keys, sort=False).error_s.describe(percentiles=[0.5, 0.99])[["count", "50%", "mean", "min", "99%", "max"]]
     s[["50%", "mean", "min", "99%", "max"]] *= 1e3
-    s.index = [f"{r / 1e6:g} Mbit/s" for r in s.index]
     s.columns = ["echoes", "median error (ms)", "mean error (ms)", "min (ms)", "99th pct (ms)", "max (ms)"]
+    if "source" in pings:
+        s.insert(0, "source", [src for _, src in s.index])
+        s = s.iloc[np.argsort([rate for rate, _ in s.index], kind="stable")]
+    s.index = [_rate_label(k[0] if isinstance(k, tuple) else k) for k in s.index]
     return s
 
 
 def rate_table(rates: pd.DataFrame) -> pd.DataFrame:
     """Per configured rate: the ideal TCP goodput (payload share 1448/1500), the measured one, the error (%)
-    and the queue drops.  ``rates``: the second table of :func:`cmtlab.testbed.experiments.calibrate`."""
-    return pd.DataFrame({"rate (Mbit/s)": rates.path0_rate_bps / 1e6, "ideal goodput (Mbit/s)": rates.ideal_goodput_bps / 1e6,
-                         "measured (Mbit/s)": rates.throughput_bps / 1e6, "error (%)": 100 * rates.rate_error,
-                         "queue drops": rates.sub0_queue_drops}).reset_index(drop=True)
+    and the queue drops.  ``rates``: the second table of :func:`cmtlab.testbed.experiments.calibrate` (with a
+    ``source`` column: shown first, rows ordered by rate)."""
+    t = pd.DataFrame({"rate (Mbit/s)": rates.path0_rate_bps / 1e6, "ideal goodput (Mbit/s)": rates.ideal_goodput_bps / 1e6,
+                      "measured (Mbit/s)": rates.throughput_bps / 1e6, "error (%)": 100 * rates.rate_error,
+                      "queue drops": rates.sub0_queue_drops})
+    if "source" in rates:
+        t.insert(1, "source", rates.source)
+        t = t.sort_values("rate (Mbit/s)", kind="stable")
+    return t.reset_index(drop=True)
 
 
 def calibration_summary(pings: pd.DataFrame, rates: pd.DataFrame) -> dict:
@@ -120,6 +136,27 @@ def calibration_glue(cal: dict) -> dict:
     """The prose's calibration numbers from :func:`calibration_summary`."""
     return {"tb_ping_err_ms": cal["ping_median_ms"], "tb_ping_err_max_ms": cal["ping_max_ms"],
             "tb_rate_err_max_pct": cal["rate_error_max_pct"]}
+
+
+def live_check_table(check: pd.DataFrame) -> pd.DataFrame:
+    """:func:`cmtlab.testbed.recorded.live_check` as shown: the stored runs as "recorded + earlier", their range
+    and the band as "low–high" (Mbit/s), the gains as "recorded / live" (%), the chance that a run of the same
+    kernel falls outside the stored range (%, at most), the verdict in words."""
+    def span(lo, hi):
+        return f"{lo:.2f}–{hi:.2f}"
+
+    def gains(r):
+        return "—" if not np.isfinite(r["recorded gain (%)"]) else \
+            f"{r['recorded gain (%)']:.0f} / " + ("—" if not np.isfinite(r["live gain (%)"]) else f"{r['live gain (%)']:.0f}")
+    return pd.DataFrame({
+        "run": check["run"],
+        "stored runs (recorded + earlier)": [f"{a} + {b}" for a, b in zip(check["recorded runs"], check["earlier runs"])],
+        "stored (Mbit/s)": [span(a, b) for a, b in zip(check["stored min (Mbit/s)"], check["stored max (Mbit/s)"])],
+        "band (Mbit/s)": [span(a, b) for a, b in zip(check["band low (Mbit/s)"], check["band high (Mbit/s)"])],
+        "live (Mbit/s)": [f"{v:.2f}" for v in check["live (Mbit/s)"]],
+        "gain, recorded / live (%)": [gains(r) for _, r in check.iterrows()],
+        "same kernel outside (%)": [f"≤ {v:.0f}" for v in check["outside chance (%)"]],
+        "verdict": ["agrees" if a else "outside the band" for a in check["agrees"]]})
 
 
 # ---------------------------------------------------------------- Table I on the kernel
@@ -187,20 +224,6 @@ def far_diagnostics(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------- fixed socket buffers
-def fixed_buffer_runs(deltas_ms, meanings, *, buffer_bytes: int, duration_s: float, warmup_s: float, rate_mbps: float,
-                      base_one_way_ms: float, queue_packets: int) -> pd.DataFrame | None:
-    """Table I re-run on the kernel (Reno, one repetition) at ``deltas_ms`` with fixed send and receive buffers
-    of ``buffer_bytes`` (``SO_SNDBUFFORCE``/``SO_RCVBUFFORCE``); None when ``deltas_ms`` is empty."""
-    from . import KernelSettings
-
-    if not len(deltas_ms):
-        return None
-    fixed = KernelSettings(sndbuf_bytes=buffer_bytes, rcvbuf_bytes=buffer_bytes)
-    return ex.alheid_table1(np.array(deltas_ms, dtype=float) / 1e3, meanings, ["reno"], repetitions=1,
-                            duration_s=duration_s, warmup_s=warmup_s, rate_bps=rate_mbps * 1e6,
-                            base_one_way_s=base_one_way_ms / 1e3, queue_packets=queue_packets, settings=fixed)
-
-
 def _fixed_gains(runs_fixed: pd.DataFrame, meanings) -> pd.DataFrame:
     gf = ex.gains(runs_fixed)
     return gf[(gf.delta_ms > 0) | (gf.meaning == meanings[0])]
@@ -451,8 +474,8 @@ def hypotheses_glue(hyp: pd.DataFrame) -> dict:
 
 __all__ = ["GLUED_DELTAS_MS", "GLUED_CONGESTIONS", "FAR_DELTA_MS", "GAINS_COLUMNS", "DIAGNOSTIC_COLUMNS",
            "AGREEMENT_COLUMNS", "HYPOTHESES", "ARABI_RATE_BPS", "glue_values", "start", "ping_table", "rate_table",
-           "calibration_summary", "calibration_glue", "gains_table", "closer_reading", "hol_phrase", "table1_glue",
-           "far_diagnostics", "fixed_buffer_runs", "fixed_buffer_table", "fixed_buffer_glue", "arabi_table",
+           "calibration_summary", "calibration_glue", "live_check_table", "gains_table", "closer_reading", "hol_phrase", "table1_glue",
+           "far_diagnostics", "fixed_buffer_table", "fixed_buffer_glue", "arabi_table",
            "arabi_side_table", "arabi_glue", "arabi_beside_simulator", "simulator_column", "simulator_status", "packet_size_table",
            "side_by_side", "agreement_table", "agreement_glue", "hypothesis_cases", "hypotheses", "hypotheses_table",
            "hypotheses_glue"]

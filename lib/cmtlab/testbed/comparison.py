@@ -68,7 +68,7 @@ def _cell(row) -> str:
 
 def comparison(g: pd.DataFrame, *, deltas_ms, meanings, setup: dict, sim_g: pd.DataFrame | None = None,
                sim_label: str = "cmtlab.sim like the kernel", agree: pd.DataFrame | None = None,
-               calibration: dict | None = None, primary: str = "reno") -> Comparison:
+               calibration: dict | None = None, primary: str = "reno", live: dict | None = None) -> Comparison:
     """The chapter's table.
 
     ``g``: the kernel's gains (columns ``congestion``, ``meaning``, ``delta_ms``, ``gain_pct``, and for
@@ -76,14 +76,16 @@ def comparison(g: pd.DataFrame, *, deltas_ms, meanings, setup: dict, sim_g: pd.D
     ``agree``: :func:`cmtlab.testbed.experiments.agreement` (``delta_ms``, ``meaning``, ``diff_pp``,
     ``goodput_ratio``); ``calibration``: ``ping_median_ms``, ``ping_p99_ms``, ``ping_max_ms``,
     ``rate_error_max_pct``, ``max_rate_mbps``; ``setup``: ``rate_mbps``, ``base_one_way_ms``,
-    ``queue_packets``, ``duration_s``, ``warmup_s``, ``repetitions``.
+    ``queue_packets``, ``duration_s``, ``warmup_s``, ``repetitions`` (and optionally ``source``: where the kernel
+    runs come from, e.g. "recorded on kernel …"); ``live``: :func:`cmtlab.testbed.recorded.live_summary` of the live
+    runs re-run beside the recorded ones (a check of this book, never a verdict's input).
     """
     t = Comparison()
     t.add_input("two equal-rate paths, Δ = 0/100/500 ms", where="sec. IV.A, Table I",
                 paper="Table I (rates, delays, queue not stated)",
                 ours=f"2 × {setup['rate_mbps']:g} Mbit/s, best path {2 * setup['base_one_way_ms']:g} ms RTT, "
                      f"{setup['queue_packets']} packet queues, {setup['duration_s']:g} s runs ({setup['warmup_s']:g} s "
-                     f"warm-up), {setup['repetitions']} repetitions")
+                     f"warm-up), {setup['repetitions']} repetitions" + (f"; {setup['source']}" if setup.get("source") else ""))
     others = sorted(set(g.congestion) - {primary})
     for d in deltas_ms:
         for meaning in meanings:
@@ -129,6 +131,15 @@ def comparison(g: pd.DataFrame, *, deltas_ms, meanings, setup: dict, sim_g: pd.D
                         note="the long path sees a few round trips per run: one loss episode moves the gain by tens "
                              "of pp; the one-way case needs a connection-level buffer limit of a few MiB in the "
                              "simulator to turn negative as on the kernel (see the hypotheses table).")
+    if live is not None:
+        outside = f"; outside: {live['disagree']}" if live["disagree"] else ""
+        t.add_check("live kernel runs on this machine agree with the recorded runs of the same cells",
+                    target="each live goodput inside its band (this book's rule)",
+                    ours=f"{live['agree']} of {live['runs']} inside{outside}; this kernel {live['kernel']}, "
+                         f"recorded on {live['recorded_kernel']}",
+                    holds=live["holds"], rule=f"{live['rule']}: all inside → met",
+                    note="the verdicts above come from the recorded runs; a live run outside its band is a finding "
+                         "about this machine or kernel, shown, not hidden")
     if calibration is not None:
         c = calibration
         t.add_check(f"delay line precision: ping RTT error < {PING_P99_MS:g} ms (99 % of echoes), TCP goodput within "

@@ -18,6 +18,8 @@ experiment's keys; the gains are computed from those rows.
 from __future__ import annotations
 
 import dataclasses
+import os
+import time
 
 import numpy as np
 import pandas as pd
@@ -32,23 +34,44 @@ ALHEID_TABLE1_NS3_GAIN_PCT = {0.0: 90.0, 0.1: 80.0, 0.5: 20.0}
 MEANINGS = ("rtt", "one_way")
 
 
+#: The columns that say which calibration a row belongs to (one per argument of :func:`calibrate_rate`).
+CALIBRATION_KEYS = ("calib_rate_bps", "calib_one_way_s", "calib_ping_count", "calib_duration_s", "calib_warmup_s")
+
+
+def calibrate_rate(rate_bps: float, one_way_delay_s: float = 0.02, *, ping_count: int = 50, duration_s: float = 3.0,
+                   warmup_s: float = 1.0, provenance: bool = False) -> tuple[pd.DataFrame, dict]:
+    """One rate of :func:`calibrate`: (its echoes, its goodput row), both carrying :data:`CALIBRATION_KEYS`
+    (``provenance``: and ``recorded_unix_s``, ``load1_before``, ``load1_after``)."""
+    keys = dict(zip(CALIBRATION_KEYS, (float(rate_bps), float(one_way_delay_s), int(ping_count), float(duration_s),
+                                       float(warmup_s))))
+    extra = dict(load1_before=os.getloadavg()[0]) if provenance else {}
+    p = path(rate_bps, one_way_delay_s)
+    rtts = ping(p, count=ping_count, interval_s=0.02)
+    exp = expected_ping_rtt_s(p)
+    pings = pd.DataFrame({"rate_bps": rate_bps, "configured_rtt_s": 2 * one_way_delay_s,
+                          "expected_rtt_s": exp, "rtt_s": rtts, "error_s": rtts - exp, **keys})
+    r = run_transfer([path(rate_bps, one_way_delay_s / 2)], KernelSettings(congestion="reno"), mptcp=False,
+                     duration_s=duration_s, warmup_s=warmup_s)
+    ideal = tcp_goodput_bps(rate_bps)
+    if provenance:
+        extra.update(load1_after=os.getloadavg()[0], recorded_unix_s=time.time())
+        pings = pings.assign(**extra)
+    row = {**keys, **extra, **r.to_row(), "ideal_goodput_bps": ideal, "rate_error": r.throughput_bps / ideal - 1}
+    return pings, row
+
+
 def calibrate(rates_bps=(5e6, 10e6, 20e6), one_way_delay_s: float = 0.02, *, ping_count: int = 50,
-              duration_s: float = 3.0, warmup_s: float = 1.0, progress_bar: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:
+              duration_s: float = 3.0, warmup_s: float = 1.0, progress_bar: bool = True,
+              provenance: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(ping table, goodput table).  Ping: ICMP echoes over an idle path of each rate (errors vs
     both one-way delays + serialisation).  Goodput: one single-path Reno flow per rate, queue one
-    BDP, goodput over [warmup_s, duration_s] vs the payload share of the rate (1448/1500)."""
+    BDP, goodput over [warmup_s, duration_s] vs the payload share of the rate (1448/1500).
+    Every row carries :data:`CALIBRATION_KEYS` (:func:`calibrate_rate`)."""
     pings, rates = [], []
     for rate in progress(list(rates_bps), desc="calibration", unit="rate", enabled_=progress_bar):
-        p = path(rate, one_way_delay_s)
-        rtts = ping(p, count=ping_count, interval_s=0.02)
-        exp = expected_ping_rtt_s(p)
-        pings.append(pd.DataFrame({"rate_bps": rate, "configured_rtt_s": 2 * one_way_delay_s,
-                                   "expected_rtt_s": exp, "rtt_s": rtts, "error_s": rtts - exp}))
-        r = run_transfer([path(rate, one_way_delay_s / 2)], KernelSettings(congestion="reno"), mptcp=False,
-                         duration_s=duration_s, warmup_s=warmup_s)
-        row = r.to_row()
-        ideal = tcp_goodput_bps(rate)
-        row.update(ideal_goodput_bps=ideal, rate_error=r.throughput_bps / ideal - 1)
+        pi, row = calibrate_rate(rate, one_way_delay_s, ping_count=ping_count, duration_s=duration_s,
+                                 warmup_s=warmup_s, provenance=provenance)
+        pings.append(pi)
         rates.append(row)
     return pd.concat(pings, ignore_index=True), pd.DataFrame(rates)
 
@@ -65,19 +88,21 @@ def table1_paths(delta_s: float, meaning: str = "rtt", *, rate_bps: float = 10e6
             path(rate_bps, base_one_way_s + extra, queue_packets=queue_packets)]
 
 
-def alheid_table1(deltas_s=(0.0, 0.1, 0.5), meanings=MEANINGS, congestions=("reno", "cubic"), *,
-                  repetitions: int = 3, duration_s: float = 12.0, warmup_s: float = 2.0, rate_bps: float = 10e6,
-                  base_one_way_s: float = 0.01, queue_packets: int = 100, settings: KernelSettings | None = None,
-                  progress_bar: bool = True) -> pd.DataFrame:
-    """All runs of Table I on the kernel: per congestion control, ``repetitions`` single-path TCP
-    runs on the best path (path 0) and MPTCP runs for every (meaning, Δ) (Δ = 0 once)."""
+def table1_jobs(deltas_s=(0.0, 0.1, 0.5), meanings=MEANINGS, congestions=("reno", "cubic"), *,
+                repetitions: int = 3, duration_s: float = 12.0, warmup_s: float = 2.0, rate_bps: float = 10e6,
+                base_one_way_s: float = 0.01, queue_packets: int = 100,
+                settings: KernelSettings | None = None) -> list[dict]:
+    """The runs of Table I as jobs (nothing runs): per congestion control, ``repetitions`` single-path TCP
+    runs on the best path (path 0) and MPTCP runs for every (meaning, Δ) (Δ = 0 once).  A job is
+    ``{"labels": {congestion, rep, kind, meaning, delta_s}, "run": run_transfer's arguments}`` (:func:`run_jobs`
+    runs them; :mod:`cmtlab.testbed.recorded` finds them in recorded runs)."""
     if repetitions < 1:
         raise ValueError(f"repetitions must be >= 1, got {repetitions!r}")
     base = settings or KernelSettings()
     jobs = []
     for cc in congestions:
         for rep in range(repetitions):
-            jobs.append(dict(congestion=cc, rep=rep, kind="tcp", meaning="-", delta_s=0.0))
+            labels = [dict(congestion=cc, rep=rep, kind="tcp", meaning="-", delta_s=0.0)]
             done = set()
             for meaning in meanings:
                 for d in deltas_s:
@@ -85,18 +110,58 @@ def alheid_table1(deltas_s=(0.0, 0.1, 0.5), meanings=MEANINGS, congestions=("ren
                     if key in done:
                         continue
                     done.add(key)
-                    jobs.append(dict(congestion=cc, rep=rep, kind="mptcp", meaning=key[1] if d else "both", delta_s=d))
+                    labels.append(dict(congestion=cc, rep=rep, kind="mptcp", meaning=key[1] if d else "both",
+                                       delta_s=float(d)))
+            for lab in labels:
+                paths = table1_paths(lab["delta_s"], "rtt" if lab["meaning"] in ("both", "-") else lab["meaning"],
+                                     rate_bps=rate_bps, base_one_way_s=base_one_way_s, queue_packets=queue_packets)
+                mptcp = lab["kind"] == "mptcp"
+                jobs.append(dict(labels=lab, run=dict(paths=paths if mptcp else paths[:1],
+                                                      settings=dataclasses.replace(base, congestion=cc), mptcp=mptcp,
+                                                      duration_s=duration_s, warmup_s=warmup_s, seed=rep)))
+    return jobs
+
+
+def run_jobs(jobs, *, desc: str = "kernel runs", attempts: int = 1, provenance: bool = False,
+             progress_bar: bool = True) -> pd.DataFrame:
+    """Run every job of :func:`table1_jobs` / :func:`arabi_jobs` on the kernel, one after another; one row per job:
+    its labels, ``warmup_s`` and :meth:`cmtlab.testbed.TestbedResult.to_row`.  A run whose endpoint fails is retried
+    up to ``attempts`` times (then RuntimeError naming the job).  ``provenance``: also the machine's 1-minute load
+    average before and after the run (``load1_before``, ``load1_after``), when it ended (``recorded_unix_s``) and
+    its attempts (``attempts``, ``failed_attempts``) — what a recording keeps."""
+    if not isinstance(attempts, int) or attempts < 1:
+        raise ValueError(f"attempts must be an integer >= 1, got {attempts!r}")
     rows = []
-    for job in progress(jobs, desc="Table I (kernel)", unit="run", enabled_=progress_bar):
-        ks = dataclasses.replace(base, congestion=job["congestion"])
-        paths = table1_paths(job["delta_s"], "rtt" if job["meaning"] in ("both", "-") else job["meaning"],
-                             rate_bps=rate_bps, base_one_way_s=base_one_way_s, queue_packets=queue_packets)
-        if job["kind"] == "tcp":
-            paths = paths[:1]
-        r = run_transfer(paths, ks, mptcp=job["kind"] == "mptcp", duration_s=duration_s, warmup_s=warmup_s,
-                         seed=job["rep"])
-        rows.append({**job, "warmup_s": warmup_s, **r.to_row()})
+    for job in progress(list(jobs), desc=desc, unit="run", enabled_=progress_bar):
+        load0 = os.getloadavg()[0]
+        errors = []
+        for _ in range(attempts):
+            try:
+                r = run_transfer(**job["run"])
+                break
+            except RuntimeError as exc:  # e.g. an endpoint killed on a loaded machine
+                if attempts == 1:
+                    raise
+                errors.append(str(exc)[:200])
+        else:
+            raise RuntimeError(f"kernel run {job['labels']} failed {attempts} times: {errors}")
+        row = {**job["labels"], "warmup_s": job["run"]["warmup_s"]}
+        if provenance:
+            row.update(load1_before=load0, load1_after=os.getloadavg()[0], recorded_unix_s=time.time(),
+                       attempts=len(errors) + 1, failed_attempts=" | ".join(errors))
+        rows.append({**row, **r.to_row()})
     return pd.DataFrame(rows)
+
+
+def alheid_table1(deltas_s=(0.0, 0.1, 0.5), meanings=MEANINGS, congestions=("reno", "cubic"), *,
+                  repetitions: int = 3, duration_s: float = 12.0, warmup_s: float = 2.0, rate_bps: float = 10e6,
+                  base_one_way_s: float = 0.01, queue_packets: int = 100, settings: KernelSettings | None = None,
+                  progress_bar: bool = True) -> pd.DataFrame:
+    """All runs of Table I on the kernel (:func:`table1_jobs`, run by :func:`run_jobs`)."""
+    jobs = table1_jobs(deltas_s, meanings, congestions, repetitions=repetitions, duration_s=duration_s,
+                       warmup_s=warmup_s, rate_bps=rate_bps, base_one_way_s=base_one_way_s,
+                       queue_packets=queue_packets, settings=settings)
+    return run_jobs(jobs, desc="Table I (kernel)", progress_bar=progress_bar)
 
 
 def gains(runs: pd.DataFrame) -> pd.DataFrame:
@@ -136,17 +201,24 @@ def arabi_paths(queue_packets: int = 100):
     return [path(5e6, 0.1, queue_packets=queue_packets), path(2e6, 0.1, queue_packets=queue_packets)]
 
 
+def arabi_jobs(*, repetitions: int = 3, duration_s: float = 12.0, warmup_s: float = 2.0, congestion: str = "reno",
+               variants=None) -> list[dict]:
+    """The runs of :func:`arabi_runs` as jobs (see :func:`table1_jobs`): labels ``variant``, ``rep``."""
+    if repetitions < 1:
+        raise ValueError(f"repetitions must be >= 1, got {repetitions!r}")
+    variants = variants or ARABI_VARIANTS
+    return [dict(labels=dict(variant=name, rep=rep),
+                 run=dict(paths=arabi_paths(), settings=KernelSettings(congestion=congestion, **variants[name]),
+                          mptcp=True, duration_s=duration_s, warmup_s=warmup_s, seed=rep))
+            for rep in range(repetitions) for name in variants]
+
+
 def arabi_runs(*, repetitions: int = 3, duration_s: float = 12.0, warmup_s: float = 2.0, congestion: str = "reno",
                variants=None, progress_bar: bool = True) -> pd.DataFrame:
     """MPTCP over Arabi's first scenario on the kernel, per option variant and repetition."""
-    variants = variants or ARABI_VARIANTS
-    jobs = [(name, rep) for rep in range(repetitions) for name in variants]
-    rows = []
-    for name, rep in progress(jobs, desc="Arabi (kernel)", unit="run", enabled_=progress_bar):
-        ks = KernelSettings(congestion=congestion, **variants[name])
-        r = run_transfer(arabi_paths(), ks, mptcp=True, duration_s=duration_s, warmup_s=warmup_s, seed=rep)
-        rows.append({"variant": name, "rep": rep, "warmup_s": warmup_s, **r.to_row()})
-    return pd.DataFrame(rows)
+    jobs = arabi_jobs(repetitions=repetitions, duration_s=duration_s, warmup_s=warmup_s, congestion=congestion,
+                      variants=variants)
+    return run_jobs(jobs, desc="Arabi (kernel)", progress_bar=progress_bar)
 
 
 # ---------------------------------------------------------------- the simulator column
