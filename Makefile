@@ -49,7 +49,7 @@ export TIMEFORMAT := ::: step took %0Rs
 NB_TIMEOUT ?= 1200
 PYTEST_ARGS ?=
 
-.PHONY: help venv testbed testbed-record papers-sim papers-sim-if-compiler papers-sim-data book book-quick test test-unit test-nbval test-browser notebooks bench clean distclean
+.PHONY: help venv testbed testbed-record papers-sim papers-sim-if-compiler papers-sim-data alheid-records book book-quick test test-unit test-nbval test-browser notebooks bench clean distclean
 
 help: ## list the targets
 	@echo "cmtlab — make targets:"
@@ -113,6 +113,9 @@ papers-sim-if-compiler: $(STAMP)
 
 papers-sim-data: papers-sim ## re-run the papers' simulator and rewrite its recorded results (data/papers-sim/)
 	time $(NOBARS) $(BIN)/python -m cmtlab.papers_sim record
+
+alheid-records: $(STAMP) ## re-simulate the recorded 30-seed runs of Alheid Figs. 4-5 and Table I (data/alheid/; about an hour on 2 cores)
+	time $(NOBARS) $(BIN)/python -m cmtlab.alheid.records
 
 lint: $(STAMP) ## ruff (ruff.toml: undefined names, unused imports/variables, syntax) over lib, tests, benchmarks, notebooks
 	time $(BIN)/ruff check lib tests benchmarks notebooks

@@ -111,7 +111,13 @@ ALHEID_COMMON = dict(
     alt_seeds=Int(1, 10_000, unit="(runs)"),
     prr_ssthresh=Choice(_prr_rules),
     workers=WORKERS,
+    live_seeds=Int(1, 10_000, unit="(seeds simulated while the page builds)"),
+    use_records=Bool(),
 )
+#: n_seeds >= live_seeds (the live seeds are the first ones).
+ALHEID_LIVE_RULE = Rule(("live_seeds", "n_seeds"), lambda p: p["live_seeds"] <= p["n_seeds"],
+                        "live_seeds must be at most n_seeds (the first live_seeds seeds are simulated, the rest "
+                        "come from the record)")
 
 SPECS: dict[str, NotebookSpec] = {
     "alheid-fig4-table3-distance": NotebookSpec(
@@ -120,7 +126,8 @@ SPECS: dict[str, NotebookSpec] = {
              table_distances_m=Seq(Real(0, 1000, lo_open=True, unit="m"), unique=True),
              recovery_alternative=Choice(_alheid_recovery)),
         [Rule(("table_distances_m", "distances_m"), lambda p: _subset(p["table_distances_m"], p["distances_m"]),
-              "every table_distances_m must be one of distances_m (the table is read from the figure's runs)")]),
+              "every table_distances_m must be one of distances_m (the table is read from the figure's runs)"),
+         ALHEID_LIVE_RULE]),
     "alheid-fig5-table4-pdr": NotebookSpec(
         dict(ALHEID_COMMON,
              pdrs=Seq(PROBABILITY, unique=True),
@@ -129,7 +136,8 @@ SPECS: dict[str, NotebookSpec] = {
         [Rule(("table_pdrs", "pdrs"), lambda p: _subset(p["table_pdrs"], p["pdrs"]),
               "every table_pdrs must be one of pdrs (the table is read from the figure's runs)"),
          Rule(("pdrs",), lambda p: 0.0 in [float(x) for x in p["pdrs"]],
-              "pdrs must include 0.0 (the reference the gains are computed against)")]),
+              "pdrs must include 0.0 (the reference the gains are computed against)"),
+         ALHEID_LIVE_RULE]),
     "alheid-fig6-cwnd": NotebookSpec(dict(
         pdr2=PROBABILITY,
         distance_m=Real(0, 1000, lo_open=True, unit="m"),
@@ -150,7 +158,9 @@ SPECS: dict[str, NotebookSpec] = {
         sensitivity_seeds=N_SEEDS,
         kernel_chapter=Text(r"[\w.-]+\.ipynb", "a notebook file name in notebooks/ (e.g. 'linux-mptcp-validation.ipynb')"),
         workers=WORKERS,
-    )),
+        live_seeds=Int(1, 10_000, unit="(seeds simulated while the page builds)"),
+        use_records=Bool(),
+    ), [ALHEID_LIVE_RULE]),
     "alheid-wifi-model-check": NotebookSpec(
         dict(distances_m=Seq(Real(0, 1000, lo_open=True, unit="m"), unique=True),
              payload_bytes=Int(1, 2200, unit="bytes"),

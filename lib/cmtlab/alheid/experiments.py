@@ -236,8 +236,13 @@ def prr_rule_cases(points, *, cases=fig4_cases, rules=("keep", "cwnd"), **kw) ->
     return out
 
 
-def run(cases, *, seeds, workers=None, progress=True) -> pd.DataFrame:
+def run(cases, *, seeds, workers=None, progress=True, records=None, live_seeds=None) -> pd.DataFrame:
     """Run ``cases`` × ``seeds`` through :func:`cmtlab.sweep.run_sweep` (result cache, process pool).
+
+    With ``records`` (a name of :data:`cmtlab.alheid.records.RECORDED`, ``"fig4"`` or ``"fig5"``), the
+    seeds beyond ``live_seeds`` come from that record where it holds the run, after the live seeds
+    reproduced it exactly (:func:`cmtlab.sweep.recorded.run_with_records`; ``attrs["records"]`` and
+    :func:`cmtlab.sweep.recorded.describe_records` say what was served).
 
     Adds the paper's metrics in its units: ``gthroughput_mbps``, ``ooo_r_pct``, ``ooo_bo_kbyte``,
     ``lu_pct`` (mean over the subflows of goodput / 54 Mbit/s), ``lu_air_pct`` (every packet on
@@ -245,8 +250,18 @@ def run(cases, *, seeds, workers=None, progress=True) -> pd.DataFrame:
     """
     from ..sweep import run_sweep
 
-    df = run_sweep("cmtlab", cases, seeds=list(seeds), workers=workers, progress=progress)
-    return add_metrics(df)
+    if records is None:
+        df = run_sweep("cmtlab", cases, seeds=list(seeds), workers=workers, progress=progress)
+    else:
+        from ..sweep.recorded import run_with_records
+        from .records import load
+
+        df = run_with_records("cmtlab", cases, seeds=list(seeds), records=load(records),
+                              live_seeds=list(live_seeds) if live_seeds is not None else None, workers=workers,
+                              progress=progress)
+    out = add_metrics(df)
+    out.attrs.update(df.attrs)
+    return out
 
 
 def add_metrics(df: pd.DataFrame) -> pd.DataFrame:

@@ -7,8 +7,9 @@ once can be stored and served later, *provided the simulator still produces it*.
 makes that proviso a check rather than a hope:
 
 * :func:`record_runs` simulates scenarios × seeds (through :func:`~cmtlab.sweep.run_sweep`) and
-  writes them to a gzipped JSON-lines file: a header with provenance (simulator, its code version,
-  the UTC time, the git commit, the command that regenerates it) and one result row per run,
+  writes them to a gzipped JSON-lines file: a header with provenance (simulator, its code version
+  — the hash of every source file it runs —, the UTC time, the git commit and whether ``lib/``
+  differed from it, the command that regenerates it) and one result row per run,
   keyed by the scenario's ``key()`` (which covers every field of the scenario *and* its seed, so
   a row is never served for another scenario).
 * :func:`run_with_records` runs a sweep in which the seeds in ``live_seeds`` are always
@@ -138,13 +139,19 @@ class RecordedRuns:
         return len(self.rows)
 
 
-def _git_commit(repo: Path) -> str | None:
+def _git(repo: Path, *args: str) -> str | None:
     try:
-        out = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True,
-                             timeout=10, check=False)
+        out = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, timeout=10, check=False)
     except (OSError, subprocess.SubprocessError):
         return None
-    return out.stdout.strip() or None if out.returncode == 0 else None
+    return out.stdout.strip() if out.returncode == 0 else None
+
+
+def _git_state(repo: Path) -> dict:
+    """The checkout's commit and whether its library sources (``lib/``) differ from it."""
+    commit = _git(repo, "rev-parse", "HEAD") or None
+    status = _git(repo, "status", "--porcelain", "--", ":/lib") if commit else None
+    return {"git_commit": commit, "git_lib_modified": bool(status) if status is not None else None}
 
 
 def record_runs(path, simulator, scenarios, *, seeds, command: str, workers=None, progress=True,
@@ -179,7 +186,7 @@ def record_runs(path, simulator, scenarios, *, seeds, command: str, workers=None
     path = Path(path)
     header = {"format": RECORD_FORMAT, "simulator": sim.name, "code_version": sim.code_version,
               "recorded_utc": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-              "git_commit": _git_commit(Path(repo) if repo is not None else path.resolve().parent),
+              **_git_state(Path(repo) if repo is not None else path.resolve().parent),
               "command": command, "seeds": seed_list, "cases": len(items), "rows": len(runs),
               "unrepeatable_columns": list(UNREPEATABLE_COLUMNS)}
     path.parent.mkdir(parents=True, exist_ok=True)
