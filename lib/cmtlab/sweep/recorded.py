@@ -275,6 +275,7 @@ def run_with_records(simulator, scenarios, *, seeds, records, live_seeds, worker
                               "code_version": records.header.get("code_version"),
                               "git_commit": records.header.get("git_commit"), "served": served,
                               "simulated": len(todo), "verified": verified, "live_seeds": live,
+                              "from_cache": int(live_table.attrs.get("sweep", {}).get("cached", 0)),
                               "seeds": seed_list, "cases": len(plan)}
     return table
 
@@ -288,8 +289,11 @@ def describe_records(table: pd.DataFrame) -> str:
     if not info["served"]:
         return (f"All {total} runs were simulated for this page (the record "
                 f"`{Path(info['path']).name}` holds none of these cases).")
+    cached = info.get("from_cache", 0)
+    source = ("simulated for this page" if not cached else
+              f"run by the simulator as it is now ({cached} of them from its result cache)")
     return (f"{info['served']} of the {total} runs ({len(info['seeds'])} seeds × {info['cases']} cases) come "
-            f"from the record `{Path(info['path']).name}` (simulated {info['recorded_utc'][:10]}); the other "
-            f"{info['simulated']} were simulated for this page, and the {info['verified']} of them that are also "
+            f"from the record `{Path(info['path']).name}` (recorded {info['recorded_utc'][:10]}); the other "
+            f"{info['simulated']} were {source}, and the {info['verified']} of them that are also "
             f"in the record (seeds {', '.join(map(str, info['live_seeds']))}) equal their recorded rows in every "
             f"column but wall-clock time.")
