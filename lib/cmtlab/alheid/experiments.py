@@ -248,17 +248,9 @@ def run(cases, *, seeds, workers=None, progress=True, records=None, live_seeds=N
     ``lu_pct`` (mean over the subflows of goodput / 54 Mbit/s), ``lu_air_pct`` (every packet on
     the air) and ``sf<i>_lu_pct``.
     """
-    from ..sweep import run_sweep
+    from .records import sweep
 
-    if records is None:
-        df = run_sweep("cmtlab", cases, seeds=list(seeds), workers=workers, progress=progress)
-    else:
-        from ..sweep.recorded import run_with_records
-        from .records import load
-
-        df = run_with_records("cmtlab", cases, seeds=list(seeds), records=load(records),
-                              live_seeds=list(live_seeds) if live_seeds is not None else None, workers=workers,
-                              progress=progress)
+    df = sweep(cases, seeds=seeds, workers=workers, progress=progress, records=records, live_seeds=live_seeds)
     out = add_metrics(df)
     out.attrs.update(df.attrs)
     return out

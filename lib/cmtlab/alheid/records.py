@@ -23,7 +23,7 @@ from pathlib import Path
 from ..sweep.recorded import RecordedRuns, record_runs
 from . import experiments as ex
 
-__all__ = ["RECORDED", "LIVE_SEEDS", "N_SEEDS", "DATA_DIR", "path", "load", "cases", "record", "main"]
+__all__ = ["RECORDED", "LIVE_SEEDS", "N_SEEDS", "DATA_DIR", "path", "load", "cases", "sweep", "record", "main"]
 
 DATA_DIR = Path(__file__).resolve().parents[3] / "data" / "alheid"
 #: Seeds per point in the record: the paper's count.
@@ -78,6 +78,20 @@ def cases(name: str) -> list:
     Δ 0/100/500 ms read both ways, the four scheduler + congestion-control variants and single TCP), 50 s each."""
     _check(name)
     return RECORDED[name][1]()
+
+
+def sweep(cases, *, seeds, workers=None, progress=True, records: str | None = None, live_seeds=None):
+    """``cases`` × ``seeds`` as one sweep table: :func:`cmtlab.sweep.run_sweep`, or with ``records`` (a name of
+    :data:`RECORDED`) :func:`cmtlab.sweep.recorded.run_with_records` over that record with ``live_seeds`` simulated."""
+    if records is None:
+        from ..sweep import run_sweep
+
+        return run_sweep("cmtlab", cases, seeds=list(seeds), workers=workers, progress=progress)
+    from ..sweep.recorded import run_with_records
+
+    return run_with_records("cmtlab", cases, seeds=list(seeds), records=load(records),
+                            live_seeds=list(live_seeds) if live_seeds is not None else None, workers=workers,
+                            progress=progress)
 
 
 def record(name: str, *, workers=None, progress=True) -> Path:

@@ -195,17 +195,9 @@ def run(case_list, *, seeds, workers=None, progress=True, records=None, live_see
     adds ``goodput_mbps`` and the per-subflow ``sf<i>_goodput_mbps``.  With ``records`` (``"table1"``,
     :mod:`cmtlab.alheid.records`) the seeds beyond ``live_seeds`` come from the record where it holds the run, once the
     live seeds reproduced it (:func:`cmtlab.sweep.recorded.run_with_records`)."""
-    from ..sweep import run_sweep
+    from .records import sweep
 
-    if records is None:
-        df = run_sweep("cmtlab", case_list, seeds=list(seeds), workers=workers, progress=progress)
-    else:
-        from ..sweep.recorded import run_with_records
-        from .records import load
-
-        df = run_with_records("cmtlab", case_list, seeds=list(seeds), records=load(records),
-                              live_seeds=list(live_seeds) if live_seeds is not None else None, workers=workers,
-                              progress=progress)
+    df = sweep(case_list, seeds=seeds, workers=workers, progress=progress, records=records, live_seeds=live_seeds)
     df["goodput_mbps"] = df["gthroughput_bps"] / 1e6
     for i in (0, 1):
         col = f"sf{i}_goodput_bps"
