@@ -78,6 +78,18 @@ def test_closure_holds_every_module_the_simulator_loads():
             assert name in closure
 
 
+def test_presentation_code_is_outside_the_simulator_version():
+    """The chapters' tables and figures (cmtlab.report, cmtlab.plotting, cmtlab.osia.figures) are neither loaded by
+    the simulator nor hashed into its version: editing them keeps every cached simulation (the OSIA plug-in's package
+    imports its checks, experiments and figures on demand)."""
+    loaded = json.loads(run_python(LOADED_BY_THE_SIMULATOR, LIB).strip().splitlines()[-1])
+    closure = import_closure("cmtlab.sim")
+    assert "cmtlab.osia.scheduler" in loaded and "cmtlab.osia.scheduler" in closure   # the plug-in ran
+    for name in ("cmtlab.report", "cmtlab.plotting", "cmtlab.osia.figures", "cmtlab.osia.checks",
+                 "cmtlab.osia.experiments"):
+        assert name not in loaded and name not in closure, name
+
+
 def test_registered_simulator_version_is_its_closure():
     sim = sweep.get_simulator("cmtlab")
     import cmtlab.sim

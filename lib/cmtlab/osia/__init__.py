@@ -10,7 +10,12 @@
   sec. 5.1 (:mod:`cmtlab.sim.net.cross_traffic`).
 """
 
-from . import checks, experiments, figures, model, scheduler, timeline  # noqa: F401  (scheduler registers "osia" with cmtlab.sim)
+import importlib
+
+# The simulator imports this package for its "osia" scheduler plug-in (cmtlab.sim.registry): only what
+# the plug-in runs is imported here, so that the simulator's code version (the import closure,
+# cmtlab.sweep.versions) does not change with the chapter's checks, experiments or figures.
+from . import model, scheduler, timeline  # noqa: F401  (scheduler registers "osia" with cmtlab.sim)
 from .model import (DELAY_RESOLUTION_S, K_DEFAULT, PathSet, borders_s, buckets_frame, chunk_bits, chunk_fractions,
                     fluid_order_violation_s, leaky_buckets, path_probabilities, path_shares, preprocess, rtt_s,
                     start_times, theorem2_holds, theorem2_ratio, total_data_bits, two_path_condition,
@@ -25,6 +30,16 @@ TABLE1 = {
     3: ([2.0, 1.25, 0.75], [40.0, 80.0, 60.0]),
     4: ([1.25, 1.0, 1.0, 0.75], [40.0, 20.0, 100.0, 80.0]),
 }
+
+
+#: Submodules imported on first use (``cmtlab.osia.figures`` etc. work as before).
+_ON_DEMAND = ("checks", "experiments", "figures")
+
+
+def __getattr__(name: str):
+    if name in _ON_DEMAND:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def table1_paths(n_paths: int):
