@@ -20,23 +20,9 @@ import numpy as np
 import pytest
 
 import cmtlab.testbed as tb
+from testbed_helpers import live
 
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 LIB = Path(__file__).resolve().parents[1] / "lib"
-
-
-def _missing() -> str | None:
-    try:
-        tb.check_environment(mptcp=True)
-    except RuntimeError as exc:
-        return str(exc)
-    return None
-
-
-_REASON = _missing()
-if _REASON and IN_CI:
-    raise RuntimeError(f"cmtlab.testbed cannot run in CI: {_REASON}")
-live = pytest.mark.skipif(_REASON is not None, reason=f"cmtlab.testbed unavailable: {_REASON}")
 
 
 def _our_namespaces() -> list[str]:

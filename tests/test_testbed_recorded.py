@@ -9,16 +9,17 @@ skip rule of tests/test_testbed.py) to check that a real row matches its job's k
 
 from __future__ import annotations
 
-import os
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from cmtlab._git import git
 from cmtlab.config import validate_parameters
 from cmtlab.testbed import comparison as tc
 from cmtlab.testbed import experiments as ex
 from cmtlab.testbed import recorded as rd
+from testbed_helpers import live
 
 FULL = rd.chapter_parameters("full")
 LIVE = dict(live="subset", live_calib_rates_mbps=[20], live_congestions=["reno", "cubic"], live_deltas_ms=[0, 500],
@@ -383,7 +384,7 @@ def test_the_chapter_shows_the_recorded_gains():
 def test_the_history_is_what_git_holds():
     """history.csv is exactly the earlier executions git holds up to the recording's commit (needs the history)."""
     upto = REAL.provenance["history"]["upto_commit"]
-    if rd._git("cat-file", "-e", f"{upto}^{{commit}}") is None:
+    if git("cat-file", "-e", f"{upto}^{{commit}}") is None:
         pytest.skip(f"commit {upto} is not in this clone (shallow?)")
     again = rd.history_from_git(REAL.provenance["parameters"], upto=upto)
     pd.testing.assert_frame_equal(again.reset_index(drop=True), REAL.history.reset_index(drop=True), check_dtype=False)
@@ -405,21 +406,7 @@ def test_the_recording_holds_the_chapters_full_profile():
 
 
 # ---------------------------------------------------------------- a real row matches its job (kernel)
-def _kernel_missing() -> str | None:
-    import cmtlab.testbed as tb
-    try:
-        tb.check_environment(mptcp=True)
-    except RuntimeError as exc:
-        return str(exc)
-    return None
-
-
-_REASON = _kernel_missing()
-if _REASON and os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-    raise RuntimeError(f"cmtlab.testbed cannot run in CI: {_REASON}")
-
-
-@pytest.mark.skipif(_REASON is not None, reason=f"cmtlab.testbed unavailable: {_REASON}")
+@live
 def test_a_real_kernel_row_matches_its_job_and_only_it():
     p = {**FULL, "deltas_ms": [0], "meanings": ["rtt"], "congestions": ["reno"], "repetitions": 1, "duration_s": 1.5,
          "warmup_s": 0.5}

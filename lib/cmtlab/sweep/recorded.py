@@ -30,13 +30,13 @@ import datetime
 import gzip
 import json
 import math
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from .._git import checkout_state
 from .api import _parse_scenarios, _parse_seeds, run_sweep
 from .cache import _json_default, check_row
 from .simulators import as_simulator
@@ -139,21 +139,6 @@ class RecordedRuns:
         return len(self.rows)
 
 
-def _git(repo: Path, *args: str) -> str | None:
-    try:
-        out = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, timeout=10, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out.stdout.strip() if out.returncode == 0 else None
-
-
-def _git_state(repo: Path) -> dict:
-    """The checkout's commit and whether its library sources (``lib/``) differ from it."""
-    commit = _git(repo, "rev-parse", "HEAD") or None
-    status = _git(repo, "status", "--porcelain", "--", ":/lib") if commit else None
-    return {"git_commit": commit, "git_lib_modified": bool(status) if status is not None else None}
-
-
 def record_runs(path, simulator, scenarios, *, seeds, command: str, workers=None, progress=True,
                 cache=True, cache_dir=None, repo=None) -> pd.DataFrame:
     """Simulate ``scenarios`` × ``seeds`` and write them to ``path`` (gzipped JSON lines); returns the sweep table.
@@ -186,7 +171,8 @@ def record_runs(path, simulator, scenarios, *, seeds, command: str, workers=None
     path = Path(path)
     header = {"format": RECORD_FORMAT, "simulator": sim.name, "code_version": sim.code_version,
               "recorded_utc": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-              **_git_state(Path(repo) if repo is not None else path.resolve().parent),
+              **dict(zip(("git_commit", "git_lib_modified"),
+                         checkout_state(Path(repo) if repo is not None else path.resolve().parent))),
               "command": command, "seeds": seed_list, "cases": len(items), "rows": len(runs),
               "unrepeatable_columns": list(UNREPEATABLE_COLUMNS)}
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -28,13 +28,13 @@ import hashlib
 import json
 import math
 import os
-import subprocess
 import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from .._git import checkout_state, git
 from . import KernelSettings
 from . import experiments as ex
 
@@ -227,14 +227,6 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _git(*args) -> str | None:
-    try:
-        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=10,
-                              check=True).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return None
-
-
 def chapter_parameters(profile: str = "full", notebook=CHAPTER) -> dict:
     """The chapter's parameters as its ``parameters`` cell sets them under ``profile`` (the cell is executed with
     ``CMTLAB_PROFILE=profile``)."""
@@ -277,7 +269,7 @@ def record(parameters: dict | None = None, directory=DATA_DIR, *, command: str =
     d.mkdir(parents=True, exist_ok=True)
     testbed.check_environment(mptcp=True)
     testbed.cleanup_stale()
-    commit, status = _git("rev-parse", "HEAD"), _git("status", "--porcelain", "--", "lib")   # the code that runs
+    commit, dirty = checkout_state(ROOT)   # the code that runs
     t0 = time.time()
     frames: dict[str, pd.DataFrame] = {}
     pings, rates = [], []
@@ -301,7 +293,7 @@ def record(parameters: dict | None = None, directory=DATA_DIR, *, command: str =
     prov = {"what": "the kernel runs of notebooks/linux-mptcp-validation.ipynb (full profile)",
             "command": command, "kernel": info["kernel"], "kernel_info": info,
             "recorded_utc": [_utc(t0), _utc(t1)], "real_time_minutes": round((t1 - t0) / 60, 2),
-            "commit": commit, "dirty": bool(status) if status is not None else None,
+            "commit": commit, "dirty": dirty,
             "parameters": {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in p.items()},
             "delayline_source_sha256": _sha256(Path(testbed.__file__).with_name("delayline.c")),
             "load1_range": [round(float(runs[["load1_before", "load1_after"]].min().min()), 2),
@@ -405,11 +397,11 @@ def history_from_git(parameters: dict, upto: str = "HEAD", notebook=CHAPTER) -> 
     from .. import config
 
     rel = str(Path(notebook).resolve().relative_to(ROOT))
-    log = _git("log", "--format=%H %cI", upto, "--", rel) or ""
+    log = git("log", "--format=%H %cI", upto, "--", rel, repo=ROOT) or ""
     rows, seen = [], set()
     for line in reversed(log.splitlines()):
         commit, when = line.split(" ", 1)
-        text = _git("show", f"{commit}:{rel}")
+        text = git("show", f"{commit}:{rel}", repo=ROOT)
         if not text:
             continue
         nb = json.loads(text)
