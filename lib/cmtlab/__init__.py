@@ -16,6 +16,11 @@ unless a name says otherwise (``_kbps``, ``_ms``, ``_mbps``).
 
 __version__ = "0.1.0"
 
+from . import compiled as _compiled  # noqa: E402
+
+# the simulator's hot modules load from their compiled copies when built (cmtlab.compiled)
+_compiled.install()
+
 _SUBMODULES = ("asymmetry", "config", "report")
 
 

@@ -1,0 +1,198 @@
+"""Compiled copies of the simulator's hot modules, with their Python sources as the fallback.
+
+What is compiled
+----------------
+A module of :mod:`cmtlab` is compiled when a ``.pxd`` file stands beside its ``.py`` file
+(Cython's "pure Python mode"): the ``.py`` file stays the one source a reader reads, runs and
+edits; the ``.pxd`` file only declares C types for some of its classes and attributes (e.g.
+:mod:`cmtlab.sim.net.link`: a link's clock and counters as 64-bit integers).  The compiled
+module performs the same operations on the same values, so it gives identical results — the
+golden tests run against it, and ``tests/test_compiled.py`` runs them once more with the pure
+Python sources.
+
+Build and load
+--------------
+``python -m cmtlab.compiled build`` (``make compiled``; ``make book`` and ``make test`` run it)
+compiles each such module with Cython and the C compiler into
+``<checkout>/_build/compiled/<module>.<key>.so`` (``$CMTLAB_COMPILED_DIR`` overrides the
+folder), where ``<key>`` hashes the ``.py`` and ``.pxd`` sources and the Python ABI.
+``import cmtlab`` installs an import hook (:class:`CompiledFinder`): a module whose current
+sources have a built copy is loaded from it; otherwise from its ``.py`` file.  So an edited
+source never runs stale compiled code — it runs as Python (slower, same results) until the
+next build — and a machine without a C compiler runs everything as Python.
+``CMTLAB_PURE_PYTHON=1`` loads every module from its ``.py`` file.  :func:`status` tells which
+modules run compiled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib.machinery
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from pathlib import Path
+
+#: The package whose modules may be compiled.
+PACKAGE = "cmtlab"
+#: Folder of the package's sources (``lib/cmtlab``).
+PACKAGE_DIR = Path(__file__).resolve().parent
+#: Cython directives: Python 3 semantics; annotations are documentation only (the C types are in
+#: the ``.pxd`` files), so every operation keeps its Python meaning (Python division and
+#: indexing, exceptions propagated).
+DIRECTIVES = {"language_level": 3, "annotation_typing": False}
+#: C compiler flags (besides the Python headers).
+CFLAGS = ("-O2", "-fPIC", "-shared", "-fno-strict-aliasing", "-w")
+_FORMAT = b"cmtlab-compiled-1"
+
+
+def pure_python() -> bool:
+    """``CMTLAB_PURE_PYTHON`` is set (to anything but ``""`` or ``0``): compiled copies are not used."""
+    return os.environ.get("CMTLAB_PURE_PYTHON", "") not in ("", "0")
+
+
+def compiled_dir() -> Path:
+    """Where built modules are kept: ``$CMTLAB_COMPILED_DIR``, else ``<checkout>/_build/compiled``."""
+    d = os.environ.get("CMTLAB_COMPILED_DIR")
+    return Path(d) if d else PACKAGE_DIR.parents[1] / "_build" / "compiled"
+
+
+def compilable_modules() -> dict[str, Path]:
+    """``{dotted module name: .py file}`` of every module with a ``.pxd`` file beside it."""
+    out = {}
+    for pxd in sorted(PACKAGE_DIR.rglob("*.pxd")):
+        py = pxd.with_suffix(".py")
+        if py.is_file():
+            rel = py.relative_to(PACKAGE_DIR.parent).with_suffix("")
+            out[".".join(rel.parts)] = py
+    return out
+
+
+def source_key(py: Path) -> str:
+    """Hash of a module's ``.py`` and ``.pxd`` sources and of this Python's extension ABI."""
+    h = hashlib.sha256(_FORMAT)
+    h.update(str(sysconfig.get_config_var("EXT_SUFFIX")).encode())
+    for f in (py, py.with_suffix(".pxd")):
+        data = f.read_bytes()
+        h.update(f"\0{f.suffix}\0{len(data)}\0".encode())
+        h.update(data)
+    return h.hexdigest()[:16]
+
+
+def built_path(module: str, py: Path) -> Path:
+    """The built copy of ``module`` for its current sources (it may not exist)."""
+    return compiled_dir() / f"{module}.{source_key(py)}.so"
+
+
+class CompiledFinder:
+    """Import hook: loads a module of :data:`PACKAGE` from its built copy when one matches its sources."""
+
+    def __init__(self):
+        self._modules = None
+
+    def modules(self) -> dict[str, Path]:
+        if self._modules is None:
+            self._modules = compilable_modules()
+        return self._modules
+
+    def find_spec(self, fullname, path=None, target=None):
+        if not fullname.startswith(PACKAGE + ".") or pure_python():
+            return None
+        py = self.modules().get(fullname)
+        if py is None:
+            return None
+        so = built_path(fullname, py)
+        if not so.is_file():
+            return None
+        loader = importlib.machinery.ExtensionFileLoader(fullname, str(so))
+        return importlib.machinery.ModuleSpec(fullname, loader, origin=str(so))
+
+
+def install() -> None:
+    """Put :class:`CompiledFinder` first on ``sys.meta_path`` (once; ``import cmtlab`` does this)."""
+    if not any(isinstance(f, CompiledFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, CompiledFinder())
+
+
+def status() -> dict[str, str]:
+    """``{module: "compiled" | "python: ..."}`` — how each compilable module runs in this process."""
+    out = {}
+    for name, py in compilable_modules().items():
+        mod = sys.modules.get(name)
+        if mod is not None:
+            origin = getattr(getattr(mod, "__spec__", None), "origin", "") or ""
+            loaded = "compiled" if origin.endswith(".so") else "python"
+        else:
+            loaded = None
+        if pure_python():
+            why = "python: CMTLAB_PURE_PYTHON is set"
+        elif built_path(name, py).is_file():
+            why = "compiled"
+        else:
+            why = "python: not built for the current sources (make compiled)"
+        out[name] = why if loaded in (None, why.split(":")[0]) else f"{loaded} (loaded before a rebuild)"
+    return out
+
+
+def build(*, force: bool = False, quiet: bool = False) -> dict[str, Path]:
+    """Compile every :func:`compilable_modules` module whose current sources have no built copy.
+
+    Raises ``RuntimeError`` naming the module when Cython or the C compiler fails.
+    """
+    from Cython.Compiler import Options
+    from Cython.Compiler.Main import CompilationOptions, compile_single
+
+    out_dir = compiled_dir()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    cc = cc.split()
+    include = sysconfig.get_paths()["include"]
+    built = {}
+    wanted = set()
+    for name, py in compilable_modules().items():
+        target = built_path(name, py)
+        wanted.add(target.name)
+        if target.is_file() and not force:
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            c_file = Path(tmp) / f"{name}.c"
+            Options.docstrings = True
+            opts = CompilationOptions(language_level=3, compiler_directives=dict(DIRECTIVES),
+                                      output_file=str(c_file), quiet=True)
+            result = compile_single(str(py), opts, full_module_name=name)
+            if result.num_errors or not c_file.is_file():
+                raise RuntimeError(f"Cython could not compile {name} ({py}); see the errors above")
+            so_tmp = Path(tmp) / "module.so"
+            cmd = [*cc, *CFLAGS, f"-I{include}", str(c_file), "-o", str(so_tmp)]
+            proc = subprocess.run(cmd, capture_output=True, text=True)
+            if proc.returncode != 0:
+                raise RuntimeError(f"the C compiler failed on {name}: {' '.join(cmd)}\n{proc.stderr[-4000:]}")
+            shutil.move(str(so_tmp), target)
+        built[name] = target
+        if not quiet:
+            print(f"compiled {name} -> {target}")
+    # built copies of sources that no longer exist
+    for old in out_dir.glob(f"{PACKAGE}.*.so"):
+        if old.name not in wanted:
+            old.unlink()
+    return built
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m cmtlab.compiled", description=__doc__.splitlines()[0])
+    ap.add_argument("command", choices=("build", "status"))
+    ap.add_argument("--force", action="store_true", help="rebuild modules that are already built")
+    args = ap.parse_args(argv)
+    if args.command == "build":
+        build(force=args.force)
+    for name, how in status().items():
+        print(f"{name:40s} {how}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

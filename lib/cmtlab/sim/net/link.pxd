@@ -1,0 +1,19 @@
+# C types for link.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
+cimport cython
+
+cdef class LinkModel:
+    cdef public long long packets, bytes, queue_drops, loss_drops, last_start_ns
+    cpdef long long transmit(self, long long now_ns, long long wire_bytes, object order_ns=*)
+
+cdef class PointToPointLink(LinkModel):
+    cdef public double rate_bps, delay_s, _last_p
+    cdef public long long delay_ns, _busy_until, _service_start, _last_size, _last_tx, max_queue
+    cdef public Py_ssize_t queue_packets
+    cdef public object loss, rng, _waiting, _tx_cache, _p_cache, _size_cache
+
+    @cython.locals(s0=cython.longlong, busy=cython.longlong, start=cython.longlong, tx=cython.longlong,
+                   finish=cython.longlong, nwait=cython.Py_ssize_t, p=cython.double)
+    cpdef long long transmit(self, long long now_ns, long long wire_bytes, object order_ns=*)
+
+cdef class IdealPath(LinkModel):
+    pass
