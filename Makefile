@@ -49,7 +49,7 @@ export TIMEFORMAT := ::: step took %0Rs
 NB_TIMEOUT ?= 1200
 PYTEST_ARGS ?=
 
-.PHONY: help venv testbed testbed-record papers-sim papers-sim-if-compiler papers-sim-data alheid-records book book-quick test test-unit test-nbval test-browser notebooks bench clean distclean
+.PHONY: help venv compiled testbed testbed-record papers-sim papers-sim-if-compiler papers-sim-data alheid-records book book-quick test test-unit test-nbval test-browser notebooks bench clean distclean
 
 help: ## list the targets
 	@echo "cmtlab — make targets:"
@@ -67,12 +67,21 @@ $(STAMP): requirements.txt lib/pyproject.toml | $(BIN)/python
 
 venv: $(STAMP) ## create .venv and install requirements.txt + lib/ (editable)
 
+# ---------------------------------------------------------------- compiled simulator modules
+# Compiled copies (Cython + the C compiler) of the simulator modules that have a .pxd file beside
+# their .py source, in _build/compiled (never committed).  The library loads a copy only while it
+# matches its sources (an edited module runs as Python until the next build), so this runs before
+# every target that simulates; up to date it takes a fraction of a second.  Without a C compiler
+# it says so and everything runs as pure Python (same results, slower).  See cmtlab.compiled.
+compiled: $(STAMP) ## compile the simulator's typed modules (pure Python without a C compiler)
+	$(BIN)/python -c 'import sys; from cmtlab.compiled import main; sys.exit(main(["build", "--if-compiler"]))'
+
 # ---------------------------------------------------------------- book
-book: $(STAMP) $(DELAYLINE) ## execute notebooks (CMTLAB_PROFILE=full, cached) and build the HTML into _build/html
+book: $(STAMP) compiled $(DELAYLINE) ## execute notebooks (CMTLAB_PROFILE=full, cached) and build the HTML into _build/html
 	time $(NOBARS) CMTLAB_PROFILE=full $(BIN)/jupyter-book build . --path-output $(BOOK_OUT) $(JB_FLAGS)
 	@echo "Book: $(CURDIR)/$(BOOK_HTML)/index.html"
 
-book-quick: $(STAMP) $(DELAYLINE) ## strict build with CMTLAB_PROFILE=quick into _build/quick (own cache)
+book-quick: $(STAMP) compiled $(DELAYLINE) ## strict build with CMTLAB_PROFILE=quick into _build/quick (own cache)
 	mkdir -p $(QUICK_OUT)
 	time $(NOBARS) CMTLAB_PROFILE=quick $(BIN)/jupyter-book build . --path-output $(QUICK_OUT) $(JB_FLAGS)
 
@@ -120,10 +129,10 @@ alheid-records: $(STAMP) ## re-simulate the recorded 30-seed runs of Alheid Figs
 lint: $(STAMP) ## ruff (ruff.toml: undefined names, unused imports/variables, syntax) over lib, tests, benchmarks, notebooks
 	time $(BIN)/ruff check lib tests benchmarks notebooks
 
-test-unit: $(STAMP) $(DELAYLINE) papers-sim-if-compiler ## unit tests of the library
-	time $(BIN)/python -m pytest tests --ignore=tests/browser $(PYTEST_ARGS)
+test-unit: $(STAMP) compiled $(DELAYLINE) papers-sim-if-compiler ## unit tests of the library
+	time CMTLAB_EXPECT_COMPILED=1 $(BIN)/python -m pytest tests --ignore=tests/browser $(PYTEST_ARGS)
 
-test-nbval: $(STAMP) $(DELAYLINE) ## run every notebook (quick profile) and compare the cells tagged nbval-check-output
+test-nbval: $(STAMP) compiled $(DELAYLINE) ## run every notebook (quick profile) and compare the cells tagged nbval-check-output
 	time $(NOBARS) CMTLAB_PROFILE=quick $(BIN)/python -m pytest --nbval-lax --nbval-current-env \
 	  --nbval-cell-timeout=$(NB_TIMEOUT) \
 	  --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider $(PYTEST_ARGS) notebooks/
@@ -132,17 +141,18 @@ test-browser: $(STAMP) ## headless-Chromium checks of every chapter of the quick
 	time CMTLAB_BOOK_HTML=$(CURDIR)/$(QUICK_HTML) $(BIN)/python -m pytest tests/browser $(PYTEST_ARGS)
 
 # ---------------------------------------------------------------- notebooks, benchmarks
-notebooks: $(STAMP) $(DELAYLINE) ## re-execute every notebook in place (CMTLAB_PROFILE=full) so it stores its outputs
+notebooks: $(STAMP) compiled $(DELAYLINE) ## re-execute every notebook in place (CMTLAB_PROFILE=full) so it stores its outputs
 	time $(NOBARS) CMTLAB_PROFILE=full $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 	  --ExecutePreprocessor.kernel_name=python3 \
 	  --ExecutePreprocessor.timeout=$(NB_TIMEOUT) \
 	  --ExecutePreprocessor.record_timing=False \
 	  $(NOTEBOOKS)
 
-bench: $(STAMP) papers-sim-if-compiler ## run the benchmarks: Song Fig. 7 model, cmtlab.sim speed, cmtlab.sim vs ns-3 and vs the papers' simulator, one 30-seed Alheid point (same run)
+bench: $(STAMP) compiled papers-sim-if-compiler ## run the benchmarks: Song Fig. 7 model, cmtlab.sim speed, cmtlab.sim vs ns-3 and vs the papers' simulator, one 30-seed Alheid point (same run), compiled vs pure Python
 	time $(BIN)/python benchmarks/bench_song.py
 	time $(BIN)/python benchmarks/bench_sim.py
 	time $(BIN)/python benchmarks/bench_sim_vs_ns3.py
+	time $(BIN)/python benchmarks/bench_compiled.py
 
 # ---------------------------------------------------------------- cleanup
 clean: ## remove build output and caches (keeps .venv)

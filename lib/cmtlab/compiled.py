@@ -12,7 +12,8 @@ Python sources.
 
 Build and load
 --------------
-``python -m cmtlab.compiled build`` (``make compiled``; ``make book`` and ``make test`` run it)
+``make compiled`` (which ``make book``, ``make test`` and ``make bench`` run first;
+:func:`build` or :func:`main` ``(["build"])`` from Python)
 compiles each such module with Cython and the C compiler into
 ``<checkout>/_build/compiled/<module>.<key>.so`` (``$CMTLAB_COMPILED_DIR`` overrides the
 folder), where ``<key>`` hashes the ``.py`` and ``.pxd`` sources and the Python ABI.
@@ -72,43 +73,75 @@ def compilable_modules() -> dict[str, Path]:
     return out
 
 
-def source_key(py: Path) -> str:
-    """Hash of a module's ``.py`` and ``.pxd`` sources and of this Python's extension ABI."""
+def source_key(modules: dict[str, Path] | None = None) -> str:
+    """Hash of the ``.py`` and ``.pxd`` sources of *all* compiled modules and of this Python's extension ABI.
+
+    One key for all: a compiled module relies on the C layout of the classes it ``cimport``\ s
+    from another (the Wi-Fi link extends the compiled ``LinkModel``), so the copies are loaded
+    together or not at all.
+    """
+    if modules is None:
+        modules = compilable_modules()
     h = hashlib.sha256(_FORMAT)
     h.update(str(sysconfig.get_config_var("EXT_SUFFIX")).encode())
-    for f in (py, py.with_suffix(".pxd")):
-        data = f.read_bytes()
-        h.update(f"\0{f.suffix}\0{len(data)}\0".encode())
-        h.update(data)
+    for name, py in sorted(modules.items()):
+        for f in (py, py.with_suffix(".pxd")):
+            data = f.read_bytes()
+            h.update(f"\0{name}{f.suffix}\0{len(data)}\0".encode())
+            h.update(data)
     return h.hexdigest()[:16]
 
 
-def built_path(module: str, py: Path) -> Path:
-    """The built copy of ``module`` for its current sources (it may not exist)."""
-    return compiled_dir() / f"{module}.{source_key(py)}.so"
+def built_path(module: str, key: str | None = None) -> Path:
+    """The built copy of ``module`` for the current sources (``key``: :func:`source_key`; it may not exist)."""
+    return compiled_dir() / f"{module}.{key or source_key()}.so"
+
+
+def built() -> bool:
+    """Every compiled module has a built copy for the current sources (so they are loaded, unless
+    ``CMTLAB_PURE_PYTHON`` is set)."""
+    modules = compilable_modules()
+    key = source_key(modules)
+    return bool(modules) and all(built_path(name, key).is_file() for name in modules)
+
+
+class _CompiledLoader(importlib.machinery.ExtensionFileLoader):
+    """Loads a built copy; the module's ``__file__`` stays its ``.py`` source (paths next to it resolve
+    as in the pure-Python module; ``__spec__.origin`` names the built file)."""
+
+    def __init__(self, fullname: str, so: str, source: Path):
+        super().__init__(fullname, so)
+        self.source = source
+
+    def exec_module(self, module):
+        module.__file__ = str(self.source)
+        super().exec_module(module)
 
 
 class CompiledFinder:
     """Import hook: loads a module of :data:`PACKAGE` from its built copy when one matches its sources."""
 
     def __init__(self):
-        self._modules = None
+        self._use = None  # {module: (built copy, source)} decided at the first import, for the whole process
 
-    def modules(self) -> dict[str, Path]:
-        if self._modules is None:
-            self._modules = compilable_modules()
-        return self._modules
+    def _decide(self) -> dict:
+        modules = compilable_modules()
+        key = source_key(modules)
+        copies = {name: (built_path(name, key), py) for name, py in modules.items()}
+        if not modules or pure_python() or not all(so.is_file() for so, _ in copies.values()):
+            return {}  # all modules as Python: the copies work only together (see source_key)
+        return copies
 
     def find_spec(self, fullname, path=None, target=None):
-        if not fullname.startswith(PACKAGE + ".") or pure_python():
+        if not fullname.startswith(PACKAGE + "."):
             return None
-        py = self.modules().get(fullname)
-        if py is None:
+        if self._use is None:
+            self._use = self._decide()
+        found = self._use.get(fullname)
+        if found is None:
             return None
-        so = built_path(fullname, py)
-        if not so.is_file():
-            return None
-        loader = importlib.machinery.ExtensionFileLoader(fullname, str(so))
+        so, py = found
+        loader = _CompiledLoader(fullname, str(so), py)
         return importlib.machinery.ModuleSpec(fullname, loader, origin=str(so))
 
 
@@ -121,7 +154,8 @@ def install() -> None:
 def status() -> dict[str, str]:
     """``{module: "compiled" | "python: ..."}`` — how each compilable module runs in this process."""
     out = {}
-    for name, py in compilable_modules().items():
+    ready = built()
+    for name in compilable_modules():
         mod = sys.modules.get(name)
         if mod is not None:
             origin = getattr(getattr(mod, "__spec__", None), "origin", "") or ""
@@ -130,34 +164,47 @@ def status() -> dict[str, str]:
             loaded = None
         if pure_python():
             why = "python: CMTLAB_PURE_PYTHON is set"
-        elif built_path(name, py).is_file():
+        elif ready:
             why = "compiled"
         else:
             why = "python: not built for the current sources (make compiled)"
-        out[name] = why if loaded in (None, why.split(":")[0]) else f"{loaded} (loaded before a rebuild)"
+        out[name] = why if loaded in (None, why.split(":")[0]) else f"{loaded} (the sources changed since it was loaded)"
     return out
 
 
+def c_compiler() -> list[str] | None:
+    """The C compiler command: ``$CC`` if set, else the first of ``cc``, ``gcc``, ``clang`` found."""
+    if os.environ.get("CC"):
+        return os.environ["CC"].split()
+    for name in ("cc", "gcc", "clang"):
+        if shutil.which(name):
+            return [name]
+    return None
+
+
 def build(*, force: bool = False, quiet: bool = False) -> dict[str, Path]:
-    """Compile every :func:`compilable_modules` module whose current sources have no built copy.
+    """Compile every :func:`compilable_modules` module that has no built copy for the current sources.
 
     Raises ``RuntimeError`` naming the module when Cython or the C compiler fails.
     """
-    from Cython.Compiler import Options
-    from Cython.Compiler.Main import CompilationOptions, compile_single
-
     out_dir = compiled_dir()
     out_dir.mkdir(parents=True, exist_ok=True)
-    cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
-    cc = cc.split()
+    cc = c_compiler()
+    if cc is None:
+        raise RuntimeError("no C compiler found ($CC, cc, gcc or clang): the simulator runs as pure Python")
     include = sysconfig.get_paths()["include"]
-    built = {}
+    done = {}
     wanted = set()
-    for name, py in compilable_modules().items():
-        target = built_path(name, py)
+    modules = compilable_modules()
+    key = source_key(modules)
+    for name, py in modules.items():
+        target = built_path(name, key)
         wanted.add(target.name)
         if target.is_file() and not force:
             continue
+        from Cython.Compiler import Options
+        from Cython.Compiler.Main import CompilationOptions, compile_single
+
         with tempfile.TemporaryDirectory() as tmp:
             c_file = Path(tmp) / f"{name}.c"
             Options.docstrings = True
@@ -172,23 +219,28 @@ def build(*, force: bool = False, quiet: bool = False) -> dict[str, Path]:
             if proc.returncode != 0:
                 raise RuntimeError(f"the C compiler failed on {name}: {' '.join(cmd)}\n{proc.stderr[-4000:]}")
             shutil.move(str(so_tmp), target)
-        built[name] = target
+        done[name] = target
         if not quiet:
             print(f"compiled {name} -> {target}")
     # built copies of sources that no longer exist
     for old in out_dir.glob(f"{PACKAGE}.*.so"):
         if old.name not in wanted:
             old.unlink()
-    return built
+    return done
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m cmtlab.compiled", description=__doc__.splitlines()[0])
     ap.add_argument("command", choices=("build", "status"))
     ap.add_argument("--force", action="store_true", help="rebuild modules that are already built")
+    ap.add_argument("--if-compiler", action="store_true",
+                    help="without a C compiler, say so and keep the pure-Python modules (exit 0)")
     args = ap.parse_args(argv)
     if args.command == "build":
-        build(force=args.force)
+        if args.if_compiler and c_compiler() is None:
+            print("cmtlab.compiled: no C compiler found; the simulator runs as pure Python (same results, slower)")
+        else:
+            build(force=args.force)
     for name, how in status().items():
         print(f"{name:40s} {how}")
     return 0

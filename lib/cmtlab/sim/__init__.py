@@ -57,7 +57,9 @@ def _code_version() -> str:
     from .registry import PLUGIN_PACKAGES
 
     here = Path(__file__).resolve().parent
-    files = sorted(here.rglob("*.py")) + [here.parent / "scenario.py", here.parent / "_validate.py"]
+    # (a .pxd file gives C types to the module beside it: cmtlab.compiled)
+    files = sorted(here.rglob("*.py")) + sorted(here.rglob("*.pxd")) + [here.parent / "scenario.py",
+                                                                         here.parent / "_validate.py"]
     # the plug-in packages a scenario may load (found, not imported): their code decides results too
     for package in sorted(set(PLUGIN_PACKAGES.values())):
         spec = importlib.util.find_spec(package)

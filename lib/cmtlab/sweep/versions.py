@@ -297,6 +297,9 @@ def closure_version(module: str, *, extra=(), file=None, path=None) -> str:
     if cached is not None and cached[1] and _stamp(cached[0]) == cached[1]:
         return cached[2]
     closure = import_closure(module, file=file, path=path)
+    # a module's .pxd file (C types of its compiled copy, cmtlab.compiled) counts as part of it
+    closure.update({f"{name}.pxd": f.with_suffix(".pxd") for name, f in list(closure.items())
+                    if f.with_suffix(".pxd").is_file()})
     files = list(closure.values())
     stamp = _stamp(files)
     resolver = _Resolver(path)

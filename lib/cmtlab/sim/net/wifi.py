@@ -500,7 +500,6 @@ class WifiMedium:
         return self.down, self.up
 
 
-@register("link", "wifi80211g")
 class WifiLink(LinkModel):
     """One direction of an 802.11g link (a view of a :class:`WifiMedium`).
 
@@ -820,6 +819,9 @@ class WifiLink(LinkModel):
                  collisions=self.collisions,
                  rate_mbps=self.medium.rate_mbps)
         return d
+
+
+register("link", "wifi80211g")(WifiLink)  # (a compiled class takes no decorator)
 
 
 def wifi_links(distance_m: float, *, seed: int = 0, pdr: float = 0.0, params: WifiParams = DEFAULT_PARAMS

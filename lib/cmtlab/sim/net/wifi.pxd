@@ -1,0 +1,33 @@
+# C types for wifi.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
+cimport cython
+from .link cimport LinkModel
+
+cdef class WifiMedium:
+    cdef public double distance_m, snr_db, rx_power_dbm
+    cdef public long long propagation_ns, busy_until_ns, beacon_interval_ns, next_beacon_ns, beacon_ns
+    cdef public long long beacon_access_ns, beacons, last_contend_ns, last_start_ns, last_tx_ns
+    cdef public object params, error_model, rate_mbps, ack_rate_mbps, rng, last_owner, down, up, _succ_cache
+
+cdef class WifiLink(LinkModel):
+    cdef public WifiMedium medium
+    cdef public object name, _tx_cache, _waiting, _sched, pdr_rng
+    cdef public double pdr, _memo_p_ok
+    cdef public long long _slot_ns, _difs_ns, _sifs_ns, _ack_ns, _ack_timeout_ns, _memo_bytes, _memo_tx
+    cdef public long long _done_ns, _last_tx, max_queue, mac_retries, mac_drops, pdr_drops, collisions
+
+    @cython.locals(med=WifiMedium, other=WifiLink, tx=cython.longlong, p_ok=cython.double,
+                   earliest=cython.longlong, cw=cython.longlong, slot=cython.longlong, start=cython.longlong,
+                   arrival=cython.longlong, t=cython.longlong, attempt=cython.longlong,
+                   first_backoff=cython.longlong, cs=cython.longlong, elapsed=cython.longlong, b=cython.longlong,
+                   bo=cython.longlong, idle_from=cython.longlong, access=cython.longlong, s=cython.longlong,
+                   b0=cython.longlong, end=cython.longlong, other_cw=cython.longlong,
+                   retry_limit=cython.longlong)
+    cpdef long long transmit(self, long long now_ns, object wire_bytes, object order_ns=*)
+
+    @cython.locals(med=WifiMedium, slot=cython.longlong, cw=cython.longlong, anchor=cython.longlong,
+                   b=cython.longlong, b_o=cython.longlong, collided=cython.bint, s=cython.longlong,
+                   start=cython.longlong, debt=cython.longlong, arrival=cython.longlong, attempt=cython.longlong,
+                   end=cython.longlong, ok=cython.bint)
+    cpdef tuple _alternate(self, long long t, long long tx, double p_ok, WifiLink other)
+
+    cpdef long long _finish(self, long long now_ns, object wire_bytes, long long start, long long arrival)
