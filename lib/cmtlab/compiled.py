@@ -76,7 +76,7 @@ def compilable_modules() -> dict[str, Path]:
 def source_key(modules: dict[str, Path] | None = None) -> str:
     """Hash of the ``.py`` and ``.pxd`` sources of *all* compiled modules and of this Python's extension ABI.
 
-    One key for all: a compiled module relies on the C layout of the classes it ``cimport``\ s
+    One key for all: a compiled module relies on the C layout of the classes it imports with ``cimport``
     from another (the Wi-Fi link extends the compiled ``LinkModel``), so the copies are loaded
     together or not at all.
     """

@@ -1,5 +1,6 @@
 # C types for receiver.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
 cimport cython
+from ..engine.timers cimport LazyTimer
 
 cdef class TcpReceiver:
     cdef public long long n_segs, m_ack, delack_timeout, max_blocks, rcv_nxt, delack_count, high_tx_ack
@@ -9,7 +10,8 @@ cdef class TcpReceiver:
     cdef public bint immediate_ooo, sack, dsack, timestamps, rfc7323_echo, done, completes_run, echo_arrival
     cdef public set ooo
     cdef public list sack_list
-    cdef public object net_ack, queue, trace, _rd, delack_timer, sink, ack_cap, held_copy
+    cdef public LazyTimer delack_timer
+    cdef public object net_ack, queue, trace, _rd, sink, ack_cap, held_copy
 
     @cython.locals(rcv_nxt=cython.longlong, filled=cython.bint, send_now=cython.bint, ooo=set)
     cpdef on_data(self, long long now, long long k, long long tsval, bint retx)
