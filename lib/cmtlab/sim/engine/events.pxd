@@ -1,0 +1,6 @@
+# C types for events.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
+
+cdef class EventQueue:
+    cdef public list heap
+    cdef public object _ids, order_ns
+    cdef public bint done
