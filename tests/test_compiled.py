@@ -123,3 +123,29 @@ def test_built_copy_names_carry_the_hash_of_all_compiled_sources(tmp_path):
     first = next(iter(mods.values())).with_suffix(".pxd")
     first.write_bytes(first.read_bytes() + b"\n")
     assert compiled.source_key(mods) != key
+
+
+def test_the_api_reference_documents_the_sources():
+    """The book's Sphinx extension loads the sources (signatures with defaults); too late is an error."""
+    if not _built():
+        pytest.skip("compiled copies not built (make compiled)")
+    before = """
+        import json
+        from cmtlab import compiled
+        compiled.python_sources_only()
+        import cmtlab.sim
+        print(json.dumps(sorted(set(compiled.status().values()))))
+    """
+    assert json.loads(_run(before, {"CMTLAB_PURE_PYTHON": "0"})) == [
+        "python: this process loads the sources (python_sources_only)"]
+    after = """
+        import cmtlab.sim
+        from cmtlab import compiled
+        try:
+            compiled.python_sources_only()
+        except RuntimeError as e:
+            print("refused:", "after compiled modules were imported" in str(e))
+    """
+    assert _run(after, {"CMTLAB_PURE_PYTHON": "0"}) == "refused: True"
+    ext = (TESTS.parent / "book" / "_ext" / "cmtlab_book.py").read_text()
+    assert "compiled.python_sources_only()" in ext

@@ -326,6 +326,11 @@ def _absolute_module_refs(app, what, name, obj, options, lines):
 
 
 def setup(app: Sphinx) -> dict:
+    # the API reference documents the Python sources, not their compiled copies (cmtlab.compiled);
+    # notebooks run in their own kernels and use the copies
+    from cmtlab import compiled
+
+    compiled.python_sources_only()
     # after myst-parser has registered myst_substitutions (priority 500 is the default)
     app.connect("config-inited", _repository_setting, priority=900)
     app.add_directive("cmtlab-api", ApiReference)

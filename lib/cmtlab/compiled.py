@@ -123,6 +123,7 @@ class CompiledFinder:
 
     def __init__(self):
         self._use = None  # {module: (built copy, source)} decided at the first import, for the whole process
+        self.sources_only = False  # python_sources_only() was called
 
     def _decide(self) -> dict:
         modules = compilable_modules()
@@ -151,6 +152,21 @@ def install() -> None:
         sys.meta_path.insert(0, CompiledFinder())
 
 
+def python_sources_only() -> None:
+    """Load every module in this process from its ``.py`` source (the book's API reference documents
+    the sources: signatures with their defaults, members in source order).  Call it before the
+    simulator is imported; child processes are not affected."""
+    early = [name for name in compilable_modules() if name in sys.modules
+             and str(getattr(sys.modules[name].__spec__, "origin", "")).endswith(".so")]
+    if early:
+        raise RuntimeError(f"python_sources_only() after compiled modules were imported: {early}")
+    install()
+    for finder in sys.meta_path:
+        if isinstance(finder, CompiledFinder):
+            finder._use = {}
+            finder.sources_only = True
+
+
 def status() -> dict[str, str]:
     """``{module: "compiled" | "python: ..."}`` — how each compilable module runs in this process."""
     out = {}
@@ -164,6 +180,8 @@ def status() -> dict[str, str]:
             loaded = None
         if pure_python():
             why = "python: CMTLAB_PURE_PYTHON is set"
+        elif any(getattr(f, "sources_only", False) for f in sys.meta_path):
+            why = "python: this process loads the sources (python_sources_only)"
         elif ready:
             why = "compiled"
         else:
