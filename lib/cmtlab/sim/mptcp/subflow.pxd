@@ -2,7 +2,7 @@
 # A cdef subclass: TcpSender's calls of _app_fill then go straight to this one (a Python subclass
 # would make every cpdef call of the sender look for Python overrides first).
 cimport cython
-from cmtlab.sim.tcp.sender cimport TcpSender
+from ..tcp.sender cimport TcpSender
 
 cdef class MptcpSubflow(TcpSender):
     @cython.locals(cap=cython.longlong, window_end=cython.longlong, nxt=cython.longlong, seg=cython.longlong,

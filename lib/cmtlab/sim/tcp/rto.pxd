@@ -1,6 +1,6 @@
 # C types for rto.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
 cimport cython
-from cmtlab.sim.tcp.source cimport BulkSource
+from .source cimport BulkSource
 
 cdef class RttEstimator(BulkSource):
     @cython.locals(delta=cython.longlong)

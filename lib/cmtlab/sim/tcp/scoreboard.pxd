@@ -1,6 +1,6 @@
 # C types for scoreboard.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
 cimport cython
-from cmtlab.sim.tcp.rto cimport RttEstimator
+from .rto cimport RttEstimator
 
 cdef class Scoreboard(RttEstimator):
     @cython.locals(p=cython.longlong, f=cython.long)

@@ -1,7 +1,7 @@
 # C types for sender.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
 # The hot methods (every ACK, every segment) are cpdef with typed locals; the others stay Python methods.
 cimport cython
-from cmtlab.sim.tcp.undo cimport UndoApi
+from .undo cimport UndoApi
 
 cdef class TcpSender(UndoApi):
     @cython.locals(i=cython.longlong, retx=cython.bint, f=cython.long, nbytes=cython.longlong)

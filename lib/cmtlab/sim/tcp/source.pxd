@@ -1,6 +1,6 @@
 # C types for source.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
 cimport cython
-from cmtlab.sim.tcp.base cimport SenderBase
+from .base cimport SenderBase
 
 cdef class BulkSource(SenderBase):
     @cython.locals(tail=cython.longlong, n=cython.longlong, free=cython.longlong)
