@@ -42,7 +42,7 @@ from __future__ import annotations
 import random
 
 from ..models.chihani import MODEL_DSACK_OPTION_BLOCKS, RECEIVER_OUT_OF_ORDER_ACK, ModelDsackOption, model_wire_bytes
-from ..tcp import TcpReceiver
+from ..tcp.receiver import TcpReceiver
 from ..tcp.decisions import OutOfOrderAck
 from ..mechanisms.schedulers import HoldUntil
 from .subflow import MptcpSubflow
