@@ -5,16 +5,17 @@ import random
 
 import pytest
 
-from cmtlab.sim.tcp.scoreboard import LOST, RETRANS, SACKED, Scoreboard
+from cmtlab.sim.tcp.scoreboard import LOST, RETRANS, SACKED
 from cmtlab.sim.tcp.undo import UndoApi
 
 
-class Board(Scoreboard, UndoApi):
-    """Just the attributes the two operations read and write (a TcpSender has them all)."""
+class Board(UndoApi):
+    """Just the attributes the two operations read and write (a TcpSender has them all; UndoApi
+    derives from Scoreboard)."""
 
     def __init__(self, flags, una, high, *, sack=True):
         self.mask = len(flags) - 1
-        self.flags = list(flags)
+        self.flags = bytearray(flags)
         self.una, self.high, self.sack = una, high, sack
         self.lost_out = sum(1 for k in range(una, high) if flags[k & self.mask] & LOST)
         self.lost_pending = self.sacked_out = 0

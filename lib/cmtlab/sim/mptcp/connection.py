@@ -42,9 +42,8 @@ from __future__ import annotations
 import random
 
 from ..models.chihani import MODEL_DSACK_OPTION_BLOCKS, RECEIVER_OUT_OF_ORDER_ACK, ModelDsackOption, model_wire_bytes
-from ..tcp import TcpReceiver
+from ..tcp.receiver import TcpReceiver
 from ..tcp.decisions import OutOfOrderAck
-from ..tcp.state import OPEN
 from ..mechanisms.schedulers import HoldUntil
 from .subflow import MptcpSubflow
 
@@ -224,59 +223,9 @@ class MptcpConnection:
                 sub.short = seg - self.last_len
             on_sent(self, choice, nxt, now)
             self._refusal = None
-            if sub.state == OPEN and not sub.lost_pending and not sub.short and sub.rto_timer.deadline is not None:
-                # sub.send_pending(now), inlined for its common case (once per segment): an Open
-                # subflow with nothing marked lost, full-size segments and its timer running —
-                # the same steps in the same order (NextSeg rule 2: new data only)
-                rwnd = sub.rwnd
-                win = sub.cwnd
-                if rwnd < win:
-                    win = rwnd
-                high = sub.high
-                una = sub.una
-                pipe = (high - una - sub.sacked_out - sub.lost_out + sub.retrans_out) * seg
-                sub.pipe_snapshot = pipe
-                avail = win - pipe
-                if avail > 0:
-                    while high < sub.app_tail:
-                        if (high - una) * seg + seg > rwnd:
-                            break
-                        data = (sub.app_tail - high) * seg
-                        if data < avail:
-                            # ns-3 NotifySend: the subflow asks for more data (MptcpSubflow._app_fill,
-                            # inlined: its pipe is ``pipe``, its window ``win``)
-                            while True:
-                                nx = self.next_dsn
-                                if nx >= cap:
-                                    break
-                                t = sub.app_tail
-                                if (t - una + 1) * seg > sub.buf_bytes:
-                                    break
-                                if t > high and (t - high) * seg >= win - pipe + self.prefetch_bytes:
-                                    break
-                                c = select(self, now)
-                                if c != choice:
-                                    if c.__class__ is HoldUntil:
-                                        self._hold(c.time_ns)
-                                    self._refusal = (nx, c)
-                                    break
-                                self._assign(sub)
-                        if avail < seg and data > avail:
-                            break  # silly-window avoidance
-                        i = high & sub.mask
-                        sub.flags[i] = 0
-                        sub.sent_time[i] = now
-                        k = high
-                        sub.high = high = k + 1
-                        sub.segments_sent += 1
-                        sub.net_send(now, k, seg, False)
-                        sub.pipe_snapshot += seg
-                        pipe += seg
-                        avail = win - pipe
-                        if avail <= 0:
-                            break
-            else:
-                sub.send_pending(now)
+            # the subflow sends (its send_pending asks for more data through MptcpSubflow._app_fill); the
+            # sender is compiled (cmtlab.compiled), so this call is cheaper than inlining its common case here
+            sub.send_pending(now)
             # the subflow asked the scheduler for more and was refused: that answer stands
             # (sending only shrank this subflow's window), so it is not asked twice
             r = self._refusal

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..mechanisms.schedulers import HoldUntil
-from ..tcp import TcpSender
+from ..tcp.sender import TcpSender
 
 
 class MptcpSubflow(TcpSender):

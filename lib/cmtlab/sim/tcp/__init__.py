@@ -6,6 +6,9 @@ module              concern
 ``sender.py``       :class:`TcpSender` — the state machine: sending, ACK processing, fast
                     retransmit and recovery, timeouts (asks the mechanisms, acts on their
                     typed decisions)
+``base.py``         the sender's attributes, declared once (root of the class chain
+                    ``SenderBase -> BulkSource -> RttEstimator -> Scoreboard -> UndoApi
+                    -> TcpSender``, one concern per file)
 ``scoreboard.py``   SACKed/lost/retransmitted flags, RFC 6675 ``pipe`` and ``NextSeg``
 ``rto.py``          RFC 6298 RTT estimator and retransmission timer
 ``undo.py``         snapshot / undo API of the reordering responses

@@ -1,6 +1,6 @@
 """The sender's scoreboard: per-segment SACKED/LOST/RETRANS flags, RFC 6675 ``pipe``, ``IsLost`` and ``NextSeg``.
 
-As ns-3.44's ``TcpTxBuffer``; a mixin of :class:`~cmtlab.sim.tcp.sender.TcpSender` (it reads
+As ns-3.44's ``TcpTxBuffer``; a class of :class:`~cmtlab.sim.tcp.sender.TcpSender`'s chain (see :mod:`~cmtlab.sim.tcp.base`) (it reads
 and writes the sender's scoreboard attributes: ``una``, ``high``, ``flags`` — a ring of
 ``mask + 1`` entries indexed by ``segment & mask`` —, ``sacked_out``, ``lost_out``,
 ``retrans_out``, ``lost_pending``, ``highest_sack``, ``lost_cursor``, ``lost_marked_upto``).
@@ -17,6 +17,8 @@ and writes the sender's scoreboard attributes: ``una``, ``high``, ``flags`` — 
 
 from __future__ import annotations
 
+from .rto import RttEstimator
+
 # scoreboard flags per outstanding segment
 SACKED, LOST, RETRANS, HIST_RETX = 1, 2, 4, 8
 
@@ -28,7 +30,7 @@ def _pow2_at_least(n: int) -> int:
     return p
 
 
-class Scoreboard:
+class Scoreboard(RttEstimator):
     """Scoreboard operations of a :class:`~cmtlab.sim.tcp.sender.TcpSender` (see the module docstring)."""
 
     __slots__ = ()

@@ -71,12 +71,13 @@ The choices, each also cited at the code:
   send a segment cut short by the receive window, cmtlab waits for room for a full one
   (this matters only when the receive buffer, not the congestion window, is the limit).
 
-Files (one concern each, mixed into :class:`TcpSender`)
--------------------------------------------------------
-* :mod:`~cmtlab.sim.tcp.scoreboard` — SACK/lost/retransmitted flags, ``pipe``, ``NextSeg``;
-* :mod:`~cmtlab.sim.tcp.rto` — RTT estimator and retransmission timer;
-* :mod:`~cmtlab.sim.tcp.undo` — the snapshot/undo API of the reordering responses;
+Files (one concern each, one class chain ending in :class:`TcpSender`; see :mod:`~cmtlab.sim.tcp.base`)
+---------------------------------------------------------------------------------------------------------
+* :mod:`~cmtlab.sim.tcp.base` — the sender's attributes, declared once;
 * :mod:`~cmtlab.sim.tcp.source` — the data source (bulk application; MPTCP overrides it);
+* :mod:`~cmtlab.sim.tcp.rto` — RTT estimator and retransmission timer;
+* :mod:`~cmtlab.sim.tcp.scoreboard` — SACK/lost/retransmitted flags, ``pipe``, ``NextSeg``;
+* :mod:`~cmtlab.sim.tcp.undo` — the snapshot/undo API of the reordering responses;
 * this module — sending (``SendPendingData``), ACK processing, fast retransmit/recovery,
   timeouts: the state machine, which asks the mechanisms and acts on their typed decisions
   (:mod:`~cmtlab.sim.tcp.decisions`).
@@ -96,46 +97,15 @@ from __future__ import annotations
 from ..engine.timers import LazyTimer
 from ..net.link import NS_PER_S, seconds_to_ns
 from .decisions import AckDecision, FastRetransmitDecision, LossDecision, TimeoutDecision
-from .rto import RttEstimator
-from .scoreboard import HIST_RETX, LOST, RETRANS, SACKED, Scoreboard, _pow2_at_least
-from .source import BulkSource
+from .scoreboard import HIST_RETX, LOST, RETRANS, SACKED, _pow2_at_least
 from .state import DISORDER, LOSS, OPEN, RECOVERY
 from .undo import UndoApi
 
 
-class TcpSender(Scoreboard, RttEstimator, UndoApi, BulkSource):
+class TcpSender(UndoApi):
     """The sending side of one TCP subflow (see the module docstring)."""
 
-    __slots__ = (
-        # configuration
-        "seg", "n_segs", "last_len", "short", "_last_delivered", "max_out", "buf_bytes", "rwnd", "app_tail",
-        "sack", "sack_loss_detection", "limited_transmit",
-        "timestamps", "dupthresh", "min_rto", "clock_g", "initial_rto", "cc", "recovery", "reordering",
-        "net_send", "queue", "trace",
-        # scoreboard
-        "una", "high", "flags", "mask", "sent_time", "hist_lo", "sacked_out", "lost_out", "retrans_out",
-        "highest_sack", "lost_cursor", "lost_marked_upto", "lost_pending",
-        # congestion state
-        "cwnd", "ssthresh", "state", "dupacks", "recover", "recover_active", "first_partial_ack",
-        "high_rx_ack", "pipe_snapshot", "retrans_data_acked", "bytes_acked_not_processed",
-        # rtt / rto
-        "srtt", "rttvar", "n_rtt_samples", "rto", "rto_timer",
-        # counters
-        "ts_offset_ns", "segments_sent", "retransmissions", "fast_retransmits", "timeouts", "partial_acks",
-        "dupacks_rx",
-        "acks_rx", "stale_acks", "rtt_samples_taken", "max_backoff", "_consecutive_rto", "rto_rule",
-        # dupack run trace
-        "_run_ack", "_run_len", "_run_start",
-        # multipath plumbing (read by mechanisms; see cmtlab.sim.mptcp)
-        "index", "connection", "path",
-        # reordering-response hooks (see cmtlab.sim.mechanisms.reordering)
-        "_every_ack", "_plain", "spurious_undos", "initial_cwnd",
-        # clock hook for time-based mechanisms (CUBIC's W_cubic(t)): the time of the ACK being processed
-        "ack_time_ns", "last_rtt_sample_ns",
-        # loss detection (cmtlab.sim.mechanisms.recovery.loss_detection): its hooks are called only when
-        # it is time-based (RACK-TLP); the duplicate-ACK default is the code below
-        "loss_detection", "_time_based",
-    )
+    __slots__ = ()  # the attributes are declared once, in SenderBase
 
     def __init__(self, *, segment_bytes: int, transfer_bytes: int, initial_window_bytes: int,
                  ssthresh_bytes: int, options, cc, recovery, reordering, net_send, queue, trace=None,

@@ -1,14 +1,16 @@
 """Where a sender's data comes from: the bulk-send application (ns-3's ``BulkSendApplication``).
 
-A mixin of :class:`~cmtlab.sim.tcp.sender.TcpSender`; an MPTCP subflow
+A class of :class:`~cmtlab.sim.tcp.sender.TcpSender`'s chain (see :mod:`~cmtlab.sim.tcp.base`); an MPTCP subflow
 (:class:`cmtlab.sim.mptcp.MptcpSubflow`) overrides :meth:`BulkSource._app_fill` to take the
 next data-sequence numbers from its connection.
 """
 
 from __future__ import annotations
 
+from .base import SenderBase
 
-class BulkSource:
+
+class BulkSource(SenderBase):
     """The bulk application writing whole segments into the send buffer."""
 
     __slots__ = ()

@@ -10,11 +10,11 @@ and :meth:`~UndoApi.send_new_data` (RFC 5682), :meth:`~UndoApi.timestamp_now` (R
 from __future__ import annotations
 
 from .decisions import UndoMode
-from .scoreboard import RETRANS, SACKED
+from .scoreboard import RETRANS, SACKED, Scoreboard
 from .state import LOSS, OPEN, RECOVERY, CongestionState
 
 
-class UndoApi:
+class UndoApi(Scoreboard):
     """Snapshot/undo methods of a :class:`~cmtlab.sim.tcp.sender.TcpSender` (see the module docstring)."""
 
     __slots__ = ()
