@@ -49,7 +49,7 @@ class SenderBase:
         # clock hook for time-based mechanisms (CUBIC's W_cubic(t)): the time of the ACK being processed
         "ack_time_ns", "last_rtt_sample_ns",
         # loss detection (cmtlab.sim.mechanisms.recovery.loss_detection): its hooks are called only when
-        # it is time-based (RACK-TLP); the duplicate-ACK default is the code below
+        # it is time-based (RACK-TLP); the duplicate-ACK default is TcpSender's own code
         "loss_detection", "_time_based",
     )
 

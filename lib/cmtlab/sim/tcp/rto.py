@@ -1,7 +1,8 @@
 """RTT estimation and the retransmission timer (RFC 6298, ns-3's ``RttMeanDeviation``).
 
-A class of :class:`~cmtlab.sim.tcp.sender.TcpSender`'s chain (see :mod:`~cmtlab.sim.tcp.base`): ``srtt``, ``rttvar``, ``rto`` in integer
-nanoseconds; the timer is a :class:`~cmtlab.sim.engine.timers.LazyTimer` (``sub.rto_timer``).
+A class of :class:`~cmtlab.sim.tcp.sender.TcpSender`'s chain (see :mod:`~cmtlab.sim.tcp.base`):
+``srtt``, ``rttvar``, ``rto`` in integer nanoseconds; the timer is a
+:class:`~cmtlab.sim.engine.timers.LazyTimer` (``sub.rto_timer``).
 ``RTO = max(SRTT + max(G, 4 RTTVAR), MinRto)``; the first sample sets ``SRTT = R``,
 ``RTTVAR = R / 2``; gains 1/8 and 1/4 as integer shifts.
 """

@@ -1,9 +1,10 @@
 """The sender's scoreboard: per-segment SACKED/LOST/RETRANS flags, RFC 6675 ``pipe``, ``IsLost`` and ``NextSeg``.
 
-As ns-3.44's ``TcpTxBuffer``; a class of :class:`~cmtlab.sim.tcp.sender.TcpSender`'s chain (see :mod:`~cmtlab.sim.tcp.base`) (it reads
-and writes the sender's scoreboard attributes: ``una``, ``high``, ``flags`` — a ring of
-``mask + 1`` entries indexed by ``segment & mask`` —, ``sacked_out``, ``lost_out``,
-``retrans_out``, ``lost_pending``, ``highest_sack``, ``lost_cursor``, ``lost_marked_upto``).
+As ns-3.44's ``TcpTxBuffer``; a class of :class:`~cmtlab.sim.tcp.sender.TcpSender`'s chain
+(see :mod:`~cmtlab.sim.tcp.base`; it reads and writes the sender's scoreboard attributes:
+``una``, ``high``, ``flags`` — a ring of ``mask + 1`` entries indexed by ``segment & mask`` —,
+``sacked_out``, ``lost_out``, ``retrans_out``, ``lost_pending``, ``highest_sack``,
+``lost_cursor``, ``lost_marked_upto``).
 
 * ``pipe = sent - sacked - lost + retransmitted`` (RFC 6675 ``SetPipe`` as ns-3 counts it);
 * ``NextSeg`` (RFC 6675): first the lowest segment marked lost, not yet retransmitted and

@@ -1,7 +1,7 @@
 """Where a sender's data comes from: the bulk-send application (ns-3's ``BulkSendApplication``).
 
-A class of :class:`~cmtlab.sim.tcp.sender.TcpSender`'s chain (see :mod:`~cmtlab.sim.tcp.base`); an MPTCP subflow
-(:class:`cmtlab.sim.mptcp.MptcpSubflow`) overrides :meth:`BulkSource._app_fill` to take the
+A class of :class:`~cmtlab.sim.tcp.sender.TcpSender`'s chain (see :mod:`~cmtlab.sim.tcp.base`);
+an MPTCP subflow (:class:`cmtlab.sim.mptcp.MptcpSubflow`) overrides :meth:`BulkSource._app_fill` to take the
 next data-sequence numbers from its connection.
 """
 
