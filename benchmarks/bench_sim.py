@@ -14,7 +14,9 @@ the same run, and prints the ratio (goal >= 0.8, judged per wall-clock second; t
 CPU second of the same runs is printed beside it, as load from other processes on a shared
 machine lengthens wall-clock times and not CPU times).  Beside the timed ratio it prints the work
 ratio: Python bytecodes executed per data segment by each engine on the same scenario
-(counted with ``sys.settrace``, so the same on every machine and under any load) — how much
+(counted with ``sys.settrace`` on the pure-Python sources in a child process, so the same on every
+machine, under any load and whether or not the compiled modules are built; with them built it
+also prints how many of those bytecodes still run as Python) — how much
 more the multipath engine does per segment (connection-level scheduler, data-sequence map,
 data-level reorder buffer, coupled window increase), and so about the best time ratio the
 same interpreter can reach without dropping that work; and the same count with one subflow over
@@ -29,10 +31,15 @@ from __future__ import annotations
 
 import argparse
 import heapq
+import os
+import pickle
+import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
-from cmtlab import sim
+from cmtlab import compiled, sim
 from cmtlab.scenario import striped_scenario
 
 TARGET_SEGMENTS_PER_S = 150_000
@@ -87,7 +94,8 @@ def main() -> int:
         ap.error("--transfer-bytes must be >= 100000 and --repeat >= 1")
     sim.run(striped_scenario([1e6], [0.1], transfer_bytes=100_000))  # warm-up
     ref = heap_reference()
-    print(f"cmtlab.sim {sim.CODE_VERSION}: data segments per wall-clock second (traces off, best of {args.repeat})")
+    print(f"cmtlab.sim {sim.CODE_VERSION}: data segments per wall-clock second (traces off, best of {args.repeat}); "
+          f"{compiled.summary()}")
     print(f"  reference: bare heapq event loop {ref:,.0f} events/s")
     ok = True
     for name, sc in scenarios(args.transfer_bytes).items():
@@ -168,19 +176,39 @@ def mptcp_vs_striped(transfer_bytes: int, repeat: int) -> float:
     print(f"  ratio multipath / striped = {ratio:.2f} (goal >= {MPTCP_GOAL}): {'met' if ratio >= MPTCP_GOAL else 'MISSED'}"
           f"  [per CPU second of the same runs: {cpu_ratio:.2f}]")
     small = WORK_TRANSFER_BYTES
-    work_m = bytecodes_per_segment(sim.run_mptcp, sc.replace(transfer_bytes=small))
-    work_s = bytecodes_per_segment(sim.run, st.replace(transfer_bytes=small))
-    print(f"  work per data segment ({small / 1e6:g} MB, Python bytecodes executed, the same on any machine): "
-          f"multipath {work_m:,.0f}, striped {work_s:,.0f}; work ratio striped / multipath = {work_s / work_m:.2f}")
+    work_m = pure_work_per_segment(sc.replace(transfer_bytes=small))
+    work_s = pure_work_per_segment(st.replace(transfer_bytes=small))
+    print(f"  work per data segment ({small / 1e6:g} MB, Python bytecodes of the pure-Python sources, the same on "
+          f"any machine): multipath {work_m:,.0f}, striped {work_s:,.0f}; work ratio striped / multipath = "
+          f"{work_s / work_m:.2f}")
+    if compiled.built() and not compiled.pure_python():
+        left_m = bytecodes_per_segment(sim.run_mptcp, sc.replace(transfer_bytes=small))
+        left_s = bytecodes_per_segment(sim.run, st.replace(transfer_bytes=small))
+        print(f"  of which still run as Python with the compiled modules (mechanisms, topology wiring): "
+              f"multipath {left_m:,.0f}, striped {left_s:,.0f}")
     # one subflow over one path, where both topologies send the same packets at the same nanoseconds
     # (tests/test_sim_mptcp.py): what the connection machinery alone costs per segment
     one_m = sim.mptcp_scenario(ARABI_B[:1], ARABI_D[:1], transfer_bytes=small, congestion="newreno", scheduler=sched)
     one_s = striped_scenario(ARABI_B[:1], ARABI_D[:1], transfer_bytes=small, tunnel=False)
-    work_m1 = bytecodes_per_segment(sim.run_mptcp, one_m)
-    work_s1 = bytecodes_per_segment(sim.run, one_s)
+    work_m1 = pure_work_per_segment(one_m)
+    work_s1 = pure_work_per_segment(one_s)
     print(f"  the same with one subflow on path 1 (NewReno; both send identical packets): "
           f"multipath {work_m1:,.0f}, striped {work_s1:,.0f}; work ratio {work_s1 / work_m1:.2f}")
     return ratio
+
+
+def pure_work_per_segment(scenario) -> float:
+    """:func:`bytecodes_per_segment` of the pure-Python sources (``CMTLAB_PURE_PYTHON=1``, a child process):
+    the work of the code as written, whether or not this process runs compiled modules."""
+    with tempfile.TemporaryDirectory(prefix="cmtlab-work-") as d:
+        path = Path(d) / "scenario.pkl"
+        path.write_bytes(pickle.dumps(scenario))
+        env = {**os.environ, "CMTLAB_PURE_PYTHON": "1", "CMTLAB_PROGRESS": "0"}
+        proc = subprocess.run([sys.executable, __file__, "--work", str(path)], capture_output=True, text=True,
+                              env=env, timeout=1800)
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr[-3000:])
+    return float(proc.stdout.strip().splitlines()[-1])
 
 
 #: Transfer of the work count (a traced run is ~50x slower than an untraced one).
@@ -210,4 +238,8 @@ def bytecodes_per_segment(run, scenario) -> float:
 
 
 if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--work":  # the child of pure_work_per_segment
+        sc = pickle.loads(Path(sys.argv[2]).read_bytes())
+        print(bytecodes_per_segment(sim.run_mptcp if isinstance(sc, sim.MptcpScenario) else sim.run, sc))
+        raise SystemExit(0)
     raise SystemExit(main())

@@ -39,7 +39,7 @@ import time
 
 import numpy as np
 
-from cmtlab import ns3, sim
+from cmtlab import compiled, ns3, sim
 from cmtlab.scenario import striped_scenario
 
 TARGET_RATIO = 7.0
@@ -208,7 +208,8 @@ def main() -> int:
     args = ap.parse_args()
     if args.megabytes <= 0 or args.repeat < 1 or args.alheid_seeds < 1:
         ap.error("--megabytes must be > 0, --repeat >= 1 and --alheid-seeds >= 1")
-    print(f"cmtlab.sim {sim.CODE_VERSION}: data segments per wall-clock second, traces off, best of {args.repeat}")
+    print(f"cmtlab.sim {sim.CODE_VERSION}: data segments per wall-clock second, traces off, best of {args.repeat}; "
+          f"{compiled.summary()}")
     ratios = vs_ns3(args.megabytes, args.repeat)
     papers_ratio = vs_papers_sim(args.repeat)
     alheid_point(args.alheid_seeds, args.repeat, papers_ratio)

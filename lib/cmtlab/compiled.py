@@ -200,6 +200,16 @@ def c_compiler() -> list[str] | None:
     return None
 
 
+def summary() -> str:
+    """One line for logs and benchmarks: how many of the compiled modules this process runs compiled."""
+    st = status()
+    n = sum(how == "compiled" for how in st.values())
+    if n == len(st):
+        return f"{n} simulator modules compiled (cmtlab.compiled)"
+    reasons = sorted({how for how in st.values() if how != "compiled"})
+    return f"{n} of {len(st)} simulator modules compiled; the rest run as Python ({'; '.join(reasons)})"
+
+
 def build(*, force: bool = False, quiet: bool = False) -> dict[str, Path]:
     """Compile every :func:`compilable_modules` module that has no built copy for the current sources.
 

@@ -1,6 +1,8 @@
 # C types for base.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
 # Every attribute of a sender: sequence numbers, windows, counters and times (ns) as 64-bit integers,
 # flags as bint (only True/False are ever stored), anything that can be None or a mechanism as object.
+from ..engine.timers cimport LazyTimer
+
 cdef class SenderBase:
     # configuration
     cdef public long long seg, n_segs, last_len, short, max_out, buf_bytes, rwnd, app_tail
@@ -18,7 +20,8 @@ cdef class SenderBase:
     cdef public bint recover_active, first_partial_ack, retrans_data_acked
     # rtt / rto
     cdef public long long srtt, rttvar, n_rtt_samples, rto
-    cdef public object rto_timer, rto_rule
+    cdef public LazyTimer rto_timer
+    cdef public object rto_rule
     # counters
     cdef public long long ts_offset_ns, segments_sent, retransmissions, fast_retransmits, timeouts, partial_acks
     cdef public long long dupacks_rx, acks_rx, stale_acks, rtt_samples_taken, max_backoff, _consecutive_rto
