@@ -2,7 +2,7 @@
 
 What is compiled
 ----------------
-A module of :mod:`cmtlab` is compiled when a ``.pxd`` file stands beside its ``.py`` file
+A module of ``cmtlab`` is compiled when a ``.pxd`` file stands beside its ``.py`` file
 (Cython's "pure Python mode"): the ``.py`` file stays the one source a reader reads, runs and
 edits; the ``.pxd`` file only declares C types for some of its classes and attributes (e.g.
 :mod:`cmtlab.sim.net.link`: a link's clock and counters as 64-bit integers).  The compiled
