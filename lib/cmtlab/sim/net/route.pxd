@@ -1,6 +1,7 @@
 # C types for route.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
 cimport cython
 from ..engine.events cimport EventQueue
+from ..engine.heap cimport heappush
 from .link cimport LinkModel
 
 cdef class PacketPath:

@@ -23,7 +23,7 @@ then costs no Python call.
 
 from __future__ import annotations
 
-from heapq import heappush
+from ..engine.heap import heappush
 
 
 class PacketPath:
