@@ -1,4 +1,6 @@
 # C types for heap.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
+# Indices are within the list by construction (0 <= pos < len(heap)): heap.py's first line turns off
+# the bounds checks.
 cimport cython
 
 @cython.locals(ta=cython.longlong, tb=cython.longlong, oa=cython.longlong, ob=cython.longlong,

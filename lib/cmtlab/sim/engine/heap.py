@@ -1,3 +1,4 @@
+# cython: boundscheck=False, wraparound=False
 """The event heap's two operations, ordered as the event core orders events.
 
 An event is the tuple ``(time_ns, order_ns, id, handler, args)`` (:mod:`cmtlab.sim.engine.events`);
