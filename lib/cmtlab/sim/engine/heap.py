@@ -4,10 +4,10 @@
 An event is the tuple ``(time_ns, order_ns, id, handler, args)`` (:mod:`cmtlab.sim.engine.events`);
 ``id`` is unique, so ``(time_ns, order_ns, id)`` orders any two events and the heap always
 yields the same next event, whatever its internal layout.  As Python these are
-:func:`heapq.heappush` and :func:`heapq.heappop` (tuples compared item by item).  Compiled
+``heapq.heappush`` and ``heapq.heappop`` (tuples compared item by item).  Compiled
 (:mod:`cmtlab.compiled`), the same binary heap is kept with the three keys compared as 64-bit
 integers (``heap.pxd``) instead of through Python's tuple and integer comparisons — the
-comparisons were an eighth of an Alheid run.  The list stays a valid :mod:`heapq` heap either
+comparisons were an eighth of an Alheid run.  The list stays a valid ``heapq`` heap either
 way.
 """
 
@@ -36,7 +36,7 @@ def _before(a: tuple, b: tuple) -> bool:
 
 
 def heappush(heap: list, event: tuple) -> None:
-    """Add ``event`` to ``heap`` (as :func:`heapq.heappush`)."""
+    """Add ``event`` to ``heap`` (as ``heapq.heappush``)."""
     heap.append(event)
     pos = len(heap) - 1
     while pos > 0:
@@ -50,7 +50,7 @@ def heappush(heap: list, event: tuple) -> None:
 
 
 def heappop(heap: list) -> tuple:
-    """Remove and return the first event of ``heap`` (as :func:`heapq.heappop`: the hole left at the
+    """Remove and return the first event of ``heap`` (as ``heapq.heappop``: the hole left at the
     top goes down to a leaf along the earlier children, then the last event fills it from there)."""
     last = heap.pop()
     n = len(heap)
