@@ -184,7 +184,7 @@ def mptcp_vs_striped(transfer_bytes: int, repeat: int) -> float:
     if compiled.built() and not compiled.pure_python():
         left_m = bytecodes_per_segment(sim.run_mptcp, sc.replace(transfer_bytes=small))
         left_s = bytecodes_per_segment(sim.run, st.replace(transfer_bytes=small))
-        print(f"  of which still run as Python with the compiled modules (mechanisms, topology wiring): "
+        print(f"  of which still run as Python with the compiled modules (the mechanisms): "
               f"multipath {left_m:,.0f}, striped {left_s:,.0f}")
     # one subflow over one path, where both topologies send the same packets at the same nanoseconds
     # (tests/test_sim_mptcp.py): what the connection machinery alone costs per segment

@@ -375,3 +375,16 @@ def test_backoff_draw_is_randint():
     for cw in [15, 31, 63, 127, 255, 511, 1023] * 300:
         assert a._randbelow(cw + 1) == b.randint(0, cw)
     assert a.random() == b.random()  # and both generators end in the same state
+
+
+def test_draw_backoff_slots_is_randint():
+    """``draw_backoff_slots(rng, cw)`` (the medium's back-off draw, compiled with it) gives the numbers
+    ``randint(0, cw)`` gives from the same state and leaves the generator in the same state."""
+    import random
+
+    from cmtlab.sim.net.wifi import draw_backoff_slots
+
+    a, b = random.Random("wifi80211g/7/2"), random.Random("wifi80211g/7/2")
+    draws = [draw_backoff_slots(a, cw) for cw in [0, 1, 15, 31, 63, 127, 255, 511, 1023] * 300]
+    assert draws == [b.randint(0, cw) for cw in [0, 1, 15, 31, 63, 127, 255, 511, 1023] * 300]
+    assert a.random() == b.random()

@@ -25,6 +25,7 @@ import hashlib
 import json
 import time
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -35,11 +36,14 @@ from ..scenario import (MAX_SEGMENTS, PRESETS, TcpOptions, TransferResult, _as_l
 from . import registry
 from .engine import EventQueue, handshake, run_events
 from .net.link import NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
+from .net.route import Route
 from .mptcp import DUPACK_MODES, RETRANSMIT_POLICIES, UNBOUNDED_SEGS, MptcpConnection, MptcpSubflow, reinject
+from .mptcp.clock import AckArrival, TimerWakeup
 from .mptcp.connection import WIRE_FORMATS
 from .mechanisms.recovery import make_recovery
 from .net.rng import loss_rng
 from .tcp import TcpReceiver, TcpSender
+from .tcp.wire import AckSend, SegmentSend
 from .net.topology import PathInfo, path_info
 
 SIMULATOR_NAME = "cmtlab-mptcp"
@@ -439,8 +443,6 @@ class MptcpSimulation:
                 conn.per_sub_delivered.append(0)
             self.senders.append(snd)
             self.receivers.append(rcv)
-        for f in range(n_flows):
-            self._wire_flow(f)
         # ---- the connection set-up of each flow (cmtlab.sim.engine.handshake): SYN / SYN-ACK over its paths
         hs_exact = [handshake.round_trip_ns(fwd[f], rev[f], self.syn_bytes) for f in range(n_flows)]
         if handshake_rtt_sample:
@@ -453,161 +455,38 @@ class MptcpSimulation:
             self.hs_rtt = None
         for f, snd in enumerate(self.senders):
             snd.ts_offset_ns = self.ts_offsets[f]
+        for f in range(n_flows):
+            self._wire_flow(f)
         sched.init(conn)
 
     # ------------------------------------------------------------------ network
     def _wire_flow(self, f: int) -> None:
-        """Connect flow ``f``'s endpoints to its paths: sends, arrivals and timer events."""
+        """Connect flow ``f``'s endpoints to its paths: sends, arrivals and timer events.
+
+        A data segment goes over the flow's forward :class:`~cmtlab.sim.net.route.Route` to the
+        receiver's ``on_data`` directly (nothing on the sending side reads the connection's clock
+        before the next ACK, timer or wake-up sets it); an ACK goes over the reverse route to an
+        :class:`~cmtlab.sim.mptcp.clock.AckArrival`; timers fire through a
+        :class:`~cmtlab.sim.mptcp.clock.TimerWakeup` (the connection's clock, then its pump).
+        """
         snd, rcv = self.senders[f], self.receivers[f]
         conn = self.conn
         is_sub = f < self.scenario.n_subflows
-        on_data = rcv.on_data
-        on_ack = snd.on_ack
-        pump = conn.pump
-
-        # a data segment reaching its receiver is the receiver's on_data directly: nothing on the
-        # sending side reads the connection's clock before the next ACK, timer or wake-up sets it
-        data_arrives = on_data
-        if is_sub:
-            def ack_arrives(now: int, ack: int, echo: int, sack, data_ack: int) -> None:
-                conn.now = now
-                if data_ack > conn.data_ack_seen:
-                    conn.data_ack_seen = data_ack
-                on_ack(now, ack, echo, sack)
-                pump(now)
-
-            fire = snd.rto_timer.fire
-
-            def rto_due(now: int) -> None:
-                conn.now = now
-                fire(now)
-                pump(now)
-        else:
-            def ack_arrives(now: int, ack: int, echo: int, sack, data_ack: int) -> None:
-                conn.now = now
-                on_ack(now, ack, echo, sack)
-
-            fire = snd.rto_timer.fire
-
-            def rto_due(now: int) -> None:
-                conn.now = now
-                fire(now)
-
-        snd.rto_timer.handler = rto_due
+        tr = self.tr
+        arrival = AckArrival(conn, snd, subflow=is_sub)
+        snd.rto_timer.handler = TimerWakeup(conn, snd.rto_timer.fire, subflow=is_sub).due
         for timer in snd.loss_detection.timers():  # a time-based loss detection's timers (RACK, TLP)
-            timer.handler = self._timer_handler(timer.fire, is_sub)
-        snd.net_send = self._make_send_data(f, data_arrives)
-        rcv.net_ack = self._make_send_ack(f, ack_arrives)
-
-    def _timer_handler(self, fire, is_sub: bool):
-        """A subflow timer's handler: the connection's clock set first, the connection pumped after."""
-        conn = self.conn
-
-        def due(now: int) -> None:
-            conn.now = now
-            fire(now)
-            if is_sub:
-                conn.pump(now)
-
-        return due
-
-    def _hops(self, path: tuple, arrive, wire_index: int):
-        """The handler of a packet at the end of hop ``h`` of ``path`` (paths of several links).
-
-        ``args[wire_index]`` is the packet's wire size; ``arrive(now, *args)`` is called at the end
-        of the path (arguments without the hop number).
-        """
-        queue = self.queue
-        n = len(path)
-
-        def hop_done(now: int, h: int, *args) -> None:
-            h += 1
-            if h < n:
-                lk = path[h]
-                arr = lk.transmit(now, args[wire_index], queue.order_ns)
-                if arr >= 0:
-                    push(arr, lk.last_start_ns, (h, *args))  # queue.schedule(..., hop_done, h, *args)
-            else:
-                arrive(now, *args)
-
-        push = queue.scheduler_for(hop_done)
-        return hop_done
-
-    def _make_send_data(self, f: int, arrive):
-        queue = self.queue
-        path = self.fwd[f]
-        first = path[0]
-        transmit = first.transmit
-        wire_extra = self.data_wire - self.scenario.segment_bytes
-        timestamps = self.timestamps
-        sim = self
-        conn = self.conn if f < self.scenario.n_subflows else None
-        if len(path) == 1:
-            single = queue.scheduler_for(arrive)
-            multi = None
-        else:
-            # the hop number and the wire size ride along for the next hops; the arrival drops them
-            single = None
-            multi = queue.scheduler_for(self._hops(path, lambda now, k, ts, retx, wire: arrive(now, k, ts, retx), 3))
-
-        def send_data(now: int, k: int, nbytes: int, retx: bool) -> None:
-            wire = nbytes + wire_extra
-            arr = transmit(now, wire, queue.order_ns)
-            if arr >= 0:
-                tsval = (now + sim.ts_offsets[f]) // 1_000_000 if timestamps else 0
-                if multi is None:
-                    single(arr, first.last_start_ns, (k, tsval, retx))
-                else:
-                    multi(arr, first.last_start_ns, (0, k, tsval, retx, wire))
-            if sim.tr is not None:
-                dsn = conn.dsn_of(f, k) if conn is not None else k
-                sim.tr["packets"].append((now, f, k, dsn, retx, wire, arr))
-            if retx and conn is not None and conn.retransmit == "reinject":
-                reinject(sim.conn, now, f, k)
-
-        if self.tr is None and not timestamps and (conn is None or conn.retransmit != "reinject"):
-            def send_data_plain(now: int, k: int, nbytes: int, retx: bool) -> None:
-                """``send_data`` without traces, timestamps and re-injection (the common case)."""
-                wire = nbytes + wire_extra
-                arr = transmit(now, wire, queue.order_ns)
-                if arr >= 0:
-                    if multi is None:
-                        single(arr, first.last_start_ns, (k, 0, retx))
-                    else:
-                        multi(arr, first.last_start_ns, (0, k, 0, retx, wire))
-
-            return send_data_plain
-        return send_data
-
-    def _make_send_ack(self, f: int, arrive):
-        queue = self.queue
-        path = self.rev[f]
-        first = path[0]
-        transmit = first.transmit
-        ack_bytes = self.ack_bytes
-        sim = self
-        conn = self.conn if f < self.scenario.n_subflows else None
-        if len(path) == 1:
-            single = queue.scheduler_for(arrive)
-            multi = None
-        else:
-            single = None
-            multi = queue.scheduler_for(self._hops(
-                path, lambda now, ack, echo, sack, wire, da: arrive(now, ack, echo, sack, da), 3))
-
-        def send_ack(now: int, ack: int, echo: int, sack, nblocks: int) -> None:
-            wire = ack_bytes[nblocks if nblocks < 5 else 4]
-            arr = transmit(now, wire, queue.order_ns)
-            if arr >= 0:
-                data_ack = conn.rcv_dsn if conn is not None else 0  # DATA_ACK (RFC 8684) on subflow ACKs
-                if multi is None:
-                    single(arr, first.last_start_ns, (ack, echo, sack, data_ack))
-                else:
-                    multi(arr, first.last_start_ns, (0, ack, echo, sack, wire, data_ack))
-            if sim.tr is not None:
-                sim.tr["acks"].append((now, f, ack, nblocks, wire, arr))
-
-        return send_ack
+            timer.handler = TimerWakeup(conn, timer.fire, subflow=is_sub).due
+        snd.net_send = SegmentSend(
+            Route(self.queue, self.fwd[f], rcv.on_data), self.data_wire - self.scenario.segment_bytes,
+            timestamps=self.timestamps, ts_offset_ns=self.ts_offsets[f],
+            packets_trace=tr["packets"] if tr is not None else None, flow=f,
+            dsn_of=conn.dsn_of if is_sub else None,
+            on_retransmit=partial(reinject, conn) if is_sub and conn.retransmit == "reinject" else None).send
+        # a subflow's ACKs carry the connection's DATA_ACK (RFC 8684); a competing flow's do not
+        rcv.net_ack = AckSend(Route(self.queue, self.rev[f], arrival.arrive), self.ack_bytes,
+                              connection=conn if is_sub else None,
+                              acks_trace=tr["acks"] if tr is not None else None, flow=f).send
 
     # ------------------------------------------------------------------ run
     def run(self) -> MptcpResult:

@@ -18,8 +18,9 @@ events).  Links compute departure times arithmetically (:class:`~cmtlab.sim.net.
 so each packet costs exactly one event.  Memory is bounded by the window and the queues: the
 sender's scoreboard is a ring of ``send buffer / segment`` entries, the receiver keeps only
 out-of-order segments, and nothing per packet is kept unless a trace is requested.  On the
-hot path without traces the builder uses specialised send closures for the plain
-round-robin tunnel (same steps as :meth:`Simulation._send_data` / :meth:`Simulation._send_ack`).
+hot path without traces the plain round-robin tunnel is a :class:`~cmtlab.sim.net.route.Rotation`
+with the compiled :class:`~cmtlab.sim.tcp.wire.SegmentSend` / :class:`~cmtlab.sim.tcp.wire.AckSend`
+(same steps as :meth:`Simulation._send_data` / :meth:`Simulation._send_ack`).
 
 Guards
 ------
@@ -35,11 +36,13 @@ from ..scenario import StripedScenario, TransferResult
 from .mechanisms.congestion import CongestionControl, NewReno
 from .engine import EventQueue, handshake, run_events
 from .net.link import NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
+from .net.route import Rotation
 from .mechanisms.recovery import RecoveryAlgorithm, make_recovery
 from .mechanisms.reordering import NoReorderingResponse, ReorderingResponse
 from .net.rng import loss_rng
 from .mechanisms.schedulers import FixedScheduler, RoundRobinScheduler, Scheduler
 from .tcp import TcpReceiver, TcpSender
+from .tcp.wire import AckSend, SegmentSend
 from .engine.traces import ReorderDensity, TraceRecorder, normalize_trace
 
 SIMULATOR_NAME = "cmtlab"
@@ -176,57 +179,26 @@ class Simulation:
 
     # ------------------------------------------------------------------ network
     def _make_rr_send_data(self):
-        """A specialised ``_send_data`` for a strictly rotating tunnel without traces.
+        """The sender's ``net_send`` for a strictly rotating tunnel without traces.
 
         Same steps as :meth:`_send_data` with the rotation the scheduler declares
-        (:meth:`~cmtlab.sim.mechanisms.schedulers.Scheduler.rotation`) inlined (closure variables are
-        cheaper than attribute look-ups on the hot path); the engine asks the scheduler,
-        never checks its type.
+        (:meth:`~cmtlab.sim.mechanisms.schedulers.Scheduler.rotation`) taken by a
+        :class:`~cmtlab.sim.net.route.Rotation` (compiled with the engine; the engine asks the
+        scheduler, never checks its type).
         """
         paths, nxt = self.scheduler.rotation()
-        n = len(paths)
-        links = [self.links[p] for p in paths]
-        transmits = [lk.transmit for lk in links]
-        after = [i + 1 if i + 1 < n else 0 for i in range(n)]  # the turn after turn i
-        queue = self.queue
-        push = self._push_data
-        overhead = self.data_overhead
-        timestamps = self.timestamps
-        ts_offset = self.ts_offset_ns
-        state = [nxt]
-
-        def send_data(now: int, k: int, nbytes: int, retx: bool) -> None:
-            i = state[0]
-            state[0] = after[i]
-            arr = transmits[i](now, nbytes + overhead, queue.order_ns)
-            if arr >= 0:
-                push(arr, links[i].last_start_ns, (k, (now + ts_offset) // 1_000_000 if timestamps else 0, retx))
-
-        return send_data
+        tunnel = Rotation(self.queue, [self.links[p] for p in paths], self.receiver.on_data, turn=nxt)
+        return SegmentSend(tunnel, self.data_overhead, timestamps=self.timestamps,
+                           ts_offset_ns=self.ts_offset_ns).send
 
     def _make_fast_send_ack(self):
-        """A specialised ``_send_ack`` for a rotating (or fixed) ACK path without traces."""
+        """The receiver's ``net_ack`` for a rotating (or fixed) ACK path without traces (``None``: no rotation)."""
         rot = self.ack_scheduler.rotation()
         if rot is None:
             return None
         paths, nxt = rot
-        state = [nxt]
-        n = len(paths)
-        links = [self.ack_links[p] for p in paths]
-        transmits = [lk.transmit for lk in links]
-        queue = self.queue
-        push = self._push_ack
-        ack_bytes = self.ack_bytes
-        after = [i + 1 if i + 1 < n else 0 for i in range(n)]  # the turn after turn i
-
-        def send_ack(now: int, ack: int, echo: int, sack, nblocks: int) -> None:
-            i = state[0]
-            state[0] = after[i]
-            arr = transmits[i](now, ack_bytes[nblocks if nblocks < 5 else 4], queue.order_ns)
-            if arr >= 0:
-                push(arr, links[i].last_start_ns, (ack, echo, sack))
-
-        return send_ack
+        tunnel = Rotation(self.queue, [self.ack_links[p] for p in paths], self.sender.on_ack, turn=nxt)
+        return AckSend(tunnel, self.ack_bytes).send
 
     def _send_data(self, now: int, k: int, nbytes: int, retx: bool) -> None:
         i = self._sched_select(now, k, retx)

@@ -1,4 +1,5 @@
 # C types for events.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
+from .heap cimport heappush
 
 cdef class EventQueue:
     cdef public list heap

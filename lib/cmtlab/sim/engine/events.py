@@ -11,7 +11,7 @@ leave this module and :mod:`cmtlab.sim.engine.loop`.
 from __future__ import annotations
 
 import itertools
-from heapq import heappush
+from .heap import heappush
 
 
 class RunComplete(Exception):

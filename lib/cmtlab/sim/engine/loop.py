@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from heapq import heappop
+from .heap import heappop
 
 from .events import RunComplete
 
@@ -26,7 +26,6 @@ def run_events(queue, *, tmax_ns: int, budget: int, t_end_ns: int | None = None)
     ``budget``: at most this many events.  Returns ``(reason, now_ns, events)``.
     """
     heap = queue.heap
-    pop = heappop
     if t_end_ns is not None and t_end_ns < tmax_ns:
         limit, limit_reason = t_end_ns, StopReason.DURATION
     else:
@@ -36,7 +35,7 @@ def run_events(queue, *, tmax_ns: int, budget: int, t_end_ns: int | None = None)
     reason = StopReason.STALLED
     try:
         while heap:
-            now, order, _, handler, args = pop(heap)
+            now, order, _, handler, args = heappop(heap)
             if now > limit:
                 reason = limit_reason
                 now = limit

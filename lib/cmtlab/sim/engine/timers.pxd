@@ -1,4 +1,5 @@
 # C types for timers.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
+from .heap cimport heappush
 
 cdef class LazyTimer:
     cdef public object queue, expire, deadline, event_ns, handler, _heap, _ids

@@ -9,7 +9,7 @@ restart the retransmission timer add no events.
 
 from __future__ import annotations
 
-from heapq import heappush
+from .heap import heappush
 
 
 class LazyTimer:

@@ -2,6 +2,9 @@
 cimport cython
 from .link cimport LinkModel
 
+@cython.locals(n=cython.longlong, r=cython.longlong)
+cpdef long long draw_backoff_slots(object rng, long long cw)
+
 cdef class WifiMedium:
     cdef public double distance_m, snr_db, rx_power_dbm
     cdef public long long propagation_ns, busy_until_ns, beacon_interval_ns, next_beacon_ns, beacon_ns

@@ -186,6 +186,23 @@ class WifiParams:
 DEFAULT_PARAMS = WifiParams()
 
 
+def draw_backoff_slots(rng, cw: int) -> int:
+    """A DCF back-off: a whole number of slots drawn uniformly from ``0 .. cw`` with ``rng``.
+
+    The very number ``rng.randint(0, cw)`` returns, from the same generator state and leaving it
+    in the same state: CPython's ``randint`` -> ``randrange`` -> ``_randbelow(cw + 1)`` draws
+    ``getrandbits(k)`` with ``k`` the bit length of ``cw + 1`` until the draw is below ``cw + 1``
+    (``tests/test_wifi.py`` checks the identity; the Wi-Fi golden hashes pin whole runs).  Written
+    out, the draw costs no Python call layers (compiled, ``wifi.pxd``: none at all).
+    """
+    n = cw + 1
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
 def _check_distance(distance_m) -> float:
     if isinstance(distance_m, bool) or not isinstance(distance_m, (int, float)) or not math.isfinite(distance_m) \
             or distance_m <= 0:
@@ -639,9 +656,7 @@ class WifiLink(LinkModel):
             raise ValueError(f"wire_bytes must be an integer >= 1, got {wire_bytes!r}")
         med = self.medium
         prm = med.params
-        # back-off draws: rng._randbelow(cw + 1) is what rng.randint(0, cw) returns (CPython's
-        # randint -> randrange -> 0 + _randbelow(cw + 1)), without two layers of Python calls
-        # per draw; tests/test_wifi.py checks the identity and the Wi-Fi golden hashes pin it
+        # back-off draws: draw_backoff_slots(rng, cw) is what rng.randint(0, cw) returns
         waiting = self._waiting
         while waiting and waiting[0] <= now_ns:
             waiting.popleft()
@@ -683,13 +698,13 @@ class WifiLink(LinkModel):
             # same idle slots; equal counts collide, a larger count continues after that exchange.
             cs = med.last_contend_ns
             elapsed = (med.last_start_ns - (t if t > cs else cs)) // slot
-            b = rng._randbelow(cw + 1)
+            b = draw_backoff_slots(rng, cw)
             if b == elapsed:
                 # collision: both frames on the air, ACK timeout, the other station's retry (its
                 # reserved exchange stands; its retransmission is charged to the medium here)
                 other_cw = min(2 * prm.cw_min + 1, prm.cw_max)
                 med.busy_until_ns += (max(tx, med.last_tx_ns) + self._ack_timeout_ns + self._difs_ns
-                                      + rng._randbelow(other_cw + 1) * slot)
+                                      + draw_backoff_slots(rng, other_cw) * slot)
                 start = med.last_start_ns
                 self.mac_retries += 1
                 self.collisions += 1
@@ -703,7 +718,7 @@ class WifiLink(LinkModel):
                 bo = first_backoff
                 first_backoff = -1
             else:
-                bo = rng._randbelow(cw + 1)
+                bo = draw_backoff_slots(rng, cw)
             idle_from = med.busy_until_ns + self._difs_ns
             access = idle_from + bo * slot
             s = t if t > access else access
@@ -752,10 +767,10 @@ class WifiLink(LinkModel):
         osched = other._sched
         cw = prm.cw_min
         anchor = osched[0][1]
-        b = rng._randbelow(cw + 1)
+        b = draw_backoff_slots(rng, cw)
         collided = False
         if len(osched) >= 2:
-            b_o = rng._randbelow(prm.cw_min + 1)
+            b_o = draw_backoff_slots(rng, prm.cw_min)
             if b > b_o:
                 anchor = osched[1][1]
                 b -= b_o
@@ -782,7 +797,7 @@ class WifiLink(LinkModel):
                 break
             self.mac_retries += 1
             cw = min(2 * cw + 1, prm.cw_max)
-            b = rng._randbelow(cw + 1)
+            b = draw_backoff_slots(rng, cw)
             s = end + self._difs_ns + b * slot
             attempt += 1
         if start >= med.busy_until_ns:
@@ -834,5 +849,5 @@ __all__ = ["WifiParams", "DEFAULT_PARAMS", "WifiMedium", "WifiLink", "wifi_links
            "default_error_model", "NistErrorModel", "path_loss_db", "rx_power_dbm", "noise_power_dbm", "snr_db",
            "ppdu_duration_us",
            "data_field_bits", "ack_rate_mbps", "ideal_rate_mbps", "frame_success_probability", "frame_error_rate",
-           "dcf_exchange_us", "saturation_throughput_bps", "ERP_RATES_MBPS", "N_DBPS", "BASIC_RATES_MBPS",
+           "dcf_exchange_us", "draw_backoff_slots", "saturation_throughput_bps", "ERP_RATES_MBPS", "N_DBPS", "BASIC_RATES_MBPS",
            "MPDU_OVERHEAD_BYTES", "ACK_BYTES", "ERROR_TABLE_PATH", "BOLTZMANN_NS3", "SPEED_OF_LIGHT_M_S"]

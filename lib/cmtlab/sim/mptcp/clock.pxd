@@ -1,0 +1,20 @@
+# C types for clock.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
+cimport cython
+from ..tcp.sender cimport TcpSender
+from .connection cimport MptcpConnection
+
+cdef class AckArrival:
+    cdef public MptcpConnection connection
+    cdef public TcpSender sender
+    cdef public bint subflow
+
+    @cython.locals(conn=MptcpConnection)
+    cpdef arrive(self, long long now, long long ack, long long echo, object sack, long long data_ack=*)
+
+cdef class TimerWakeup:
+    cdef public MptcpConnection connection
+    cdef public object fire
+    cdef public bint subflow
+
+    @cython.locals(conn=MptcpConnection)
+    cpdef due(self, long long now)

@@ -1,0 +1,21 @@
+# C types for wire.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
+cimport cython
+from ..net.route cimport PacketPath
+
+cdef class SegmentSend:
+    cdef public PacketPath path
+    cdef public long long overhead_bytes, ts_offset_ns, flow
+    cdef public bint timestamps
+    cdef public object packets_trace, dsn_of, on_retransmit
+
+    @cython.locals(wire=cython.longlong, tsval=cython.longlong, arr=cython.longlong)
+    cpdef send(self, long long now, long long k, long long nbytes, bint retx)
+
+cdef class AckSend:
+    cdef public PacketPath path
+    cdef public tuple ack_bytes
+    cdef public object connection, acks_trace
+    cdef public long long flow
+
+    @cython.locals(wire=cython.longlong, arr=cython.longlong)
+    cpdef send(self, long long now, long long ack, long long echo, object sack, Py_ssize_t nblocks)

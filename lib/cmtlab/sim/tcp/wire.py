@@ -1,0 +1,106 @@
+"""A TCP endpoint's packets put on the wire: the sender's ``net_send`` and the receiver's ``net_ack``.
+
+:class:`~cmtlab.sim.tcp.TcpSender` hands each segment to ``net_send(now, k, nbytes, retx)``
+and :class:`~cmtlab.sim.tcp.TcpReceiver` each ACK to ``net_ack(now, ack, echo, sack,
+nblocks)``.  A topology connects them to a :class:`~cmtlab.sim.net.route.PacketPath` with
+:class:`SegmentSend` and :class:`AckSend`: these add the headers to the payload (a data
+packet's wire size is the segment's bytes plus ``overhead_bytes``; an ACK's grows with its
+SACK blocks), stamp the RFC 7323 TSval (``(now + ts_offset_ns) // 1 ms``, the phase of ns-3's
+millisecond timestamp clock) and carry what the far end's handler takes:
+``on_data(t, k, tsval, retx)`` and ``on_ack(t, ack, echo, sack)`` — with, for an MPTCP subflow,
+the connection's DATA_ACK (RFC 8684) as a fifth argument of the ACK.
+
+They are small classes rather than closures so that :mod:`cmtlab.compiled` can type them
+(``wire.pxd``); the optional hooks (traces, MPTCP re-injection) cost one test each when unset.
+"""
+
+from __future__ import annotations
+
+
+class SegmentSend:
+    """A sender's ``net_send``: data segments onto ``path``.
+
+    Parameters
+    ----------
+    path
+        A :class:`~cmtlab.sim.net.route.PacketPath` ending at the receiver's ``on_data``.
+    overhead_bytes
+        Header bytes added to each segment's payload (IP, TCP, options, an MPTCP DSS option).
+    timestamps
+        Stamp the RFC 7323 TSval (else 0); ``ts_offset_ns`` is the phase of the millisecond clock.
+    packets_trace
+        ``None`` or a list receiving ``(now, flow, k, dsn, retx, wire_bytes, arrival)`` per segment.
+    flow, dsn_of
+        The flow's number in the trace, and ``dsn_of(flow, k)`` (an MPTCP connection's data
+        sequence number of segment ``k``; ``None``: ``k`` itself).
+    on_retransmit
+        ``None`` or ``on_retransmit(now, flow, k)`` after each retransmission is sent (MPTCP
+        re-injection on another subflow).
+    """
+
+    __slots__ = ("path", "overhead_bytes", "timestamps", "ts_offset_ns", "packets_trace", "flow", "dsn_of",
+                 "on_retransmit")
+
+    def __init__(self, path, overhead_bytes: int, *, timestamps: bool = False, ts_offset_ns: int = 0,
+                 packets_trace=None, flow: int = 0, dsn_of=None, on_retransmit=None):
+        self.path = path
+        self.overhead_bytes = overhead_bytes
+        self.timestamps = bool(timestamps)
+        self.ts_offset_ns = ts_offset_ns
+        self.packets_trace = packets_trace
+        self.flow = flow
+        self.dsn_of = dsn_of
+        self.on_retransmit = on_retransmit
+
+    def send(self, now: int, k: int, nbytes: int, retx: bool) -> None:
+        """Put segment ``k`` (``nbytes`` of payload; ``retx``: a retransmission) on the wire at ``now``."""
+        wire = nbytes + self.overhead_bytes
+        tsval = (now + self.ts_offset_ns) // 1_000_000 if self.timestamps else 0
+        arr = self.path.send(now, wire, (k, tsval, retx))
+        if self.packets_trace is not None:
+            dsn = self.dsn_of(self.flow, k) if self.dsn_of is not None else k
+            self.packets_trace.append((now, self.flow, k, dsn, retx, wire, arr))
+        if retx and self.on_retransmit is not None:
+            self.on_retransmit(now, self.flow, k)
+
+
+class AckSend:
+    """A receiver's ``net_ack``: ACKs onto ``path``.
+
+    Parameters
+    ----------
+    path
+        A :class:`~cmtlab.sim.net.route.PacketPath` ending at the sender's ACK handler.
+    ack_bytes
+        Wire size of an ACK with 0, 1, 2, 3 and 4 or more SACK blocks.
+    connection
+        ``None``: the ACK carries ``(ack, echo, sack)``; an MPTCP connection: its DATA_ACK
+        (``connection.rcv_dsn`` when the ACK leaves) rides along as a fourth item.
+    acks_trace
+        ``None`` or a list receiving ``(now, flow, ack, nblocks, wire_bytes, arrival)`` per ACK.
+    """
+
+    __slots__ = ("path", "ack_bytes", "connection", "acks_trace", "flow")
+
+    def __init__(self, path, ack_bytes, *, connection=None, acks_trace=None, flow: int = 0):
+        ack_bytes = tuple(int(b) for b in ack_bytes)
+        if len(ack_bytes) != 5:
+            raise ValueError(f"ack_bytes must give 5 sizes (0..4 SACK blocks), got {len(ack_bytes)}")
+        self.path = path
+        self.ack_bytes = ack_bytes
+        self.connection = connection
+        self.acks_trace = acks_trace
+        self.flow = flow
+
+    def send(self, now: int, ack: int, echo: int, sack, nblocks: int) -> None:
+        """Put an ACK (cumulative ``ack``, TSecr ``echo``, SACK blocks ``sack``) on the wire at ``now``."""
+        wire = self.ack_bytes[nblocks if nblocks < 5 else 4]
+        if self.connection is None:
+            arr = self.path.send(now, wire, (ack, echo, sack))
+        else:
+            arr = self.path.send(now, wire, (ack, echo, sack, self.connection.rcv_dsn))
+        if self.acks_trace is not None:
+            self.acks_trace.append((now, self.flow, ack, nblocks, wire, arr))
+
+
+__all__ = ["SegmentSend", "AckSend"]
