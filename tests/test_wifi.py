@@ -367,11 +367,13 @@ def test_pdr_on_a_wifi_path_drops_its_data_only():
 
 
 def test_backoff_draw_is_randint():
-    """The medium draws back-offs as ``rng._randbelow(cw + 1)``: the very numbers ``randint(0, cw)``
+    """The medium draws back-offs as ``_randbelow(rng, cw + 1)``: the very numbers ``randint(0, cw)``
     gives from the same state (the Wi-Fi golden hashes pin whole runs)."""
     import random
 
+    from cmtlab.sim.net.wifi import _randbelow
+
     a, b = random.Random("wifi80211g/7/1"), random.Random("wifi80211g/7/1")
-    for cw in [15, 31, 63, 127, 255, 511, 1023] * 300:
-        assert a._randbelow(cw + 1) == b.randint(0, cw)
+    for cw in [15, 31, 63, 127, 255, 511, 1023, 1, 2, 3, 100] * 300:
+        assert _randbelow(a, cw + 1) == b.randint(0, cw)
     assert a.random() == b.random()  # and both generators end in the same state

@@ -2,6 +2,9 @@
 cimport cython
 from .link cimport LinkModel
 
+@cython.locals(k=cython.int, r=cython.longlong)
+cpdef long long _randbelow(object rng, long long n) except? -1
+
 cdef class WifiMedium:
     cdef public double distance_m, snr_db, rx_power_dbm
     cdef public long long propagation_ns, busy_until_ns, beacon_interval_ns, next_beacon_ns, beacon_ns

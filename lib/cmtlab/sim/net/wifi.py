@@ -434,6 +434,18 @@ def saturation_throughput_bps(distance_m: float, payload_bytes: int = 1400, para
 
 
 # ---------------------------------------------------------------------------- the medium and its links
+def _randbelow(rng, n: int) -> int:
+    """A uniform integer in ``[0, n)`` from ``rng`` (a :class:`random.Random`): CPython's
+    ``Random._randbelow_with_getrandbits``, the draw behind ``rng.randint(0, n - 1)`` — the same
+    calls of ``rng.getrandbits``, so the same numbers and the same generator state after — here so
+    that the compiled module draws without a Python frame."""
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
 class WifiMedium:
     """The channel shared by one AP and one station ``distance_m`` apart (see the module docstring).
 
@@ -639,9 +651,9 @@ class WifiLink(LinkModel):
             raise ValueError(f"wire_bytes must be an integer >= 1, got {wire_bytes!r}")
         med = self.medium
         prm = med.params
-        # back-off draws: rng._randbelow(cw + 1) is what rng.randint(0, cw) returns (CPython's
-        # randint -> randrange -> 0 + _randbelow(cw + 1)), without two layers of Python calls
-        # per draw; tests/test_wifi.py checks the identity and the Wi-Fi golden hashes pin it
+        # back-off draws: _randbelow(rng, cw + 1) is what rng.randint(0, cw) returns (CPython's
+        # randint -> randrange -> 0 + rng._randbelow(cw + 1)), without the Python calls per draw;
+        # tests/test_wifi.py checks the identity and the Wi-Fi golden hashes pin it
         waiting = self._waiting
         while waiting and waiting[0] <= now_ns:
             waiting.popleft()
@@ -683,13 +695,13 @@ class WifiLink(LinkModel):
             # same idle slots; equal counts collide, a larger count continues after that exchange.
             cs = med.last_contend_ns
             elapsed = (med.last_start_ns - (t if t > cs else cs)) // slot
-            b = rng._randbelow(cw + 1)
+            b = _randbelow(rng, cw + 1)
             if b == elapsed:
                 # collision: both frames on the air, ACK timeout, the other station's retry (its
                 # reserved exchange stands; its retransmission is charged to the medium here)
                 other_cw = min(2 * prm.cw_min + 1, prm.cw_max)
                 med.busy_until_ns += (max(tx, med.last_tx_ns) + self._ack_timeout_ns + self._difs_ns
-                                      + rng._randbelow(other_cw + 1) * slot)
+                                      + _randbelow(rng, other_cw + 1) * slot)
                 start = med.last_start_ns
                 self.mac_retries += 1
                 self.collisions += 1
@@ -703,7 +715,7 @@ class WifiLink(LinkModel):
                 bo = first_backoff
                 first_backoff = -1
             else:
-                bo = rng._randbelow(cw + 1)
+                bo = _randbelow(rng, cw + 1)
             idle_from = med.busy_until_ns + self._difs_ns
             access = idle_from + bo * slot
             s = t if t > access else access
@@ -752,10 +764,10 @@ class WifiLink(LinkModel):
         osched = other._sched
         cw = prm.cw_min
         anchor = osched[0][1]
-        b = rng._randbelow(cw + 1)
+        b = _randbelow(rng, cw + 1)
         collided = False
         if len(osched) >= 2:
-            b_o = rng._randbelow(prm.cw_min + 1)
+            b_o = _randbelow(rng, prm.cw_min + 1)
             if b > b_o:
                 anchor = osched[1][1]
                 b -= b_o
@@ -782,7 +794,7 @@ class WifiLink(LinkModel):
                 break
             self.mac_retries += 1
             cw = min(2 * cw + 1, prm.cw_max)
-            b = rng._randbelow(cw + 1)
+            b = _randbelow(rng, cw + 1)
             s = end + self._difs_ns + b * slot
             attempt += 1
         if start >= med.busy_until_ns:
