@@ -5,6 +5,8 @@
   with ``CMTLAB_PURE_PYTHON=1`` and compared with the same fingerprints here.
 * A copy is loaded only while it matches its sources: an edited module runs as Python.
 * ``make test`` runs with the copies built (``CMTLAB_EXPECT_COMPILED=1``): they are loaded.
+* A reader's own mechanism, a Python subclass of a compiled one, is called by the compiled
+  simulator and gives the same results as with the pure-Python sources.
 """
 
 from __future__ import annotations
@@ -149,3 +151,92 @@ def test_the_api_reference_documents_the_sources():
     assert _run(after, {"CMTLAB_PURE_PYTHON": "0"}) == "refused: True"
     ext = (TESTS.parent / "book" / "_ext" / "cmtlab_book.py").read_text()
     assert "compiled.python_sources_only()" in ext
+
+
+READERS_MECHANISMS = """
+    import json
+    from cmtlab import compiled, sim
+    from cmtlab.scenario import LossModel
+    from cmtlab.sim import registry
+    from cmtlab.sim.mechanisms.congestion import Lia, NewReno
+    from cmtlab.sim.mechanisms.recovery import ClassicRecovery
+    from cmtlab.sim.mechanisms.schedulers import ConnectionScheduler, RoundRobinConnectionScheduler
+
+    calls = {{}}
+
+    def count(name):
+        calls[name] = calls.get(name, 0) + 1
+
+    class CappedNewReno(NewReno):  # NewReno with a window cap of 12 segments
+        def increase_window(self, sub, segments_acked):
+            count("capped.increase_window")
+            super().increase_window(sub, segments_acked)
+            sub.cwnd = min(sub.cwnd, 12 * sub.seg)
+
+    class HalfLia(Lia):  # LIA's linked increase halved: called by the compiled frame (a cpdef override)
+        def ca_increase(self, sub, bytes_acked):
+            count("half.ca_increase")
+            return Lia.ca_increase(self, sub, bytes_acked) / 2
+
+    class FirstWithRoom(ConnectionScheduler):  # the first subflow with room, always
+        def select(self, conn, now_ns):
+            count("first.select")
+            for i, s in enumerate(conn.subflows):
+                if s.available_window() >= s.seg:
+                    return i
+            return None
+
+    class SkipLast(RoundRobinConnectionScheduler):  # round robin that never picks the last subflow
+        def select(self, conn, now_ns):
+            count("skip.select")
+            i = super().select(conn, now_ns)
+            return None if i == len(conn.subflows) - 1 else i
+
+        def on_sent(self, conn, subflow, dsn, now_ns):
+            count("skip.on_sent")
+            self._next = (subflow + 1) % (len(conn.subflows) - 1)
+            self.note = dsn  # an attribute of its own
+
+    class QuietRecovery(ClassicRecovery):
+        def on_ack(self, sub, delivered_bytes, is_dupack):
+            count("quiet.on_ack")
+            super().on_ack(sub, delivered_bytes, is_dupack)
+
+    for kind, name, cls in [("congestion", "test-capped", CappedNewReno), ("congestion", "test-half-lia", HalfLia),
+                            ("scheduler", "test-first", FirstWithRoom), ("scheduler", "test-skip", SkipLast)]:
+        registry.register(kind, name)(cls)
+    out = {{"status": sorted(set(compiled.status().values()))}}
+    for cc, sched in [("test-capped", "test-first"), ("test-half-lia", "test-skip"), ("lia", "round_robin"),
+                      ("newreno", "round_robin")]:
+        sc = sim.mptcp_scenario([4e6, 2e6, 6e6], [0.08, 0.02, 0.05], transfer_bytes=600_000, congestion=cc,
+                                scheduler=sched, loss=LossModel("packet", 0.005), seed=3)
+        run = sim.multipath.MptcpSimulation(sc)
+        for sub in run.conn.subflows:  # TcpOptions names only the built-in recoveries
+            sub.recovery = QuietRecovery()
+        r = run.run()
+        out[cc + "/" + sched] = [r.completion_time_s, r.data_segments_sent, r.retransmissions,
+                                 sorted((k, v) for k, v in r.extra.items() if k not in ("wall_time_s",
+                                        "segments_per_second", "code_version"))]
+    out["calls"] = calls
+    print(json.dumps(out, sort_keys=True))
+"""
+
+
+def test_python_subclasses_of_compiled_mechanisms_run_alike():
+    """A reader's mechanism, a Python subclass of a compiled class (NewReno, LIA's ca_increase called
+    from the compiled frame, the scheduler interface and round robin, classic recovery), is what the
+    compiled simulator calls, and it gives the pure-Python sources' results bit for bit."""
+    if not _built():
+        pytest.skip("compiled copies not built (make compiled)")
+    here = json.loads(_run(READERS_MECHANISMS.format(), {"CMTLAB_PURE_PYTHON": "0"}))
+    pure = json.loads(_run(READERS_MECHANISMS.format(), {"CMTLAB_PURE_PYTHON": "1"}))
+    assert here.pop("status") == ["compiled"]
+    assert pure.pop("status") == ["python: CMTLAB_PURE_PYTHON is set"]
+    assert here == pure
+    calls = here["calls"]
+    for name in ("capped.increase_window", "half.ca_increase", "first.select", "skip.select", "skip.on_sent",
+                 "quiet.on_ack"):
+        assert calls.get(name, 0) > 0, name
+    # the overrides change the results: they were really used
+    assert here["test-half-lia/test-skip"] != here["lia/round_robin"]
+    assert here["test-capped/test-first"] != here["newreno/round_robin"]

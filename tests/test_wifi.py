@@ -366,17 +366,6 @@ def test_pdr_on_a_wifi_path_drops_its_data_only():
     assert 0.01 * sent < sf.loc[1, "loss_drops"] < 0.04 * sent
 
 
-def test_backoff_draw_is_randint():
-    """The medium draws back-offs as ``rng._randbelow(cw + 1)``: the very numbers ``randint(0, cw)``
-    gives from the same state (the Wi-Fi golden hashes pin whole runs)."""
-    import random
-
-    a, b = random.Random("wifi80211g/7/1"), random.Random("wifi80211g/7/1")
-    for cw in [15, 31, 63, 127, 255, 511, 1023] * 300:
-        assert a._randbelow(cw + 1) == b.randint(0, cw)
-    assert a.random() == b.random()  # and both generators end in the same state
-
-
 def test_draw_backoff_slots_is_randint():
     """``draw_backoff_slots(rng, cw)`` (the medium's back-off draw, compiled with it) gives the numbers
     ``randint(0, cw)`` gives from the same state and leaves the generator in the same state."""

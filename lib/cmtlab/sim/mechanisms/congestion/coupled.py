@@ -6,7 +6,6 @@ import math
 
 from ...._validate import check_choice
 from ...registry import check_variant
-from .base import CongestionControl
 from .newreno import NewReno
 
 #: ``counting`` values: ``"bytes"`` — RFC 6356's ``bytes_acked``, derived from the engine's
@@ -54,11 +53,11 @@ def rfc6356_alpha(windows, rtts_s) -> float:
     return total * best / (s * s)
 
 
-class CoupledCongestionControl(CongestionControl):
+class CoupledCongestionControl(NewReno):
     """Common frame of the coupled algorithms (one instance per subflow).
 
-    * ``sub.connection is None`` (single-path TCP): every call is delegated to :class:`NewReno`
-      unchanged, as the interface contract requires.
+    * ``sub.connection is None`` (single-path TCP): every call is :class:`NewReno`'s (this class
+      derives from it), as the interface contract requires.
     * Slow start is NewReno's (RFC 6356 sec. 3: "slow start ... unchanged"): one segment per
       ACK of new data while ``cwnd < ssthresh``; the ACK's other segments go to congestion
       avoidance if the window crossed ``ssthresh``.
@@ -73,6 +72,7 @@ class CoupledCongestionControl(CongestionControl):
     ``registry.make("congestion", name, variant="chihani")``.
     """
 
+    name = "abstract"
     VARIANT = "spec"
 
     def __init__(self, variant: str = "spec", counting: str = "bytes"):
@@ -114,10 +114,7 @@ class CoupledCongestionControl(CongestionControl):
 
     def ca_increase(self, sub, bytes_acked: int) -> float:
         """Congestion-avoidance increase of ``sub.cwnd`` in bytes for ``bytes_acked`` (see subclasses)."""
-        raise NotImplementedError
-
-    def ssthresh(self, sub, bytes_in_flight: int) -> int:
-        return NewReno.ssthresh(self, sub, bytes_in_flight)
+        raise NotImplementedError(f"{type(self).__name__} must implement ca_increase")
 
 
 __all__ = ["COUNTINGS", "rfc6356_alpha", "CoupledCongestionControl"]

@@ -9,7 +9,6 @@ from .coupled import CoupledCongestionControl
 from .coupled import _rtt_s, rfc6356_alpha
 
 
-@register("congestion", "lia")
 class Lia(CoupledCongestionControl):
     """Linked Increases Algorithm, RFC 6356 sec. 3 (Arabi sec. 3.3).
 
@@ -27,19 +26,14 @@ class Lia(CoupledCongestionControl):
     ``max(FlightSize/2, 2 SMSS)``) and fast recovery unchanged.
     """
 
-    #: increase_window below fuses the frame's increase with this class's ca_increase (one call
-    #: per ACK instead of two); a subclass with its own ca_increase keeps the frame's
-    _fused = True
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        cls._fused = cls.ca_increase is Lia.ca_increase
+    name = "lia"
 
     def increase_window(self, sub, segments_acked: int) -> None:
         """:meth:`CoupledCongestionControl.increase_window` with :meth:`ca_increase` inlined (the same
-        operations in the same order: bit-identical windows)."""
+        operations in the same order: bit-identical windows).  A subclass takes the frame's, which
+        calls its own :meth:`ca_increase`."""
         conn = getattr(sub, "connection", None)
-        if conn is None or not self._fused:
+        if conn is None or type(self) is not Lia:
             CoupledCongestionControl.increase_window(self, sub, segments_acked)
             return
         cwnd, ssthresh, seg = sub.cwnd, sub.ssthresh, sub.seg
@@ -56,21 +50,23 @@ class Lia(CoupledCongestionControl):
             best = 0.0
             ssum = 0.0
             for s in conn.subflows:
-                r = s.srtt
-                if r > 0 and s.n_rtt_samples > 0:
-                    r *= 1e-9
+                srtt = s.srtt
+                if srtt > 0 and s.n_rtt_samples > 0:
+                    r = srtt * 1e-9
                 else:
-                    r = _rtt_s(s)
-                    if r is None:
+                    rtt = _rtt_s(s)
+                    if rtt is None:
                         continue
-                x = s.cwnd / r
+                    r = rtt
+                w = s.cwnd
+                x = w / r
                 ssum += x
                 x /= r
                 if x > best:
                     best = x
             cap = bytes_acked * seg / cwnd
             if ssum <= 0.0:  # no RTT known: alpha = 1
-                inc = min(bytes_acked * seg / sum(s.cwnd for s in conn.subflows), cap)
+                inc = min(bytes_acked * seg / sum([s.cwnd for s in conn.subflows]), cap)
             else:
                 linked = best / (ssum * ssum) * bytes_acked * seg
                 inc = linked if linked < cap else cap
@@ -106,9 +102,12 @@ class Lia(CoupledCongestionControl):
                 best = x
         cap = bytes_acked * sub.seg / sub.cwnd
         if ssum <= 0.0:  # no RTT known: alpha = 1
-            return min(bytes_acked * sub.seg / sum(s.cwnd for s in sub.connection.subflows), cap)
+            return min(bytes_acked * sub.seg / sum([s.cwnd for s in sub.connection.subflows]), cap)
         linked = best / (ssum * ssum) * bytes_acked * sub.seg
         return linked if linked < cap else cap
+
+
+register("congestion", "lia")(Lia)  # a compiled class (lia.pxd) takes no decorator
 
 
 __all__ = ["Lia"]

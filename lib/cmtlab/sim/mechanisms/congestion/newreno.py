@@ -19,12 +19,10 @@ from ...registry import register
 from .base import CongestionControl
 
 
-@register("congestion", "newreno")
 class NewReno(CongestionControl):
     """RFC 5681 slow start and congestion avoidance as ns-3's ``TcpNewReno`` implements them."""
 
     name = "newreno"
-    __slots__ = ()
 
     def increase_window(self, sub, segments_acked: int) -> None:
         cwnd = sub.cwnd
@@ -45,6 +43,9 @@ class NewReno(CongestionControl):
         half = bytes_in_flight // 2
         two = 2 * sub.seg
         return half if half > two else two
+
+
+register("congestion", "newreno")(NewReno)  # a compiled class (newreno.pxd) takes no decorator
 
 
 __all__ = ["NewReno"]

@@ -5,8 +5,7 @@ from __future__ import annotations
 from ...._validate import check_choice
 from ...registry import register
 from .coupled import CoupledCongestionControl
-from .coupled import _rtt_s
-from .lia import Lia
+from .coupled import _rtt_s, rfc6356_alpha
 
 
 @register("congestion", "rtt_compensation")
@@ -29,8 +28,8 @@ class RttCompensation(CoupledCongestionControl):
 
     def alpha(self, sub) -> float:
         subs = self._subflows(sub)
-        if self.alpha_rule == "rfc6356":
-            return Lia.alpha(self, sub)
+        if self.alpha_rule == "rfc6356":  # Lia.alpha's (this class is no Lia)
+            return rfc6356_alpha([self._window_for_alpha(s) for s in subs], [_rtt_s(s) for s in subs])
         rtts = [r for r in (_rtt_s(s) for s in subs) if r is not None]
         mine = _rtt_s(sub)
         if not rtts or mine is None:

@@ -2,30 +2,34 @@
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-
 from ...tcp.decisions import FastRetransmitDecision
 
 
-class RecoveryAlgorithm(ABC):
-    """cwnd during fast recovery (see the module docstring)."""
+class RecoveryAlgorithm:
+    """cwnd during fast recovery (see the module docstring).
 
-    name: str = "abstract"
+    A subclass implements :meth:`enter` and :meth:`on_ack` (the base raises
+    ``NotImplementedError``).  This class and :class:`~.newreno.ClassicRecovery` are compiled
+    (:mod:`cmtlab.compiled`; ``base.pxd`` beside this file); an algorithm written in Python works
+    alike.
+    """
+
+    name = "abstract"
     #: The sender keeps loss marks without SACK (RFC 6582/ns-3 "Reno SACK"): a partial ACK marks
     #: and retransmits the next segment, each duplicate ACK in recovery marks one more segment as
     #: received, a head marked lost re-enters recovery at once.  ``False``: a sender without any
     #: scoreboard, which retransmits only at the third duplicate ACK (the Chihani–Collange model).
-    loss_marks: bool = True
+    loss_marks = True
 
-    @abstractmethod
     def enter(self, sub, dupacks: int, unacked_bytes: int, delivered_bytes: int,
               decision: FastRetransmitDecision = FastRetransmitDecision.REDUCE) -> None:
         """Fast recovery starts; ``sub.ssthresh`` is already the reduced threshold (or ``cwnd``
         when ``decision`` is ``KEEP_WINDOW``)."""
+        raise NotImplementedError(f"{type(self).__name__} must implement enter")
 
-    @abstractmethod
     def on_ack(self, sub, delivered_bytes: int, is_dupack: bool) -> None:
         """A duplicate or partial ACK arrived during recovery."""
+        raise NotImplementedError(f"{type(self).__name__} must implement on_ack")
 
     def timeout_window(self, sub) -> int:
         """``cwnd`` (bytes) after a retransmission timeout: one segment (RFC 5681 eq. 4)."""

@@ -7,7 +7,6 @@ from ...tcp.decisions import FastRetransmitDecision
 from .base import RecoveryAlgorithm
 
 
-@register("recovery", "newreno")
 class ClassicRecovery(RecoveryAlgorithm):
     """NewReno fast recovery, RFC 6582 sec. 3.2, in ns-3's pipe-based form.
 
@@ -18,7 +17,6 @@ class ClassicRecovery(RecoveryAlgorithm):
     """
 
     name = "newreno"
-    __slots__ = ("inflated_cwnd",)
 
     def __init__(self):
         self.inflated_cwnd = 0
@@ -32,6 +30,9 @@ class ClassicRecovery(RecoveryAlgorithm):
 
     def exit(self, sub):
         self.inflated_cwnd = sub.ssthresh
+
+
+register("recovery", "newreno")(ClassicRecovery)  # a compiled class (newreno.pxd) takes no decorator
 
 
 __all__ = ["ClassicRecovery"]

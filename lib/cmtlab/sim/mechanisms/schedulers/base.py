@@ -32,7 +32,6 @@ connection; never write it):
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
 
@@ -42,30 +41,35 @@ class HoldUntil:
 
     time_ns: int
 
-class ConnectionScheduler(ABC):
+
+class ConnectionScheduler:
     """Chooses the subflow for each data-level segment of an MPTCP connection (see the module docstring).
 
     One instance per connection.  The connection calls :meth:`init` once before the first
     segment, then :meth:`select` in a loop while it has data to send, and :meth:`on_sent`
-    after each assignment.  ``now_ns`` is the engine's integer-nanosecond clock.
+    after each assignment.  ``now_ns`` is the engine's integer-nanosecond clock.  A subclass
+    implements :meth:`select` (the base raises ``NotImplementedError``).  This class and the
+    round robin are compiled (:mod:`cmtlab.compiled`; ``base.pxd`` beside this file); a
+    scheduler written in Python works alike.
     """
 
-    name: str = "abstract"
+    name = "abstract"
     #: Segments of unsent data a subflow may be handed beyond what its window lets it send now
     #: (the connection keeps every subflow's send buffer one segment ahead).  ``0``: a DSN is
     #: given to a subflow only when it can send it at once — the Chihani–Collange model numbers
     #: the data sequence at transmission (``SendPendingData``).
-    prefetch_segments: int = 1
+    prefetch_segments = 1
 
     def init(self, conn) -> None:
         """Called once with the connection before the first data segment."""
 
-    @abstractmethod
     def select(self, conn, now_ns: int):
         """The subflow index for the next DSN, ``None`` (wait for an ACK) or :class:`HoldUntil`."""
+        raise NotImplementedError(f"{type(self).__name__} must implement select")
 
     def on_sent(self, conn, subflow: int, dsn: int, now_ns: int) -> None:
         """DSN ``dsn`` was handed to subflow ``subflow``."""
+
 
 def _has_room(sub) -> bool:
     """A new segment can go out on ``sub`` now: ``available_window() >= seg`` (bytes)."""

@@ -6,7 +6,6 @@ from ...registry import register
 from .base import ConnectionScheduler
 
 
-@register("scheduler", "round_robin")
 class RoundRobinConnectionScheduler(ConnectionScheduler):
     """Round robin over subflows, as the papers' ns-3 model schedules (Chihani–Collange code).
 
@@ -14,6 +13,8 @@ class RoundRobinConnectionScheduler(ConnectionScheduler):
     whose window has no room for a segment; one segment per turn.  ``None`` when no subflow has
     room.  The first DSN goes to subflow 0 (if it has room).
     """
+
+    name = "round_robin"
 
     def __init__(self):
         self._next = 0
@@ -36,6 +37,9 @@ class RoundRobinConnectionScheduler(ConnectionScheduler):
 
     def on_sent(self, conn, subflow: int, dsn: int, now_ns: int) -> None:
         self._next = (subflow + 1) % len(conn.subflows)
+
+
+register("scheduler", "round_robin")(RoundRobinConnectionScheduler)  # compiled (round_robin.pxd): no decorator
 
 
 __all__ = ["RoundRobinConnectionScheduler"]

@@ -1,0 +1,21 @@
+# C types for coupled.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
+# The frame of the coupled algorithms as a compiled class (a NewReno: one path is NewReno's);
+# ca_increase is cpdef: a compiled subclass's is called directly, a Python subclass's still found.
+# The carried fraction of a byte as a C double (the same IEEE operations as a Python float).
+cimport cython
+from .newreno cimport NewReno
+
+cpdef _rtt_s(sub)
+
+@cython.locals(total=cython.double, best=cython.double, s=cython.double, w=cython.double)
+cpdef double rfc6356_alpha(windows, rtts_s) except? -1.0
+
+cdef class CoupledCongestionControl(NewReno):
+    cdef public object variant, counting
+    cdef public double _frac
+
+    @cython.locals(cwnd=cython.longlong, ssthresh=cython.longlong, seg=cython.longlong, acked=cython.longlong,
+                   whole=cython.longlong)
+    cpdef increase_window(self, sub, long long segments_acked)
+
+    cpdef ca_increase(self, sub, long long bytes_acked)
