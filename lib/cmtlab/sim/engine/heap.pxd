@@ -7,9 +7,11 @@ cimport cython
                ia=cython.longlong, ib=cython.longlong)
 cdef bint _before(tuple a, tuple b)
 
-@cython.locals(pos=cython.Py_ssize_t, parent=cython.Py_ssize_t, above=tuple)
+@cython.locals(parent=cython.Py_ssize_t, above=tuple)
+cdef void _sift_up(list heap, Py_ssize_t pos, tuple event)
+
 cpdef heappush(list heap, tuple event)
 
 @cython.locals(last=tuple, first=tuple, n=cython.Py_ssize_t, pos=cython.Py_ssize_t, child=cython.Py_ssize_t,
-               right=cython.Py_ssize_t, parent=cython.Py_ssize_t, above=tuple)
+               right=cython.Py_ssize_t)
 cpdef tuple heappop(list heap)

@@ -35,10 +35,8 @@ def _before(a: tuple, b: tuple) -> bool:
     return ia < ib
 
 
-def heappush(heap: list, event: tuple) -> None:
-    """Add ``event`` to ``heap`` (as ``heapq.heappush``)."""
-    heap.append(event)
-    pos = len(heap) - 1
+def _sift_up(heap: list, pos: int, event: tuple) -> None:
+    """Put ``event`` at ``pos`` or above it: every later event on its way to the top moves down one level."""
     while pos > 0:
         parent = (pos - 1) >> 1
         above = heap[parent]
@@ -47,6 +45,12 @@ def heappush(heap: list, event: tuple) -> None:
         heap[pos] = above
         pos = parent
     heap[pos] = event
+
+
+def heappush(heap: list, event: tuple) -> None:
+    """Add ``event`` to ``heap`` (as ``heapq.heappush``)."""
+    heap.append(event)
+    _sift_up(heap, len(heap) - 1, event)
 
 
 def heappop(heap: list) -> tuple:
@@ -66,14 +70,7 @@ def heappop(heap: list) -> tuple:
         heap[pos] = heap[child]
         pos = child
         child = 2 * pos + 1
-    while pos > 0:
-        parent = (pos - 1) >> 1
-        above = heap[parent]
-        if not _before(last, above):
-            break
-        heap[pos] = above
-        pos = parent
-    heap[pos] = last
+    _sift_up(heap, pos, last)
     return first
 
 
