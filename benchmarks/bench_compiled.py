@@ -88,8 +88,7 @@ def main() -> int:
         ap.error("--rounds and --repeat must be >= 1")
     from cmtlab import compiled, sim
 
-    if not compiled.compilable_modules() or compiled.pure_python() or not all(
-            how == "compiled" for how in compiled.status().values()):
+    if compiled.pure_python() or not compiled.built():
         print("compiled vs pure Python: not measured (no built copies: make compiled, with a C compiler)")
         return 0
     print(f"cmtlab.sim {sim.CODE_VERSION}: compiled modules ({', '.join(compiled.compilable_modules())}) "

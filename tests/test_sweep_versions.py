@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 
 import cmtlab
-from cmtlab.compiled import compilable_modules
 from cmtlab import sweep
 from cmtlab.sweep import closure_version, import_closure
 
@@ -68,11 +67,7 @@ LOADED_BY_THE_SIMULATOR = """
 
 def test_closure_holds_every_module_the_simulator_loads():
     loaded = json.loads(run_python(LOADED_BY_THE_SIMULATOR, LIB).strip().splitlines()[-1])
-    # a module loaded from its compiled copy (cmtlab.compiled) runs its .py source's code
-    sources = compilable_modules()
-    # (its file is <module>.<source hash>.so; an alias such as cmtlab.sim.link names the same module)
-    loaded = {m: str(sources[".".join(Path(f).name.split(".")[:-2])]) if f and f.endswith(".so") else f
-              for m, f in loaded.items()}
+    # (a module loaded from its compiled copy keeps its .py source as __file__: cmtlab.compiled)
     closure = import_closure("cmtlab.sim")
     closure_files = {Path(f).resolve() for f in closure.values()}
     missing = {m: f for m, f in loaded.items()
@@ -120,6 +115,13 @@ def test_a_changed_byte_in_any_closure_file_changes_the_version(tmp_path):
             assert closure_version("cmtlab.sim", path=[root]) != base, f"editing {name} left the version unchanged"
         finally:
             f.write_bytes(original)
+    assert closure_version("cmtlab.sim", path=[root]) == base
+    # a module's .pxd (the C types of its compiled copy, cmtlab.compiled) counts with it
+    pxd = root / "cmtlab" / "sim" / "net" / "link.pxd"
+    original = pxd.read_bytes()
+    pxd.write_bytes(original + b"\n# edited\n")
+    assert closure_version("cmtlab.sim", path=[root]) != base, "editing link.pxd left the version unchanged"
+    pxd.write_bytes(original)
     assert closure_version("cmtlab.sim", path=[root]) == base
     # files outside the closure do not count: the sweep harness itself, and a module nothing imports
     harness = root / "cmtlab" / "sweep" / "api.py"
