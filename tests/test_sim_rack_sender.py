@@ -7,8 +7,6 @@ of 100 ms from the first ACK (so SRTT = 100 ms, RTTVAR = 50 ms, RTO = 300 ms), N
 PRR, SACK.  ``ack(t_ms, cum, sacked)`` delivers one ACK at ``t_ms``; timers run in between.
 """
 
-from heapq import heappop
-
 import pytest
 
 from cmtlab.scenario import TcpOptions
@@ -37,9 +35,9 @@ class Script:
         self.s.start(0)
 
     def run_until(self, t_ns):
-        while self.q.heap and self.q.heap[0][0] <= t_ns:
-            t, _, _, handler, args = heappop(self.q.heap)
-            handler(t, *args)
+        while self.q.heap and self.q.next_time_ns() <= t_ns:
+            ev = self.q.pop()
+            ev.fire(ev.time_ns)
 
     def ack(self, t_ms, cum, sacked=(), dsack=None):
         t = int(t_ms * MS)

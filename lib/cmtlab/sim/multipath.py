@@ -464,7 +464,7 @@ class MptcpSimulation:
         """Connect flow ``f``'s endpoints to its paths: sends, arrivals and timer events.
 
         A data segment goes over the flow's forward :class:`~cmtlab.sim.net.route.Route` to the
-        receiver's ``on_data`` directly (nothing on the sending side reads the connection's clock
+        receiver directly (nothing on the sending side reads the connection's clock
         before the next ACK, timer or wake-up sets it); an ACK goes over the reverse route to an
         :class:`~cmtlab.sim.mptcp.clock.AckArrival`; timers fire through a
         :class:`~cmtlab.sim.mptcp.clock.TimerWakeup` (the connection's clock, then its pump).
@@ -474,17 +474,17 @@ class MptcpSimulation:
         is_sub = f < self.scenario.n_subflows
         tr = self.tr
         arrival = AckArrival(conn, snd, subflow=is_sub)
-        snd.rto_timer.handler = TimerWakeup(conn, snd.rto_timer.fire, subflow=is_sub).due
+        TimerWakeup(conn, snd.rto_timer, subflow=is_sub)
         for timer in snd.loss_detection.timers():  # a time-based loss detection's timers (RACK, TLP)
-            timer.handler = TimerWakeup(conn, timer.fire, subflow=is_sub).due
+            TimerWakeup(conn, timer, subflow=is_sub)
         snd.net_send = SegmentSend(
-            Route(self.queue, self.fwd[f], rcv.on_data), self.data_wire - self.scenario.segment_bytes,
+            Route(self.queue, self.fwd[f], rcv), self.data_wire - self.scenario.segment_bytes,
             timestamps=self.timestamps, ts_offset_ns=self.ts_offsets[f],
             packets_trace=tr["packets"] if tr is not None else None, flow=f,
             dsn_of=conn.dsn_of if is_sub else None,
             on_retransmit=partial(reinject, conn) if is_sub and conn.retransmit == "reinject" else None).send
         # a subflow's ACKs carry the connection's DATA_ACK (RFC 8684); a competing flow's do not
-        rcv.net_ack = AckSend(Route(self.queue, self.rev[f], arrival.arrive), self.ack_bytes,
+        rcv.net_ack = AckSend(Route(self.queue, self.rev[f], arrival), self.ack_bytes,
                               connection=conn if is_sub else None,
                               acks_trace=tr["acks"] if tr is not None else None, flow=f).send
 

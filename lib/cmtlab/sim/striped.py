@@ -36,6 +36,7 @@ from ..scenario import StripedScenario, TransferResult
 from .mechanisms.congestion import CongestionControl, NewReno
 from .engine import EventQueue, handshake, run_events
 from .net.link import NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
+from .net.packet import PacketPath, ack_packet, data_packet
 from .net.route import Rotation
 from .mechanisms.recovery import RecoveryAlgorithm, make_recovery
 from .mechanisms.reordering import NoReorderingResponse, ReorderingResponse
@@ -172,8 +173,9 @@ class Simulation:
             self.start_ns = 0
             self.ts_offset_ns = 0
         self.sender.ts_offset_ns = self.ts_offset_ns
-        self._push_data = self.queue.scheduler_for(self.receiver.on_data)
-        self._push_ack = self.queue.scheduler_for(self.sender.on_ack)
+        # packets the scheduler put on a link itself (_send_data, _send_ack) go straight to the endpoint
+        self._to_receiver = PacketPath(self.queue, self.receiver)
+        self._to_sender = PacketPath(self.queue, self.sender)
         self._sched_select = self.scheduler.select
         self._ack_select = self.ack_scheduler.select
 
@@ -187,7 +189,7 @@ class Simulation:
         scheduler, never checks its type).
         """
         paths, nxt = self.scheduler.rotation()
-        tunnel = Rotation(self.queue, [self.links[p] for p in paths], self.receiver.on_data, turn=nxt)
+        tunnel = Rotation(self.queue, [self.links[p] for p in paths], self.receiver, turn=nxt)
         return SegmentSend(tunnel, self.data_overhead, timestamps=self.timestamps,
                            ts_offset_ns=self.ts_offset_ns).send
 
@@ -197,7 +199,7 @@ class Simulation:
         if rot is None:
             return None
         paths, nxt = rot
-        tunnel = Rotation(self.queue, [self.ack_links[p] for p in paths], self.sender.on_ack, turn=nxt)
+        tunnel = Rotation(self.queue, [self.ack_links[p] for p in paths], self.sender, turn=nxt)
         return AckSend(tunnel, self.ack_bytes).send
 
     def _send_data(self, now: int, k: int, nbytes: int, retx: bool) -> None:
@@ -207,8 +209,8 @@ class Simulation:
         link = self.links[i]
         arr = link.transmit(now, wire, self.queue.order_ns)
         if arr >= 0:
-            self._push_data(arr, link.last_start_ns,
-                            (k, (now + self.ts_offset_ns) // 1_000_000 if self.timestamps else 0, retx))
+            tsval = (now + self.ts_offset_ns) // 1_000_000 if self.timestamps else 0
+            self.queue.push(data_packet(self._to_receiver, wire, k, tsval, retx), arr, link.last_start_ns)
         if self.trace is not None:
             self.trace.packet(now, i, k, retx, wire, arr)
 
@@ -222,7 +224,7 @@ class Simulation:
         link = self.ack_links[i]
         arr = link.transmit(now, wire, self.queue.order_ns)
         if arr >= 0:
-            self._push_ack(arr, link.last_start_ns, (ack, echo, sack))
+            self.queue.push(ack_packet(self._to_sender, wire, ack, echo, sack, 0), arr, link.last_start_ns)
         if self.trace is not None:
             self.trace.ack(now, -1 if self._ack_trace_ideal else i, ack, nblocks, wire, arr)
 

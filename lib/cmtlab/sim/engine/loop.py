@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import enum
-from .heap import heappop
-
 from .events import RunComplete
 
 
@@ -25,7 +23,6 @@ def run_events(queue, *, tmax_ns: int, budget: int, t_end_ns: int | None = None)
     stops at ``tmax_ns``); ``t_end_ns``: the end of a duration-limited run (same rule);
     ``budget``: at most this many events.  Returns ``(reason, now_ns, events)``.
     """
-    heap = queue.heap
     if t_end_ns is not None and t_end_ns < tmax_ns:
         limit, limit_reason = t_end_ns, StopReason.DURATION
     else:
@@ -34,14 +31,15 @@ def run_events(queue, *, tmax_ns: int, budget: int, t_end_ns: int | None = None)
     now = 0
     reason = StopReason.STALLED
     try:
-        while heap:
-            now, order, _, handler, args = heappop(heap)
+        while queue.heap:
+            ev = queue.pop()
+            now = ev.time_ns
             if now > limit:
                 reason = limit_reason
                 now = limit
                 break
-            queue.order_ns = order
-            handler(now, *args)
+            queue.order_ns = ev.order_ns
+            ev.fire(now)
             events += 1
             if events >= budget:
                 reason = StopReason.MAX_EVENTS

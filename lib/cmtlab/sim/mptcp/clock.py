@@ -13,9 +13,12 @@ than closures so that :mod:`cmtlab.compiled` can type them (``clock.pxd``).
 
 from __future__ import annotations
 
+from ..engine.timers import TimerHandler
+from ..net.packet import PacketSink
 
-class AckArrival:
-    """An ACK of ``sender``'s flow arrives: :meth:`arrive` is its event.
+
+class AckArrival(PacketSink):
+    """An ACK of ``sender``'s flow arrives: the end of the flow's ACK path (:meth:`receive`).
 
     ``subflow``: the flow is a subflow of ``connection`` (its DATA_ACK is taken and the
     connection pumped after the ACK); else a single-path flow (only the clock is set).
@@ -27,6 +30,10 @@ class AckArrival:
         self.connection = connection
         self.sender = sender
         self.subflow = bool(subflow)
+
+    def receive(self, now: int, packet) -> None:
+        """The ACK packet arrived (:class:`~cmtlab.sim.net.packet.PacketSink`)."""
+        self.arrive(now, packet.seq, packet.ts, packet.sack, packet.data_ack)
 
     def arrive(self, now: int, ack: int, echo: int, sack, data_ack: int = 0) -> None:
         """The ACK's event (``data_ack``: the connection's DATA_ACK; a single-path flow's ACKs have none)."""
@@ -41,21 +48,23 @@ class AckArrival:
             self.sender.on_ack(now, ack, echo, sack)
 
 
-class TimerWakeup:
-    """A timer of a flow expires: ``due(now)`` sets the connection's clock, calls ``fire(now)``, and
-    pumps the connection when the flow is one of its subflows (``subflow``)."""
+class TimerWakeup(TimerHandler):
+    """A ``timer`` of a flow expires: ``due(now)`` sets the connection's clock, lets the timer fire,
+    and pumps the connection when the flow is one of its subflows (``subflow``).  It makes itself
+    the timer's handler (:class:`~cmtlab.sim.engine.timers.TimerHandler`)."""
 
-    __slots__ = ("connection", "fire", "subflow")
+    __slots__ = ("connection", "timer", "subflow")
 
-    def __init__(self, connection, fire, *, subflow: bool):
+    def __init__(self, connection, timer, *, subflow: bool):
         self.connection = connection
-        self.fire = fire
+        self.timer = timer
         self.subflow = bool(subflow)
+        timer.handler = self
 
     def due(self, now: int) -> None:
         conn = self.connection
         conn.now = now
-        self.fire(now)
+        self.timer.fire(now)
         if self.subflow:
             conn.pump(now)
 

@@ -2,8 +2,9 @@
 # Every attribute of a sender: sequence numbers, windows, counters and times (ns) as 64-bit integers,
 # flags as bint (only True/False are ever stored), anything that can be None or a mechanism as object.
 from ..engine.timers cimport LazyTimer
+from ..net.packet cimport PacketSink
 
-cdef class SenderBase:
+cdef class SenderBase(PacketSink):
     # configuration
     cdef public long long seg, n_segs, last_len, short, max_out, buf_bytes, rwnd, app_tail
     cdef public long long dupthresh, min_rto, clock_g, initial_rto

@@ -3,7 +3,7 @@
 A :class:`~cmtlab.sim.tcp.sender.TcpSender` is built as one chain of classes, one concern per
 file, each adding methods over the same attributes::
 
-    SenderBase (base.py: the attributes)
+    SenderBase (base.py: the attributes; a PacketSink, the end of the ACK path)
       -> BulkSource (source.py: where the data comes from)
       -> RttEstimator (rto.py: RFC 6298 estimator and timer)
       -> Scoreboard (scoreboard.py: SACKED/LOST/RETRANS flags, pipe, NextSeg)
@@ -18,9 +18,12 @@ The attributes are set by :meth:`TcpSender.__init__`; the mechanisms read and wr
 
 from __future__ import annotations
 
+from ..net.packet import PacketSink
 
-class SenderBase:
-    """The attributes of a TCP sender (no methods; see the module docstring)."""
+
+class SenderBase(PacketSink):
+    """The attributes of a TCP sender (no methods; see the module docstring).  A sender is the
+    :class:`~cmtlab.sim.net.packet.PacketSink` of its ACK path (:meth:`TcpSender.receive`)."""
 
     __slots__ = (
         # configuration

@@ -1,8 +1,9 @@
 # C types for receiver.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
 cimport cython
 from ..engine.timers cimport LazyTimer
+from ..net.packet cimport Packet, PacketSink
 
-cdef class TcpReceiver:
+cdef class TcpReceiver(PacketSink):
     cdef public long long n_segs, m_ack, delack_timeout, max_blocks, rcv_nxt, delack_count, high_tx_ack
     cdef public long long ts_recent, ts_last, done_time, index
     cdef public long long segments_rx, duplicates_rx, spurious_rx, ooo_rx, max_ooo, acks_sent, delayed_acks
@@ -12,6 +13,8 @@ cdef class TcpReceiver:
     cdef public list sack_list
     cdef public LazyTimer delack_timer
     cdef public object net_ack, queue, trace, _rd, sink, ack_cap, held_copy
+
+    cpdef receive(self, long long now, Packet packet)
 
     @cython.locals(rcv_nxt=cython.longlong, filled=cython.bint, send_now=cython.bint, ooo=set)
     cpdef on_data(self, long long now, long long k, long long tsval, bint retx)

@@ -32,10 +32,11 @@ from __future__ import annotations
 
 from ..engine.timers import LazyTimer
 from ..net.link import seconds_to_ns
+from ..net.packet import PacketSink
 from .decisions import OutOfOrderAck
 
 
-class TcpReceiver:
+class TcpReceiver(PacketSink):
     """The receiving side: cumulative/delayed ACKs, SACK and D-SACK, timestamps (see module docstring)."""
 
     __slots__ = ("n_segs", "m_ack", "delack_timeout", "immediate_ooo", "sack", "dsack", "max_blocks", "timestamps",
@@ -97,6 +98,10 @@ class TcpReceiver:
         #: data-level order (``k >= ack_cap``) — the Chihani–Collange D_SACK receiver answers it
         #: with its D-SACK option (set by the MPTCP connection); otherwise no ACK at all.
         self.held_copy = None
+
+    def receive(self, now: int, packet) -> None:
+        """A data packet arrived (the end of its path, :class:`~cmtlab.sim.net.packet.PacketSink`)."""
+        self.on_data(now, packet.seq, packet.ts, packet.retx)
 
     def on_data(self, now: int, k: int, tsval: int, retx: bool) -> None:
         """A data segment ``k`` arrived (``tsval``: sender's timestamp in ms; ``retx``: a retransmission)."""
@@ -163,7 +168,7 @@ class TcpReceiver:
                     # the connection above answers this segment itself (MPTCP receiver
                     # duplicate-ACK semantics, cmtlab.sim.mptcp): WITHHOLD = no ACK now,
                     # DUPLICATE = a duplicate of the last ACK sent
-                    self.delack_timer.deadline = None
+                    self.delack_timer.cancel()
                     self.delack_count = 0
                     if hold is OutOfOrderAck.DUPLICATE:
                         self.acks_sent += 1
@@ -188,7 +193,7 @@ class TcpReceiver:
             if self.sack:
                 self._send_ack(now, None)
             else:  # _send_ack without SACK, inlined (one ACK per one or two segments)
-                self.delack_timer.deadline = None
+                self.delack_timer.cancel()
                 self.delack_count = 0
                 cap = self.ack_cap
                 if cap is not None and cap < rcv_nxt:
@@ -197,7 +202,7 @@ class TcpReceiver:
                     self.high_tx_ack = rcv_nxt
                 self.acks_sent += 1
                 self.net_ack(now, rcv_nxt, self.ts_recent, None, 0)
-        elif self.delack_timer.deadline is None:
+        elif not self.delack_timer.running:
             self.delack_timer.arm(now, now + self.delack_timeout)
 
     def _update_sack_list(self, k: int) -> None:
@@ -228,7 +233,7 @@ class TcpReceiver:
 
     def _send_ack(self, now: int, dsack) -> None:
         """ns-3 ``SendEmptyPacket(ACK)``: cancels the delayed ACK and sends RCV.NXT (+ SACK, TSecr)."""
-        self.delack_timer.deadline = None
+        self.delack_timer.cancel()
         self.delack_count = 0
         ack = self.rcv_nxt
         cap = self.ack_cap

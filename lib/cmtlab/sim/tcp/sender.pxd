@@ -1,9 +1,12 @@
 # C types for sender.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
 # The hot methods (every ACK, every segment) are cpdef with typed locals; the others stay Python methods.
 cimport cython
+from ..net.packet cimport Packet
 from .undo cimport UndoApi
 
 cdef class TcpSender(UndoApi):
+    cpdef receive(self, long long now, Packet packet)
+
     @cython.locals(i=cython.longlong, retx=cython.bint, f=cython.long, nbytes=cython.longlong)
     cpdef _send_segment(self, long long now, long long k)
 

@@ -237,7 +237,7 @@ class TcpSender(UndoApi):
             self.sent_time[i] = now
             self.high = k + 1
         self.segments_sent += 1
-        if self.rto_timer.deadline is None:
+        if not self.rto_timer.running:
             self.rto_timer.arm(now, now + self.rto)
         nbytes = self.last_len if k == self.n_segs - 1 else self.seg
         if self.state == RECOVERY:
@@ -297,7 +297,7 @@ class TcpSender(UndoApi):
                 self._app_fill()  # ns-3 NotifySend: the application tops the send buffer up
             if avail < seg and data > avail:
                 return  # silly-window avoidance: wait for a whole segment of window
-            if k == high and state != RECOVERY and self.rto_timer.deadline is not None:
+            if k == high and state != RECOVERY and self.rto_timer.running:
                 # new data: _send_segment inlined (the hot path)
                 i = k & self.mask
                 self.flags[i] = 0
@@ -322,6 +322,10 @@ class TcpSender(UndoApi):
             avail = win - pipe
             if avail <= 0:
                 return
+
+    def receive(self, now: int, packet) -> None:
+        """An ACK packet arrived (the end of its path, :class:`~cmtlab.sim.net.packet.PacketSink`)."""
+        self.on_ack(now, packet.seq, packet.ts, packet.sack)
 
     def on_ack(self, now: int, ack: int, ts_echo: int, sack) -> None:
         """Process one ACK (``sack``: ``None`` or ``(dsack_block_or_None, blocks)``)."""
@@ -382,7 +386,7 @@ class TcpSender(UndoApi):
             self.rto_timer.arm(now, now + self.rto)
             self._app_fill()
             if ack >= self.n_segs:
-                self.rto_timer.deadline = None
+                self.rto_timer.cancel()
             self.send_pending(now)
             return
 
@@ -620,7 +624,7 @@ class TcpSender(UndoApi):
             self.rto_timer.arm(now, now + self.rto)
         self._app_fill()
         if ack >= self.n_segs:
-            self.rto_timer.deadline = None
+            self.rto_timer.cancel()
 
     def _trace_dupack_run(self, now: int, ack: int) -> None:
         if ack == self._run_ack:

@@ -1,6 +1,6 @@
 # C types for wire.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
 cimport cython
-from ..net.route cimport PacketPath
+from ..net.packet cimport PacketPath, data_packet, ack_packet
 
 cdef class SegmentSend:
     cdef public PacketPath path
@@ -17,5 +17,5 @@ cdef class AckSend:
     cdef public object connection, acks_trace
     cdef public long long flow
 
-    @cython.locals(wire=cython.longlong, arr=cython.longlong)
+    @cython.locals(wire=cython.longlong, arr=cython.longlong, data_ack=cython.longlong)
     cpdef send(self, long long now, long long ack, long long echo, object sack, Py_ssize_t nblocks)

@@ -2,19 +2,20 @@
 
 :class:`~cmtlab.sim.tcp.TcpSender` hands each segment to ``net_send(now, k, nbytes, retx)``
 and :class:`~cmtlab.sim.tcp.TcpReceiver` each ACK to ``net_ack(now, ack, echo, sack,
-nblocks)``.  A topology connects them to a :class:`~cmtlab.sim.net.route.PacketPath` with
-:class:`SegmentSend` and :class:`AckSend`: these add the headers to the payload (a data
-packet's wire size is the segment's bytes plus ``overhead_bytes``; an ACK's grows with its
-SACK blocks), stamp the RFC 7323 TSval (``(now + ts_offset_ns) // 1 ms``, the phase of ns-3's
-millisecond timestamp clock) and carry what the far end's handler takes:
-``on_data(t, k, tsval, retx)`` and ``on_ack(t, ack, echo, sack)`` — with, for an MPTCP subflow,
-the connection's DATA_ACK (RFC 8684) as a fifth argument of the ACK.
+nblocks)``.  A topology connects them to a :class:`~cmtlab.sim.net.packet.PacketPath` with
+:class:`SegmentSend` and :class:`AckSend`: these make the :class:`~cmtlab.sim.net.packet.Packet`
+— its wire size is the segment's bytes plus ``overhead_bytes`` for data, for an ACK it grows with
+its SACK blocks; the RFC 7323 TSval is ``(now + ts_offset_ns) // 1 ms``, the phase of ns-3's
+millisecond timestamp clock; an MPTCP subflow's ACK carries the connection's DATA_ACK (RFC 8684)
+— and hand it to the path, which delivers it to the far end's ``receive``.
 
 They are small classes rather than closures so that :mod:`cmtlab.compiled` can type them
 (``wire.pxd``); the optional hooks (traces, MPTCP re-injection) cost one test each when unset.
 """
 
 from __future__ import annotations
+
+from ..net.packet import ack_packet, data_packet
 
 
 class SegmentSend:
@@ -23,7 +24,7 @@ class SegmentSend:
     Parameters
     ----------
     path
-        A :class:`~cmtlab.sim.net.route.PacketPath` ending at the receiver's ``on_data``.
+        A :class:`~cmtlab.sim.net.packet.PacketPath` ending at the receiver.
     overhead_bytes
         Header bytes added to each segment's payload (IP, TCP, options, an MPTCP DSS option).
     timestamps
@@ -56,7 +57,7 @@ class SegmentSend:
         """Put segment ``k`` (``nbytes`` of payload; ``retx``: a retransmission) on the wire at ``now``."""
         wire = nbytes + self.overhead_bytes
         tsval = (now + self.ts_offset_ns) // 1_000_000 if self.timestamps else 0
-        arr = self.path.send(now, wire, (k, tsval, retx))
+        arr = self.path.send(now, data_packet(self.path, wire, k, tsval, retx))
         if self.packets_trace is not None:
             dsn = self.dsn_of(self.flow, k) if self.dsn_of is not None else k
             self.packets_trace.append((now, self.flow, k, dsn, retx, wire, arr))
@@ -70,12 +71,12 @@ class AckSend:
     Parameters
     ----------
     path
-        A :class:`~cmtlab.sim.net.route.PacketPath` ending at the sender's ACK handler.
+        A :class:`~cmtlab.sim.net.packet.PacketPath` ending at the sender (or its connection's ACK arrival).
     ack_bytes
         Wire size of an ACK with 0, 1, 2, 3 and 4 or more SACK blocks.
     connection
-        ``None``: the ACK carries ``(ack, echo, sack)``; an MPTCP connection: its DATA_ACK
-        (``connection.rcv_dsn`` when the ACK leaves) rides along as a fourth item.
+        ``None`` (the ACK's ``data_ack`` is 0), or an MPTCP connection: its DATA_ACK
+        (``connection.rcv_dsn`` when the ACK leaves) rides along as the ACK's ``data_ack``.
     acks_trace
         ``None`` or a list receiving ``(now, flow, ack, nblocks, wire_bytes, arrival)`` per ACK.
     """
@@ -95,10 +96,8 @@ class AckSend:
     def send(self, now: int, ack: int, echo: int, sack, nblocks: int) -> None:
         """Put an ACK (cumulative ``ack``, TSecr ``echo``, SACK blocks ``sack``) on the wire at ``now``."""
         wire = self.ack_bytes[nblocks if nblocks < 5 else 4]
-        if self.connection is None:
-            arr = self.path.send(now, wire, (ack, echo, sack))
-        else:
-            arr = self.path.send(now, wire, (ack, echo, sack, self.connection.rcv_dsn))
+        data_ack = 0 if self.connection is None else self.connection.rcv_dsn
+        arr = self.path.send(now, ack_packet(self.path, wire, ack, echo, sack, data_ack))
         if self.acks_trace is not None:
             self.acks_trace.append((now, self.flow, ack, nblocks, wire, arr))
 

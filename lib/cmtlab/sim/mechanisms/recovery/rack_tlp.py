@@ -427,7 +427,7 @@ class RackTlpDetection(LossDetection):
         """RFC 8985 sec. 7.2 (Linux ``tcp_schedule_loss_probe``): arm the probe timer, or cancel it."""
         rack = self.rack
         if (not rack.tlp or sub.state != OPEN or sub.una >= sub.high or rack.tlp_end_seq is not None
-                or self.reo_timer.deadline is not None):
+                or self.reo_timer.running):
             self.pto_timer.cancel()
             return
         rto_at = sub.rto_timer.deadline
