@@ -210,10 +210,33 @@ def summary() -> str:
     return f"{n} of {len(st)} simulator modules compiled; the rest run as Python ({'; '.join(reasons)})"
 
 
-def build(*, force: bool = False, quiet: bool = False) -> dict[str, Path]:
+def _compile_one(name: str, py: str, target: str, cc: list, include: str) -> str:
+    """Cython and the C compiler on one module into ``target`` (run in a worker process); ``""`` or the error."""
+    from Cython.Compiler import Options
+    from Cython.Compiler.Main import CompilationOptions, compile_single
+
+    with tempfile.TemporaryDirectory() as tmp:
+        c_file = Path(tmp) / f"{name}.c"
+        Options.docstrings = True
+        opts = CompilationOptions(language_level=3, compiler_directives=dict(DIRECTIVES),
+                                  output_file=str(c_file), quiet=True)
+        result = compile_single(py, opts, full_module_name=name)
+        if result.num_errors or not c_file.is_file():
+            return f"Cython could not compile {name} ({py}); see the errors above"
+        so_tmp = Path(tmp) / "module.so"
+        cmd = [*cc, *CFLAGS, f"-I{include}", str(c_file), "-o", str(so_tmp)]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            return f"the C compiler failed on {name}: {' '.join(cmd)}\n{proc.stderr[-4000:]}"
+        shutil.move(str(so_tmp), target)
+    return ""
+
+
+def build(*, force: bool = False, quiet: bool = False, jobs: int | None = None) -> dict[str, Path]:
     """Compile every :func:`compilable_modules` module that has no built copy for the current sources.
 
-    Raises ``RuntimeError`` naming the module when Cython or the C compiler fails.
+    ``jobs`` modules at a time (default: the number of CPUs).  Raises ``RuntimeError`` naming the
+    module when Cython or the C compiler fails.
     """
     out_dir = compiled_dir()
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -221,35 +244,29 @@ def build(*, force: bool = False, quiet: bool = False) -> dict[str, Path]:
     if cc is None:
         raise RuntimeError("no C compiler found ($CC, cc, gcc or clang): the simulator runs as pure Python")
     include = sysconfig.get_paths()["include"]
-    done = {}
-    wanted = set()
     modules = compilable_modules()
     key = source_key(modules)
-    for name, py in modules.items():
-        target = built_path(name, key)
-        wanted.add(target.name)
-        if target.is_file() and not force:
-            continue
-        from Cython.Compiler import Options
-        from Cython.Compiler.Main import CompilationOptions, compile_single
+    wanted = {built_path(name, key).name for name in modules}
+    todo = {name: py for name, py in modules.items() if force or not built_path(name, key).is_file()}
+    done = {}
+    if todo:
+        from concurrent.futures import ProcessPoolExecutor
 
-        with tempfile.TemporaryDirectory() as tmp:
-            c_file = Path(tmp) / f"{name}.c"
-            Options.docstrings = True
-            opts = CompilationOptions(language_level=3, compiler_directives=dict(DIRECTIVES),
-                                      output_file=str(c_file), quiet=True)
-            result = compile_single(str(py), opts, full_module_name=name)
-            if result.num_errors or not c_file.is_file():
-                raise RuntimeError(f"Cython could not compile {name} ({py}); see the errors above")
-            so_tmp = Path(tmp) / "module.so"
-            cmd = [*cc, *CFLAGS, f"-I{include}", str(c_file), "-o", str(so_tmp)]
-            proc = subprocess.run(cmd, capture_output=True, text=True)
-            if proc.returncode != 0:
-                raise RuntimeError(f"the C compiler failed on {name}: {' '.join(cmd)}\n{proc.stderr[-4000:]}")
-            shutil.move(str(so_tmp), target)
-        done[name] = target
-        if not quiet:
-            print(f"compiled {name} -> {target}")
+        jobs = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = {name: pool.submit(_compile_one, name, str(py), str(built_path(name, key)), cc, include)
+                       for name, py in todo.items()}
+            errors = []
+            for name, fut in futures.items():
+                err = fut.result()
+                if err:
+                    errors.append(err)
+                    continue
+                done[name] = built_path(name, key)
+                if not quiet:
+                    print(f"compiled {name} -> {done[name]}")
+        if errors:
+            raise RuntimeError("\n".join(errors))
     # built copies of sources that no longer exist
     for old in out_dir.glob(f"{PACKAGE}.*.so"):
         if old.name not in wanted:
