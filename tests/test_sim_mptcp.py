@@ -326,3 +326,68 @@ def test_link_models_are_named_in_the_scenario():
         sim.simulate_mptcp([5e6, 2e6], [0.1, 0.02], links=["point_to_point"], **kw)
     with pytest.raises(ValueError, match="links\\[1\\]"):
         sim.simulate_mptcp([5e6, 2e6], [0.1, 0.02], links=["point_to_point", "no_such_link"], **kw)
+
+
+# ---------------------------------------------------------------- the connection's rings
+def test_reorder_buffer_ring_holds_what_a_set_holds_and_grows():
+    """The out-of-order buffer (a ring of flags, compiled) answers as a set of DSNs would, also
+    when a DSN lands beyond its capacity (it grows) and after its base (RCV.NXT) moved on."""
+    import random
+
+    from cmtlab.sim.mptcp.connection import ReorderBuffer
+
+    rng = random.Random(7)
+    buf, held, base = ReorderBuffer(4), set(), 0
+    for _ in range(3000):
+        dsn = base + rng.randrange(1, 40 if rng.random() < 0.9 else 300)
+        if not buf.has(dsn, base):
+            assert dsn not in held
+            buf.add(dsn, base)
+            held.add(dsn)
+        assert dsn in held and len(buf) == len(held)
+        assert buf.lowest(base) == min(held)
+        if rng.random() < 0.3:  # the data sequence reaches the lowest held DSN's gap
+            base = min(held) - 1
+            nxt = buf.release(base + 1)
+            while base + 1 in held:
+                held.discard(base + 1)
+                base += 1
+            assert nxt == base + 1 and len(buf) == len(held)
+            base = nxt
+        assert all(buf.has(d, base) for d in held)
+        assert not any(buf.has(d, base) for d in range(base, base + 400) if d not in held)
+    assert buf.mask + 1 >= 256  # it grew
+
+
+def test_dsn_map_keeps_the_last_capacity_mappings():
+    from cmtlab.sim.mptcp.connection import DsnMap
+
+    m = DsnMap(5)  # a ring of 8
+    for k in range(20):
+        m.append(1000 + 3 * k)
+    assert m.end == 20
+    assert [m.get(k) for k in range(12, 20)] == [1000 + 3 * k for k in range(12, 20)]
+    assert [m.at(k) for k in range(12, 20)] == [1000 + 3 * k for k in range(12, 20)]
+    assert m.get(11) is None and m.get(20) is None and m.get(-1) is None  # forgotten, not mapped yet
+
+
+def test_occupancy_integral_is_exact_beyond_64_bits():
+    """The out-of-order occupancy integral (byte * ns) stays an exact integer however long the buffer
+    holds its segments (compiled: summed in a 64-bit part, moved into a Python integer before it or a
+    step could overflow)."""
+    from cmtlab.sim.engine import EventQueue
+    from cmtlab.sim.mptcp.connection import MptcpConnection
+
+    seg = 1400
+    conn = MptcpConnection(n_dsn=None, last_len=seg, segment_bytes=seg, scheduler=None,
+                           receive_buffer_bytes=seg << 17, dupack_mode="rfc", retransmit="original", seed=0,
+                           queue=EventQueue(), trace_buffer=False)
+    for dsn in range(1, 1 << 16):
+        conn.ooo.add(dsn, 0)
+    expect, t = 0, 0
+    for dt in [10, 3 << 31, (1 << 31) - 1, 1 << 40] + [(1 << 31) - 1] * 40_000:  # 40 000 * 2**47 > 2**62
+        t += dt
+        conn._occupancy(t)
+        expect += ((1 << 16) - 1) * seg * dt
+        assert conn.ooo_bytes_time == expect
+    assert expect > seg << 62

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...registry import register
-from .base import ConnectionScheduler
+from .base import ConnectionScheduler, _has_room
 
 
 class RoundRobinConnectionScheduler(ConnectionScheduler):
@@ -27,8 +27,7 @@ class RoundRobinConnectionScheduler(ConnectionScheduler):
         n = len(subs)
         i = self._next
         for _ in range(n):
-            s = subs[i]
-            if s.available_window() >= s.seg:  # _has_room, inlined (called for every segment)
+            if _has_room(subs[i]):
                 return i
             i += 1
             if i == n:
