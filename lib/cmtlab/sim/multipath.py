@@ -478,11 +478,11 @@ class MptcpSimulation:
             timestamps=self.timestamps, ts_offset_ns=self.ts_offsets[f],
             packets_trace=tr["packets"] if tr is not None else None, flow=f,
             dsn_of=conn.dsn_of if is_sub else None,
-            on_retransmit=partial(reinject, conn) if is_sub and conn.retransmit == "reinject" else None).send
+            on_retransmit=partial(reinject, conn) if is_sub and conn.retransmit == "reinject" else None)
         # a subflow's ACKs carry the connection's DATA_ACK (RFC 8684); a competing flow's do not
         rcv.net_ack = AckSend(Route(self.queue, self.rev[f], arrival), self.ack_bytes,
                               connection=conn if is_sub else None,
-                              acks_trace=tr["acks"] if tr is not None else None, flow=f).send
+                              acks_trace=tr["acks"] if tr is not None else None, flow=f)
 
     # ------------------------------------------------------------------ run
     def run(self) -> MptcpResult:

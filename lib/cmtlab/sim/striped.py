@@ -191,7 +191,7 @@ class Simulation:
         paths, nxt = self.scheduler.rotation()
         tunnel = Rotation(self.queue, [self.links[p] for p in paths], self.receiver, turn=nxt)
         return SegmentSend(tunnel, self.data_overhead, timestamps=self.timestamps,
-                           ts_offset_ns=self.ts_offset_ns).send
+                           ts_offset_ns=self.ts_offset_ns)
 
     def _make_fast_send_ack(self):
         """The receiver's ``net_ack`` for a rotating (or fixed) ACK path without traces (``None``: no rotation)."""
@@ -200,7 +200,7 @@ class Simulation:
             return None
         paths, nxt = rot
         tunnel = Rotation(self.queue, [self.ack_links[p] for p in paths], self.sender, turn=nxt)
-        return AckSend(tunnel, self.ack_bytes).send
+        return AckSend(tunnel, self.ack_bytes)
 
     def _send_data(self, now: int, k: int, nbytes: int, retx: bool) -> None:
         i = self._sched_select(now, k, retx)

@@ -2,14 +2,22 @@
 # Every attribute of a sender: sequence numbers, windows, counters and times (ns) as 64-bit integers,
 # flags as bint (only True/False are ever stored), anything that can be None or a mechanism as object.
 from ..engine.timers cimport LazyTimer
+from ..engine.events cimport EventQueue
 from ..net.packet cimport PacketSink
+from .wire cimport SegmentOut
+from ..mechanisms.congestion.base cimport CongestionControl
+from ..mechanisms.recovery.base cimport RecoveryAlgorithm
 
 cdef class SenderBase(PacketSink):
     # configuration
     cdef public long long seg, n_segs, last_len, short, max_out, buf_bytes, rwnd, app_tail
     cdef public long long dupthresh, min_rto, clock_g, initial_rto
     cdef public bint _last_delivered, sack, sack_loss_detection, limited_transmit, timestamps
-    cdef public object cc, recovery, reordering, net_send, queue, trace
+    cdef public CongestionControl cc
+    cdef public RecoveryAlgorithm recovery
+    cdef public SegmentOut _net_send
+    cdef public EventQueue queue
+    cdef public object reordering, trace
     # scoreboard
     cdef public long long una, high, mask, hist_lo, sacked_out, lost_out, retrans_out
     cdef public long long highest_sack, lost_cursor, lost_marked_upto, lost_pending

@@ -19,10 +19,11 @@ The attributes are set by :meth:`TcpSender.__init__`; the mechanisms read and wr
 from __future__ import annotations
 
 from ..net.packet import PacketSink
+from .wire import segment_out
 
 
 class SenderBase(PacketSink):
-    """The attributes of a TCP sender (no methods; see the module docstring).  A sender is the
+    """The attributes of a TCP sender (no methods but the ``net_send`` property; see the module docstring).  A sender is the
     :class:`~cmtlab.sim.net.packet.PacketSink` of its ACK path (:meth:`TcpSender.receive`)."""
 
     __slots__ = (
@@ -30,7 +31,7 @@ class SenderBase(PacketSink):
         "seg", "n_segs", "last_len", "short", "_last_delivered", "max_out", "buf_bytes", "rwnd", "app_tail",
         "sack", "sack_loss_detection", "limited_transmit",
         "timestamps", "dupthresh", "min_rto", "clock_g", "initial_rto", "cc", "recovery", "reordering",
-        "net_send", "queue", "trace",
+        "_net_send", "queue", "trace",
         # scoreboard
         "una", "high", "flags", "mask", "sent_time", "hist_lo", "sacked_out", "lost_out", "retrans_out",
         "highest_sack", "lost_cursor", "lost_marked_upto", "lost_pending",
@@ -55,6 +56,16 @@ class SenderBase(PacketSink):
         # it is time-based (RACK-TLP); the duplicate-ACK default is TcpSender's own code
         "loss_detection", "_time_based",
     )
+
+    @property
+    def net_send(self):
+        """How the sender's segments leave (a :class:`~cmtlab.sim.tcp.wire.SegmentOut`; a function
+        ``(now, k, nbytes, retx)`` assigned here is wrapped in a :class:`~cmtlab.sim.tcp.wire.SegmentCall`)."""
+        return self._net_send
+
+    @net_send.setter
+    def net_send(self, value) -> None:
+        self._net_send = segment_out(value)
 
 
 __all__ = ["SenderBase"]

@@ -1,7 +1,9 @@
 # C types for receiver.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
 cimport cython
 from ..engine.timers cimport LazyTimer
+from ..engine.events cimport EventQueue
 from ..net.packet cimport Packet, PacketSink
+from .wire cimport AckOut
 
 cdef class TcpReceiver(PacketSink):
     cdef public long long n_segs, m_ack, delack_timeout, max_blocks, rcv_nxt, delack_count, high_tx_ack
@@ -12,7 +14,9 @@ cdef class TcpReceiver(PacketSink):
     cdef public set ooo
     cdef public list sack_list
     cdef public LazyTimer delack_timer
-    cdef public object net_ack, queue, trace, _rd, sink, ack_cap, held_copy
+    cdef public AckOut _net_ack
+    cdef public EventQueue queue
+    cdef public object trace, _rd, sink, ack_cap, held_copy
 
     cpdef receive(self, long long now, Packet packet)
 

@@ -34,13 +34,14 @@ from ..engine.timers import LazyTimer
 from ..net.link import seconds_to_ns
 from ..net.packet import PacketSink
 from .decisions import OutOfOrderAck
+from .wire import ack_out
 
 
 class TcpReceiver(PacketSink):
     """The receiving side: cumulative/delayed ACKs, SACK and D-SACK, timestamps (see module docstring)."""
 
     __slots__ = ("n_segs", "m_ack", "delack_timeout", "immediate_ooo", "sack", "dsack", "max_blocks", "timestamps",
-                 "net_ack", "queue", "trace", "rcv_nxt", "ooo", "sack_list", "delack_count",
+                 "_net_ack", "queue", "trace", "rcv_nxt", "ooo", "sack_list", "delack_count",
                  "delack_timer", "completes_run", "high_tx_ack", "ts_recent", "ts_last",
                  "done", "done_time",
                  "segments_rx", "duplicates_rx", "spurious_rx", "ooo_rx", "max_ooo", "acks_sent",
@@ -98,6 +99,16 @@ class TcpReceiver(PacketSink):
         #: data-level order (``k >= ack_cap``) — the Chihani–Collange D_SACK receiver answers it
         #: with its D-SACK option (set by the MPTCP connection); otherwise no ACK at all.
         self.held_copy = None
+
+    @property
+    def net_ack(self):
+        """How the receiver's ACKs leave (an :class:`~cmtlab.sim.tcp.wire.AckOut`; a function
+        ``(now, ack, echo, sack, nblocks)`` assigned here is wrapped in an :class:`~cmtlab.sim.tcp.wire.AckCall`)."""
+        return self._net_ack
+
+    @net_ack.setter
+    def net_ack(self, value) -> None:
+        self._net_ack = ack_out(value)
 
     def receive(self, now: int, packet) -> None:
         """A data packet arrived (the end of its path, :class:`~cmtlab.sim.net.packet.PacketSink`)."""
@@ -172,7 +183,7 @@ class TcpReceiver(PacketSink):
                     self.delack_count = 0
                     if hold is OutOfOrderAck.DUPLICATE:
                         self.acks_sent += 1
-                        self.net_ack(now, self.high_tx_ack, self.ts_recent, None, 0)
+                        self._net_ack.send(now, self.high_tx_ack, self.ts_recent, None, 0)
                     return
         else:
             self.ooo.add(k)
@@ -201,7 +212,7 @@ class TcpReceiver(PacketSink):
                 if rcv_nxt > self.high_tx_ack:
                     self.high_tx_ack = rcv_nxt
                 self.acks_sent += 1
-                self.net_ack(now, rcv_nxt, self.ts_recent, None, 0)
+                self._net_ack.send(now, rcv_nxt, self.ts_recent, None, 0)
         elif not self.delack_timer.running:
             self.delack_timer.arm(now, now + self.delack_timeout)
 
@@ -267,7 +278,7 @@ class TcpReceiver(PacketSink):
         else:
             sack = None
             nblocks = 0
-        self.net_ack(now, ack, self.ts_recent, sack, nblocks)
+        self._net_ack.send(now, ack, self.ts_recent, sack, nblocks)
 
 
 __all__ = ["TcpReceiver"]

@@ -242,7 +242,7 @@ class TcpSender(UndoApi):
         nbytes = self.last_len if k == self.n_segs - 1 else self.seg
         if self.state == RECOVERY:
             self.recovery.bytes_sent(self, nbytes)
-        self.net_send(now, k, nbytes, retx)
+        self._net_send.send(now, k, nbytes, retx)
         # ns-3 SendDataPacket calls BytesInFlight() after sending: the recovery algorithm may
         # see this value later in the same ACK (a fast retransmit followed by a partial ACK)
         self.pipe_snapshot = self.in_flight()
@@ -305,7 +305,7 @@ class TcpSender(UndoApi):
                 self.high = high = k + 1
                 self.segments_sent += 1
                 nbytes = self.last_len if k == last_k else seg
-                self.net_send(now, k, nbytes, False)
+                self._net_send.send(now, k, nbytes, False)
                 if high == short_end:
                     raw = self.in_flight()
                     pipe = raw + (self.sacked_out * seg if no_lt else 0)

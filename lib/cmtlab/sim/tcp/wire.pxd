@@ -2,7 +2,13 @@
 cimport cython
 from ..net.packet cimport PacketPath, data_packet, ack_packet
 
-cdef class SegmentSend:
+cdef class SegmentOut:
+    cpdef send(self, long long now, long long k, long long nbytes, bint retx)
+
+cdef class SegmentCall(SegmentOut):
+    cdef public object fn
+
+cdef class SegmentSend(SegmentOut):
     cdef public PacketPath path
     cdef public long long overhead_bytes, ts_offset_ns, flow
     cdef public bint timestamps
@@ -11,7 +17,13 @@ cdef class SegmentSend:
     @cython.locals(wire=cython.longlong, tsval=cython.longlong, arr=cython.longlong)
     cpdef send(self, long long now, long long k, long long nbytes, bint retx)
 
-cdef class AckSend:
+cdef class AckOut:
+    cpdef send(self, long long now, long long ack, long long echo, object sack, Py_ssize_t nblocks)
+
+cdef class AckCall(AckOut):
+    cdef public object fn
+
+cdef class AckSend(AckOut):
     cdef public PacketPath path
     cdef public tuple ack_bytes
     cdef public object connection, acks_trace

@@ -11,6 +11,10 @@ millisecond timestamp clock; an MPTCP subflow's ACK carries the connection's DAT
 
 They are small classes rather than closures so that :mod:`cmtlab.compiled` can type them
 (``wire.pxd``); the optional hooks (traces, MPTCP re-injection) cost one test each when unset.
+Both derive from the two interfaces an endpoint sees, :class:`SegmentOut` and :class:`AckOut`;
+a plain function given as ``net_send`` / ``net_ack`` (a test's recorder, a topology's own
+link choice) is wrapped in :class:`SegmentCall` / :class:`AckCall`.  Each is also callable as
+the function it stands for.
 """
 
 from __future__ import annotations
@@ -18,7 +22,41 @@ from __future__ import annotations
 from ..net.packet import ack_packet, data_packet
 
 
-class SegmentSend:
+class SegmentOut:
+    """How a sender's segments leave: ``send(now, k, nbytes, retx)`` (``nbytes`` of payload;
+    ``retx``: a retransmission)."""
+
+    __slots__ = ()
+
+    def send(self, now: int, k: int, nbytes: int, retx: bool) -> None:
+        raise NotImplementedError(f"{type(self).__name__} must implement send()")
+
+    def __call__(self, now: int, k: int, nbytes: int, retx: bool) -> None:
+        self.send(now, k, nbytes, retx)
+
+
+class SegmentCall(SegmentOut):
+    """A function ``fn(now, k, nbytes, retx)`` as a sender's way out."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn):
+        if not callable(fn):
+            raise TypeError(f"net_send must be a SegmentOut or a function (now, k, nbytes, retx), got {fn!r}")
+        self.fn = fn
+
+    def send(self, now: int, k: int, nbytes: int, retx: bool) -> None:
+        self.fn(now, k, nbytes, retx)
+
+
+def segment_out(net_send):
+    """``net_send`` as a :class:`SegmentOut` (``None`` stays ``None``: not connected yet)."""
+    if net_send is None or isinstance(net_send, SegmentOut):
+        return net_send
+    return SegmentCall(net_send)
+
+
+class SegmentSend(SegmentOut):
     """A sender's ``net_send``: data segments onto ``path``.
 
     Parameters
@@ -65,7 +103,41 @@ class SegmentSend:
             self.on_retransmit(now, self.flow, k)
 
 
-class AckSend:
+class AckOut:
+    """How a receiver's ACKs leave: ``send(now, ack, echo, sack, nblocks)`` (cumulative ``ack``,
+    TSecr ``echo``, SACK information ``sack`` with ``nblocks`` blocks)."""
+
+    __slots__ = ()
+
+    def send(self, now: int, ack: int, echo: int, sack, nblocks: int) -> None:
+        raise NotImplementedError(f"{type(self).__name__} must implement send()")
+
+    def __call__(self, now: int, ack: int, echo: int, sack, nblocks: int) -> None:
+        self.send(now, ack, echo, sack, nblocks)
+
+
+class AckCall(AckOut):
+    """A function ``fn(now, ack, echo, sack, nblocks)`` as a receiver's way out."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn):
+        if not callable(fn):
+            raise TypeError(f"net_ack must be an AckOut or a function (now, ack, echo, sack, nblocks), got {fn!r}")
+        self.fn = fn
+
+    def send(self, now: int, ack: int, echo: int, sack, nblocks: int) -> None:
+        self.fn(now, ack, echo, sack, nblocks)
+
+
+def ack_out(net_ack):
+    """``net_ack`` as an :class:`AckOut` (``None`` stays ``None``: not connected yet)."""
+    if net_ack is None or isinstance(net_ack, AckOut):
+        return net_ack
+    return AckCall(net_ack)
+
+
+class AckSend(AckOut):
     """A receiver's ``net_ack``: ACKs onto ``path``.
 
     Parameters
@@ -102,4 +174,5 @@ class AckSend:
             self.acks_trace.append((now, self.flow, ack, nblocks, wire, arr))
 
 
-__all__ = ["SegmentSend", "AckSend"]
+__all__ = ["SegmentOut", "SegmentCall", "SegmentSend", "segment_out", "AckOut", "AckCall", "AckSend",
+           "ack_out"]

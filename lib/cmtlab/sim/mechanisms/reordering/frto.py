@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...registry import register
-from ...tcp import LOSS
+from ...tcp.state import LOSS
 from ...tcp.decisions import TimeoutDecision, UndoMode
 from .base import ReorderingResponse
 
