@@ -5,7 +5,7 @@
 # _occ_spill, the seed) stay Python integers, as do values that can be None.
 cimport cython
 from ..tcp.receiver cimport TcpReceiver
-from ..mechanisms.schedulers.base cimport ConnectionScheduler
+from ..mechanisms.schedulers.base cimport ConnectionScheduler, SchedulerView
 from .subflow cimport MptcpSubflow
 
 cdef Py_ssize_t _NO_SUBFLOW, _HOLD
@@ -36,14 +36,14 @@ cdef class ReorderBuffer:
 
     cpdef long long lowest(self, long long base)
 
-cdef class MptcpConnection:
-    cdef public list subflows, receivers, maps
+cdef class MptcpConnection(SchedulerView):  # (subflows, n_dsn, next_dsn, data_ack_seen, rcvbuf_segs, seg)
+    cdef public list receivers, maps
     cdef public ConnectionScheduler scheduler
     cdef public ReorderBuffer ooo
-    cdef public object n_dsn, dupack_mode, _hold_code, retransmit, seed, queue, buffer_trace
+    cdef public object dupack_mode, _hold_code, retransmit, seed, queue, buffer_trace
     cdef public object held_until, _occ_spill
-    cdef public long long last_len, seg, next_dsn, prefetch_bytes, rcvbuf_segs, _short_dsn, _dsn_cap, now
-    cdef public long long data_ack_seen, rcv_dsn, max_ooo, ooo_events, _occ_seg_ns, _occ_t, duplicate_dsn, done_time
+    cdef public long long last_len, prefetch_bytes, _short_dsn, _dsn_cap, now
+    cdef public long long rcv_dsn, max_ooo, ooo_events, _occ_seg_ns, _occ_t, duplicate_dsn, done_time
     cdef public long long reinjections, _refused_dsn
     cdef public Py_ssize_t _refused
     cdef public bint _ns3_receiver, _plain_receiver, done

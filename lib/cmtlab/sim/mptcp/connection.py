@@ -50,7 +50,7 @@ import cython
 from ..models.chihani import MODEL_DSACK_OPTION_BLOCKS, RECEIVER_OUT_OF_ORDER_ACK, ModelDsackOption, model_wire_bytes
 from ..tcp.receiver import TcpReceiver
 from ..tcp.decisions import OutOfOrderAck
-from ..mechanisms.schedulers.base import ConnectionScheduler, HoldUntil
+from ..mechanisms.schedulers.base import ConnectionScheduler, HoldUntil, SchedulerView
 from ..tcp.scoreboard import _pow2_at_least
 from .subflow import MptcpSubflow
 
@@ -174,8 +174,9 @@ class ReorderBuffer:
         return dsn
 
 
-class MptcpConnection:
-    """Sender- and receiver-side connection state of one MPTCP connection.
+class MptcpConnection(SchedulerView):
+    """Sender- and receiver-side connection state of one MPTCP connection (what its scheduler reads:
+    :class:`~cmtlab.sim.mechanisms.schedulers.base.SchedulerView`).
 
     Parameters
     ----------

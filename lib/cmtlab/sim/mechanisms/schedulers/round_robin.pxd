@@ -1,7 +1,7 @@
 # C types for round_robin.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
 # Called for every data segment: the turn and the loop over the subflows as C integers.
 cimport cython
-from .base cimport ConnectionScheduler, _has_room
+from .base cimport ConnectionScheduler, _has_room, _subflows
 
 cdef class RoundRobinConnectionScheduler(ConnectionScheduler):
     cdef public Py_ssize_t _next
