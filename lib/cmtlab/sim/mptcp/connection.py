@@ -121,8 +121,7 @@ class ReorderBuffer:
 
     A ring of flags over the DSNs ``[base, base + capacity)``, ``base`` the data-level RCV.NXT
     (``MptcpConnection.rcv_dsn``, passed in: every held DSN is above it), indexed by ``dsn & mask``
-    and doubled when a DSN lands beyond it (the DSNs handed out stay within the data-level receive
-    window, ``receive_buffer_bytes``, of the DATA_ACK, so it rarely grows).  ``len()``: the DSNs held.
+    and grown when a DSN lands beyond it.  ``len()``: the DSNs held.
     """
 
     __slots__ = ("flags", "mask", "count")
@@ -237,7 +236,8 @@ class MptcpConnection(SchedulerView):
         self.data_ack_seen = 0  # DATA_ACK last seen by the sender
         # receiver
         self.rcv_dsn = 0  # data-level RCV.NXT: next DSN the application expects
-        # DSNs received ahead of rcv_dsn (the ring grows beyond this capacity if the window needs it)
+        # DSNs received ahead of rcv_dsn: the DSNs handed out stay within the data-level receive window
+        # (rcvbuf_segs) of the DATA_ACK, so this capacity suffices up to 2**16 segments (beyond, it grows)
         self.ooo = ReorderBuffer(min(self.rcvbuf_segs + 1, 1 << 16))
         self.max_ooo = 0
         self.ooo_events = 0  # segments that arrived ahead of the data sequence (OOO-R numerator)
