@@ -11,6 +11,7 @@ from .subflow cimport MptcpSubflow
 cdef Py_ssize_t _NO_SUBFLOW, _HOLD
 cdef long long _OCC_SPLIT
 
+# The connection's own data structures (not mechanisms to subclass): final, so their methods are direct C calls.
 @cython.final
 cdef class DsnMap:
     cdef long long[::1] dsns
