@@ -47,6 +47,8 @@ class SchedulerView:
     """The attributes of an MPTCP connection a connection scheduler reads (the contract above), declared
     once: the base class of :class:`~cmtlab.sim.mptcp.MptcpConnection`, which sets them (no methods)."""
 
+    __slots__ = ("subflows", "n_dsn", "next_dsn", "data_ack_seen", "rcvbuf_segs", "seg")
+
 
 @dataclass(frozen=True)
 class HoldUntil:
