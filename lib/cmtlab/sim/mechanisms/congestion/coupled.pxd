@@ -4,6 +4,7 @@
 # The carried fraction of a byte as a C double (the same IEEE operations as a Python float).
 cimport cython
 from .newreno cimport NewReno
+from ...tcp.base cimport SenderBase
 
 cpdef _rtt_s(sub)
 
@@ -16,6 +17,6 @@ cdef class CoupledCongestionControl(NewReno):
 
     @cython.locals(cwnd=cython.longlong, ssthresh=cython.longlong, seg=cython.longlong, acked=cython.longlong,
                    whole=cython.longlong)
-    cpdef increase_window(self, sub, long long segments_acked)
+    cpdef increase_window(self, SenderBase sub, long long segments_acked)
 
-    cpdef ca_increase(self, sub, long long bytes_acked)
+    cpdef ca_increase(self, SenderBase sub, long long bytes_acked)
