@@ -16,7 +16,7 @@ from cmtlab.sim.mechanisms.recovery import RackTlpDetection, make_recovery
 from cmtlab.sim.mechanisms.recovery.rack_tlp import WC_DEL_ACK_NS
 from cmtlab.sim.mechanisms.reordering import NoReorderingResponse
 from cmtlab.sim.tcp import TcpSender
-from cmtlab.sim.tcp.scoreboard import LOST
+from cmtlab.sim.tcp.flags import LOST
 from cmtlab.sim.tcp.state import OPEN, RECOVERY
 
 MS = 1_000_000
