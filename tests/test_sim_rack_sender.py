@@ -35,7 +35,7 @@ class Script:
         self.s.start(0)
 
     def run_until(self, t_ns):
-        while self.q.heap and self.q.next_time_ns() <= t_ns:
+        while self.q.count and self.q.next_time_ns() <= t_ns:
             ev = self.q.pop()
             ev.fire(ev.time_ns)
 
