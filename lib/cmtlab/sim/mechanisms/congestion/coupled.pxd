@@ -6,14 +6,18 @@ cimport cython
 from .newreno cimport NewReno
 from ...tcp.base cimport SenderBase
 
+@cython.locals(whole=cython.longlong)
+cpdef long long _floor(double x)
+
 cpdef _rtt_s(sub)
 
 @cython.locals(total=cython.double, best=cython.double, s=cython.double, w=cython.double)
 cpdef double rfc6356_alpha(windows, rtts_s) except? -1.0
 
 cdef class CoupledCongestionControl(NewReno):
-    cdef public object variant, counting
+    cdef public object variant, _counting
     cdef public double _frac
+    cdef public bint _per_ack
 
     @cython.locals(cwnd=cython.longlong, ssthresh=cython.longlong, seg=cython.longlong, acked=cython.longlong,
                    whole=cython.longlong)

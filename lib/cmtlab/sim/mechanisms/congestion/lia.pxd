@@ -2,7 +2,7 @@
 # The per-ACK increase with C integers for windows (bytes) and C doubles for the float terms: the
 # same IEEE operations, in the same order, as the Python ints (all below 2**53) and floats.
 cimport cython
-from .coupled cimport CoupledCongestionControl
+from .coupled cimport CoupledCongestionControl, _floor
 from ...tcp.base cimport SenderBase
 
 cdef class Lia(CoupledCongestionControl):
