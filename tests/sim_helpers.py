@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from cmtlab.scenario import striped_scenario
 from cmtlab.sim import DROPPED_LOSS, LinkModel, PointToPointLink, Simulation
+from cmtlab.sim.net.link import NO_ORDER
 
 
 class DropData(LinkModel):
@@ -22,7 +23,7 @@ class DropData(LinkModel):
         self.packets = self.bytes = self.queue_drops = self.loss_drops = 0
         self.last_start_ns = 0
 
-    def transmit(self, now_ns, wire_bytes, order_ns=None):
+    def transmit(self, now_ns, wire_bytes, order_ns=NO_ORDER):
         arr = self.inner.transmit(now_ns, wire_bytes, order_ns)
         self.last_start_ns = self.inner.last_start_ns
         self.packets, self.bytes, self.queue_drops = self.inner.packets, self.inner.bytes, self.inner.queue_drops

@@ -8,6 +8,8 @@ import pytest
 from cmtlab.sim.engine import EventQueue
 from cmtlab.sim.mptcp.connection import MptcpConnection
 from cmtlab.sim.tcp import TcpReceiver
+from cmtlab.sim.mechanisms.congestion import CongestionControl
+from cmtlab.sim.tcp.base import SenderBase
 
 
 class _Queue(EventQueue):
@@ -103,7 +105,9 @@ def test_eifel_receiver_answers_every_segment_echoing_its_tsval():
     assert acks == [(1, 0), (1, 0)] and echoes == [500, 700]
 
 
-class _Sub:
+class _Sub(SenderBase):
+    """A sender's state record (the attributes the mechanisms read) without a sender."""
+
     def __init__(self, cwnd_segs=10, una=5, seg=1400):
         self.seg, self.cwnd, self.una, self.rwnd = seg, cwnd_segs * seg, una, 1 << 30
         self.min_rto = 200_000_000
@@ -338,7 +342,9 @@ def test_model_dsack_halves_the_slow_path_only_as_the_model_does():
 # happened before; DupAck (1812-) counts duplicates per segment; MpTcpHeader::GetSerializedSize
 # (mp-tcp-header.cc 174-178) and the senders' olen/hlen (socket 519-556, 712-774, 1081-1115).
 
-class _Cc:
+class _Cc(CongestionControl):
+    """Records each window increase the model's recovery asks for."""
+
     def __init__(self):
         self.calls = []
 

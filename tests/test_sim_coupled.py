@@ -11,12 +11,15 @@ import pytest
 
 from cmtlab.sim import registry
 from cmtlab.sim.mechanisms.congestion import NewReno, rfc6356_alpha
+from cmtlab.sim.tcp.base import SenderBase
 
 SEG = 1000
 COUPLED = ("uncoupled", "fully_coupled", "rtt_compensation", "lia", "olia")
 
 
-class Sub:
+class Sub(SenderBase):
+    """A sender's state record (the attributes the mechanisms read) without a sender."""
+
     def __init__(self, cwnd_segs, rtt_s, conn=None, index=0, ssthresh=None, cc=None):
         self.cwnd = int(cwnd_segs * SEG)
         self.ssthresh = ssthresh if ssthresh is not None else 2  # congestion avoidance by default

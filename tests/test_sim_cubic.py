@@ -13,13 +13,16 @@ from cmtlab.scenario import LossModel, TcpOptions
 from cmtlab.sim import registry, simulate_mptcp
 from cmtlab.sim.mechanisms.congestion import Cubic
 from cmtlab.sim.mechanisms.congestion.cubic import cubic_k_s, w_cubic
+from cmtlab.sim.tcp.base import SenderBase
 from cmtlab.testbed.experiments import LINUX_TCP_OPTIONS
 
 SEG = 1000
 MS = 1_000_000
 
 
-class Sub:
+class Sub(SenderBase):
+    """A sender's state record (the attributes the mechanisms read) without a sender."""
+
     def __init__(self, cwnd_segs, ssthresh_segs=2, rtt_s=0.1):
         self.cwnd = int(cwnd_segs * SEG)
         self.ssthresh = int(ssthresh_segs * SEG)

@@ -16,7 +16,7 @@ from cmtlab.sim.mechanisms.recovery import RackTlpDetection, make_recovery
 from cmtlab.sim.mechanisms.recovery.rack_tlp import WC_DEL_ACK_NS
 from cmtlab.sim.mechanisms.reordering import NoReorderingResponse
 from cmtlab.sim.tcp import TcpSender
-from cmtlab.sim.tcp.scoreboard import LOST
+from cmtlab.sim.tcp.flags import LOST
 from cmtlab.sim.tcp.state import OPEN, RECOVERY
 
 MS = 1_000_000
@@ -35,7 +35,7 @@ class Script:
         self.s.start(0)
 
     def run_until(self, t_ns):
-        while self.q.heap and self.q.next_time_ns() <= t_ns:
+        while self.q.count and self.q.next_time_ns() <= t_ns:
             ev = self.q.pop()
             ev.fire(ev.time_ns)
 

@@ -10,6 +10,7 @@ from cmtlab import sim
 from cmtlab.scenario import TcpOptions, striped_scenario
 from cmtlab.sim import ClassicRecovery, NewReno, Simulation, registry
 from cmtlab.sim.engine import EventQueue
+from cmtlab.sim.net.link import NO_ORDER
 from cmtlab.sim.mechanisms.reordering import ReorderingResponse
 from cmtlab.sim.tcp import LOSS, OPEN, RECOVERY, TcpSender
 from cmtlab.sim.tcp.decisions import FastRetransmitDecision, TimeoutDecision, UndoMode
@@ -603,7 +604,7 @@ class AckDelaySpike(sim.LinkModel):
         self.last = 0
         self.packets = self.bytes = self.queue_drops = self.loss_drops = self.last_start_ns = 0
 
-    def transmit(self, now_ns, wire_bytes, order_ns=None):
+    def transmit(self, now_ns, wire_bytes, order_ns=NO_ORDER):
         arr = self.inner.transmit(now_ns, wire_bytes, order_ns)
         self.last_start_ns, self.packets = self.inner.last_start_ns, self.inner.packets
         if arr < 0:

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from cmtlab.sim.tcp.scoreboard import LOST, RETRANS, SACKED
+from cmtlab.sim.tcp.flags import LOST, RETRANS, SACKED
 from cmtlab.sim.tcp.undo import UndoApi
 
 

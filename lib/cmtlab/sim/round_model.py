@@ -31,6 +31,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from .._validate import as_float_array, check_int, check_positive
+from .tcp.base import SenderBase
 
 
 @dataclass
@@ -47,8 +48,11 @@ class RoundModelResult:
         return float(self.subflow_bps.sum())
 
 
-class _Subflow:
-    __slots__ = ("cwnd", "ssthresh", "seg", "srtt", "n_rtt_samples", "connection", "index", "path", "cc")
+class _Subflow(SenderBase):
+    """A subflow's state record in the round model: the sender attributes a congestion control reads
+    (``cwnd``, ``ssthresh``, ``seg``, ``srtt``, ``n_rtt_samples``, ``connection``, ``index``, ``path``, ``cc``)."""
+
+    __slots__ = ()
 
 
 def simulate_rounds(congestion: str, loss_rates, rtts_s, *, duration_s: float = 200.0, seg_bytes: int = 1448,

@@ -31,7 +31,7 @@ def run_events(queue, *, tmax_ns: int, budget: int, t_end_ns: int | None = None)
     now = 0
     reason = StopReason.STALLED
     try:
-        while queue.heap:
+        while queue.count:
             ev = queue.pop()
             now = ev.time_ns
             if now > limit:

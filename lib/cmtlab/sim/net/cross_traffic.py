@@ -80,7 +80,7 @@ import random
 import numpy as np
 
 from ...scenario import NO_LOSS, LossModel
-from .link import DROPPED_LOSS, NS_PER_S, PointToPointLink, transmission_ns
+from .link import DROPPED_LOSS, NO_ORDER, NS_PER_S, PointToPointLink, transmission_ns
 from ..registry import register
 
 #: Sec. 5.1: on and off periods take values in [10 ms, 1 s].
@@ -418,7 +418,7 @@ class BitErrorLink(PointToPointLink):
             return DROPPED_LOSS
         return arrival
 
-    def transmit(self, now_ns: int, wire_bytes: int, order_ns: int | None = None) -> int:
+    def transmit(self, now_ns: int, wire_bytes: int, order_ns: int = NO_ORDER) -> int:
         return self._bit_errors(super().transmit(now_ns, wire_bytes, order_ns), wire_bytes)
 
     def stats(self) -> dict:
@@ -514,7 +514,7 @@ class CrossTrafficLink(BitErrorLink):
             if log is not None:
                 log.append((t, start))
 
-    def transmit(self, now_ns: int, wire_bytes: int, order_ns: int | None = None) -> int:
+    def transmit(self, now_ns: int, wire_bytes: int, order_ns: int = NO_ORDER) -> int:
         if self.cross.next_ns <= now_ns:
             self.advance(now_ns)
         return super().transmit(now_ns, wire_bytes, order_ns)

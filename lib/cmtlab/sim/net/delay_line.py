@@ -27,7 +27,7 @@ import math
 
 from ...scenario import NO_LOSS, LossModel
 from ..registry import register
-from .link import DROPPED_LOSS, PointToPointLink, seconds_to_ns
+from .link import DROPPED_LOSS, NO_ORDER, PointToPointLink, seconds_to_ns
 
 _M64 = (1 << 64) - 1
 #: XOR of the delay-variation stream's seed (``delayline.c``: ``seeds[i] ^ 0x6a09e667f3bcc908``).
@@ -101,7 +101,7 @@ class DelayLineLink(PointToPointLink):
             if self.jitter_ns:
                 self.jitter_rng.random()
 
-    def transmit(self, now_ns: int, wire_bytes: int, order_ns: int | None = None) -> int:
+    def transmit(self, now_ns: int, wire_bytes: int, order_ns: int = NO_ORDER) -> int:
         if self.p_drop > 0 and self.drop_rng.random() < self.p_drop:
             self.loss_drops += 1  # on arrival, before the queue: never serialised
             return DROPPED_LOSS

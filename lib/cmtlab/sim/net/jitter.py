@@ -17,7 +17,7 @@ import random
 
 from ...scenario import NO_LOSS
 from ..registry import register
-from .link import PointToPointLink, seconds_to_ns
+from .link import NO_ORDER, PointToPointLink, seconds_to_ns
 
 
 @register("link", "jitter")
@@ -33,7 +33,7 @@ class JitterLink(PointToPointLink):
         self.jitter_ns = seconds_to_ns(jitter_s)
         self.jitter_rng = jitter_rng if jitter_rng is not None else random.Random(0)
 
-    def transmit(self, now_ns: int, wire_bytes: int, order_ns: int | None = None) -> int:
+    def transmit(self, now_ns: int, wire_bytes: int, order_ns: int = NO_ORDER) -> int:
         arrival = super().transmit(now_ns, wire_bytes, order_ns)
         if arrival >= 0 and self.jitter_ns:
             arrival += int(self.jitter_rng.random() * self.jitter_ns)

@@ -3,7 +3,7 @@ cimport cython
 
 cdef class LinkModel:
     cdef public long long packets, bytes, queue_drops, loss_drops, last_start_ns
-    cpdef long long transmit(self, long long now_ns, object wire_bytes, object order_ns=*)
+    cpdef long long transmit(self, long long now_ns, long long wire_bytes, long long order_ns=*)
 
 cdef class PointToPointLink(LinkModel):
     cdef public double rate_bps, delay_s, _last_p
@@ -13,7 +13,7 @@ cdef class PointToPointLink(LinkModel):
 
     @cython.locals(s0=cython.longlong, busy=cython.longlong, start=cython.longlong, tx=cython.longlong,
                    finish=cython.longlong, nwait=cython.Py_ssize_t, p=cython.double)
-    cpdef long long transmit(self, long long now_ns, object wire_bytes, object order_ns=*)
+    cpdef long long transmit(self, long long now_ns, long long wire_bytes, long long order_ns=*)
 
 cdef class IdealPath(LinkModel):
     pass

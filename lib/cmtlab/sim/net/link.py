@@ -56,6 +56,10 @@ DROPPED_QUEUE = -1
 DROPPED_LOSS = -2
 
 NS_PER_S = 1_000_000_000
+#: ``order_ns`` of a packet handed over outside any event (a test, the handshake's set-up): later
+#: than every serialisation start, so a packet in service finishing at that very nanosecond has
+#: left the queue.
+NO_ORDER = 1 << 62
 
 
 def _round_half_away(x: Fraction) -> int:
@@ -81,13 +85,13 @@ class LinkModel:
     packet) and may keep ``max_queue`` (largest number of waiting packets seen).
     """
 
-    def transmit(self, now_ns: int, wire_bytes: int, order_ns: int | None = None) -> int:
+    def transmit(self, now_ns: int, wire_bytes: int, order_ns: int = NO_ORDER) -> int:
         """Hand a packet of ``wire_bytes`` bytes to the link at time ``now_ns``.
 
         Returns its arrival time (ns, ``>= now_ns``) at the far end, or
         :data:`DROPPED_QUEUE` / :data:`DROPPED_LOSS`.  Calls come in non-decreasing time.
         ``order_ns`` is when the event handing over the packet was scheduled; it decides
-        ties at the same nanosecond (see :class:`PointToPointLink`).
+        ties at the same nanosecond (see :class:`PointToPointLink`; :data:`NO_ORDER` outside events).
         """
         raise NotImplementedError(f"{type(self).__name__} must implement transmit()")
 
@@ -231,11 +235,11 @@ class PointToPointLink(LinkModel):
         """When the transmitter finishes the last packet handed to it (ns; the queue drains without a gap)."""
         return self._busy_until
 
-    def transmit(self, now_ns: int, wire_bytes: int, order_ns: int | None = None) -> int:
+    def transmit(self, now_ns: int, wire_bytes: int, order_ns: int = NO_ORDER) -> int:
         waiting = self._waiting
         while waiting:
             s0 = waiting[0]
-            if s0 < now_ns or (s0 == now_ns and (order_ns is None or order_ns > self._service_start)):
+            if s0 < now_ns or (s0 == now_ns and order_ns > self._service_start):
                 self._service_start = waiting.popleft()
             else:
                 break
@@ -284,7 +288,7 @@ class IdealPath(LinkModel):
     def __init__(self):
         self.packets = self.bytes = self.queue_drops = self.loss_drops = self.last_start_ns = 0
 
-    def transmit(self, now_ns: int, wire_bytes: int, order_ns: int | None = None) -> int:
+    def transmit(self, now_ns: int, wire_bytes: int, order_ns: int = NO_ORDER) -> int:
         self.packets += 1
         self.bytes += wire_bytes
         self.last_start_ns = now_ns

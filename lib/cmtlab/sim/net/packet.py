@@ -6,7 +6,9 @@ sits in the event queue, due when it reaches the link's far end; then its
 path's :class:`PacketSink`, the endpoint at its end (a :class:`~cmtlab.sim.tcp.TcpReceiver` for
 data, a :class:`~cmtlab.sim.tcp.TcpSender` or an MPTCP connection's
 :class:`~cmtlab.sim.mptcp.clock.AckArrival` for ACKs).  One object carries the packet over all
-its links (it is pushed again at each hop), so a packet costs one object however long its path.
+its links (it is pushed again at each hop), so a packet costs one object however long its path;
+once its sink has taken it (or a link dropped it), the object goes to the queue's
+``spare_packets`` and carries a later packet: a sink reads a packet's fields and keeps nothing of it.
 
 What a packet carries:
 
@@ -63,6 +65,7 @@ class PacketPath:
     def arrived(self, now: int, packet: "Packet") -> None:
         """``packet`` reached the far end of the link it was crossing (its event fired)."""
         self.sink.receive(now, packet)
+        self.queue.spare_packets.append(packet)
 
 
 class Packet(Event):
@@ -76,7 +79,8 @@ class Packet(Event):
 
 def data_packet(path: PacketPath, wire_bytes: int, k: int, tsval: int, retx: bool) -> Packet:
     """A data segment ``k`` (TSval ``tsval`` ms; ``retx``: a retransmission) of ``wire_bytes`` on ``path``."""
-    p = Packet.__new__(Packet)
+    spare = path.queue.spare_packets
+    p = spare.pop() if spare else Packet.__new__(Packet)
     p.path = path
     p.hop = 0
     p.wire_bytes = wire_bytes
@@ -90,7 +94,8 @@ def data_packet(path: PacketPath, wire_bytes: int, k: int, tsval: int, retx: boo
 
 def ack_packet(path: PacketPath, wire_bytes: int, ack: int, echo: int, sack, data_ack: int) -> Packet:
     """An ACK (cumulative ``ack``, TSecr ``echo``, SACK ``sack``, MPTCP ``data_ack``) of ``wire_bytes`` on ``path``."""
-    p = Packet.__new__(Packet)
+    spare = path.queue.spare_packets
+    p = spare.pop() if spare else Packet.__new__(Packet)
     p.path = path
     p.hop = 0
     p.wire_bytes = wire_bytes

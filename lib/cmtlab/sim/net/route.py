@@ -40,6 +40,8 @@ class Route(PacketPath):
         if arr >= 0:
             packet.hop = 1
             self.queue.push(packet, arr, first.last_start_ns)
+        else:
+            self.queue.spare_packets.append(packet)  # dropped
         return arr
 
     def arrived(self, now: int, packet) -> None:
@@ -47,12 +49,15 @@ class Route(PacketPath):
         hop = packet.hop
         if hop >= self.n_hops:
             self.sink.receive(now, packet)
+            self.queue.spare_packets.append(packet)
             return
         lk = self.links[hop]
         arr = lk.transmit(now, packet.wire_bytes, self.queue.order_ns)
         if arr >= 0:
             packet.hop = hop + 1
             self.queue.push(packet, arr, lk.last_start_ns)
+        else:
+            self.queue.spare_packets.append(packet)  # dropped
 
 
 class Rotation(PacketPath):
@@ -81,6 +86,8 @@ class Rotation(PacketPath):
         arr = lk.transmit(now, packet.wire_bytes, self.queue.order_ns)
         if arr >= 0:
             self.queue.push(packet, arr, lk.last_start_ns)
+        else:
+            self.queue.spare_packets.append(packet)  # dropped
         return arr
 
 

@@ -20,7 +20,7 @@ from collections import deque
 
 from ...scenario import NO_LOSS, LossModel
 from ..registry import register
-from .link import DROPPED_LOSS, DROPPED_QUEUE, NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
+from .link import DROPPED_LOSS, DROPPED_QUEUE, NO_ORDER, NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
 
 
 @register("link", "rate_trace")
@@ -103,7 +103,7 @@ class RateTraceLink(LinkModel):
     def drop_probability(self, wire_bytes: int) -> float:
         return self.loss.drop_probability(wire_bytes)
 
-    def transmit(self, now_ns: int, wire_bytes: int, order_ns: int | None = None) -> int:
+    def transmit(self, now_ns: int, wire_bytes: int, order_ns: int = NO_ORDER) -> int:
         waiting = self._waiting
         while waiting and waiting[0] <= now_ns:
             waiting.popleft()

@@ -25,7 +25,7 @@ cdef class WifiLink(LinkModel):
                    bo=cython.longlong, idle_from=cython.longlong, access=cython.longlong, s=cython.longlong,
                    b0=cython.longlong, end=cython.longlong, other_cw=cython.longlong,
                    retry_limit=cython.longlong)
-    cpdef long long transmit(self, long long now_ns, object wire_bytes, object order_ns=*)
+    cpdef long long transmit(self, long long now_ns, long long wire_bytes, long long order_ns=*)
 
     @cython.locals(med=WifiMedium, slot=cython.longlong, cw=cython.longlong, anchor=cython.longlong,
                    b=cython.longlong, b_o=cython.longlong, collided=cython.bint, s=cython.longlong,

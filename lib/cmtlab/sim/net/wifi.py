@@ -117,7 +117,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from .link import DROPPED_LOSS, DROPPED_QUEUE, LinkModel
+from .link import DROPPED_LOSS, DROPPED_QUEUE, NO_ORDER, LinkModel
 from ..registry import register
 
 #: ns-3's Boltzmann constant (J/K) in ``InterferenceHelper`` (CODATA: 1.380649e-23).
@@ -651,7 +651,7 @@ class WifiLink(LinkModel):
         mac_loss = (1.0 - p) ** self.medium.params.retry_limit
         return 1.0 - (1.0 - mac_loss) * (1.0 - self.pdr)
 
-    def transmit(self, now_ns: int, wire_bytes: int, order_ns: int | None = None) -> int:
+    def transmit(self, now_ns: int, wire_bytes: int, order_ns: int = NO_ORDER) -> int:
         if isinstance(wire_bytes, bool) or not isinstance(wire_bytes, int) or wire_bytes < 1:
             raise ValueError(f"wire_bytes must be an integer >= 1, got {wire_bytes!r}")
         med = self.medium

@@ -23,7 +23,7 @@ Units: sequence numbers are segment indices, windows in bytes, times in integer 
 
 from .decisions import FastRetransmitDecision, OutOfOrderAck, TimeoutDecision, UndoMode
 from .receiver import TcpReceiver
-from .scoreboard import HIST_RETX, LOST, RETRANS, SACKED
+from .flags import HIST_RETX, LOST, RETRANS, SACKED
 from .sender import TcpSender
 from .state import DISORDER, LOSS, OPEN, RECOVERY, STATE_NAMES, CongestionState
 

@@ -22,7 +22,7 @@ cdef class SenderBase(PacketSink):
     cdef public long long una, high, mask, hist_lo, sacked_out, lost_out, retrans_out
     cdef public long long highest_sack, lost_cursor, lost_marked_upto, lost_pending
     cdef public bytearray flags
-    cdef public list sent_time
+    cdef public long long[::1] sent_time
     # congestion state
     cdef public long long cwnd, ssthresh, state, dupacks, recover, high_rx_ack, pipe_snapshot
     cdef public long long bytes_acked_not_processed

@@ -4,6 +4,7 @@ from ..engine.timers cimport LazyTimer
 from ..engine.events cimport EventQueue
 from ..net.packet cimport Packet, PacketSink
 from .wire cimport AckOut
+from .segment_set cimport SegmentSet
 
 cdef class TcpReceiver(PacketSink):
     cdef public long long n_segs, m_ack, delack_timeout, max_blocks, rcv_nxt, delack_count, high_tx_ack
@@ -11,7 +12,7 @@ cdef class TcpReceiver(PacketSink):
     cdef public long long segments_rx, duplicates_rx, spurious_rx, ooo_rx, max_ooo, acks_sent, delayed_acks
     cdef public long long timer_acks, dsacks_sent
     cdef public bint immediate_ooo, sack, dsack, timestamps, rfc7323_echo, done, completes_run, echo_arrival
-    cdef public set ooo
+    cdef public SegmentSet ooo
     cdef public list sack_list
     cdef public LazyTimer delack_timer
     cdef public AckOut _net_ack
@@ -20,7 +21,7 @@ cdef class TcpReceiver(PacketSink):
 
     cpdef receive(self, long long now, Packet packet)
 
-    @cython.locals(rcv_nxt=cython.longlong, filled=cython.bint, send_now=cython.bint, ooo=set)
+    @cython.locals(rcv_nxt=cython.longlong, filled=cython.bint, send_now=cython.bint, ooo=SegmentSet)
     cpdef on_data(self, long long now, long long k, long long tsval, bint retx)
 
     @cython.locals(lst=list, first=cython.longlong, end=cython.longlong, merged=cython.bint,

@@ -34,6 +34,7 @@ from ..engine.timers import LazyTimer
 from ..net.link import seconds_to_ns
 from ..net.packet import PacketSink
 from .decisions import OutOfOrderAck
+from .segment_set import SegmentSet
 from .wire import ack_out
 
 
@@ -66,7 +67,7 @@ class TcpReceiver(PacketSink):
         self.trace = trace
         self._rd = reorder
         self.rcv_nxt = 0
-        self.ooo = set()
+        self.ooo = SegmentSet()  # out-of-order segments held (above rcv_nxt)
         self.sack_list = []  # [first, end) blocks, most recent first (ns-3 TcpRxBuffer order)
         # ns-3 acknowledges the first data segment at once (delayed-ACK counter primed at set-up)
         self.delack_count = self.m_ack
@@ -133,7 +134,7 @@ class TcpReceiver(PacketSink):
                 self.ts_last = tsval
                 if k == rcv_nxt and k <= self.high_tx_ack:
                     self.ts_recent = tsval
-        if k < rcv_nxt or k in self.ooo:
+        if k < rcv_nxt or self.ooo.contains(k):
             # duplicate: ns-3 RxBuffer::Add fails -> immediate ACK
             self.duplicates_rx += 1
             if retx:
@@ -154,8 +155,8 @@ class TcpReceiver(PacketSink):
         if k == rcv_nxt:
             rcv_nxt += 1
             ooo = self.ooo
-            if ooo:
-                while rcv_nxt in ooo:
+            if ooo.count:
+                while ooo.contains(rcv_nxt):
                     ooo.discard(rcv_nxt)
                     rcv_nxt += 1
                 if self.sack_list:
@@ -188,12 +189,12 @@ class TcpReceiver(PacketSink):
         else:
             self.ooo.add(k)
             self.ooo_rx += 1
-            if len(self.ooo) > self.max_ooo:
-                self.max_ooo = len(self.ooo)
+            if self.ooo.count > self.max_ooo:
+                self.max_ooo = self.ooo.count
             if self.sack:
                 self._update_sack_list(k)
             filled = False
-        if self.immediate_ooo and (self.ooo or filled):
+        if self.immediate_ooo and (self.ooo.count or filled):
             send_now = True  # a gap exists, or we filled one: always ACK
         else:
             self.delack_count += 1

@@ -2,6 +2,9 @@
 cimport cython
 from .rto cimport RttEstimator
 
+# the scoreboard flags and congestion states as C integers (tcp/flags.py, tcp/state.py assign them)
+cdef long SACKED, LOST, RETRANS, HIST_RETX
+
 cdef class Scoreboard(RttEstimator):
     @cython.locals(p=cython.longlong, f=cython.long)
     cpdef long long in_flight(self)

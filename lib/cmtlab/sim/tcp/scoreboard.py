@@ -18,10 +18,8 @@ As ns-3.44's ``TcpTxBuffer``; a class of :class:`~cmtlab.sim.tcp.sender.TcpSende
 
 from __future__ import annotations
 
+from .flags import HIST_RETX, LOST, RETRANS, SACKED
 from .rto import RttEstimator
-
-# scoreboard flags per outstanding segment
-SACKED, LOST, RETRANS, HIST_RETX = 1, 2, 4, 8
 
 
 def _pow2_at_least(n: int) -> int:
@@ -346,4 +344,4 @@ class Scoreboard(RttEstimator):
                         self.lost_pending -= 1
 
 
-__all__ = ["SACKED", "LOST", "RETRANS", "HIST_RETX", "Scoreboard"]
+__all__ = ["Scoreboard"]

@@ -4,6 +4,10 @@ cimport cython
 from ..net.packet cimport Packet
 from .undo cimport UndoApi
 
+# the scoreboard flags and congestion states as C integers (tcp/flags.py, tcp/state.py assign them)
+cdef long SACKED, LOST, RETRANS, HIST_RETX
+cdef long long OPEN, DISORDER, RECOVERY, LOSS
+
 cdef class TcpSender(UndoApi):
     cpdef receive(self, long long now, Packet packet)
 

@@ -94,10 +94,13 @@ application itself.  ``index`` tags a flow's timer events in a shared event queu
 
 from __future__ import annotations
 
+from array import array
+
 from ..engine.timers import LazyTimer
 from ..net.link import NS_PER_S, seconds_to_ns
 from .decisions import AckDecision, FastRetransmitDecision, LossDecision, TimeoutDecision
-from .scoreboard import HIST_RETX, LOST, RETRANS, SACKED, _pow2_at_least
+from .flags import HIST_RETX, LOST, RETRANS, SACKED
+from .scoreboard import _pow2_at_least
 from .state import DISORDER, LOSS, OPEN, RECOVERY
 from .undo import UndoApi
 
@@ -150,7 +153,7 @@ class TcpSender(UndoApi):
         cap = _pow2_at_least(self.max_out + 2)
         self.mask = cap - 1
         self.flags = bytearray(cap)
-        self.sent_time = [0] * cap
+        self.sent_time = array("q", bytes(8 * cap))  # send time (ns) of each segment in the ring
         self.una = 0
         self.high = 0
         self.hist_lo = 0

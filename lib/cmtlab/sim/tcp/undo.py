@@ -10,7 +10,8 @@ and :meth:`~UndoApi.send_new_data` (RFC 5682), :meth:`~UndoApi.timestamp_now` (R
 from __future__ import annotations
 
 from .decisions import UndoMode
-from .scoreboard import RETRANS, SACKED, Scoreboard
+from .flags import RETRANS, SACKED
+from .scoreboard import Scoreboard
 from .state import LOSS, OPEN, RECOVERY, CongestionState
 
 

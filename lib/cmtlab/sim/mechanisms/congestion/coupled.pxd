@@ -4,6 +4,10 @@
 # The carried fraction of a byte as a C double (the same IEEE operations as a Python float).
 cimport cython
 from .newreno cimport NewReno
+from ...tcp.base cimport SenderBase
+
+@cython.locals(whole=cython.longlong)
+cpdef long long _floor(double x)
 
 cpdef _rtt_s(sub)
 
@@ -11,11 +15,12 @@ cpdef _rtt_s(sub)
 cpdef double rfc6356_alpha(windows, rtts_s) except? -1.0
 
 cdef class CoupledCongestionControl(NewReno):
-    cdef public object variant, counting
+    cdef public object variant, _counting
     cdef public double _frac
+    cdef public bint _per_ack
 
     @cython.locals(cwnd=cython.longlong, ssthresh=cython.longlong, seg=cython.longlong, acked=cython.longlong,
                    whole=cython.longlong)
-    cpdef increase_window(self, sub, long long segments_acked)
+    cpdef increase_window(self, SenderBase sub, long long segments_acked)
 
-    cpdef ca_increase(self, sub, long long bytes_acked)
+    cpdef ca_increase(self, SenderBase sub, long long bytes_acked)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import math
+import cython
 
 from ...._validate import check_choice
 from ...registry import check_variant
@@ -13,6 +13,12 @@ from .newreno import NewReno
 #: ``"ack"`` — one increase per ACK whatever it covers, as ns-3's ``TcpNewReno`` (class
 #: :class:`NewReno` above) and the Chihani–Collange code count.
 COUNTINGS = ("bytes", "ack")
+
+
+def _floor(x: float) -> int:
+    """``math.floor(x)`` of a finite ``x``; compiled, C arithmetic instead of a Python call."""
+    whole = cython.cast(cython.longlong, x)  # truncation towards zero
+    return whole - 1 if whole > x else whole
 
 
 def _rtt_s(sub):
@@ -77,8 +83,18 @@ class CoupledCongestionControl(NewReno):
 
     def __init__(self, variant: str = "spec", counting: str = "bytes"):
         self.variant = check_variant("congestion", self, variant)
-        self.counting = check_choice("counting", counting, COUNTINGS)
+        self.counting = counting
         self._frac = 0.0
+
+    @property
+    def counting(self) -> str:
+        """``"bytes"`` or ``"ack"`` (:data:`COUNTINGS`); ``_per_ack`` says whether it is ``"ack"``."""
+        return self._counting
+
+    @counting.setter
+    def counting(self, value: str) -> None:
+        self._counting = check_choice("counting", value, COUNTINGS)
+        self._per_ack = self._counting == "ack"
 
     # -- helpers ------------------------------------------------------------------------
     @staticmethod
@@ -94,7 +110,7 @@ class CoupledCongestionControl(NewReno):
         self._frac = 0.0
 
     def increase_window(self, sub, segments_acked: int) -> None:
-        if getattr(sub, "connection", None) is None:
+        if sub.connection is None:
             NewReno.increase_window(self, sub, segments_acked)
             return
         cwnd, ssthresh, seg = sub.cwnd, sub.ssthresh, sub.seg
@@ -106,9 +122,9 @@ class CoupledCongestionControl(NewReno):
                 segments_acked = 0
             sub.cwnd = cwnd
         if cwnd >= ssthresh and segments_acked > 0:
-            acked = 1 if self.counting == "ack" else segments_acked
+            acked = 1 if self._per_ack else segments_acked
             self._frac += self.ca_increase(sub, acked * seg)
-            whole = math.floor(self._frac + 1e-9)  # 1e-9 B: float noise of exact products
+            whole = _floor(self._frac + 1e-9)  # 1e-9 B: float noise of exact products
             self._frac -= whole
             sub.cwnd = max(seg, sub.cwnd + whole)
 

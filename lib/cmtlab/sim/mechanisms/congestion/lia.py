@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import math
-
 from ...registry import register
 from .coupled import CoupledCongestionControl
-from .coupled import _rtt_s, rfc6356_alpha
+from .coupled import _floor, _rtt_s, rfc6356_alpha
 
 
 class Lia(CoupledCongestionControl):
@@ -32,7 +30,7 @@ class Lia(CoupledCongestionControl):
         """:meth:`CoupledCongestionControl.increase_window` with :meth:`ca_increase` inlined (the same
         operations in the same order: bit-identical windows).  A subclass takes the frame's, which
         calls its own :meth:`ca_increase`."""
-        conn = getattr(sub, "connection", None)
+        conn = sub.connection
         if conn is None or type(self) is not Lia:
             CoupledCongestionControl.increase_window(self, sub, segments_acked)
             return
@@ -45,7 +43,7 @@ class Lia(CoupledCongestionControl):
                 segments_acked = 0
             sub.cwnd = cwnd
         if cwnd >= ssthresh and segments_acked > 0:
-            bytes_acked = (1 if self.counting == "ack" else segments_acked) * seg
+            bytes_acked = (1 if self._per_ack else segments_acked) * seg
             # ca_increase(sub, bytes_acked), inlined
             best = 0.0
             ssum = 0.0
@@ -71,7 +69,7 @@ class Lia(CoupledCongestionControl):
                 linked = best / (ssum * ssum) * bytes_acked * seg
                 inc = linked if linked < cap else cap
             frac = self._frac + inc
-            whole = math.floor(frac + 1e-9)  # 1e-9 B: float noise of exact products
+            whole = _floor(frac + 1e-9)  # 1e-9 B: float noise of exact products
             self._frac = frac - whole
             c = cwnd + whole
             sub.cwnd = c if c > seg else seg

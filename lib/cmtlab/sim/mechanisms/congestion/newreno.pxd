@@ -3,10 +3,11 @@
 # Python's floor division (cdivision off).
 cimport cython
 from .base cimport CongestionControl
+from ...tcp.base cimport SenderBase
 
 cdef class NewReno(CongestionControl):
     @cython.locals(cwnd=cython.longlong, ssthresh=cython.longlong, seg=cython.longlong, add=cython.longlong)
-    cpdef increase_window(self, sub, long long segments_acked)
+    cpdef increase_window(self, SenderBase sub, long long segments_acked)
 
     @cython.locals(half=cython.longlong, two=cython.longlong)
-    cpdef ssthresh(self, sub, long long bytes_in_flight)
+    cpdef ssthresh(self, SenderBase sub, long long bytes_in_flight)
