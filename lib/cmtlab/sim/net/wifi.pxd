@@ -15,7 +15,7 @@ cdef class RandomDraws:
     cdef Py_ssize_t _index
     cdef bint _stale
 
-    @cython.locals(kk=cython.Py_ssize_t, y=cython.uint)
+    @cython.locals(mt=cython.uint[::1], kk=cython.Py_ssize_t, y=cython.uint)
     cdef unsigned int _word(self)
     @cython.locals(a=cython.uint, b=cython.uint)
     cpdef double random(self)

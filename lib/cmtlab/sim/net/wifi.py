@@ -230,6 +230,8 @@ class RandomDraws:
             self._stale = True
         return self._rng
 
+    @cython.boundscheck(False)  # (indices below 624 by construction)
+    @cython.wraparound(False)
     def _word(self) -> int:
         """The generator's next 32-bit output (CPython ``genrand_uint32``, on the copy of its state)."""
         if self._stale:
@@ -238,9 +240,10 @@ class RandomDraws:
             self._index = internal[624]
             self._stale = False
         if self._index >= 624:  # the next 624 words at once
+            mt = self._mt
             for kk in range(624):
-                y = (self._mt[kk] & _MT_UPPER_MASK) | (self._mt[(kk + 1) % 624] & _MT_LOWER_MASK)
-                self._mt[kk] = self._mt[(kk + 397) % 624] ^ (y >> 1) ^ (_MT_MATRIX_A if y & 1 else 0)
+                y = (mt[kk] & _MT_UPPER_MASK) | (mt[kk + 1 if kk < 623 else 0] & _MT_LOWER_MASK)
+                mt[kk] = mt[kk + 397 if kk < 227 else kk - 227] ^ (y >> 1) ^ (_MT_MATRIX_A if y & 1 else 0)
             self._index = 0
         y = self._mt[self._index]
         self._index += 1
