@@ -19,6 +19,8 @@ cdef class Packet(Event):
     cdef public bint retx
     cdef public object sack
 
+@cython.locals(p=Packet)
 cpdef Packet data_packet(PacketPath path, long long wire_bytes, long long k, long long tsval, bint retx)
+@cython.locals(p=Packet)
 cpdef Packet ack_packet(PacketPath path, long long wire_bytes, long long ack, long long echo, object sack,
                         long long data_ack)
