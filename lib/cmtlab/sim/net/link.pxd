@@ -13,7 +13,7 @@ cdef class TimeFifo:
     cpdef long long pop(self)
     cpdef void drop_through(self, long long t)
 
-    @cython.locals(ring=object, i=Py_ssize_t)
+    @cython.locals(ring=cython.longlong[::1], i=cython.Py_ssize_t)
     cdef void _grow(self)
 
 cdef class LinkModel:
