@@ -390,6 +390,12 @@ def test_draw_backoff_slots_is_randint():
     for n in (0, 2**31 + 1):
         with pytest.raises(ValueError, match="n must be"):
             d.below(n)
+    # the Mersenne Twister the compiled draws run, read as Python (compiled it is a C function,
+    # checked above through random() and below()): getrandbits(32), across two of its twists
+    word = getattr(RandomDraws(random.Random(11)), "_word", None)
+    if word is not None:
+        c = random.Random(11)
+        assert [word() for _ in range(1500)] == [c.getrandbits(32) for _ in range(1500)]
 
 
 

@@ -950,7 +950,7 @@ def wifi_links(distance_m: float, *, seed: int = 0, pdr: float = 0.0, params: Wi
     return WifiMedium(distance_m, seed=seed, pdr=pdr, params=params).links()
 
 
-__all__ = ["WifiParams", "DEFAULT_PARAMS", "WifiMedium", "WifiLink", "wifi_links", "TableErrorModel",
+__all__ = ["WifiParams", "DEFAULT_PARAMS", "WifiMedium", "WifiLink", "RandomDraws", "wifi_links", "TableErrorModel",
            "default_error_model", "NistErrorModel", "path_loss_db", "rx_power_dbm", "noise_power_dbm", "snr_db",
            "ppdu_duration_us",
            "data_field_bits", "ack_rate_mbps", "ideal_rate_mbps", "frame_success_probability", "frame_error_rate",
