@@ -15,8 +15,11 @@ cdef class RandomDraws:
     cdef Py_ssize_t _index
     cdef bint _stale
 
+    @cython.locals(y=cython.uint)
+    cdef unsigned int _word(self) except? 0xFFFFFFFF
+    cdef void _load(self)
     @cython.locals(mt=cython.uint[::1], kk=cython.Py_ssize_t, y=cython.uint)
-    cdef unsigned int _word(self)
+    cdef void _twist(self) noexcept
     @cython.locals(a=cython.uint, b=cython.uint)
     cpdef double random(self)
     @cython.locals(k=cython.int, r=cython.longlong)

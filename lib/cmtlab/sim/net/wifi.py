@@ -230,27 +230,37 @@ class RandomDraws:
             self._stale = True
         return self._rng
 
-    @cython.boundscheck(False)  # (indices below 624 by construction)
+    @cython.boundscheck(False)  # (the index is below 624 by construction)
     @cython.wraparound(False)
     def _word(self) -> int:
         """The generator's next 32-bit output (CPython ``genrand_uint32``, on the copy of its state)."""
         if self._stale:
-            _, internal, _ = self._rng.getstate()   # (624 state words, index)
-            self._mt = array("I", internal[:624])
-            self._index = internal[624]
-            self._stale = False
-        if self._index >= 624:  # the next 624 words at once
-            mt = self._mt
-            for kk in range(624):
-                y = (mt[kk] & _MT_UPPER_MASK) | (mt[kk + 1 if kk < 623 else 0] & _MT_LOWER_MASK)
-                mt[kk] = mt[kk + 397 if kk < 227 else kk - 227] ^ (y >> 1) ^ (_MT_MATRIX_A if y & 1 else 0)
-            self._index = 0
+            self._load()
+        if self._index >= 624:
+            self._twist()
         y = self._mt[self._index]
         self._index += 1
         y ^= y >> 11
         y ^= (y << 7) & _MT_TEMPER_B
         y ^= (y << 15) & _MT_TEMPER_C
         return y ^ (y >> 18)
+
+    def _load(self) -> None:
+        """Copy the generator's state (its 624 state words and index)."""
+        _, internal, _ = self._rng.getstate()
+        self._mt = array("I", internal[:624])
+        self._index = internal[624]
+        self._stale = False
+
+    @cython.boundscheck(False)  # (indices below 624)
+    @cython.wraparound(False)
+    def _twist(self) -> None:
+        """The next 624 state words at once (MT19937's twist)."""
+        mt = self._mt
+        for kk in range(624):
+            y = (mt[kk] & _MT_UPPER_MASK) | (mt[kk + 1 if kk < 623 else 0] & _MT_LOWER_MASK)
+            mt[kk] = mt[kk + 397 if kk < 227 else kk - 227] ^ (y >> 1) ^ (_MT_MATRIX_A if y & 1 else 0)
+        self._index = 0
 
     def random(self) -> float:
         """``rng.random()``: a float in [0, 1) from 53 bits of two outputs (CPython ``random_random``)."""
