@@ -651,7 +651,7 @@ class WifiLink(LinkModel):
         self._sifs_ns = round(p.sifs_us * 1000)
         self._ack_ns = round(ppdu_duration_us(ACK_BYTES, medium.ack_rate_mbps, p) * 1000)
         self._ack_timeout_ns = round((p.sifs_us + p.slot_us + p.preamble_us + p.signal_us) * 1000)
-        self._queue_packets = p.queue_packets
+        self._queue_packets = p.queue_packets   # (the WifiParams that transmit() reads, as C fields compiled)
         self._cw_min = p.cw_min
         self._cw_max = p.cw_max
         self._retry_limit = p.retry_limit
