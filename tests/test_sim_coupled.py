@@ -398,6 +398,34 @@ def test_lia_one_pass_increase_equals_the_rfc_formula_on_random_connections():
             assert s.cc.ca_increase(s, 2 * SEG) == pytest.approx(ref, rel=1e-12)
 
 
+def test_model_lia_one_pass_equals_its_general_path_exactly():
+    """The model's LIA (``variant="chihani"``) in one pass (``ChihaniLia.increase_window``) against the
+    general path it writes out (``ChihaniCoupled.increase_window`` over ``ca_increase``/``alpha``), on
+    the same random scripts: every window, smoothed window and carried fraction equal to the bit."""
+    from cmtlab.sim.models.chihani import ChihaniCoupled
+
+    rng = random.Random(5)
+    for trial in range(200):
+        n = rng.randint(1, 4)
+        wins = [rng.randint(1, 300) for _ in range(n)]
+        rtts = [rng.uniform(0.001, 2.0) for _ in range(n)]
+        fast = connection(wins, rtts, "lia", variant="chihani")
+        slow = connection(wins, rtts, "lia", variant="chihani")
+        ss = [w * SEG + rng.choice([-2, 0, 3]) * SEG for w in wins]  # some subflows in slow start
+        for conn in (fast, slow):
+            for s, ssthresh in zip(conn.subflows, ss):
+                s.ssthresh = ssthresh
+                if trial % 7 == 0:
+                    s.n_rtt_samples = 0  # the path's RTT instead of the smoothed one
+        steps = [(rng.randrange(n), rng.choice([0, 1, 1, 2, 3])) for _ in range(60)]
+        for i, acked in steps:
+            f, g = fast.subflows[i], slow.subflows[i]
+            f.cc.increase_window(f, acked)
+            ChihaniCoupled.increase_window(g.cc, g, acked)
+            assert [(s.cwnd, s.cc.scwnd, s.cc._frac) for s in fast.subflows] == \
+                [(s.cwnd, s.cc.scwnd, s.cc._frac) for s in slow.subflows]
+
+
 def test_chihani_recovery_halves_the_window_without_inflation_and_keeps_it_on_exit():
     conn = connection([20, 20], [0.1, 0.1], "lia", variant="chihani")
     s = conn.subflows[0]

@@ -367,13 +367,60 @@ def test_pdr_on_a_wifi_path_drops_its_data_only():
 
 
 def test_draw_backoff_slots_is_randint():
-    """``draw_backoff_slots(rng, cw)`` (the medium's back-off draw, compiled with it) gives the numbers
-    ``randint(0, cw)`` gives from the same state and leaves the generator in the same state."""
+    """``draw_backoff_slots(draws, cw)`` (the medium's back-off draw, compiled with it) gives the numbers
+    ``randint(0, cw)`` gives from the same generator, and the draws go on as the generator's own
+    ``random()``/``randrange`` (:class:`RandomDraws`, across its blocks of fetched outputs)."""
     import random
 
-    from cmtlab.sim.net.wifi import draw_backoff_slots
+    from cmtlab.sim.net.wifi import RandomDraws, draw_backoff_slots
 
     a, b = random.Random("wifi80211g/7/2"), random.Random("wifi80211g/7/2")
-    draws = [draw_backoff_slots(a, cw) for cw in [0, 1, 15, 31, 63, 127, 255, 511, 1023] * 300]
+    d = RandomDraws(a)
+    draws = [draw_backoff_slots(d, cw) for cw in [0, 1, 15, 31, 63, 127, 255, 511, 1023] * 300]
     assert draws == [b.randint(0, cw) for cw in [0, 1, 15, 31, 63, 127, 255, 511, 1023] * 300]
-    assert a.random() == b.random()
+    assert d.random() == b.random()
+    ns = [1, 2, 3, 16, 1000, 2**20 + 1, 2**31 - 1, 2**31] * 40
+    assert [d.random() if i % 3 == 0 else d.below(n) for i, n in enumerate(ns)] \
+        == [b.random() if i % 3 == 0 else b.randrange(n) for i, n in enumerate(ns)]
+    # the generator itself is where the draws left it, and draws from it interleave with these
+    assert d.rng.getstate() == b.getstate()
+    assert [d.rng.random(), d.below(1000), d.rng.getrandbits(7), d.random()] \
+        == [b.random(), b.randrange(1000), b.getrandbits(7), b.random()]
+    assert d.rng.getstate() == b.getstate()
+    for n in (0, 2**31 + 1):
+        with pytest.raises(ValueError, match="n must be"):
+            d.below(n)
+    # the Mersenne Twister the compiled draws run, read as Python (compiled it is a C function,
+    # checked above through random() and below()): getrandbits(32), across two of its twists
+    word = getattr(RandomDraws(random.Random(11)), "_word", None)
+    if word is not None:
+        c = random.Random(11)
+        assert [word() for _ in range(1500)] == [c.getrandbits(32) for _ in range(1500)]
+
+
+
+
+def test_time_fifo_keeps_order_and_grows():
+    """The links' queue of times (:class:`cmtlab.sim.net.link.TimeFifo`): first in, first out, across
+    its ring's wrap-around and growth, against a deque."""
+    from collections import deque
+
+    from cmtlab.sim.net.link import TimeFifo
+
+    q, ref = TimeFifo(), deque()
+    t = 0
+    for step in range(2000):
+        t += step % 7
+        for _ in range(step % 5):
+            q.push(t)
+            ref.append(t)
+        if step % 3 == 0 and ref:
+            assert q.pop() == ref.popleft()
+        if step % 11 == 0:
+            q.drop_through(t - 40)
+            while ref and ref[0] <= t - 40:
+                ref.popleft()
+        assert len(q) == q.size == len(ref)
+        assert [q.at(i) for i in range(q.size)] == list(ref)
+        if ref:
+            assert q.first() == ref[0]

@@ -34,6 +34,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..mechanisms.congestion import CoupledCongestionControl, FullyCoupled, Lia, NewReno, RttCompensation, Uncoupled
+from ..mechanisms.congestion.coupled import _floor, _rtt_s
 from ..mechanisms.recovery import RecoveryAlgorithm
 from ..mechanisms.schedulers.round_robin import RoundRobinConnectionScheduler
 from ..registry import register, register_variant
@@ -183,6 +184,66 @@ class ChihaniLia(ChihaniCoupled, Lia):
     def ca_increase(self, sub, bytes_acked: int) -> float:
         total = sum(s.cwnd for s in self._subflows(sub))
         return self.alpha(sub) * bytes_acked * sub.seg / total
+
+    def increase_window(self, sub, segments_acked: int) -> None:
+        """:meth:`ChihaniCoupled.increase_window` over :meth:`ca_increase` in one pass
+        (:func:`_model_lia_increase`: the same operations in the same order, bit-identical windows).
+        A subclass takes the general path, which calls its own methods."""
+        if type(self) is not ChihaniLia or sub.connection is None:
+            ChihaniCoupled.increase_window(self, sub, segments_acked)
+            return
+        _model_lia_increase(self, sub, segments_acked)
+
+
+def _model_lia_increase(cc, sub, segments_acked: int) -> None:
+    """The model's LIA for one ACK on a multipath subflow: ``scwnd`` smoothed, NewReno's slow start,
+    then ``+alpha/total`` segments with alpha from the smoothed windows (:meth:`ChihaniCoupled.increase_window`,
+    :meth:`CoupledCongestionControl.increase_window`, :meth:`ChihaniLia.ca_increase`, :meth:`Lia.alpha`
+    and :func:`rfc6356_alpha` written out, each operation as there)."""
+    seg = sub.seg
+    cwnd = sub.cwnd
+    ssthresh = sub.ssthresh
+    n = segments_acked
+    if cwnd < ssthresh:  # slow start unchanged (RFC 6356 sec. 3)
+        if n >= 1:
+            cwnd += seg
+            n -= 1
+        else:
+            n = 0
+        sub.cwnd = cwnd
+    if cwnd < ssthresh or n <= 0:
+        return
+    # calculateSmoothedCWND, from the window after this ACK's slow-start step
+    scwnd = cc.scwnd
+    cc.scwnd = float(cwnd) if scwnd < seg else (1.0 - SCWND_GAIN) * scwnd + SCWND_GAIN * cwnd
+    # alpha (RFC 6356's formula) on the smoothed windows; total: the raw windows
+    total_w = 0.0
+    best = 0.0
+    ssum = 0.0
+    total = 0
+    for s in sub.connection.subflows:
+        total += s.cwnd
+        other = s.cc
+        w = getattr(other, "scwnd", 0.0) if isinstance(other, CoupledCongestionControl) else float(s.cwnd)
+        total_w += w
+        if s.n_rtt_samples > 0 and s.srtt > 0:
+            r = s.srtt / 1e9
+        else:
+            rtt = _rtt_s(s)
+            if rtt is None:
+                continue
+            r = rtt
+        x = w / (r * r)
+        if x > best:
+            best = x
+        ssum += w / r
+    alpha = 1.0 if ssum <= 0.0 or total_w <= 0.0 else total_w * best / (ssum * ssum)
+    bytes_acked = (1 if cc._per_ack else n) * seg
+    frac = cc._frac + alpha * bytes_acked * seg / total
+    whole = _floor(frac + 1e-9)  # 1e-9 B: float noise of exact products
+    cc._frac = frac - whole
+    c = cwnd + whole
+    sub.cwnd = c if c > seg else seg
 
 
 @register_variant("congestion", "rtt_compensation", "chihani")

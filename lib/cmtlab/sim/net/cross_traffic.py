@@ -495,14 +495,14 @@ class CrossTrafficLink(BitErrorLink):
         log = self.cross_log
         while src.next_ns <= now_ns:
             t = src.pop()
-            while waiting and waiting[0] <= t:
-                self._service_start = waiting.popleft()
+            while waiting.size and waiting.first() <= t:
+                self._service_start = waiting.pop()
             busy = self._busy_until
             if busy > t:
-                if len(waiting) >= limit:
+                if waiting.size >= limit:
                     self.cross_drops += 1
                     continue
-                waiting.append(busy)
+                waiting.push(busy)
                 start = busy
             else:
                 start = t

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections import deque
+from array import array
 from fractions import Fraction
 
 from ...scenario import NO_LOSS, LossModel
@@ -74,6 +74,66 @@ def seconds_to_ns(seconds: float) -> int:
 def transmission_ns(wire_bytes: int, rate_bps: float) -> int:
     """Serialisation time (ns) of ``wire_bytes`` at ``rate_bps``, as ns-3's ``CalculateBytesTxTime``."""
     return _round_half_away(Fraction(8 * int(wire_bytes) * NS_PER_S) / Fraction(float(rate_bps)))
+
+
+class TimeFifo:
+    """A first-in first-out queue of times (integer ns): a link's packets waiting for its transmitter.
+
+    The times sit in a ring of 64-bit integers (an ``array("q")``, replaced by one twice as large
+    when full), not as Python objects, so that compiled (``link.pxd``) a push or a pop allocates
+    nothing.  ``size`` is the number of times held; :meth:`first` and :meth:`at` read them
+    (``0 <= i < size``) without removing them.
+    """
+
+    __slots__ = ("_ring", "_mask", "_head", "size")
+
+    def __init__(self, capacity: int = 16):
+        n = 16
+        while n < capacity:
+            n *= 2
+        self._ring = array("q", bytes(8 * n))
+        self._mask = n - 1
+        self._head = 0
+        self.size = 0
+
+    def __len__(self) -> int:
+        return self.size
+
+    def first(self) -> int:
+        """The time at the front."""
+        return self._ring[self._head]
+
+    def at(self, i: int) -> int:
+        """The ``i``-th time from the front."""
+        return self._ring[(self._head + i) & self._mask]
+
+    def push(self, t: int) -> None:
+        """Append ``t`` at the back."""
+        if self.size > self._mask:
+            self._grow()
+        self._ring[(self._head + self.size) & self._mask] = t
+        self.size += 1
+
+    def pop(self) -> int:
+        """Remove the time at the front and return it."""
+        t = self._ring[self._head]
+        self._head = (self._head + 1) & self._mask
+        self.size -= 1
+        return t
+
+    def drop_through(self, t: int) -> None:
+        """Remove the times ``<= t`` at the front."""
+        while self.size and self._ring[self._head] <= t:
+            self._head = (self._head + 1) & self._mask
+            self.size -= 1
+
+    def _grow(self) -> None:
+        ring = array("q", bytes(16 * (self._mask + 1)))
+        for i in range(self.size):
+            ring[i] = self.at(i)
+        self._ring = ring
+        self._mask = 2 * self._mask + 1
+        self._head = 0
 
 
 class LinkModel:
@@ -187,7 +247,7 @@ class PointToPointLink(LinkModel):
         self.loss = loss
         self.rng = rng if rng is not None else random.Random(0)
         self._busy_until = -(1 << 62)  # idle since forever (the clock may start below 0)
-        self._waiting = deque()  # start times of packets waiting behind the one in service
+        self._waiting = TimeFifo()  # start times of packets waiting behind the one in service
         self._service_start = 0  # start time of the packet in service (the last one started)
         self._tx_cache = {}
         self._p_cache = {}
@@ -237,26 +297,27 @@ class PointToPointLink(LinkModel):
 
     def transmit(self, now_ns: int, wire_bytes: int, order_ns: int = NO_ORDER) -> int:
         waiting = self._waiting
-        while waiting:
-            s0 = waiting[0]
+        while waiting.size:
+            s0 = waiting.first()
             if s0 < now_ns or (s0 == now_ns and order_ns > self._service_start):
-                self._service_start = waiting.popleft()
+                self._service_start = waiting.pop()
             else:
                 break
         busy = self._busy_until
         if busy > now_ns:
-            nwait = len(waiting)
+            nwait = waiting.size
             if nwait >= self.queue_packets:
                 self.queue_drops += 1
                 return DROPPED_QUEUE
-            waiting.append(busy)
+            waiting.push(busy)
             if nwait >= self.max_queue:
                 self.max_queue = nwait + 1
             start = busy
         else:
             start = now_ns
             self._service_start = now_ns
-        if wire_bytes == self._last_size:  # most packets have the size of the one before
+        size = wire_bytes  # (compiled: a C integer)
+        if size == self._last_size:  # most packets have the size of the one before
             tx = self._last_tx
             p = self._last_p
         else:
@@ -265,12 +326,12 @@ class PointToPointLink(LinkModel):
                 cached = self._size_cache[wire_bytes] = (self.serialisation_ns(wire_bytes),
                                                          self.drop_probability(wire_bytes))
             tx, p = cached
-            self._last_size, self._last_tx, self._last_p = wire_bytes, tx, p
+            self._last_size, self._last_tx, self._last_p = size, tx, p
         finish = start + tx
         self._busy_until = finish
         self.last_start_ns = start
         self.packets += 1
-        self.bytes += wire_bytes
+        self.bytes += size
         if p and self.rng.random() < p:
             self.loss_drops += 1
             return DROPPED_LOSS

@@ -103,7 +103,9 @@ PHY) would be repaired by MAC retransmissions and TCP would never see it, wherea
 Fig. 5 shows TCP reacting to it — hence above the MAC here.
 
 Randomness: one seeded generator per :class:`WifiMedium` (back-off, frame errors, PDR), so a
-run is repeatable and adding another link does not change this one's draws.
+run is repeatable and adding another link does not change this one's draws.  The links take its
+numbers through :class:`RandomDraws` (the generator's own ``random()`` and ``randint`` numbers;
+compiled, without a Python call per draw).
 """
 
 from __future__ import annotations
@@ -112,12 +114,14 @@ import bisect
 import dataclasses
 import math
 import random
-from collections import deque
+from array import array
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from .link import DROPPED_LOSS, DROPPED_QUEUE, NO_ORDER, LinkModel
+import cython  # Cython's shadow module as Python: cython.compiled is False
+
+from .link import DROPPED_LOSS, DROPPED_QUEUE, NO_ORDER, LinkModel, TimeFifo
 from ..registry import register
 
 #: ns-3's Boltzmann constant (J/K) in ``InterferenceHelper`` (CODATA: 1.380649e-23).
@@ -186,21 +190,112 @@ class WifiParams:
 DEFAULT_PARAMS = WifiParams()
 
 
-def draw_backoff_slots(rng, cw: int) -> int:
-    """A DCF back-off: a whole number of slots drawn uniformly from ``0 .. cw`` with ``rng``.
+#: MT19937 constants (CPython ``_randommodule.c``): twist and tempering masks.
+_MT_MATRIX_A = 0x9908B0DF
+_MT_UPPER_MASK = 0x80000000
+_MT_LOWER_MASK = 0x7FFFFFFF
+_MT_TEMPER_B = 0x9D2C5680
+_MT_TEMPER_C = 0xEFC60000
+#: The largest ``n`` of :meth:`RandomDraws.below` (its draws take at most the 32 bits of one output).
+_BELOW_MAX = 1 << 31
 
-    The very number ``rng.randint(0, cw)`` returns, from the same generator state and leaving it
-    in the same state: CPython's ``randint`` -> ``randrange`` -> ``_randbelow(cw + 1)`` draws
-    ``getrandbits(k)`` with ``k`` the bit length of ``cw + 1`` until the draw is below ``cw + 1``
-    (``tests/test_wifi.py`` checks the identity; the Wi-Fi golden hashes pin whole runs).  Written
-    out, the draw costs no Python call layers (compiled, ``wifi.pxd``: none at all).
+
+class RandomDraws:
+    """The draws of one ``random.Random`` (CPython's Mersenne Twister MT19937) as the Wi-Fi model takes them.
+
+    :meth:`random` and :meth:`below` return the very numbers the generator's own ``random()`` and
+    ``randrange(n)`` (``randint(0, n - 1)``) return, in the order they are taken, and leave it in
+    the same state (``tests/test_wifi.py`` checks the identity; the Wi-Fi golden hashes pin whole
+    runs).  As Python they call the generator.  Compiled (``wifi.pxd``) they run CPython's
+    ``genrand_uint32`` on a copy of the generator's state (``getstate()``), a few C operations per
+    draw instead of a Python method call; :attr:`rng` writes the copy back before it hands out the
+    generator and reads it again at the next draw, so draws taken from the generator directly
+    interleave with these exactly.
     """
-    n = cw + 1
-    k = n.bit_length()
-    r = rng.getrandbits(k)
-    while r >= n:
-        r = rng.getrandbits(k)
-    return r
+
+    __slots__ = ("_rng", "_mt", "_index", "_stale")
+
+    def __init__(self, rng: random.Random):
+        self._rng = rng
+        self._mt = array("I", bytes(4 * 624))   # compiled: the MT19937 state words ...
+        self._index = 624                       # ... and the next one to temper (624: twist first)
+        self._stale = True                      # ... to be read from rng at the next draw
+
+    @property
+    def rng(self) -> random.Random:
+        """The generator, in the state after the draws taken so far."""
+        if cython.compiled and not self._stale:
+            version, _, gauss_next = self._rng.getstate()
+            self._rng.setstate((version, tuple(self._mt) + (self._index,), gauss_next))
+            self._stale = True
+        return self._rng
+
+    @cython.boundscheck(False)  # (the index is below 624 by construction)
+    @cython.wraparound(False)
+    def _word(self) -> int:
+        """The generator's next 32-bit output (CPython ``genrand_uint32``, on the copy of its state)."""
+        if self._stale:
+            self._load()
+        if self._index >= 624:
+            self._twist()
+        y = self._mt[self._index]
+        self._index += 1
+        y ^= y >> 11
+        y ^= (y << 7) & _MT_TEMPER_B
+        y ^= (y << 15) & _MT_TEMPER_C
+        return y ^ (y >> 18)
+
+    def _load(self) -> None:
+        """Copy the generator's state (its 624 state words and index)."""
+        _, internal, _ = self._rng.getstate()
+        self._mt = array("I", internal[:624])
+        self._index = internal[624]
+        self._stale = False
+
+    @cython.boundscheck(False)  # (indices below 624)
+    @cython.wraparound(False)
+    def _twist(self) -> None:
+        """The next 624 state words at once (MT19937's twist)."""
+        mt = self._mt
+        for kk in range(624):
+            y = (mt[kk] & _MT_UPPER_MASK) | (mt[kk + 1 if kk < 623 else 0] & _MT_LOWER_MASK)
+            mt[kk] = mt[kk + 397 if kk < 227 else kk - 227] ^ (y >> 1) ^ (_MT_MATRIX_A if y & 1 else 0)
+        self._index = 0
+
+    def random(self) -> float:
+        """``rng.random()``: a float in [0, 1) from 53 bits of two outputs (CPython ``random_random``)."""
+        if not cython.compiled:
+            return self._rng.random()
+        a = self._word() >> 5
+        b = self._word() >> 6
+        return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+    def below(self, n: int) -> int:
+        """``rng.randrange(n)``, ``1 <= n <= 2**31``: CPython's ``_randbelow`` draws ``getrandbits(k)`` (the top
+        ``k`` bits of an output), ``k`` the bit length of ``n``, until the draw is below ``n``."""
+        if not 1 <= n <= _BELOW_MAX:
+            raise ValueError(f"n must be in [1, 2**31], got {n!r}")
+        if not cython.compiled:
+            k = n.bit_length()
+            r = self._rng.getrandbits(k)
+            while r >= n:
+                r = self._rng.getrandbits(k)
+            return r
+        k = 1
+        while n >> k:
+            k += 1
+        r = self._word() >> (32 - k)
+        while r >= n:
+            r = self._word() >> (32 - k)
+        return r
+
+
+def draw_backoff_slots(draws: RandomDraws, cw: int) -> int:
+    """A DCF back-off: a whole number of slots drawn uniformly from ``0 .. cw``.
+
+    The number ``draws.rng.randint(0, cw)`` would return (:meth:`RandomDraws.below`).
+    """
+    return draws.below(cw + 1)
 
 
 def _check_distance(distance_m) -> float:
@@ -466,6 +561,12 @@ class WifiMedium:
         Packet drop rate on the AP→station direction (probability in [0, 1)), Alheid's PDR.
     pdr_up
         Packet drop rate on the station→AP direction (default 0).
+
+    Attributes
+    ----------
+    rng
+        The medium's ``random.Random``; its links draw from it through ``draws``
+        (:class:`RandomDraws`), which setting ``rng`` renews.
     """
 
     def __init__(self, distance_m: float, *, seed: int = 0, params: WifiParams = DEFAULT_PARAMS, pdr: float = 0.0,
@@ -500,6 +601,14 @@ class WifiMedium:
         self._succ_cache: dict[int, float] = {}
         self.down = WifiLink(medium=self, pdr=pdr, name="down")
         self.up = WifiLink(medium=self, pdr=pdr_up, name="up")
+
+    @property
+    def rng(self) -> random.Random:
+        return self.draws.rng   # (in the state after the links' draws)
+
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        self.draws = RandomDraws(rng)
 
     def success_probability(self, mpdu_bytes: int) -> float:
         """P(data PPDU and its MAC ACK both received) for one attempt."""
@@ -542,19 +651,33 @@ class WifiLink(LinkModel):
         self._sifs_ns = round(p.sifs_us * 1000)
         self._ack_ns = round(ppdu_duration_us(ACK_BYTES, medium.ack_rate_mbps, p) * 1000)
         self._ack_timeout_ns = round((p.sifs_us + p.slot_us + p.preamble_us + p.signal_us) * 1000)
+        self._queue_packets = p.queue_packets   # (the WifiParams that transmit() reads, as C fields compiled)
+        self._cw_min = p.cw_min
+        self._cw_max = p.cw_max
+        self._retry_limit = p.retry_limit
+        self._alternating = p.backlog_service == "alternate"
         self._tx_cache: dict[int, int] = {}
         self._memo_bytes = -1          # transmit(): the last packet size and its PPDU time and P(success)
         self._memo_tx = 0
         self._memo_p_ok = 0.0
         self._done_ns = -(1 << 62)     # when this station's last exchange ends
-        self._waiting = deque()        # start times of this station's frames not yet on the air
-        self._sched = deque()          # (start, end) of this station's reserved exchanges
+        self._waiting = TimeFifo()     # start times of this station's frames not yet on the air
+        self._sched = TimeFifo()       # ends of this station's reserved exchanges
         self._last_tx = 0
         self.packets = self.bytes = self.queue_drops = self.loss_drops = self.max_queue = 0
         self.mac_retries = self.mac_drops = self.pdr_drops = self.collisions = 0
         self.last_start_ns = 0
-        #: generator of the PDR draws (``None``: the medium's; :meth:`for_path` gives each its own)
-        self.pdr_rng = None
+        self.pdr_draws = None
+
+    @property
+    def pdr_rng(self) -> random.Random | None:
+        """Generator of the PDR draws (``None``: the medium's; :meth:`for_path` gives each direction its own),
+        taken through ``pdr_draws`` (:class:`RandomDraws`), which setting it renews."""
+        return None if self.pdr_draws is None else self.pdr_draws.rng
+
+    @pdr_rng.setter
+    def pdr_rng(self, rng: random.Random | None) -> None:
+        self.pdr_draws = None if rng is None else RandomDraws(rng)
 
     @property
     def rate_bps(self) -> float:
@@ -654,37 +777,30 @@ class WifiLink(LinkModel):
     def transmit(self, now_ns: int, wire_bytes: int, order_ns: int = NO_ORDER) -> int:
         if isinstance(wire_bytes, bool) or not isinstance(wire_bytes, int) or wire_bytes < 1:
             raise ValueError(f"wire_bytes must be an integer >= 1, got {wire_bytes!r}")
+        size = wire_bytes  # (compiled: a C integer)
         med = self.medium
-        prm = med.params
-        # back-off draws: draw_backoff_slots(rng, cw) is what rng.randint(0, cw) returns
-        waiting = self._waiting
-        while waiting and waiting[0] <= now_ns:
-            waiting.popleft()
-        sched = self._sched
-        while sched and sched[0][1] <= now_ns:
-            sched.popleft()
-        if len(waiting) >= prm.queue_packets:
+        self._waiting.drop_through(now_ns)
+        self._sched.drop_through(now_ns)
+        if self._waiting.size >= self._queue_packets:
             self.queue_drops += 1
             return DROPPED_QUEUE
-        rng = med.rng
-        if wire_bytes == self._memo_bytes:  # most packets have the size of the one before
+        draws = med.draws  # back-off draws: draw_backoff_slots(draws, cw) is what rng.randint(0, cw) returns
+        if size == self._memo_bytes:  # most packets have the size of the one before
             tx = self._memo_tx
             p_ok = self._memo_p_ok
         else:
-            tx = self.serialisation_ns(wire_bytes)
-            p_ok = med.success_probability(self._mpdu(wire_bytes))
-            self._memo_bytes, self._memo_tx, self._memo_p_ok = wire_bytes, tx, p_ok
+            tx = self.serialisation_ns(size)
+            p_ok = med.success_probability(self._mpdu(size))
+            self._memo_bytes, self._memo_tx, self._memo_p_ok = size, tx, p_ok
         earliest = now_ns if now_ns > self._done_ns else self._done_ns
         self._last_tx = tx
-        if prm.backlog_service == "alternate":
+        if self._alternating:
             other = med.up if self is med.down else med.down
-            osched = other._sched
-            while osched and osched[0][1] <= earliest:
-                osched.popleft()
-            if len(osched) >= 2:  # the other station is backlogged: DCF alternates
+            other._sched.drop_through(earliest)
+            if other._sched.size >= 2:  # the other station is backlogged: DCF alternates
                 start, arrival = self._alternate(earliest, tx, p_ok, other)
-                return self._finish(now_ns, wire_bytes, start, arrival)
-        cw = prm.cw_min
+                return self._finish(now_ns, size, start, arrival)
+        cw = self._cw_min
         slot = self._slot_ns
         start = -1
         arrival = DROPPED_LOSS
@@ -698,27 +814,27 @@ class WifiLink(LinkModel):
             # same idle slots; equal counts collide, a larger count continues after that exchange.
             cs = med.last_contend_ns
             elapsed = (med.last_start_ns - (t if t > cs else cs)) // slot
-            b = draw_backoff_slots(rng, cw)
+            b = draw_backoff_slots(draws, cw)
             if b == elapsed:
                 # collision: both frames on the air, ACK timeout, the other station's retry (its
                 # reserved exchange stands; its retransmission is charged to the medium here)
-                other_cw = min(2 * prm.cw_min + 1, prm.cw_max)
+                other_cw = min(2 * self._cw_min + 1, self._cw_max)
                 med.busy_until_ns += (max(tx, med.last_tx_ns) + self._ack_timeout_ns + self._difs_ns
-                                      + draw_backoff_slots(rng, other_cw) * slot)
+                                      + draw_backoff_slots(draws, other_cw) * slot)
                 start = med.last_start_ns
                 self.mac_retries += 1
                 self.collisions += 1
-                cw = min(2 * cw + 1, prm.cw_max)
+                cw = min(2 * cw + 1, self._cw_max)
                 attempt = 1
                 t = med.busy_until_ns
             else:
                 first_backoff = b - elapsed if b > elapsed else 0
-        while attempt < prm.retry_limit:
+        while attempt < self._retry_limit:
             if first_backoff >= 0:
                 bo = first_backoff
                 first_backoff = -1
             else:
-                bo = draw_backoff_slots(rng, cw)
+                bo = draw_backoff_slots(draws, cw)
             idle_from = med.busy_until_ns + self._difs_ns
             access = idle_from + bo * slot
             s = t if t > access else access
@@ -736,7 +852,7 @@ class WifiLink(LinkModel):
             med.last_contend_ns = (t if t > idle_from else idle_from) if s > t else s
             med.last_start_ns = s
             med.last_tx_ns = tx
-            if p_ok >= 1.0 or rng.random() < p_ok:
+            if p_ok >= 1.0 or draws.random() < p_ok:
                 end = s + tx + self._sifs_ns + self._ack_ns
                 arrival = s + tx + med.propagation_ns
                 med.busy_until_ns = end
@@ -744,12 +860,12 @@ class WifiLink(LinkModel):
             end = s + tx + self._ack_timeout_ns
             med.busy_until_ns = end
             t = end
-            cw = min(2 * cw + 1, prm.cw_max)
+            cw = min(2 * cw + 1, self._cw_max)
             self.mac_retries += 1
             attempt += 1
         self._done_ns = med.busy_until_ns
-        self._sched.append((start, med.busy_until_ns))
-        return self._finish(now_ns, wire_bytes, start, arrival)
+        self._sched.push(med.busy_until_ns)
+        return self._finish(now_ns, size, start, arrival)
 
     def _alternate(self, t: int, tx: int, p_ok: float, other: "WifiLink") -> tuple[int, int]:
         """``backlog_service="alternate"``: the other station has two or more exchanges reserved beyond ``t``.
@@ -761,18 +877,17 @@ class WifiLink(LinkModel):
         counts collide, a failed attempt here).
         """
         med = self.medium
-        prm = med.params
-        rng = med.rng
+        draws = med.draws
         slot = self._slot_ns
         osched = other._sched
-        cw = prm.cw_min
-        anchor = osched[0][1]
-        b = draw_backoff_slots(rng, cw)
+        cw = self._cw_min
+        anchor = osched.first()
+        b = draw_backoff_slots(draws, cw)
         collided = False
-        if len(osched) >= 2:
-            b_o = draw_backoff_slots(rng, prm.cw_min)
+        if osched.size >= 2:
+            b_o = draw_backoff_slots(draws, self._cw_min)
             if b > b_o:
-                anchor = osched[1][1]
+                anchor = osched.at(1)
                 b -= b_o
             elif b == b_o:
                 collided = True
@@ -782,22 +897,22 @@ class WifiLink(LinkModel):
         arrival = DROPPED_LOSS
         attempt = 0
         end = s
-        while attempt < prm.retry_limit:
+        while attempt < self._retry_limit:
             if collided:
                 collided = False
                 end = s + max(tx, other._last_tx) + self._ack_timeout_ns
                 self.collisions += 1
                 ok = False
             else:
-                ok = p_ok >= 1.0 or rng.random() < p_ok
+                ok = p_ok >= 1.0 or draws.random() < p_ok
                 end = s + tx + (self._sifs_ns + self._ack_ns if ok else self._ack_timeout_ns)
             debt += end - s + self._difs_ns + b * slot
             if ok:
                 arrival = s + tx + med.propagation_ns
                 break
             self.mac_retries += 1
-            cw = min(2 * cw + 1, prm.cw_max)
-            b = draw_backoff_slots(rng, cw)
+            cw = min(2 * cw + 1, self._cw_max)
+            b = draw_backoff_slots(draws, cw)
             s = end + self._difs_ns + b * slot
             attempt += 1
         if start >= med.busy_until_ns:
@@ -806,15 +921,15 @@ class WifiLink(LinkModel):
             med.busy_until_ns += debt
         med.last_owner = None
         self._done_ns = end
-        self._sched.append((start, end))
+        self._sched.push(end)
         return start, arrival
 
     def _finish(self, now_ns: int, wire_bytes: int, start: int, arrival: int) -> int:
         waiting = self._waiting
         if start > now_ns:
-            waiting.append(start)
-            if len(waiting) > self.max_queue:
-                self.max_queue = len(waiting)
+            waiting.push(start)
+            if waiting.size > self.max_queue:
+                self.max_queue = waiting.size
         self.last_start_ns = start
         self.packets += 1
         self.bytes += wire_bytes
@@ -822,7 +937,7 @@ class WifiLink(LinkModel):
             self.mac_drops += 1
             self.loss_drops += 1
             return DROPPED_LOSS
-        if self.pdr and (self.pdr_rng or self.medium.rng).random() < self.pdr:
+        if self.pdr and (self.medium.draws if self.pdr_draws is None else self.pdr_draws).random() < self.pdr:
             self.pdr_drops += 1
             self.loss_drops += 1
             return DROPPED_LOSS
@@ -845,7 +960,7 @@ def wifi_links(distance_m: float, *, seed: int = 0, pdr: float = 0.0, params: Wi
     return WifiMedium(distance_m, seed=seed, pdr=pdr, params=params).links()
 
 
-__all__ = ["WifiParams", "DEFAULT_PARAMS", "WifiMedium", "WifiLink", "wifi_links", "TableErrorModel",
+__all__ = ["WifiParams", "DEFAULT_PARAMS", "WifiMedium", "WifiLink", "RandomDraws", "wifi_links", "TableErrorModel",
            "default_error_model", "NistErrorModel", "path_loss_db", "rx_power_dbm", "noise_power_dbm", "snr_db",
            "ppdu_duration_us",
            "data_field_bits", "ack_rate_mbps", "ideal_rate_mbps", "frame_success_probability", "frame_error_rate",
