@@ -1,10 +1,11 @@
 # C types for connection.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
 # The per-segment paths (pump: the sender's DSN hand-out; deliver: the receiver's reorder buffer) with
 # typed locals, a typed scheduler (its answer a C integer, _select) and the two rings (DsnMap,
-# ReorderBuffer) of C-sized entries; sizes that grow without bound (the occupancy integral's
+# SegmentSet) of C-sized entries; sizes that grow without bound (the occupancy integral's
 # _occ_spill, the seed) stay Python integers, as do values that can be None.
 cimport cython
 from ..tcp.receiver cimport TcpReceiver
+from ..tcp.segment_set cimport SegmentSet
 from ..mechanisms.schedulers.base cimport ConnectionScheduler, SchedulerView
 from .subflow cimport MptcpSubflow
 
@@ -21,26 +22,10 @@ cdef class DsnMap:
     cpdef long long at(self, long long k)
     cpdef get(self, long long k)
 
-@cython.final
-cdef class ReorderBuffer:
-    cdef public bytearray flags
-    cdef public long long mask, count
-
-    cpdef bint has(self, long long dsn, long long base)
-    cpdef add(self, long long dsn, long long base)
-
-    @cython.locals(old=bytearray, old_mask=cython.longlong, cap=cython.longlong, d=cython.longlong)
-    cpdef _grow(self, long long dsn, long long base)
-
-    @cython.locals(flags=bytearray, mask=cython.longlong)
-    cpdef long long release(self, long long nxt)
-
-    cpdef long long lowest(self, long long base)
-
 cdef class MptcpConnection(SchedulerView):  # (subflows, n_dsn, next_dsn, data_ack_seen, rcvbuf_segs, seg)
     cdef public list receivers, maps
     cdef public ConnectionScheduler scheduler
-    cdef public ReorderBuffer ooo
+    cdef public SegmentSet ooo
     cdef public object dupack_mode, _hold_code, retransmit, seed, queue, buffer_trace
     cdef public object held_until, _occ_spill
     cdef public long long last_len, prefetch_bytes, _short_dsn, _dsn_cap, now
@@ -63,7 +48,7 @@ cdef class MptcpConnection(SchedulerView):  # (subflows, n_dsn, next_dsn, data_a
     @cython.locals(n=cython.longlong, dt=cython.longlong)
     cpdef _occupancy(self, long long now)
 
-    @cython.locals(i=cython.Py_ssize_t, m=DsnMap, ooo=ReorderBuffer, old=cython.longlong, nxt=cython.longlong,
+    @cython.locals(i=cython.Py_ssize_t, m=DsnMap, ooo=SegmentSet, old=cython.longlong, nxt=cython.longlong,
                    n_before=cython.longlong, ooo_added=cython.bint, k=cython.longlong, dsn=cython.longlong)
     cpdef deliver(self, long long now, TcpReceiver rcv, long long first, long long end)
 

@@ -37,7 +37,8 @@ retransmit or timeout is also sent once more on the other subflow with the most
 available window (its copy is a new subflow segment mapped to the same DSN).
 
 Both per-segment structures are rings of C-sized entries (compiled, ``connection.pxd``): a
-subflow's mapping (:class:`DsnMap`) and the out-of-order buffer (:class:`ReorderBuffer`).
+subflow's mapping (:class:`DsnMap`) and the out-of-order buffer (a
+:class:`~cmtlab.sim.tcp.segment_set.SegmentSet`, as a subflow receiver's).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from ..tcp.receiver import TcpReceiver
 from ..tcp.decisions import OutOfOrderAck
 from ..mechanisms.schedulers.base import ConnectionScheduler, HoldUntil, SchedulerView
 from ..tcp.scoreboard import _pow2_at_least
+from ..tcp.segment_set import SegmentSet
 from .subflow import MptcpSubflow
 
 _ACK = OutOfOrderAck.ACK  # a subflow receiver's usual ACK (the common answer of deliver)
@@ -114,63 +116,6 @@ class DsnMap:
         if 0 <= k < self.end and self.end - k <= self.mask + 1:
             return self.dsns[k & self.mask]
         return None
-
-
-class ReorderBuffer:
-    """The connection-level out-of-order buffer (Alheid et al. Fig. 1): the DSNs received ahead of the data sequence.
-
-    A ring of flags over the DSNs ``[base, base + capacity)``, ``base`` the data-level RCV.NXT
-    (``MptcpConnection.rcv_dsn``, passed in: every held DSN is above it), indexed by ``dsn & mask``
-    and grown when a DSN lands beyond it.  ``len()``: the DSNs held.
-    """
-
-    __slots__ = ("flags", "mask", "count")
-
-    def __init__(self, capacity: int):
-        cap = _pow2_at_least(capacity)
-        self.flags = bytearray(cap)
-        self.mask = cap - 1
-        self.count = 0
-
-    def __len__(self) -> int:
-        return self.count
-
-    def has(self, dsn: int, base: int) -> bool:
-        """``dsn`` (``>= base``) is held."""
-        return dsn - base <= self.mask and self.flags[dsn & self.mask] != 0
-
-    def add(self, dsn: int, base: int) -> None:
-        """Hold ``dsn`` (``> base``, not held yet)."""
-        if dsn - base > self.mask:
-            self._grow(dsn, base)
-        self.flags[dsn & self.mask] = 1
-        self.count += 1
-
-    def _grow(self, dsn: int, base: int) -> None:
-        old, old_mask = self.flags, self.mask
-        cap = _pow2_at_least(dsn - base + 1)
-        self.flags = bytearray(cap)
-        self.mask = cap - 1
-        for d in range(base, base + old_mask + 1):
-            if old[d & old_mask]:
-                self.flags[d & self.mask] = 1
-
-    def release(self, nxt: int) -> int:
-        """Take the held run starting at ``nxt`` out of the buffer; the first DSN after it (not held)."""
-        flags = self.flags
-        mask = self.mask
-        while self.count and flags[nxt & mask]:
-            flags[nxt & mask] = 0
-            self.count -= 1
-            nxt += 1
-        return nxt
-
-    def lowest(self, base: int) -> int:
-        """The lowest DSN held (the buffer is not empty)."""
-        dsn = base + 1
-        while not self.flags[dsn & self.mask]:
-            dsn += 1
-        return dsn
 
 
 class MptcpConnection(SchedulerView):
@@ -238,7 +183,7 @@ class MptcpConnection(SchedulerView):
         self.rcv_dsn = 0  # data-level RCV.NXT: next DSN the application expects
         # DSNs received ahead of rcv_dsn: the DSNs handed out stay within the data-level receive window
         # (rcvbuf_segs) of the DATA_ACK, so this capacity suffices up to 2**16 segments (beyond, it grows)
-        self.ooo = ReorderBuffer(min(self.rcvbuf_segs + 1, 1 << 16))
+        self.ooo = SegmentSet(min(self.rcvbuf_segs + 1, 1 << 16))
         self.max_ooo = 0
         self.ooo_events = 0  # segments that arrived ahead of the data sequence (OOO-R numerator)
         self._occ_seg_ns = 0  # integral of the out-of-order buffer occupancy (segment * ns) ...
@@ -409,14 +354,14 @@ class MptcpConnection(SchedulerView):
                 m.delivered += 1
                 nxt += 1
                 if ooo.count:
-                    nxt = ooo.release(nxt)
-            elif dsn < nxt or ooo.has(dsn, nxt):
+                    nxt = ooo.release_run(nxt)
+            elif dsn < nxt or ooo.contains(dsn):
                 self.duplicate_dsn += 1  # a re-injected copy already received
             else:
                 m.delivered += 1
                 if not n_before and not ooo.count:
                     self._occ_t = now
-                ooo.add(dsn, nxt)
+                ooo.add(dsn)
                 self.ooo_events += 1
                 ooo_added = True
         self.rcv_dsn = nxt
@@ -506,9 +451,9 @@ class MptcpConnection(SchedulerView):
         dsn = self.dsn_of(rcv.index, k)
         ooo = self.ooo
         base = self.rcv_dsn
-        lo = ooo.lowest(base) if ooo.count else dsn
+        lo = ooo.lowest() if ooo.count else dsn
         hi = lo + 1
-        while hi >= base and ooo.has(hi, base):
+        while hi >= base and ooo.contains(hi):
             hi += 1
         ack = rcv.ack_cap if rcv.ack_cap is not None else rcv.rcv_nxt
         rcv.acks_sent += 1
@@ -516,4 +461,4 @@ class MptcpConnection(SchedulerView):
         rcv.net_ack(now, ack, rcv.ts_recent, ModelDsackOption(dsn, (lo, hi)), MODEL_DSACK_OPTION_BLOCKS)
 
 
-__all__ = ["MptcpConnection", "DsnMap", "ReorderBuffer", "DUPACK_MODES", "RETRANSMIT_POLICIES", "UNBOUNDED_SEGS", "WIRE_FORMATS"]
+__all__ = ["MptcpConnection", "DsnMap", "DUPACK_MODES", "RETRANSMIT_POLICIES", "UNBOUNDED_SEGS", "WIRE_FORMATS"]

@@ -156,9 +156,7 @@ class TcpReceiver(PacketSink):
             rcv_nxt += 1
             ooo = self.ooo
             if ooo.count:
-                while ooo.contains(rcv_nxt):
-                    ooo.discard(rcv_nxt)
-                    rcv_nxt += 1
+                rcv_nxt = ooo.release_run(rcv_nxt)
                 if self.sack_list:
                     self.sack_list = [b for b in self.sack_list if b[1] > rcv_nxt]
             filled = rcv_nxt - k > 1

@@ -12,7 +12,6 @@ cdef class SchedulerView:
     cdef public long long next_dsn, data_ack_seen, rcvbuf_segs, seg
 
 cdef class ConnectionScheduler:
-    cdef dict __dict__  # attributes of its own, as any Python object (subclasses, tests, notes)
 
     cpdef init(self, conn)
     cpdef select(self, conn, long long now_ns)
