@@ -36,7 +36,7 @@ def _harness(dsn_maps, mode="chihani_ns3"):
                         queue=q)
         r.index = i
         r.completes_run = False
-        r.sink = conn.deliver
+        r.sink = conn.data_level
         conn.add_subflow(types.SimpleNamespace(max_out=len(m)), r)  # a send buffer for the whole map
         for dsn in m:
             conn.maps[i].append(dsn)

@@ -361,3 +361,63 @@ def test_occupancy_integral_is_exact_beyond_64_bits():
         expect += ((1 << 16) - 1) * seg * dt
         assert conn.ooo_bytes_time == expect
     assert expect > seg << 62
+
+
+def test_a_receiver_sink_is_a_data_sink_and_a_function_is_wrapped():
+    """A subflow receiver hands its in-order segments to a DataSink (the connection's data level);
+    a function assigned as ``sink`` is wrapped (its ``None`` meaning the usual ACK), anything else
+    is refused naming the parameter; an ACK's DATA_ACK is its ``data_level``'s ``data_ack()``."""
+    import types
+
+    from cmtlab.sim.engine import EventQueue
+    from cmtlab.sim.tcp.data_sink import DataSink, DataSinkCall
+    from cmtlab.sim.tcp.decisions import OutOfOrderAck
+    from cmtlab.sim.tcp.receiver import TcpReceiver
+    from cmtlab.sim.tcp.wire import AckSend
+
+    opts = types.SimpleNamespace(delayed_ack_timeout_s=0.2, immediate_ack_on_out_of_order=True, sack=False,
+                                 timestamps=False)
+    acks, got = [], []
+    rcv = TcpReceiver(n_segs=0, m_ack=1, options=opts, net_ack=lambda now, a, ts, s, n: acks.append(a),
+                      queue=EventQueue())
+    rcv.completes_run = False
+    rcv.sink = lambda now, r, first, end: got.append((first, end))  # answers None: the usual ACK
+    assert isinstance(rcv.sink, DataSinkCall) and isinstance(rcv.sink, DataSink)
+    rcv.on_data(0, 0, 0, False)
+    rcv.on_data(1, 2, 0, False)  # out of order: held by the receiver, nothing delivered
+    rcv.on_data(2, 1, 0, False)  # fills the hole: [1, 3) delivered at once
+    assert got == [(0, 1), (1, 3)] and acks == [1, 1, 3]
+    rcv.sink = lambda now, r, first, end: OutOfOrderAck.WITHHOLD
+    rcv.on_data(3, 3, 0, False)
+    assert acks == [1, 1, 3]  # withheld
+    with pytest.raises(TypeError, match="sink"):
+        rcv.sink = 42
+
+    class Level(DataSink):
+        def deliver(self, now, receiver, first, end):
+            return OutOfOrderAck.ACK
+
+        def data_ack(self):
+            return 17
+
+    from cmtlab.sim.net.packet import PacketSink
+
+    class Catch(PacketSink):
+        def __init__(self):
+            self.packets = []
+
+        def receive(self, now, packet):
+            self.packets.append(packet.data_ack)
+
+    from cmtlab.sim.engine.loop import run_events
+    from cmtlab.sim.net.link import PointToPointLink
+    from cmtlab.sim.net.route import Route
+
+    q = EventQueue()
+    catch = Catch()
+    send = AckSend(Route(q, (PointToPointLink(1e6, 0.001, 10),), catch), (40, 52, 60, 68, 76), data_level=Level())
+    send.send(0, 5, 0, None, 0)
+    run_events(q, tmax_ns=10**9, budget=100)
+    assert catch.packets == [17]
+    with pytest.raises(TypeError, match="data_level"):
+        AckSend(Route(q, (PointToPointLink(1e6, 0.001, 10),), catch), (40, 52, 60, 68, 76), data_level=object())

@@ -431,7 +431,7 @@ class MptcpSimulation:
             rcv.index = f
             rcv.completes_run = False  # the connection (or nobody, for a competing flow) ends the run
             if is_sub:
-                rcv.sink = conn.deliver
+                rcv.sink = conn.data_level
                 # the model's receiver echoes the TSval of the segment each ACK answers
                 rcv.echo_arrival = conn._ns3_receiver and rcv.timestamps
                 if conn._ns3_receiver and getattr(ro, "wants_model_dsack", False):
@@ -481,7 +481,7 @@ class MptcpSimulation:
             on_retransmit=partial(reinject, conn) if is_sub and conn.retransmit == "reinject" else None)
         # a subflow's ACKs carry the connection's DATA_ACK (RFC 8684); a competing flow's do not
         rcv.net_ack = AckSend(Route(self.queue, self.rev[f], arrival), self.ack_bytes,
-                              connection=conn if is_sub else None,
+                              data_level=conn.data_level if is_sub else None,
                               acks_trace=tr["acks"] if tr is not None else None, flow=f)
 
     # ------------------------------------------------------------------ run

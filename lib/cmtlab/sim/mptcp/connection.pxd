@@ -6,6 +6,7 @@
 cimport cython
 from ..tcp.receiver cimport TcpReceiver
 from ..tcp.segment_set cimport SegmentSet
+from ..tcp.data_sink cimport DataSink
 from ..mechanisms.schedulers.base cimport ConnectionScheduler, SchedulerView
 from .subflow cimport MptcpSubflow
 
@@ -34,6 +35,7 @@ cdef class MptcpConnection(SchedulerView):  # (subflows, n_dsn, next_dsn, data_a
     cdef public Py_ssize_t _refused
     cdef public bint _ns3_receiver, _plain_receiver, done
     cdef public set pending_ack
+    cdef public DataSink data_level  # a DataLevel
 
     cdef Py_ssize_t _select(self, long long now) except -3
 
@@ -56,3 +58,9 @@ cdef class MptcpConnection(SchedulerView):  # (subflows, n_dsn, next_dsn, data_a
                    a=cython.longlong)
     cpdef _ns3_answer(self, long long now, TcpReceiver rcv, long long first, long long end, long long old,
                       long long nxt)
+
+cdef class DataLevel(DataSink):
+    cdef public MptcpConnection connection
+
+    cpdef deliver(self, long long now, receiver, long long first, long long end)
+    cpdef long long data_ack(self) except? -3

@@ -53,6 +53,7 @@ from ..tcp.receiver import TcpReceiver
 from ..tcp.decisions import OutOfOrderAck
 from ..mechanisms.schedulers.base import ConnectionScheduler, HoldUntil, SchedulerView
 from ..tcp.scoreboard import _pow2_at_least
+from ..tcp.data_sink import DataSink
 from ..tcp.segment_set import SegmentSet
 from .subflow import MptcpSubflow
 
@@ -116,6 +117,23 @@ class DsnMap:
         if 0 <= k < self.end and self.end - k <= self.mask + 1:
             return self.dsns[k & self.mask]
         return None
+
+
+class DataLevel(DataSink):
+    """The connection's data level as its subflow receivers see it (their ``sink``) and as their
+    ACKs read their DATA_ACK (``AckSend.data_level``): :meth:`MptcpConnection.deliver` and
+    ``rcv_dsn``, the data-level RCV.NXT."""
+
+    __slots__ = ("connection",)
+
+    def __init__(self, connection: "MptcpConnection"):
+        self.connection = connection
+
+    def deliver(self, now: int, receiver, first: int, end: int):
+        return self.connection.deliver(now, receiver, first, end)
+
+    def data_ack(self) -> int:
+        return self.connection.rcv_dsn
 
 
 class MptcpConnection(SchedulerView):
@@ -199,6 +217,8 @@ class MptcpConnection(SchedulerView):
         self._refused_dsn = -1
         self._refused = _NO_SUBFLOW
         self.reinjections = 0
+        #: What the subflow receivers hand their segments to and their ACKs read DATA_ACK from.
+        self.data_level = DataLevel(self)
 
     def add_subflow(self, sender, receiver: TcpReceiver) -> None:
         """Add subflow ``len(subflows)``: its sender (an :class:`~cmtlab.sim.mptcp.MptcpSubflow`) and receiver."""
@@ -461,4 +481,4 @@ class MptcpConnection(SchedulerView):
         rcv.net_ack(now, ack, rcv.ts_recent, ModelDsackOption(dsn, (lo, hi)), MODEL_DSACK_OPTION_BLOCKS)
 
 
-__all__ = ["MptcpConnection", "DsnMap", "DUPACK_MODES", "RETRANSMIT_POLICIES", "UNBOUNDED_SEGS", "WIRE_FORMATS"]
+__all__ = ["MptcpConnection", "DsnMap", "DataLevel", "DUPACK_MODES", "RETRANSMIT_POLICIES", "UNBOUNDED_SEGS", "WIRE_FORMATS"]
