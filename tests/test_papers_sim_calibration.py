@@ -36,12 +36,10 @@ def _harness(dsn_maps, mode="chihani_ns3"):
                         queue=q)
         r.index = i
         r.completes_run = False
-        r.sink = conn.deliver
-        conn.receivers.append(r)
-        conn.subflows.append(types.SimpleNamespace(una=0))
-        conn.maps.append(list(m))
-        conn.pruned.append(0)
-        conn.per_sub_delivered.append(0)
+        r.sink = conn.data_level
+        conn.add_subflow(types.SimpleNamespace(max_out=len(m)), r)  # a send buffer for the whole map
+        for dsn in m:
+            conn.maps[i].append(dsn)
         rcvs.append(r)
     return conn, rcvs, acks
 

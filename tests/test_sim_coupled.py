@@ -118,10 +118,10 @@ def test_lia_cap_binds_on_the_long_rtt_large_window_subflow():
     a = s0.cc.alpha(s0)
     assert a * s0.cwnd / 110_000 > 1  # the linked term would exceed TCP's increase
     assert s0.cc.ca_increase(s0, SEG) == pytest.approx(SEG * SEG / s0.cwnd)
-    chihani = registry.make("congestion", "lia", variant="chihani")
-    s0.cc = chihani
-    for s in conn.subflows:  # smoothed windows equal to the windows: the same alpha as above
+    for s in conn.subflows:  # the model's LIA, smoothed windows equal to the windows: the same alpha as above
+        s.cc = registry.make("congestion", "lia", variant="chihani")
         s.cc.scwnd = float(s.cwnd)
+    chihani = s0.cc
     assert chihani.ca_increase(s0, SEG) > SEG * SEG / s0.cwnd  # the Chihani code has no cap
 
 

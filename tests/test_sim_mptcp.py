@@ -326,3 +326,98 @@ def test_link_models_are_named_in_the_scenario():
         sim.simulate_mptcp([5e6, 2e6], [0.1, 0.02], links=["point_to_point"], **kw)
     with pytest.raises(ValueError, match="links\\[1\\]"):
         sim.simulate_mptcp([5e6, 2e6], [0.1, 0.02], links=["point_to_point", "no_such_link"], **kw)
+
+
+# ---------------------------------------------------------------- the connection's rings
+def test_dsn_map_keeps_the_last_capacity_mappings():
+    from cmtlab.sim.mptcp.connection import DsnMap
+
+    m = DsnMap(5)  # a ring of 8
+    for k in range(20):
+        m.append(1000 + 3 * k)
+    assert m.end == 20
+    assert [m.get(k) for k in range(12, 20)] == [1000 + 3 * k for k in range(12, 20)]
+    assert [m.at(k) for k in range(12, 20)] == [1000 + 3 * k for k in range(12, 20)]
+    assert m.get(11) is None and m.get(20) is None and m.get(-1) is None  # forgotten, not mapped yet
+
+
+def test_occupancy_integral_is_exact_beyond_64_bits():
+    """The out-of-order occupancy integral (byte * ns) stays an exact integer however long the buffer
+    holds its segments (compiled: summed in a 64-bit part, moved into a Python integer before it or a
+    step could overflow)."""
+    from cmtlab.sim.engine import EventQueue
+    from cmtlab.sim.mptcp.connection import MptcpConnection
+
+    seg = 1400
+    conn = MptcpConnection(n_dsn=None, last_len=seg, segment_bytes=seg, scheduler=None,
+                           receive_buffer_bytes=seg << 17, dupack_mode="rfc", retransmit="original", seed=0,
+                           queue=EventQueue(), trace_buffer=False)
+    for dsn in range(1, 1 << 16):
+        conn.ooo.add(dsn)
+    expect, t = 0, 0
+    for dt in [10, 3 << 31, (1 << 31) - 1, 1 << 40] + [(1 << 31) - 1] * 40_000:  # 40 000 * 2**47 > 2**62
+        t += dt
+        conn._occupancy(t)
+        expect += ((1 << 16) - 1) * seg * dt
+        assert conn.ooo_bytes_time == expect
+    assert expect > seg << 62
+
+
+def test_a_receiver_sink_is_a_data_sink_and_a_function_is_wrapped():
+    """A subflow receiver hands its in-order segments to a DataSink (the connection's data level);
+    a function assigned as ``sink`` is wrapped (its ``None`` meaning the usual ACK), anything else
+    is refused naming the parameter; an ACK's DATA_ACK is its ``data_level``'s ``data_ack()``."""
+    import types
+
+    from cmtlab.sim.engine import EventQueue
+    from cmtlab.sim.tcp.data_sink import DataSink, DataSinkCall
+    from cmtlab.sim.tcp.decisions import OutOfOrderAck
+    from cmtlab.sim.tcp.receiver import TcpReceiver
+    from cmtlab.sim.tcp.wire import AckSend
+
+    opts = types.SimpleNamespace(delayed_ack_timeout_s=0.2, immediate_ack_on_out_of_order=True, sack=False,
+                                 timestamps=False)
+    acks, got = [], []
+    rcv = TcpReceiver(n_segs=0, m_ack=1, options=opts, net_ack=lambda now, a, ts, s, n: acks.append(a),
+                      queue=EventQueue())
+    rcv.completes_run = False
+    rcv.sink = lambda now, r, first, end: got.append((first, end))  # answers None: the usual ACK
+    assert isinstance(rcv.sink, DataSinkCall) and isinstance(rcv.sink, DataSink)
+    rcv.on_data(0, 0, 0, False)
+    rcv.on_data(1, 2, 0, False)  # out of order: held by the receiver, nothing delivered
+    rcv.on_data(2, 1, 0, False)  # fills the hole: [1, 3) delivered at once
+    assert got == [(0, 1), (1, 3)] and acks == [1, 1, 3]
+    rcv.sink = lambda now, r, first, end: OutOfOrderAck.WITHHOLD
+    rcv.on_data(3, 3, 0, False)
+    assert acks == [1, 1, 3]  # withheld
+    with pytest.raises(TypeError, match="sink"):
+        rcv.sink = 42
+
+    class Level(DataSink):
+        def deliver(self, now, receiver, first, end):
+            return OutOfOrderAck.ACK
+
+        def data_ack(self):
+            return 17
+
+    from cmtlab.sim.net.packet import PacketSink
+
+    class Catch(PacketSink):
+        def __init__(self):
+            self.packets = []
+
+        def receive(self, now, packet):
+            self.packets.append(packet.data_ack)
+
+    from cmtlab.sim.engine.loop import run_events
+    from cmtlab.sim.net.link import PointToPointLink
+    from cmtlab.sim.net.route import Route
+
+    q = EventQueue()
+    catch = Catch()
+    send = AckSend(Route(q, (PointToPointLink(1e6, 0.001, 10),), catch), (40, 52, 60, 68, 76), data_level=Level())
+    send.send(0, 5, 0, None, 0)
+    run_events(q, tmax_ns=10**9, budget=100)
+    assert catch.packets == [17]
+    with pytest.raises(TypeError, match="data_level"):
+        AckSend(Route(q, (PointToPointLink(1e6, 0.001, 10),), catch), (40, 52, 60, 68, 76), data_level=object())

@@ -360,3 +360,38 @@ def test_prr_product_overflow_of_ns3_344_is_optional():
         wrapped = math.ceil(((delivered * 1500 * seg) & 0xFFFFFFFF) / (3000 * seg)) - seg
         assert sub.cwnd - sub.pipe_snapshot == max(0, wrapped if overflow else exact)
         assert wrapped != exact
+
+
+# ---------------------------------------------------------------- SegmentSet (receivers' out-of-order buffers)
+def test_segment_set_answers_as_a_python_set_while_its_window_moves_and_grows():
+    """The ring of flags behind a receiver's (and the MPTCP connection's) out-of-order buffer holds
+    what a Python set holds: membership, count, the lowest member and the run released at the
+    cumulative point, also when a number lands beyond its capacity (it grows) and after the
+    window moved on."""
+    import random
+
+    from cmtlab.sim.tcp.segment_set import SegmentSet
+
+    rng = random.Random(7)
+    ring, held, base = SegmentSet(4), set(), 0  # base: the cumulative point, below every member
+    for _ in range(3000):
+        k = base + rng.randrange(1, 40 if rng.random() < 0.9 else 300)
+        assert ring.contains(k) == (k in held)
+        ring.add(k)
+        held.add(k)
+        assert len(ring) == len(held) and ring.lowest() == min(held)
+        if rng.random() < 0.3:  # the cumulative point reaches the lowest member
+            base = min(held)
+            nxt = ring.release_run(base)
+            while base in held:
+                held.discard(base)
+                base += 1
+            assert nxt == base and len(ring) == len(held)
+        if rng.random() < 0.05 and held:
+            k = rng.choice(sorted(held))
+            ring.discard(k)
+            held.discard(k)
+        assert sorted(ring) == sorted(held)
+        assert not any(ring.contains(d) for d in range(base - 5, base + 400) if d not in held)
+    assert ring.mask + 1 >= 256  # it grew
+    assert SegmentSet().lowest() == -1  # empty

@@ -431,16 +431,12 @@ class MptcpSimulation:
             rcv.index = f
             rcv.completes_run = False  # the connection (or nobody, for a competing flow) ends the run
             if is_sub:
-                rcv.sink = conn.deliver
+                rcv.sink = conn.data_level
                 # the model's receiver echoes the TSval of the segment each ACK answers
                 rcv.echo_arrival = conn._ns3_receiver and rcv.timestamps
                 if conn._ns3_receiver and getattr(ro, "wants_model_dsack", False):
                     rcv.held_copy = conn.model_dsack_ack  # the model's D_SACK receiver
-                conn.subflows.append(snd)
-                conn.receivers.append(rcv)
-                conn.maps.append([])
-                conn.pruned.append(0)
-                conn.per_sub_delivered.append(0)
+                conn.add_subflow(snd, rcv)
             self.senders.append(snd)
             self.receivers.append(rcv)
         # ---- the connection set-up of each flow (cmtlab.sim.engine.handshake): SYN / SYN-ACK over its paths
@@ -485,7 +481,7 @@ class MptcpSimulation:
             on_retransmit=partial(reinject, conn) if is_sub and conn.retransmit == "reinject" else None)
         # a subflow's ACKs carry the connection's DATA_ACK (RFC 8684); a competing flow's do not
         rcv.net_ack = AckSend(Route(self.queue, self.rev[f], arrival), self.ack_bytes,
-                              connection=conn if is_sub else None,
+                              data_level=conn.data_level if is_sub else None,
                               acks_trace=tr["acks"] if tr is not None else None, flow=f)
 
     # ------------------------------------------------------------------ run
@@ -551,7 +547,7 @@ class MptcpSimulation:
                 "fast_retransmits": s.fast_retransmits, "timeouts": s.timeouts,
                 "three_dupack_events": s.fast_retransmits, "spurious_retransmissions": r.duplicates_rx,
                 "throughput_bps": sent_bytes * 8 / elapsed_s,
-                "goodput_bps": conn.per_sub_delivered[i] * seg * 8 / elapsed_s,
+                "goodput_bps": conn.maps[i].delivered * seg * 8 / elapsed_s,
                 "link_utilisation": _busy_share(acc, acc.packets * self.data_wire * 8, end, sc.bandwidths_bps[i],
                                                 elapsed_s),
                 "final_cwnd_bytes": s.cwnd, "srtt_s": s.srtt / NS_PER_S if s.n_rtt_samples else float("nan"),

@@ -35,16 +35,26 @@ Retransmissions stay on the subflow that sent the segment (RFC 8684 sec. 3.3.6: 
 is a TCP connection); with ``retransmit="reinject"`` a segment retransmitted by a fast
 retransmit or timeout is also sent once more on the other subflow with the most
 available window (its copy is a new subflow segment mapped to the same DSN).
+
+Both per-segment structures are rings of C-sized entries (compiled, ``connection.pxd``): a
+subflow's mapping (:class:`DsnMap`) and the out-of-order buffer (a
+:class:`~cmtlab.sim.tcp.segment_set.SegmentSet`, as a subflow receiver's).
 """
 
 from __future__ import annotations
 
 import random
+from array import array
+
+import cython
 
 from ..models.chihani import MODEL_DSACK_OPTION_BLOCKS, RECEIVER_OUT_OF_ORDER_ACK, ModelDsackOption, model_wire_bytes
 from ..tcp.receiver import TcpReceiver
 from ..tcp.decisions import OutOfOrderAck
-from ..mechanisms.schedulers import HoldUntil
+from ..mechanisms.schedulers.base import ConnectionScheduler, HoldUntil, SchedulerView
+from ..tcp.scoreboard import _pow2_at_least
+from ..tcp.data_sink import DataSink
+from ..tcp.segment_set import SegmentSet
 from .subflow import MptcpSubflow
 
 _ACK = OutOfOrderAck.ACK  # a subflow receiver's usual ACK (the common answer of deliver)
@@ -62,11 +72,73 @@ WIRE_FORMATS = {"chihani_ns3": model_wire_bytes}
 #: Retransmission policies.
 RETRANSMIT_POLICIES = ("original", "reinject")
 
+# MptcpConnection._select's answers besides a subflow index
+_NO_SUBFLOW = -1  # the scheduler answered None: wait for an ACK
+_HOLD = -2  # it answered HoldUntil: the connection wakes up then (MptcpConnection._hold)
+# The occupancy integral is summed in segment * ns in a 64-bit integer (compiled) while each step
+# (count * dt, both below _OCC_SPLIT) and the sum stay below 2**62, and moved into an exact Python
+# integer (MptcpConnection._occ_spill) otherwise.
+_OCC_SPLIT = 1 << 31
 
 
+class DsnMap:
+    """One subflow's data-sequence mapping (the DSS option's, RFC 8684 sec. 3.3): the DSN its segment ``k`` carries.
 
-class MptcpConnection:
-    """Sender- and receiver-side connection state of one MPTCP connection.
+    Segments are mapped in subflow order: :meth:`append` maps segment :attr:`end`.  The map keeps
+    the last ``capacity`` mappings (a ring indexed by ``k & mask``), which is all either end ever
+    asks for when ``capacity`` exceeds the subflow sender's send buffer (``max_out`` segments):
+    the sender maps a segment only while ``app_tail - SND.UNA <= max_out`` and asks only for
+    segments at or above SND.UNA (to send them), and the receiver hands up only segments at or
+    above its RCV.NXT, which SND.UNA never passes.
+
+    ``delivered`` counts this subflow's segments the connection took in (the first copy of each DSN).
+    """
+
+    __slots__ = ("dsns", "mask", "end", "delivered")
+
+    def __init__(self, capacity: int):
+        cap = _pow2_at_least(capacity)
+        self.dsns = array("q", bytes(8 * cap))
+        self.mask = cap - 1
+        self.end = 0
+        self.delivered = 0
+
+    def append(self, dsn: int) -> None:
+        """Map the subflow's next segment (:attr:`end`) to ``dsn``."""
+        self.dsns[self.end & self.mask] = dsn
+        self.end += 1
+
+    def at(self, k: int) -> int:
+        """The DSN of segment ``k``, mapped and not forgotten (the connection's own reads)."""
+        return self.dsns[k & self.mask]
+
+    def get(self, k: int):
+        """The DSN of segment ``k`` (``None``: not mapped yet, or forgotten)."""
+        if 0 <= k < self.end and self.end - k <= self.mask + 1:
+            return self.dsns[k & self.mask]
+        return None
+
+
+class DataLevel(DataSink):
+    """The connection's data level as its subflow receivers see it (their ``sink``) and as their
+    ACKs read their DATA_ACK (``AckSend.data_level``): :meth:`MptcpConnection.deliver` and
+    ``rcv_dsn``, the data-level RCV.NXT."""
+
+    __slots__ = ("connection",)
+
+    def __init__(self, connection: "MptcpConnection"):
+        self.connection = connection
+
+    def deliver(self, now: int, receiver, first: int, end: int):
+        return self.connection.deliver(now, receiver, first, end)
+
+    def data_ack(self) -> int:
+        return self.connection.rcv_dsn
+
+
+class MptcpConnection(SchedulerView):
+    """Sender- and receiver-side connection state of one MPTCP connection (what its scheduler reads:
+    :class:`~cmtlab.sim.mechanisms.schedulers.base.SchedulerView`).
 
     Parameters
     ----------
@@ -74,7 +146,8 @@ class MptcpConnection:
         Data-level segments of the transfer and the length of the last one (``n_dsn=None``:
         a duration-limited transfer without end).
     scheduler
-        The :class:`~cmtlab.sim.mechanisms.schedulers.ConnectionScheduler` instance.
+        The :class:`~cmtlab.sim.mechanisms.schedulers.ConnectionScheduler` instance (``None``: a
+        connection that only receives).
     receive_buffer_bytes
         Connection-level receive buffer (bytes): the out-of-order buffer plus data not yet
         acknowledged at the data level never exceed it.
@@ -97,6 +170,8 @@ class MptcpConnection:
 
     def __init__(self, *, n_dsn, last_len: int, segment_bytes: int, scheduler, receive_buffer_bytes: int,
                  dupack_mode: str, retransmit: str, seed: int, queue, trace_buffer: bool):
+        if scheduler is not None and not isinstance(scheduler, ConnectionScheduler):
+            raise TypeError(f"scheduler must be a ConnectionScheduler, got {type(scheduler).__name__}")
         self.subflows: list[MptcpSubflow] = []
         self.receivers: list[TcpReceiver] = []
         self.n_dsn = n_dsn
@@ -120,26 +195,36 @@ class MptcpConnection:
         self.seed = seed
         self.queue = queue
         self.now = 0
-        # per subflow: DSN of subflow segment k is maps[i][k - pruned[i]] (segments are
-        # mapped in subflow order; mappings below pruned[i] are forgotten)
-        self.maps: list[list] = []
-        self.pruned: list[int] = []
+        self.maps: list[DsnMap] = []  # per subflow: the DSN of each of its segments
         self.data_ack_seen = 0  # DATA_ACK last seen by the sender
         # receiver
         self.rcv_dsn = 0  # data-level RCV.NXT: next DSN the application expects
-        self.ooo: set[int] = set()
+        # DSNs received ahead of rcv_dsn: the DSNs handed out stay within the data-level receive window
+        # (rcvbuf_segs) of the DATA_ACK, so this capacity suffices up to 2**16 segments (beyond, it grows)
+        self.ooo = SegmentSet(min(self.rcvbuf_segs + 1, 1 << 16))
         self.max_ooo = 0
         self.ooo_events = 0  # segments that arrived ahead of the data sequence (OOO-R numerator)
-        self.ooo_bytes_time = 0  # integral of the out-of-order buffer occupancy (byte * ns)
+        self._occ_seg_ns = 0  # integral of the out-of-order buffer occupancy (segment * ns) ...
+        self._occ_spill = 0  # ... kept in these two parts (see _OCC_SPLIT), up to:
         self._occ_t = 0
         self.buffer_trace = [] if trace_buffer else None
         self.duplicate_dsn = 0
         self.done = False
         self.done_time = -1
         self.held_until = None
-        self._refusal = None
+        # the scheduler's last refusal of a subflow asking for data (MptcpSubflow._app_fill): its answer
+        # (_select) while next_dsn was _refused_dsn (-1: none)
+        self._refused_dsn = -1
+        self._refused = _NO_SUBFLOW
         self.reinjections = 0
-        self.per_sub_delivered: list[int] = []
+        #: What the subflow receivers hand their segments to and their ACKs read DATA_ACK from.
+        self.data_level = DataLevel(self)
+
+    def add_subflow(self, sender, receiver: TcpReceiver) -> None:
+        """Add subflow ``len(subflows)``: its sender (an :class:`~cmtlab.sim.mptcp.MptcpSubflow`) and receiver."""
+        self.subflows.append(sender)
+        self.receivers.append(receiver)
+        self.maps.append(DsnMap(sender.max_out + 2))
 
     @property
     def delivered_segments(self) -> int:
@@ -151,10 +236,26 @@ class MptcpConnection:
         return random.Random((self.seed + 1) * 1_000_003 + int(stream))
 
     # ------------------------------------------------------------------ sender side
+    def _select(self, now: int) -> int:
+        """The scheduler's answer (:meth:`~cmtlab.sim.mechanisms.schedulers.ConnectionScheduler.select`) as an
+        integer: the subflow for the next DSN, ``_NO_SUBFLOW`` (``None``: wait for an ACK) or ``_HOLD``
+        (:class:`~cmtlab.sim.mechanisms.schedulers.HoldUntil`: the connection wakes up then)."""
+        choice = self.scheduler.select(self, now)
+        if choice is None:
+            return _NO_SUBFLOW
+        if type(choice) is HoldUntil:
+            self._hold(choice.time_ns)
+            return _HOLD
+        if choice < 0:
+            raise ValueError(f"{type(self.scheduler).__name__}.select must answer a subflow index >= 0, None or "
+                             f"HoldUntil, got {choice!r}")
+        return choice
+
     def _assign(self, sub: MptcpSubflow) -> None:
         dsn = self.next_dsn
         k = sub.app_tail
-        self.maps[sub.index].append(dsn)
+        m = self.maps[sub.index]
+        m.append(dsn)
         sub.app_tail = k + 1
         self.next_dsn = dsn + 1
         if dsn == self._short_dsn:
@@ -165,10 +266,8 @@ class MptcpConnection:
         self.scheduler.on_sent(self, sub.index, dsn, self.now)
 
     def dsn_of(self, i: int, k: int):
-        """The DSN subflow ``i``'s segment ``k`` carries (``None`` if forgotten)."""
-        j = k - self.pruned[i]
-        m = self.maps[i]
-        return m[j] if 0 <= j < len(m) else None
+        """The DSN subflow ``i``'s segment ``k`` carries (``None`` if not mapped, or forgotten)."""
+        return self.maps[i].get(k)
 
     def _hold(self, t: int) -> None:
         if self.held_until is None or t < self.held_until:
@@ -193,43 +292,40 @@ class MptcpConnection:
             return  # (the common answer to an ACK while the data-level window is full)
         subs = self.subflows
         seg = self.seg
-        select = self.scheduler.select
-        on_sent = self.scheduler.on_sent
         maps = self.maps
         short_dsn = self._short_dsn
-        choice = -1
+        ask = True
+        choice = _NO_SUBFLOW
         while True:
             nxt = self.next_dsn
             if nxt >= cap:
                 return
-            if choice == -1:
-                choice = select(self, now)
-            if choice is None:
-                return
-            if choice.__class__ is HoldUntil:
-                self._hold(choice.time_ns)
-                return
+            if ask:
+                choice = self._select(now)
+            if choice < 0:
+                return  # no subflow now (or held: the wake-up is scheduled)
             sub = subs[choice]
             tail = sub.app_tail
             if tail > sub.high or (tail - sub.una + 1) * seg > sub.buf_bytes:
                 return
             # self._assign(sub), inlined (once per segment)
-            maps[choice].append(nxt)
+            m = maps[choice]
+            m.append(nxt)
             sub.app_tail = tail + 1
             self.next_dsn = nxt + 1
             if nxt == short_dsn:
                 sub.n_segs = tail + 1
                 sub.last_len = self.last_len
                 sub.short = seg - self.last_len
-            on_sent(self, choice, nxt, now)
-            self._refusal = None
+            self.scheduler.on_sent(self, choice, nxt, now)
+            self._refused_dsn = -1
             # the subflow sends (its send_pending asks for more data through MptcpSubflow._app_fill); the
             # sender is compiled (cmtlab.compiled), so this call is cheaper than inlining its common case here
             sub.send_pending(now)
             # the subflow asked the scheduler for more and was refused: that answer stands
             # (sending only shrank this subflow's window), so it is not asked twice
-            r = self._refusal
-            choice = r[1] if r is not None and r[0] == self.next_dsn else -1
+            ask = self._refused_dsn != self.next_dsn
+            choice = self._refused
 
     def on_wake(self, now: int) -> None:
         if self.held_until is not None and now >= self.held_until:
@@ -237,10 +333,24 @@ class MptcpConnection:
             self.pump(now)
 
     # ------------------------------------------------------------------ receiver side
+    @property
+    def ooo_bytes_time(self) -> int:
+        """Integral of the out-of-order buffer's occupancy (byte * ns), up to the last change (or :meth:`_occupancy`)."""
+        return (self._occ_spill + self._occ_seg_ns) * self.seg
+
     def _occupancy(self, now: int) -> None:
-        n = len(self.ooo)
-        self.ooo_bytes_time += n * self.seg * (now - self._occ_t)
+        """Add the out-of-order buffer's occupancy since the last change to its integral."""
+        n = self.ooo.count
+        dt = now - self._occ_t
         self._occ_t = now
+        if n < _OCC_SPLIT and dt < _OCC_SPLIT:  # n * dt < 2**62
+            self._occ_seg_ns += n * dt
+            if self._occ_seg_ns < _OCC_SPLIT * _OCC_SPLIT:
+                return
+            self._occ_spill += self._occ_seg_ns
+            self._occ_seg_ns = 0
+        else:
+            self._occ_spill += cython.cast(object, n) * dt  # a Python integer product, exact
 
     def deliver(self, now: int, rcv: TcpReceiver, first: int, end: int) -> int:
         """The sink of subflow receiver ``rcv``: its segments ``[first, end)`` are in subflow order.
@@ -254,63 +364,31 @@ class MptcpConnection:
         m = self.maps[i]
         ooo = self.ooo
         old = nxt = self.rcv_dsn
-        n_before = len(ooo)
+        n_before = ooo.count
         ooo_added = False
         if n_before:
-            self.ooo_bytes_time += n_before * self.seg * (now - self._occ_t)
-            self._occ_t = now
-        # forget mappings neither end can need again (below the sender's SND.UNA and here)
-        base = self.pruned[i]
-        if first - base > 256:
-            hi = self.subflows[i].una
-            if hi > first:
-                hi = first
-            if hi - base > 256:
-                del m[:hi - base]
-                self.pruned[i] = base = hi
-        if end - first == 1:  # one segment (the common case), the loop below unrolled
-            dsn = m[first - base]
+            self._occupancy(now)
+        for k in range(first, end):  # (one segment, the common case, but for a hole just filled)
+            dsn = m.at(k)
             if dsn == nxt:  # next in data order (never in the out-of-order buffer)
-                self.per_sub_delivered[i] += 1
+                m.delivered += 1
                 nxt += 1
-                if n_before:
-                    while nxt in ooo:
-                        ooo.discard(nxt)
-                        nxt += 1
-            elif dsn < nxt or dsn in ooo:
+                if ooo.count:
+                    nxt = ooo.release_run(nxt)
+            elif dsn < nxt or ooo.contains(dsn):
                 self.duplicate_dsn += 1  # a re-injected copy already received
             else:
-                self.per_sub_delivered[i] += 1
-                if not n_before:
+                m.delivered += 1
+                if not n_before and not ooo.count:
                     self._occ_t = now
                 ooo.add(dsn)
                 self.ooo_events += 1
                 ooo_added = True
-        else:
-            for dsn in m[first - base:end - base]:
-                if dsn < nxt or dsn in ooo:
-                    self.duplicate_dsn += 1  # a re-injected copy already received
-                    continue
-                self.per_sub_delivered[i] += 1
-                if dsn == nxt:
-                    nxt += 1
-                    if ooo:
-                        while nxt in ooo:
-                            ooo.discard(nxt)
-                            nxt += 1
-                else:
-                    if not n_before and not ooo:
-                        self._occ_t = now
-                    ooo.add(dsn)
-                    self.ooo_events += 1
-                    ooo_added = True
         self.rcv_dsn = nxt
-        if ooo_added:
-            n_ooo = len(ooo)
-            if n_ooo > self.max_ooo:
-                self.max_ooo = n_ooo
-        if self.buffer_trace is not None and (n_before or ooo):
-            self.buffer_trace.append((now, len(ooo) * self.seg, nxt))
+        if ooo_added and ooo.count > self.max_ooo:
+            self.max_ooo = ooo.count
+        if self.buffer_trace is not None and (n_before or ooo.count):
+            self.buffer_trace.append((now, ooo.count * self.seg, nxt))
         if nxt >= self._dsn_cap:  # the transfer's last DSN (a duration-limited run has no cap)
             self.done = True
             self.done_time = now
@@ -321,7 +399,7 @@ class MptcpConnection:
             return _ACK  # dupack_mode "rfc": the usual ACK, nothing withheld
         if self._ns3_receiver:
             return self._ns3_answer(now, rcv, first, end, old, nxt)
-        if ooo and ooo_added and self._hold_code:
+        if ooo.count and ooo_added and self._hold_code:
             self.pending_ack.add(rcv.index)
             return self._hold_code
         if self.pending_ack and nxt > old:
@@ -347,7 +425,7 @@ class MptcpConnection:
         """
         if rcv.held_copy is not None:  # the D_SACK receiver (ProcessHeaderOptions, AlgoPR == D_SACK)
             answer = _ACK
-            if rcv.ack_cap is not None or self.maps[rcv.index][first - self.pruned[rcv.index]] >= nxt:
+            if rcv.ack_cap is not None or self.maps[rcv.index].at(first) >= nxt:
                 # ahead of the data sequence: stored, RxSeqNumber unchanged, answered at once with
                 # an ACK of RxSeqNumber carrying the D-SACK option (TxAckOpt)
                 if rcv.ack_cap is None:
@@ -358,9 +436,9 @@ class MptcpConnection:
             answer = OutOfOrderAck.DUPLICATE
         else:
             answer = _ACK
-            m, base = self.maps[rcv.index], self.pruned[rcv.index]
+            m = self.maps[rcv.index]
             for k in range(first, end):
-                if m[k - base] >= nxt:  # held for data-level order: the subflow ACK stops here
+                if m.at(k) >= nxt:  # held for data-level order: the subflow ACK stops here
                     rcv.ack_cap = k
                     if k == first:
                         # a segment with the timestamp option is always answered (TxAckOpt)
@@ -371,10 +449,10 @@ class MptcpConnection:
                 cap = r.ack_cap
                 if cap is None or j == rcv.index and answer is not _ACK:
                     continue
-                m, base = self.maps[j], self.pruned[j]
+                m = self.maps[j]
                 k = cap
                 top = r.rcv_nxt
-                while k < top and m[k - base] < nxt:
+                while k < top and m.at(k) < nxt:
                     k += 1
                 r.ack_cap = None if k >= top else k
                 for a in range(cap + 1, k + 1):  # one ACK per released segment
@@ -392,9 +470,10 @@ class MptcpConnection:
         out-of-order list (:class:`~cmtlab.sim.models.chihani.ModelDsackOption`)."""
         dsn = self.dsn_of(rcv.index, k)
         ooo = self.ooo
-        lo = min(ooo) if ooo else dsn
+        base = self.rcv_dsn
+        lo = ooo.lowest() if ooo.count else dsn
         hi = lo + 1
-        while hi in ooo:
+        while hi >= base and ooo.contains(hi):
             hi += 1
         ack = rcv.ack_cap if rcv.ack_cap is not None else rcv.rcv_nxt
         rcv.acks_sent += 1
@@ -402,4 +481,4 @@ class MptcpConnection:
         rcv.net_ack(now, ack, rcv.ts_recent, ModelDsackOption(dsn, (lo, hi)), MODEL_DSACK_OPTION_BLOCKS)
 
 
-__all__ = ["MptcpConnection", "DUPACK_MODES", "RETRANSMIT_POLICIES", "UNBOUNDED_SEGS", "WIRE_FORMATS"]
+__all__ = ["MptcpConnection", "DsnMap", "DataLevel", "DUPACK_MODES", "RETRANSMIT_POLICIES", "UNBOUNDED_SEGS", "WIRE_FORMATS"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ..mechanisms.schedulers import HoldUntil
 from ..tcp.sender import TcpSender
 
 
@@ -40,17 +39,15 @@ class MptcpSubflow(TcpSender):
             flight = (high - una - self.sacked_out - self.lost_out + self.retrans_out) * seg
         # unsent data beyond which the subflow holds enough to fill its window plus one segment
         unsent_max = (cwnd if cwnd < rwnd else rwnd) - flight + conn.prefetch_bytes
-        select = conn.scheduler.select
         index = self.index
         while True:
             tail = self.app_tail
             if tail > tail_max or (tail > high and (tail - high) * seg >= unsent_max):
                 return
-            choice = select(conn, conn.now)
-            if choice != index:
-                if choice.__class__ is HoldUntil:
-                    conn._hold(choice.time_ns)
-                conn._refusal = (nxt, choice)
+            choice = conn._select(conn.now)
+            if choice != index:  # refused (another subflow, none, or held): the connection's pump sees it
+                conn._refused_dsn = nxt
+                conn._refused = choice
                 return
             conn._assign(self)
             nxt = conn.next_dsn

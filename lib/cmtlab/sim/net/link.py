@@ -42,6 +42,8 @@ packet at the far end after it used the link, which is what :data:`DROPPED_LOSS`
 
 from __future__ import annotations
 
+import functools
+
 import math
 import random
 from array import array
@@ -66,11 +68,13 @@ def _round_half_away(x: Fraction) -> int:
     return int(x + Fraction(1, 2)) if x >= 0 else -int(-x + Fraction(1, 2))
 
 
+@functools.lru_cache(maxsize=4096)  # (exact rational arithmetic: a scenario asks for the same few values every run)
 def seconds_to_ns(seconds: float) -> int:
     """A duration in s → integer ns, as ns-3's ``Seconds(double)`` (exact × 1e9, round half away)."""
     return _round_half_away(Fraction(float(seconds)) * NS_PER_S)
 
 
+@functools.lru_cache(maxsize=4096)
 def transmission_ns(wire_bytes: int, rate_bps: float) -> int:
     """Serialisation time (ns) of ``wire_bytes`` at ``rate_bps``, as ns-3's ``CalculateBytesTxTime``."""
     return _round_half_away(Fraction(8 * int(wire_bytes) * NS_PER_S) / Fraction(float(rate_bps)))

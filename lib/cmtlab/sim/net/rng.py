@@ -17,6 +17,8 @@ seedable, platform-independent generator.
 
 from __future__ import annotations
 
+import functools
+
 M1 = 4294967087
 M2 = 4294944443
 _NORM = 2.328306549295727688e-10  # 1 / (M1 + 1)
@@ -53,7 +55,9 @@ def _pow2(a, k, m):
     return r
 
 
+@functools.lru_cache(maxsize=1024)
 def _matpow(a, e, m):
+    """``a ** e mod m`` (cached: a scenario's generators sit at the same few stream positions in every run)."""
     result = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
     k = 0
     while e:

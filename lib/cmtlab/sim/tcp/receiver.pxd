@@ -5,6 +5,7 @@ from ..engine.events cimport EventQueue
 from ..net.packet cimport Packet, PacketSink
 from .wire cimport AckOut
 from .segment_set cimport SegmentSet
+from .data_sink cimport DataSink
 
 cdef class TcpReceiver(PacketSink):
     cdef public long long n_segs, m_ack, delack_timeout, max_blocks, rcv_nxt, delack_count, high_tx_ack
@@ -17,11 +18,13 @@ cdef class TcpReceiver(PacketSink):
     cdef public LazyTimer delack_timer
     cdef public AckOut _net_ack
     cdef public EventQueue queue
-    cdef public object trace, _rd, sink, ack_cap, held_copy
+    cdef public DataSink _sink
+    cdef public object trace, _rd, ack_cap, held_copy
 
     cpdef receive(self, long long now, Packet packet)
 
-    @cython.locals(rcv_nxt=cython.longlong, filled=cython.bint, send_now=cython.bint, ooo=SegmentSet)
+    @cython.locals(rcv_nxt=cython.longlong, filled=cython.bint, send_now=cython.bint, ooo=SegmentSet,
+                   sink=DataSink)
     cpdef on_data(self, long long now, long long k, long long tsval, bint retx)
 
     @cython.locals(lst=list, first=cython.longlong, end=cython.longlong, merged=cython.bint,

@@ -34,6 +34,7 @@ from ..engine.timers import LazyTimer
 from ..net.link import seconds_to_ns
 from ..net.packet import PacketSink
 from .decisions import OutOfOrderAck
+from .data_sink import data_sink
 from .segment_set import SegmentSet
 from .wire import ack_out
 
@@ -46,7 +47,7 @@ class TcpReceiver(PacketSink):
                  "delack_timer", "completes_run", "high_tx_ack", "ts_recent", "ts_last",
                  "done", "done_time",
                  "segments_rx", "duplicates_rx", "spurious_rx", "ooo_rx", "max_ooo", "acks_sent",
-                 "delayed_acks", "timer_acks", "dsacks_sent", "_rd", "index", "sink", "rfc7323_echo", "ack_cap", "echo_arrival",
+                 "delayed_acks", "timer_acks", "dsacks_sent", "_rd", "index", "_sink", "rfc7323_echo", "ack_cap", "echo_arrival",
                  "held_copy")
 
     def __init__(self, *, n_segs: int, m_ack: int, options, net_ack, queue, trace=None, reorder=None,
@@ -80,12 +81,6 @@ class TcpReceiver(PacketSink):
         self.segments_rx = self.duplicates_rx = self.spurious_rx = self.ooo_rx = self.max_ooo = 0
         self.acks_sent = self.delayed_acks = self.timer_acks = self.dsacks_sent = 0
         self.index = 0  # subflow number (tags this receiver's timer events)
-        #: ``None``: the receiver is the application (done when ``n_segs`` are in order);
-        #: else ``sink(now, receiver, first, end)`` takes segments ``[first, end)`` each time
-        #: ``rcv_nxt`` reaches ``n_segs`` or more (an MPTCP subflow receiver has ``n_segs = 0``)
-        #: and may set ``receiver.done`` to end the run; it returns an
-        #: :class:`~cmtlab.sim.tcp.decisions.OutOfOrderAck` (anything but ``ACK`` replaces this
-        #: segment's ACK).
         self.sink = None
         #: The receiver is the run's application: the run ends when it holds every segment.
         self.completes_run = True
@@ -110,6 +105,22 @@ class TcpReceiver(PacketSink):
     @net_ack.setter
     def net_ack(self, value) -> None:
         self._net_ack = ack_out(value)
+
+    @property
+    def sink(self):
+        """``None``: the receiver is the application (done when ``n_segs`` are in order); else a
+        :class:`~cmtlab.sim.tcp.data_sink.DataSink` whose ``deliver(now, receiver, first, end)``
+        takes segments ``[first, end)`` each time ``rcv_nxt`` reaches ``n_segs`` or more (an MPTCP
+        subflow receiver has ``n_segs = 0``) and answers an
+        :class:`~cmtlab.sim.tcp.decisions.OutOfOrderAck` (anything but ``ACK`` replaces this
+        segment's ACK); it may set ``receiver.done`` to end the run.  A function
+        ``(now, receiver, first, end)`` assigned here is wrapped in a
+        :class:`~cmtlab.sim.tcp.data_sink.DataSinkCall`."""
+        return self._sink
+
+    @sink.setter
+    def sink(self, value) -> None:
+        self._sink = data_sink(value)
 
     def receive(self, now: int, packet) -> None:
         """A data packet arrived (the end of its path, :class:`~cmtlab.sim.net.packet.PacketSink`)."""
@@ -156,9 +167,7 @@ class TcpReceiver(PacketSink):
             rcv_nxt += 1
             ooo = self.ooo
             if ooo.count:
-                while ooo.contains(rcv_nxt):
-                    ooo.discard(rcv_nxt)
-                    rcv_nxt += 1
+                rcv_nxt = ooo.release_run(rcv_nxt)
                 if self.sack_list:
                     self.sack_list = [b for b in self.sack_list if b[1] > rcv_nxt]
             filled = rcv_nxt - k > 1
@@ -166,14 +175,14 @@ class TcpReceiver(PacketSink):
             if self.trace is not None:
                 self.trace.goodput(now, rcv_nxt)
             if rcv_nxt >= self.n_segs:
-                sink = self.sink
+                sink = self._sink
                 if sink is None:
                     self.done = True
                     self.done_time = now
                     if self.completes_run:
                         self.queue.complete()  # ends the run here
                     return
-                hold = sink(now, self, k, rcv_nxt)
+                hold = sink.deliver(now, self, k, rcv_nxt)
                 if self.done:
                     return
                 if hold:

@@ -59,6 +59,30 @@ class SegmentSet:
         if k == self.hi:
             self.hi = k - 1
 
+    def release_run(self, k: int) -> int:
+        """Remove the run of consecutive members starting at ``k``; the first number after it (not a member).
+
+        A receiver's cumulative point passing what it held: ``rcv_nxt = ooo.release_run(rcv_nxt)``.
+        """
+        flags = self.flags
+        mask = self.mask
+        while self.count and self.lo <= k <= self.hi and flags[k & mask]:
+            flags[k & mask] = 0
+            self.count -= 1
+            k += 1
+            self.lo = k
+        return k
+
+    def lowest(self) -> int:
+        """The lowest member (-1 if the set is empty)."""
+        if not self.count:
+            return -1
+        k = self.lo
+        while not self.flags[k & self.mask]:
+            k += 1
+        self.lo = k
+        return k
+
     def _grow(self, span: int) -> None:
         """Double the ring until it holds ``span`` consecutive numbers, keeping the members."""
         members = [k for k in range(self.lo, self.hi + 1) if self.flags[k & self.mask]]

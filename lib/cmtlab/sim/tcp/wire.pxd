@@ -1,6 +1,7 @@
 # C types for wire.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
 cimport cython
 from ..net.packet cimport PacketPath, data_packet, ack_packet
+from .data_sink cimport DataSink
 
 cdef class SegmentOut:
     cpdef send(self, long long now, long long k, long long nbytes, bint retx)
@@ -26,7 +27,8 @@ cdef class AckCall(AckOut):
 cdef class AckSend(AckOut):
     cdef public PacketPath path
     cdef public tuple ack_bytes
-    cdef public object connection, acks_trace
+    cdef public DataSink data_level
+    cdef public object acks_trace
     cdef public long long flow
 
     @cython.locals(wire=cython.longlong, arr=cython.longlong, data_ack=cython.longlong)

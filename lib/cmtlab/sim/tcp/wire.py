@@ -20,6 +20,7 @@ the function it stands for.
 from __future__ import annotations
 
 from ..net.packet import ack_packet, data_packet
+from .data_sink import DataSink
 
 
 class SegmentOut:
@@ -146,29 +147,32 @@ class AckSend(AckOut):
         A :class:`~cmtlab.sim.net.packet.PacketPath` ending at the sender (or its connection's ACK arrival).
     ack_bytes
         Wire size of an ACK with 0, 1, 2, 3 and 4 or more SACK blocks.
-    connection
-        ``None`` (the ACK's ``data_ack`` is 0), or an MPTCP connection: its DATA_ACK
-        (``connection.rcv_dsn`` when the ACK leaves) rides along as the ACK's ``data_ack``.
+    data_level
+        ``None`` (the ACK's ``data_ack`` is 0), or the :class:`~cmtlab.sim.tcp.data_sink.DataSink`
+        above the receiver (an MPTCP connection's data level): its DATA_ACK
+        (``data_level.data_ack()`` when the ACK leaves) rides along as the ACK's ``data_ack``.
     acks_trace
         ``None`` or a list receiving ``(now, flow, ack, nblocks, wire_bytes, arrival)`` per ACK.
     """
 
-    __slots__ = ("path", "ack_bytes", "connection", "acks_trace", "flow")
+    __slots__ = ("path", "ack_bytes", "data_level", "acks_trace", "flow")
 
-    def __init__(self, path, ack_bytes, *, connection=None, acks_trace=None, flow: int = 0):
+    def __init__(self, path, ack_bytes, *, data_level=None, acks_trace=None, flow: int = 0):
         ack_bytes = tuple(int(b) for b in ack_bytes)
         if len(ack_bytes) != 5:
             raise ValueError(f"ack_bytes must give 5 sizes (0..4 SACK blocks), got {len(ack_bytes)}")
         self.path = path
         self.ack_bytes = ack_bytes
-        self.connection = connection
+        if data_level is not None and not isinstance(data_level, DataSink):
+            raise TypeError(f"data_level must be a DataSink or None, got {data_level!r}")
+        self.data_level = data_level
         self.acks_trace = acks_trace
         self.flow = flow
 
     def send(self, now: int, ack: int, echo: int, sack, nblocks: int) -> None:
         """Put an ACK (cumulative ``ack``, TSecr ``echo``, SACK blocks ``sack``) on the wire at ``now``."""
         wire = self.ack_bytes[nblocks if nblocks < 5 else 4]
-        data_ack = 0 if self.connection is None else self.connection.rcv_dsn
+        data_ack = 0 if self.data_level is None else self.data_level.data_ack()
         arr = self.path.send(now, ack_packet(self.path, wire, ack, echo, sack, data_ack))
         if self.acks_trace is not None:
             self.acks_trace.append((now, self.flow, ack, nblocks, wire, arr))

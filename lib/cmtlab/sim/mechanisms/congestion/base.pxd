@@ -7,7 +7,6 @@
 from ...tcp.base cimport SenderBase
 
 cdef class CongestionControl:
-    cdef dict __dict__  # attributes of its own, as any Python object (subclasses, tests, notes)
 
     cpdef init(self, SenderBase sub)
     cpdef increase_window(self, SenderBase sub, long long segments_acked)

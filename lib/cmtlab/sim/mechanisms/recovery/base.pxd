@@ -6,7 +6,6 @@
 from ...tcp.base cimport SenderBase
 
 cdef class RecoveryAlgorithm:
-    cdef dict __dict__  # attributes of its own, as any Python object (subclasses, tests, notes)
 
     cpdef enter(self, SenderBase sub, long long dupacks, long long unacked_bytes, long long delivered_bytes,
                 decision=*)

@@ -28,11 +28,26 @@ connection; never write it):
 ``conn.make_rng(stream)``
     a seeded ``random.Random``-like generator, independent per ``stream`` number, for
     probabilistic schedulers (repeatable for a scenario's seed).
+
+The attributes are declared by :class:`SchedulerView`, the base class of the simulator's
+connection: compiled, a compiled scheduler reads them as C fields (:func:`_subflows`).  Any
+object with them works alike (tests use stubs).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+import cython
+
+from ...tcp.scoreboard import Scoreboard
+
+
+class SchedulerView:
+    """The attributes of an MPTCP connection a connection scheduler reads (the contract above), declared
+    once: the base class of :class:`~cmtlab.sim.mptcp.MptcpConnection`, which sets them (no methods)."""
+
+    __slots__ = ("subflows", "n_dsn", "next_dsn", "data_ack_seen", "rcvbuf_segs", "seg")
 
 
 @dataclass(frozen=True)
@@ -71,9 +86,19 @@ class ConnectionScheduler:
         """DSN ``dsn`` was handed to subflow ``subflow``."""
 
 
+def _subflows(conn) -> list:
+    """``conn.subflows`` (compiled: read in C from a :class:`SchedulerView`)."""
+    if cython.compiled and isinstance(conn, SchedulerView):
+        return cython.cast(SchedulerView, conn).subflows
+    return conn.subflows
+
+
 def _has_room(sub) -> bool:
     """A new segment can go out on ``sub`` now: ``available_window() >= seg`` (bytes)."""
+    if cython.compiled and isinstance(sub, Scoreboard):  # a simulator's sender: C calls, no attribute lookups
+        s = cython.cast(Scoreboard, sub)
+        return s.available_window() >= s.seg
     return sub.available_window() >= sub.seg
 
 
-__all__ = ["HoldUntil", "ConnectionScheduler"]
+__all__ = ["HoldUntil", "ConnectionScheduler", "SchedulerView"]

@@ -1,12 +1,12 @@
 # C types for round_robin.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
 # Called for every data segment: the turn and the loop over the subflows as C integers.
 cimport cython
-from .base cimport ConnectionScheduler
+from .base cimport ConnectionScheduler, _has_room, _subflows
 
 cdef class RoundRobinConnectionScheduler(ConnectionScheduler):
     cdef public Py_ssize_t _next
 
     @cython.locals(subs=list, n=cython.Py_ssize_t, i=cython.Py_ssize_t, _=cython.Py_ssize_t)
-    cpdef select(self, conn, now_ns)
+    cpdef select(self, conn, long long now_ns)
 
-    cpdef on_sent(self, conn, subflow, dsn, now_ns)
+    cpdef on_sent(self, conn, Py_ssize_t subflow, long long dsn, long long now_ns)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...registry import register
-from .base import ConnectionScheduler
+from .base import ConnectionScheduler, _has_room, _subflows
 
 
 class RoundRobinConnectionScheduler(ConnectionScheduler):
@@ -23,12 +23,11 @@ class RoundRobinConnectionScheduler(ConnectionScheduler):
         self._next = 0
 
     def select(self, conn, now_ns: int):
-        subs = conn.subflows
+        subs = _subflows(conn)
         n = len(subs)
         i = self._next
         for _ in range(n):
-            s = subs[i]
-            if s.available_window() >= s.seg:  # _has_room, inlined (called for every segment)
+            if _has_room(subs[i]):
                 return i
             i += 1
             if i == n:
@@ -36,7 +35,7 @@ class RoundRobinConnectionScheduler(ConnectionScheduler):
         return None
 
     def on_sent(self, conn, subflow: int, dsn: int, now_ns: int) -> None:
-        self._next = (subflow + 1) % len(conn.subflows)
+        self._next = (subflow + 1) % len(_subflows(conn))
 
 
 register("scheduler", "round_robin")(RoundRobinConnectionScheduler)  # compiled (round_robin.pxd): no decorator
