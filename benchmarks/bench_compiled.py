@@ -10,7 +10,7 @@ one run alone.  Workloads: Song's striped topology (links I-IV, 4 MB) under the 
 of 20 MB (three subflows, LIA, round robin) and one 50-s Alheid run (Fig. 5, PR-R, PDR 0.5 %, 10 m).
 Each result is digested (counters and the ``extra`` dict): the two variants must agree exactly.
 
-Goal (issue 23's): the simulator 5x faster than its pure-Python form on the Alheid and Arabi
+Goal: the simulator 5x faster than its pure-Python form on the Alheid and Arabi
 workloads.  A missed goal is printed (MISSED), not fatal.  Without built copies (no C compiler)
 it prints "not measured".
 

@@ -1,6 +1,6 @@
 """Benchmark: the unchanged pure-Python simulator under PyPy against CPython, measured in the same run.
 
-Issue 23's JIT route: ``cmtlab.sim`` as it is (mechanisms stay plain Python classes) run by
+The JIT route: ``cmtlab.sim`` as it is (mechanisms stay plain Python classes) run by
 PyPy's tracing JIT instead of CPython.  Measured, not integrated (PyPy was slower than CPython 3.11
 on the Alheid point; see the simulator page, "Why the core is still pure Python").  This script
 re-measures it; it is not part of ``make bench``.

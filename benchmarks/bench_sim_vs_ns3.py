@@ -18,11 +18,13 @@ Three parts, all in one process so that every ratio compares runs made under the
 
 Part 1:
 
-Goal: cmtlab simulates >= 7x more data segments per wall-clock second than ns-3 on the same
-scenarios, under every option preset.  Scenarios: Song et al.'s Fig. 5 topology over the field links I-II, I-IV and I-VIII
-(sec. 5.3 bandwidths; round-trip delays 50-250 ms), Table 2 TCP parameters, ACKs striped
-round-robin, a 4 MB transfer, under plain NewReno ("rfc-newreno") and ns-3 as of early 2018
-("ns3-2018").  Both simulators run the same scenario objects (the runs are identical: same
+Goals: cmtlab simulates >= 7x more data segments per wall-clock second than ns-3 on the same
+scenarios under every option preset, and >= 30x (fast enough to simulate every seed of every
+paper's point live).  Scenarios: Song et
+al.'s Fig. 5 topology over the field links I-II, I-IV and I-VIII (sec. 5.3 bandwidths; round-trip
+delays 50-250 ms), Table 2 TCP parameters, ACKs striped round-robin, a 4 MB transfer, under every
+option preset of :data:`cmtlab.scenario.PRESETS` (plain NewReno "rfc-newreno", ns-3.44's defaults
+"ns3-3.44-defaults" with PRR, ns-3 as of early 2018 "ns3-2018").  Both simulators run the same scenario objects (the runs are identical: same
 segments sent); each rate is the best of ``--repeat`` runs, traces off, the two simulators
 alternating run by run (so that load from other processes hits both alike).  ns-3's import and the
 compilation of its C++ glue are paid once per process and excluded.
@@ -40,9 +42,10 @@ import time
 import numpy as np
 
 from cmtlab import compiled, ns3, sim
-from cmtlab.scenario import striped_scenario
+from cmtlab.scenario import PRESETS, striped_scenario
 
-TARGET_RATIO = 7.0
+#: cmtlab / ns-3 on every option preset: the simulator's goal and the paper-scale-statistics goal.
+GOALS = (7.0, 30.0)
 FIELD_BPS = [35.9e6, 18.4e6, 33.3e6, 14.7e6, 14.8e6, 4.4e6, 22.5e6, 12.5e6]  # Song sec. 5.3, links I-VIII
 
 
@@ -50,7 +53,7 @@ def scenarios(megabytes: float) -> dict:
     out = {}
     for n in (2, 4, 8):
         rtt = list(np.linspace(0.050, 0.250, n))
-        for preset in ("rfc-newreno", "ns3-2018"):
+        for preset in PRESETS:
             out[f"{n} links, {preset}"] = striped_scenario(FIELD_BPS[:n], rtt, transfer_bytes=int(megabytes * 1e6),
                                                            options=preset)
     return out
@@ -108,9 +111,13 @@ def vs_ns3(megabytes: float, repeat: int) -> dict:
     # (other processes on a shared machine lengthen wall-clock times, not CPU times)
     for preset, (tot_c, tot_n, cpu_c, cpu_n) in per_preset.items():
         ratios[preset] = ratio = tot_c / tot_n
-        print(f"  cmtlab / ns-3 under {preset:14s} = {ratio:.2f}x  (goal >= {TARGET_RATIO:g}x: "
-              f"{'met' if ratio >= TARGET_RATIO else 'MISSED'})  [per CPU second: {cpu_c / cpu_n:.2f}x]")
+        print(f"  cmtlab / ns-3 under {preset:17s} = {ratio:.2f}x  ({_goals(ratio)})  "
+              f"[per CPU second: {cpu_c / cpu_n:.2f}x]")
     return ratios
+
+
+def _goals(ratio: float) -> str:
+    return "; ".join(f"goal >= {g:g}x: {'met' if ratio >= g else 'MISSED'}" for g in GOALS)
 
 
 def vs_papers_sim(repeat: int) -> float | None:
@@ -214,9 +221,8 @@ def main() -> int:
     papers_ratio = vs_papers_sim(args.repeat)
     alheid_point(args.alheid_seeds, args.repeat, papers_ratio)
     worst = min(ratios.values())
-    print(f"summary: cmtlab / ns-3 >= {worst:.2f}x on every option preset (goal >= {TARGET_RATIO:g}x: "
-          f"{'met' if worst >= TARGET_RATIO else 'MISSED'}; the goal for simulating every seed live, >= 30x: "
-          f"{'met' if worst >= 30 else 'MISSED'})")
+    print(f"summary: cmtlab / ns-3 >= {worst:.2f}x on every option preset ({', '.join(sorted(ratios))}): "
+          f"{_goals(worst)}")
     return 0
 
 

@@ -644,27 +644,37 @@ def decision_profile(run: OsiaRun) -> dict:
     ``dupack_events`` and ``goodput_bps``.
     """
     from ..sim import multipath
-    from ..sim.mechanisms.schedulers import HoldUntil
+    from ..sim.mechanisms.schedulers import ConnectionScheduler, HoldUntil
 
     sim = multipath.MptcpSimulation(scenario(run))
     conn = sim.conn
-    sched = conn.scheduler
-    inner = sched.select
+    inner = conn.scheduler
     counts = {"decisions": 0, "free_choices": 0, "waits": 0, "holds": 0}
 
-    def select(c, now_ns):
-        ans = inner(c, now_ns)
-        if ans is None:
-            counts["waits"] += 1
-        elif isinstance(ans, HoldUntil):
-            counts["holds"] += 1
-        else:
-            counts["decisions"] += 1
-            room = sum(1 for s in c.subflows if s.available_window() >= s.seg)
-            counts["free_choices"] += room >= 2
-        return ans
+    class Counted(ConnectionScheduler):
+        """``inner``'s answers, counted (the connection calls it as it calls ``inner``)."""
 
-    sched.select = select          # this instance only (the engine reads conn.scheduler.select per pump)
+        prefetch_segments = inner.prefetch_segments
+
+        def init(self, c) -> None:
+            inner.init(c)
+
+        def select(self, c, now_ns):
+            ans = inner.select(c, now_ns)
+            if ans is None:
+                counts["waits"] += 1
+            elif isinstance(ans, HoldUntil):
+                counts["holds"] += 1
+            else:
+                counts["decisions"] += 1
+                room = sum(1 for s in c.subflows if s.available_window() >= s.seg)
+                counts["free_choices"] += room >= 2
+            return ans
+
+        def on_sent(self, c, subflow: int, dsn: int, now_ns: int) -> None:
+            inner.on_sent(c, subflow, dsn, now_ns)
+
+    conn.scheduler = Counted()     # this run only
     result = sim.run()
     row = result_row(result, run, sim.access)
     counts["free_share"] = counts["free_choices"] / counts["decisions"] if counts["decisions"] else float("nan")
