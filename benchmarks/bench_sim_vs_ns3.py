@@ -180,7 +180,7 @@ def wifi_ratio(repeat: int, transfer_bytes: int = 8_000_000) -> float:
             else:
                 tn = min(tn, wall)
     print(f"  like for like: one {transfer_bytes / 1e6:g} MB TCP transfer over one 802.11g link at 10 m: "
-          f"cmtlab {tc:.2f} s, ns-3 {tn:.2f} s -> cmtlab {tn / tc:.1f}x ns-3")
+          f"cmtlab {tc * 1e3:.1f} ms, ns-3 {tn * 1e3:.0f} ms -> cmtlab {tn / tc:.1f}x ns-3")
     return tn / tc
 
 
