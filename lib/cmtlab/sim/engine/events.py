@@ -80,6 +80,12 @@ def _before(t1: int, o1: int, s1: int, t2: int, o2: int, s2: int) -> bool:
 class EventQueue:
     """Pending events of one run, and the clock state a handler may read.
 
+    The heap: as Python, :mod:`heapq` over ``(time_ns, order_ns, serial, event)`` tuples
+    (``_heap``).  Compiled, a binary heap of the keys in three arrays of 64-bit integers
+    (``_ht``, ``_ho``, ``_hs``) with, per position, the slot of its event in ``_slots`` (``_hx``):
+    sifting moves integers only, and ``_free`` holds the unused slots.  Both take the events in
+    the same order, as the keys are unique.
+
     Attributes
     ----------
     order_ns
@@ -94,11 +100,6 @@ class EventQueue:
         Packets that reached their sink, for the next packets to reuse
         (:func:`cmtlab.sim.net.packet.data_packet`).
 
-    The heap: as Python, :mod:`heapq` over ``(time_ns, order_ns, serial, event)`` tuples
-    (``_heap``).  Compiled, a binary heap of the keys in three arrays of 64-bit integers
-    (``_ht``, ``_ho``, ``_hs``) with, per position, the slot of its event in ``_slots`` (``_hx``):
-    sifting moves integers only, and ``_free`` holds the unused slots.  It takes events in the
-    same order: the keys are unique.
     """
 
     __slots__ = ("_heap", "_seq", "order_ns", "done", "count", "spare_packets",
