@@ -123,7 +123,7 @@ papers-sim-if-compiler: $(STAMP)
 papers-sim-data: papers-sim ## re-run the papers' simulator and rewrite its recorded results (data/papers-sim/)
 	time $(NOBARS) $(BIN)/python -m cmtlab.papers_sim record
 
-alheid-records: $(STAMP) ## re-simulate the recorded 30-seed runs of Alheid Figs. 4-5 and Table I (data/alheid/; about an hour on 2 cores)
+alheid-records: $(STAMP) ## re-simulate the recorded 30-seed runs of Alheid Figs. 4-5 and Table I (data/alheid/; about 5 minutes on 2 cores)
 	time $(NOBARS) $(BIN)/python -m cmtlab.alheid.records
 
 lint: $(STAMP) ## ruff (ruff.toml: undefined names, unused imports/variables, syntax) over lib, tests, benchmarks, notebooks

@@ -6,7 +6,7 @@ same runs in ``data/alheid/`` — only after the live runs equal their recorded 
 column (:func:`cmtlab.sweep.recorded.run_with_records`); a simulator change that moves any of
 these runs stops the build with the command that re-records them::
 
-    make alheid-records            # = python -m cmtlab.alheid.records (about an hour on two cores)
+    make alheid-records            # = python -m cmtlab.alheid.records (about 5 minutes on two cores)
 
 A record holds exactly the cases of the chapters' full profile (:func:`cases`); a case a reader
 changes by papermill is not in it and is simulated.  Table I's base runs are recorded the same way
