@@ -644,7 +644,7 @@ def decision_profile(run: OsiaRun) -> dict:
     ``dupack_events`` and ``goodput_bps``.
     """
     from ..sim import multipath
-    from ..sim.mechanisms.schedulers import ConnectionScheduler, HoldUntil
+    from ..sim.mechanisms.schedulers import ConnectionScheduler, HoldUntil, _has_room
 
     sim = multipath.MptcpSimulation(scenario(run))
     conn = sim.conn
@@ -667,7 +667,7 @@ def decision_profile(run: OsiaRun) -> dict:
                 counts["holds"] += 1
             else:
                 counts["decisions"] += 1
-                room = sum(1 for s in c.subflows if s.available_window() >= s.seg)
+                room = sum(1 for s in c.subflows if _has_room(s))
                 counts["free_choices"] += room >= 2
             return ans
 

@@ -52,9 +52,8 @@ from ..models.chihani import MODEL_DSACK_OPTION_BLOCKS, RECEIVER_OUT_OF_ORDER_AC
 from ..tcp.receiver import TcpReceiver
 from ..tcp.decisions import OutOfOrderAck
 from ..mechanisms.schedulers.base import ConnectionScheduler, HoldUntil, SchedulerView
-from ..tcp.scoreboard import _pow2_at_least
 from ..tcp.data_sink import DataSink
-from ..tcp.segment_set import SegmentSet
+from ..tcp.segment_set import SegmentSet, _pow2_at_least
 from .subflow import MptcpSubflow
 
 _ACK = OutOfOrderAck.ACK  # a subflow receiver's usual ACK (the common answer of deliver)

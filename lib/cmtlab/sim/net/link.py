@@ -43,7 +43,6 @@ packet at the far end after it used the link, which is what :data:`DROPPED_LOSS`
 from __future__ import annotations
 
 import functools
-
 import math
 import random
 from array import array

@@ -22,13 +22,6 @@ from .flags import HIST_RETX, LOST, RETRANS, SACKED
 from .rto import RttEstimator
 
 
-def _pow2_at_least(n: int) -> int:
-    p = 1
-    while p < n:
-        p <<= 1
-    return p
-
-
 class Scoreboard(RttEstimator):
     """Scoreboard operations of a :class:`~cmtlab.sim.tcp.sender.TcpSender` (see the module docstring)."""
 

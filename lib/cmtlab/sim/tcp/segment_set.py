@@ -10,6 +10,14 @@ Every operation is O(1) but that growth (O(span)).
 from __future__ import annotations
 
 
+def _pow2_at_least(n: int) -> int:
+    """The smallest power of two >= ``n`` (the size of a ring indexed by ``k & mask``)."""
+    p = 1
+    while p < n:
+        p <<= 1
+    return p
+
+
 class SegmentSet:
     """A set of non-negative integers (segment numbers) kept as a ring of flags (see the module docstring).
 
@@ -19,9 +27,7 @@ class SegmentSet:
     __slots__ = ("flags", "mask", "lo", "hi", "count")
 
     def __init__(self, capacity: int = 64):
-        cap = 1
-        while cap < capacity:
-            cap <<= 1
+        cap = _pow2_at_least(capacity)
         self.flags = bytearray(cap)
         self.mask = cap - 1
         self.lo = 0  # every member is in [lo, hi] (meaningless while count == 0)
@@ -86,9 +92,7 @@ class SegmentSet:
     def _grow(self, span: int) -> None:
         """Double the ring until it holds ``span`` consecutive numbers, keeping the members."""
         members = [k for k in range(self.lo, self.hi + 1) if self.flags[k & self.mask]]
-        cap = self.mask + 1
-        while cap < span:
-            cap <<= 1
+        cap = _pow2_at_least(span)
         self.flags = bytearray(cap)
         self.mask = cap - 1
         for k in members:

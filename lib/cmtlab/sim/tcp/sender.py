@@ -100,7 +100,7 @@ from ..engine.timers import LazyTimer
 from ..net.link import NS_PER_S, seconds_to_ns
 from .decisions import AckDecision, FastRetransmitDecision, LossDecision, TimeoutDecision
 from .flags import HIST_RETX, LOST, RETRANS, SACKED
-from .scoreboard import _pow2_at_least
+from .segment_set import _pow2_at_least
 from .state import DISORDER, LOSS, OPEN, RECOVERY
 from .undo import UndoApi
 
