@@ -316,6 +316,35 @@ def _as_loss(value, n: int) -> tuple[LossModel, ...]:
     return losses
 
 
+
+def data_packet_bytes(segment_bytes: int, options, *, tunnel: bool = False) -> int:
+    """Bytes of a data segment of ``segment_bytes`` on the wire: payload + TCP/IP (+ timestamps,
+    as ``options`` says) + PPP, + the tunnel's IP/UDP header with ``tunnel``."""
+    size = segment_bytes + IPV4_HEADER_BYTES + TCP_HEADER_BYTES + PPP_HEADER_BYTES
+    if options.timestamps:
+        size += TIMESTAMP_OPTION_BYTES
+    if tunnel:
+        size += IPV4_HEADER_BYTES + UDP_HEADER_BYTES
+    return size
+
+
+def ack_packet_bytes(options, sack_blocks: int = 0, *, tunnel: bool = False) -> int:
+    """Bytes of a pure ACK on the wire.
+
+    TCP options are padded *together* to a multiple of 4 bytes, as ns-3's ``TcpHeader``
+    serialises them: timestamps (10 bytes) and a SACK option (2 + 8 per block) take
+    ``12 + 8 k`` bytes together; a SACK option alone ``2 + 8 k`` padded to 4; timestamps
+    alone 12.
+    """
+    size = IPV4_HEADER_BYTES + TCP_HEADER_BYTES + PPP_HEADER_BYTES
+    opts = 10 if options.timestamps else 0
+    if sack_blocks:
+        opts += 2 + 8 * sack_blocks
+    size += 4 * ((opts + 3) // 4)
+    if tunnel:
+        size += IPV4_HEADER_BYTES + UDP_HEADER_BYTES
+    return size
+
 @dataclass(frozen=True)
 class StripedScenario:
     """One bulk transfer over ``n`` links (Song Fig. 5 when ``tunnel=True``).
@@ -371,29 +400,11 @@ class StripedScenario:
 
     def data_packet_bytes(self) -> int:
         """Bytes of one full data segment on the wire (payload + TCP/IP (+ timestamps) + tunnel + PPP)."""
-        size = self.segment_bytes + IPV4_HEADER_BYTES + TCP_HEADER_BYTES + PPP_HEADER_BYTES
-        if self.options.timestamps:
-            size += TIMESTAMP_OPTION_BYTES
-        if self.tunnel:
-            size += IPV4_HEADER_BYTES + UDP_HEADER_BYTES
-        return size
+        return data_packet_bytes(self.segment_bytes, self.options, tunnel=self.tunnel)
 
     def ack_packet_bytes(self, sack_blocks: int = 0) -> int:
-        """Bytes of a pure ACK on the wire.
-
-        TCP options are padded *together* to a multiple of 4 bytes, as ns-3's ``TcpHeader``
-        serialises them: timestamps (10 bytes) and a SACK option (2 + 8 per block) take
-        ``12 + 8 k`` bytes together; a SACK option alone ``2 + 8 k`` padded to 4; timestamps
-        alone 12.
-        """
-        size = IPV4_HEADER_BYTES + TCP_HEADER_BYTES + PPP_HEADER_BYTES
-        opts = 10 if self.options.timestamps else 0
-        if sack_blocks:
-            opts += 2 + 8 * sack_blocks
-        size += 4 * ((opts + 3) // 4)
-        if self.tunnel:
-            size += IPV4_HEADER_BYTES + UDP_HEADER_BYTES
-        return size
+        """Bytes of a pure ACK on the wire (:func:`ack_packet_bytes`)."""
+        return ack_packet_bytes(self.options, sack_blocks, tunnel=self.tunnel)
 
     def to_dict(self) -> dict:
         """Plain, JSON-serialisable description (the sweep cache keys on it)."""

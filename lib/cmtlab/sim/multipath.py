@@ -31,8 +31,9 @@ import numpy as np
 import pandas as pd
 
 from .._validate import as_float_array, check_choice, check_int, check_positive
-from ..scenario import (MAX_SEGMENTS, PRESETS, TcpOptions, TransferResult, _as_loss, _options_dict, check_min_rate,
-                        check_work, options_preset, real_array, round_trip_keywords, round_trips, striped_scenario)
+from ..scenario import (MAX_SEGMENTS, PRESETS, TcpOptions, TransferResult, _as_loss, _options_dict, ack_packet_bytes,
+                        check_min_rate, check_work, data_packet_bytes, options_preset, real_array, round_trip_keywords,
+                        round_trips, striped_scenario)
 from . import registry
 from .engine import EventQueue, handshake, run_events
 from .net.link import NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
@@ -274,11 +275,36 @@ def _as_links(links, n: int) -> tuple:
     return tuple(out)
 
 
+class _RowsFrame:
+    """A result's table given as a DataFrame or as its rows (a list of dicts): read, it is a
+    DataFrame, built from the rows on first reading (a run that no one reads the table of does
+    not pay pandas' cost, about 0.15 ms)."""
+
+    def __set_name__(self, owner, name):
+        self.slot = "_" + name
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return None  # the field's default: an empty table
+        value = obj.__dict__[self.slot]
+        if not isinstance(value, pd.DataFrame):
+            value = pd.DataFrame(value if value is not None else [])
+            obj.__dict__[self.slot] = value
+        return value
+
+    def __set__(self, obj, value):
+        if value is self:  # the dataclass default (field(default=...) hands over the descriptor itself)
+            value = None
+        if value is not None and not isinstance(value, (pd.DataFrame, list)):
+            raise TypeError(f"subflows must be a DataFrame or a list of row dicts, got {type(value).__name__}")
+        obj.__dict__[self.slot] = value
+
+
 @dataclass
 class MptcpResult(TransferResult):
     """A :class:`~cmtlab.scenario.TransferResult` with per-subflow columns (``subflows``) and :meth:`row`."""
 
-    subflows: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
+    subflows: pd.DataFrame = field(default=_RowsFrame(), repr=False)
     delivered_bytes: int = 0
 
     @property
@@ -348,16 +374,14 @@ class MptcpSimulation:
         self.scenario = sc
         n = sc.n_subflows
         seg = sc.segment_bytes
-        one = striped_scenario([sc.bandwidths_bps[0]], [sc.rtts_s[0]], transfer_bytes=seg, segment_bytes=seg, initial_window_bytes=seg,
-                               tunnel=False, options=opts)
-        self.data_wire = one.data_packet_bytes() + sc.dss_bytes
-        self.ack_bytes = tuple(one.ack_packet_bytes(nb) + sc.dss_bytes for nb in range(5))
+        self.data_wire = data_packet_bytes(seg, opts) + sc.dss_bytes
+        self.ack_bytes = tuple(ack_packet_bytes(opts, nb) + sc.dss_bytes for nb in range(5))
         wire_format = WIRE_FORMATS.get(sc.dupack_mode)
         if wire_format is not None:  # a model's own connection: its header sizes (e.g. the Chihani-Collange model's)
             data, acks = wire_format(seg, timestamps=bool(opts.timestamps))
             self.data_wire = data + sc.dss_bytes
             self.ack_bytes = tuple(a + sc.dss_bytes for a in acks)
-        self.syn_bytes = handshake.syn_bytes(one.ack_packet_bytes(0), opts)
+        self.syn_bytes = handshake.syn_bytes(ack_packet_bytes(opts), opts)
         self.timestamps = bool(opts.timestamps)
         self.tr = {"cwnd": [], "events": [], "dupacks": [], "packets": [], "acks": []} if trace else None
         # ---- links and paths
@@ -554,7 +578,6 @@ class MptcpSimulation:
                 "loss_drops": acc.loss_drops, "queue_drops": acc.queue_drops,
                 "spurious_undos": s.spurious_undos,
             })
-        subflows = pd.DataFrame(rows)
         unique = max(conn.delivered_segments + len(conn.ooo), 1)
         extra = {
             "stop_reason": stop, "events": events, "sim_time_s": elapsed_s, "segments": conn.n_dsn or conn.next_dsn,
@@ -591,7 +614,7 @@ class MptcpSimulation:
                            fast_retransmits=sum(s.fast_retransmits for s in subs),
                            timeouts=sum(s.timeouts for s in subs),
                            spurious_retransmissions=sum(r.duplicates_rx for r in rx), wall_time_s=wall,
-                           traces=traces, extra=extra, subflows=subflows, delivered_bytes=delivered_bytes)
+                           traces=traces, extra=extra, subflows=rows, delivered_bytes=delivered_bytes)
 
     def _frames(self, t0: int, end: int) -> dict:
         tr = self.tr

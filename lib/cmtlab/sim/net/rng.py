@@ -72,6 +72,16 @@ def _apply(a, v, m):
     return [sum(a[i][k] * v[k] for k in range(3)) % m for i in range(3)]
 
 
+@functools.lru_cache(maxsize=4096)
+def _start_state(seed: int, stream: int, substream: int) -> tuple:
+    """The six-integer state of ``RngStream(seed, stream, substream)`` (cached: a scenario's
+    generators start at the same few stream positions in every run)."""
+    steps = (stream << 127) + (substream << 76)
+    s1 = _apply(_matpow(_A1, steps, M1), [seed] * 3, M1)
+    s2 = _apply(_matpow(_A2, steps, M2), [seed] * 3, M2)
+    return tuple(s1 + s2)
+
+
 class Mrg32k3a:
     """MRG32k3a positioned like ns-3's ``RngStream(seed, stream, substream)``.
 
@@ -87,10 +97,7 @@ class Mrg32k3a:
             raise ValueError(f"stream must be an integer >= 0, got {stream!r}")
         if isinstance(substream, bool) or not isinstance(substream, int) or substream < 0:
             raise ValueError(f"substream must be an integer >= 0, got {substream!r}")
-        steps = (stream << 127) + (substream << 76)
-        s1 = _apply(_matpow(_A1, steps, M1), [seed] * 3, M1)
-        s2 = _apply(_matpow(_A2, steps, M2), [seed] * 3, M2)
-        self._s = s1 + s2
+        self._s = list(_start_state(seed, stream, substream))
 
     @classmethod
     def ns3_assigned(cls, stream: int, run: int, seed: int = NS3_SEED) -> "Mrg32k3a":
