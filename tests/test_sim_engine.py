@@ -125,6 +125,16 @@ def test_loss_draws_follow_ns3_mrg32k3a_streams():
     assert abs(values.mean() - 0.5) < 0.01 and abs(values.var() - 1 / 12) < 0.005
 
 
+def test_mrg32k3a_generators_of_one_stream_start_alike_however_far_another_ran():
+    # the start states are cached: advancing one generator must not move the next one's start
+    first = Mrg32k3a(12345, 3, 7)
+    drawn = [first.random() for _ in range(1000)]
+    again = Mrg32k3a(12345, 3, 7)
+    assert [again.random() for _ in range(1000)] == drawn
+    # and the cached start is the jump-ahead itself: stream 3, substream 7 is not stream 3, substream 6
+    assert Mrg32k3a(12345, 3, 6).random() != drawn[0]
+
+
 # ---------------------------------------------------------------- links
 def test_point_to_point_link_fifo_drop_tail_and_ns_rounding():
     lk = PointToPointLink(1e6, 0.01, queue_packets=2)
