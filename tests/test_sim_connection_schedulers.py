@@ -73,6 +73,35 @@ def test_round_robin_order_skips_full_subflows_and_waits_when_all_full():
     assert rr.select(conn, 0) is None
 
 
+def test_select_index_gives_select_s_answers_as_integers_or_defers_to_select():
+    from cmtlab.sim.mechanisms.schedulers import NO_SUBFLOW, USE_SELECT
+    from cmtlab.sim.mechanisms.schedulers.round_robin import RoundRobinConnectionScheduler
+
+    # the round robin answers in C (select_index), with select()'s answers and effects
+    conn_a, conn_b = Conn([Sub(), Sub(), Sub()]), Conn([Sub(), Sub(), Sub()])
+    by_select, by_index = make("round_robin", conn_a), make("round_robin", conn_b)
+    for k in range(8):
+        if k == 4:
+            conn_a.subflows[1].room = conn_b.subflows[1].room = False
+        i = by_select.select(conn_a, 0)
+        j = by_index.select_index(conn_b, 0)
+        assert j == i
+        by_select.on_sent(conn_a, i, k, 0)
+        by_index.on_sent(conn_b, j, k, 0)
+    for s in conn_b.subflows:
+        s.room = False
+    assert by_index.select_index(conn_b, 0) == NO_SUBFLOW and by_index.select(conn_b, 0) is None
+
+    # a subclass's own select() is what counts: its select_index defers to it
+    class Always2(RoundRobinConnectionScheduler):
+        def select(self, conn, now_ns):
+            return 2
+
+    assert Always2().select_index(conn_b, 0) == USE_SELECT
+    # a scheduler written in Python answers through select() (the default select_index)
+    assert ConnectionScheduler().select_index(conn_b, 0) == USE_SELECT
+
+
 def test_lowest_rtt_picks_the_smallest_srtt_with_room_unsampled_first():
     conn = Conn([Sub(srtt_s=0.03), Sub(srtt_s=0.01), Sub(srtt_s=0.02)])
     lr = make("lowest_rtt", conn)

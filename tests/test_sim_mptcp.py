@@ -205,6 +205,26 @@ def test_row_is_one_tidy_row_per_run():
     assert isinstance(mp([1e6], [0.1], transfer_bytes=5000), MptcpResult)
 
 
+def test_a_round_robin_subclass_s_own_select_is_honoured_and_a_bad_select_index_is_refused():
+    from cmtlab.sim.mechanisms.schedulers.round_robin import RoundRobinConnectionScheduler
+
+    class OnlyFirst(RoundRobinConnectionScheduler):  # the compiled parent answers in C; this select() must win
+        def select(self, conn, now_ns):
+            return 0 if conn.subflows[0].available_window() >= conn.subflows[0].seg else None
+
+    register("scheduler", "test_only_first")(OnlyFirst)
+    r = mp(ARABI_B, ARABI_D, transfer_bytes=100_000, scheduler="test_only_first")
+    assert r.completed and r.subflows["segments_sent"].tolist()[1:] == [0, 0]
+
+    class BadIndex(ConnectionScheduler):
+        def select_index(self, conn, now_ns):
+            return -7
+
+    register("scheduler", "test_bad_index")(BadIndex)
+    with pytest.raises(ValueError, match="select_index must answer a subflow index >= 0, NO_SUBFLOW or USE_SELECT"):
+        mp(ARABI_B, ARABI_D, transfer_bytes=100_000, scheduler="test_bad_index")
+
+
 def test_subflow_table_is_built_from_its_rows_when_read_and_agrees_with_the_counters():
     r = mp(ARABI_B, ARABI_D, transfer_bytes=200_000)
     t = r.subflows

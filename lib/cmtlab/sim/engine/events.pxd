@@ -19,7 +19,9 @@ cdef class EventQueue:
     cdef public bint done
     cdef long long[::1] _ht, _ho, _hs, _hx, _free
 
-    @cython.locals(i=cython.Py_ssize_t, j=cython.Py_ssize_t, old=cython.Py_ssize_t, cap=cython.Py_ssize_t)
+    @cython.locals(i=cython.Py_ssize_t, j=cython.Py_ssize_t, old=cython.Py_ssize_t, cap=cython.Py_ssize_t,
+                   ht='long long[::1]', ho='long long[::1]', hs='long long[::1]', hx='long long[::1]',
+                   free='long long[::1]')
     cpdef _grow(self)
 
     @cython.locals(serial=cython.longlong, slot=cython.longlong)

@@ -10,7 +10,7 @@ from ..tcp.data_sink cimport DataSink
 from ..mechanisms.schedulers.base cimport ConnectionScheduler, SchedulerView
 from .subflow cimport MptcpSubflow
 
-cdef Py_ssize_t _NO_SUBFLOW, _HOLD
+cdef Py_ssize_t _NO_SUBFLOW, _HOLD, _USE_SELECT
 cdef long long _OCC_SPLIT
 
 # The connection's own data structures (not mechanisms to subclass): final, so their methods are direct C calls.
@@ -37,6 +37,7 @@ cdef class MptcpConnection(SchedulerView):  # (subflows, n_dsn, next_dsn, data_a
     cdef public set pending_ack
     cdef public DataSink data_level  # a DataLevel
 
+    @cython.locals(sched=ConnectionScheduler, index=cython.Py_ssize_t)
     cdef Py_ssize_t _select(self, long long now) except -3
 
     @cython.locals(dsn=cython.longlong, k=cython.longlong, m=DsnMap)

@@ -51,7 +51,7 @@ import cython
 from ..models.chihani import MODEL_DSACK_OPTION_BLOCKS, RECEIVER_OUT_OF_ORDER_ACK, ModelDsackOption, model_wire_bytes
 from ..tcp.receiver import TcpReceiver
 from ..tcp.decisions import OutOfOrderAck
-from ..mechanisms.schedulers.base import ConnectionScheduler, HoldUntil, SchedulerView
+from ..mechanisms.schedulers.base import NO_SUBFLOW, USE_SELECT, ConnectionScheduler, HoldUntil, SchedulerView
 from ..tcp.data_sink import DataSink
 from ..tcp.segment_set import SegmentSet, _pow2_at_least
 from .subflow import MptcpSubflow
@@ -72,7 +72,8 @@ WIRE_FORMATS = {"chihani_ns3": model_wire_bytes}
 RETRANSMIT_POLICIES = ("original", "reinject")
 
 # MptcpConnection._select's answers besides a subflow index
-_NO_SUBFLOW = -1  # the scheduler answered None: wait for an ACK
+_NO_SUBFLOW = NO_SUBFLOW  # the scheduler answered None: wait for an ACK
+_USE_SELECT = USE_SELECT  # the scheduler has no integer answer (select_index): ask select()
 _HOLD = -2  # it answered HoldUntil: the connection wakes up then (MptcpConnection._hold)
 # The occupancy integral is summed in segment * ns in a 64-bit integer (compiled) while each step
 # (count * dt, both below _OCC_SPLIT) and the sum stay below 2**62, and moved into an exact Python
@@ -239,7 +240,14 @@ class MptcpConnection(SchedulerView):
         """The scheduler's answer (:meth:`~cmtlab.sim.mechanisms.schedulers.ConnectionScheduler.select`) as an
         integer: the subflow for the next DSN, ``_NO_SUBFLOW`` (``None``: wait for an ACK) or ``_HOLD``
         (:class:`~cmtlab.sim.mechanisms.schedulers.HoldUntil`: the connection wakes up then)."""
-        choice = self.scheduler.select(self, now)
+        sched = self.scheduler
+        index = sched.select_index(self, now)  # a compiled scheduler's answer as a C integer
+        if index != _USE_SELECT:
+            if index < _NO_SUBFLOW:
+                raise ValueError(f"{type(sched).__name__}.select_index must answer a subflow index >= 0, "
+                                 f"NO_SUBFLOW or USE_SELECT, got {index!r}")
+            return index
+        choice = sched.select(self, now)
         if choice is None:
             return _NO_SUBFLOW
         if type(choice) is HoldUntil:

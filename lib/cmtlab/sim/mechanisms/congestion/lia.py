@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import cython
+
 from ...registry import register
+from ..schedulers.base import SchedulerView
 from .coupled import CoupledCongestionControl
 from .coupled import _floor, _rtt_s, rfc6356_alpha
 
@@ -47,7 +50,9 @@ class Lia(CoupledCongestionControl):
             # ca_increase(sub, bytes_acked), inlined
             best = 0.0
             ssum = 0.0
-            for s in conn.subflows:
+            # the simulator's connection is a SchedulerView: its subflows read as a C field when compiled
+            subs = cython.cast(SchedulerView, conn).subflows if isinstance(conn, SchedulerView) else list(conn.subflows)
+            for s in subs:
                 srtt = s.srtt
                 if srtt > 0 and s.n_rtt_samples > 0:
                     r = srtt * 1e-9
@@ -64,7 +69,7 @@ class Lia(CoupledCongestionControl):
                     best = x
             cap = bytes_acked * seg / cwnd
             if ssum <= 0.0:  # no RTT known: alpha = 1
-                inc = min(bytes_acked * seg / sum([s.cwnd for s in conn.subflows]), cap)
+                inc = min(bytes_acked * seg / sum([s.cwnd for s in subs]), cap)
             else:
                 linked = best / (ssum * ssum) * bytes_acked * seg
                 inc = linked if linked < cap else cap

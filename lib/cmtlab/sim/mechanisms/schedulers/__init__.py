@@ -29,7 +29,7 @@ heterogeneity-aware ones: ``blest.py`` (Ferlin et al. 2016), ``ecf.py`` (Lim et 
 (upstream Linux 6.18's ``mptcp_subflow_get_send``), with ``_paths.py`` (RTT, fastest subflow, window).
 """
 
-from .base import ConnectionScheduler, HoldUntil, SchedulerView, _has_room  # noqa: F401
+from .base import NO_SUBFLOW, USE_SELECT, ConnectionScheduler, HoldUntil, SchedulerView, _has_room  # noqa: F401
 from .blest import BlestScheduler
 from .cwnd_aware import CwndAwareScheduler
 from .ecf import EcfScheduler
@@ -41,6 +41,6 @@ from .round_robin import RoundRobinConnectionScheduler
 from .tunnel import FixedScheduler, RoundRobinScheduler, Scheduler
 
 __all__ = ["BlestScheduler", "EcfScheduler", "LinuxScheduler", "Scheduler", "RoundRobinScheduler", "FixedScheduler", "HoldUntil", "ConnectionScheduler",
-           "SchedulerView",
+           "SchedulerView", "NO_SUBFLOW", "USE_SELECT",
            "RoundRobinConnectionScheduler", "LowestRttScheduler", "CwndAwareScheduler", "FlowLevelScheduler",
            "EdpfScheduler"]

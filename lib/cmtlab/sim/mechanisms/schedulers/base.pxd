@@ -15,6 +15,7 @@ cdef class ConnectionScheduler:
 
     cpdef init(self, conn)
     cpdef select(self, conn, long long now_ns)
+    cpdef Py_ssize_t select_index(self, conn, long long now_ns) except? -4
     cpdef on_sent(self, conn, Py_ssize_t subflow, long long dsn, long long now_ns)
 
 cpdef list _subflows(object conn)

@@ -43,6 +43,12 @@ import cython
 from ...tcp.scoreboard import Scoreboard
 
 
+#: :meth:`ConnectionScheduler.select_index`: no subflow now (:meth:`ConnectionScheduler.select` answers ``None``).
+NO_SUBFLOW = -1
+#: :meth:`ConnectionScheduler.select_index`: no integer answer; the connection calls :meth:`~ConnectionScheduler.select`.
+USE_SELECT = -3
+
+
 class SchedulerView:
     """The attributes of an MPTCP connection a connection scheduler reads (the contract above), declared
     once: the base class of :class:`~cmtlab.sim.mptcp.MptcpConnection`, which sets them (no methods)."""
@@ -82,6 +88,15 @@ class ConnectionScheduler:
         """The subflow index for the next DSN, ``None`` (wait for an ACK) or :class:`HoldUntil`."""
         raise NotImplementedError(f"{type(self).__name__} must implement select")
 
+    def select_index(self, conn, now_ns: int) -> int:
+        """:meth:`select`'s answer as an integer, for a scheduler that can give it without
+        making Python objects (the connection asks this first, once per segment): the subflow
+        index, :data:`NO_SUBFLOW` for ``None``, or :data:`USE_SELECT` — no integer answer, call
+        :meth:`select` (the default; a :class:`HoldUntil` answer always goes through
+        :meth:`select`).  A scheduler that implements it gives the same answer as its
+        :meth:`select`, with the same effects."""
+        return USE_SELECT
+
     def on_sent(self, conn, subflow: int, dsn: int, now_ns: int) -> None:
         """DSN ``dsn`` was handed to subflow ``subflow``."""
 
@@ -101,4 +116,4 @@ def _has_room(sub) -> bool:
     return sub.available_window() >= sub.seg
 
 
-__all__ = ["HoldUntil", "ConnectionScheduler", "SchedulerView"]
+__all__ = ["HoldUntil", "ConnectionScheduler", "SchedulerView", "NO_SUBFLOW", "USE_SELECT"]

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from ...registry import register
-from .base import ConnectionScheduler, _has_room, _subflows
+from .base import NO_SUBFLOW, USE_SELECT, ConnectionScheduler, _has_room, _subflows
+
+_NO_SUBFLOW = NO_SUBFLOW  # (C integers when compiled)
+_USE_SELECT = USE_SELECT
 
 
 class RoundRobinConnectionScheduler(ConnectionScheduler):
@@ -23,6 +26,16 @@ class RoundRobinConnectionScheduler(ConnectionScheduler):
         self._next = 0
 
     def select(self, conn, now_ns: int):
+        i = self._turn(conn)
+        return None if i == _NO_SUBFLOW else i
+
+    def select_index(self, conn, now_ns: int) -> int:
+        if type(self) is not RoundRobinConnectionScheduler:
+            return _USE_SELECT  # a subclass's own select() answers
+        return self._turn(conn)
+
+    def _turn(self, conn) -> int:
+        """The next subflow in turn with room for a segment (its index), or ``NO_SUBFLOW``."""
         subs = _subflows(conn)
         n = len(subs)
         i = self._next
@@ -32,7 +45,7 @@ class RoundRobinConnectionScheduler(ConnectionScheduler):
             i += 1
             if i == n:
                 i = 0
-        return None
+        return _NO_SUBFLOW
 
     def on_sent(self, conn, subflow: int, dsn: int, now_ns: int) -> None:
         self._next = (subflow + 1) % len(_subflows(conn))
