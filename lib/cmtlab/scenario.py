@@ -316,7 +316,6 @@ def _as_loss(value, n: int) -> tuple[LossModel, ...]:
     return losses
 
 
-
 def data_packet_bytes(segment_bytes: int, options, *, tunnel: bool = False) -> int:
     """Bytes of a data segment of ``segment_bytes`` on the wire: payload + TCP/IP (+ timestamps,
     as ``options`` says) + PPP, + the tunnel's IP/UDP header with ``tunnel``."""
@@ -344,6 +343,7 @@ def ack_packet_bytes(options, sack_blocks: int = 0, *, tunnel: bool = False) -> 
     if tunnel:
         size += IPV4_HEADER_BYTES + UDP_HEADER_BYTES
     return size
+
 
 @dataclass(frozen=True)
 class StripedScenario:
