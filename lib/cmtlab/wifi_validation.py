@@ -32,10 +32,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ._paths import DATA
 from .sim.net import wifi as wm
 
 #: Recorded ns-3 results of the full profile.
-NS3_RECORD_PATH = Path(__file__).resolve().parents[2] / "data" / "wifi" / "ns3-wifi-throughput.csv"
+NS3_RECORD_PATH = DATA / "wifi" / "ns3-wifi-throughput.csv"
 #: IP + UDP headers (bytes) around a UDP payload.
 UDP_IP_HEADER_BYTES = 28
 

@@ -20,12 +20,13 @@ import sys
 import time
 from pathlib import Path
 
+from .._paths import DATA
 from ..sweep.recorded import RecordedRuns, record_runs
 from . import experiments as ex
 
 __all__ = ["RECORDED", "LIVE_SEEDS", "N_SEEDS", "DATA_DIR", "path", "load", "cases", "sweep", "record", "main"]
 
-DATA_DIR = Path(__file__).resolve().parents[3] / "data" / "alheid"
+DATA_DIR = DATA / "alheid"
 #: Seeds per point in the record: the paper's count.
 N_SEEDS = ex.N_SEEDS_PAPER
 #: Seeds the full profile simulates while the page builds (and checks against the record).

@@ -48,6 +48,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from .._paths import DATA
 from ..scenario import StripedScenario, TransferResult, round_trips, striped_scenario
 
 
@@ -67,7 +68,7 @@ def _code_version() -> str:
             files += sorted(Path(spec.origin).resolve().parent.rglob("*.py"))
     # data the simulator reads at run time: the Wi-Fi frame-error table (cmtlab.sim.net.wifi; a copy of
     # the library without data/ hashes it as missing: runs that need it fail there anyway)
-    table = here.parents[2] / "data" / "wifi" / "ns3-3.44-table-based-per.csv"
+    table = DATA / "wifi" / "ns3-3.44-table-based-per.csv"
     if table.is_file():
         files.append(table)
     h = hashlib.sha256()

@@ -35,10 +35,11 @@ import numpy as np
 import pandas as pd
 
 from .._git import checkout_state, git
+from .._paths import REPO
 from . import KernelSettings
 from . import experiments as ex
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = REPO
 #: Where the recording lives (one CSV per experiment and ``provenance.json``).
 DATA_DIR = ROOT / "data" / "testbed"
 CHAPTER = ROOT / "notebooks" / "linux-mptcp-validation.ipynb"

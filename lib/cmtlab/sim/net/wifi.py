@@ -121,6 +121,7 @@ from pathlib import Path
 
 import cython  # Cython's shadow module as Python: cython.compiled is False
 
+from ..._paths import DATA
 from .link import DROPPED_LOSS, DROPPED_QUEUE, NO_ORDER, LinkModel, TimeFifo
 from ..registry import register
 
@@ -138,7 +139,7 @@ MPDU_OVERHEAD_BYTES = 8 + 24 + 4
 #: MAC ACK frame (bytes).
 ACK_BYTES = 14
 #: The CSV of ns-3.44's TableBasedErrorRateModel, sampled by cmtlab.ns3.wifi.export_error_table.
-ERROR_TABLE_PATH = Path(__file__).resolve().parents[4] / "data" / "wifi" / "ns3-3.44-table-based-per.csv"
+ERROR_TABLE_PATH = DATA / "wifi" / "ns3-3.44-table-based-per.csv"
 
 
 @dataclass(frozen=True)
