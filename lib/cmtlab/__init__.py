@@ -2,9 +2,9 @@
 
 The library behind the cmtlab book.  Sub-packages follow the papers:
 
-* :mod:`cmtlab.song` — the analytical throughput model of Song et al. (TCP over
+* :mod:`cmtlab.papers.song` — the analytical throughput model of Song et al. (TCP over
   multiple heterogeneous paths, sections 4.1–4.3, eqs. 1–24);
-* :mod:`cmtlab.asymmetry` — link-asymmetry metrics (Song eqs. 22–24);
+* :mod:`cmtlab.papers.song.asymmetry` — link-asymmetry metrics (Song eqs. 22–24);
 * :mod:`cmtlab.measurements` — field-measurement reconstruction and public datasets;
 * :mod:`cmtlab.report` — paper-vs-reproduction tables with computed verdicts;
 * :mod:`cmtlab.plotting` — the one figure style of the book;

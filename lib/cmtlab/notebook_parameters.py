@@ -27,12 +27,12 @@ def _testbed_live_modes():
 
 
 def _alheid_presets():
-    from .alheid.experiments import PRESETS
+    from .papers.alheid.experiments import PRESETS
     return tuple(PRESETS)
 
 
 def _alheid_recovery():
-    from .alheid.experiments import RECOVERY_CHOICES
+    from .papers.alheid.experiments import RECOVERY_CHOICES
     return RECOVERY_CHOICES
 
 
@@ -42,33 +42,33 @@ def _prr_rules():
 
 
 def _t1_variants():
-    from .alheid import table1
+    from .papers.alheid import table1
     return tuple(table1.VARIANTS)
 
 
 def _t1_setups():
-    from .alheid import table1
+    from .papers.alheid import table1
     return tuple(s for s in table1.SETUPS if s != "base")
 
 
 def _registry(kind):
     def names():
         from .sim import registry
-        # plug-ins (e.g. "osia" from cmtlab.osia) register on import: allowed before they are imported
+        # plug-ins (e.g. "osia" from cmtlab.papers.osia) register on import: allowed before they are imported
         return tuple(sorted(set(registry.names(kind)) | {n for k, n in registry.PLUGIN_PACKAGES if k == kind}))
     return names
 
 
 def _arabi(attr):
     def names():
-        from .arabi import experiments
+        from .papers.arabi import experiments
         v = getattr(experiments, attr)
         return tuple(v) if not isinstance(v, tuple) else v
     return names
 
 
 def _arabi_congestion():
-    from .arabi import experiments
+    from .papers.arabi import experiments
     return tuple(experiments.PAPER_CONGESTION) + tuple(experiments.MODERN_CONGESTION)
 
 
@@ -79,18 +79,18 @@ def _tcp_presets():
 
 def _song(attr):
     def names():
-        from .song import linksets
+        from .papers.song import linksets
         return tuple(getattr(linksets, attr))
     return names
 
 
 def _song_variants():
-    from .song.model import VARIANTS
+    from .papers.song.model import VARIANTS
     return tuple(VARIANTS)
 
 
 def _field_link_counts():
-    from .song.fig6 import LINK_MODEMS
+    from .papers.song.fig6 import LINK_MODEMS
     return len(LINK_MODEMS)
 
 

@@ -12,7 +12,7 @@ Units: rates in bit/s, times in seconds, sizes in bytes.
 Delays
 ------
 ``rtts_s`` are **round-trip propagation delays**, as in the analytical model
-(:func:`cmtlab.song.throughput`).  Point-to-point links are symmetric, so when the ACKs
+(:func:`cmtlab.papers.song.throughput`).  Point-to-point links are symmetric, so when the ACKs
 return over the striped links (``ack_path`` ``"round_robin"``, ``"first"`` or
 ``"fastest"``) link *i* gets the one-way delay ``d_i / 2`` in each direction.  With
 ``ack_path="ideal"`` (the model's assumption that the receiver→sender delay is zero, Song

@@ -51,7 +51,7 @@ HISTORY = "history.csv"
 #: ``live`` values: every run live, or the recording plus a live subset.
 LIVE_MODES = ("all", "subset")
 #: The smallest half-width of the agreement band, % of the recorded mean: the delay line's rate precision
-#: contract (single-path TCP goodput within 2 % of the rate, :data:`cmtlab.testbed.comparison.RATE_ERROR_PCT`).
+#: contract (single-path TCP goodput within 2 % of the rate, :data:`cmtlab.validation.kernel_table.RATE_ERROR_PCT`).
 LIVE_FLOOR_PCT = 2.0
 #: The chapter's parameters :class:`KernelRuns` reads (all of them are the notebook's ``parameters``).
 PARAMETERS = ("calib_rates_mbps", "calib_one_way_ms", "calib_ping_count", "calib_duration_s", "deltas_ms", "meanings",
@@ -344,8 +344,8 @@ HISTORY_COLUMNS = ["commit", "committed_utc", "kernel", "congestion", "kind", "m
 
 
 def stored_gains(nb: dict) -> pd.DataFrame | None:
-    """The kernel's gains table as an executed chapter stored it (HTML of :func:`cmtlab.testbed.chapter.gains_table`),
-    or None: columns of :data:`cmtlab.testbed.chapter.GAINS_COLUMNS`' shown names, as numbers where numeric."""
+    """The kernel's gains table as an executed chapter stored it (HTML of :func:`cmtlab.validation.kernel.gains_table`),
+    or None: columns of :data:`cmtlab.validation.kernel.GAINS_COLUMNS`' shown names, as numbers where numeric."""
     import html
     import re
 
@@ -389,7 +389,7 @@ def history_from_git(parameters: dict, upto: str = "HEAD", notebook=CHAPTER) -> 
     """Every earlier execution of the chapter stored in git (commits up to ``upto`` that change the notebook), whose
     full-profile :data:`TABLE1_PARAMETERS` equal ``parameters``' and whose stored gains table differs from every
     other's (a notebook committed again without re-executing it counts once, at its first commit): per cell one row
-    of :data:`HISTORY_COLUMNS` (``kernel`` from the stored log line of :func:`cmtlab.testbed.chapter.start`, ""
+    of :data:`HISTORY_COLUMNS` (``kernel`` from the stored log line of :func:`cmtlab.validation.kernel.start`, ""
     where the execution did not store it)."""
     import re
 
