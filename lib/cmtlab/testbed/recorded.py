@@ -233,23 +233,31 @@ def chapter_parameters(profile: str = "full", notebook=CHAPTER) -> dict:
     ``CMTLAB_PROFILE=profile``)."""
     import nbformat
 
-    from .. import config
+    from ..report.profile import using
 
     nb = nbformat.read(str(notebook), as_version=4)
     cells = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
     if len(cells) != 1:
         raise ValueError(f"{notebook}: one cell tagged 'parameters' expected, found {len(cells)}")
-    old = os.environ.get(config.ENV_VAR)
-    os.environ[config.ENV_VAR] = profile
-    try:
+    with using(profile):
         ns: dict = {}
         exec(cells[0].source, ns)
-    finally:
-        if old is None:
-            os.environ.pop(config.ENV_VAR, None)
-        else:
-            os.environ[config.ENV_VAR] = old
     return {k: ns[k] for k in PARAMETERS}
+
+
+#: Module paths that earlier executions' ``parameters`` cells import and that have moved since (issue 33): an
+#: earlier cell is read with the current path, so the history of the chapter does not depend on the layout.
+MOVED_MODULES = {"cmtlab.config": "cmtlab.report.profile"}
+
+
+def _current_paths(source: str) -> str:
+    """A ``parameters`` cell of an earlier execution, its imports of moved modules (:data:`MOVED_MODULES`) read
+    with their current paths."""
+    import re
+
+    for old, new in MOVED_MODULES.items():
+        source = re.sub(rf"\b{re.escape(old)}\b", new, source)
+    return source
 
 
 def _utc(t: float) -> str:
@@ -395,7 +403,7 @@ def history_from_git(parameters: dict, upto: str = "HEAD", notebook=CHAPTER) -> 
 
     import nbformat
 
-    from .. import config
+    from ..report.profile import using
 
     rel = str(Path(notebook).resolve().relative_to(ROOT))
     log = git("log", "--format=%H %cI", upto, "--", rel, repo=ROOT) or ""
@@ -413,18 +421,12 @@ def history_from_git(parameters: dict, upto: str = "HEAD", notebook=CHAPTER) -> 
         cells = [c for c in nbformat.reads(text, as_version=4).cells if "parameters" in c.metadata.get("tags", [])]
         if len(cells) != 1:
             continue
-        old = os.environ.get(config.ENV_VAR)
-        os.environ[config.ENV_VAR] = "full"
         try:
-            ns: dict = {}
-            exec(cells[0].source, ns)
+            with using("full"):
+                ns: dict = {}
+                exec(_current_paths(cells[0].source), ns)
         except Exception:  # noqa: BLE001 - an old cell that no longer runs is not history we can use
             continue
-        finally:
-            if old is None:
-                os.environ.pop(config.ENV_VAR, None)
-            else:
-                os.environ[config.ENV_VAR] = old
         if any(k not in ns or not _same_value(ns[k], parameters[k]) for k in TABLE1_PARAMETERS):
             continue
         logs = "".join("".join(o.get("text", "")) for c in nb.get("cells", []) for o in c.get("outputs", []) or []

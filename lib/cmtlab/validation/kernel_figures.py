@@ -1,4 +1,4 @@
-"""Figures of the chapter "The Linux kernel's MPTCP as reference" (the book's style, :mod:`cmtlab.plotting`)."""
+"""Figures of the chapter "The Linux kernel's MPTCP as reference" (the book's style, :mod:`cmtlab.report.style`)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .. import plotting
+from ..report import style
 from .kernel_sim import ALHEID_TABLE1_LINUX_GAIN_PCT
 
 _STYLES = {("reno", "rtt"): "o-", ("reno", "one_way"): "o--", ("cubic", "rtt"): "s-", ("cubic", "one_way"): "s--"}
@@ -36,7 +36,7 @@ def gain_floor(g: pd.DataFrame, step: float = 10.0) -> float:
 def calibration(pings: pd.DataFrame, rates: pd.DataFrame):
     """Two panels: the distribution of the ping RTT error per rate (the 1 ms contract dotted) and the single-path
     TCP goodput error per configured rate (± 2 % shaded)."""
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=plotting.figsize(2, panel_height_in=3.2))
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=style.figsize(2, panel_height_in=3.2))
     for r, g in pings.groupby("rate_bps"):
         a1.plot(np.sort(g.error_s * 1e3), np.linspace(0, 1, len(g)), label=f"{r / 1e6:g} Mbit/s")
     a1.axvline(1.0, color="k", ls=":", lw=1)

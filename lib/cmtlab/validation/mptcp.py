@@ -371,7 +371,7 @@ def plot_tables(disjoint: pd.DataFrame, shared: pd.DataFrame, congested: pd.Data
                "MPTCP / competing TCP"),
               (congested, "congested_share", "ci_share", "expected_share", "one congested, one clean path",
                "share on the congested path")]
-    from ..plotting import figsize
+    from ..report.style import figsize
 
     fig, grid = plt.subplots(2, 2, figsize=figsize(2, 2, panel_height_in=2.7))
     axes = list(grid.flat)[:3]

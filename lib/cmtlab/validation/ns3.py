@@ -337,7 +337,7 @@ def plot_agreement(table: pd.DataFrame, *, by: str = "family", tolerance: float 
     distribution of the relative difference, one row of points per ``by`` group."""
     import matplotlib.pyplot as plt
 
-    from ..plotting import LINK_COLOURS, figsize
+    from ..report.style import LINK_COLOURS, figsize
 
     fig, (ax, bx) = plt.subplots(1, 2, figsize=figsize(2, panel_height_in=3.4), constrained_layout=True,
                                  gridspec_kw=dict(width_ratios=[1, 1.2]))
@@ -373,7 +373,7 @@ def plot_mathis(table: pd.DataFrame):
     import matplotlib.pyplot as plt
 
     t = table[table.mathis_applies]
-    from ..plotting import figsize, series_style
+    from ..report.style import figsize, series_style
 
     fig, ax = plt.subplots(figsize=figsize(1, panel_height_in=3.4), constrained_layout=True)
     for col, name, style in (("throughput_bps_ns-3", "ns-3", series_style("ns-3")),
@@ -395,7 +395,7 @@ def plot_cwnd_traces(runs: dict, *, title: str = ""):
     simulator's trace drawn on top of each other (kB vs s)."""
     import matplotlib.pyplot as plt
 
-    from ..plotting import figsize, grid_shape, series_style
+    from ..report.style import figsize, grid_shape, series_style
 
     nrows, ncols = grid_shape(len(runs))
     fig, axes = plt.subplots(nrows, ncols, figsize=figsize(ncols, nrows, panel_height_in=2.8), squeeze=False,

@@ -211,11 +211,11 @@ def agreement_figure(table: pd.DataFrame, *, tolerance: float = TOLERANCE, prese
     import matplotlib.pyplot as plt
     from matplotlib.ticker import FormatStrFormatter, NullFormatter
 
-    from .. import plotting
+    from ..report import style
 
     algos = list(dict.fromkeys(table.reordering))
-    rows, cols = plotting.grid_shape(len(algos), max_cols=3)
-    fig, axes = plt.subplots(rows, cols, figsize=plotting.figsize(cols, rows, panel_height_in=2.6), sharey=True,
+    rows, cols = style.grid_shape(len(algos), max_cols=3)
+    fig, axes = plt.subplots(rows, cols, figsize=style.figsize(cols, rows, panel_height_in=2.6), sharey=True,
                              squeeze=False)
     for ax, algo in zip(axes.flat, algos):
         t = table[table.reordering == algo].reset_index(drop=True)
@@ -227,7 +227,7 @@ def agreement_figure(table: pd.DataFrame, *, tolerance: float = TOLERANCE, prese
             hi = t.model_goodput_max_bps / t.model_goodput_bps
             ax.vlines(x, lo, hi, color="0.5", lw=3, alpha=0.6, label="model spread")
         for j, p in enumerate(presets):
-            st = plotting.series_style(p, j)
+            st = style.series_style(p, j)
             ax.plot(x, t[f"{p}_over_model"], ls="none", label=p, **st)
         ax.set_xticks(x, [f"s{s} {SHORT_CC.get(c, c)}" for s, c in zip(t.scenario, t.congestion)], rotation=60,
                       fontsize=9)

@@ -70,7 +70,7 @@ import numpy as np
 import pandas as pd
 
 from ..._validate import check_choice, check_int, check_positive
-from ...plotting import series_style
+from ...report.style import series_style
 from .paper import (BACKBONE_BPS, BACKBONE_DELAY_S, DISTANCES_M, DURATION_S, OOO_BUFFER_BYTES, PDRS, PHY_RATE_BPS,
                     SCENARIO2_DISTANCE_M, SEGMENT_BYTES)
 
@@ -83,7 +83,7 @@ WIFI_PARAMS = {"preamble_min_rssi_dbm": None}
 #: Solution label → reordering response name.
 SOLUTIONS = {"NoPR": "none", "D-SACK": "dsack", "TCP-DOOR": "tcp-door", "PR-R": "pr-r"}
 SOLUTION_ORDER = tuple(SOLUTIONS)
-#: One colour per solution, the book's (:func:`cmtlab.plotting.series_style`: D-SACK as in Arabi).
+#: One colour per solution, the book's (:func:`cmtlab.report.style.series_style`: D-SACK as in Arabi).
 COLOURS = {**{sol: series_style(sol)["color"] for sol in ("NoPR", "D-SACK", "TCP-DOOR", "PR-R")},
            "single TCP": "#000000"}
 

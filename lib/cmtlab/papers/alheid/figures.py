@@ -1,12 +1,12 @@
-"""Figures of the Alheid chapters (the book's style: call :func:`cmtlab.plotting.use_style` first)."""
+"""Figures of the Alheid chapters (the book's style: call :func:`cmtlab.report.style.use_style` first)."""
 
 from __future__ import annotations
 
-from ...plotting import figsize, series_style
+from ...report.style import figsize, series_style
 from .experiments import COLOURS, SOLUTION_ORDER
 
 #: Marker, line style, marker fill and size per solution (distinct, so that coinciding curves stay
-#: visible); markers and colours are the book's (:func:`cmtlab.plotting.series_style`).
+#: visible); markers and colours are the book's (:func:`cmtlab.report.style.series_style`).
 STYLES = {"NoPR": (series_style("NoPR")["marker"], "-", True, 4),
           "D-SACK": (series_style("D-SACK")["marker"], "-.", False, 7),
           "TCP-DOOR": (series_style("TCP-DOOR")["marker"], "-", True, 4),

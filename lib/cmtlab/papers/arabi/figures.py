@@ -7,7 +7,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ...plotting import MIN_FONT_PT, figsize, figure_name, grid_shape, series_style
+from ...report.style import MIN_FONT_PT, figsize, figure_name, grid_shape, series_style
 from .experiments import CC_LABELS, RO_LABELS
 from .paper import PAPER_CONGESTION, REORDERING
 

@@ -1,4 +1,4 @@
-"""Figures of the OSIA chapter (the book's style: call :func:`cmtlab.plotting.use_style` first)."""
+"""Figures of the OSIA chapter (the book's style: call :func:`cmtlab.report.style.use_style` first)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import textwrap
 
 import numpy as np
 
-from ...plotting import MIN_FONT_PT, figsize, series_style
+from ...report.style import MIN_FONT_PT, figsize, series_style
 from .model import _as_pathset, borders_s, chunk_bits
 
 CHUNK_COLOURS = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02"]
@@ -110,7 +110,7 @@ def plot_rr_check(frame, ax=None):
 SCHEDULER_LABELS = {"round_robin": "Round robin", "cwnd_aware": "CWND-aware", "flow_level": "Flow-level",
                     "osia": "OSIA", "lowest_rtt": "Lowest RTT", "edpf": "EDPF", "closed_form": "RR closed form",
                     "osia_every_period": "OSIA, plan restarted every period", "rr_tunnel": "RR below one TCP"}
-#: One colour and marker per scheduler, the book's (:func:`cmtlab.plotting.series_style`).
+#: One colour and marker per scheduler, the book's (:func:`cmtlab.report.style.series_style`).
 SCHEDULER_STYLES = {name: series_style(name, i) for i, name in enumerate(
     ["round_robin", "cwnd_aware", "flow_level", "osia", "lowest_rtt", "edpf", "osia_every_period"])}
 SCHEDULER_STYLES["rr_tunnel"] = dict(color="#000000", marker="x")

@@ -174,7 +174,7 @@ def plot_pmf_check(C: int, m_ack: int = 2, *, n_samples: int = 200_000, seed: in
 
     mc = montecarlo.empirical_pmfs(C, m_ack, n_samples=n_samples, seed=seed)
     k = np.arange(1, C + 1)
-    from ...plotting import figsize
+    from ...report.style import figsize
 
     fig, axes = plt.subplots(1, 2, figsize=figsize(2, panel_height_in=3.2), constrained_layout=True)
     for ax, case, title in ((axes[0], 0, f"case I, eqs. 5–6: P(A = k | F), C = {C}"),
@@ -197,7 +197,7 @@ def plot_ack_function(expected: pd.DataFrame):
     """``F(C) = E(A_{i+1})`` (eq. 13): exact, printed and Monte-Carlo (from :func:`expected_ack_check`)."""
     import matplotlib.pyplot as plt
 
-    from ...plotting import figsize
+    from ...report.style import figsize
 
     fig, ax = plt.subplots(figsize=figsize(1, panel_height_in=3.2), constrained_layout=True)
     ax.plot(expected.C, expected.F_exact, "-", color="#1b9e77", label="exact (eqs. 8, 11 corrected)")
@@ -214,7 +214,7 @@ def plot_transfer_size_effect(curves: dict[str, pd.DataFrame], default_bytes: fl
     of :func:`transfer_size_effect`), the book's default E marked."""
     import matplotlib.pyplot as plt
 
-    from ...plotting import figsize
+    from ...report.style import figsize
 
     fig, ax = plt.subplots(figsize=figsize(1, panel_height_in=3.2), constrained_layout=True)
     for (label, te), marker in zip(curves.items(), "osd^v"):
@@ -231,7 +231,7 @@ def plot_rounds(rounds: pd.DataFrame):
     and segments ``C_i`` (eq. 16) per round; (right) bytes sent against the model time."""
     import matplotlib.pyplot as plt
 
-    from ...plotting import figsize
+    from ...report.style import figsize
 
     fig, ax = plt.subplots(1, 2, figsize=figsize(2, panel_height_in=3.2), constrained_layout=True)
     ax[0].plot(rounds["round"], rounds["w"], label="$w_i$ (eq. 15)")

@@ -179,7 +179,7 @@ def simulate_groups(groups: pd.DataFrame, results: pd.DataFrame, *, presets, tra
 def series_styles(presets) -> dict:
     """Marker, colour and label of each column :func:`plot_fig6` draws: ns-3 and ``cmtlab.sim`` under
     the first preset, the model corrected and as printed, and ns-3 under the second preset if any."""
-    from ...plotting import series_style
+    from ...report.style import series_style
 
     main = presets[0]
     series = {f"ns-3 {main}": dict(marker="o", mfc="none", color=series_style("ns-3")["color"], label=f"ns-3 ({main})"),
@@ -209,7 +209,7 @@ def plot_fig6(results: pd.DataFrame, *, series: dict, title: str = ""):
     matplotlib keyword arguments (``marker``, ``color``, ``label`` …)."""
     import matplotlib.pyplot as plt
 
-    from ...plotting import figsize
+    from ...report.style import figsize
 
     counts = sorted(results.n_links.unique())
     cols = min(3, len(counts))  # small multiples: three per row at the column's width

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ..._validate import as_float_array
-from ...plotting import LINK_COLOURS, MIN_FONT_PT, figsize, figure_name, grid_shape
+from ...report.style import LINK_COLOURS, MIN_FONT_PT, figsize, figure_name, grid_shape
 from ...progress import progress as _progress
 from . import linksets
 

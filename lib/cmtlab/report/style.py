@@ -182,10 +182,10 @@ def use_style() -> None:
     """Apply the book's matplotlib style (call once at the top of a notebook).
 
     In a notebook it also makes every figure carry :func:`text_metadata` in its PNG, and every
-    table show its numbers as readers read them (:func:`cmtlab.report.use_table_format`).
+    table show its numbers as readers read them (:func:`cmtlab.report.readable.use_table_format`).
     """
-    from . import report
+    from .readable import use_table_format
 
     plt.style.use(STYLE_PATH)
     _install_png_formatter()
-    report.use_table_format()
+    use_table_format()

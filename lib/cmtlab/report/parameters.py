@@ -1,34 +1,15 @@
-"""Run profiles: the published book uses the *full* setting, CI the *quick* one.
+"""Notebook parameters: the allowed type and range of each parameter, checked before any computation.
 
-A notebook's ``parameters`` cell picks its heavy parameters with :func:`choose`::
-
-    mc_samples = cmtlab.config.choose(full=200_000, quick=20_000)
-
-The profile comes from the environment variable ``CMTLAB_PROFILE`` (``full`` by
-default, ``quick`` in ``make test`` / CI).  papermill parameters injected after the
-cell override whatever :func:`choose` returned, so a reader can still ask for any
-value explicitly.
+Every notebook declares its parameters once, beside its chapter's code (a :class:`NotebookSpec` in
+``cmtlab.papers.<paper>.parameters``, :mod:`cmtlab.validation.parameters` or :mod:`cmtlab.today.parameters`);
+its first code cell after the ``parameters`` cell calls :func:`validate_parameters` with that spec, so a bad
+value fails there, naming the parameter and its range.  The types: :class:`Real`, :class:`Int`, :class:`Bool`,
+:class:`Choice`, :class:`Text`, :class:`Mapping`, :class:`Seq`; :class:`Rule` for a constraint between
+parameters; :func:`parameter_list` reads a list however papermill passed it.  Shared values
+(:data:`SEED`, :data:`WORKERS`, …) and rule helpers (:func:`subset`, :func:`divides`) are here too.
 """
 
 from __future__ import annotations
-
-import os
-
-PROFILES = ("full", "quick")
-ENV_VAR = "CMTLAB_PROFILE"
-
-
-def profile() -> str:
-    """The active profile name, ``"full"`` or ``"quick"``."""
-    value = os.environ.get(ENV_VAR, "full").strip().lower() or "full"
-    if value not in PROFILES:
-        raise ValueError(f"{ENV_VAR} must be one of {PROFILES}, got {value!r}")
-    return value
-
-
-def choose(*, full, quick):
-    """Return ``quick`` under the quick profile, else ``full``."""
-    return quick if profile() == "quick" else full
 
 
 def parameter_list(name: str, value) -> list:
@@ -61,10 +42,6 @@ def parameter_list(name: str, value) -> list:
     return out
 
 
-# ---------------------------------------------------------------- notebook parameters
-# Every notebook declares the allowed type and range of each of its parameters once, in
-# :mod:`cmtlab.notebook_parameters`; its first code cell after the ``parameters`` cell calls
-# :func:`validate_parameters`, so a bad value fails there, before any computation.
 
 class Param:
     """One parameter's allowed values: :meth:`check` returns the value (normalised, e.g. the text
@@ -258,32 +235,38 @@ class Rule:
 
 
 class NotebookSpec:
-    """The parameters of one notebook: ``params`` (name -> :class:`Param`) and ``rules``."""
+    """The parameters of one notebook: its name (``notebook``, the file name without ``.ipynb``), ``params``
+    (name -> :class:`Param`) and ``rules``."""
 
-    def __init__(self, params: dict, rules=()):
-        self.params, self.rules = dict(params), tuple(rules)
+    def __init__(self, notebook: str, params: dict, rules=()):
+        self.notebook, self.params, self.rules = str(notebook), dict(params), tuple(rules)
+
+    def __repr__(self) -> str:
+        return f"NotebookSpec({self.notebook!r}, {len(self.params)} parameters, {len(self.rules)} rules)"
 
 
-def validate_parameters(notebook: str, namespace: dict) -> None:
-    """Check a notebook's parameters against its spec in ``cmtlab.notebook_parameters``.
+def validate_parameters(spec: NotebookSpec, namespace: dict) -> None:
+    """Check a notebook's parameters against its spec (declared beside its chapter's code:
+    ``cmtlab.papers.<paper>.parameters``, :mod:`cmtlab.validation.parameters`, :mod:`cmtlab.today.parameters`).
 
     Call it in the notebook's first code cell **after** the ``parameters`` cell — papermill
     inserts its ``injected-parameters`` cell right after ``parameters``, so a value given with
     ``-p``/``-y`` is seen only from the next cell on::
 
-        from cmtlab.config import validate_parameters
-        validate_parameters("song-fig8-throughput-vs-ada", globals())
+        from cmtlab.papers.song.parameters import FIG8
+        from cmtlab.report.parameters import validate_parameters
+
+        validate_parameters(FIG8, globals())
 
     A bad value raises ValueError naming the notebook, the parameter and its allowed range,
     before any computation.  Normalised values (e.g. the text ``'[2]'`` of a list that
     papermill's ``-p`` passes) replace the originals in ``namespace``.  Every parameter of the
     spec must be in ``namespace``.  Returns None (so the cell shows no output).
     """
-    from .notebook_parameters import SPECS
-
-    if notebook not in SPECS:
-        raise ValueError(f"no parameter spec for notebook {notebook!r} (known: {', '.join(sorted(SPECS))})")
-    spec = SPECS[notebook]
+    if not isinstance(spec, NotebookSpec):
+        raise TypeError(f"spec must be a NotebookSpec (the notebook's, from its chapter's parameters module), "
+                        f"got {spec!r}")
+    notebook = spec.notebook
     missing = [n for n in spec.params if n not in namespace]
     if missing:
         raise ValueError(f"{notebook}: parameters {missing} are not defined (the parameters cell defines them)")
@@ -298,3 +281,29 @@ def validate_parameters(notebook: str, namespace: dict) -> None:
             got = ", ".join(f"{n}={out[n]!r}" for n in rule.names)
             raise ValueError(f"{notebook}: {rule.message} (got {got})")
     namespace.update(out)
+
+
+# ---------------------------------------------------------------- values and rules the chapters share
+SEED = Int(0, 2**32 - 1)
+WORKERS = Int(1, 256, none_ok=True, unit="(worker processes; None: all cores)")
+N_SEEDS = Int(1, 10_000, unit="(runs)")
+SIM_DURATION_S = Real(0, 36_000, lo_open=True, unit="s")
+PROBABILITY = Real(0, 1, hi_open=True)
+BYTES = Int(1, 10**10, unit="bytes")
+
+
+def subset(points, within) -> bool:
+    """Every value of ``points`` is one of ``within`` (compared as floats)."""
+    have = {float(x) for x in within}
+    return all(float(x) in have for x in points)
+
+
+def divides(step, whole, tol=1e-9) -> bool:
+    """``whole`` is a whole multiple of ``step`` (up to ``tol`` relative)."""
+    k = whole / step
+    return abs(k - round(k)) < tol * max(1.0, k)
+
+
+__all__ = ["parameter_list", "Param", "Real", "Int", "Bool", "Choice", "Text", "Mapping", "Seq", "Rule", "NotebookSpec",
+           "validate_parameters", "SEED", "WORKERS", "N_SEEDS", "SIM_DURATION_S", "PROBABILITY", "BYTES", "subset",
+           "divides"]
