@@ -234,7 +234,7 @@ def _options_dict(d: dict) -> dict:
 #:
 #: ``"ns3-3.44-defaults"`` is what ns-3 3.44 does out of the box, checked against the attribute
 #: initial values of the installed ns-3 (``cmtlab.ns3.attribute_defaults``; test
-#: ``tests/test_ns3.py``): ``TcpSocketBase::Sack``/``LimitedTransmit``/``Timestamp`` true (SACK
+#: ``tests/references/test_ns3.py``): ``TcpSocketBase::Sack``/``LimitedTransmit``/``Timestamp`` true (SACK
 #: implies RFC 6675 ``IsLost`` loss detection), ``TcpL4Protocol::RecoveryType`` =
 #: ``TcpPrrRecovery``, ``MinRto`` 1 s, ``RttEstimator::InitialEstimation`` 1 s,
 #: ``ClockGranularity`` 1 ms, ``DelAckTimeout`` 0.2 s, ``ReTxThreshold`` 3, ``SndBufSize`` =

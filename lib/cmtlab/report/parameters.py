@@ -253,10 +253,10 @@ def validate_parameters(spec: NotebookSpec, namespace: dict) -> None:
     inserts its ``injected-parameters`` cell right after ``parameters``, so a value given with
     ``-p``/``-y`` is seen only from the next cell on::
 
-        from cmtlab.papers.song.parameters import FIG8
+        from cmtlab.papers.song.parameters import FIG8_THROUGHPUT_VS_ADA
         from cmtlab.report.parameters import validate_parameters
 
-        validate_parameters(FIG8, globals())
+        validate_parameters(FIG8_THROUGHPUT_VS_ADA, globals())
 
     A bad value raises ValueError naming the notebook, the parameter and its allowed range,
     before any computation.  Normalised values (e.g. the text ``'[2]'`` of a list that

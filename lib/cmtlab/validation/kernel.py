@@ -37,7 +37,7 @@ MEANINGS = ex.MEANINGS
 #: The Δ (ms) at which the chapter discusses head-of-line blocking and the simulator's hypotheses.
 FAR_DELTA_MS = 500
 
-#: Column names of the shown Table I gains (tests/test_testbed_comparison.py reads the stored table by them).
+#: Column names of the shown Table I gains (tests/validation/test_kernel_table.py reads the stored table by them).
 GAINS_COLUMNS = {"congestion": "congestion", "meaning": "meaning", "delta_ms": "Δ (ms)", "rtt1_ms": "RTT path 2 (ms)",
                  "tcp_mbps": "TCP best path (Mbit/s)", "mptcp_mbps": "MPTCP (Mbit/s)", "gain_pct": "gain (%)",
                  "gain_std_pct": "std (pp)", "gain_min_pct": "min (%)", "gain_max_pct": "max (%)", "n": "runs",

@@ -210,7 +210,7 @@ def congested_clean_table(loss_rates=(0.02, 0.002), rtt_s: float = 0.1, *,
 
 #: Scenarios of the bridge check (one 10 Mbit/s, 50 ms path): loss, SACK, PRR, timestamps, limited
 #: transmit, small queues, bit errors and a receive-window limit — the cases of
-#: ``tests/test_sim_mptcp.py``.
+#: ``tests/sim/test_multipath.py``.
 BRIDGE_CASES = {
     "1 % loss": dict(transfer_bytes=400_000, loss=("packet", 0.01), seed=3),
     "2 % loss, SACK": dict(transfer_bytes=300_001, loss=("packet", 0.02), seed=1, sack=True),
