@@ -15,13 +15,13 @@ import pandas as pd
 
 from ..report import Comparison, MEASURED
 
-#: Targets this book set for its simulator against ns-3 (median |cmtlab / ns-3 − 1|).
+#: Targets this book set for its simulator against ns-3 (median of ``|cmtlab / ns-3 − 1|``).
 NS3_ONE_LINK_TARGET = 0.05
 NS3_STRIPED_TARGET = 0.10
 #: The ns-3 throughputs the chapter was specified with (Mbit/s): plain NewReno and SACK-based loss detection.
 NS3_SPEC_PLAIN_MBPS = 8.0
 NS3_SPEC_SACK_MBPS = 0.3
-#: Target of the Wi-Fi model against ns-3 (median |difference|).
+#: Target of the Wi-Fi model against ns-3 (median of the ``|difference|``).
 WIFI_TARGET = 0.05
 
 

@@ -291,7 +291,7 @@ def sweep_row(row: dict, n_paths: int) -> dict:
 
     ``dupack_events`` = ``fast_retransmits``; goodput only for completed runs; per-path drops
     ``path<i>_loss_drops`` / ``path<i>_queue_drops`` from the subflows' ``sf<i-1>_…`` columns
-    (the cross-traffic drops of :meth:`cmtlab.sim.osia_links.CrossTrafficLink.stats` are not in a sweep row).
+    (the cross-traffic drops of :meth:`cmtlab.sim.net.cross_traffic.CrossTrafficLink.stats` are not in a sweep row).
     """
     done = bool(row.get("completed"))
     t = float(row["completion_time_s"]) if done else float("nan")
