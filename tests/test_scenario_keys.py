@@ -93,3 +93,5 @@ def test_replace_keeps_the_key_and_changes_it_with_the_seed(cls):
         other = sc.replace(seed=sc.seed + 1)
         assert other.seed == sc.seed + 1 and other.key() != sc.key()
         assert other.replace(seed=sc.seed).key() == sc.key()
+        with pytest.raises(ValueError, match="unknown scenario field"):
+            sc.replace(no_such_field=1)

@@ -109,6 +109,64 @@ def check_work(name: str, segments: float, bound_text: str) -> None:
         raise ValueError(f"{name} must be {bound_text} (at most {MAX_SEGMENTS:,} data segments per run), "
                          f"got {segments:,.0f} segments")
 
+
+class KeyedScenario:
+    """The key and the validated copy of a scenario, written once for the book's scenario classes.
+
+    What :func:`cmtlab.sweep.run_sweep` needs of a scenario (:class:`cmtlab.sweep.api.SweepScenario`):
+    :meth:`key` — the SHA-256 of the scenario's plain description (the result cache, the Alheid records and the
+    recorded papers'-simulator rows are looked up by it) — and :meth:`replace` — a copy with some fields changed,
+    validated as a new scenario is.  Used by :class:`StripedScenario`, :class:`cmtlab.sim.multipath.MptcpScenario`,
+    :class:`cmtlab.papers_sim.model.PapersSimScenario` and :class:`cmtlab.papers.osia.experiments.OsiaRun`.
+
+    A subclass is a frozen dataclass and gives
+
+    * :meth:`to_dict` — its own plain, JSON-serialisable description, so that every class's keys stay what they
+      were (a field added later is left out at its default, a renamed field keeps its old name);
+    * :attr:`_key_default` — how :func:`json.dumps` writes a value that JSON has no form for (``float`` or
+      ``repr``, each class as it always did, so keys are byte-identical);
+    * optionally :meth:`_rebuild` — the validating builder called with every field (default: the class itself,
+      whose ``__post_init__`` validates) and :meth:`_changes` — the changes translated first (a deprecated
+      keyword, a dict of option changes).
+    """
+
+    _key_default = float
+
+    def to_dict(self) -> dict:  # pragma: no cover - every subclass has its own
+        raise NotImplementedError
+
+    def key(self) -> str:
+        """Stable SHA-256 (hex) of :meth:`to_dict`: the same scenario gives the same key, across runs and machines."""
+        blob = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), default=type(self)._key_default)
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+    def replace(self, **changes):
+        """A validated copy with some fields changed; an unknown field name raises ``ValueError`` naming the
+        allowed ones."""
+        current = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        changes = self._changes(dict(changes))
+        unknown = set(changes) - set(current)
+        if unknown:
+            raise ValueError(f"unknown scenario field(s) {sorted(unknown)}; allowed: {sorted(current)}")
+        current.update(changes)
+        return self._rebuild(current)
+
+    def _changes(self, changes: dict) -> dict:
+        return changes
+
+    @classmethod
+    def _rebuild(cls, fields: dict):
+        return cls(**fields)
+
+
+def scenario_changes(scenario, changes: dict, where: str) -> dict:
+    """The changes of a simulator scenario's ``replace``: ``delays_s`` (deprecated) renamed ``rtts_s``, and
+    ``options`` given as a dict of option changes applied to the scenario's :class:`TcpOptions`."""
+    changes = round_trip_keywords(changes, where)
+    if isinstance(changes.get("options"), dict):
+        changes["options"] = scenario.options.replace(**changes["options"])
+    return changes
+
 IPV4_HEADER_BYTES = 20
 TCP_HEADER_BYTES = 20
 UDP_HEADER_BYTES = 8
@@ -346,7 +404,7 @@ def ack_packet_bytes(options, sack_blocks: int = 0, *, tunnel: bool = False) -> 
 
 
 @dataclass(frozen=True)
-class StripedScenario:
+class StripedScenario(KeyedScenario):
     """One bulk transfer over ``n`` links (Song Fig. 5 when ``tunnel=True``).
 
     Build it with :func:`striped_scenario`, which validates and converts its arguments.
@@ -415,22 +473,13 @@ class StripedScenario:
         return {("delays_s" if k == "rtts_s" else k): ([float(x) for x in v] if k == "rtts_s" else v)
                 for k, v in out.items()}
 
-    def key(self) -> str:
-        """Stable SHA-256 of :meth:`to_dict` (same scenario → same key, across runs and machines)."""
-        blob = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), default=float)
-        return hashlib.sha256(blob.encode()).hexdigest()
+    def _changes(self, changes: dict) -> dict:
+        # ``options`` may be a dict of option changes; ``delays_s`` is the deprecated name of ``rtts_s``
+        return scenario_changes(self, changes, "StripedScenario.replace")
 
-    def replace(self, **changes) -> "StripedScenario":
-        """A validated copy with some fields changed (``options`` may be a dict of option changes)."""
-        current = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        changes = round_trip_keywords(changes, "StripedScenario.replace")
-        if isinstance(changes.get("options"), dict):
-            changes["options"] = self.options.replace(**changes["options"])
-        unknown = set(changes) - set(current)
-        if unknown:
-            raise ValueError(f"unknown scenario field(s) {sorted(unknown)}; allowed: {sorted(current)}")
-        current.update(changes)
-        return striped_scenario(**current)
+    @classmethod
+    def _rebuild(cls, fields: dict) -> "StripedScenario":
+        return striped_scenario(**fields)
 
 
 def striped_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes, segment_bytes=536, initial_window_bytes=536,

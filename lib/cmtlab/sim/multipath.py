@@ -21,8 +21,6 @@ time then insertion); a packet costs one event per hop of its path.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 import time
 from dataclasses import dataclass, field
 from functools import partial
@@ -32,8 +30,8 @@ import pandas as pd
 
 from .._validate import as_float_array, check_choice, check_int, check_positive
 from ..scenario import (MAX_SEGMENTS, PRESETS, TcpOptions, TransferResult, _as_loss, _options_dict, ack_packet_bytes,
-                        check_min_rate, check_work, data_packet_bytes, options_preset, real_array, round_trip_keywords,
-                        round_trips, striped_scenario)
+                        KeyedScenario, check_min_rate, check_work, data_packet_bytes, options_preset, real_array,
+                        round_trips, scenario_changes, striped_scenario)
 from . import registry
 from .engine import EventQueue, handshake, run_events
 from .net.link import NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
@@ -69,7 +67,7 @@ def _params(name: str, value) -> tuple:
 
 
 @dataclass(frozen=True)
-class MptcpScenario:
+class MptcpScenario(KeyedScenario):
     """One MPTCP transfer (build it with :func:`mptcp_scenario`, which validates).
 
     ``rtts_s`` are round-trip propagation delays (one-way = half, each direction; ``delays_s`` is a
@@ -130,18 +128,14 @@ class MptcpScenario:
         out["kind"] = "mptcp"
         return out
 
-    def key(self) -> str:
-        blob = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), default=repr)
-        return hashlib.sha256(blob.encode()).hexdigest()
+    _key_default = repr  # as the class always wrote its keys
 
-    def replace(self, **changes) -> "MptcpScenario":
-        current = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        changes = round_trip_keywords(changes, "MptcpScenario.replace")
-        unknown = set(changes) - set(current)
-        if unknown:
-            raise ValueError(f"unknown scenario field(s) {sorted(unknown)}; allowed: {sorted(current)}")
-        current.update(changes)
-        return mptcp_scenario(**current)
+    def _changes(self, changes: dict) -> dict:
+        return scenario_changes(self, changes, "MptcpScenario.replace")
+
+    @classmethod
+    def _rebuild(cls, fields: dict) -> "MptcpScenario":
+        return mptcp_scenario(**fields)
 
 
 def mptcp_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes=None, duration_s=None, congestion="lia",

@@ -26,7 +26,8 @@ class SweepScenario(Protocol):
     :class:`~cmtlab.sim.multipath.MptcpScenario`, :class:`~cmtlab.papers.osia.experiments.OsiaRun`, …).
 
     ``key()`` — a stable string (SHA-256 hex) that changes with every field that changes the
-    result (the cache keys on it); ``replace(seed=s)`` — a copy with another seed; ``seed`` —
+    result (the cache keys on it); ``replace(seed=s)`` — a copy with another seed (the book's scenario
+    classes take both from :class:`cmtlab.scenario.KeyedScenario`); ``seed`` —
     the seed of every random stream of the run.  For parallel runs it must be picklable.
     Optional: ``to_dict()`` (stored in the cache entry for inspection), ``transfer_bytes``,
     ``n_links``, ``bandwidths_bps``/``rates_bps`` or ``capacity_bps()`` (checked against cached

@@ -75,14 +75,13 @@ paper's cmpSCTP and matter for reading the results:
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from ..._validate import check_int, check_non_negative, check_positive
+from ...scenario import KeyedScenario
 from .paper import PAPER_SCHEDULERS, PATH1_DELAY_S, PATH1_RATE_BPS, SCHEDULING_PERIOD_S, SEGMENT_BYTES
 
 #: Two modern baselines beside the paper's schedulers.
@@ -175,7 +174,7 @@ class PathModel:
 # ---------------------------------------------------------------------------------------- one run
 
 @dataclass(frozen=True)
-class OsiaRun:
+class OsiaRun(KeyedScenario):
     """One transfer of one experiment: paths, scheduler, seed, size and path model (cacheable).
 
     ``rates_bps`` and ``one_way_delays_s`` per path (the paper's ``b_i``, ``d_i``);
@@ -239,14 +238,6 @@ class OsiaRun:
         d["one_way_delays_s"] = list(self.one_way_delays_s)
         d["options"] = {k: v for k, v in self.options}
         return d
-
-    def key(self) -> str:
-        """Stable SHA-256 of :meth:`to_dict` (the cache key's scenario part)."""
-        blob = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), default=float)
-        return hashlib.sha256(blob.encode()).hexdigest()
-
-    def replace(self, **changes) -> "OsiaRun":
-        return dataclasses.replace(self, **changes)
 
     def links(self) -> tuple[list, list]:
         """``(forward, reverse)`` link objects, one per path; path ``i`` uses stream ``i`` of the run's seed."""
