@@ -15,7 +15,7 @@ that function; the module is :mod:`cmtlab.report.readable` (``from cmtlab.report
 
 from .verdicts import (BY_CONSTRUCTION, CHECK_MET, CHECK_NOT_MET, COMPUTED, MEASURED, NO_CHANGE,  # noqa: F401
                        NOT_ASSESSED, NOT_REPRODUCED, PARTLY, POLICY, REPRODUCED, SAME, UNDECIDED, VERDICTS, Band,
-                       Condition, Threshold, mean_ci95, share_rule, trend_rule, value_verdict)
+                       Condition, Threshold, share_rule, trend_rule, value_verdict)
 from .table import (CHECK_COLUMNS, COLUMNS, GRID_CLASS, LONG_NOTE_CHARS, NARROW_COLUMNS, SHARED_RULE_CELL,  # noqa: F401
                     SHARED_RULE_ROWS, VERDICT_COLOURS, VERDICT_MARKS, WHOLE_WORD_HEADERS, Comparison, Row,
                     show_verdicts_in_short, verdicts_in_short)
@@ -26,7 +26,7 @@ from .readable import (IDENTIFIER_WORDS, NAMES, READABLE_MAX_ROWS, UNIT_SUFFIXES
 __all__ = [
     "BY_CONSTRUCTION", "CHECK_MET", "CHECK_NOT_MET", "COMPUTED", "MEASURED", "NO_CHANGE", "NOT_ASSESSED",
     "NOT_REPRODUCED", "PARTLY", "POLICY", "REPRODUCED", "SAME", "UNDECIDED", "VERDICTS", "Band", "Condition",
-    "Threshold", "mean_ci95", "share_rule", "trend_rule", "value_verdict",
+    "Threshold", "share_rule", "trend_rule", "value_verdict",
     "CHECK_COLUMNS", "COLUMNS", "GRID_CLASS", "LONG_NOTE_CHARS", "NARROW_COLUMNS", "SHARED_RULE_CELL",
     "SHARED_RULE_ROWS", "VERDICT_COLOURS", "VERDICT_MARKS", "WHOLE_WORD_HEADERS", "Comparison", "Row",
     "show_verdicts_in_short", "verdicts_in_short",

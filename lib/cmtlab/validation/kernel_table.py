@@ -12,13 +12,13 @@ of this book, not paper claims.
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import pandas as pd
 
 from ..papers.alheid.paper import PAPER_LINUX_GAIN_PCT  # Table I, Linux column (gain %, by Δ in ms), their ref. [18]
 from ..report import MEASURED, Comparison, fmt_number
+from ..stats import half_width
 
 #: Alheid et al., sec. IV.A, quoted with the reference that the Linux column comes from.
 QUOTE_TABLE1 = ("In [18], the results show that the gThroughput of MPTCP using two disjoint SFs with equal bandwidths is "
@@ -39,19 +39,14 @@ def _row(gains: pd.DataFrame | None, cc: str, meaning: str, delta_ms) -> pd.Seri
 
 
 def gain_ci(row: pd.Series | None) -> tuple:
-    """Mean gain (%), its 95 % CI over the repetitions (Student t from ``gain_std_pct`` and ``n``) and n.
-
-    One repetition or no ``gain_std_pct``: the interval is (nan, nan)."""
-    from scipy import stats
-
+    """Mean gain (%), its 95 % CI over the repetitions (:func:`cmtlab.stats.half_width` of ``gain_std_pct`` and
+    ``n``) and n.  One repetition or no ``gain_std_pct``: the interval is (nan, nan)."""
     if row is None:
         return float("nan"), (float("nan"), float("nan")), 0
     m = float(row["gain_pct"])
     n = int(row["n"]) if "n" in row and np.isfinite(row["n"]) else 1
     sd = float(row["gain_std_pct"]) if "gain_std_pct" in row else float("nan")
-    if n < 2 or not np.isfinite(sd):
-        return m, (float("nan"), float("nan")), n
-    h = float(stats.t.ppf(0.975, n - 1) * sd / math.sqrt(n))
+    h = half_width(sd, n)
     return m, (m - h, m + h), n
 
 

@@ -54,7 +54,6 @@ def test_metrics_and_confidence_intervals():
     assert (lossy.sf1_loss_drops > 0).all() and (lossy.sf0_loss_drops == 0).all()
     s = ex.summarise(df, ["pdr2", "solution"])
     assert (s.n_seeds == 2).all() and (s.gthroughput_mbps_ci95 >= 0).all()
-    assert ex.t95(2) == pytest.approx(12.706, abs=1e-3) and ex.t95(30) == pytest.approx(2.045, abs=1e-3)
     imp = ex.improvement_pct(s, "pdr2")
     assert (imp["NoPR"] == 0).all()
 

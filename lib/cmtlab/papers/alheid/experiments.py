@@ -71,6 +71,7 @@ import pandas as pd
 
 from ..._validate import check_choice, check_int, check_positive
 from ...report.style import series_style
+from ...stats import half_width
 from .paper import (BACKBONE_BPS, BACKBONE_DELAY_S, DISTANCES_M, DURATION_S, OOO_BUFFER_BYTES, PDRS, PHY_RATE_BPS,
                     SCENARIO2_DISTANCE_M, SEGMENT_BYTES)
 
@@ -270,14 +271,6 @@ def add_metrics(df: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
-def t95(n: int) -> float:
-    """Two-sided 95 % Student-t quantile for ``n`` samples (``n - 1`` degrees of freedom)."""
-    if n < 2:
-        return float("nan")
-    from scipy import stats
-    return float(stats.t.ppf(0.975, n - 1))
-
-
 def summarise(df: pd.DataFrame, by, metrics=("gthroughput_mbps", "ooo_bo_kbyte", "ooo_r_pct", "lu_pct")) -> pd.DataFrame:
     """Mean and 95 % confidence half-width (Student t over seeds) of ``metrics`` per group ``by``."""
     by = [by] if isinstance(by, str) else list(by)
@@ -286,7 +279,7 @@ def summarise(df: pd.DataFrame, by, metrics=("gthroughput_mbps", "ooo_bo_kbyte",
     n = g.size()
     for m in metrics:
         sd = g[m].std(ddof=1)
-        out[f"{m}_ci95"] = sd / np.sqrt(n) * n.map(t95)
+        out[f"{m}_ci95"] = half_width(sd, n)
     out["n_seeds"] = n
     return out.reset_index()
 
@@ -380,7 +373,7 @@ def cwnd_summary(cwnd: pd.DataFrame, *, from_s: float = 0.0) -> pd.DataFrame:
 
 __all__ = ["QUEUE_PACKETS", "WIFI_PARAMS", "SOLUTIONS", "SOLUTION_ORDER", "COLOURS", "PRESETS", "RECOVERY_CHOICES",
            "tcp_options", "wifi_link", "scenario", "fig4_cases", "fig5_cases", "prr_rule_cases", "run",
-           "add_metrics", "summarise", "improvement_pct", "t95", "fig6_traces", "traced_run", "fig6_runs",
+           "add_metrics", "summarise", "improvement_pct", "fig6_traces", "traced_run", "fig6_runs",
            "cwnd_summary"]
 
 

@@ -52,7 +52,8 @@ import numpy as np
 import pandas as pd
 
 from ..._validate import check_choice, check_int, check_non_negative, check_positive
-from .experiments import PRESETS, t95
+from ...stats import half_width
+from .experiments import PRESETS
 from .paper import DELTAS_MS, PAPER_LINUX_GAIN_PCT, PAPER_NS3_GAIN_PCT, QUOTE_BUFFER, QUOTE_NS3_CLOSE, QUOTE_TABLE1
 
 MEANINGS = ("rtt", "one_way")
@@ -233,7 +234,7 @@ def gains(runs: pd.DataFrame) -> pd.DataFrame:
                              tcp_mbps=float(g.tcp_mbps.iloc[0]), mptcp_mbps=float(g.goodput_mbps.mean()),
                              sf1_mbps=float(g.sf0_goodput_mbps.mean()), sf2_mbps=float(g.sf1_goodput_mbps.mean()),
                              share2=float(g.share2.mean()), gain_pct=float(g.gain_pct.mean()),
-                             gain_ci95_pct=float(sd / np.sqrt(n) * t95(n)) if n > 1 else math.nan,
+                             gain_ci95_pct=half_width(sd, n),
                              gain_min_pct=float(g.gain_pct.min()), gain_max_pct=float(g.gain_pct.max()),
                              fast_retransmits=float(g.fast_retransmits.mean()), timeouts=float(g.timeouts.mean()),
                              n_seeds=n, paper_linux_pct=PAPER_LINUX_GAIN_PCT.get(int(d), math.nan),

@@ -343,7 +343,7 @@ def summarise(table: pd.DataFrame, by=LABELS, value: str = "mean_throughput_bps"
     by = [c for c in by if c in table.columns]
     rows = []
     for key, g in table.groupby(by, sort=False):
-        m, h = mean_ci(g[value].to_numpy())
+        m, h, _ = mean_ci(g[value].to_numpy())
         row = dict(zip(by, key if isinstance(key, tuple) else (key,)))
         row.update({"mean_bps": m, "ci95_bps": h, "seeds": len(g)})
         for c in ("fast_retransmits", "timeouts", "spurious_undos", "spurious_detections", "retransmissions"):
@@ -372,7 +372,7 @@ def throughput_traces(table: pd.DataFrame, by=LABELS) -> pd.DataFrame:
             col = col[np.isfinite(col)]
             if col.size == 0:
                 continue
-            m, h = mean_ci(col)
+            m, h, _ = mean_ci(col)
             rows.append({**base, "time_s": (i + 0.5) * BIN_S, "mean_bps": m, "ci95_bps": h})
     return pd.DataFrame(rows)
 

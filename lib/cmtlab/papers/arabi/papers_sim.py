@@ -317,7 +317,7 @@ def chapter_traces(table: pd.DataFrame, *, variate_delay: bool = False, value: s
         for i in range(x.shape[1]):
             col = x[:, i][np.isfinite(x[:, i])]
             if col.size:
-                m, h = mean_ci(col)
+                m, h, _ = mean_ci(col)
                 rows.append({**base, "preset": "papers-sim", "scheduler": "round_robin", "time_s": (i + 0.5) * BIN_S,
                              "mean_bps": m, "ci95_bps": h})
     return pd.DataFrame(rows)
