@@ -1,6 +1,5 @@
 """The verdict policy (cmtlab.report): every rule at and around each of its thresholds."""
 
-import math
 
 import pytest
 

@@ -164,7 +164,7 @@ def disjoint_paths_table(n_paths: int = 3, loss_rate: float = 0.01, rtt_s: float
     p, r = [float(loss_rate)] * n, [float(rtt_s)] * n
     runs = _runs(runner, ("single",) + tuple(algorithms), p, r, list(seeds), "disjoint paths")
     single = runs.loc[runs.congestion == "single", "total_bps"].mean()
-    mathis = mathis_throughput_bps(loss_rate, rtt_s, mss_bytes, segments_per_ack=segments_per_ack)
+    mathis = mathis_throughput_bps(mss_bytes, rtt_s, loss_rate, segments_per_ack=segments_per_ack)
     rows = []
     for a, g in runs.groupby("congestion", sort=False):
         m, h, _ = mean_ci(g.total_bps, confidence)
