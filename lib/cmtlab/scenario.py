@@ -53,6 +53,11 @@ RECOVERY_STYLES = ("newreno", "prr", "linux_prr", "chihani", "chihani_ns3")
 #: Loss detection: the duplicate-ACK threshold with RFC 6675 ``IsLost`` (``"dupack"``) or RACK-TLP
 #: (RFC 8985, ``"rack-tlp"``; needs SACK).  See :mod:`cmtlab.sim.mechanisms.recovery.loss_detection`.
 LOSS_DETECTIONS = ("dupack", "rack-tlp", "rack-tlp-linux")
+#: The two readings of a "delay difference" Δ between two paths, which Alheid et al. (sec. IV.A, Table I) leave
+#: open: ``"rtt"`` — the round trips differ by Δ; ``"one_way"`` — the one-way delays differ by Δ (the round trips
+#: by 2Δ).  The book's one list of them: the Alheid chapters (cmtlab's runs, the papers' simulator), the kernel
+#: testbed's Table I runs and the notebook parameters read it from here.
+DELAY_DIFFERENCE_MEANINGS = ("rtt", "one_way")
 #: Loss models of a link's forward (data) direction.
 LOSS_UNITS = ("none", "packet", "bit")
 #: Upper bound on the work of one simulated run: data segments of a transfer (or that the paths can

@@ -88,7 +88,7 @@ def test_live_check_table_in_words():
 
 
 def test_gains_table_keeps_the_columns_the_stored_table_is_read_by():
-    g = ks.gains(_runs(FULL, reps=2))
+    g = ks.kernel_gains(_runs(FULL, reps=2))
     shown = chapter.gains_table(g)
     # tests/validation/test_kernel_table.py finds the stored gains table by these headers
     assert list(shown.columns[:3]) == ["congestion", "meaning", "Δ (ms)"]
@@ -98,7 +98,7 @@ def test_gains_table_keeps_the_columns_the_stored_table_is_read_by():
 
 
 def test_table1_glue_every_key_closer_reading_and_head_of_line():
-    v = chapter.table1_glue(ks.gains(_runs(FULL)))
+    v = chapter.table1_glue(ks.kernel_gains(_runs(FULL)))
     assert {f"tb_gain_reno_{m}_{d}" for m in ("rtt", "one_way") for d in (0, 100, 500)} <= set(v)
     assert v["tb_gain_reno_rtt_0"] == pytest.approx(94.0) and v["tb_gain_reno_one_way_0"] == pytest.approx(94.0)
     assert v["tb_gain_reno_one_way_500"] == pytest.approx(-10.0)
@@ -108,18 +108,18 @@ def test_table1_glue_every_key_closer_reading_and_head_of_line():
     assert v["tb_share_far"] == pytest.approx(0.25)
     assert math.isnan(v["tb_gain_spread"])                               # one repetition: no spread
     # the one-way reading closer to the paper's 23 %, and no negative gain
-    w = chapter.table1_glue(ks.gains(_runs({**FULL, ("rtt", 500): 15e6, ("one_way", 500): 12.0e6})))
+    w = chapter.table1_glue(ks.kernel_gains(_runs({**FULL, ("rtt", 500): 15e6, ("one_way", 500): 12.0e6})))
     assert w["tb_closer_reading"] == "the one-way reading"
     assert w["tb_hol_phrase"].endswith("keeps only part of the second path's rate")
     # Δ = 500 ms not run (quick profile): said, not decided
-    q = chapter.table1_glue(ks.gains(_runs({("both", 0): 19e6, ("rtt", 100): 18e6})))
+    q = chapter.table1_glue(ks.kernel_gains(_runs({("both", 0): 19e6, ("rtt", 100): 18e6})))
     assert q["tb_closer_reading"].startswith("not decided") and q["tb_hol_phrase"] == "Δ = 500 ms is not run in this profile"
     assert math.isnan(q["tb_gain_reno_rtt_500"])
 
 
 def test_gain_spread_over_repetitions():
     runs = _runs({("both", 0): [19e6, 19.6e6], ("rtt", 500): [11e6, 14e6]}, reps=2)
-    v = chapter.table1_glue(ks.gains(runs))
+    v = chapter.table1_glue(ks.kernel_gains(runs))
     assert v["tb_gain_spread"] == pytest.approx(30.0)                   # 10 % to 40 %
 
 
@@ -146,14 +146,14 @@ def test_fixed_buffer_glue_and_table():
     assert (v["tb_fixed_min"], v["tb_fixed_max"]) == pytest.approx((-3.0, -1.0))
     assert v["tb_fixed_sub0_queue_mb"] == pytest.approx(13.6)
     assert v["tb_fixed_path_mbps"] == pytest.approx(4e6 * 8 / 12 / 1e6)
-    tab = chapter.fixed_buffer_table(fixed, ks.gains(_runs(FULL)), ["rtt", "one_way"], 16 << 20)
+    tab = chapter.fixed_buffer_table(fixed, ks.kernel_gains(_runs(FULL)), ["rtt", "one_way"], 16 << 20)
     assert "gain, fixed 16 MiB buffers (%)" in tab and len(tab) == 3
     r = tab[(tab.meaning == "one_way") & (tab["Δ (ms)"] == 500)].iloc[0]
     assert r["gain, autotuned buffers (%)"] == pytest.approx(-10.0) and r["gain, fixed 16 MiB buffers (%)"] == pytest.approx(-3.0)
 
 
 def test_side_by_side_round_trips_and_missing_simulator():
-    g = ks.gains(_runs(FULL))
+    g = ks.kernel_gains(_runs(FULL))
     t = chapter.side_by_side(g, None, None, deltas_ms=[0, 100, 500], meanings=["rtt", "one_way"], base_one_way_ms=10,
                              reordering="eifel")
     assert len(t) == 5                                                   # Δ = 0 once
@@ -167,8 +167,8 @@ def test_side_by_side_round_trips_and_missing_simulator():
 def test_agreement_glue():
     empty = chapter.agreement_glue(None, None, None, ["rtt"])
     assert all(math.isnan(x) for x in empty.values()) and "tb_sim_diff_500_one_way" in empty
-    g = ks.gains(_runs(FULL))
-    sim_g = ks.gains(_runs({**FULL, ("rtt", 100): 19.4e6, ("rtt", 500): 14e6}))
+    g = ks.kernel_gains(_runs(FULL))
+    sim_g = ks.kernel_gains(_runs({**FULL, ("rtt", 100): 19.4e6, ("rtt", 500): 14e6}))
     agree = ks.agreement(g, sim_g)
     v = chapter.agreement_glue(agree, sim_g, sim_g, ["rtt", "one_way"])
     assert v["tb_sim_absdiff_near_max"] == pytest.approx(5.0)            # 94 vs 89 % at Δ = 100 ms (RTT)
@@ -176,7 +176,7 @@ def test_agreement_glue():
     assert v["tb_sim_diff_500_rtt"] == pytest.approx(17.0) and v["tb_sim_diff_500_one_way"] == pytest.approx(0.0)
     assert v["tb_sim_gain_500_rtt"] == pytest.approx(40.0) and v["tb_sim_gain_0"] == pytest.approx(94.0)
     shown = chapter.agreement_table(agree)
-    assert "rtt1_ms" not in shown and "simulator − kernel (pp)" in shown
+    assert "rtt2_ms" not in shown and "simulator − kernel (pp)" in shown
 
 
 def _hyp(rows):
@@ -201,7 +201,7 @@ def test_hypotheses_table_and_glue():
     none = chapter.hypotheses_glue(_hyp([]))
     assert none["tb_hyp_ow_buf_range"] == "not run" and math.isnan(none["tb_buf_largest_negative"])
     assert "not run" in none["tb_hyp_rr_phrase"]
-    tab = chapter.hypotheses_table(hyp, ks.gains(_runs(FULL)))
+    tab = chapter.hypotheses_table(hyp, ks.kernel_gains(_runs(FULL)))
     assert list(tab.columns) == ["Δ 500 ms (RTT)", "Δ 500 ms (one-way)"]
     assert tab.loc["kernel, Reno (mean)"].tolist() == pytest.approx([23.0, -10.0])
     assert chapter.hypotheses_table(_hyp([]), None) is None
@@ -240,7 +240,7 @@ def test_simulator_status_says_why_it_is_missing():
 
 
 def test_figures_draw_with_and_without_the_simulator():
-    g = ks.gains(_runs(FULL, congestions=("reno", "cubic")))
+    g = ks.kernel_gains(_runs(FULL, congestions=("reno", "cubic")))
     fig = figures.kernel_vs_simulator(g, None, None, "eifel")
     labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     assert sorted(labels) == ["Alheid Table I, Linux", "kernel Reno, Δ RTT", "kernel Reno, Δ one-way"]
@@ -254,6 +254,6 @@ def test_gain_axis_keeps_negative_gains_visible():
     assert figures.gain_floor(pd.DataFrame({"gain_min_pct": [97.0, 50.0]})) == 0.0
     assert figures.gain_floor(pd.DataFrame({"gain_min_pct": [97.0, -43.6]})) == -50.0
     assert figures.gain_floor(pd.DataFrame({"gain_min_pct": [97.0, -40.0]})) == -50.0       # a margin below the point
-    g = ks.gains(_runs(FULL))
+    g = ks.kernel_gains(_runs(FULL))
     bottom = figures.table1_gains(g).axes[0].get_ylim()[0]
     assert bottom <= g.gain_min_pct.min() < 0

@@ -24,9 +24,9 @@ import time
 import pandas as pd
 
 from ..progress import progress
+from ..scenario import DELAY_DIFFERENCE_MEANINGS as MEANINGS
 from . import KernelSettings, expected_ping_rtt_s, path, ping, run_transfer, tcp_goodput_bps
 
-MEANINGS = ("rtt", "one_way")
 
 
 #: The columns that say which calibration a row belongs to (one per argument of :func:`calibrate_rate`).

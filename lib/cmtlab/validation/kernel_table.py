@@ -1,7 +1,7 @@
 """The paper-vs-reproduction table of the Linux-MPTCP chapter (Alheid et al., sec. IV.A, Table I, Linux column).
 
 Works on what the chapter measured — the kernel's gains per (congestion control, reading of Δ, Δ)
-from :func:`cmtlab.validation.kernel_sim.gains`, the simulator's gains configured like the kernel, the
+from :func:`cmtlab.validation.kernel_sim.kernel_gains`, the simulator's gains configured like the kernel, the
 agreement between the two and the delay line's calibration — and never drives the kernel.  The
 verdicts follow the book's verdict policy (:mod:`cmtlab.report`): one row per paper claim (Δ and its
 reading), the kernel with Reno as the reproduction (LIA, the coupled control of the Linux MPTCP of

@@ -124,7 +124,7 @@ def test_table1_gains_fall_with_the_delay_difference():
     cases = t1.cases((0, 500), ("rtt",), duration_s=4.0)
     runs = t1.run(cases, seeds=range(2), workers=1, progress=False)
     g = t1.gains(runs)
-    assert set(g.delta_ms) == {0.0, 500.0} and (g.n_seeds == 2).all()
+    assert set(g.delta_ms) == {0.0, 500.0} and (g.n == 2).all()
     g0, g500 = t1.gain_of(g, 0), t1.gain_of(g, 500)
     assert 80 < g0 <= 101          # two equal paths: about twice one TCP
     assert g500 < g0 - 20          # the long path cannot be filled in a short run

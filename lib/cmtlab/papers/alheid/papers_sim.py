@@ -65,9 +65,10 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ...scenario import DELAY_DIFFERENCE_MEANINGS as MEANINGS
+
 TRANSFER_BYTES = 10_000_000
 DELTAS_MS = (0, 100, 500)
-MEANINGS = ("rtt", "one_way")
 REORDERING = ("dsack", "none", "pr_r")
 CONGESTION = "linked_increases"
 
@@ -116,7 +117,7 @@ def gains(table: pd.DataFrame) -> pd.DataFrame:
     """Table I on the model: per reordering, reading and Δ the two-path goodput, the single-path
     goodput, the gain (%) and the same ratio for the model's global throughput; the paper's ns-3
     and Linux columns beside it (targets, never inputs)."""
-    from .table1 import PAPER_LINUX_GAIN_PCT, PAPER_NS3_GAIN_PCT
+    from .paper import PAPER_LINUX_GAIN_PCT, PAPER_NS3_GAIN_PCT
 
     rows = []
     for ro, g in table.groupby("reordering", sort=False):

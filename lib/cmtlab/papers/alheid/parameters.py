@@ -9,6 +9,7 @@ notebook is validated.  :data:`SPECS`: notebook name → spec.
 
 from __future__ import annotations
 
+from ...scenario import DELAY_DIFFERENCE_MEANINGS
 from ...report.parameters import (Bool, Choice, Int, N_SEEDS, NotebookSpec, PROBABILITY, Real, Rule, SIM_DURATION_S,
                                   Seq, Text, WORKERS, subset)
 
@@ -56,7 +57,7 @@ LIVE_RULE = Rule(("live_seeds", "n_seeds"), lambda p: p["live_seeds"] <= p["n_se
 
 TABLE1_MPTCP_GAIN = NotebookSpec("alheid-table1-mptcp-gain", dict(
     deltas_ms=Seq(Real(0, 10_000, unit="ms"), unique=True),
-    meanings=Seq(Choice(("rtt", "one_way")), unique=True),
+    meanings=Seq(Choice(DELAY_DIFFERENCE_MEANINGS), unique=True),
     variants=Seq(Choice(_t1_variants), unique=True),
     n_seeds=N_SEEDS,
     duration_s=SIM_DURATION_S,
