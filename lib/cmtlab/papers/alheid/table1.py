@@ -55,7 +55,9 @@ from ..._validate import check_choice, check_int, check_non_negative, check_posi
 from ...scenario import DELAY_DIFFERENCE_MEANINGS as MEANINGS
 from ...stats import half_width
 from .experiments import PRESETS
-from .paper import DELTAS_MS, PAPER_LINUX_GAIN_PCT, PAPER_NS3_GAIN_PCT, QUOTE_BUFFER, QUOTE_NS3_CLOSE, QUOTE_TABLE1
+from ...papers_sim.model import MSS_BYTES
+from .paper import (DELTAS_MS, DURATION_S, PAPER_LINUX_GAIN_PCT, PAPER_NS3_GAIN_PCT, QUOTE_BUFFER, QUOTE_NS3_CLOSE,
+                    QUOTE_TABLE1, SEGMENT_BYTES)
 
 MEANING_LABELS = {"rtt": "Δ = RTT difference", "one_way": "Δ = one-way difference"}
 
@@ -63,8 +65,6 @@ MEANING_LABELS = {"rtt": "Δ = RTT difference", "one_way": "Δ = one-way differe
 RATE_BPS = 10e6
 BASE_RTT_S = 0.020
 QUEUE_PACKETS = 100
-SEGMENT_BYTES = 1400
-DURATION_S = 50.0
 MIN_RTO_S = 0.2
 SEND_BUFFER_BYTES = 10_000_000
 #: "Unbounded" initial ssthresh (1 GiB: never reached in these runs), as Linux's.
@@ -475,7 +475,7 @@ VARIANT_TAGS = {"round robin + LIA": "rr_lia", "lowest-RTT + LIA": "lrtt_lia", "
 SETUP_TAGS = {"receive buffer 128 KiB": "buf", "initial ssthresh 65535 B": "ss", PRESET_SETUP: "preset",
               "no residual loss": "noloss"}
 #: Bytes per segment of the papers' model (its out-of-order list counts segments).
-MODEL_SEGMENT_BYTES = 1400
+MODEL_SEGMENT_BYTES = MSS_BYTES
 
 
 def chapter_runs(deltas_ms, meanings, *, variants, duration_s: float, n_seeds: int, setups=(), sensitivity_seeds: int = 2,

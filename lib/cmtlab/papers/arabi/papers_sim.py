@@ -29,13 +29,13 @@ import numpy as np
 import pandas as pd
 
 from ..._validate import check_int
+from ...papers_sim.model import DEFAULT_TRANSFER_BYTES as TRANSFER_BYTES  # mpTopology's 10 MB
 
 #: cmtlab's congestion names (the Arabi chapter's) → the model's.
 CONGESTION = {"uncoupled": "uncoupled", "fully_coupled": "fully_coupled", "lia": "linked_increases",
               "rtt_compensation": "rtt_compensator"}
 #: cmtlab's reordering names → the model's (``tcp_door`` exists only in the model, as a no-op).
 REORDERING = {"none": "none", "dsack": "dsack", "eifel": "eifel", "frto": "frto", "tcp_door": "tcp_door"}
-TRANSFER_BYTES = 10_000_000
 FRTO_SEEDS = (0, 1, 2)
 LABELS = ("setting", "scenario", "congestion", "reordering", "variate_delay")
 #: The papers' simulator as the chapter's summaries label it (``preset`` column; built by
