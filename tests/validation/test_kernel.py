@@ -17,7 +17,7 @@ TCP_BPS = 10e6
 
 
 def _runs(mptcp_bps: dict, *, reps=1, tcp_bps=TCP_BPS, congestions=("reno",)):
-    """Kernel rows as cmtlab.testbed.experiments.alheid_table1 returns them: per congestion control and repetition one TCP run and one
+    """Kernel rows as cmtlab.testbed.experiments.run_jobs returns them for table1_jobs: per congestion control and repetition one TCP run and one
     MPTCP run per (meaning, Δ in ms) key of ``mptcp_bps`` (value: goodput, or a list per repetition)."""
     rows = []
     for cc in congestions:

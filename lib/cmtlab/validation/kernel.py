@@ -93,7 +93,7 @@ def _rate_label(rate_bps: float) -> str:
 
 def ping_table(pings: pd.DataFrame) -> pd.DataFrame:
     """Per configured rate: echoes and the ping RTT error (measured − expected) in ms — median, mean, min,
-    99th percentile, max.  ``pings``: the first table of :func:`cmtlab.testbed.experiments.calibrate`; with a
+    99th percentile, max.  ``pings``: the echoes of :func:`cmtlab.testbed.experiments.calibrate_rate` over the rates; with a
     ``source`` column (:class:`cmtlab.testbed.recorded.KernelRuns`) one row per rate and source, the source
     shown first."""
     keys = ["rate_bps", "source"] if "source" in pings else ["rate_bps"]
@@ -109,7 +109,7 @@ def ping_table(pings: pd.DataFrame) -> pd.DataFrame:
 
 def rate_table(rates: pd.DataFrame) -> pd.DataFrame:
     """Per configured rate: the ideal TCP goodput (payload share 1448/1500), the measured one, the error (%)
-    and the queue drops.  ``rates``: the second table of :func:`cmtlab.testbed.experiments.calibrate` (with a
+    and the queue drops.  ``rates``: the goodput rows of :func:`cmtlab.testbed.experiments.calibrate_rate` (with a
     ``source`` column: shown first, rows ordered by rate)."""
     t = pd.DataFrame({"rate (Mbit/s)": rates.path0_rate_bps / 1e6, "ideal goodput (Mbit/s)": rates.ideal_goodput_bps / 1e6,
                       "measured (Mbit/s)": rates.throughput_bps / 1e6, "error (%)": 100 * rates.rate_error,
@@ -125,7 +125,7 @@ def calibration_summary(pings: pd.DataFrame, rates: pd.DataFrame) -> dict:
     error's median, 99th percentile and maximum (ms) over all echoes, the largest absolute goodput error (%)
     and the largest rate calibrated (Mbit/s)."""
     if not len(pings) or not len(rates):
-        raise ValueError("calibration_summary needs at least one echo and one rate (calibrate returned empty tables)")
+        raise ValueError("calibration_summary needs at least one echo and one rate (the calibration returned empty tables)")
     e = pings.error_s.to_numpy() * 1e3
     return dict(ping_median_ms=float(np.median(e)), ping_p99_ms=float(np.percentile(e, 99)),
                 ping_max_ms=float(e.max()), rate_error_max_pct=float(100 * rates.rate_error.abs().max()),
@@ -265,7 +265,7 @@ def fixed_buffer_glue(runs_fixed: pd.DataFrame | None, meanings) -> dict:
 
 # ---------------------------------------------------------------- the Arabi scenario
 def arabi_table(arabi: pd.DataFrame) -> pd.DataFrame:
-    """Per option variant of :func:`cmtlab.testbed.experiments.arabi_runs`: goodput (mean and std over the
+    """Per option variant of :func:`cmtlab.testbed.experiments.arabi_jobs`: goodput (mean and std over the
     repetitions, Mbit/s), runs, mean retransmissions and queue drops per path, and the goodput's share of the
     variant's own ceiling (the 7 Mbit/s of the two links at 1448 or 1460 payload bytes per 1500, as the
     variant's timestamps)."""

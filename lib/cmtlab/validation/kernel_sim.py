@@ -274,8 +274,8 @@ def _delay_line_links(pths: dict) -> list:
 def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, scheduler: str | None = None,
                          reordering: str = "none", progress_bar: bool = True, loss_draws: str = "simulator",
                          warmup_counters: bool = False, **options) -> pd.DataFrame:
-    """The simulator column: every row of ``runs`` (kernel rows of :func:`alheid_table1` or
-    :func:`arabi_runs`, or any :meth:`cmtlab.testbed.TestbedResult.to_row`) re-run in
+    """The simulator column: every row of ``runs`` (kernel rows of :func:`cmtlab.testbed.experiments.table1_jobs` or
+    :func:`cmtlab.testbed.experiments.arabi_jobs`, run by :func:`~cmtlab.testbed.experiments.run_jobs`, or any :meth:`cmtlab.testbed.TestbedResult.to_row`) re-run in
     :func:`cmtlab.sim.simulate_mptcp` with every path property of the row (:func:`kernel_row_paths`:
     rates, round-trip times — ``simulate_mptcp``'s ``delays_s`` are round trips —, the random
     loss of each path's data direction, the queue in packets; a property the simulator cannot
@@ -402,13 +402,13 @@ ARABI_SIM_RESPONSES = {
 
 def simulate_arabi_like_kernel(arabi: pd.DataFrame, responses: dict | None = None, *, progress_bar: bool = True,
                                **options) -> pd.DataFrame:
-    """The simulator beside :func:`arabi_runs`: per kernel variant, its rows re-run with
+    """The simulator beside the kernel's Arabi runs (:func:`cmtlab.testbed.experiments.arabi_jobs`): per kernel variant, its rows re-run with
     :func:`simulate_like_kernel` once per reordering response of ``responses`` (default
     :data:`ARABI_SIM_RESPONSES`; timestamps follow the variant's ``k_timestamps``).  Rows carry
     ``variant`` and ``sim_reordering``."""
     responses = responses or ARABI_SIM_RESPONSES
     if "variant" not in arabi:
-        raise ValueError("arabi must hold the rows of arabi_runs (a 'variant' column)")
+        raise ValueError("arabi must hold the kernel's Arabi rows (arabi_jobs run by run_jobs: a 'variant' column)")
     out = []
     for variant, rows in arabi.groupby("variant", sort=False):
         if variant not in responses:

@@ -178,9 +178,5 @@ class PlannedScheduler(ConnectionScheduler):
         tx_ns = int(round(8.0 * sub.seg / float(sub.path.rate_bps) * 1e9))
         self._wire_end_ns[subflow] = max(now_ns, self._wire_end_ns.get(subflow, 0)) + tx_ns
 
-    def planned_subflows(self) -> list:
-        """The current period's plan: for each slot, the subflows (merged path members) that may carry it."""
-        return [self._members[p] for p in self._slot_path]
-
 
 __all__ = ["PlannedScheduler", "DELAY_SOURCES", "REPLAN_RULES"]
