@@ -100,7 +100,7 @@ def main() -> int:
         ap.error("--transfer-bytes must be >= 100000 and --repeat >= 1")
     sim.run(striped_scenario([1e6], [0.1], transfer_bytes=100_000))  # warm-up
     ref = heap_reference()
-    print(f"cmtlab.sim {sim.CODE_VERSION}: data segments per wall-clock second (traces off, best of {args.repeat}); "
+    print(f"cmtlab.sim {sim.code_version()}: data segments per wall-clock second (traces off, best of {args.repeat}); "
           f"{compiled.summary()}")
     print(f"  reference: bare heapq event loop {ref:,.0f} events/s")
     ok = True

@@ -293,8 +293,8 @@ class Simulation:
         if self.reorder is not None:
             extra["reorder_in_order_fraction"] = self.reorder.in_order_fraction()
             extra["reorder_beyond_threshold"] = self.reorder.beyond
-        from .version import CODE_VERSION
-        extra["code_version"] = CODE_VERSION
+        from .version import code_version
+        extra["code_version"] = code_version()
         return TransferResult(simulator=SIMULATOR_NAME, scenario=sc, completed=completed,
                               completion_time_s=(rcv.done_time - t0) / NS_PER_S if completed else float("nan"),
                               data_segments_sent=snd.segments_sent, retransmissions=snd.retransmissions,
