@@ -5,11 +5,16 @@ Every notebook declares its parameters once, beside its chapter's code (a :class
 its first code cell after the ``parameters`` cell calls :func:`validate_parameters` with that spec, so a bad
 value fails there, naming the parameter and its range.  The types: :class:`Real`, :class:`Int`, :class:`Bool`,
 :class:`Choice`, :class:`Text`, :class:`Mapping`, :class:`Seq`; :class:`Rule` for a constraint between
-parameters; :func:`parameter_list` reads a list however papermill passed it.  Shared values
+parameters; :func:`parameter_list` reads a list however papermill passed it.  The checks themselves are the
+library's one validation vocabulary (:mod:`cmtlab._validate`: ``check_real``, ``check_int``, ``check_bool``,
+``check_choice``); a type here adds what a notebook reader needs in the message (the allowed range with its unit,
+"or None").  Shared values
 (:data:`SEED`, :data:`WORKERS`, …) and rule helpers (:func:`subset`, :func:`divides`) are here too.
 """
 
 from __future__ import annotations
+
+from .._validate import check_bool, check_choice, check_int, check_real
 
 
 def parameter_list(name: str, value) -> list:
@@ -86,16 +91,9 @@ class Real(Param):
         return s + (" or None" if self.none_ok else "")
 
     def _check(self, name, value):
-        import math
-        import numbers
-        if isinstance(value, bool) or type(value).__name__ == "bool_" or not isinstance(value, numbers.Real):
-            self._fail(name, value)
-        v = float(value)
-        if not math.isfinite(v):
-            self._fail(name, value)
-        if self.lo is not None and (v <= self.lo if self.lo_open else v < self.lo):
-            self._fail(name, value)
-        if self.hi is not None and (v >= self.hi if self.hi_open else v > self.hi):
+        try:
+            check_real(name, value, low=self.lo, high=self.hi, low_open=self.lo_open, high_open=self.hi_open)
+        except ValueError:
             self._fail(name, value)
         return value
 
@@ -112,12 +110,10 @@ class Int(Param):
         return s + (" or None" if self.none_ok else "")
 
     def _check(self, name, value):
-        import numbers
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        try:
+            return check_int(name, value, minimum=self.lo, maximum=self.hi)
+        except ValueError:
             self._fail(name, value)
-        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
-            self._fail(name, value)
-        return int(value)
 
 
 class Bool(Param):
@@ -127,9 +123,10 @@ class Bool(Param):
         return "True or False"
 
     def _check(self, name, value):
-        if not isinstance(value, bool) and type(value).__name__ != "bool_":
+        try:
+            return check_bool(name, value)
+        except ValueError:
             self._fail(name, value)
-        return bool(value)
 
 
 class Choice(Param):
@@ -148,12 +145,11 @@ class Choice(Param):
 
     def _check(self, name, value):
         try:
-            ok = value in self.options and not isinstance(value, bool)
-        except TypeError:
-            ok = False
-        if not ok:
+            if isinstance(value, bool):  # True == 1: a boolean is not the option 1
+                raise ValueError(name)
+            return check_choice(name, value, self.options)
+        except (ValueError, TypeError):  # (TypeError: options of mixed types cannot be sorted for the message)
             self._fail(name, value)
-        return value
 
 
 class Text(Param):
