@@ -39,7 +39,7 @@ def fig1_comparison(rates: pd.DataFrame, claims: pd.DataFrame, *, public_5g: dic
     """Fig. 1 (sec. 3) on the reconstruction of the field data.
 
     ``rates``: one row per modem (``modem``, ``max_dr_mbps``, ``avg_dr_mbps``); ``claims``:
-    :func:`cmtlab.measurements.field.check_fig1_claims`; ``public_5g`` / ``public_all``: the real-data
+    :func:`cmtlab.papers.song.field.check_fig1_claims`; ``public_5g`` / ``public_all``: the real-data
     ratios (``dl_mean``: (ratio, high, low), ``dl_max``, ``rtt_iqr_disjoint``).  The reconstruction is
     built to satisfy the paper's RTT claims and average-DR ratio: those rows are *by construction*;
     the real-data rows are checks of this book.

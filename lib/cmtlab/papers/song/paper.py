@@ -1,7 +1,6 @@
 """Song et al. — the paper's numbers, once (comparison targets, never inputs): the field measurements of sec. 3,
 the prediction accuracy of sec. 5.4 and the figures' numbers of secs. 6.1–6.2.  The chapters' modules read them
-from here.  (The max data rates also seed the reconstruction of the field data, :mod:`cmtlab.measurements.field`,
-which sits below the papers and keeps its own copy.)"""
+from here (the max data rates also seed the reconstruction of the field data, :mod:`cmtlab.papers.song.field`)."""
 
 from __future__ import annotations
 
