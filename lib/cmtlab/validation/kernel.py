@@ -25,13 +25,13 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..papers.alheid.paper import PAPER_LINUX_GAIN_PCT
+from ..papers.alheid.paper import DELTAS_MS, PAPER_LINUX_GAIN_PCT
 from ..scenario import DELAY_DIFFERENCE_MEANINGS as MEANINGS
 from . import kernel_sim as ks
 
 NAN = float("nan")
 #: The Δ (ms) and readings whose gains the prose glues (``tb_gain_<cc>_<meaning>_<Δ>``).
-GLUED_DELTAS_MS = (0, 100, 500)
+GLUED_DELTAS_MS = DELTAS_MS  # Table I's columns
 GLUED_CONGESTIONS = ("reno", "cubic")
 #: The Δ (ms) at which the chapter discusses head-of-line blocking and the simulator's hypotheses.
 FAR_DELTA_MS = 500
