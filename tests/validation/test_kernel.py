@@ -257,3 +257,28 @@ def test_gain_axis_keeps_negative_gains_visible():
     g = ks.kernel_gains(_runs(FULL))
     bottom = figures.table1_gains(g).axes[0].get_ylim()[0]
     assert bottom <= g.gain_min_pct.min() < 0
+
+
+def test_kernel_rows_in_table1s_row_schema_give_the_same_columns_and_statistics():
+    """One Table I gains on one row schema (issue 33): the kernel's recorded columns mapped on load
+    (kernel_sim.table1_rows) and cmtlab's gains columns alike; the statistics over the repetitions by hand."""
+    from cmtlab.papers.alheid import table1 as t1
+    from cmtlab.stats import half_width
+
+    runs = _runs({("both", 0): [19e6, 21e6], ("rtt", 100): [18e6, 18e6]}, reps=2)
+    rows = ks.table1_rows(runs)
+    assert set(t1.ROW_COLUMNS) <= set(rows.columns)
+    assert rows.paths.tolist() == [1, 2, 2] * 2 and rows.delta_ms.tolist() == [0, 0, 100] * 2
+    assert rows.goodput_mbps.tolist() == [10.0, 19.0, 18.0, 10.0, 21.0, 18.0]
+    g = ks.kernel_gains(runs).set_index(["meaning", "delta_ms"])
+    d0 = g.loc[("rtt", 0)]
+    assert (d0.gain_pct, d0.gain_min_pct, d0.gain_max_pct, d0.n) == (pytest.approx(100.0), pytest.approx(90.0),
+                                                                       pytest.approx(110.0), 2)
+    assert d0.gain_std_pct == pytest.approx(math.sqrt(200)) and d0.share2 == pytest.approx(0.25)
+    assert d0.gain_ci95_pct == pytest.approx(half_width(math.sqrt(200), 2))
+    assert d0.rtt2_ms == pytest.approx(20.0) and d0.paper_linux_pct == 94.0 and d0.paper_ns3_pct == 90.0
+    d100 = g.loc[("rtt", 100)]
+    assert d100.gain_std_pct == 0.0 and d100.gain_ci95_pct == 0.0   # identical runs: a real interval of width 0
+    # cmtlab's gains carry the same columns (its grouping labels aside)
+    sim_rows = rows.assign(setup="base", variant=t1.PAPER_VARIANT, sf0_goodput_mbps=np.nan, sf1_goodput_mbps=np.nan)
+    assert set(t1.gains(sim_rows).columns) - {"setup", "variant"} == set(g.reset_index().columns) - {"congestion"}
