@@ -417,7 +417,7 @@ def test_fig6_runs_include_the_plotted_seed():
 def _t1_gains(values, *, variant=t1.PAPER_VARIANT, setup_name="base"):
     """A gains frame as t1.gains gives it: ``values`` maps (meaning, Δ ms) -> gain (%)."""
     return pd.DataFrame([dict(setup=setup_name, variant=variant, meaning=m, delta_ms=float(d), gain_pct=v,
-                              gain_ci95_pct=2.0, timeouts=1.0, n_seeds=4) for (m, d), v in values.items()])
+                              gain_ci95_pct=2.0, timeouts=1.0, n=4) for (m, d), v in values.items()])
 
 
 def test_table1_closer_reading_and_same_gains():
