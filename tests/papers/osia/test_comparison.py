@@ -124,7 +124,7 @@ def test_the_other_readings_and_the_reference_columns_are_shown_not_counted():
     v, f = _v(t)
     claim = _title("sec5.2.osia-prevents")
     assert f.loc[claim, RFC_COLUMN] == oc.NO_EVENTS                     # no event: the column cannot decide
-    assert f.loc[claim, oc.OTHER_READING].startswith("fewer than round robin: 1.00")
+    assert f.loc[claim, oc.OTHER_READING].startswith("fewer than round robin: fewer in 15 of 15 cells")
     assert "reproduced" in f.loc[claim, "with the paper's BER"]
     assert "→ reproduced" in f.loc[_title("sec5.3.flow-level-hurt"), TODAY_COLUMN]
     assert sum(t.summary().values()) == 17                             # the columns add no claim
@@ -351,4 +351,30 @@ def test_facts_hold_the_glue_keys_the_errata_page_reads():
                              rr_paced=pd.DataFrame({"closed_form": [1.0], "timeline": [1]}),
                              ops=pd.DataFrame({"N": [4], "operations": [100], "per_N2": [6.25], "exponent": [np.nan]}))
     assert wanted and wanted <= set(facts), sorted(wanted - set(facts))
+    assert all(isinstance(v, (int, float, str)) for v in facts.values())
+
+
+def test_figs7_9_facts_hold_the_glue_keys_the_errata_page_reads():
+    import re
+    from cmtlab._paths import REPO
+
+    errata = (REPO / "book" / "errata.md").read_text()
+    wanted = set(re.findall(r"osia-figs7-9-scheduler-grids\.ipynb::(\w+)", errata))
+    kw = _inputs()
+    kw["t8"] = pd.concat([kw["t8"], kw["t8"][kw["t8"].scheduler == "osia"].assign(scheduler="osia_every_period")])
+    kw["tcp"] = pd.DataFrame({"cross load": [0.0, 0.25, 0.25], "BER": ["off", "off", "on"],
+                              "goodput (Mbit/s)": [3.5, 3.0, 0.03]})
+    kw["ber"].update(shape=0.8, median=1.3e-5, p95=6e-5)
+    kw["ber"]["frame_loss"] = pd.DataFrame({"packet_bytes": [125, 1000], "at_mean_ber": [0.02, 0.15],
+                                            "averaged": [0.02, 0.14]})
+    kw["decisions"] = pd.DataFrame([dict(window=w, scheduler=s, **{"D2/D1": 1.0, "BW2/BW1": 1.0}, free_share=0.1,
+                                         goodput_bps=1e5) for w in (1, 64) for s in ("round_robin", "lowest_rtt", "edpf")])
+    kw["deep"] = pd.DataFrame([dict(scheduler=s, dupack_mode=m, timeouts=1, spurious_retransmissions=2,
+                                    goodput_bps=1e5, path2_segments_sent=10)
+                               for s in SCHED + ["osia_every_period"] for m in ("paper", "rfc")])
+    kw["setup"]["today_duration_s"] = 10.0
+    facts = oc.figs7_9_facts(**kw)
+    assert wanted and wanted <= set(facts), sorted(wanted - set(facts))
+    assert facts["osia7_osia_fewest_cells"] == 0 and facts["osia7_cells"] == len(D) * len(B)
+    assert facts["osia7_wmax_fewest"] == "OSIA" and facts["osia7_g9_lowest_2"] == "round robin"
     assert all(isinstance(v, (int, float, str)) for v in facts.values())

@@ -48,6 +48,9 @@ BER_MEAN_TOL = 0.05
 ROUNDING_TOL = 1e-7
 #: Sec. 3.3's O(N²): the operation count grows at most ×4 when N doubles (exponent 2).
 COMPLEXITY_EXPONENT = 2.0
+#: The schedulers as a sentence names them (mid-sentence, no capital).
+IN_TEXT = {"round_robin": "round robin", "cwnd_aware": "CWND-aware", "flow_level": "flow-level", "osia": "OSIA",
+           "lowest_rtt": "lowest-RTT", "edpf": "EDPF"}
 
 
 # ------------------------------------------------------------------------------------------- helpers
@@ -270,6 +273,7 @@ def figs3_5_facts(*, lp: pd.DataFrame, example: pd.DataFrame, fluid: pd.DataFram
         "osia_ops_max": int(ops.operations.iloc[-1]),
         "osia_ops_per_n2": float(ops.per_N2.iloc[-1]),
         "osia_ops_exponent": float(ops.exponent.iloc[-1]),
+        "osia_t2_slow_rtt_ms": float(max(theorem2.get("rtts_s", [float("nan")])) * 1e3),
     }
 
 
@@ -336,7 +340,8 @@ def _differ(runs: pd.DataFrame) -> set:
 
 
 def _share_ours(share, lo, hi, n_cells, und, what: str) -> str:
-    s = f"{share:.2f}: {what} in {round(share * n_cells)} of {n_cells} cells"
+    """The value column of a statement over cells: in how many cells it holds, and how many the seeds leave open."""
+    s = f"{what} in {round(share * n_cells)} of {n_cells} cells"
     if und:
         s += f" ({und} left open by the seeds' 95 % CI: share {lo:.2f} to {hi:.2f})"
     return s
@@ -410,6 +415,26 @@ def _stat_row(t: Comparison, claim, stat_fn, rule, runs, refs: dict, *, paper: s
     if detail:
         t.rows[-1].here += f"; {detail}"
     return verdict
+
+
+def _cases_references(t: Comparison, claim, fixed: dict | None = None) -> dict:
+    """The reference columns of a claim over cases, from its case rows: in each column every case's verdict
+    (the text after its last "→"), and the claim's verdict over them by the policy's rule for statements over
+    cases; a column some case cannot decide says so."""
+    rows = [r for r in t.rows if r.key == claim.key and r.case]
+    out = {}
+    for col in dict.fromkeys(c for r in rows for c in r.references):
+        texts = [r.references.get(col, "") for r in rows]
+        if all(x == NO_EVENTS for x in texts):
+            out[col] = NO_EVENTS
+            continue
+        verdicts = [x.rsplit("→", 1)[1].strip() for x in texts if "→" in x]
+        if len(verdicts) < len(rows):
+            continue
+        verdict, summary = cases_verdict(verdicts)
+        out[col] = f"{summary} → {verdict}"
+    out.update(fixed or {})
+    return out
 
 
 def _rr_most(runs):
@@ -489,7 +514,8 @@ def figs7_9_comparison(*, t7: pd.DataFrame, t8: pd.DataFrame, t9: pd.DataFrame, 
     sch = list(PAPER_SCHEDULERS)
     m7, m8, m9 = (x[(x.model == main) & x.scheduler.isin(sch)] for x in (t7, t8, t9))
     rfc7, rfc8, rfc9, today8, today9 = (_fix(x, sch) for x in (rfc7, rfc8, rfc9, today8, today9))
-    ber7 = _fix(t7[t7.model == ber_model], sch) if ber_model in set(t7.model) else None
+    ber7, ber8, ber9 = (_fix(x[x.model == ber_model], sch) if ber_model in set(x.model) else None
+                        for x in (t7, t8, t9))
     fl = ber["frame_loss"].set_index("packet_bytes")["at_mean_ber"]
     # the deciding reference in every row's value column: the paper's OPNET/cmpSCTP cannot be run here
     t = Comparison(here_column=DECIDING_COLUMN)
@@ -505,14 +531,15 @@ def figs7_9_comparison(*, t7: pd.DataFrame, t8: pd.DataFrame, t9: pd.DataFrame, 
     rr_more = trend_rule("OSIA / round robin (goodput)", "higher")
     alt = [_stat(lambda r: _ratio(r, "dupack_events", "osia", "round_robin"), rr_fewer)(m7),
            _stat(lambda r: _ratio(r, "goodput_bps", "osia", "round_robin"), rr_more)(m8)]
-    for case, runs, value, rule, fn, (txt, v) in (
-            (c.cases[0], m7, "dupack_events", fewer, min, alt[0]), (c.cases[1], m8, "goodput_bps", more, max, alt[1])):
+    for case, runs, ber_runs, value, rule, fn, (txt, v) in (
+            (c.cases[0], m7, ber7, "dupack_events", fewer, min, alt[0]),
+            (c.cases[1], m8, ber8, "goodput_bps", more, max, alt[1])):
         def stat(r, value=value, fn=fn):
             return _ratio(r, value, "osia", lambda row: _others(row, "osia", fn))
-        _stat_row(t, c, stat, rule, runs, {}, case=case, paper=("fewer events" if fn is min else "more goodput"),
+        _stat_row(t, c, stat, rule, runs, {with_ber: ber_runs}, case=case, paper=("fewer events" if fn is min else "more goodput"),
                   detail="grid means of the seeds", fixed={OTHER_READING: f"against round robin only: {txt} → {v}"})
-    t.add_cases(c, references={OTHER_READING: "against round robin only: "
-                               + cases_verdict([alt[0][1], alt[1][1]])[0]})
+    t.add_cases(c, references=_cases_references(t, c, {OTHER_READING: "against round robin only: "
+                                                       + cases_verdict([alt[0][1], alt[1][1]])[0]}))
 
     # --- sec. 5.1 / 5.2: set-ups
     t.add_constructed(CLAIMS["sec5.1.cross-traffic"], paper="Pareto on-off, periods in [10 ms, 1 s]",
@@ -551,7 +578,7 @@ def figs7_9_comparison(*, t7: pd.DataFrame, t8: pd.DataFrame, t9: pd.DataFrame, 
               paper="nearly independent of D2/D1", events=True,
               detail=f"round robin's row means {rows.min():.0f}–{rows.max():.0f} events (highest at D2/D1 = "
                      f"{rows.idxmax():g})")
-    t.add_cases(c)
+    t.add_cases(c, references=_cases_references(t, c))
 
     _stat_row(t, CLAIMS["sec5.2.cwnd-lessens"], lambda r: _ratio(r, "dupack_events", "cwnd_aware", "round_robin"),
               trend_rule("CWND-aware / round robin (events, grid means)", "lower"), m7,
@@ -578,9 +605,10 @@ def figs7_9_comparison(*, t7: pd.DataFrame, t8: pd.DataFrame, t9: pd.DataFrame, 
         wmax, wmin = int(window.window.max()), int(window.window.min())
         wm = window[window.scheduler.isin(sch)].groupby(["window", "scheduler"]).dupack_events.mean()
         low = wm.loc[wmax]
+        who = "OSIA" if low.idxmin() == "osia" else f"{LABEL[low.idxmin()]} ({low.min():.1f})"
         fixed[f"initial window of {wmax} segments (reordering only)"] = (
-            f"the fewest events on the grid mean: {LABEL[low.idxmin()]} ({low.min():.1f}; OSIA {low['osia']:.1f}); "
-            f"OSIA {wm.loc[wmin]['osia']:.1f} with {wmin} segment{'s' if wmin > 1 else ''}")
+            f"the fewest events on the grid mean: {who}; OSIA {low['osia']:.1f} with {wmax} segments, "
+            f"{wm.loc[wmin]['osia']:.1f} with {wmin} segment{'s' if wmin > 1 else ''}")
     _share_row(t, CLAIMS["sec5.2.osia-prevents"], _osia_fewest, fewest, "OSIA fewest", m7,
                {RFC_COLUMN: rfc7, with_ber: ber7}, paper="OSIA the fewest", fixed=fixed, events=True,
                extra=f"; grid means: OSIA {ev['osia']:.1f}, the fewest of the others "
@@ -588,7 +616,7 @@ def figs7_9_comparison(*, t7: pd.DataFrame, t8: pd.DataFrame, t9: pd.DataFrame, 
 
     # --- sec. 5.3, Fig. 8
     goodputs = ", ".join(f"{LABEL[k]} {gp[k]:.0f}" for k in sch) + " kbit/s"
-    refs8 = {RFC_COLUMN: rfc8, TODAY_COLUMN: today8}
+    refs8 = {RFC_COLUMN: rfc8, with_ber: ber8, TODAY_COLUMN: today8}
     _stat_row(t, CLAIMS["sec5.3.rr-slow"],
               lambda r: _ratio(r, "goodput_bps", "round_robin", lambda row: _others(row, "round_robin", min)),
               trend_rule("round robin / the lowest of the other three (goodput)", "lower"), m8, refs8,
@@ -620,7 +648,7 @@ def figs7_9_comparison(*, t7: pd.DataFrame, t8: pd.DataFrame, t9: pd.DataFrame, 
                       note="the text names " + ", ".join(str(n) for n in TEXT_PATH_COUNTS)
                            + " paths; Table 1 has no five-path row (errata)")
     multi = sorted(int(n) for n in m9.n_paths.unique() if n > 1)
-    refs9 = {RFC_COLUMN: rfc9, TODAY_COLUMN: today9}
+    refs9 = {RFC_COLUMN: rfc9, with_ber: ber9, TODAY_COLUMN: today9}
     c = CLAIMS["sec5.4.rr-smallest"]
     g9 = m9.groupby(["n_paths", "scheduler"]).goodput_bps.mean().unstack("scheduler") / 1e6
     for n in multi:
@@ -631,7 +659,7 @@ def figs7_9_comparison(*, t7: pd.DataFrame, t8: pd.DataFrame, t9: pd.DataFrame, 
                   case=f"{n} paths", paper="the smallest",
                   detail=f"round robin {g9.loc[n, 'round_robin']:.2f}, the lowest of the others "
                          f"{min(g9.loc[n, k] for k in sch if k != 'round_robin'):.2f} Mbit/s")
-    t.add_cases(c)
+    t.add_cases(c, references=_cases_references(t, c))
     c = CLAIMS["sec5.4.cwnd-flow-reduced"]
     n_max = max(multi)
     for case, name in (("CWND-aware", "cwnd_aware"), ("flow-level", "flow_level")):
@@ -639,7 +667,7 @@ def figs7_9_comparison(*, t7: pd.DataFrame, t8: pd.DataFrame, t9: pd.DataFrame, 
                   trend_rule(f"{case}: goodput on {n_max} paths / on 2 paths", "lower"), m9, refs9, case=case,
                   paper="gets reduced",
                   detail=f"{g9.loc[2, name]:.2f} → {g9.loc[n_max, name]:.2f} Mbit/s")
-    t.add_cases(c)
+    t.add_cases(c, references=_cases_references(t, c))
     _stat_row(t, CLAIMS["sec5.4.osia-80ms"], lambda r: _not_hurt(r, multi), NOT_HURT, m9, refs9,
               paper="without hurting the goodput",
               detail=f"OSIA {g9.loc[1, 'osia']:.2f} Mbit/s on 1 path, {g9.loc[multi, 'osia'].min():.2f}–"
@@ -746,8 +774,8 @@ def figs7_9_facts(*, t7: pd.DataFrame, t8: pd.DataFrame, t9: pd.DataFrame, windo
         "osia7_wmax_rr_ev": float(wm.loc[(wmax, "round_robin"), "dupack_events"]),
         "osia7_w1_osia_ev": float(wm.loc[(wmin, "osia"), "dupack_events"]),
         "osia7_w1_rr_ev": float(wm.loc[(wmin, "round_robin"), "dupack_events"]),
-        "osia7_wmax_fewest": LABEL[low[sch].idxmin()],
-        "osia7_wmax_best": LABEL[wm.loc[wmax].goodput_bps[sch].idxmax()],
+        "osia7_wmax_fewest": IN_TEXT[low[sch].idxmin()],
+        "osia7_wmax_best": IN_TEXT[wm.loc[wmax].goodput_bps[sch].idxmax()],
         "osia7_deep_osia_to": float(d.loc[("osia", "paper"), "timeouts"]),
         "osia7_deep_osia_spur": float(d.loc[("osia", "paper"), "spurious_retransmissions"]),
         "osia7_deep_osia_gp_kbps": float(d.loc[("osia", "paper"), "goodput_bps"] / 1e3),
@@ -757,17 +785,23 @@ def figs7_9_facts(*, t7: pd.DataFrame, t8: pd.DataFrame, t9: pd.DataFrame, windo
         "osia7_deep_ep_path2": float(d.loc[("osia_every_period", "paper"), "path2_segments_sent"])
         if ("osia_every_period", "paper") in d.index else float("nan"),
         "osia7_g9_one": float(g9.loc[1, "osia"]),
+        "osia7_g9_best_multi": float(g9.loc[multi, sch].max().max()),
+        "osia7_gp_flow_over_osia": float(gp["flow_level"] / gp["osia"]),
         "osia7_g9_osia_min": float(g9.loc[multi, "osia"].min()),
         "osia7_g9_osia_max": float(g9.loc[multi, "osia"].max()),
-        **{f"osia7_g9_lowest_{n}": LABEL[g9.loc[n, sch].idxmin()] for n in multi},
+        **{f"osia7_g9_lowest_{n}": IN_TEXT[g9.loc[n, sch].idxmin()] for n in multi},
         "osia7_today_s": float(setup.get("today_duration_s", float("nan"))),
     }
     if ber7 is not None:
         facts["osia7_ber_ev_osia"] = float(ber7["osia"])
         facts["osia7_ber_ev_fewest"] = float(ber7[sch].min())
+    b8 = t8[t8.model == ber_model]
+    gb = b8[b8.scheduler.isin(sch)].groupby("scheduler").goodput_bps.mean() / 1e3 if len(b8) else None
+    facts["osia7_ber_gp_lo"] = float(gb.min()) if gb is not None else float("nan")
+    facts["osia7_ber_gp_hi"] = float(gb.max()) if gb is not None else float("nan")
     return facts
 
 
 __all__ = ["OTHER_READING", "DECIDING_COLUMN", "MAIN_MODEL", "BER_MODEL", "NEARLY_INDEPENDENT_RATIO", "NOT_HURT", "CROSS_RATE_TOL",
-           "BER_MEAN_TOL", "ROUNDING_TOL", "COMPLEXITY_EXPONENT", "figs3_5_comparison", "figs3_5_facts",
+           "BER_MEAN_TOL", "ROUNDING_TOL", "COMPLEXITY_EXPONENT", "IN_TEXT", "figs3_5_comparison", "figs3_5_facts",
            "figs7_9_comparison", "figs7_9_facts"]
