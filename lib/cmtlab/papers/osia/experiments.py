@@ -593,7 +593,7 @@ def ber_check(n_periods: int = 100_000, *, seed: int = 0, packet_bytes=(125, 100
     return out
 
 
-__all__ = ["VARIANTS", "scenario", "sweep_row", "decision_profile", "decision_profiles", "run_models",
+__all__ = ["VARIANTS", "scenario", "kernel_rows", "sweep_row", "decision_profile", "decision_profiles", "run_models",
            "window_study", "SCHEDULERS", "MODERN_SCHEDULERS", "PathModel", "OsiaRun", "simulate", "simulate_tunnel",
            "result_row", "fig7_grid", "fig9_cases", "build_runs", "run_experiment", "summarise", "heatmap",
            "rr_closed_form", "scheduler_params", "code_version", "cross_traffic_check", "cross_traffic_trace",
@@ -699,6 +699,28 @@ def run_models(experiment: str, cases: pd.DataFrame, models: dict, *, schedulers
     keys = ["model"] + labels + [b for b in by if b not in labels]
     values = ("dupack_events", "goodput_bps", "timeouts", "completed", "spurious_retransmissions")
     return table, summarise(table, keys, values=values)
+
+
+def kernel_rows(cases: pd.DataFrame, *, duration_s: float = 10.0, seeds=(0,), queue_packets: int = 100) -> pd.DataFrame:
+    """``cases`` (:func:`fig7_grid`, :func:`fig9_cases`) as rows of the kernel testbed's layout (``kind``,
+    ``n_paths``, ``duration_s``, ``warmup_s``, ``rep``, ``path<i>_rate_bps``, ``path<i>_rtt_s``,
+    ``path<i>_queue_packets``; the case's labels kept), one per case and seed: what
+    :func:`cmtlab.validation.kernel_sim.simulate_like_kernel` runs on today's stack (the simulator configured
+    like today's Linux).  Plain paths: no cross traffic or bit errors (a kernel row cannot carry them)."""
+    duration_s = check_positive("duration_s", duration_s)
+    check_int("queue_packets", queue_packets, minimum=1)
+    rows = []
+    for _, case in cases.iterrows():
+        labels = {k: v for k, v in case.items() if k not in ("rates_bps", "one_way_delays_s")}
+        rates, delays = tuple(case["rates_bps"]), tuple(case["one_way_delays_s"])
+        for seed in seeds:
+            row = {**labels, "kind": "mptcp" if len(rates) > 1 else "tcp", "n_paths": len(rates),
+                   "duration_s": duration_s, "warmup_s": 0.0, "rep": check_int("seeds", seed, minimum=0)}
+            for i, (b, d) in enumerate(zip(rates, delays)):
+                row.update({f"path{i}_rate_bps": float(b), f"path{i}_rtt_s": 2.0 * float(d),
+                            f"path{i}_queue_packets": int(queue_packets)})
+            rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def window_study(cases: pd.DataFrame, windows_segments=(1, 4, 64), *, schedulers=SCHEDULERS, packets: int = FIG8_PACKETS,
