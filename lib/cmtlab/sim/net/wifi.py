@@ -121,6 +121,7 @@ from pathlib import Path
 
 import cython  # Cython's shadow module as Python: cython.compiled is False
 
+from ..._validate import MAX_DURATION_S, check_real
 from .link import DROPPED_LOSS, DROPPED_QUEUE, NO_ORDER, LinkModel, TimeFifo
 from ..registry import register
 
@@ -299,10 +300,9 @@ def draw_backoff_slots(draws: RandomDraws, cw: int) -> int:
 
 
 def _check_distance(distance_m) -> float:
-    if isinstance(distance_m, bool) or not isinstance(distance_m, (int, float)) or not math.isfinite(distance_m) \
-            or distance_m <= 0:
-        raise ValueError(f"distance_m must be a finite number > 0 (m), got {distance_m!r}")
-    return float(distance_m)
+    # the propagation delay (integer ns) is a simulated duration: at most MAX_DURATION_S
+    return check_real("distance_m", distance_m, low=0, high=SPEED_OF_LIGHT_M_S * MAX_DURATION_S, low_open=True,
+                      what=" (m)")
 
 
 def _check_bytes(name: str, value) -> int:
