@@ -164,7 +164,7 @@ def record_runs(path, simulator, scenarios, *, seeds, command: str, workers=None
             row = {k: _plain(v) for k, v in rec.items() if k not in label_cols or k == _RESULT_KEY}
             if row.get(_RESULT_KEY) != run.key():
                 raise RuntimeError(f"record_runs: row {start + j} is not the run of scenario {run.key()[:12]}")
-            problem = check_row(row, run, kind="transfer")
+            problem = check_row(row, run)
             if problem:
                 raise ValueError(f"record_runs: seed {s} of scenario {run.key()[:12]} has an impossible row: {problem}")
             runs[run.key()] = row
