@@ -112,7 +112,7 @@ def _is_number(v) -> bool:
 
 def row_fields(scenario) -> tuple:
     """The columns every result row of ``scenario`` holds: the scenario type's ``ROW_FIELDS`` when it
-    declares them (an :class:`~cmtlab.osia.experiments.OsiaRun`'s row); else, for a transfer (a
+    declares them (an :class:`~cmtlab.papers.osia.experiments.OsiaRun`'s row); else, for a transfer (a
     scenario with ``transfer_bytes``: striped, MPTCP, the papers' model), :data:`TRANSFER_FIELDS`
     (a :class:`~cmtlab.scenario.TransferResult`'s); else none.  The schema is the scenario's, never
     a cache entry's: an entry cannot make a row of four made-up fields acceptable.
