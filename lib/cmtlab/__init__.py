@@ -12,7 +12,7 @@ from its own layer or below — ``tests/test_layers.py`` checks it on every impo
    (:mod:`cmtlab.report.profile`) and the notebooks' parameter types (:mod:`cmtlab.report.parameters`);
    :mod:`cmtlab.measurements` — the field measurements' reconstruction and the public datasets;
 2. :mod:`cmtlab.sim` — the book's packet-level simulator (TCP and MPTCP, ns-3.44's semantics);
-   :mod:`cmtlab.sweep` — sweeps over scenarios and seeds with a result cache and recorded runs;
+   :mod:`cmtlab.sweep` — sweeps over scenarios and seeds with a result cache;
 3. the references, instruments that know no paper — :mod:`cmtlab.ns3` (ns-3.44), :mod:`cmtlab.papers_sim`
    (the papers' own ns-3.7 MPTCP model, built from source), :mod:`cmtlab.testbed` (the Linux kernel's
    MPTCP in network namespaces);
