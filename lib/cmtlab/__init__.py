@@ -4,7 +4,8 @@ The library behind the cmtlab book, laid out like the book, in layers (bottom to
 from its own layer or below — ``tests/test_layers.py`` checks it on every import statement):
 
 0. basics — :mod:`cmtlab._paths` (the repository root, ``REPO`` and ``DATA``), :mod:`cmtlab._validate` (input
-   checks), :mod:`cmtlab.progress` (progress bars), :mod:`cmtlab.compiled` (the simulator's compiled
+   checks), :mod:`cmtlab.pinned` (the recorded files pinned by SHA-256 in ``data/MANIFEST.json``, and their one
+   reader), :mod:`cmtlab.progress` (progress bars), :mod:`cmtlab.compiled` (the simulator's compiled
    modules), :mod:`cmtlab._git` (the checkout's state, for provenance);
 1. :mod:`cmtlab.scenario` — the scenarios and results shared by the simulators; :mod:`cmtlab.stats` — mean
    and confidence interval; :mod:`cmtlab.report` — verdict rules, paper-vs-reproduction tables, readable
