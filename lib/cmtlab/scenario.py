@@ -42,7 +42,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ._validate import as_float_array, check_choice, check_int, check_non_negative, check_positive
+from ._validate import (as_float_array, check_bool, check_choice, check_duration_s, check_durations_s, check_int,
+                        check_non_negative)
 
 #: Where the ACKs travel back to the sender (see the module docstring).
 ACK_PATHS = ("round_robin", "first", "fastest", "ideal")
@@ -266,10 +267,10 @@ class TcpOptions:
         if self.loss_detection.startswith("rack-tlp") and not self.sack:
             raise ValueError(f"loss_detection={self.loss_detection!r} requires sack=True (RFC 8985 marks losses from SACK "
                              "information)")
-        check_positive("min_rto_s", self.min_rto_s)
-        check_positive("initial_rto_s", self.initial_rto_s)
-        check_non_negative("clock_granularity_s", self.clock_granularity_s)
-        check_positive("delayed_ack_timeout_s", self.delayed_ack_timeout_s)
+        check_duration_s("min_rto_s", self.min_rto_s)
+        check_duration_s("initial_rto_s", self.initial_rto_s)
+        check_duration_s("clock_granularity_s", self.clock_granularity_s, zero=True)
+        check_duration_s("delayed_ack_timeout_s", self.delayed_ack_timeout_s)
         check_int("dupack_threshold", self.dupack_threshold, minimum=1, maximum=1000)
         check_int("send_buffer_bytes", self.send_buffer_bytes, minimum=1)
         check_int("receive_buffer_bytes", self.receive_buffer_bytes, minimum=1)
@@ -508,6 +509,7 @@ def striped_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes, segment_byt
         raise ValueError(f"bandwidths_bps must be > 0 (bit/s), got {b.tolist()}")
     if np.any(d < 0):
         raise ValueError(f"rtts_s must be >= 0 (round-trip seconds), got {d.tolist()}")
+    check_durations_s("rtts_s", d)
     seg = check_int("segment_bytes", segment_bytes, minimum=1, maximum=65_000)
     E = check_int("transfer_bytes", transfer_bytes, minimum=1)
     check_work("transfer_bytes", -(-E // seg), f"<= {MAX_SEGMENTS * seg:,} bytes with segment_bytes = {seg}")
@@ -517,8 +519,7 @@ def striped_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes, segment_byt
     ss = check_int("ssthresh_bytes", ssthresh_bytes, minimum=1)
     m = check_int("m_ack", m_ack, minimum=1, maximum=64)
     q = check_int("queue_packets", queue_packets, minimum=1)
-    if not isinstance(tunnel, (bool, np.bool_)):
-        raise ValueError(f"tunnel must be True or False, got {tunnel!r}")
+    check_bool("tunnel", tunnel)
     if b.size > 1 and not tunnel:
         raise ValueError("tunnel must be True for more than one link (striping needs the round-robin tunnel)")
     if options is None:
@@ -532,7 +533,7 @@ def striped_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes, segment_byt
     if option_changes:
         opts = opts.replace(**option_changes)
     sd = check_int("seed", seed, minimum=0)
-    tmax = check_positive("max_sim_time_s", max_sim_time_s)
+    tmax = check_duration_s("max_sim_time_s", max_sim_time_s)
     sc = StripedScenario(bandwidths_bps=tuple(float(x) for x in b), rtts_s=tuple(float(x) for x in d),
                          transfer_bytes=E, segment_bytes=seg, initial_window_bytes=iw, ssthresh_bytes=ss,
                          m_ack=m, queue_packets=q, loss=_as_loss(loss, b.size), tunnel=bool(tunnel),

@@ -88,8 +88,9 @@ def run(scenario: StripedScenario, *, trace=False, reordering="none", reordering
             raise ValueError("reordering: an MptcpScenario carries its own (scenario.reordering); "
                              "pass reordering= only with a StripedScenario")
         return run_mptcp(scenario, trace=trace)
+    from .._validate import check_params
     from .registry import make
-    response = make("reordering", reordering, **(reordering_params or {}))
+    response = make("reordering", reordering, **check_params("reordering_params", reordering_params))
     return Simulation(scenario, trace=trace, reordering=response).run()
 
 

@@ -28,7 +28,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from .._validate import as_float_array, check_choice, check_int, check_positive
+from .._validate import (check_choice, check_duration_s, check_durations_s, check_int, check_positive)
 from ..scenario import (MAX_SEGMENTS, PRESETS, TcpOptions, TransferResult, _as_loss, _options_dict, ack_packet_bytes,
                         KeyedScenario, check_min_rate, check_work, data_packet_bytes, options_preset, real_array,
                         round_trips, scenario_changes, striped_scenario)
@@ -160,12 +160,13 @@ def mptcp_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes=None, duration
         raise ValueError(f"bandwidths_bps must be > 0 (bit/s), got {b.tolist()}")
     if np.any(d < 0):
         raise ValueError(f"rtts_s must be >= 0 (round-trip seconds), got {d.tolist()}")
+    check_durations_s("rtts_s", d)
     if (transfer_bytes is None) == (duration_s is None):
         raise ValueError("exactly one of transfer_bytes (bytes) and duration_s (seconds) must be given, "
                          f"got transfer_bytes={transfer_bytes!r}, duration_s={duration_s!r}")
     E = check_int("transfer_bytes", transfer_bytes, minimum=1) if transfer_bytes is not None else None
-    dur = check_positive("duration_s", duration_s) if duration_s is not None else None
-    tmax = check_positive("max_sim_time_s", max_sim_time_s)
+    dur = check_duration_s("duration_s", duration_s) if duration_s is not None else None
+    tmax = check_duration_s("max_sim_time_s", max_sim_time_s)
     for kind, name in (("congestion", congestion), ("scheduler", scheduler), ("reordering", reordering)):
         registry.lookup(kind, name)  # ValueError listing the registered names
     check_choice("dupack_mode", dupack_mode, DUPACK_MODES)
@@ -195,9 +196,7 @@ def mptcp_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes=None, duration
         if backbone_bps is None:
             raise ValueError(f"backbone_delay_s needs backbone_bps (the backbone's rate, bit/s), got "
                              f"backbone_delay_s={backbone_delay_s!r} without a backbone")
-        backbone_delay_s = float(as_float_array("backbone_delay_s", [backbone_delay_s])[0])
-        if not backbone_delay_s >= 0:
-            raise ValueError(f"backbone_delay_s must be >= 0 (one-way seconds), got {backbone_delay_s!r}")
+        backbone_delay_s = check_duration_s("backbone_delay_s", backbone_delay_s, zero=True)
     comp = check_int("competing_flows", competing_flows, minimum=0, maximum=64)
     if E is not None:
         check_work("transfer_bytes", -(-E // seg) * (1 + comp),
@@ -421,9 +420,9 @@ class MptcpSimulation:
             segs = int(sum(sc.bandwidths_bps) * sc.duration_s / 8 / seg) + 1
         else:
             segs = n_dsn * (1 + sc.competing_flows)
-        self.max_events = int(max_events) if max_events is not None else 200 * segs + 1_000_000
-        if self.max_events < 1:
-            raise ValueError(f"max_events must be >= 1, got {max_events!r}")
+        # the event loop counts in a C long long
+        self.max_events = (check_int("max_events", max_events, minimum=1, maximum=2**63 - 1) if max_events is not None
+                           else 200 * segs + 1_000_000)
         self.senders: list[TcpSender] = []
         self.receivers: list[TcpReceiver] = []
         self.ts_offsets = []

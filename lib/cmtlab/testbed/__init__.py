@@ -18,9 +18,10 @@ Safety: every run uses unique namespace names (``cmtlab-<pid>-<hex>-a/b``); name
 devices (they die with the delay-line process) and processes are removed on normal exit, on
 error, on SIGINT/SIGTERM and at interpreter exit.  Whatever kills a run (SIGKILL included), its
 delay lines and endpoints die with it (PR_SET_PDEATHSIG and a check of the owner's PID; the
-delay lines also bound their own run time), and the next run removes its namespaces when it
-starts (:func:`cleanup_stale`: ``cmtlab-<pid>-*`` namespaces whose creating process is gone, with
-every process still inside them).  Namespaces of live runs are never touched.
+delay lines also bound their own run time), but its two namespaces stay until the next run removes
+them when it starts, or ``python -m cmtlab.testbed --cleanup`` does at once (:func:`cleanup_stale`:
+``cmtlab-<pid>-*`` namespaces whose creating process is gone, with every process still inside them).
+Namespaces of live runs are never touched.
 
 Truthful rows: every kernel setting asked for (:class:`KernelSettings`) is applied and read back
 from the namespaces, or the run fails at once naming it; the congestion control recorded is the

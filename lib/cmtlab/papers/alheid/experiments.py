@@ -227,23 +227,17 @@ def prr_rule_cases(points, *, cases=fig4_cases, rules=("keep", "cwnd"), **kw) ->
     return out
 
 
-def run(cases, *, seeds, workers=None, progress=True, records=None, live_seeds=None) -> pd.DataFrame:
-    """Run ``cases`` × ``seeds`` through :func:`cmtlab.sweep.run_sweep` (result cache, process pool).
-
-    With ``records`` (a name of :data:`cmtlab.papers.alheid.record_files.FILES`, ``"fig4"`` or ``"fig5"``), the
-    seeds beyond ``live_seeds`` come from that record where it holds the run, after the live seeds
-    reproduced it exactly (:func:`cmtlab.sweep.recorded.run_with_records`; ``attrs["records"]`` and
-    :func:`cmtlab.sweep.recorded.describe_records` say what was served).
+def run(cases, *, seeds, workers=None, progress=True) -> pd.DataFrame:
+    """Run ``cases`` × ``seeds`` through :func:`cmtlab.sweep.run_sweep` (result cache, process pool over the cores):
+    every seed simulated here, none read from the repository.
 
     Adds the paper's metrics in its units: ``gthroughput_mbps``, ``ooo_r_pct``, ``ooo_bo_kbyte``,
     ``lu_pct`` (mean over the subflows of goodput / 54 Mbit/s), ``lu_air_pct`` (every packet on
     the air) and ``sf<i>_lu_pct``.
     """
-    from ...sweep.recorded import sweep
-    from .record_files import load
+    from ...sweep import run_sweep
 
-    df = sweep(cases, seeds=seeds, workers=workers, progress=progress,
-               records=load(records) if records is not None else None, live_seeds=live_seeds)
+    df = run_sweep("cmtlab", cases, seeds=list(seeds), workers=workers, progress=progress)
     out = add_metrics(df)
     out.attrs.update(df.attrs)
     return out

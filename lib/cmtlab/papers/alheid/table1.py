@@ -188,16 +188,12 @@ def cases(deltas_ms=DELTAS_MS, meanings=MEANINGS, *, variants=(PAPER_VARIANT,), 
     return out
 
 
-def run(case_list, *, seeds, workers=None, progress=True, records=None, live_seeds=None) -> pd.DataFrame:
-    """Run ``case_list`` × ``seeds`` (:func:`cmtlab.sweep.run_sweep`: result cache, process pool);
-    adds ``goodput_mbps`` and the per-subflow ``sf<i>_goodput_mbps``.  With ``records`` (``"table1"``,
-    :mod:`cmtlab.papers.alheid.records`) the seeds beyond ``live_seeds`` come from the record where it holds the run, once the
-    live seeds reproduced it (:func:`cmtlab.sweep.recorded.run_with_records`)."""
-    from ...sweep.recorded import sweep
-    from .record_files import load
+def run(case_list, *, seeds, workers=None, progress=True) -> pd.DataFrame:
+    """Run ``case_list`` × ``seeds`` (:func:`cmtlab.sweep.run_sweep`: result cache, process pool over the cores; every
+    seed simulated here); adds ``goodput_mbps`` and the per-subflow ``sf<i>_goodput_mbps``."""
+    from ...sweep import run_sweep
 
-    df = sweep(case_list, seeds=seeds, workers=workers, progress=progress,
-               records=load(records) if records is not None else None, live_seeds=live_seeds)
+    df = run_sweep("cmtlab", case_list, seeds=list(seeds), workers=workers, progress=progress)
     df["goodput_mbps"] = df["gthroughput_bps"] / 1e6
     for i in (0, 1):
         col = f"sf{i}_goodput_bps"
@@ -479,21 +475,15 @@ MODEL_SEGMENT_BYTES = MSS_BYTES
 
 
 def chapter_runs(deltas_ms, meanings, *, variants, duration_s: float, n_seeds: int, setups=(), sensitivity_seeds: int = 2,
-                 workers=None, live_seeds: int | None = None, use_records: bool = False) -> pd.DataFrame:
-    """Every cmtlab run of the chapter: the base setup for each of ``variants`` over ``n_seeds`` seeds, and the paper's
-    variant in each one-factor setup of ``setups`` over :func:`seeds_for` ``sensitivity_seeds`` (cached sweeps).
-
-    With ``use_records`` the base runs' seeds from ``live_seeds`` on come from the recorded 30-seed runs
-    (``data/alheid/table1-runs.jsonl.gz``) once the first ``live_seeds`` seeds, simulated, equal them; the table's
-    ``attrs["records"]`` says what was served (:func:`cmtlab.sweep.recorded.describe_records`)."""
+                 workers=None) -> pd.DataFrame:
+    """Every cmtlab run of the chapter, all simulated (cached sweeps): the base setup for each of ``variants`` over
+    ``n_seeds`` seeds, and the paper's variant in each one-factor setup of ``setups`` over :func:`seeds_for`
+    ``sensitivity_seeds``."""
     base = run(cases(deltas_ms, meanings, variants=variants, setups=("base",), duration_s=duration_s),
-               seeds=range(n_seeds), workers=workers, records="table1" if use_records else None,
-               live_seeds=range(live_seeds if live_seeds is not None else n_seeds))
+               seeds=range(n_seeds), workers=workers)
     sens = [run(cases(deltas_ms, meanings, variants=(PAPER_VARIANT,), setups=(s,), duration_s=duration_s),
                 seeds=seeds_for(s, sensitivity_seeds), workers=workers) for s in setups]
-    out = pd.concat([base, *sens], ignore_index=True)
-    out.attrs["records"] = base.attrs.get("records")
-    return out
+    return pd.concat([base, *sens], ignore_index=True)
 
 
 def base_table(g: pd.DataFrame) -> pd.DataFrame:

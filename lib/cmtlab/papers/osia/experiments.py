@@ -76,11 +76,12 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
 
-from ..._validate import check_int, check_non_negative, check_positive
+from ..._validate import MAX_DURATION_S, check_duration_s, check_int, check_positive
 from ...scenario import KeyedScenario
 from .paper import PAPER_SCHEDULERS, PATH1_DELAY_S, PATH1_RATE_BPS, SCHEDULING_PERIOD_S, SEGMENT_BYTES
 
@@ -140,10 +141,11 @@ class PathModel:
     def forward_link(self, rate_bps: float, one_way_delay_s: float, *, seed: int, stream: int):
         """The forward (data) direction of one path: a link with this model's cross traffic and BER."""
         from ...sim.net.link import PointToPointLink
-        from ...sim.net.cross_traffic import BitErrorLink, BitErrorProcess, CrossTrafficLink
+        from ...sim.net.cross_traffic import BER_NAMES, BitErrorLink, BitErrorProcess, CrossTrafficLink
 
         ber = (BitErrorProcess(mean=self.ber_mean, low=self.ber_low, high=self.ber_high,
-                               period_s=self.ber_period_s, seed=seed, stream=stream) if self.ber else None)
+                               period_s=self.ber_period_s, seed=seed, stream=stream, names=BER_NAMES)
+               if self.ber else None)
         if self.cross_load > 0:
             return CrossTrafficLink(rate_bps, one_way_delay_s, self.queue_packets, mean_load=self.cross_load,
                                     shape=self.shape, min_period_s=self.min_period_s,
@@ -187,6 +189,11 @@ class OsiaRun(KeyedScenario):
     duplicate ACKs, as in the paper's single-sequence-space CMT transport (``"rfc"``: MPTCP proper).
     """
 
+    #: The columns of every row of a run (:func:`result_row`, :func:`sweep_row`): the schema a cached
+    #: row is checked against (:func:`cmtlab.sweep.cache.row_fields`).
+    ROW_FIELDS: ClassVar[tuple] = ("completed", "completion_time_s", "goodput_bps", "dupack_events", "timeouts",
+                                   "retransmissions", "spurious_retransmissions", "data_segments_sent")
+
     experiment: str
     rates_bps: tuple
     one_way_delays_s: tuple
@@ -203,7 +210,9 @@ class OsiaRun(KeyedScenario):
         if self.experiment not in EXPERIMENTS:
             raise ValueError(f"experiment must be one of {EXPERIMENTS}, got {self.experiment!r}")
         rates = tuple(float(check_positive("rates_bps", r)) for r in self.rates_bps)
-        delays = tuple(float(check_non_negative("one_way_delays_s", d)) for d in self.one_way_delays_s)
+        # the simulator takes round trips (2 d): each at most MAX_DURATION_S
+        delays = tuple(float(check_duration_s("one_way_delays_s", d, zero=True, maximum=MAX_DURATION_S / 2))
+                       for d in self.one_way_delays_s)
         if not rates or len(rates) != len(delays):
             raise ValueError(f"rates_bps and one_way_delays_s must have the same length >= 1, "
                              f"got {len(rates)} and {len(delays)}")
@@ -610,11 +619,17 @@ def scenario(run: OsiaRun):
     opts.setdefault("initial_window_bytes", run.segment_bytes)
     opts.setdefault("dupack_mode", run.dupack_mode)
     sparams = {**scheduler_params(run.scheduler), **dict(opts.pop("scheduler_params", {}) or {})}
-    return multipath.mptcp_scenario(list(run.rates_bps), run.rtts_s, transfer_bytes=run.transfer_bytes,
-                                    congestion=run.congestion, scheduler=run.scheduler, scheduler_params=sparams,
-                                    seed=run.seed, segment_bytes=run.segment_bytes,
-                                    queue_packets=run.path_model.queue_packets, links=run.path_model.link_spec(),
-                                    **opts)
+    try:
+        return multipath.mptcp_scenario(list(run.rates_bps), run.rtts_s, transfer_bytes=run.transfer_bytes,
+                                        congestion=run.congestion, scheduler=run.scheduler, scheduler_params=sparams,
+                                        seed=run.seed, segment_bytes=run.segment_bytes,
+                                        queue_packets=run.path_model.queue_packets,
+                                        links=run.path_model.link_spec(), **opts)
+    except ValueError as exc:  # name the run's field, not the MPTCP scenario's (OSIA's b_i are rates_bps)
+        text = str(exc)
+        if text.startswith("bandwidths_bps"):
+            raise ValueError(f"rates_bps{text[len('bandwidths_bps'):]}") from None
+        raise
 
 
 def decision_profile(run: OsiaRun) -> dict:

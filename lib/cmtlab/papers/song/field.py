@@ -35,6 +35,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ... import pinned
 from ..._paths import DATA
 from ..._validate import check_int
 from .paper import PAPER_AVG_DR_RATIO, PAPER_MAX_DR_MBPS, PAPER_MAX_DR_RATIO
@@ -161,12 +162,25 @@ def write_reconstruction(directory, seed: int = DEFAULT_SEED,
     paths = {RTT_FILE: directory / RTT_FILE, RATES_FILE: directory / RATES_FILE}
     rtt.to_csv(paths[RTT_FILE], index=False, float_format="%.1f", lineterminator="\n")
     rates.to_csv(paths[RATES_FILE], index=False, float_format="%.2f", lineterminator="\n")
+    for p in paths.values():  # in data/: their entries in data/MANIFEST.json (outside it: nothing)
+        pinned.pin(p, regenerate=REGENERATE)
     return paths
 
 
+#: The command that regenerates the reconstruction (and rewrites its manifest entries).
+REGENERATE = ".venv/bin/python data/field-measurements/generate.py"
+#: What the rows of the two files may hold (checked by :mod:`cmtlab.pinned` when they are read).
+RTT_VALUES = {"modem": pinned.Column("choice", choices=tuple(MODEMS)), "sample": pinned.Column(low=0, integer=True),
+              "rtt_ms": pinned.Column(low=0, high=60_000)}
+RATE_VALUES = {"modem": pinned.Column("choice", choices=tuple(MODEMS)), "avg_dr_mbps": pinned.Column(low=0, high=10_000),
+               "max_dr_mbps": pinned.Column(low=0, high=10_000)}
+RATE_RULES = [pinned.RowRule(("avg_dr_mbps", "max_dr_mbps"), lambda r: r["avg_dr_mbps"] <= r["max_dr_mbps"],
+                             "avg_dr_mbps", "the average data rate is at most the maximum")]
+
+
 def _resolve(path, name: str) -> Path:
-    if path is None:
-        path = DATA_DIR / name
+    if path is None:  # the committed file, in the pinned data (cmtlab.pinned)
+        path = pinned.resolve(f"{DATA_DIR.name}/{name}")
     else:
         path = Path(path)
         if path.is_dir():
@@ -178,6 +192,12 @@ def _resolve(path, name: str) -> Path:
     return path
 
 
+def _read(path, name: str, values: dict, rules=()) -> pd.DataFrame:
+    """``name`` (the committed file in ``data/``: pinned, :mod:`cmtlab.pinned`; or another copy) with every row
+    checked for possible values."""
+    return pinned.read_csv(_resolve(path, name), columns=values, rows=rules)
+
+
 def load_rtt_samples(path=None) -> pd.DataFrame:
     """Load the committed RTT samples (reconstruction of Song Fig. 1(a)).
 
@@ -185,7 +205,7 @@ def load_rtt_samples(path=None) -> pd.DataFrame:
     ``<repo>/data/field-measurements/rtt_samples.csv``.  Columns: see
     :func:`generate_reconstruction`; ``modem`` is an ordered categorical (CT1…CM2).
     """
-    frame = pd.read_csv(_resolve(path, RTT_FILE))
+    frame = _read(path, RTT_FILE, RTT_VALUES)
     missing = set(RTT_COLUMNS) - set(frame.columns)
     if missing:
         raise ValueError(f"path: {RTT_FILE} lacks columns {sorted(missing)}")
@@ -195,7 +215,7 @@ def load_rtt_samples(path=None) -> pd.DataFrame:
 
 def load_data_rates(path=None) -> pd.DataFrame:
     """Load the committed average/maximum download data rates (Song Fig. 1(b)), Mbit/s."""
-    frame = pd.read_csv(_resolve(path, RATES_FILE))
+    frame = _read(path, RATES_FILE, RATE_VALUES, RATE_RULES)
     missing = set(RATE_COLUMNS) - set(frame.columns)
     if missing:
         raise ValueError(f"path: {RATES_FILE} lacks columns {sorted(missing)}")
