@@ -251,6 +251,7 @@ def test_fig7_facts():
     assert (f["fig7_ada_reproduced"], f["fig7_ada_partly"], f["fig7_ada_not"]) == (0, 1, 1)
     assert f["fig7_ada_constructions"] == 2 and f["fig7_aba_fall_mean_bw"] == 1.21
     assert f["fig7_finding_aba"].startswith("Song et al., sec. 6.1:") and "rises 1.55×" in f["fig7_finding_aba"]
+    assert f["fig7_finding_aba"].endswith(": not reproduced.")
 
 
 # ----------------------------------------------------------------------------------------------- Fig. 8

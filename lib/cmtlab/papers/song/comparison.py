@@ -358,10 +358,12 @@ def fig6_facts(acc: pd.DataFrame, results: pd.DataFrame, table: Comparison, *, m
 
 
 def _finding(table: Comparison, claim_id: str) -> str:
+    """The finding of a claim the table decides (:func:`cmtlab.report.claims.finding`) as plain text, for the
+    chapter's prose (``{glue:text}`` shows no Markdown)."""
     claim = CLAIMS[claim_id]
     for d in table.decisions():
         if d.claim == claim.key:
-            return finding(claim, d)
+            return finding(claim, d).replace("**", "")
     raise ValueError(f"the table decides no claim {claim.key!r}")
 
 
