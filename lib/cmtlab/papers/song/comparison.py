@@ -55,7 +55,8 @@ def _alternatives(items, chosen: str) -> str:
     change = [f"{label} {value} ({_words(v)})" for label, value, v in items if v != chosen]
     keep = [value for _, value, v in items if v == chosen]
     if not change:
-        return f"all {len(keep)} give the same verdict ({_words(chosen)})" if keep else ""
+        return (f"all {len(keep)} give the same verdict ({_words(chosen)}): "
+                + ", ".join(f"{label} {value}" for label, value, _ in items)) if keep else ""
     out = "change the verdict: " + "; ".join(change)
     if keep:
         out += f"; the other {len(keep)} keep it ({_words(chosen)})"
@@ -397,6 +398,20 @@ def _fall_text(fall: float) -> str:
     return f"rises {1 / fall:.2f}× (fall factor {fall:.2f})"
 
 
+def _aba_note(sens: pd.DataFrame) -> str:
+    """Which link sets make the throughput rise with the ABA (ratio below 1) and which make it fall."""
+    rise = sens[sens.aba_fall_at_max_ada < 1]
+    fall = sens[sens.aba_fall_at_max_ada >= 1]
+    out = "the ratio throughput at ABA 0 / at max ABA"
+    if len(rise):
+        out += (f" is below 1, a rise, for {len(rise)} of the {len(sens)} link sets tried "
+                f"({1 / rise.aba_fall_at_max_ada.max():.2f}–{1 / rise.aba_fall_at_max_ada.min():.2f}×)")
+    if len(fall):
+        out += ("; a fall only for " + ", ".join(f"{_case_label(r)} ({r.aba_fall_at_max_ada:.2f}×)"
+                                                 for _, r in fall.iterrows()))
+    return out
+
+
 def fig7_comparison(ratios: dict, sens: pd.DataFrame, *, grid_text: str, surfaces_flat_1link: bool) -> Comparison:
     """Fig. 7 (sec. 6.1) and the conclusion drawn from it (sec. 7), on the paper's model.
 
@@ -412,7 +427,7 @@ def fig7_comparison(ratios: dict, sens: pd.DataFrame, *, grid_text: str, surface
     t.add_input(CLAIMS["fig7.grid"], paper="5 ms, 100 kbit/s; 0–35 ms, 0–700 kbit/s", ours=grid_text)
     t.add_value(CLAIMS["fig7.aba-fall"], paper=PAPER_FIG7_ABA_FALL, ours=float(r4["aba_fall_at_max_ada"]), band=MODEL_BAND,
                 paper_text="falls 1.8×", fmt=".2f",
-                note="the ratio throughput at ABA 0 / at max ABA is below 1: a rise",
+                note=_aba_note(sens),
                 references={"other link sets": _other_constructions(sens, "aba_fall_at_max_ada", PAPER_FIG7_ABA_FALL,
                                                                     MODEL_BAND)})
     # the value column says the direction in words ("rises 1.55× (fall factor 0.65)")
