@@ -13,8 +13,9 @@ reproducibly:
    sha256 of the files the build uses (:func:`tree_sha256`), pinned from the mirrored archives.
 2. **Patches** (``patches/*.patch``, applied in name order with ``patch -p1``): each starts with a
    header ``Kind:`` — ``build`` (portability to g++ 12, build integration), ``api`` (the overlay's
-   ns-3.6 calls adapted to ns-3.7) or ``behaviour`` (changes what the model computes) — and says
-   why.  :func:`patches` lists them.
+   ns-3.6 calls adapted to ns-3.7), ``behaviour`` (changes what the model computes) or
+   ``performance`` (changes how fast, never what: proven by re-running every recorded row) — and
+   says why.  :func:`patches` lists them.
 3. **Compile** (no waf: ns-3.7's waf needs Python 2).  Only the modules the driver needs
    (:data:`MODULES`; test suites left out) are compiled, each module's file list read from its own
    ``wscript``, with ``g++ -std=gnu++98 -fpermissive`` and forced includes of ``<cstring>``,
@@ -119,7 +120,7 @@ CXXFLAGS = ("-std=gnu++98", "-fpermissive", "-w", "-O2", "-fno-strict-aliasing",
             "-include", "cstring", "-include", "cstdlib", "-include", "cstdio")
 CFLAGS = ("-O2", "-w", "-fPIC")
 LIBS = ("-lpthread", "-lrt")
-PATCH_KINDS = ("build", "api", "behaviour")
+PATCH_KINDS = ("build", "api", "behaviour", "performance")
 
 
 class BuildError(RuntimeError):

@@ -23,6 +23,9 @@
 //     the first data segment) instead of running to mpTopology's 3.6e8 s;
 //   * the sink's receive and accept callbacks are replaced by ones that do exactly what the sink's
 //     do (read 2000 B per notification) and also record when the last byte arrived;
+//   * --release-acked=0 turns off the performance patch 06 (acknowledged segments leave the sent list);
+//     the output also carries a hash of the model's whole warning log ("log_fnv1a"), so that runs with
+//     and without it can be compared line by line;
 //   * time(): the model's F_RTO code reads the wall clock (time(NULL)) to draw its ACK-discarding
 //     probability; --frto-clock=N makes time() return N (an F_RTO "repetition" is a clock value),
 //     without it time() is the real wall clock as in the original;
@@ -188,9 +191,38 @@ static int SubflowOf (const std::string &line, const char *key)
   return (v >= 0 && v < 8) ? v : -1;
 }
 
+// FNV-1a (64 bit) over every warning line of the model, the list sizes that patch 06 shortens
+// masked: two runs with the same hash logged the same events with the same values.
+static unsigned long long g_logHash = 1469598103934665603ULL;
+
+static void HashLine (const std::string &line)
+{
+  static const char *masked[] = {"unacked packets count is ", "mapDSN size is "};
+  std::string l = line;
+  for (int m = 0; m < 2; m++)
+    {
+      size_t p = l.find (masked[m]);
+      if (p != std::string::npos)
+        {
+          size_t q = p + strlen (masked[m]);
+          size_t e = q;
+          while (e < l.size () && l[e] >= '0' && l[e] <= '9') e++;
+          l.replace (q, e - q, "#");
+        }
+    }
+  for (size_t i = 0; i < l.size (); i++)
+    {
+      g_logHash ^= (unsigned char) l[i];
+      g_logHash *= 1099511628211ULL;
+    }
+  g_logHash ^= (unsigned char) '\n';
+  g_logHash *= 1099511628211ULL;
+}
+
 static void ParseLine (const std::string &line)
 {
   g_warnLines++;
+  HashLine (line);
   int k;
   if (line.find (" SentSegment -> ") != std::string::npos)
     {
@@ -461,6 +493,7 @@ int main (int argc, char *argv[])
       else if (k == "sample") g_opt.sample = atof (v.c_str ());
       else if (k == "max-time") g_opt.maxTime = atof (v.c_str ());
       else if (k == "frto-clock") g_frtoClock = atoll (v.c_str ());
+      else if (k == "release-acked") g_mpTcpReleaseAckedSegments = atoi (v.c_str ()) != 0;
       else Die ("unknown option --" + k);
     }
   g_opt.rates = ParseList (rates);
@@ -552,6 +585,11 @@ int main (int argc, char *argv[])
   o << ",\"receiver_next_dsn\":" << (ss != 0 ? ss->nextRxSequence : 0);
   o << ",\"receiver_buffered_bytes\":" << ((ss != 0 && ss->recvingBuffer != 0) ? ss->recvingBuffer->PendingData () : 0);
   o << ",\"warning_lines\":" << g_warnLines << ",\"frto_clock\":" << g_frtoClock;
+  { std::ostringstream h; h << std::hex << g_logHash; o << ",\"log_fnv1a\":\"" << h.str () << "\""; }
+  o << ",\"release_acked\":" << (g_mpTcpReleaseAckedSegments ? "true" : "false");
+  o << ",\"released_reads\":{\"acked_segment_by_end\":" << g_mpTcpReleasedReads[0]
+    << ",\"late_duplicate_ack\":" << g_mpTcpReleasedReads[1] << ",\"dsack_named\":" << g_mpTcpReleasedReads[2]
+    << ",\"count_brought_up_to_date\":" << g_mpTcpReleasedReads[3] << ",\"dsack_block_found\":" << g_mpTcpReleasedReads[4] << "}";
   o << ",\"subflows\":[";
   for (size_t i = 0; i < g_socket->subflows.size (); i++)
     {
