@@ -1,6 +1,6 @@
 """Command line of :mod:`cmtlab.papers_sim`.
 
-    python -m cmtlab.papers_sim build [--jobs N] [--if-compiler]   # make papers-sim
+    python -m cmtlab.papers_sim build [--jobs N] [--if-compiler] [--no-wifi]   # make papers-sim
     python -m cmtlab.papers_sim record [--only NAME ...]           # make papers-sim-data
     python -m cmtlab.papers_sim info                               # what the build is made of
 
@@ -24,6 +24,8 @@ def main(argv=None) -> int:
     b.add_argument("--jobs", type=int, default=None, help="parallel compile jobs (default: usable cores)")
     b.add_argument("--if-compiler", action="store_true",
                    help="exit 0 with a notice when no C++ compiler is installed (not under CI=true)")
+    b.add_argument("--no-wifi", action="store_true",
+                   help="leave out ns-3.7's Wi-Fi modules and the Wi-Fi driver (cmtlab.papers_sim.wifi)")
     r = sub.add_parser("record", help="re-run the recorded scenarios and rewrite data/papers-sim/")
     r.add_argument("--only", nargs="*", default=None, help="record sets to regenerate (default: all)")
     r.add_argument("--workers", type=int, default=None, help="parallel runs (default: usable cores)")
@@ -42,7 +44,7 @@ def main(argv=None) -> int:
             print(f"papers-sim: {exc}", file=sys.stderr)
             return 1
         try:
-            bld.build(jobs=args.jobs)
+            bld.build(jobs=args.jobs, wifi=not args.no_wifi)
         except bld.BuildError as exc:
             print(f"papers-sim: {exc}", file=sys.stderr)
             return 1
