@@ -2,6 +2,7 @@
 
     python -m cmtlab.papers_sim build [--jobs N] [--if-compiler] [--no-wifi]   # make papers-sim
     python -m cmtlab.papers_sim record [--only NAME ...]           # make papers-sim-data
+    python -m cmtlab.papers_sim record-wifi [--only PLAN ...]      # make papers-sim-data (the Wi-Fi plans)
     python -m cmtlab.papers_sim info                               # what the build is made of
 
 ``--if-compiler``: without a C++ compiler, print why the model is not built and exit 0 — except
@@ -29,6 +30,9 @@ def main(argv=None) -> int:
     r = sub.add_parser("record", help="re-run the recorded scenarios and rewrite data/papers-sim/")
     r.add_argument("--only", nargs="*", default=None, help="record sets to regenerate (default: all)")
     r.add_argument("--workers", type=int, default=None, help="parallel runs (default: usable cores)")
+    rw = sub.add_parser("record-wifi", help="re-run the Wi-Fi plans and rewrite data/papers-sim/wifi/")
+    rw.add_argument("--only", nargs="*", default=None, help="plans to regenerate (default: all)")
+    rw.add_argument("--workers", type=int, default=None, help="parallel runs (default: usable cores)")
     sub.add_parser("info", help="print the sources, patches and compiler the build uses")
     args = parser.parse_args(argv)
 
@@ -63,6 +67,11 @@ def main(argv=None) -> int:
         from . import record
 
         record.record_all(only=args.only, workers=args.workers)
+        return 0
+    if args.command == "record-wifi":
+        from . import wifi_record
+
+        wifi_record.record(only=args.only, workers=args.workers)
         return 0
     return 2
 
