@@ -305,14 +305,14 @@ def check_run_size(capacities_bps, duration_s, sample_s, max_sim_time_s) -> None
                          f"nanoseconds), got {max_sim_time_s!r}")
     horizon = duration_s if duration_s is not None else max_sim_time_s
     if duration_s is not None:
-        if not duration_s < max_sim_time_s:
-            raise ValueError(f"duration_s must be below max_sim_time_s ({max_sim_time_s!r} s), got {duration_s!r}")
         top = max(capacities_bps)
         if top * duration_s / 8.0 > SUBFLOW_SEQUENCE_SPACE_BYTES:
             raise ValueError(
                 f"duration_s = {duration_s!r} s is too long for a path of {top:g} bit/s: the model's 32-bit subflow "
                 f"sequence numbers cover {SUBFLOW_SEQUENCE_SPACE_BYTES:.4g} B per path, so duration_s must be <= "
                 f"{SUBFLOW_SEQUENCE_SPACE_BYTES * 8.0 / top:.6g} s (or use transfer_bytes)")
+        if not duration_s < max_sim_time_s:
+            raise ValueError(f"duration_s must be below max_sim_time_s ({max_sim_time_s!r} s), got {duration_s!r}")
     if horizon / sample_s > MAX_SAMPLES:
         raise ValueError(f"sample_s = {sample_s!r} s gives more than {MAX_SAMPLES} samples over "
                          f"{'duration_s' if duration_s is not None else 'max_sim_time_s'} = {horizon!r} s; "
@@ -521,15 +521,21 @@ def run(sc: PapersSimScenario, *, timeout_s: float | None = None, release_acked:
     """
     if not isinstance(sc, PapersSimScenario):
         raise ValueError(f"run() takes a PapersSimScenario (cmtlab.papers_sim.scenario(...)), got {type(sc).__name__}")
+    _check_run_options(sc, timeout_s, release_acked)   # before building anything
     return run_driver(sc, binary(), timeout_s=timeout_s, release_acked=release_acked)
+
+
+def _check_run_options(sc, timeout_s, release_acked) -> float:
+    timeout = check_timeout_s(timeout_s, sc)
+    if not isinstance(release_acked, (bool, np.bool_)):
+        raise ValueError(f"release_acked must be True or False, got {release_acked!r}")
+    return timeout
 
 
 def run_driver(sc, exe, *, timeout_s=None, release_acked: bool = True, parse=None):
     """Run scenario ``sc`` (anything with ``command(exe)``) on driver ``exe`` and parse its output
     (``parse``: default :func:`parse_output`); the errors of :func:`run`."""
-    timeout = check_timeout_s(timeout_s, sc)
-    if not isinstance(release_acked, (bool, np.bool_)):
-        raise ValueError(f"release_acked must be True or False, got {release_acked!r}")
+    timeout = _check_run_options(sc, timeout_s, release_acked)
     env = {k: v for k, v in os.environ.items() if k != "NS_LOG"}  # ns-3 would read it
     cmd = sc.command(exe) + ([] if release_acked else ["--release-acked=0"])
     t0 = time.perf_counter()

@@ -340,6 +340,7 @@ def run(sc: WifiScenario, *, timeout_s: float | None = None, release_acked: bool
     arguments and errors of :func:`cmtlab.papers_sim.model.run`."""
     if not isinstance(sc, WifiScenario):
         raise ValueError(f"run() takes a WifiScenario (cmtlab.papers_sim.wifi.scenario(...)), got {type(sc).__name__}")
+    _model._check_run_options(sc, timeout_s, release_acked)   # before building anything
     res = _model.run_driver(sc, _model.binary(wifi=True), timeout_s=timeout_s, release_acked=release_acked)
     res.simulator = SIMULATOR_NAME
     res.extra["code_version"] = code_version()
@@ -349,6 +350,104 @@ def run(sc: WifiScenario, *, timeout_s: float | None = None, release_acked: bool
 def simulate(**kw) -> PapersSimResult:
     """:func:`scenario` + :func:`run` in one call."""
     return run(scenario(**kw))
+
+
+def run_many(scenarios, *, workers: int | None = None, progress: bool = True, desc: str = "papers-sim-wifi",
+             log=None) -> list:
+    """:func:`run` over ``scenarios`` in parallel (threads, each waiting for its driver process; ``workers``
+    default: the usable cores); the results in the scenarios' order.  Progress: a line every 30 s
+    (``log``, default stderr when ``progress``) saying how many runs are done and about how long is left."""
+    import concurrent.futures
+    import os
+    import sys
+    import threading
+    import time
+
+    scenarios = list(scenarios)
+    if workers is None:
+        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    workers = check_int("workers", workers, minimum=1, maximum=256)
+    if log is None:
+        log = (lambda msg: print(msg, file=sys.stderr, flush=True)) if progress else (lambda msg: None)
+    if not scenarios:
+        return []
+    _model.binary(wifi=True)  # build once, before the threads
+    results = [None] * len(scenarios)
+    lock = threading.Lock()
+    state = {"done": 0, "t0": time.monotonic(), "last": time.monotonic()}
+
+    def one(i):
+        results[i] = run(scenarios[i])
+        with lock:
+            state["done"] += 1
+            now, done = time.monotonic(), state["done"]
+            if now - state["last"] >= 30 or done == len(scenarios):
+                state["last"] = now
+                left = (now - state["t0"]) / done * (len(scenarios) - done)
+                log(f"{desc}: {done}/{len(scenarios)} runs, {(now - state['t0']) / 60:.1f} min, "
+                    f"about {left / 60:.1f} min left")
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        for f in [pool.submit(one, i) for i in range(len(scenarios))]:
+            f.result()
+    return results
+
+
+#: The label of :func:`single_flow_goodput`'s rows (the simulator column a figure joins on).
+STAND_IN_LABEL = "papers' simulator (ns-3.7 802.11a, the 802.11g stand-in)"
+
+
+def goodput_rows(table):
+    """The single-flow rows of a table of :meth:`~cmtlab.papers_sim.model.PapersSimResult.row` (one path: the
+    model with one subflow, its TCP) in the layout of :func:`single_flow_goodput`."""
+    import pandas as pd
+
+    one = table[table["n_subflows"] == 1]
+    return pd.DataFrame({"simulator": STAND_IN_LABEL, "distance_m": one["sf0_distance_m"].astype(float),
+                         "seed": one["seed"].astype(int), "goodput_bps": one["throughput_bps"].astype(float),
+                         "phy_rate_mbps": one["sf0_phy_rate_mbps"].astype(float),
+                         "mac_retries": one["sf0_mac_retries"].astype(float), "snr_db": one["sf0_snr_db"].astype(float)
+                         }).reset_index(drop=True)
+
+
+def single_flow_goodput(distances_m=tuple(float(d) for d in range(10, 101, 10)), *, seeds=range(3),
+                        duration_s: float = 50.0, workers: int | None = None, progress: bool = True, **scenario_kw):
+    """A figure's data: the goodput of one TCP flow against the distance on the 802.11g stand-in.
+
+    One BSS (``paths=1``), the model with one subflow and no reordering response (its TCP), for
+    every distance (m) and seed, ``duration_s`` from the first data segment; other parameters of
+    :func:`scenario` in ``scenario_kw`` (say ``reference_loss_db=FRIIS_1M_2_4GHZ_DB``).  Returns one
+    row per run: ``simulator`` (:data:`STAND_IN_LABEL`), ``distance_m``, ``seed``, ``goodput_bps``,
+    ``phy_rate_mbps`` (the AP's data rate), ``mac_retries``, ``snr_db``; :func:`goodput_summary` gives
+    the mean and 95 % CI per distance.  The same layout as the book's 802.11g model and ns-3.44
+    runs can be given, so the three can be plotted side by side.
+    """
+    import pandas as pd
+
+    for name in ("paths", "distance_m", "distances_m", "seed", "reordering", "duration_s", "transfer_bytes"):
+        if name in scenario_kw:
+            raise ValueError(f"{name} is set by single_flow_goodput, not a scenario parameter here")
+    seeds = [check_int("seeds", s, minimum=0, maximum=2**31 - 2) for s in seeds]
+    if not seeds:
+        raise ValueError("seeds must name at least one seed")
+    cases = [scenario(distance_m=d, paths=1, reordering="none", duration_s=duration_s, seed=s, **scenario_kw)
+             for d in distances_m for s in seeds]
+    results = run_many(cases, workers=workers, progress=progress, desc="single-flow goodput")
+    return goodput_rows(pd.DataFrame([r.row() for r in results]))
+
+
+def goodput_summary(rows):
+    """Mean goodput (bit/s) and its 95 % Student-t interval per simulator and distance of
+    :func:`single_flow_goodput` rows (``n``: the seeds; one seed gives no interval)."""
+    import pandas as pd
+
+    from ..report import mean_ci95
+
+    out = []
+    for (simulator, d), g in rows.groupby(["simulator", "distance_m"], sort=True):
+        m, (lo, hi), n = mean_ci95(g["goodput_bps"])
+        out.append({"simulator": simulator, "distance_m": d, "goodput_bps": m, "ci95_low_bps": lo, "ci95_high_bps": hi,
+                    "n": n, "phy_rate_mbps": float(g["phy_rate_mbps"].median())})
+    return pd.DataFrame(out)
 
 
 @functools.lru_cache(maxsize=None)
@@ -361,5 +460,6 @@ def code_version() -> str:
     return cv(bld.WIFI_DRIVER_SOURCE, __file__, extra=(_model.code_version(),))
 
 
-__all__ = ["WifiScenario", "scenario", "run", "simulate", "loss_threshold", "code_version", "FRIIS_1M_2_4GHZ_DB",
+__all__ = ["WifiScenario", "scenario", "run", "simulate", "run_many", "single_flow_goodput", "goodput_rows",
+           "goodput_summary", "STAND_IN_LABEL", "loss_threshold", "code_version", "FRIIS_1M_2_4GHZ_DB",
            "NS3_DEFAULT_REFERENCE_LOSS_DB", "RATE_MANAGERS", "MODES", "LOSS_GRID", "SIMULATOR_NAME"]

@@ -24,15 +24,11 @@ an error naming the file and how to regenerate it.
 
 from __future__ import annotations
 
-import concurrent.futures
 import hashlib
 import io
 import itertools
 import json
-import os
 import shlex
-import sys
-import threading
 import time
 from pathlib import Path
 
@@ -149,42 +145,14 @@ def _rows(plan, labels, sc, result) -> list[dict]:
 
 
 def run_cases(plan: dict, cases, *, workers: int | None = None, progress: bool = True, log=None) -> pd.DataFrame:
-    """Run ``cases`` (``(labels, WifiScenario)``) of ``plan`` live, in parallel (threads, each waiting for its
-    driver process), and return the table in the recorded layout, in the cases' order.  ``log``:
-    a function printing progress lines (default: to stderr when ``progress``)."""
-    from .wifi import run
+    """Run ``cases`` (``(labels, WifiScenario)``) of ``plan`` live, in parallel
+    (:func:`cmtlab.papers_sim.wifi.run_many`, progress lines), and return the table in the recorded
+    layout, in the cases' order."""
+    from .wifi import run_many
 
-    from .._validate import check_int
-    from .model import binary
-
-    if workers is None:
-        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    workers = check_int("workers", workers, minimum=1, maximum=256)
-    if log is None:
-        log = (lambda msg: print(msg, file=sys.stderr, flush=True)) if progress else (lambda msg: None)
-    binary(wifi=True)  # build once, before the threads
-    results = [None] * len(cases)
-    done = [0]
-    lock = threading.Lock()
-    t0 = time.monotonic()
-    last = [t0]
-
-    def one(i):
-        labels, sc = cases[i]
-        rows = _rows(plan, labels, sc, run(sc))
-        with lock:
-            results[i] = rows
-            done[0] += 1
-            now = time.monotonic()
-            if now - last[0] >= 30 or done[0] == len(cases):
-                last[0] = now
-                rate = (now - t0) / done[0]
-                log(f"papers-sim-wifi: {plan['name']}: {done[0]}/{len(cases)} runs, {(now - t0) / 60:.1f} min, "
-                    f"about {rate * (len(cases) - done[0]) / 60:.1f} min left")
-    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-        for f in [pool.submit(one, i) for i in range(len(cases))]:
-            f.result()
-    return pd.DataFrame([r for rows in results for r in rows])
+    results = run_many([sc for _, sc in cases], workers=workers, progress=progress, desc=f"papers-sim-wifi: {plan['name']}",
+                       log=log)
+    return pd.DataFrame([r for (labels, sc), res in zip(cases, results) for r in _rows(plan, labels, sc, res)])
 
 
 def run_plan(name: str, *, workers: int | None = None, progress: bool = True) -> pd.DataFrame:
