@@ -56,6 +56,22 @@ CONGESTION = {"uncoupled": 0, "linked_increases": 1, "rtt_compensator": 2, "full
 #: The model's reordering algorithms (``PacketReorder_t``).
 REORDERING = {"none": 0, "eifel": 1, "tcp_door": 2, "dsack": 3, "frto": 4, "pr_r": 5}
 #: ``pr_r`` is not in the published model: Alheid et al.'s Algorithm 1, added by ``patches/05-behaviour-pr-r.patch``.
+#:
+#: What ``tcp_door`` (the model's ``TCP_DOOR``) does, in the published overlay (``dzlab/mptcp-ns3`` d4ad7bf,
+#: ``src/internet-stack/mp-tcp-socket-impl.cc``): its one line of code is ``case TCP_DOOR: break;`` (lines
+#: 1668-1669) in ``IsDuplicatedAck``'s switch on a duplicate ACK (lines 1637-1675), where NoPR calls ``DupAck``
+#: (1670-1672: on the 3rd duplicate ACK, reduce the window and retransmit).  The ACK still counts as
+#: duplicate, and ``NewACK`` does nothing with it (line 996: only with ``useFastRecovery``, false in both
+#: constructors, lines 108 and 169, or F_RTO's step 4).  So a TCP_DOOR sender ignores duplicate ACKs —
+#: no fast retransmit, no reduction — and repairs a loss only when the retransmission timer expires
+#: (``ReTxTimeout``, line 615: ``reduceCWND`` halves the window, ``Retransmit`` resends one segment, the
+#: RTO doubles).  The receiver has no TCP_DOOR case (it behaves as under NoPR), and the model defines
+#: no option that could carry TCP-DOOR's sequence numbers (``TcpOption_t``, ``mp-tcp-header.h``: DSACK,
+#: timestamp, MPC, JOIN, ADDR, REMADR, DSN).  This is not the TCP-DOOR of Wang and Zhang (MobiHoc 2002:
+#: out-of-order detection from TPSN/ADSN options, then congestion control disabled for a time and
+#: "instant recovery" of a recent reduction).  Alheid et al. cite no TCP-DOOR source (their [14, 15] are
+#: their own earlier studies on this model), and their sec. V.B describes exactly the model's: "it does
+#: not take any action when receiving the third DUPACK and depends on the RTO response only".
 _CC_ALIASES = {"uncoupled_tcps": "uncoupled", "lia": "linked_increases", "linked_increase": "linked_increases",
                "rtt_compensation": "rtt_compensator", "rttc": "rtt_compensator", "fully-coupled": "fully_coupled"}
 _RO_ALIASES = {"nopr": "none", "nopr_algo": "none", "no": "none", "d_sack": "dsack", "d-sack": "dsack",
