@@ -185,7 +185,7 @@ def test_rate_falls_with_distance_and_a_far_station_fails_clearly(built_wifi):
         wifi.run(wifi.scenario(distance_m=2000.0, **one))
 
 
-@pytest.mark.parametrize("name", ["alheid-fig4", "alheid-fig5", "alheid-fig6-cwnd"])
+@pytest.mark.parametrize("name", ["alheid-fig4", "alheid-fig5", "alheid-fig6-cwnd", "single-tcp-distance"])
 def test_recorded_rows_are_reproduced_exactly(built_wifi, name):
     """The plan's ``live`` rows, run now on the model this test run built, equal the recorded ones in every
     column (the cheapest rows of each figure: about 40 s of CPU in all)."""
