@@ -48,9 +48,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from .._paths import REPO as _REPO
+
 HERE = Path(__file__).resolve().parent
 #: The repository checkout this package lives in (``lib/cmtlab/papers_sim`` → repository root).
-REPO = HERE.parents[2]
+REPO = _REPO
 PATCH_DIR = HERE / "patches"
 DRIVER_SOURCE = HERE / "driver" / "mptcp-scenario.cc"
 #: The driver of the Wi-Fi topology (Alheid et al.'s Fig. 3 on ns-3.7's 802.11a PHY, the 802.11g stand-in).
