@@ -15,7 +15,7 @@ import pandas as pd
 from ..._validate import check_int
 from ...progress import progress
 from . import figures, montecarlo
-from .model import Variant, queue_position, throughput, throughput_many
+from .model import Variant, queue_position, throughput_many
 from .probabilities import ack_pmf, expected_acked
 
 #: Variants the errata chapter compares: each erratum alone, both, neither.
@@ -145,8 +145,8 @@ def fractional_c_effect(bandwidths_bps, delays_s, **model_kwargs) -> pd.DataFram
 
 def transfer_size_effect(bandwidths_bps, delays_s, transfer_sizes, **model_kwargs) -> pd.DataFrame:
     """Model throughput (kbit/s) of one link set as a function of the transfer size ``E`` (bytes)."""
-    rows = [dict(transfer_bytes=float(E), throughput_kbps=throughput(bandwidths_bps, delays_s, transfer_bytes=E,
-                                                                      **model_kwargs) / 1e3)
+    rows = [dict(transfer_bytes=float(E), throughput_kbps=float(throughput_many(bandwidths_bps, delays_s,
+                                                                                transfer_bytes=E, **model_kwargs)[0]) / 1e3)
             for E in transfer_sizes]
     return pd.DataFrame(rows)
 

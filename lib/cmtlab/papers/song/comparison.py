@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ...report import COMPUTED, Band, Comparison, Threshold, share_rule, trend_rule
-from .paper import (PAPER_ACCURACY_AVG_PCT, PAPER_ACCURACY_PCT, PAPER_AVG_DR_RATIO, PAPER_FIG7_ABA_FALL,
+from .paper import (CLAIMS, PAPER_ACCURACY_AVG_PCT, PAPER_ACCURACY_PCT, PAPER_AVG_DR_RATIO, PAPER_FIG7_ABA_FALL,
                     PAPER_FIG7_ADA_FALL, PAPER_FIG8_CROSS_50MS, PAPER_FIG8_CROSS_5MS, PAPER_MAX_DR_MBPS,
                     PAPER_MAX_DR_RATIO)
 
@@ -39,7 +39,7 @@ def fig1_comparison(rates: pd.DataFrame, claims: pd.DataFrame, *, public_5g: dic
     """Fig. 1 (sec. 3) on the reconstruction of the field data.
 
     ``rates``: one row per modem (``modem``, ``max_dr_mbps``, ``avg_dr_mbps``); ``claims``:
-    :func:`cmtlab.measurements.field.check_fig1_claims`; ``public_5g`` / ``public_all``: the real-data
+    :func:`cmtlab.papers.song.field.check_fig1_claims`; ``public_5g`` / ``public_all``: the real-data
     ratios (``dl_mean``: (ratio, high, low), ``dl_max``, ``rtt_iqr_disjoint``).  The reconstruction is
     built to satisfy the paper's RTT claims and average-DR ratio: those rows are *by construction*;
     the real-data rows are checks of this book.
@@ -214,10 +214,7 @@ def fig8_comparison(thresholds: pd.DataFrame, best: pd.DataFrame, sens: pd.DataF
                 quote="up to 4 links are utilized and the bandwidth of each link is 100kbps", paper="sec. 6.2",
                 ours=setup_text)
     s5 = sens[sens.min_delay_ms == 5.0].crossing_ms
-    t.add_value("ADA at which 4 links = 1 link, min delay 5 ms", where="sec. 6.2",
-                quote="Under the minimum delay of 5ms, when the Average Delay Asymmetry increases to 35.6ms, the "
-                      "throughput of TCP concurrently transferred over four links decreases to that of TCP using only "
-                      "one link",
+    t.add_value(CLAIMS["fig8.threshold-5ms"],
                 paper=PAPER_FIG8_CROSS_5MS, ours=x5, unit="ms", band=MODEL_BAND, fmt=".1f",
                 note=f"construction '{construction}'; the other constructions give {s5.min():.1f}–{s5.max():.1f} ms")
     t.add_value("ADA at which 4 links = 1 link, min delay 50 ms", where="sec. 6.2",

@@ -24,7 +24,7 @@ import pandas as pd
 
 from ..._validate import check_int
 from .asymmetry import average_delay_asymmetry, prediction_accuracy
-from ...measurements import field
+from . import field
 
 #: Links I…VIII of sec. 5.3, in order.
 LINK_MODEMS = tuple(field.MODEMS)

@@ -213,9 +213,9 @@ def plot_fig1(rtt: pd.DataFrame, rates: pd.DataFrame):
     (b) maximum and average download data rate per modem.
 
     ``rtt`` has the columns ``modem``, ``rtt_ms``; ``rates`` ``modem``, ``operator``, ``max_dr_mbps``,
-    ``avg_dr_mbps`` (as :func:`cmtlab.measurements.field.load_rtt_samples` / ``load_data_rates``).
+    ``avg_dr_mbps`` (as :func:`cmtlab.papers.song.field.load_rtt_samples` / ``load_data_rates``).
     """
-    from ...measurements import field
+    from . import field
 
     fig, (ax_rtt, ax_dr) = plt.subplots(1, 2, figsize=figsize(2, panel_height_in=4.0),
                                         gridspec_kw=dict(width_ratios=[1.1, 1]))

@@ -1,9 +1,10 @@
 """Song et al. — the paper's numbers, once (comparison targets, never inputs): the field measurements of sec. 3,
 the prediction accuracy of sec. 5.4 and the figures' numbers of secs. 6.1–6.2.  The chapters' modules read them
-from here.  (The max data rates also seed the reconstruction of the field data, :mod:`cmtlab.measurements.field`,
-which sits below the papers and keeps its own copy.)"""
+from here (the max data rates also seed the reconstruction of the field data, :mod:`cmtlab.papers.song.field`)."""
 
 from __future__ import annotations
+
+from ...report.claims import Claim, Registry
 
 #: Sec. 3: the max download data rates of CT1…CM2 = links I–VIII (Mbit/s).
 PAPER_MAX_DR_MBPS = (35.9, 18.4, 33.3, 14.7, 14.8, 4.4, 22.5, 12.5)
@@ -18,5 +19,14 @@ PAPER_FIG7_ABA_FALL, PAPER_FIG7_ADA_FALL = 1.8, 2.8
 PAPER_FIG8_CROSS_5MS, PAPER_FIG8_CROSS_50MS = 35.6, 30.6
 
 
-__all__ = ["PAPER_MAX_DR_MBPS", "PAPER_MAX_DR_RATIO", "PAPER_AVG_DR_RATIO", "PAPER_ACCURACY_PCT", "PAPER_ACCURACY_AVG_PCT",
+#: The paper's claims, once (cmtlab.report.claims).
+CLAIMS = Registry("song", (
+    Claim("fig8.threshold-5ms", "song", "ADA at which 4 links = 1 link, min delay 5 ms",
+          "Under the minimum delay of 5ms, when the Average Delay Asymmetry increases to 35.6ms, the throughput of TCP "
+          "concurrently transferred over four links decreases to that of TCP using only one link",
+          "sec. 6.2", "computed", "35.6 ms", "model", "song-fig8-throughput-vs-ada", headline=True),
+))
+
+
+__all__ = ["CLAIMS", "PAPER_MAX_DR_MBPS", "PAPER_MAX_DR_RATIO", "PAPER_AVG_DR_RATIO", "PAPER_ACCURACY_PCT", "PAPER_ACCURACY_AVG_PCT",
            "PAPER_FIG7_ABA_FALL", "PAPER_FIG7_ADA_FALL", "PAPER_FIG8_CROSS_5MS", "PAPER_FIG8_CROSS_50MS"]
