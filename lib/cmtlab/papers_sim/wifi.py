@@ -455,11 +455,12 @@ def goodput_summary(rows):
     :func:`single_flow_goodput` rows (``n``: the seeds; one seed gives no interval)."""
     import pandas as pd
 
-    from ..report import mean_ci95
+    from ..stats import mean_ci
 
     out = []
     for (simulator, d), g in rows.groupby(["simulator", "distance_m"], sort=True):
-        m, (lo, hi), n = mean_ci95(g["goodput_bps"])
+        ci = mean_ci(g["goodput_bps"].to_numpy(dtype=float))
+        m, lo, hi, n = ci.mean, ci.low, ci.high, ci.n
         out.append({"simulator": simulator, "distance_m": d, "goodput_bps": m, "ci95_low_bps": lo, "ci95_high_bps": hi,
                     "n": n, "phy_rate_mbps": float(g["phy_rate_mbps"].median())})
     return pd.DataFrame(out)
