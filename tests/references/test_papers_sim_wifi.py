@@ -103,6 +103,21 @@ def test_plans_expand_to_their_axes():
     assert single and all(sc.n_links == 1 and sc.reordering == "none" for sc in single)
 
 
+def test_fig5s_pdr_0_is_fig4s_10_m_run():
+    """The README's and the plan's word: alheid-fig5 at PDR 0 would re-run alheid-fig4's 10-m runs (same scenario
+    key, same driver command), so those rows stand for it."""
+    import copy
+
+    f5 = copy.deepcopy(wifi_record.load_plan("alheid-fig5"))
+    f5["axes"][0]["values"] = [0.0]
+    at_0 = {(lab["solution"], lab["seed"]): sc for lab, sc in wifi_record.expand(f5)}
+    f4 = {(lab["solution"], lab["seed"]): sc for lab, sc in wifi_record.expand(wifi_record.load_plan("alheid-fig4"))
+          if lab["distance_m"] == 10.0}
+    assert at_0 and set(at_0) <= set(f4)
+    for k, sc in at_0.items():
+        assert sc.key() == f4[k].key() and sc.command("x") == f4[k].command("x")
+
+
 def test_recorded_data_matches_this_checkout():
     assert wifi_record.check_provenance() == []
     prov = wifi_record.provenance()
