@@ -27,7 +27,7 @@ def _code_version() -> str:
         spec = importlib.util.find_spec(package)
         if spec is not None and spec.origin:
             files += sorted(Path(spec.origin).resolve().parent.rglob("*.py"))
-    # data the simulator reads at run time: the Wi-Fi frame-error table (cmtlab.sim.net.wifi; a copy of
+    # data the simulator reads at run time: the Wi-Fi frame-error table (cmtlab.sim.net.wifi_phy; a copy of
     # the library without data/ hashes it as missing: runs that need it fail there anyway)
     table = DATA / "wifi" / "ns3-3.44-table-based-per.csv"
     if table.is_file():
