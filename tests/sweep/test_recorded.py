@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from cmtlab.scenario import LossModel
-from cmtlab.sim.multipath import mptcp_scenario
+from cmtlab.sim.mptcp.scenario import mptcp_scenario
 from cmtlab.sweep import run_sweep
 from cmtlab.sweep.recorded import (UNREPEATABLE_COLUMNS, RecordedRuns, RecordedRunsMismatch, describe_records,
                                    differences, record_runs, run_with_records)
