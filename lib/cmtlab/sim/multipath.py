@@ -27,6 +27,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
+from .._validate import check_int
 from ..scenario import ack_packet_bytes, data_packet_bytes, round_trips
 from . import registry
 from .engine import EventQueue, handshake
@@ -135,9 +136,9 @@ class MptcpSimulation:
             segs = int(sum(sc.bandwidths_bps) * sc.duration_s / 8 / seg) + 1
         else:
             segs = n_dsn * (1 + sc.competing_flows)
-        self.max_events = int(max_events) if max_events is not None else 200 * segs + 1_000_000
-        if self.max_events < 1:
-            raise ValueError(f"max_events must be >= 1, got {max_events!r}")
+        # the event loop counts in a C long long
+        self.max_events = (check_int("max_events", max_events, minimum=1, maximum=2**63 - 1) if max_events is not None
+                           else 200 * segs + 1_000_000)
         self.senders: list[TcpSender] = []
         self.receivers: list[TcpReceiver] = []
         self.ts_offsets = []

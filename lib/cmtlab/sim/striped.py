@@ -30,6 +30,7 @@ A run stops with ``completed=False`` when simulated time passes the scenario's
 
 from __future__ import annotations
 
+from .._validate import check_int
 from ..scenario import StripedScenario, TransferResult
 from .mechanisms.congestion import CongestionControl, NewReno
 from .engine import EventQueue, handshake
@@ -157,9 +158,9 @@ class Simulation:
                                     dsack=dsack,
                                     rfc7323_echo=bool(getattr(self.sender.reordering, "wants_rfc7323_echo", False)))
         self.n_segs = n_segs
-        self.max_events = int(max_events) if max_events is not None else 200 * n_segs + 1_000_000
-        if self.max_events < 1:
-            raise ValueError(f"max_events must be >= 1, got {max_events!r}")
+        # the event loop counts in a C long long
+        self.max_events = (check_int("max_events", max_events, minimum=1, maximum=2**63 - 1) if max_events is not None
+                           else 200 * n_segs + 1_000_000)
         # the connection set-up (cmtlab.sim.engine.handshake): SYN over the first data link, SYN-ACK
         # over the first ACK link; the handshake's final ACK goes first on the first data link
         setup = handshake.setup([(self.links[self.scheduler.first_path()],)],

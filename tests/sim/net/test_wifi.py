@@ -329,3 +329,4 @@ def test_time_fifo_keeps_order_and_grows():
         assert [q.at(i) for i in range(q.size)] == list(ref)
         if ref:
             assert q.first() == ref[0]
+

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import time
 
-from ..version import CODE_VERSION
 from .loop import StopReason, run_events
 
 
@@ -90,7 +89,9 @@ class Run:
     @staticmethod
     def stamp(extra: dict) -> dict:
         """The last entry of every result's ``extra``: the simulator's code version (:mod:`cmtlab.sim.version`)."""
-        extra["code_version"] = CODE_VERSION
+        from ..version import code_version  # (hashed once per process, when first asked)
+
+        extra["code_version"] = code_version()
         return extra
 
 

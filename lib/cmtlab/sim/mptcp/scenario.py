@@ -10,15 +10,13 @@ scenario that exists can run.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..._validate import as_float_array, check_choice, check_int, check_positive
-from ...scenario import (MAX_SEGMENTS, PRESETS, TcpOptions, _as_loss, _options_dict, check_min_rate, check_work,
-                         options_preset, real_array, round_trip_keywords, round_trips, striped_scenario)
+from ..._validate import check_choice, check_duration_s, check_durations_s, check_int, check_positive
+from ...scenario import (MAX_SEGMENTS, PRESETS, KeyedScenario, TcpOptions, _as_loss, _options_dict, check_min_rate,
+                         check_work, options_preset, real_array, round_trips, scenario_changes, striped_scenario)
 from .. import registry
 from ..net.link import LinkModel
 from ..net.rng import loss_rng
@@ -44,7 +42,7 @@ def _params(name: str, value) -> tuple:
 
 
 @dataclass(frozen=True)
-class MptcpScenario:
+class MptcpScenario(KeyedScenario):
     """One MPTCP transfer (build it with :func:`mptcp_scenario`, which validates).
 
     ``rtts_s`` are round-trip propagation delays (one-way = half, each direction; ``delays_s`` is a
@@ -105,18 +103,14 @@ class MptcpScenario:
         out["kind"] = "mptcp"
         return out
 
-    def key(self) -> str:
-        blob = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), default=repr)
-        return hashlib.sha256(blob.encode()).hexdigest()
+    _key_default = repr  # as the class always wrote its keys
 
-    def replace(self, **changes) -> "MptcpScenario":
-        current = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        changes = round_trip_keywords(changes, "MptcpScenario.replace")
-        unknown = set(changes) - set(current)
-        if unknown:
-            raise ValueError(f"unknown scenario field(s) {sorted(unknown)}; allowed: {sorted(current)}")
-        current.update(changes)
-        return mptcp_scenario(**current)
+    def _changes(self, changes: dict) -> dict:
+        return scenario_changes(self, changes, "MptcpScenario.replace")
+
+    @classmethod
+    def _rebuild(cls, fields: dict) -> "MptcpScenario":
+        return mptcp_scenario(**fields)
 
 
 def mptcp_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes=None, duration_s=None, congestion="lia",
@@ -141,12 +135,13 @@ def mptcp_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes=None, duration
         raise ValueError(f"bandwidths_bps must be > 0 (bit/s), got {b.tolist()}")
     if np.any(d < 0):
         raise ValueError(f"rtts_s must be >= 0 (round-trip seconds), got {d.tolist()}")
+    check_durations_s("rtts_s", d)
     if (transfer_bytes is None) == (duration_s is None):
         raise ValueError("exactly one of transfer_bytes (bytes) and duration_s (seconds) must be given, "
                          f"got transfer_bytes={transfer_bytes!r}, duration_s={duration_s!r}")
     E = check_int("transfer_bytes", transfer_bytes, minimum=1) if transfer_bytes is not None else None
-    dur = check_positive("duration_s", duration_s) if duration_s is not None else None
-    tmax = check_positive("max_sim_time_s", max_sim_time_s)
+    dur = check_duration_s("duration_s", duration_s) if duration_s is not None else None
+    tmax = check_duration_s("max_sim_time_s", max_sim_time_s)
     for kind, name in (("congestion", congestion), ("scheduler", scheduler), ("reordering", reordering),
                        ("dupack_mode", dupack_mode)):
         registry.lookup(kind, name)  # ValueError listing the registered names
@@ -179,9 +174,7 @@ def mptcp_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes=None, duration
         if backbone_bps is None:
             raise ValueError(f"backbone_delay_s needs backbone_bps (the backbone's rate, bit/s), got "
                              f"backbone_delay_s={backbone_delay_s!r} without a backbone")
-        backbone_delay_s = float(as_float_array("backbone_delay_s", [backbone_delay_s])[0])
-        if not backbone_delay_s >= 0:
-            raise ValueError(f"backbone_delay_s must be >= 0 (one-way seconds), got {backbone_delay_s!r}")
+        backbone_delay_s = check_duration_s("backbone_delay_s", backbone_delay_s, zero=True)
     comp = check_int("competing_flows", competing_flows, minimum=0, maximum=64)
     if E is not None:
         check_work("transfer_bytes", -(-E // seg) * (1 + comp),
