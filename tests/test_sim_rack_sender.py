@@ -60,10 +60,11 @@ def _blocks(segs):
     return [tuple(b) for b in out][::-1]
 
 
-def test_the_default_is_the_duplicate_ack_rule_and_no_hook_is_called():
-    """``"dupack"`` keeps the sender's own rules (the golden tests pin it bit for bit); RACK needs SACK."""
+def test_the_default_is_the_duplicate_ack_rule_with_the_fast_paths_and_rule_3():
+    """``"dupack"`` keeps ns-3's rules (the golden tests pin them bit for bit): its per-ACK hooks do nothing, so
+    the sender's fast paths stay on, and NextSeg rule 3 is allowed; RACK needs SACK."""
     d = Script("dupack")
-    assert not d.s._time_based and type(d.s.loss_detection).__name__ == "DupAckThreshold"
+    assert type(d.s.loss_detection).__name__ == "DupAckThreshold" and d.s._rule3 and not d.s.loss_detection.sees_every_ack
     with pytest.raises(ValueError, match="requires sack=True"):
         TcpOptions(loss_detection="rack-tlp")
     with pytest.raises(ValueError, match="loss_detection"):

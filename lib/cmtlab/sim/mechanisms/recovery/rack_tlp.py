@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 
 from ...engine.timers import LazyTimer
 from ...registry import register
-from ...tcp.decisions import LossDecision, ProbeKind
+from ...tcp.decisions import LossDecision, ProbeKind, TimeoutMarking
 from ...tcp.state import LOSS, OPEN, RECOVERY
 from .loss_detection import LossDetection
 
@@ -307,7 +307,8 @@ class RackTlpDetection(LossDetection):
     """
 
     name = "rack-tlp"
-    time_based = True
+    sees_every_ack = True
+    next_seg_rule3 = False  # only what RACK marked lost is retransmitted (Linux tcp_xmit_retransmit_queue)
     wants_dsack = True
 
     def __init__(self, tlp: bool = True, dupthresh: int = 3):
@@ -361,16 +362,27 @@ class RackTlpDetection(LossDetection):
         self._catch_up(sub)
         self.rack.on_sent(k, now)
 
+    def retransmits_on_partial_ack(self, sub) -> bool:
+        """No: a partial ACK retransmits nothing by itself; what RACK marked lost goes out as PRR allows
+        (Linux ``tcp_xmit_retransmit_queue``)."""
+        return False
+
+    def recovery_exit_segments(self, sub, ack: int, old_head: int, segs_acked: int) -> int:
+        """What the ACK newly delivered (Linux's ``acked_sacked``, ``tp->delivered``'s increase): the SACKed
+        segments it covers were counted when they were SACKed."""
+        return segs_acked
+
     def on_timeout(self, sub, now: int) -> None:
         self.pto_timer.cancel()
         self.reo_timer.cancel()
         self.rack.tlp_end_seq = None  # Linux tcp_enter_loss: the probe episode ends
         self.rack.in_recovery = True
 
-    def mark_on_timeout(self, sub, now: int) -> None:
+    def mark_on_timeout(self, sub, now: int) -> TimeoutMarking:
         """Linux ``tcp_timeout_mark_lost`` with RACK (``net/ipv4/tcp_input.c``, 6.x): after a timeout the
         first unacknowledged segment and every segment sent at least ``RACK.rtt`` ago are lost; a segment
-        sent more recently may still arrive and is left in flight (no go-back-N of what is queued)."""
+        sent more recently may still arrive and is left in flight (no go-back-N of what is queued).  The
+        head is resent at once, whatever the window (``tcp_retransmit_timer``)."""
         self._catch_up(sub)
         rack = self.rack
         rtt = rack.rtt_ns if rack.rtt_ns is not None else 0
@@ -385,6 +397,7 @@ class RackTlpDetection(LossDetection):
         sub.lost_cursor = sub.una
         sub.recover = sub.high
         sub.recover_active = True
+        return TimeoutMarking.HEAD_AT_ONCE
 
     # ------------------------------------------------------------------ internals
     def _catch_up(self, sub) -> None:
