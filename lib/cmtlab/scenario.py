@@ -301,6 +301,46 @@ class LossModel:
 NO_LOSS = LossModel()
 
 
+def as_queue_limits(queue_packets, queue_bytes, n: int, *, what: str = "link") -> tuple:
+    """Per-link drop-tail limits as a scenario stores them: ``(queue_packets, queue_bytes)``.
+
+    Each may be one value for every link or a sequence of ``n`` values, one per link; a sequence whose values
+    are all equal is stored as that one value (so the scenario, and its key, are those of the same limit given
+    once).  ``queue_packets``: an integer >= 1, or ``None`` for a link with a ``queue_bytes`` limit only;
+    ``queue_bytes``: ``None`` (no byte limit: the default) or an integer >= 1.  ValueError naming the parameter
+    and the link otherwise."""
+
+    def per_link(name, value, allow_none):
+        vals = list(value) if isinstance(value, (list, tuple, np.ndarray)) else [value] * n
+        if len(vals) != n:
+            raise ValueError(f"{name} must be one value or a sequence of {n} (one per {what}), got {value!r}")
+        out = []
+        for i, v in enumerate(vals):
+            if v is None and allow_none:
+                out.append(None)
+                continue
+            label = name if not isinstance(value, (list, tuple, np.ndarray)) else f"{name}[{i}]"
+            out.append(check_int(label, v, minimum=1))
+        return out
+
+    qp = per_link("queue_packets", queue_packets, allow_none=True)
+    qb = per_link("queue_bytes", queue_bytes, allow_none=True)
+    for i, (p, b) in enumerate(zip(qp, qb)):
+        if p is None and b is None:
+            raise ValueError(f"queue_packets must be an integer >= 1 for {what} {i}, which has no queue_bytes either "
+                             f"(a drop-tail queue needs a limit)")
+
+    def pack(vals):
+        return vals[0] if len(set(vals)) == 1 else tuple(vals)
+
+    return pack(qp), pack(qb)
+
+
+def queue_limit_of(value, i: int):
+    """Link ``i``'s limit from a scenario's ``queue_packets`` / ``queue_bytes`` (one value or one per link)."""
+    return value[i] if isinstance(value, tuple) else value
+
+
 def _as_loss(value, n: int) -> tuple[LossModel, ...]:
     if value is None:
         return (NO_LOSS,) * n
@@ -353,7 +393,8 @@ class StripedScenario:
     Fields: ``bandwidths_bps``, ``rtts_s`` (round-trip propagation delays, see the module docstring),
     ``transfer_bytes``, ``segment_bytes`` (TCP payload per segment), ``initial_window_bytes``,
     ``ssthresh_bytes``, ``m_ack`` (delayed-ACK count), ``queue_packets`` (drop-tail limit of
-    each link's transmit queue, per direction), ``loss`` (one :class:`LossModel` per link),
+    each link's transmit queue, per direction: one value, or one per link), ``queue_bytes`` (``None``, or
+    a limit in bytes, one value or one per link: :func:`as_queue_limits`), ``loss`` (one :class:`LossModel` per link),
     ``tunnel`` (UDP/IP encapsulation by the round-robin virtual device; required for more
     than one link), ``options`` (:class:`TcpOptions`), ``seed`` and ``max_sim_time_s`` (a
     run that has not finished by then stops and reports ``completed=False``).
@@ -366,12 +407,13 @@ class StripedScenario:
     initial_window_bytes: int = 536
     ssthresh_bytes: int = 65535
     m_ack: int = 2
-    queue_packets: int = 100
+    queue_packets: int | tuple | None = 100
     loss: tuple = ()
     tunnel: bool = True
     options: TcpOptions = field(default_factory=TcpOptions)
     seed: int = 0
     max_sim_time_s: float = 36_000.0
+    queue_bytes: int | tuple | None = None
 
     @property
     def n_links(self) -> int:
@@ -410,6 +452,8 @@ class StripedScenario:
         """Plain, JSON-serialisable description (the sweep cache keys on it)."""
         out = dataclasses.asdict(self)
         out["options"] = _options_dict(out["options"])
+        if out["queue_bytes"] is None:
+            del out["queue_bytes"]  # a field added later is left out at its default (old keys hold)
         out["bandwidths_bps"] = [float(x) for x in self.bandwidths_bps]
         # the key keeps the field's old name, in place: scenario keys (and cached results) stay what they were
         return {("delays_s" if k == "rtts_s" else k): ([float(x) for x in v] if k == "rtts_s" else v)
@@ -435,7 +479,7 @@ class StripedScenario:
 
 def striped_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes, segment_bytes=536, initial_window_bytes=536,
                      ssthresh_bytes=65535, m_ack=2, queue_packets=100, loss=None, tunnel=True, options=None,
-                     seed=0, max_sim_time_s=36_000.0, **option_changes) -> StripedScenario:
+                     seed=0, max_sim_time_s=36_000.0, queue_bytes=None, **option_changes) -> StripedScenario:
     """Validate the arguments and build a :class:`StripedScenario`.
 
     ``rtts_s``: round-trip propagation delays (s), one per link (``delays_s=``: deprecated name).
@@ -462,7 +506,7 @@ def striped_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes, segment_byt
         raise ValueError(f"initial_window_bytes must be >= segment_bytes ({seg}), got {iw}")
     ss = check_int("ssthresh_bytes", ssthresh_bytes, minimum=1)
     m = check_int("m_ack", m_ack, minimum=1, maximum=64)
-    q = check_int("queue_packets", queue_packets, minimum=1)
+    q, qb = as_queue_limits(queue_packets, queue_bytes, b.size)
     if not isinstance(tunnel, (bool, np.bool_)):
         raise ValueError(f"tunnel must be True or False, got {tunnel!r}")
     if b.size > 1 and not tunnel:
@@ -482,7 +526,7 @@ def striped_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes, segment_byt
     sc = StripedScenario(bandwidths_bps=tuple(float(x) for x in b), rtts_s=tuple(float(x) for x in d),
                          transfer_bytes=E, segment_bytes=seg, initial_window_bytes=iw, ssthresh_bytes=ss,
                          m_ack=m, queue_packets=q, loss=_as_loss(loss, b.size), tunnel=bool(tunnel),
-                         options=opts, seed=sd, max_sim_time_s=tmax)
+                         options=opts, seed=sd, max_sim_time_s=tmax, queue_bytes=qb)
     check_min_rate("bandwidths_bps", b, sc.data_packet_bytes(), tmax)
     return sc
 

@@ -32,8 +32,8 @@ import pandas as pd
 
 from .._validate import as_float_array, check_choice, check_int, check_positive
 from ..scenario import (MAX_SEGMENTS, PRESETS, TcpOptions, TransferResult, _as_loss, _options_dict, ack_packet_bytes,
-                        check_min_rate, check_work, data_packet_bytes, options_preset, real_array, round_trip_keywords,
-                        round_trips, striped_scenario)
+                        as_queue_limits, check_min_rate, check_work, data_packet_bytes, options_preset,
+                        queue_limit_of, real_array, round_trip_keywords, round_trips, striped_scenario)
 from . import registry
 from .engine import EventQueue, handshake, run_events
 from .net.link import NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
@@ -100,7 +100,7 @@ class MptcpScenario:
     initial_window_bytes: int = 536
     ssthresh_bytes: int = 65535
     m_ack: int = 2
-    queue_packets: int = 100
+    queue_packets: int | tuple | None = 100
     loss: tuple = ()
     links: tuple = ()
     backbone_bps: float | None = None
@@ -109,6 +109,7 @@ class MptcpScenario:
     options: TcpOptions = field(default_factory=TcpOptions)
     seed: int = 0
     max_sim_time_s: float = 36_000.0
+    queue_bytes: int | tuple | None = None
 
     @property
     def n_links(self) -> int:
@@ -127,6 +128,8 @@ class MptcpScenario:
         # the key keeps the field's old name, in place: scenario keys (and cached results) stay what they were
         out = {("delays_s" if k == "rtts_s" else k): v for k, v in dataclasses.asdict(self).items()}
         out["options"] = _options_dict(out["options"])
+        if out["queue_bytes"] is None:
+            del out["queue_bytes"]  # a field added later is left out at its default (old keys hold)
         out["kind"] = "mptcp"
         return out
 
@@ -149,8 +152,12 @@ def mptcp_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes=None, duration
                    reordering_params=None, dupack_mode="rfc", retransmit="original", dss_bytes=0,
                    receive_buffer_bytes=None, segment_bytes=536, initial_window_bytes=536, ssthresh_bytes=65535,
                    m_ack=2, queue_packets=100, loss=None, links=None, backbone_bps=None, backbone_delay_s=None,
-                   competing_flows=0, options=None, seed=0, max_sim_time_s=36_000.0, **option_changes) -> MptcpScenario:
+                   competing_flows=0, options=None, seed=0, max_sim_time_s=36_000.0, queue_bytes=None,
+                   **option_changes) -> MptcpScenario:
     """Validate the arguments and build a :class:`MptcpScenario` (errors name the parameter).
+
+    ``queue_packets`` / ``queue_bytes``: each path's drop-tail limits, one value for every path or one per
+    path (:func:`cmtlab.scenario.as_queue_limits`); a backbone takes the one ``queue_packets`` of the scenario.
 
     ``links``: ``None`` (point-to-point links), a link model name, ``(name, params dict)``, or
     a list of those with one entry per path (e.g. ``"pareto_cross_traffic"`` of
@@ -205,6 +212,10 @@ def mptcp_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes=None, duration
         if not backbone_delay_s >= 0:
             raise ValueError(f"backbone_delay_s must be >= 0 (one-way seconds), got {backbone_delay_s!r}")
     comp = check_int("competing_flows", competing_flows, minimum=0, maximum=64)
+    q, qb = as_queue_limits(queue_packets, queue_bytes, b.size, what="path")
+    if backbone_bps is not None and (isinstance(q, tuple) or q is None or qb is not None):
+        raise ValueError(f"queue_packets must be one integer and queue_bytes None with a backbone (its queue takes "
+                         f"the scenario's one limit), got queue_packets={queue_packets!r}, queue_bytes={queue_bytes!r}")
     if E is not None:
         check_work("transfer_bytes", -(-E // seg) * (1 + comp),
                    f"<= {MAX_SEGMENTS // (1 + comp) * seg:,} bytes with segment_bytes = {seg} "
@@ -220,7 +231,7 @@ def mptcp_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes=None, duration
     # the per-subflow TCP parameters are validated as a one-link striped scenario would be
     one = striped_scenario([b[0]], [d[0]], transfer_bytes=E or seg, segment_bytes=seg,
                      initial_window_bytes=initial_window_bytes, ssthresh_bytes=ssthresh_bytes, m_ack=m_ack,
-                     queue_packets=queue_packets, tunnel=False, options=opts, seed=seed,
+                     queue_packets=queue_limit_of(q, 0) or 100, tunnel=False, options=opts, seed=seed,
                      max_sim_time_s=max_sim_time_s)
     check_min_rate("bandwidths_bps", b, one.data_packet_bytes() + dss, tmax)
     if backbone_bps is not None:
@@ -232,7 +243,7 @@ def mptcp_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes=None, duration
         reordering=reordering, reordering_params=_params("reordering_params", reordering_params),
         dupack_mode=dupack_mode, retransmit=retransmit, dss_bytes=dss, receive_buffer_bytes=rcvbuf,
         segment_bytes=seg, initial_window_bytes=int(initial_window_bytes), ssthresh_bytes=int(ssthresh_bytes),
-        m_ack=int(m_ack), queue_packets=int(queue_packets), loss=losses, links=path_links, backbone_bps=backbone_bps,
+        m_ack=int(m_ack), queue_packets=q, queue_bytes=qb, loss=losses, links=path_links, backbone_bps=backbone_bps,
         backbone_delay_s=backbone_delay_s, competing_flows=comp, options=opts, seed=int(seed),
         max_sim_time_s=float(max_sim_time_s))
     # What only the mechanisms and link models can check (their parameters, a reordering response's
@@ -388,9 +399,12 @@ class MptcpSimulation:
         owd = [d / 2.0 for d in sc.rtts_s]
         q = sc.queue_packets
         models = sc.links or (("point_to_point", ()),) * n
+        # each path's queue limits (a byte limit is given only where there is one: every link model takes packets)
         built = [registry.lookup("link", name).for_path(
-                     rate_bps=sc.bandwidths_bps[i], delay_s=owd[i], queue_packets=q, loss=sc.loss[i],
-                     rng=loss_rng(sc.seed, i), seed=sc.seed, stream=i, **dict(params))
+                     rate_bps=sc.bandwidths_bps[i], delay_s=owd[i], queue_packets=queue_limit_of(q, i), loss=sc.loss[i],
+                     rng=loss_rng(sc.seed, i), seed=sc.seed, stream=i, **dict(params),
+                     **({} if queue_limit_of(sc.queue_bytes, i) is None
+                        else {"queue_bytes": queue_limit_of(sc.queue_bytes, i)}))
                  for i, (name, params) in enumerate(models)]
         self.access = [fw for fw, _ in built]
         self.access_rev = [rv for _, rv in built]

@@ -313,8 +313,9 @@ def _value(row, col, default=None):
 def kernel_row_paths(row, n_paths: int, label: str = "row") -> dict:
     """The simulator's view of the paths of one kernel row: ``rates``, ``rtts`` (round trips),
     ``loss`` (one :class:`cmtlab.scenario.LossModel` per path: the delay line's random drop on
-    the data direction is a Bernoulli drop per packet, ``LossModel('packet', p)``) and
-    ``queue_packets`` (one drop-tail limit, as the simulator has one for every link), and, when a
+    the data direction is a Bernoulli drop per packet, ``LossModel('packet', p)``), ``queue_packets`` and
+    ``queue_bytes`` (each path's drop-tail limits: one value when every path has the same, else one per
+    path; ``queue_bytes`` None when no path has a byte limit), and, when a
     path's data direction has per-packet delay variation (``path<i>_jitter_s``), ``links``: one
     :class:`cmtlab.sim.net.jitter.JitterLink` (``"jitter"``) per path with the same uniform variation;
     when a path's data direction replays a rate schedule (``path<i>_rate_schedule_bps``, rates separated by
@@ -324,29 +325,28 @@ def kernel_row_paths(row, n_paths: int, label: str = "row") -> dict:
     point-to-point.  A path with both is refused (no link model has both).
 
     ValueError naming the column for what ``cmtlab.sim.simulate_mptcp`` cannot carry: random loss
-    on the ACK direction (``path<i>_reverse_loss``; its links lose only data packets), a queue in
-    bytes (``path<i>_queue_bytes``, ``path<i>_reverse_queue_bytes``), a reverse direction with
-    another rate, one-way delay or queue than the forward one (the simulator's paths are
-    symmetric: half the round trip each way), queues that differ between paths, and any path
-    column it does not know.  Rows recorded before the reverse direction was added lack
+    on the ACK direction (``path<i>_reverse_loss``; its links lose only data packets), a reverse
+    direction with another rate, one-way delay or queue than the forward one (the simulator's paths are
+    symmetric: half the round trip each way), and any path column it does not know.  Rows recorded before the reverse direction was added lack
     the ``reverse_*`` columns: their paths were symmetric, without loss on the ACKs."""
-    from ..scenario import LossModel
+    from ..scenario import LossModel, as_queue_limits
     for col in row.index if hasattr(row, "index") else row:
         if isinstance(col, str) and col.startswith("path") and "_" in col:
             head, rest = col.split("_", 1)
             if head[4:].isdigit() and int(head[4:]) < n_paths and rest not in PATH_COLUMNS:
                 raise ValueError(f"{label}: {col} is a path property cmtlab.sim cannot be given "
                                  f"(known: {', '.join(PATH_COLUMNS)})")
-    rates, rtts, losses, queues, jitters, traces = [], [], [], [], [], []
+    rates, rtts, losses, queues, queue_bytes, jitters, traces = [], [], [], [], [], [], []
     for i in range(n_paths):
         c = f"path{i}_"
         rate = float(row[c + "rate_bps"])
         delay = _value(row, c + "delay_s")
         rtt = float(row[c + "rtt_s"])
-        for col in ("queue_bytes", "reverse_queue_bytes"):
-            if _value(row, c + col) is not None:
-                raise ValueError(f"{label}: {c + col} = {row[c + col]!r}: a drop-tail queue in bytes cannot be carried "
-                                 "into cmtlab.sim (its queues count packets); refuse this row or give queue_packets")
+        qb = _value(row, c + "queue_bytes")
+        rqb = _value(row, c + "reverse_queue_bytes")
+        if rqb is not None and (qb is None or int(rqb) != int(qb)):
+            raise ValueError(f"{label}: {c}reverse_queue_bytes = {rqb!r} differs from {c}queue_bytes = {qb!r}: "
+                             "cmtlab.sim has one queue limit for both directions")
         rl = float(_value(row, c + "reverse_loss", 0.0))
         if rl != 0:
             raise ValueError(f"{label}: {c}reverse_loss = {rl!r}: random loss on the ACK direction cannot be carried "
@@ -359,9 +359,9 @@ def kernel_row_paths(row, n_paths: int, label: str = "row") -> dict:
         if rd is not None and delay is not None and abs(float(rd) - float(delay)) > 1e-12:
             raise ValueError(f"{label}: {c}reverse_delay_s = {rd!r} differs from {c}delay_s = {delay!r}: "
                              "cmtlab.sim splits the round trip evenly between the directions")
-        q = _value(row, c + "queue_packets", 100)
+        q = _value(row, c + "queue_packets", None if qb is not None else 100)
         rq = _value(row, c + "reverse_queue_packets")
-        if rq is not None and int(rq) != int(q):
+        if rq is not None and (q is None or int(rq) != int(q)):
             raise ValueError(f"{label}: {c}reverse_queue_packets = {rq!r} differs from {c}queue_packets = {q!r}: "
                              "cmtlab.sim has one queue limit for both directions")
         loss = float(_value(row, c + "loss", 0.0))
@@ -388,11 +388,10 @@ def kernel_row_paths(row, n_paths: int, label: str = "row") -> dict:
         rates.append(rate)
         rtts.append(rtt)
         losses.append(LossModel("packet", loss) if loss > 0 else LossModel())
-        queues.append(int(q))
-    if len(set(queues)) > 1:
-        raise ValueError(f"{label}: path<i>_queue_packets = {queues} differ between paths: cmtlab.sim has one "
-                         "queue limit for every link")
-    out = dict(rates=rates, rtts=rtts, loss=losses, queue_packets=queues[0])
+        queues.append(int(q) if q is not None else None)
+        queue_bytes.append(int(qb) if qb is not None else None)
+    qp, qbs = as_queue_limits(queues, queue_bytes, n_paths, what="path")
+    out = dict(rates=rates, rtts=rtts, loss=losses, queue_packets=qp, queue_bytes=qbs)
     if any(jitters) and any(traces):
         raise ValueError(f"{label}: paths with jitter_s and paths with rate_schedule_bps in one row cannot be "
                          "carried into cmtlab.sim (one link model per connection's paths)")
@@ -524,6 +523,8 @@ def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, s
         seed = int(row.get("rep", 0)) if pd.notna(row.get("rep", 0)) else 0
         kw = dict(congestion=cc, scheduler=sched, reordering=reordering, seed=seed, loss=pths["loss"],
                   queue_packets=pths["queue_packets"], **cfg)
+        if pths.get("queue_bytes") is not None:
+            kw["queue_bytes"] = pths["queue_bytes"]
         if "links" in pths:
             kw["links"] = pths["links"]
         r = simulate_mptcp(rates, rtts, duration_s=duration, **kw)
@@ -534,13 +535,15 @@ def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, s
                                     "delayline", "throughput", "received", "completion", "sysctl_",
                                     "incomplete_reason"))}
         new.update(simulator="cmtlab.sim", sim_congestion=cc, sim_scheduler=sched, sim_reordering=reordering,
-                   sim_queue_packets=pths["queue_packets"],
+                   sim_queue_packets=_limits_text(pths["queue_packets"]),
                    sim_loss=" ".join(f"{lm.rate:g}" for lm in pths["loss"]),
                    sim_segment_bytes=cfg["segment_bytes"], sim_receive_buffer_bytes=cfg["receive_buffer_bytes"],
                    throughput_bps=(r.delivered_bytes - before) * 8 / (duration - warm),
                    received_bytes=r.delivered_bytes)
         if loss_draws != "simulator":
             new["sim_loss_draws"] = loss_draws
+        if pths.get("queue_bytes") is not None:
+            new["sim_queue_bytes"] = _limits_text(pths["queue_bytes"])
         if warmup_counters:
             for rec in (r_warm.subflows.to_dict("records") if r_warm is not None else []):
                 new[f"sub{int(rec['subflow'])}_queue_drops_warmup"] = rec["queue_drops"]
@@ -555,6 +558,11 @@ def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, s
             new[f"sub{i}_loss_drops"] = rec["loss_drops"]
         out.append(new)
     return pd.DataFrame(out)
+
+
+def _limits_text(limit):
+    """A scenario's queue limit for a row: the one value, or the per-path values separated by spaces."""
+    return " ".join("-" if v is None else str(v) for v in limit) if isinstance(limit, tuple) else limit
 
 
 def _row_is_mptcp(row) -> bool:

@@ -18,9 +18,11 @@ import math
 import random
 from collections import deque
 
-from ...scenario import NO_LOSS, LossModel
+from ...scenario import NO_LOSS, PPP_HEADER_BYTES, LossModel
 from ..registry import register
-from .link import DROPPED_LOSS, DROPPED_QUEUE, NO_ORDER, NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
+from .delay_line import COUNTINGS
+from .link import (DROPPED_LOSS, DROPPED_QUEUE, NO_ORDER, NS_PER_S, LinkModel, PointToPointLink, check_queue_limits,
+                   seconds_to_ns)
 
 
 @register("link", "rate_trace")
@@ -28,11 +30,16 @@ class RateTraceLink(LinkModel):
     """FIFO link direction with a replayed piecewise-constant rate (see the module docstring).
 
     ``rates_bps``: one rate (bit/s, >= 0, at least one > 0) per interval of ``interval_s`` s.
+    ``queue_bytes``: a drop-tail limit in bytes too (None: packets only); ``counting``
+    (:data:`cmtlab.sim.net.delay_line.COUNTINGS`): ``"ns3"`` — the limits count the packets waiting behind the
+    one on the wire, the rate serialises the wire bytes (as this class did first); ``"delay_line"`` — as the
+    testbed's delay line replays a schedule: IP bytes (the wire size less the PPP header), every packet not
+    yet serialised counted.
     """
 
-    def __init__(self, rates_bps, delay_s: float, queue_packets: int = 100, loss: LossModel = NO_LOSS,
+    def __init__(self, rates_bps, delay_s: float, queue_packets: int | None = 100, loss: LossModel = NO_LOSS,
                  rng: random.Random | None = None, *, interval_s: float = 1.0, offset_s: float = 0.0,
-                 repeat: bool = True):
+                 repeat: bool = True, queue_bytes: int | None = None, counting: str = "ns3"):
         rates = tuple(rates_bps) if not isinstance(rates_bps, (str, bytes)) else ()
         if not rates or any(isinstance(r, bool) or not isinstance(r, (int, float)) or not math.isfinite(r) or r < 0
                             for r in rates):
@@ -45,8 +52,9 @@ class RateTraceLink(LinkModel):
                     (positive is not None and (v <= 0 if positive else v < 0)):
                 rng = {True: " > 0", False: " >= 0", None: ""}[positive]
                 raise ValueError(f"{name} must be a finite number{rng} (s), got {v!r}")
-        if isinstance(queue_packets, bool) or not isinstance(queue_packets, int) or queue_packets < 1:
-            raise ValueError(f"queue_packets must be an integer >= 1, got {queue_packets!r}")
+        if counting not in COUNTINGS:
+            raise ValueError(f"counting must be one of {COUNTINGS}, got {counting!r}")
+        queue_packets, queue_bytes = check_queue_limits(queue_packets, queue_bytes)
         if not isinstance(loss, LossModel):
             raise ValueError(f"loss must be a cmtlab.scenario.LossModel, got {loss!r}")
         if not isinstance(repeat, bool):
@@ -56,7 +64,14 @@ class RateTraceLink(LinkModel):
         self.offset_ns = seconds_to_ns(offset_s)
         self.repeat = repeat
         self.delay_ns = seconds_to_ns(delay_s)
-        self.queue_packets = queue_packets
+        self.queue_packets = queue_packets  # (0: no limit in packets)
+        self.queue_bytes = queue_bytes  # (0: no limit in bytes)
+        self.counting = counting
+        in_service = counting == "delay_line"
+        self._wait_limit = (queue_packets - in_service) if queue_packets else 1 << 62
+        self._header_bytes = PPP_HEADER_BYTES if in_service else 0
+        self._wait_sizes = deque()
+        self._service_bytes = 0
         self.loss = loss
         self.rng = rng if rng is not None else random.Random(0)
         self._busy_until = -(1 << 62)
@@ -104,19 +119,30 @@ class RateTraceLink(LinkModel):
         return self.loss.drop_probability(wire_bytes)
 
     def transmit(self, now_ns: int, wire_bytes: int, order_ns: int = NO_ORDER) -> int:
+        wire_bytes -= self._header_bytes
         waiting = self._waiting
+        sizes = self._wait_sizes
         while waiting and waiting[0] <= now_ns:
             waiting.popleft()
+            if self.queue_bytes:
+                self._service_bytes = sizes.popleft()
         busy = self._busy_until
         if busy > now_ns:
-            if len(waiting) >= self.queue_packets:
+            if len(waiting) >= self._wait_limit:
                 self.queue_drops += 1
                 return DROPPED_QUEUE
+            if self.queue_bytes:
+                held = sum(sizes) + (self._service_bytes if self._header_bytes else 0)
+                if held + wire_bytes > self.queue_bytes:
+                    self.queue_drops += 1
+                    return DROPPED_QUEUE
+                sizes.append(wire_bytes)
             waiting.append(busy)
             self.max_queue = max(self.max_queue, len(waiting))
             start = busy
         else:
             start = now_ns
+            self._service_bytes = wire_bytes
         finish = self.finish_ns(start, wire_bytes)
         self._busy_until = finish
         self.last_start_ns = start
@@ -130,13 +156,23 @@ class RateTraceLink(LinkModel):
 
     @classmethod
     def for_path(cls, *, rate_bps, delay_s, queue_packets, loss, rng, seed, stream, rates_bps=None,
-                 interval_s=1.0, offset_s=0.0, repeat=True):
-        """Forward: the trace (``rates_bps`` required); reverse (ACKs): point-to-point at the path's rate."""
+                 interval_s=1.0, offset_s=0.0, repeat=True, queue_bytes=None, counting="ns3"):
+        """Forward: the trace (``rates_bps`` required); reverse (ACKs): point-to-point at the path's rate (with
+        ``counting="delay_line"``: the delay line's return direction at that rate)."""
         if rates_bps is None:
             raise ValueError("link 'rate_trace' needs rates_bps (one rate per interval_s)")
-        return (cls(rates_bps, delay_s, queue_packets, loss, rng, interval_s=interval_s, offset_s=offset_s,
-                    repeat=repeat),
-                PointToPointLink(rate_bps, delay_s, queue_packets))
+        fwd = cls(rates_bps, delay_s, queue_packets, loss, rng, interval_s=interval_s, offset_s=offset_s,
+                  repeat=repeat, queue_bytes=queue_bytes, counting=counting)
+        if counting == "delay_line":
+            from .delay_line import DelayLineLink
+
+            rev = DelayLineLink(rate_bps, delay_s, queue_packets, stream_seed=1, skip_packets=0,
+                                queue_bytes=queue_bytes, counting=counting)
+        elif queue_bytes is None:
+            rev = PointToPointLink(rate_bps, delay_s, queue_packets)
+        else:
+            rev = PointToPointLink(rate_bps, delay_s, queue_packets, queue_bytes=queue_bytes)
+        return fwd, rev
 
 
 def replayed_rates_bps(link: RateTraceLink, arrivals_ns, sizes_bytes, n_intervals: int):
