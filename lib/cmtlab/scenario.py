@@ -51,8 +51,16 @@ ACK_PATHS = ("round_robin", "first", "fastest", "ideal")
 #: ``variant="chihani"`` congestion control; :class:`cmtlab.sim.models.chihani.ChihaniRecovery`).
 RECOVERY_STYLES = ("newreno", "prr", "linux_prr", "chihani", "chihani_ns3")
 #: Loss detection: the duplicate-ACK threshold with RFC 6675 ``IsLost`` (``"dupack"``) or RACK-TLP
-#: (RFC 8985, ``"rack-tlp"``; needs SACK).  See :mod:`cmtlab.sim.mechanisms.recovery.loss_detection`.
-LOSS_DETECTIONS = ("dupack", "rack-tlp", "rack-tlp-linux")
+#: (RFC 8985, ``"rack-tlp"``, ``"rack-tlp-linux"``, ``"linux"``; needs SACK).  See
+#: :mod:`cmtlab.sim.mechanisms.recovery.loss_detection`.
+LOSS_DETECTIONS = ("dupack", "rack-tlp", "rack-tlp-linux", "linux")
+#: How the retransmission timer is restarted: ``"ns3"`` — ns-3.44's ``NewAck``: on every ACK of new data but,
+#: in fast recovery, on the first partial ACK only (RFC 6582 sec. 3.2 step 5, "Impatient"), and kept running
+#: while nothing is outstanding (its ``ReTxTimeout`` then returns), so data sent after an idle period may meet
+#: a timer about to expire; ``"rfc6298"`` — RFC 6298 sec. 5 as Linux's ``tcp_rearm_rto`` has it: restarted on
+#: every ACK of new data, partial ACKs included (rule 5.3), stopped when every outstanding segment is
+#: acknowledged (rule 5.2) and started by the next segment sent (rule 5.1).
+RTO_TIMERS = ("ns3", "rfc6298")
 #: Loss models of a link's forward (data) direction.
 LOSS_UNITS = ("none", "packet", "bit")
 #: Upper bound on the work of one simulated run: data segments of a transfer (or that the paths can
@@ -168,10 +176,15 @@ class TcpOptions:
         time-based loss marking with a reordering window, and a tail loss probe (needs ``sack``;
         the receiver then sends D-SACK blocks); ``"rack-tlp-linux"`` — the same with the window growth
         Linux's ACK processing gives around it (SACKed segments count towards the window;
-        ``LinuxRackTlpDetection`` of :mod:`cmtlab.sim.mechanisms.recovery.rack_tlp`).  ns-3.44 has only
-        ``"dupack"``.  At its default
+        ``LinuxRackTlpDetection`` of :mod:`cmtlab.sim.mechanisms.recovery.rack_tlp`); ``"linux"`` — that,
+        with RACK's RTT samples taken as Linux's ``tcp_rack_advance`` takes them (``LinuxLossDetection``).
+        ns-3.44 has only ``"dupack"``.  At its default
         the field is left out of :meth:`to_dict` and scenario keys (keys of existing scenarios
         stay what they were).
+    rto_timer
+        :data:`RTO_TIMERS`: ``"ns3"`` (the default; left out of keys like ``loss_detection``) or
+        ``"rfc6298"`` (restarted on every ACK of new data and stopped when nothing is outstanding, as
+        Linux's).
     """
 
     sack: bool = False
@@ -189,6 +202,7 @@ class TcpOptions:
     send_buffer_bytes: int = 131072
     receive_buffer_bytes: int = 131072
     loss_detection: str = "dupack"
+    rto_timer: str = "ns3"
 
     def __post_init__(self):
         for name in ("sack", "sack_loss_detection", "limited_transmit", "timestamps",
@@ -200,7 +214,8 @@ class TcpOptions:
         check_choice("recovery", self.recovery, RECOVERY_STYLES)
         check_choice("ack_path", self.ack_path, ACK_PATHS)
         check_choice("loss_detection", self.loss_detection, LOSS_DETECTIONS)
-        if self.loss_detection.startswith("rack-tlp") and not self.sack:
+        check_choice("rto_timer", self.rto_timer, RTO_TIMERS)
+        if self.loss_detection != "dupack" and not self.sack:
             raise ValueError(f"loss_detection={self.loss_detection!r} requires sack=True (RFC 8985 marks losses from SACK "
                              "information)")
         check_positive("min_rto_s", self.min_rto_s)
@@ -225,8 +240,9 @@ class TcpOptions:
 
 def _options_dict(d: dict) -> dict:
     """``TcpOptions`` as a dict for keys: a field added later is left out at its default (old keys hold)."""
-    if d.get("loss_detection") == "dupack":
-        d = {k: v for k, v in d.items() if k != "loss_detection"}
+    for name, default in (("loss_detection", "dupack"), ("rto_timer", "ns3")):
+        if d.get(name) == default:
+            d = {k: v for k, v in d.items() if k != name}
     return d
 
 

@@ -132,6 +132,10 @@ def unsupported_options(scenario: StripedScenario) -> list[str]:
             f"queue_packets={scenario.queue_packets!r}, queue_bytes={getattr(scenario, 'queue_bytes', None)!r}: "
             "cmtlab.ns3 gives every PointToPointNetDevice one DropTailQueue limit in packets; per-link limits and "
             "limits in bytes are cmtlab.sim's. Use one queue_packets for every link and queue_bytes=None.")
+    if getattr(o, "rto_timer", "ns3") != "ns3":
+        problems.append(
+            f"rto_timer={o.rto_timer!r}: ns-3 3.44's retransmission timer keeps running from the last new ACK "
+            "while nothing is outstanding (TcpSocketBase::NewAck); only rto_timer='ns3' is ns-3's.")
     if o.sack and not o.sack_loss_detection:
         problems.append(
             "sack_loss_detection=False with sack=True: ns-3 3.44 TcpSocketBase always enters recovery when "

@@ -534,7 +534,7 @@ class MptcpSimulation:
         if self.hs_rtt is not None:
             for f, snd in enumerate(senders):
                 snd.rtt_sample(self.hs_rtt[f])
-                fwd[f][0].transmit(start, self.ack_bytes[0] - sc.dss_bytes, start)
+                fwd[f][0].handshake_ack(start, self.ack_bytes[0] - sc.dss_bytes)
         conn.now = start
         # the completion clock starts when the first data segment starts onto the wire
         first_wire = []

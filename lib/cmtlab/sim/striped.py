@@ -247,7 +247,7 @@ class Simulation:
             # the handshake's final ACK goes first on the first data link (it occupies the link
             # until the first data segment can start, at time 0, and takes a loss draw)
             first = self.scheduler.first_path()
-            self.links[first].transmit(start, self.ack_bytes[0], start)
+            self.links[first].handshake_ack(start, self.ack_bytes[0])
         # the completion clock starts when the first data segment starts onto the wire
         self._first_wire = []
         snd.net_send = self._send_data_first

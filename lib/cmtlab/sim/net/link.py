@@ -169,6 +169,12 @@ class LinkModel:
         """Time (ns) to put ``wire_bytes`` bytes on the wire (0 for an ideal path)."""
         return 0
 
+    def handshake_ack(self, now_ns: int, wire_bytes: int) -> int:
+        """The handshake's final ACK, handed over just before the first window (:mod:`cmtlab.sim.engine.handshake`):
+        by default a packet like any other, as in ns-3 (it delays the first data segment by its serialisation
+        and takes a loss draw)."""
+        return self.transmit(now_ns, wire_bytes, now_ns)
+
     def propagation_ns(self) -> int:
         """One-way propagation delay (ns)."""
         return 0

@@ -118,6 +118,15 @@ class RateTraceLink(LinkModel):
     def drop_probability(self, wire_bytes: int) -> float:
         return self.loss.drop_probability(wire_bytes)
 
+    def handshake_ack(self, now_ns: int, wire_bytes: int) -> int:
+        """The handshake's final ACK: with ``counting="delay_line"`` it has left the line before the first window
+        arrives (see :meth:`cmtlab.sim.net.delay_line.DelayLineLink.handshake_ack`); else a packet like any other."""
+        if not self._header_bytes:
+            return self.transmit(now_ns, wire_bytes, now_ns)
+        self.packets += 1
+        self.bytes += wire_bytes - self._header_bytes
+        return now_ns + self.delay_ns
+
     def transmit(self, now_ns: int, wire_bytes: int, order_ns: int = NO_ORDER) -> int:
         wire_bytes -= self._header_bytes
         waiting = self._waiting

@@ -47,4 +47,4 @@ cdef class SenderBase(PacketSink):
     cdef public long long ack_time_ns, last_rtt_sample_ns
     # loss detection
     cdef public LossDetection loss_detection
-    cdef public bint _rule3
+    cdef public bint _rule3, _rto_rfc6298

@@ -54,7 +54,7 @@ class SenderBase(PacketSink):
         "ack_time_ns", "last_rtt_sample_ns",
         # loss detection (cmtlab.sim.mechanisms.recovery.loss_detection): the sender calls its hooks at every
         # decision point; ``_rule3`` caches its answer to "may NextSeg rule 3 retransmit?" (read once)
-        "loss_detection", "_rule3",
+        "loss_detection", "_rule3", "_rto_rfc6298",
     )
 
     @property

@@ -140,6 +140,10 @@ class TcpSender(UndoApi):
         self.min_rto = seconds_to_ns(options.min_rto_s)
         self.clock_g = seconds_to_ns(options.clock_granularity_s)
         self.initial_rto = seconds_to_ns(options.initial_rto_s)
+        # RFC 6298 rules 5.2 and 5.3 (Linux): the timer stops when nothing is outstanding and restarts on every
+        # ACK of new data, partial ACKs in recovery included; ns-3 keeps it running while idle and restarts it
+        # only on the first partial ACK (RFC 6582 sec. 3.2 step 5, the "Impatient" variant)
+        self._rto_rfc6298 = getattr(options, "rto_timer", "ns3") == "rfc6298"
         self.cc = cc
         self.recovery = recovery
         #: ``None`` (RFC 6298, :mod:`cmtlab.sim.tcp.rto`) or an object with ``sample(sub, rtt_ns)``,
@@ -389,7 +393,7 @@ class TcpSender(UndoApi):
                 self._update_rto()
             self.rto_timer.arm(now, now + self.rto)
             self._app_fill()
-            if ack >= self.n_segs:
+            if ack >= self.n_segs or (self._rto_rfc6298 and ack >= self.high):
                 self.rto_timer.cancel()
             self.send_pending(now)
             return
@@ -487,7 +491,7 @@ class TcpSender(UndoApi):
                 self._do_retransmit(now)
             if self.trace is not None:
                 self.trace.event(now, "partial_ack", ack, self)
-            self._new_ack(now, ack, self.first_partial_ack)
+            self._new_ack(now, ack, self.first_partial_ack or self._rto_rfc6298)
             self.first_partial_ack = False
             return
         if ack < self.recover and state == LOSS:
@@ -609,12 +613,13 @@ class TcpSender(UndoApi):
         self._send_segment(now, k)
 
     def _new_ack(self, now: int, ack: int, reset_rto: bool) -> None:
-        """ns-3 ``NewAck``: restart the retransmission timer (RFC 6298 rule 5.3)."""
+        """ns-3 ``NewAck``: restart the retransmission timer (RFC 6298 rule 5.3); with ``rto_timer="rfc6298"``
+        stop it when nothing is outstanding (rule 5.2: the next segment sent starts it, rule 5.1)."""
         if reset_rto:
             self._update_rto()
             self.rto_timer.arm(now, now + self.rto)
         self._app_fill()
-        if ack >= self.n_segs:
+        if ack >= self.n_segs or (self._rto_rfc6298 and ack >= self.high):
             self.rto_timer.cancel()
 
     def _trace_dupack_run(self, now: int, ack: int) -> None:

@@ -307,6 +307,9 @@ class RackTlpDetection(LossDetection):
     """
 
     name = "rack-tlp"
+    #: RFC 8985 sec. 6.2 step 1: a delivered retransmission gives no sample when the ACK echoes a timestamp
+    #: older than the retransmission (or the sample is shorter than ``min_RTT``).
+    tsecr_sample_filter = True
     sees_every_ack = True
     next_seg_rule3 = False  # only what RACK marked lost is retransmitted (Linux tcp_xmit_retransmit_queue)
     wants_dsack = True
@@ -341,7 +344,7 @@ class RackTlpDetection(LossDetection):
             if blocks:
                 sacked = [k for first, end in blocks for k in range(max(first, ack), end)]
         echo_ns = None
-        if sub.timestamps and ts_echo:
+        if sub.timestamps and ts_echo and self.tsecr_sample_filter:
             # the echoed millisecond, as the last nanosecond of that millisecond on the engine's clock:
             # "echo < transmission time" is then Linux's before(TSecr, TSval of the retransmission)
             echo_ns = (ts_echo + 1) * 1_000_000 - sub.ts_offset_ns - 1
@@ -516,5 +519,25 @@ class LinuxRackTlpDetection(RackTlpDetection):
         return decision
 
 
-__all__ = ["RackTlp", "RackVerdict", "TlpProbe", "RackTlpDetection", "LinuxRackTlpDetection", "WC_DEL_ACK_NS", "REO_WND_PERSIST"]
+@register("loss_detection", "linux")
+class LinuxLossDetection(LinuxRackTlpDetection):
+    """Linux 6.18's loss detection (``"linux"``): :class:`LinuxRackTlpDetection` with RACK's RTT samples as
+    Linux takes them.
+
+    RFC 8985 sec. 6.2 step 1 skips the sample of a delivered retransmission when the ACK's echoed timestamp
+    predates the retransmission or the sample is shorter than ``min_RTT``; Linux's ``tcp_rack_advance``
+    (``net/ipv4/tcp_recovery.c``) uses the second test only (``rtt_us < tcp_min_rtt(tp) && sacked &
+    TCPCB_RETRANS``).  The difference decides a recovery with many losses: the receiver echoes the timestamp
+    of the last in-order segment (RFC 7323), so while the first hole is open every SACK of a retransmission
+    echoes an older timestamp — with the RFC's test RACK's clock stops at the last original segment
+    delivered, a retransmission lost again is never deemed lost, and the timer has to repair it; with
+    Linux's, RACK advances with the delivered retransmissions and marks the lost one again
+    (``TCPLostRetransmit``)."""
+
+    name = "linux"
+    tsecr_sample_filter = False
+
+
+__all__ = ["RackTlp", "RackVerdict", "TlpProbe", "RackTlpDetection", "LinuxRackTlpDetection", "LinuxLossDetection",
+           "WC_DEL_ACK_NS", "REO_WND_PERSIST"]
 
