@@ -121,16 +121,16 @@ papers-sim-if-compiler: $(STAMP)
 	time $(BIN)/python -m cmtlab.papers_sim build --if-compiler
 
 papers-sim-data: papers-sim ## re-run the papers' simulator and rewrite its recorded results (data/papers-sim/)
-	time $(NOBARS) $(BIN)/python -m cmtlab.papers_sim record
+	time $(NOBARS) $(BIN)/python -m cmtlab.papers record-papers-sim
 
 alheid-records: $(STAMP) ## re-simulate the recorded 30-seed runs of Alheid Figs. 4-5 and Table I (data/alheid/; about 5 minutes on 2 cores)
-	time $(NOBARS) $(BIN)/python -m cmtlab.alheid.records
+	time $(NOBARS) $(BIN)/python -m cmtlab.papers.alheid.records
 
 lint: $(STAMP) ## ruff (ruff.toml: undefined names, unused imports/variables, syntax) over lib, tests, benchmarks, notebooks
 	time $(BIN)/ruff check lib tests benchmarks notebooks
 
 test-unit: $(STAMP) compiled $(DELAYLINE) papers-sim-if-compiler ## unit tests of the library
-	time CMTLAB_EXPECT_COMPILED=1 $(BIN)/python -m pytest tests --ignore=tests/browser $(PYTEST_ARGS)
+	time CMTLAB_EXPECT_COMPILED=1 $(BIN)/python -m pytest --import-mode=importlib tests --ignore=tests/browser $(PYTEST_ARGS)
 
 test-nbval: $(STAMP) compiled $(DELAYLINE) ## run every notebook (quick profile) and compare the cells tagged nbval-check-output
 	time $(NOBARS) CMTLAB_PROFILE=quick $(BIN)/python -m pytest --nbval-lax --nbval-current-env \

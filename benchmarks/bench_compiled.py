@@ -63,7 +63,7 @@ def spawn(path: Path, repeat: int, pure: bool) -> dict:
 
 def workloads() -> dict:
     from cmtlab import sim
-    from cmtlab.alheid import experiments as alheid
+    from cmtlab.papers.alheid import experiments as alheid
     from cmtlab.scenario import striped_scenario
 
     song_b, song_d = [35.9e6, 18.4e6, 33.3e6, 14.7e6], [0.050, 0.080, 0.060, 0.100]

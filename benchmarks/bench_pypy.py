@@ -14,8 +14,8 @@ re-measures it; it is not part of ``make bench``.
    all rounds counts.
 2. **A 30-seed Alheid point** as a sweep's worker runs it: seeds 0..29 one after the other in one
    process, per interpreter: CPU and wall time.
-3. **Bit-identity**: every golden run of ``tests/test_sim_golden.py``,
-   ``tests/test_sim_mptcp_golden.py`` and ``tests/test_sim_wifi_golden.py`` (traced and untraced,
+3. **Bit-identity**: every golden run of ``tests/sim/test_striped_golden.py``,
+   ``tests/sim/test_multipath_golden.py`` and ``tests/sim/net/test_wifi_golden.py`` (traced and untraced,
    48 runs) under both interpreters, digested by the same harness: the result's counters and
    extra dict, the per-subflow rows and every trace *as the engine recorded it* (the trace
    recorders' integer rows, the reordering histogram) — pandas' conversion of those rows into
@@ -31,7 +31,7 @@ pandas has no PyPy wheel: the PyPy processes import a stand-in ``pandas`` module
 temporary directory (a ``DataFrame`` that keeps its rows and computes nothing).  The simulator
 needs pandas only to hand its results over (the per-subflow table of an MPTCP result, traces);
 the timed runs are untraced.  The ``osia`` scheduler plug-in is loaded without
-``cmtlab/osia/__init__.py``, which imports the chapter's figures (matplotlib).
+``cmtlab/papers/osia/__init__.py``, which imports the chapter's figures (matplotlib).
 
 Usage: ``python benchmarks/bench_pypy.py [--pypy PATH] [--rounds 3] [--repeat 3] [--alheid-seeds 30]``.
 Without a PyPy that imports numpy it prints "not measured" and why.  Exit status 0; a missed goal
@@ -72,17 +72,18 @@ class Categorical:
 
 # ---------------------------------------------------------------- child side (runs under PyPy or CPython)
 def _load_osia_plugin():
-    """Register the ``osia`` scheduler without running ``cmtlab/osia/__init__.py`` (matplotlib)."""
+    """Register the ``osia`` scheduler without running ``cmtlab/papers/osia/__init__.py`` (matplotlib)."""
     import importlib
     import types
 
     import cmtlab
-    import cmtlab.sim  # noqa: F401  (first: its code version reads cmtlab.osia's real package spec)
+    import cmtlab.sim  # noqa: F401  (first: its code version reads cmtlab.papers.osia's real package spec)
 
-    pkg = types.ModuleType("cmtlab.osia")
-    pkg.__path__ = [os.path.join(os.path.dirname(cmtlab.__file__), "osia")]
-    sys.modules["cmtlab.osia"] = pkg
-    importlib.import_module("cmtlab.osia.scheduler")
+    for name, folder in (("cmtlab.papers", ("papers",)), ("cmtlab.papers.osia", ("papers", "osia"))):
+        pkg = types.ModuleType(name)
+        pkg.__path__ = [os.path.join(os.path.dirname(cmtlab.__file__), *folder)]
+        sys.modules[name] = pkg
+    importlib.import_module("cmtlab.papers.osia.scheduler")
 
 
 def _counters(r) -> tuple:
@@ -182,11 +183,11 @@ def child(exe: str, tmp: Path, args: list, standin: bool) -> dict:
 
 def golden_cases() -> list:
     """(label, kind, args, kwargs) of the 48 golden runs, from the golden test modules' own tables."""
-    sys.path.insert(0, str(ROOT / "tests"))
-    import test_sim_golden as g1
-    import test_sim_mptcp_golden as g2
-    import test_sim_wifi_golden as g3
-    from cmtlab.alheid import experiments as alheid
+    sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "sim"), str(ROOT / "tests" / "sim" / "net")]
+    import test_multipath_golden as g2
+    import test_striped_golden as g1
+    import test_wifi_golden as g3
+    from cmtlab.papers.alheid import experiments as alheid
 
     cases = []
     for name, kw in g1.CASES.items():
@@ -216,7 +217,7 @@ def main() -> int:
         print(f"PyPy vs CPython: not measured: {why}")
         return 0
     from cmtlab import sim
-    from cmtlab.alheid import experiments as alheid
+    from cmtlab.papers.alheid import experiments as alheid
 
     workloads = {
         "Arabi scenario 2, MPTCP, 20 MB": sim.mptcp_scenario([5e6, 2e6, 7e6], [0.1, 0.01, 0.05],
@@ -271,7 +272,7 @@ def main() -> int:
         dig = {label: child(exe, tmp, ["bitid", gpath], standin) for label, (exe, standin) in interpreters.items()}
         differ = sorted(k for k in dig["CPython"] if dig["PyPy"].get(k) != dig["CPython"][k])
         identical &= not differ
-        print(f"  golden runs (tests/test_sim_*golden.py, traced and untraced): {len(dig['CPython'])} runs, "
+        print(f"  golden runs (tests/sim/**/test_*golden.py, traced and untraced): {len(dig['CPython'])} runs, "
               + ("raw results identical under both" if not differ else f"DIFFERENT: {', '.join(differ)}"))
     print(f"summary: PyPy >= {GOAL:g}x CPython on both workloads: {'met' if goal_met else 'MISSED'}; "
           f"bit-identical: {'yes' if identical else 'NO'}")

@@ -188,7 +188,7 @@ def mptcp_vs_striped(transfer_bytes: int, repeat: int) -> float:
         print(f"  of which still run as Python with the compiled modules (the mechanisms): "
               f"multipath {left_m:,.0f}, striped {left_s:,.0f}")
     # one subflow over one path, where both topologies send the same packets at the same nanoseconds
-    # (tests/test_sim_mptcp.py): what the connection machinery alone costs per segment
+    # (tests/sim/test_multipath.py): what the connection machinery alone costs per segment
     one_m = sim.mptcp_scenario(ARABI_B[:1], ARABI_D[:1], transfer_bytes=small, congestion="newreno", scheduler=sched)
     one_s = striped_scenario(ARABI_B[:1], ARABI_D[:1], transfer_bytes=small, tunnel=False)
     work_m1 = pure_work_per_segment(one_m)

@@ -6,9 +6,9 @@ Three parts, all in one process so that every ratio compares runs made under the
 2. **cmtlab vs the papers' simulator** (the Chihani–Collange MPTCP model on ns-3.7,
    :mod:`cmtlab.papers_sim`) on Arabi et al.'s scenario 2 (three subflows, LIA, no reordering
    response, the model's 10-MB transfer; cmtlab runs it under its ``chihani`` preset, as
-   :func:`cmtlab.papers_sim.arabi.preset_cases` builds it); the model's build is found at
+   :func:`cmtlab.papers.arabi.papers_sim.preset_cases` builds it); the model's build is found at
    ``$CMTLAB_PAPERS_SIM_BUILD`` (``make papers-sim``); without it this part prints "not measured";
-3. **one Alheid point over 30 seeds** (the paper's seed count, :data:`cmtlab.alheid.experiments.N_SEEDS_PAPER`):
+3. **one Alheid point over 30 seeds** (the paper's seed count, :data:`cmtlab.papers.alheid.experiments.N_SEEDS_PAPER`):
    Fig. 5's PR-R at PDR 0.5 %, 10 m, 50 s, run seed after seed in this process; prints its wall
    time and data segments per second.  Neither reference runs this Wi-Fi MPTCP scenario (ns-3.44
    has no MPTCP, the model has no Wi-Fi), so the point's time on each is projected from a ratio
@@ -125,8 +125,8 @@ def vs_papers_sim(repeat: int) -> float | None:
 
     Returns cmtlab's rate over the model's (``None`` when the model's build is missing).  The
     model's rate counts the wall time of its driver process (start to exit)."""
-    from cmtlab.arabi import experiments as arabi
-    from cmtlab.papers_sim import arabi as papers_arabi
+    from cmtlab.papers.arabi import experiments as arabi
+    from cmtlab.papers.arabi import papers_sim as papers_arabi
     from cmtlab.papers_sim import build as papers_build
     from cmtlab.papers_sim import model as papers_model
 
@@ -156,8 +156,8 @@ def vs_papers_sim(repeat: int) -> float | None:
 
 def wifi_ratio(repeat: int, transfer_bytes: int = 8_000_000) -> float:
     """ns-3's wall time over cmtlab's on one TCP transfer over one 802.11g link at 10 m (the
-    Wi-Fi validation's setup, :mod:`cmtlab.wifi_validation`): the like-for-like ratio of part 3."""
-    from cmtlab import wifi_validation as wv
+    Wi-Fi validation's setup, :mod:`cmtlab.validation.wifi`): the like-for-like ratio of part 3."""
+    from cmtlab.validation import wifi as wv
     from cmtlab.ns3 import wifi as ns3_wifi
 
     def ours():
@@ -186,7 +186,7 @@ def wifi_ratio(repeat: int, transfer_bytes: int = 8_000_000) -> float:
 
 def alheid_point(n_seeds: int, repeat: int, papers_ratio: float | None) -> float:
     """Part 3: one Alheid point (Fig. 5, PR-R, PDR 0.5 %, 10 m, 50 s) over ``n_seeds`` seeds; returns its wall time."""
-    from cmtlab.alheid import experiments as alheid
+    from cmtlab.papers.alheid import experiments as alheid
 
     sc = alheid.scenario("PR-R", pdr2=0.005)
     print(f"3. one Alheid point over {n_seeds} seeds (Fig. 5, PR-R, PDR 0.5 %, "

@@ -2,7 +2,7 @@
 
 Prints points per second of the vectorised model and the speed-up over a reference
 measured in the same run: the same model evaluated one link set at a time
-(``cmtlab.song.throughput`` in a Python loop) on a subset of the grid.
+(``cmtlab.papers.song.throughput`` in a Python loop) on a subset of the grid.
 
 Usage: ``python benchmarks/bench_song.py [--grid 36] [--reference-points 48]``.
 A missed target is printed (MISSED), not fatal: the exit status is 0, so ``make bench`` runs every
@@ -16,8 +16,8 @@ import time
 
 import numpy as np
 
-from cmtlab import song
-from cmtlab.song import linksets
+from cmtlab.papers import song
+from cmtlab.papers.song import linksets
 
 TARGET_S = 5.0
 

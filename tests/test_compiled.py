@@ -29,8 +29,8 @@ LIB = Path(cmtlab.__file__).resolve().parent.parent
 
 FINGERPRINTS = """
     import json, sys
-    sys.path.insert(0, {tests!r})
-    import test_sim_golden as s, test_sim_mptcp_golden as m, test_sim_wifi_golden as w
+    sys.path[:0] = [{tests!r}, {tests!r} + "/sim", {tests!r} + "/sim/net"]   # helpers, and the golden test files
+    import test_striped_golden as s, test_multipath_golden as m, test_wifi_golden as w
     from cmtlab import compiled
     out = {{"status": compiled.status()}}
     out.update({{f"striped/{{n}}": s.fingerprint_case(n) for n in s.CASES}})

@@ -132,7 +132,7 @@ def _resolve_short_name(app: Sphinx, env, node, contnode):
     """Resolve a Python cross-reference the way a reader of the docstring would.
 
     Docstrings name objects as their module's code does: relative to the module
-    (:func:`throughput`, :mod:`.model`), through a package's re-export (``cmtlab.song.throughput``)
+    (:func:`throughput`, :mod:`.model`), through a package's re-export (``cmtlab.papers.song.throughput``)
     or a class's method (``StripedScenario.data_packet_bytes``).  The name is looked up as Python
     would, from the referring module outwards; the reference goes to the object's own entry in the
     API reference, or to its module's entry when the object has no docstring of its own.  A name
@@ -310,7 +310,7 @@ _RELATIVE_MOD = re.compile(r":mod:`(~?)\.(\w[\w.]*)`")
 
 
 def _absolute_module_refs(app, what, name, obj, options, lines):
-    """``:mod:`.figures``` in a docstring of a module of ``cmtlab.osia`` means ``cmtlab.osia.figures``, as
+    """``:mod:`.figures``` in a docstring of a module of ``cmtlab.papers.osia`` means ``cmtlab.papers.osia.figures``, as
     Python's relative import would; Sphinx instead searches every module named ``figures`` and warns
     when there are several.  Rewrite such references to the absolute name before they are parsed."""
     module = name if what == "module" else getattr(obj, "__module__", None) or name.rsplit(".", 1)[0]

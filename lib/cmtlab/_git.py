@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import subprocess
-from pathlib import Path
 
-#: The repository this library lives in (``lib/cmtlab/_git.py`` → the checkout).
-REPO = Path(__file__).resolve().parents[2]
+from ._paths import REPO
 
 
 def git(*args: str, repo=REPO) -> str | None:

@@ -38,6 +38,8 @@ import sysconfig
 import tempfile
 from pathlib import Path
 
+from ._paths import REPO
+
 #: The package whose modules may be compiled.
 PACKAGE = "cmtlab"
 #: Folder of the package's sources (``lib/cmtlab``).
@@ -59,7 +61,7 @@ def pure_python() -> bool:
 def compiled_dir() -> Path:
     """Where built modules are kept: ``$CMTLAB_COMPILED_DIR``, else ``<checkout>/_build/compiled``."""
     d = os.environ.get("CMTLAB_COMPILED_DIR")
-    return Path(d) if d else PACKAGE_DIR.parents[1] / "_build" / "compiled"
+    return Path(d) if d else REPO / "_build" / "compiled"
 
 
 def compilable_modules() -> dict[str, Path]:

@@ -12,7 +12,7 @@ Units: rates in bit/s, times in seconds, sizes in bytes.
 Delays
 ------
 ``rtts_s`` are **round-trip propagation delays**, as in the analytical model
-(:func:`cmtlab.song.throughput`).  Point-to-point links are symmetric, so when the ACKs
+(:func:`cmtlab.papers.song.throughput`).  Point-to-point links are symmetric, so when the ACKs
 return over the striped links (``ack_path`` ``"round_robin"``, ``"first"`` or
 ``"fastest"``) link *i* gets the one-way delay ``d_i / 2`` in each direction.  With
 ``ack_path="ideal"`` (the model's assumption that the receiver→sender delay is zero, Song
@@ -250,7 +250,7 @@ def _options_dict(d: dict) -> dict:
 #:
 #: ``"ns3-3.44-defaults"`` is what ns-3 3.44 does out of the box, checked against the attribute
 #: initial values of the installed ns-3 (``cmtlab.ns3.attribute_defaults``; test
-#: ``tests/test_ns3.py``): ``TcpSocketBase::Sack``/``LimitedTransmit``/``Timestamp`` true (SACK
+#: ``tests/references/test_ns3.py``): ``TcpSocketBase::Sack``/``LimitedTransmit``/``Timestamp`` true (SACK
 #: implies RFC 6675 ``IsLost`` loss detection), ``TcpL4Protocol::RecoveryType`` =
 #: ``TcpPrrRecovery``, ``MinRto`` 1 s, ``RttEstimator::InitialEstimation`` 1 s,
 #: ``ClockGranularity`` 1 ms, ``DelAckTimeout`` 0.2 s, ``ReTxThreshold`` 3, ``SndBufSize`` =

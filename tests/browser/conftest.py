@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from cmtlab._paths import REPO
+
 HTML_DIR = Path(os.environ.get("CMTLAB_BOOK_HTML", REPO / "_build" / "quick" / "_build" / "html"))
 CHROMIUM = os.environ.get("CMTLAB_CHROMIUM", "/usr/bin/chromium")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")

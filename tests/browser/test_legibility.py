@@ -3,7 +3,7 @@
 Every page of _toc.yml is opened in headless Chromium at a 1400 × 900 window (the width the
 book is read at on a laptop; the text column is then about 780 px wide).
 
-* **Figure text.**  Every figure of a notebook is drawn through :func:`cmtlab.plotting.use_style`,
+* **Figure text.**  Every figure of a notebook is drawn through :func:`cmtlab.report.style.use_style`,
   which writes into its PNG the smallest font size any of its texts uses (``cmtlab:min-font-pt``)
   and the resolution it is drawn at (``cmtlab:dpi``).  That text is ``min-font-pt / 72 × dpi``
   pixels high in the PNG; the browser shows the PNG at ``shown width / natural width`` of its
@@ -84,7 +84,7 @@ def test_figure_text_is_legible(reading_page, base_url, doc):
         assert width_px == img["natural"], f"{doc}: figure {i}: PNG width {width_px} != naturalWidth {img['natural']}"
         if "cmtlab:min-font-pt" not in info or "cmtlab:dpi" not in info:
             problems.append(f"figure {i} ({Path(img['src']).name}): no font metadata — not drawn after "
-                            "cmtlab.plotting.use_style()")
+                            "cmtlab.report.style.use_style()")
             continue
         if img["shown"] == 0:  # inside a folded (hidden) output: measured when a reader unfolds it
             continue

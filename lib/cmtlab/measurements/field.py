@@ -35,6 +35,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._paths import DATA
 from .._validate import check_int
 
 __all__ = [
@@ -92,7 +93,7 @@ MIN_N_SAMPLES = 200
 
 #: Where the committed CSVs live: ``<repo>/data/field-measurements`` (this file is
 #: ``<repo>/lib/cmtlab/measurements/field.py``).
-DATA_DIR = Path(__file__).resolve().parents[3] / "data" / "field-measurements"
+DATA_DIR = DATA / "field-measurements"
 RTT_FILE = "rtt_samples.csv"
 RATES_FILE = "data_rates.csv"
 

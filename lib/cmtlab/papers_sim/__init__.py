@@ -11,7 +11,8 @@ a compiler (:mod:`cmtlab.papers_sim.record`).
   "global throughput" as a separate column);
 * registered with :func:`cmtlab.sweep.run_sweep` as ``"papers-sim"`` (``CODE_VERSION`` = hash of
   the archive hashes, patches, driver, front end and compiler version);
-* :mod:`cmtlab.papers_sim.arabi`, :mod:`cmtlab.papers_sim.alheid` — the papers' scenarios on it.
+* the papers' scenarios on it are the papers' (:mod:`cmtlab.papers.arabi.papers_sim`,
+  :mod:`cmtlab.papers.alheid.papers_sim`): this package knows no paper.
 """
 
 from .model import (BIN_S, CONGESTION, MODEL_NAMES, REORDERING, PapersSimResult, PapersSimScenario,  # noqa: F401

@@ -1,8 +1,10 @@
 """Command line of :mod:`cmtlab.papers_sim`.
 
     python -m cmtlab.papers_sim build [--jobs N] [--if-compiler]   # make papers-sim
-    python -m cmtlab.papers_sim record [--only NAME ...]           # make papers-sim-data
     python -m cmtlab.papers_sim info                               # what the build is made of
+
+The recorded runs (``make papers-sim-data``) are the papers' scenarios: ``python -m cmtlab.papers
+record-papers-sim`` (:mod:`cmtlab.papers_sim.record` takes its record sets from the papers).
 
 ``--if-compiler``: without a C++ compiler, print why the model is not built and exit 0 — except
 under CI (``CI=true``), where a missing compiler is an error (CI must build and test the model).
@@ -24,9 +26,6 @@ def main(argv=None) -> int:
     b.add_argument("--jobs", type=int, default=None, help="parallel compile jobs (default: usable cores)")
     b.add_argument("--if-compiler", action="store_true",
                    help="exit 0 with a notice when no C++ compiler is installed (not under CI=true)")
-    r = sub.add_parser("record", help="re-run the recorded scenarios and rewrite data/papers-sim/")
-    r.add_argument("--only", nargs="*", default=None, help="record sets to regenerate (default: all)")
-    r.add_argument("--workers", type=int, default=None, help="parallel runs (default: usable cores)")
     sub.add_parser("info", help="print the sources, patches and compiler the build uses")
     args = parser.parse_args(argv)
 
@@ -56,11 +55,6 @@ def main(argv=None) -> int:
         except bld.BuildError as exc:
             info["compiler"] = f"missing: {exc}"
         print(json.dumps(info, indent=1))
-        return 0
-    if args.command == "record":
-        from . import record
-
-        record.record_all(only=args.only, workers=args.workers)
         return 0
     return 2
 

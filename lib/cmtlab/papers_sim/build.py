@@ -42,9 +42,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from .._paths import REPO as _REPO
+
 HERE = Path(__file__).resolve().parent
 #: The repository checkout this package lives in (``lib/cmtlab/papers_sim`` → repository root).
-REPO = HERE.parents[2]
+REPO = _REPO
 PATCH_DIR = HERE / "patches"
 DRIVER_SOURCE = HERE / "driver" / "mptcp-scenario.cc"
 #: Diff turning a copy of the driver into the wire-trace diagnostic (``bin/mptcp-scenario-wire``).

@@ -1,7 +1,10 @@
 """Recorded runs of the papers' simulator, with provenance, so the book builds without a compiler.
 
-``python -m cmtlab.papers_sim record`` (``make papers-sim-data``) re-runs every set of
-:data:`SETS` and writes, under ``data/papers-sim/`` of the repository:
+The papers declare what is recorded — record sets, each a name and a function returning
+``(cases, run keyword arguments, runner)`` (:data:`cmtlab.papers.arabi.papers_sim.RECORD_SETS`,
+:data:`cmtlab.papers.alheid.papers_sim.RECORD_SETS`) — and ``python -m cmtlab.papers record-papers-sim``
+(``make papers-sim-data``) re-runs them with :func:`record_all`, which writes, under ``data/papers-sim/`` of the
+repository:
 
 * ``<set>.csv`` — one row per run: the labels, then the columns of
   :meth:`cmtlab.papers_sim.model.PapersSimResult.row` (``wall_time_s`` and ``code_version`` left
@@ -12,8 +15,8 @@
   that regenerates everything and, per set, its rows and the sha256 of its CSV.
 
 :func:`load` reads a set back; :func:`check_provenance` says whether the recorded data was made
-from the sources and patches in this checkout (``tests/test_papers_sim.py`` requires it, and
-re-runs a subset live requiring equal rows).
+from the sources and patches in this checkout (``tests/references/test_papers_sim.py`` requires it, and
+re-runs a subset live requiring equal rows).  This module knows no paper: the record sets come from the callers.
 """
 
 from __future__ import annotations
@@ -30,44 +33,20 @@ from . import build as bld
 DATA_DIR = bld.REPO / "data" / "papers-sim"
 PROVENANCE = DATA_DIR / "provenance.json"
 DROP_COLUMNS = ("wall_time_s", "code_version")
-
-
-def _arabi():
-    from . import arabi
-
-    return arabi.build_cases(), dict(frto_seeds=arabi.FRTO_SEEDS), arabi.run_cases
-
-
-def _alheid():
-    from . import alheid
-
-    return alheid.build_cases(), {}, alheid.run_cases
-
-
-def _alheid_fig(which):
-    def make():
-        from . import alheid
-
-        if which == "fig6-cwnd":
-            return alheid.fig6_cases(), {}, alheid.run_fig6
-        return getattr(alheid, f"{which}_cases")(), {}, alheid.run_cases
-    return make
-
-
-#: Recorded sets: name → function returning ``(cases, run keyword arguments, runner)``.
-SETS = {"arabi-r1": _arabi, "alheid-table1": _alheid, "alheid-fig4": _alheid_fig("fig4"),
-        "alheid-fig5": _alheid_fig("fig5"), "alheid-fig6-cwnd": _alheid_fig("fig6-cwnd")}
+#: The command that regenerates the recording (written into its provenance).
+COMMAND = "make papers-sim-data  (python -m cmtlab.papers record-papers-sim)"
 
 
 def _relative_command(sc) -> str:
     return shlex.join(["mptcp-scenario", *sc.command("x")[1:]])
 
 
-def run_set(name: str, *, workers=None, cache=True, progress=True) -> pd.DataFrame:
-    """Run one set now (live) and return its table in the recorded layout."""
-    if name not in SETS:
-        raise ValueError(f"name must be one of {sorted(SETS)}, got {name!r}")
-    cases, kw, runner = SETS[name]()
+def run_set(name: str, sets: dict, *, workers=None, cache=True, progress=True) -> pd.DataFrame:
+    """Run set ``name`` of ``sets`` (name → function returning ``(cases, run keyword arguments, runner)``) now
+    (live) and return its table in the recorded layout."""
+    if name not in sets:
+        raise ValueError(f"name must be one of {sorted(sets)}, got {name!r}")
+    cases, kw, runner = sets[name]()
     table = runner(cases, workers=workers, cache=cache, progress=progress, **kw)
     by_key = {}
     for _, sc in cases:
@@ -80,19 +59,21 @@ def run_set(name: str, *, workers=None, cache=True, progress=True) -> pd.DataFra
     return table
 
 
-def record_all(*, only=None, workers=None, progress=True) -> dict:
-    """Re-run the sets (all, or those named in ``only``) and rewrite ``data/papers-sim/``."""
-    names = list(SETS) if not only else list(only)
+def record_all(sets: dict, *, only=None, workers=None, progress=True) -> dict:
+    """Re-run the record ``sets`` (name → function returning ``(cases, run keyword arguments, runner)``: all, or
+    those named in ``only``) and rewrite them in ``data/papers-sim/`` (the other recorded sets are kept while
+    the simulator's code version is the recording's)."""
+    names = list(sets) if not only else list(only)
     for n in names:
-        if n not in SETS:
-            raise ValueError(f"unknown record set {n!r}; sets: {sorted(SETS)}")
+        if n not in sets:
+            raise ValueError(f"unknown record set {n!r}; sets: {sorted(sets)}")
     bld.ensure_built(log=print)
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     prov = provenance_now()
     old = json.loads(PROVENANCE.read_text()) if PROVENANCE.is_file() else {}
     sets = dict(old.get("sets", {})) if old.get("code_version") == prov["code_version"] else {}
     for n in names:
-        table = run_set(n, workers=workers, progress=progress)
+        table = run_set(n, sets, workers=workers, progress=progress)
         path = DATA_DIR / f"{n}.csv"
         table.to_csv(path, index=False)
         sets[n] = {"file": path.name, "rows": len(table), "sha256": bld.sha256_file(path)}
@@ -108,7 +89,7 @@ def provenance_now() -> dict:
 
     return {
         "model": "Chihani-Collange ns-3 MPTCP model (dzlab/mptcp-ns3 d4ad7bf) on ns-3.7",
-        "regenerate": "make papers-sim-data  (python -m cmtlab.papers_sim record)",
+        "regenerate": COMMAND,
         "archives": [{"name": a.name, "file": a.file, "sha256": a.sha256, "origin": a.url} for a in bld.ARCHIVES],
         "patches": [{"name": p["name"], "kind": p["kind"], "sha256": p["sha256"], "summary": p["summary"]}
                     for p in bld.patches()],
@@ -154,10 +135,18 @@ def check_provenance() -> list[str]:
     return problems
 
 
+def recorded_names() -> list[str]:
+    """The names of the recorded sets: those of ``provenance.json``, else of the CSV files in :data:`DATA_DIR`."""
+    if PROVENANCE.is_file():
+        return sorted(json.loads(PROVENANCE.read_text()).get("sets", {}))
+    return sorted(p.stem for p in DATA_DIR.glob("*.csv"))
+
+
 def load(name: str) -> pd.DataFrame:
-    """A recorded set as a DataFrame (``ValueError`` for an unknown name)."""
-    if name not in SETS:
-        raise ValueError(f"name must be one of {sorted(SETS)}, got {name!r}")
+    """A recorded set as a DataFrame (``ValueError`` for a name that is not recorded)."""
+    known = recorded_names()
+    if name not in known:
+        raise ValueError(f"name must be one of {known}, got {name!r}")
     path = DATA_DIR / f"{name}.csv"
     if not path.is_file():
         raise FileNotFoundError(f"{path} is missing: run `make papers-sim-data`")
@@ -169,6 +158,6 @@ def digest(table: pd.DataFrame) -> str:
     return hashlib.sha256(table.to_csv(index=False).encode()).hexdigest()
 
 
-__all__ = ["DATA_DIR", "PROVENANCE", "SETS", "run_set", "record_all", "provenance_now", "provenance",
-           "check_provenance", "load", "digest"]
+__all__ = ["DATA_DIR", "PROVENANCE", "COMMAND", "run_set", "record_all", "provenance_now", "provenance",
+           "check_provenance", "recorded_names", "load", "digest"]
 

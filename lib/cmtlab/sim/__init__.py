@@ -33,7 +33,7 @@ Layout (the folders are the architecture)
 ``registry.py``        names in a scenario → mechanism classes (plug-ins register themselves)
 ``striped.py``         the striped topology (builder over the engine)
 ``multipath.py``       the MPTCP topology and its scenario (builder over the engine)
-``round_model.py``     an engine-free round-based model of the coupled congestion controls
+``version.py``         the simulator's code version (the sweep cache keys on it)
 =====================  =========================================================================
 
 The engine never branches on a mechanism's name: a mechanism keeps its own state and answers
@@ -45,45 +45,8 @@ functions take seconds, the engine's clock is integer nanoseconds (``now`` in ev
 
 from __future__ import annotations
 
-import hashlib
-from pathlib import Path
-
 from ..scenario import StripedScenario, TransferResult, round_trips, striped_scenario
-
-
-def _code_version() -> str:
-    import importlib.util
-
-    from .registry import PLUGIN_PACKAGES
-
-    here = Path(__file__).resolve().parent
-    # (a .pxd file gives C types to the module beside it: cmtlab.compiled)
-    files = sorted(here.rglob("*.py")) + sorted(here.rglob("*.pxd")) + [here.parent / "scenario.py",
-                                                                         here.parent / "_validate.py"]
-    # the plug-in packages a scenario may load (found, not imported): their code decides results too
-    for package in sorted(set(PLUGIN_PACKAGES.values())):
-        spec = importlib.util.find_spec(package)
-        if spec is not None and spec.origin:
-            files += sorted(Path(spec.origin).resolve().parent.rglob("*.py"))
-    # data the simulator reads at run time: the Wi-Fi frame-error table (cmtlab.sim.net.wifi; a copy of
-    # the library without data/ hashes it as missing: runs that need it fail there anyway)
-    table = here.parents[2] / "data" / "wifi" / "ns3-3.44-table-based-per.csv"
-    if table.is_file():
-        files.append(table)
-    h = hashlib.sha256()
-    for f in files:
-        h.update(f.name.encode())
-        h.update(b"\0")
-        h.update(f.read_bytes())
-        h.update(b"\0")
-    return h.hexdigest()[:12]
-
-
-#: Short hash of the simulator's sources (this package, ``scenario.py``, ``_validate.py`` and the
-#: plug-in packages of :data:`cmtlab.sim.registry.PLUGIN_PACKAGES`) and of the data it reads at run
-#: time (the Wi-Fi frame-error table).
-CODE_VERSION: str = _code_version()
-
+from .version import CODE_VERSION  # (the simulator's code version: cmtlab.sim.version)
 from .mechanisms.congestion import CongestionControl, NewReno  # noqa: E402
 from .striped import Simulation  # noqa: E402
 from .net.link import DROPPED_LOSS, DROPPED_QUEUE, IdealPath, LinkModel, PointToPointLink  # noqa: E402
@@ -95,29 +58,12 @@ from .multipath import MptcpResult, MptcpScenario, MptcpSimulation, mptcp_scenar
 # the built-in mechanisms and link models register themselves when their modules are imported
 # (cmtlab.sim.registry imports none of them)
 from . import engine, mechanisms, models, net  # noqa: E402,F401
-from .net import cross_traffic, delay_line, jitter, link, rng, topology, trace_link, wifi  # noqa: E402,F401
-from .mechanisms import congestion, recovery, reordering, schedulers  # noqa: E402,F401
-from .engine import traces  # noqa: E402,F401
-
-# Module paths of the layout before engine/, net/, tcp/, mptcp/, mechanisms/ and models/: kept
-# importable (``cmtlab.sim.link``, ``from cmtlab.sim import wifi``) for notebooks and code written
-# against them.  New code imports the modules where they live.
-_OLD_PATHS = {"link": link, "wifi": wifi, "osia_links": cross_traffic, "topology": topology, "rng": rng,
-              "traces": traces, "congestion": congestion, "recovery": recovery, "scheduler": schedulers,
-              "reordering": reordering}
-
-
-def _keep_old_paths() -> None:
-    import sys
-
-    for old, module in _OLD_PATHS.items():
-        sys.modules[f"{__name__}.{old}"] = module
-        globals()[old] = module
-    for sub in ("base", "dsack", "eifel", "frto", "pr_r", "tcp_door"):
-        sys.modules[f"{__name__}.reordering.{sub}"] = sys.modules[f"{reordering.__name__}.{sub}"]
-
-
-_keep_old_paths()
+# (imported under private names: the modules live in net/, mechanisms/ and engine/, not in cmtlab.sim itself)
+from .net import (cross_traffic as _cross_traffic, delay_line as _delay_line, jitter as _jitter,  # noqa: E402,F401
+                  link as _link, rng as _rng, topology as _topology, trace_link as _trace_link, wifi as _wifi)
+from .mechanisms import (congestion as _congestion, recovery as _recovery, reordering as _reordering,  # noqa: E402,F401
+                         schedulers as _schedulers)
+from .engine import traces as _traces  # noqa: E402,F401
 
 
 def run(scenario: StripedScenario, *, trace=False, reordering="none", reordering_params=None) -> TransferResult:
@@ -156,7 +102,7 @@ def simulate_striped(bandwidths_bps, rtts_s=None, *, transfer_bytes, segment_byt
         Link rates in bit/s, one per link.
     rtts_s
         **Round-trip** propagation delays in s, one per link, as in Song's model and
-        :func:`cmtlab.song.throughput` (``delays_s=`` is its deprecated name).  When ACKs return over the links
+        :func:`cmtlab.papers.song.throughput` (``delays_s=`` is its deprecated name).  When ACKs return over the links
         (``ack_path`` ``"round_robin"``, ``"first"`` or ``"fastest"``) link *i* gets the
         one-way delay ``rtts_s[i] / 2`` in each direction; with ``ack_path="ideal"`` the
         ACKs return over a separate zero-delay path and link *i* gets the one-way forward

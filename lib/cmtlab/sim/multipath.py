@@ -616,7 +616,7 @@ class MptcpSimulation:
         for j, (s, r) in enumerate(zip(self.senders[n_sub:], self.receivers[n_sub:])):
             extra[f"tcp{j}_throughput_bps"] = r.rcv_nxt * seg * 8 / elapsed_s
             extra[f"tcp{j}_retransmissions"] = s.retransmissions
-        from . import CODE_VERSION
+        from .version import CODE_VERSION
         extra["code_version"] = CODE_VERSION
         traces = self._frames(t0, end) if self.tr is not None else {}
         comp = (conn.done_time - t0) / NS_PER_S if stop == "completed" else float("nan")

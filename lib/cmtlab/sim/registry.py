@@ -44,7 +44,7 @@ Where mechanisms come from
 --------------------------
 This module imports none: the built-in ones register when :mod:`cmtlab.sim` is imported (its
 ``__init__`` imports the mechanism packages), a plug-in when its own package is imported (the
-OSIA planner of :mod:`cmtlab.osia`).  :func:`lookup` names the package to import when a name is
+OSIA planner of :mod:`cmtlab.papers.osia`).  :func:`lookup` names the package to import when a name is
 unknown but provided by a known plug-in package (:data:`PLUGIN_PACKAGES`).
 """
 
@@ -60,7 +60,7 @@ _VARIANTS: dict[str, dict[tuple[str, str], type]] = {k: {} for k in KINDS}
 
 #: Packages outside the simulator that register mechanisms when imported, by (kind, name): a
 #: scenario may name them before the package was imported (the sweep's worker processes).
-PLUGIN_PACKAGES: dict[tuple[str, str], str] = {("scheduler", "osia"): "cmtlab.osia"}
+PLUGIN_PACKAGES: dict[tuple[str, str], str] = {("scheduler", "osia"): "cmtlab.papers.osia"}
 
 
 def _check_kind(kind: str) -> dict[str, type]:

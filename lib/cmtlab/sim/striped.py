@@ -298,7 +298,7 @@ class Simulation:
         if self.reorder is not None:
             extra["reorder_in_order_fraction"] = self.reorder.in_order_fraction()
             extra["reorder_beyond_threshold"] = self.reorder.beyond
-        from . import CODE_VERSION
+        from .version import CODE_VERSION
         extra["code_version"] = CODE_VERSION
         return TransferResult(simulator=SIMULATOR_NAME, scenario=sc, completed=completed,
                               completion_time_s=(rcv.done_time - t0) / NS_PER_S if completed else float("nan"),

@@ -23,7 +23,7 @@ __all__ = ["run_sweep", "SweepScenario"]
 @runtime_checkable
 class SweepScenario(Protocol):
     """What :func:`run_sweep` needs of a scenario (:class:`~cmtlab.scenario.StripedScenario`,
-    :class:`~cmtlab.sim.multipath.MptcpScenario`, :class:`~cmtlab.osia.experiments.OsiaRun`, …).
+    :class:`~cmtlab.sim.multipath.MptcpScenario`, :class:`~cmtlab.papers.osia.experiments.OsiaRun`, …).
 
     ``key()`` — a stable string (SHA-256 hex) that changes with every field that changes the
     result (the cache keys on it); ``replace(seed=s)`` — a copy with another seed; ``seed`` —

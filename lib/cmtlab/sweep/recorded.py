@@ -12,6 +12,8 @@ makes that proviso a check rather than a hope:
   differed from it, the command that regenerates it) and one result row per run,
   keyed by the scenario's ``key()`` (which covers every field of the scenario *and* its seed, so
   a row is never served for another scenario).
+* :func:`sweep` is a chapter's one call: :func:`~cmtlab.sweep.run_sweep`, or :func:`run_with_records` when
+  it is given recorded runs;
 * :func:`run_with_records` runs a sweep in which the seeds in ``live_seeds`` are always
   simulated here (or taken from the result cache of the current code) and compared, column by
   column, with their recorded rows; only a case whose live runs equal the record exactly gets its
@@ -41,7 +43,7 @@ from .api import _parse_scenarios, _parse_seeds, run_sweep
 from .cache import _json_default, check_row
 from .simulators import as_simulator
 
-__all__ = ["RecordedRuns", "RecordedRunsMismatch", "record_runs", "run_with_records", "describe_records",
+__all__ = ["RecordedRuns", "RecordedRunsMismatch", "record_runs", "run_with_records", "sweep", "describe_records",
            "UNREPEATABLE_COLUMNS", "RECORD_FORMAT"]
 
 #: Version of the file layout.
@@ -264,6 +266,18 @@ def run_with_records(simulator, scenarios, *, seeds, records, live_seeds, worker
                               "from_cache": int(live_table.attrs.get("sweep", {}).get("cached", 0)),
                               "seeds": seed_list, "cases": len(plan)}
     return table
+
+
+def sweep(cases, *, seeds, workers=None, progress=True, records: RecordedRuns | None = None, live_seeds=None,
+          simulator="cmtlab") -> pd.DataFrame:
+    """``cases`` × ``seeds`` as one sweep table: :func:`cmtlab.sweep.run_sweep`, or with ``records`` (recorded
+    runs, :class:`RecordedRuns`) :func:`run_with_records` over them with ``live_seeds`` simulated.
+    ``simulator``: the registered simulator (the book's, ``"cmtlab"``, by default)."""
+    if records is None:
+        return run_sweep(simulator, cases, seeds=list(seeds), workers=workers, progress=progress)
+    return run_with_records(simulator, cases, seeds=list(seeds), records=records,
+                            live_seeds=list(live_seeds) if live_seeds is not None else None, workers=workers,
+                            progress=progress)
 
 
 def describe_records(table: pd.DataFrame) -> str:

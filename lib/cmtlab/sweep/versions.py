@@ -145,7 +145,7 @@ class _Resolver:
         return None
 
 
-#: A string that is exactly a dotted module name (``"cmtlab.osia"``), optionally with ``:attribute``.
+#: A string that is exactly a dotted module name (``"cmtlab.papers.osia"``), optionally with ``:attribute``.
 _MODULE_LITERAL = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+(:[A-Za-z_]\w*)?")
 
 
@@ -174,7 +174,7 @@ def _imported_names(tree: ast.AST, module: str, is_package: bool) -> set[str]:
             names.add(base)
             names.update(f"{base}.{alias.name}" for alias in node.names if alias.name != "*")
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _MODULE_LITERAL.fullmatch(node.value):
-            names.add(node.value.partition(":")[0])  # e.g. a plug-in table {"osia": "cmtlab.osia"}
+            names.add(node.value.partition(":")[0])  # e.g. a plug-in table {"osia": "cmtlab.papers.osia"}
         if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
                 and isinstance(node.args[0].value, str):
             fn = node.func

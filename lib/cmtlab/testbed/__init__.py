@@ -52,6 +52,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._paths import REPO
+
 __all__ = ["Direction", "EmulatedPath", "KernelSettings", "TestbedResult", "Testbed",
            "path", "run_transfer", "ping", "expected_ping_rtt_s", "tcp_goodput_bps", "check_environment", "build_delayline",
            "cleanup_stale", "kernel_info"]
@@ -59,7 +61,7 @@ __all__ = ["Direction", "EmulatedPath", "KernelSettings", "TestbedResult", "Test
 _HERE = Path(__file__).resolve().parent
 _SRC = _HERE / "delayline.c"
 _BIN_DIR = _HERE / "bin"
-_LIB_DIR = _HERE.parents[1]
+_LIB_DIR = REPO / "lib"
 NS_PREFIX = "cmtlab-"
 MAX_PATHS = 8
 PORT = 5201

@@ -35,10 +35,11 @@ import numpy as np
 import pandas as pd
 
 from .._git import checkout_state, git
+from .._paths import REPO
 from . import KernelSettings
 from . import experiments as ex
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = REPO
 #: Where the recording lives (one CSV per experiment and ``provenance.json``).
 DATA_DIR = ROOT / "data" / "testbed"
 CHAPTER = ROOT / "notebooks" / "linux-mptcp-validation.ipynb"
@@ -50,7 +51,7 @@ HISTORY = "history.csv"
 #: ``live`` values: every run live, or the recording plus a live subset.
 LIVE_MODES = ("all", "subset")
 #: The smallest half-width of the agreement band, % of the recorded mean: the delay line's rate precision
-#: contract (single-path TCP goodput within 2 % of the rate, :data:`cmtlab.testbed.comparison.RATE_ERROR_PCT`).
+#: contract (single-path TCP goodput within 2 % of the rate, :data:`cmtlab.validation.kernel_table.RATE_ERROR_PCT`).
 LIVE_FLOOR_PCT = 2.0
 #: The chapter's parameters :class:`KernelRuns` reads (all of them are the notebook's ``parameters``).
 PARAMETERS = ("calib_rates_mbps", "calib_one_way_ms", "calib_ping_count", "calib_duration_s", "deltas_ms", "meanings",
@@ -232,23 +233,31 @@ def chapter_parameters(profile: str = "full", notebook=CHAPTER) -> dict:
     ``CMTLAB_PROFILE=profile``)."""
     import nbformat
 
-    from .. import config
+    from ..report.profile import using
 
     nb = nbformat.read(str(notebook), as_version=4)
     cells = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
     if len(cells) != 1:
         raise ValueError(f"{notebook}: one cell tagged 'parameters' expected, found {len(cells)}")
-    old = os.environ.get(config.ENV_VAR)
-    os.environ[config.ENV_VAR] = profile
-    try:
+    with using(profile):
         ns: dict = {}
         exec(cells[0].source, ns)
-    finally:
-        if old is None:
-            os.environ.pop(config.ENV_VAR, None)
-        else:
-            os.environ[config.ENV_VAR] = old
     return {k: ns[k] for k in PARAMETERS}
+
+
+#: Module paths that earlier executions' ``parameters`` cells import and that have moved since (issue 33): an
+#: earlier cell is read with the current path, so the history of the chapter does not depend on the layout.
+MOVED_MODULES = {"cmtlab.config": "cmtlab.report.profile"}
+
+
+def _current_paths(source: str) -> str:
+    """A ``parameters`` cell of an earlier execution, its imports of moved modules (:data:`MOVED_MODULES`) read
+    with their current paths."""
+    import re
+
+    for old, new in MOVED_MODULES.items():
+        source = re.sub(rf"\b{re.escape(old)}\b", new, source)
+    return source
 
 
 def _utc(t: float) -> str:
@@ -343,8 +352,8 @@ HISTORY_COLUMNS = ["commit", "committed_utc", "kernel", "congestion", "kind", "m
 
 
 def stored_gains(nb: dict) -> pd.DataFrame | None:
-    """The kernel's gains table as an executed chapter stored it (HTML of :func:`cmtlab.testbed.chapter.gains_table`),
-    or None: columns of :data:`cmtlab.testbed.chapter.GAINS_COLUMNS`' shown names, as numbers where numeric."""
+    """The kernel's gains table as an executed chapter stored it (HTML of :func:`cmtlab.validation.kernel.gains_table`),
+    or None: columns of :data:`cmtlab.validation.kernel.GAINS_COLUMNS`' shown names, as numbers where numeric."""
     import html
     import re
 
@@ -388,13 +397,13 @@ def history_from_git(parameters: dict, upto: str = "HEAD", notebook=CHAPTER) -> 
     """Every earlier execution of the chapter stored in git (commits up to ``upto`` that change the notebook), whose
     full-profile :data:`TABLE1_PARAMETERS` equal ``parameters``' and whose stored gains table differs from every
     other's (a notebook committed again without re-executing it counts once, at its first commit): per cell one row
-    of :data:`HISTORY_COLUMNS` (``kernel`` from the stored log line of :func:`cmtlab.testbed.chapter.start`, ""
+    of :data:`HISTORY_COLUMNS` (``kernel`` from the stored log line of :func:`cmtlab.validation.kernel.start`, ""
     where the execution did not store it)."""
     import re
 
     import nbformat
 
-    from .. import config
+    from ..report.profile import using
 
     rel = str(Path(notebook).resolve().relative_to(ROOT))
     log = git("log", "--format=%H %cI", upto, "--", rel, repo=ROOT) or ""
@@ -412,18 +421,12 @@ def history_from_git(parameters: dict, upto: str = "HEAD", notebook=CHAPTER) -> 
         cells = [c for c in nbformat.reads(text, as_version=4).cells if "parameters" in c.metadata.get("tags", [])]
         if len(cells) != 1:
             continue
-        old = os.environ.get(config.ENV_VAR)
-        os.environ[config.ENV_VAR] = "full"
         try:
-            ns: dict = {}
-            exec(cells[0].source, ns)
+            with using("full"):
+                ns: dict = {}
+                exec(_current_paths(cells[0].source), ns)
         except Exception:  # noqa: BLE001 - an old cell that no longer runs is not history we can use
             continue
-        finally:
-            if old is None:
-                os.environ.pop(config.ENV_VAR, None)
-            else:
-                os.environ[config.ENV_VAR] = old
         if any(k not in ns or not _same_value(ns[k], parameters[k]) for k in TABLE1_PARAMETERS):
             continue
         logs = "".join("".join(o.get("text", "")) for c in nb.get("cells", []) for o in c.get("outputs", []) or []

@@ -14,7 +14,7 @@ the mechanisms themselves live in :mod:`cmtlab.sim.mechanisms`.
 :data:`DATA_DIR` holds the recorded kernel runs and their simulator rows (``data/today``).
 """
 
-from pathlib import Path
+from .._paths import DATA
 
 #: ``data/today`` of the repository: recorded kernel runs (see its README for provenance).
-DATA_DIR = Path(__file__).resolve().parents[3] / "data" / "today"
+DATA_DIR = DATA / "today"

@@ -3,7 +3,7 @@ real 5G + Starlink path pair, in cmtlab.sim (library side of ``notebooks/today-t
 
 Three axes, each varied with the other two held at what Linux runs today (RACK-TLP loss detection with
 PRR, Linux's CUBIC on every subflow, Linux's MPTCP scheduler; Linux's TCP options and timers,
-:data:`cmtlab.testbed.experiments.LINUX_TCP_OPTIONS`):
+:data:`cmtlab.validation.kernel_sim.LINUX_TCP_OPTIONS`):
 
 * **reordering / loss detection** — the papers' responses on the duplicate-ACK rule (NoPR, D-SACK,
   Eifel, F-RTO, PR-R) against RACK-TLP (:data:`RECOVERY`);
@@ -62,11 +62,11 @@ FIVE_G_FILE = "Download/Driving/B_2019.12.16_07.22.43.csv"
 def _linux_options(receive_buffer_bytes: int) -> dict:
     """simulate_mptcp keywords for Linux's TCP options and buffers: ``receive_buffer_bytes`` is the
     connection-level receive buffer *and* every subflow's advertised window (an MPTCP subflow advertises
-    the connection's window, RFC 8684 sec. 3.3.4), as :func:`cmtlab.testbed.experiments.simulate_like_kernel`
+    the connection's window, RFC 8684 sec. 3.3.4), as :func:`cmtlab.validation.kernel_sim.simulate_like_kernel`
     sets them — a bare ``receive_buffer_bytes`` keyword would set the connection's only and leave each
     subflow at :class:`cmtlab.scenario.TcpOptions`' 128 KiB default."""
     from ..scenario import TcpOptions
-    from ..testbed.experiments import LINUX_TCP_OPTIONS
+    from ..validation.kernel_sim import LINUX_TCP_OPTIONS
 
     rb = int(receive_buffer_bytes)
     return dict(segment_bytes=1448, initial_window_bytes=10 * 1448, ssthresh_bytes=1 << 30, receive_buffer_bytes=rb,
@@ -146,7 +146,7 @@ def run_axis(axis: str, scens: dict, seeds, *, duration_s: float = 30.0, receive
     if not seeds:
         raise ValueError("seeds must name at least one seed")
     if "osia" in str(AXES[axis]):
-        import cmtlab.osia  # noqa: F401  (registers the OSIA scheduler)
+        import cmtlab.papers.osia  # noqa: F401  (registers the OSIA scheduler)
     jobs = [(name, label, seed) for name in scens for label in AXES[axis] for seed in seeds]
     rows = []
     for name, label, seed in progress(jobs, desc=f"{axis} axis", unit="run", enabled_=progress_bar):

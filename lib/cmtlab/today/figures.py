@@ -1,4 +1,4 @@
-"""Figures of the chapter "Today's transport" (the book's style, :mod:`cmtlab.plotting`)."""
+"""Figures of the chapter "Today's transport" (the book's style, :mod:`cmtlab.report.style`)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .. import plotting
+from ..report import style
 
 _METRIC_LABELS = {"goodput_mbps": "goodput (Mbit/s)", "retransmissions": "retransmissions per run",
                   "spurious_retransmissions": "spurious retransmissions per run"}
@@ -19,7 +19,7 @@ def kernel_agreement(agree: pd.DataFrame, configs=("today", "today-dupack", "bef
     counts per run on a symmetric-log axis (the kernel's mean is often 0)."""
     metrics = list(dict.fromkeys(agree.metric))
     cells = list(dict.fromkeys(agree.cell))
-    fig, axes = plt.subplots(1, len(metrics), figsize=plotting.figsize(len(metrics), 1, panel_height_in=4.6),
+    fig, axes = plt.subplots(1, len(metrics), figsize=style.figsize(len(metrics), 1, panel_height_in=4.6),
                              sharey=True)
     axes = np.atleast_1d(axes)
     y = np.arange(len(cells))
@@ -35,7 +35,7 @@ def kernel_agreement(agree: pd.DataFrame, configs=("today", "today-dupack", "bef
             s = a[a.sim_config == cfg].set_index("cell").reindex(cells)
             v = s.sim_mean / scale
             ax.plot(v if absolute else v.clip(upper=3.0), y + (i - 1) * 0.2, ls="none", ms=4,
-                    label=f"cmtlab.sim, {cfg}", **plotting.series_style(cfg, i))
+                    label=f"cmtlab.sim, {cfg}", **style.series_style(cfg, i))
         if absolute:
             ax.set_xscale("symlog", linthresh=1.0)
             ax.set_xlabel("per run")
@@ -56,13 +56,13 @@ def axes_goodput(summary: pd.DataFrame):
     """One panel per (axis, scenario): mean goodput with its 95 % confidence interval per mechanism, the
     papers' mechanisms in grey, today's in colour."""
     keys = list(dict.fromkeys(zip(summary.axis, summary.scenario)))
-    rows, cols = plotting.grid_shape(len(keys), 2)
-    fig, axes = plt.subplots(rows, cols, figsize=plotting.figsize(cols, rows, panel_height_in=2.4), squeeze=False)
+    rows, cols = style.grid_shape(len(keys), 2)
+    fig, axes = plt.subplots(rows, cols, figsize=style.figsize(cols, rows, panel_height_in=2.4), squeeze=False)
     for ax, (axis, scen) in zip(axes.flat, keys):
         s = summary[(summary.axis == axis) & (summary.scenario == scen)]
         x = np.arange(len(s))
         err = np.vstack([s.goodput_mbps - s.ci_lo, s.ci_hi - s.goodput_mbps])
-        colours = ["0.6" if p else plotting.series_style(m, i)["color"] for i, (p, m) in
+        colours = ["0.6" if p else style.series_style(m, i)["color"] for i, (p, m) in
                    enumerate(zip(s.papers, s.mechanism))]
         ax.bar(x, s.goodput_mbps, yerr=np.nan_to_num(err), color=colours, capsize=2)
         ax.set_xticks(x, s.mechanism, rotation=35, ha="right", fontsize=8)
@@ -82,14 +82,14 @@ def replay_check(table: pd.DataFrame):
     (markers: the testbed's delay line and cmtlab.sim's RateTraceLink, both saturated by one CUBIC flow);
     an open marker is an interval in which the line was not backlogged (idle > 1 %)."""
     traces = list(dict.fromkeys(table.trace))
-    fig, axes = plt.subplots(1, len(traces), figsize=plotting.figsize(len(traces), 1, panel_height_in=2.6),
+    fig, axes = plt.subplots(1, len(traces), figsize=style.figsize(len(traces), 1, panel_height_in=2.6),
                              squeeze=False)
     for ax, tr in zip(axes.flat, traces):
         t = table[table.trace == tr]
         sched = t.drop_duplicates("interval").sort_values("interval")
         ax.step(sched.t_s, sched.scheduled_bps / 1e6, where="post", color="0.3", lw=1.2, label="schedule")
         for i, (where, g) in enumerate(t.groupby("where", sort=False)):
-            st = plotting.series_style(where, i)
+            st = style.series_style(where, i)
             mid = g.t_s + 0.5
             for back, fill in ((True, None), (False, "none")):
                 h = g.backlogged == back

@@ -2,7 +2,7 @@
 
 A *cell* is one path configuration and transport (single-path TCP or MPTCP with the kernel's own
 scheduler) run ``repetitions`` times on the kernel; the simulator runs the same rows configured like
-the kernel (:func:`cmtlab.testbed.experiments.simulate_like_kernel`) in three configurations:
+the kernel (:func:`cmtlab.validation.kernel_sim.simulate_like_kernel`) in three configurations:
 
 * ``"today"`` — what the kernel runs: RACK-TLP loss detection (RFC 8985, Linux's ``tcp_recovery=1``,
   with the window growth Linux gives SACKed segments around it:
@@ -415,8 +415,8 @@ SIM_CONFIGS = {
 
 def sim_runs(kernel: pd.DataFrame, configs=SIM_CONFIGS, *, progress_bar: bool = True) -> pd.DataFrame:
     """The simulator's rows for every kernel row, in every configuration of ``configs``
-    (column ``sim_config``), via :func:`cmtlab.testbed.experiments.simulate_like_kernel`."""
-    from ..testbed.experiments import simulate_like_kernel
+    (column ``sim_config``), via :func:`cmtlab.validation.kernel_sim.simulate_like_kernel`."""
+    from ..validation.kernel_sim import simulate_like_kernel
 
     out = []
     for name, by_cc in configs.items():

@@ -25,7 +25,7 @@ is handed enough to fill its window plus one segment (so RFC 6675 ``NextSeg`` an
 silly-window rule see the same "new data available" as with a full send buffer).  With one
 subflow, DSS overhead 0 and ``dupack_mode="rfc"`` the connection therefore sends the
 same packets at the same nanoseconds as :func:`cmtlab.sim.simulate_striped` on one link
-without the tunnel (tested: ``tests/test_sim_mptcp.py``).
+without the tunnel (tested: ``tests/sim/test_multipath.py``).
 
 Connection-level flow control: a DSN is handed out only while it lies within
 ``receive_buffer_bytes`` of the data-level cumulative ACK the sender last saw (carried on

@@ -35,7 +35,7 @@ packet interval left at the end of an on period carries over to the next one, as
 ``OnOffApplication`` does, so the long-run cross-traffic rate is exactly
 ``peak_rate_bps × duty cycle``).  The paper gives no rate.  Give either ``peak_rate_bps`` or
 ``mean_load`` (the long-run fraction of the link's capacity the cross traffic takes; peak =
-``mean_load × rate_bps / duty``).  :mod:`cmtlab.osia.experiments` uses ``mean_load = 0.25``
+``mean_load × rate_bps / duty``).  :mod:`cmtlab.papers.osia.experiments` uses ``mean_load = 0.25``
 (peak = half the link rate): on the 10 ms–1 s time scale the bandwidth left to the flow then
 swings between 50 % and 100 % of the capacity — "paths with different available bandwidths in
 the dynamic network" — without ever starving the path.  The cross traffic is open loop (UDP-like)
@@ -68,7 +68,7 @@ the BER of a link, or drawing more cross traffic never changes another link's or
 cross-traffic periods, BER values and per-packet loss draws are three separate streams.
 
 Only the forward (data) direction of a path needs these links; the ACK direction is a plain
-:class:`~cmtlab.sim.net.link.PointToPointLink` in :mod:`cmtlab.osia.experiments` (the paper says
+:class:`~cmtlab.sim.net.link.PointToPointLink` in :mod:`cmtlab.papers.osia.experiments` (the paper says
 nothing about cross traffic against the ACKs).
 """
 

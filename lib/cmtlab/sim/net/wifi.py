@@ -5,7 +5,7 @@ Alheid et al. (ICT 2016), sec. IV.A: the mobile node is 10–100 m from two 802.
 :class:`~cmtlab.sim.net.link.LinkModel`: one :class:`WifiMedium` (the channel shared by the AP and
 the station) and one :class:`WifiLink` per direction (AP→station carries data, station→AP the
 TCP ACKs), both contending for the same medium.  Every constant below was checked against the
-installed ns-3.44 (:mod:`cmtlab.ns3.wifi` reports what ns-3 used; ``tests/test_wifi.py``).
+installed ns-3.44 (:mod:`cmtlab.ns3.wifi` reports what ns-3 used; ``tests/sim/net/test_wifi.py``).
 
 Physical layer (ns-3.44 defaults)
 ---------------------------------
@@ -121,6 +121,7 @@ from pathlib import Path
 
 import cython  # Cython's shadow module as Python: cython.compiled is False
 
+from ..._paths import DATA
 from .link import DROPPED_LOSS, DROPPED_QUEUE, NO_ORDER, LinkModel, TimeFifo
 from ..registry import register
 
@@ -138,7 +139,7 @@ MPDU_OVERHEAD_BYTES = 8 + 24 + 4
 #: MAC ACK frame (bytes).
 ACK_BYTES = 14
 #: The CSV of ns-3.44's TableBasedErrorRateModel, sampled by cmtlab.ns3.wifi.export_error_table.
-ERROR_TABLE_PATH = Path(__file__).resolve().parents[4] / "data" / "wifi" / "ns3-3.44-table-based-per.csv"
+ERROR_TABLE_PATH = DATA / "wifi" / "ns3-3.44-table-based-per.csv"
 
 
 @dataclass(frozen=True)
@@ -205,7 +206,7 @@ class RandomDraws:
 
     :meth:`random` and :meth:`below` return the very numbers the generator's own ``random()`` and
     ``randrange(n)`` (``randint(0, n - 1)``) return, in the order they are taken, and leave it in
-    the same state (``tests/test_wifi.py`` checks the identity; the Wi-Fi golden hashes pin whole
+    the same state (``tests/sim/net/test_wifi.py`` checks the identity; the Wi-Fi golden hashes pin whole
     runs).  As Python they call the generator.  Compiled (``wifi.pxd``) they run CPython's
     ``genrand_uint32`` on a copy of the generator's state (``getstate()``), a few C operations per
     draw instead of a Python method call; :attr:`rng` writes the copy back before it hands out the

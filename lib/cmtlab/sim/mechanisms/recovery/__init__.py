@@ -55,14 +55,6 @@ def make_recovery(style: str) -> RecoveryAlgorithm:
     ``"prr"``, ``"linux_prr"``, or the Chihani–Collange model's ``"chihani"`` of :mod:`cmtlab.sim.models.chihani`)."""
     return make("recovery", style)
 
-def __getattr__(name: str):
-    # the model's loss response moved to cmtlab.sim.models.chihani; the old import path still works
-    if name == "ChihaniRecovery":
-        from ...models.chihani import ChihaniRecovery
-
-        return ChihaniRecovery
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
 
 __all__ = ["RecoveryAlgorithm", "ClassicRecovery", "PrrRecovery", "LinuxPrrRecovery", "make_recovery", "LossDetection", "DupAckThreshold",
            "RackTlpDetection", "LinuxRackTlpDetection", "LinuxLossDetection", "make_loss_detection"]

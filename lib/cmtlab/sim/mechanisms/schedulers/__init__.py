@@ -17,7 +17,7 @@ Two interfaces live here, one per place a scheduler can sit:
   release time OSIA's chunk start offsets need, Wang et al. eq. 1).  Registered by name
   (:mod:`cmtlab.sim.registry`, kind ``"scheduler"``).  Implemented: ``"round_robin"``,
   ``"lowest_rtt"``, ``"cwnd_aware"``, ``"flow_level"``, ``"edpf"`` (below) and ``"osia"``
-  (:mod:`cmtlab.osia.scheduler`, a plug-in of :mod:`~cmtlab.sim.mechanisms.schedulers.planned`).
+  (:mod:`cmtlab.papers.osia.scheduler`, a plug-in of :mod:`~cmtlab.sim.mechanisms.schedulers.planned`).
 
 What a connection scheduler may read of the connection (its contract) is stated once, in
 :mod:`~cmtlab.sim.mechanisms.schedulers.base`.

@@ -8,7 +8,7 @@
   release time OSIA's chunk start offsets need, Wang et al. eq. 1).  Registered by name
   (:mod:`cmtlab.sim.registry`, kind ``"scheduler"``).  Implemented: ``"round_robin"``,
   ``"lowest_rtt"``, ``"cwnd_aware"``, ``"flow_level"``, ``"edpf"`` (below) and ``"osia"``
-  (:mod:`cmtlab.osia.scheduler`).
+  (:mod:`cmtlab.papers.osia.scheduler`).
 
 What a connection scheduler may read (the contract with :mod:`cmtlab.sim`'s MPTCP
 connection; never write it):

@@ -18,7 +18,7 @@ class LowestRttScheduler(ConnectionScheduler):
     Like ``round_robin`` and ``edpf`` it only picks among subflows with room, so with a bulk
     sender whose windows bind — an ACK opens room on one subflow, which is refilled at once —
     nearly every decision has a single candidate and the three make the same run (counted by
-    :func:`cmtlab.osia.experiments.decision_profile`; the OSIA Figs. 7–9 chapter).
+    :func:`cmtlab.papers.osia.experiments.decision_profile`; the OSIA Figs. 7–9 chapter).
     """
 
     def select(self, conn, now_ns: int):

@@ -1,7 +1,7 @@
 """A connection scheduler that follows a planner's release plan, re-planned every period.
 
 The generic half of a plan-based scheduler (OSIA, Wang, Liao, Li secs. 3.4 and 4.1, is the
-one the book has: :mod:`cmtlab.osia.scheduler` provides its planner and registers it as the
+one the book has: :mod:`cmtlab.papers.osia.scheduler` provides its planner and registers it as the
 ``"osia"`` scheduler — the simulator imports no paper package).
 
 At the start of a period the scheduler reads the paths (rate ``b_i`` = ``sub.path.rate_bps``;

@@ -1,0 +1,637 @@
+"""Alheid, Doufexi, Kaleshi (ICT 2016), Table I (SPEC row A1): the MPTCP gain over single-path TCP.
+
+Table I gives the throughput gain of MPTCP with two disjoint subflows of **equal bandwidth** over
+single-path TCP on the best subflow, for a delay difference of 0, 100 and 500 ms between the
+subflows, with D-SACK as the reordering solution (sec. IV.A): the Linux column (94 / 89 / 23 %,
+taken from Barré's thesis) and the authors' ns-3 column (90 / 80 / 20 %).  The paper gives no
+rates, base delay, queues, buffers or run length for it; this module fixes them (module
+constants below, every one a choice of this book) and builds the runs on
+:func:`cmtlab.sim.multipath.mptcp_scenario`.
+
+Paths (the same as the kernel runs of :mod:`cmtlab.testbed.experiments`, so that the two
+chapters can be read side by side): two point-to-point paths of :data:`RATE_BPS` (10 Mbit/s),
+the best one with a round-trip time of :data:`BASE_RTT_S` (20 ms), drop-tail queues of
+:data:`QUEUE_PACKETS` (100) packets.  "Delay difference" Δ is not defined by the paper; both
+readings are built (:func:`path_rtts_s`): ``"rtt"`` — path 2's round trip is longer by Δ;
+``"one_way"`` — its one-way delay is longer by Δ (round trip by 2Δ).
+
+The transfer: one bulk MPTCP connection for :data:`DURATION_S` (50 s, the paper's run length of
+sec. IV.A), 1400 B segments (sec. IV.A), an ACK for every segment, SACK with D-SACK
+(``reordering="dsack"``), minimum RTO 0.2 s (Linux's and the Chihani–Collange model's), no
+timestamps.  The gain is the connection's goodput (application bytes delivered in order over the
+whole run) over the goodput of one single-path TCP (NewReno, the same options and D-SACK) on the
+best path, minus one.
+
+Choices that are *varied* (:data:`SETUPS`, one factor at a time from :data:`BASE_SETUP`):
+
+* ``preset`` — ``"rfc"`` (RFC 8684 receivers, LIA as RFC 6356, D-SACK as RFC 2883/3708) or
+  ``"paper"`` (the Alheid chapters' model preset, :data:`cmtlab.papers.alheid.experiments.PRESETS`:
+  the paper's duplicate-ACK receiver, the Chihani–Collange LIA and D-SACK);
+* ``receive_buffer_bytes`` — the connection's receive buffer, which is also every subflow's
+  advertised window (RFC 8684 sec. 3.3.4: the receive window is shared at connection level):
+  the paper's 10 MB or ns-3's default socket buffer of 131072 B;
+* ``initial_ssthresh_bytes`` — :data:`UNBOUNDED_SSTHRESH_BYTES` (Linux: slow start until the
+  first loss) or 65535 B (the Chihani–Collange model and ns-3 before 3.26);
+* ``loss_rate`` — a residual random drop rate per data packet on each path.  Without it the
+  simulation of a drop-tail path is deterministic and every seed repeats one number; the base
+  setup drops one packet in 10⁵ (about one drop per path every two runs), so that the seeds
+  differ as the repetitions of a real testbed do, and the ``loss_rate=0`` row shows what that
+  costs.
+
+Schedulers and congestion controls (:data:`VARIANTS`): round robin + LIA (the paper's), and
+what the paper lacks — the lowest-RTT-first scheduler and OLIA.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..._validate import check_choice, check_int, check_non_negative, check_positive
+from .experiments import PRESETS, t95
+from .paper import DELTAS_MS, PAPER_LINUX_GAIN_PCT, PAPER_NS3_GAIN_PCT, QUOTE_BUFFER, QUOTE_NS3_CLOSE, QUOTE_TABLE1
+
+MEANINGS = ("rtt", "one_way")
+MEANING_LABELS = {"rtt": "Δ = RTT difference", "one_way": "Δ = one-way difference"}
+
+#: Path and transfer choices (the paper gives none of them for Table I).
+RATE_BPS = 10e6
+BASE_RTT_S = 0.020
+QUEUE_PACKETS = 100
+SEGMENT_BYTES = 1400
+DURATION_S = 50.0
+MIN_RTO_S = 0.2
+SEND_BUFFER_BYTES = 10_000_000
+#: "Unbounded" initial ssthresh (1 GiB: never reached in these runs), as Linux's.
+UNBOUNDED_SSTHRESH_BYTES = 1 << 30
+#: ns-3's default ``TcpSocket::RcvBufSize``.
+NS3_DEFAULT_BUFFER_BYTES = 131072
+
+#: The base setup of the chapter and the one-factor changes shown beside it.
+BASE_SETUP = dict(preset="rfc", receive_buffer_bytes=10_000_000, initial_ssthresh_bytes=UNBOUNDED_SSTHRESH_BYTES,
+                  loss_rate=1e-5)
+SETUPS = {
+    "base": {},
+    "receive buffer 128 KiB": dict(receive_buffer_bytes=NS3_DEFAULT_BUFFER_BYTES),
+    "initial ssthresh 65535 B": dict(initial_ssthresh_bytes=65535),
+    "paper's model preset": dict(preset="paper"),
+    "no residual loss": dict(loss_rate=0.0),
+}
+
+#: Variant label → (scheduler, congestion control).
+VARIANTS = {
+    "round robin + LIA": ("round_robin", "lia"),
+    "lowest-RTT + LIA": ("lowest_rtt", "lia"),
+    "round robin + OLIA": ("round_robin", "olia"),
+    "lowest-RTT + OLIA": ("lowest_rtt", "olia"),
+}
+PAPER_VARIANT = "round robin + LIA"
+COLOURS = {"round robin + LIA": "#d95f02", "lowest-RTT + LIA": "#1b9e77", "round robin + OLIA": "#7570b3",
+           "lowest-RTT + OLIA": "#e7298a"}
+
+
+def setup(name_or_changes="base", **changes) -> dict:
+    """The full setup dict: :data:`BASE_SETUP` with the changes of ``SETUPS[name]`` (or a dict) and ``changes``."""
+    if isinstance(name_or_changes, str):
+        check_choice("setup", name_or_changes, tuple(SETUPS))
+        base = dict(BASE_SETUP, **SETUPS[name_or_changes])
+    else:
+        base = dict(BASE_SETUP, **dict(name_or_changes))
+    base.update(changes)
+    unknown = set(base) - set(BASE_SETUP)
+    if unknown:
+        raise ValueError(f"unknown setup field(s) {sorted(unknown)}; allowed: {sorted(BASE_SETUP)}")
+    return base
+
+
+def seeds_for(setup_name, n_seeds: int) -> list:
+    """Seeds to run for a setup: ``n_seeds``, or one when the setup has no random element
+    (``loss_rate`` 0: a drop-tail path is deterministic and every seed repeats the same run)."""
+    n = check_int("n_seeds", n_seeds, minimum=1)
+    st = setup(setup_name)
+    return [0] if st["loss_rate"] == 0 else list(range(n))
+
+
+def path_rtts_s(delta_s: float, meaning: str = "rtt", *, base_rtt_s: float = BASE_RTT_S) -> tuple:
+    """Round-trip times (s) of the best path and of path 2 for a delay difference ``delta_s``.
+
+    ``meaning="rtt"``: path 2's RTT is ``base + Δ``; ``"one_way"``: its one-way delay is longer by
+    Δ, its RTT by 2Δ.
+    """
+    check_choice("meaning", meaning, MEANINGS)
+    delta_s = check_non_negative("delta_s", delta_s)
+    base_rtt_s = check_positive("base_rtt_s", base_rtt_s)
+    return base_rtt_s, base_rtt_s + (delta_s if meaning == "rtt" else 2 * delta_s)
+
+
+def scenario(delta_ms: float = 0.0, meaning: str = "rtt", *, n_paths: int = 2, scheduler: str = "round_robin",
+             congestion: str = "lia", preset: str = "rfc", receive_buffer_bytes: int = 10_000_000,
+             initial_ssthresh_bytes: int = UNBOUNDED_SSTHRESH_BYTES, loss_rate: float = 1e-5,
+             duration_s: float = DURATION_S, rate_bps: float = RATE_BPS, base_rtt_s: float = BASE_RTT_S,
+             queue_packets: int = QUEUE_PACKETS, seed: int = 0):
+    """One run of Table I (see the module docstring); ``n_paths=1``: single-path TCP on the best path."""
+    from ...scenario import LossModel, TcpOptions
+    from ...sim.multipath import mptcp_scenario
+
+    check_choice("preset", preset, tuple(PRESETS))
+    n = check_int("n_paths", n_paths, minimum=1, maximum=2)
+    if not 0 <= loss_rate < 1:
+        raise ValueError(f"loss_rate must be a probability in [0, 1), got {loss_rate!r}")
+    rtts = path_rtts_s(float(delta_ms) / 1e3, meaning, base_rtt_s=base_rtt_s)[:n]
+    dupack_mode, cc_variant, ro_variants = PRESETS[preset]
+    if n == 1:
+        cc, cc_params = "newreno", {}
+    else:
+        cc = congestion
+        cc_params = {"variant": cc_variant} if congestion in ("lia", "fully_coupled", "rtt_compensation") else {}
+    rcv = check_int("receive_buffer_bytes", receive_buffer_bytes, minimum=SEGMENT_BYTES)
+    # one window for the connection and its subflows (RFC 8684 sec. 3.3.4)
+    opts = TcpOptions(sack=True, timestamps=False, min_rto_s=MIN_RTO_S, initial_rto_s=1.0,
+                      send_buffer_bytes=SEND_BUFFER_BYTES, receive_buffer_bytes=rcv)
+    loss = [LossModel("packet", float(loss_rate)) if loss_rate > 0 else LossModel()] * n
+    return mptcp_scenario([float(rate_bps)] * n, list(rtts), duration_s=float(duration_s), congestion=cc,
+                          congestion_params=cc_params, scheduler=scheduler, reordering="dsack",
+                          reordering_params={"variant": ro_variants["dsack"]}, dupack_mode=dupack_mode,
+                          segment_bytes=SEGMENT_BYTES, initial_window_bytes=SEGMENT_BYTES,
+                          ssthresh_bytes=int(initial_ssthresh_bytes), m_ack=1, queue_packets=int(queue_packets),
+                          loss=loss, options=opts, seed=int(seed))
+
+
+def cases(deltas_ms=DELTAS_MS, meanings=MEANINGS, *, variants=(PAPER_VARIANT,), setups=("base",),
+          duration_s: float = DURATION_S, **path_kw) -> list:
+    """``(labels, scenario)`` for every setup × variant × (meaning, Δ), plus one single-path TCP
+    reference per setup (Δ = 0 is one case, labelled with the first meaning and ``meaning="both"``)."""
+    out = []
+    for sname in setups:
+        st = setup(sname) if isinstance(sname, str) else setup(sname)
+        slabel = sname if isinstance(sname, str) else "custom"
+        for vname in variants:
+            check_choice("variant", vname, tuple(VARIANTS))
+            sched, cc = VARIANTS[vname]
+            done = set()
+            for meaning in meanings:
+                for d in deltas_ms:
+                    key = (0.0, "both") if float(d) == 0 else (float(d), meaning)
+                    if key in done:
+                        continue
+                    done.add(key)
+                    labels = dict(setup=slabel, variant=vname, meaning=key[1], delta_ms=float(d), paths=2)
+                    out.append((labels, scenario(d, meaning, scheduler=sched, congestion=cc, duration_s=duration_s,
+                                                 **st, **path_kw)))
+        out.append((dict(setup=slabel, variant="single TCP", meaning="-", delta_ms=0.0, paths=1),
+                    scenario(0.0, "rtt", n_paths=1, duration_s=duration_s, **st, **path_kw)))
+    return out
+
+
+def run(case_list, *, seeds, workers=None, progress=True, records=None, live_seeds=None) -> pd.DataFrame:
+    """Run ``case_list`` × ``seeds`` (:func:`cmtlab.sweep.run_sweep`: result cache, process pool);
+    adds ``goodput_mbps`` and the per-subflow ``sf<i>_goodput_mbps``.  With ``records`` (``"table1"``,
+    :mod:`cmtlab.papers.alheid.records`) the seeds beyond ``live_seeds`` come from the record where it holds the run, once the
+    live seeds reproduced it (:func:`cmtlab.sweep.recorded.run_with_records`)."""
+    from ...sweep.recorded import sweep
+    from .record_files import load
+
+    df = sweep(case_list, seeds=seeds, workers=workers, progress=progress,
+               records=load(records) if records is not None else None, live_seeds=live_seeds)
+    df["goodput_mbps"] = df["gthroughput_bps"] / 1e6
+    for i in (0, 1):
+        col = f"sf{i}_goodput_bps"
+        if col in df:
+            df[f"sf{i}_goodput_mbps"] = df[col] / 1e6
+    return df
+
+
+def gains(runs: pd.DataFrame) -> pd.DataFrame:
+    """Gain per (setup, variant, meaning, Δ) with a 95 % confidence interval over the seeds.
+
+    Each MPTCP run's gain is its goodput over the mean goodput of the single-path TCP runs of the
+    same setup, minus one; ``gain_pct`` is their mean and ``gain_ci95_pct`` the Student-t
+    half-width (``nan`` for one seed).  Δ = 0 rows (``meaning="both"``) are repeated for each
+    meaning present.  Also: the mean goodputs, path 2's share of the goodput and the number of
+    fast retransmits and timeouts per run.
+    """
+    tcp = runs[runs.paths == 1].groupby("setup").goodput_mbps.mean()
+    m = runs[runs.paths == 2].copy()
+    if m.empty:
+        return pd.DataFrame()
+    m["tcp_mbps"] = m.setup.map(tcp)
+    m["gain_pct"] = 100 * (m.goodput_mbps / m.tcp_mbps - 1)
+    m["share2"] = m["sf1_goodput_bps"] / (m["sf0_goodput_bps"] + m["sf1_goodput_bps"])
+    present = [x for x in MEANINGS if (m.meaning == x).any()] or [MEANINGS[0]]
+    rows = []
+    for meaning in present:
+        sel = m[(m.meaning == meaning) | (m.meaning == "both")]
+        for (st, var, d), g in sel.groupby(["setup", "variant", "delta_ms"], sort=False):
+            n = len(g)
+            sd = g.gain_pct.std(ddof=1) if n > 1 else math.nan
+            rows.append(dict(setup=st, variant=var, meaning=meaning, delta_ms=d, rtt1_ms=1e3 * float(g.sf0_rtt_s.iloc[0]),
+                             rtt2_ms=1e3 * float(g.sf1_rtt_s.iloc[0]),
+                             tcp_mbps=float(g.tcp_mbps.iloc[0]), mptcp_mbps=float(g.goodput_mbps.mean()),
+                             sf1_mbps=float(g.sf0_goodput_mbps.mean()), sf2_mbps=float(g.sf1_goodput_mbps.mean()),
+                             share2=float(g.share2.mean()), gain_pct=float(g.gain_pct.mean()),
+                             gain_ci95_pct=float(sd / np.sqrt(n) * t95(n)) if n > 1 else math.nan,
+                             gain_min_pct=float(g.gain_pct.min()), gain_max_pct=float(g.gain_pct.max()),
+                             fast_retransmits=float(g.fast_retransmits.mean()), timeouts=float(g.timeouts.mean()),
+                             n_seeds=n, paper_linux_pct=PAPER_LINUX_GAIN_PCT.get(int(d), math.nan),
+                             paper_ns3_pct=PAPER_NS3_GAIN_PCT.get(int(d), math.nan)))
+    return pd.DataFrame(rows)
+
+
+def gain_of(g: pd.DataFrame, delta_ms: float, meaning: str = "rtt", *, setup_name: str = "base",
+            variant: str = PAPER_VARIANT, column: str = "gain_pct") -> float:
+    """One cell of :func:`gains` (``nan`` if that row was not run)."""
+    sel = g[(g.setup == setup_name) & (g.variant == variant) & (g.meaning == meaning) & (g.delta_ms == float(delta_ms))]
+    return float(sel[column].iloc[0]) if len(sel) else math.nan
+
+
+def closer_reading(g: pd.DataFrame, meanings=MEANINGS, *, delta_ms: float | None = None) -> str:
+    """The reading of "delay difference" (``"rtt"`` or ``"one_way"``) whose gain is closer to Table I.
+
+    At ``delta_ms`` (default: the largest Δ in ``g`` that Table I has), for the base setup and the paper's variant,
+    the distance of each reading's gain (%) from the paper's Linux and ns-3 columns (percentage
+    points), summed over the two columns; the reading with the smaller sum (the first of ``meanings``
+    on a tie).
+    """
+    meanings = list(meanings)
+    if not meanings:
+        raise ValueError("closer_reading needs at least one meaning")
+    if delta_ms is None:
+        in_table = [float(x) for x in set(g.delta_ms) if float(x) in PAPER_LINUX_GAIN_PCT]
+        if not in_table:
+            raise ValueError(f"closer_reading: none of the delay differences run ({sorted(set(g.delta_ms))} ms) "
+                             f"is one of Table I's ({sorted(PAPER_LINUX_GAIN_PCT)} ms)")
+        d = max(in_table)
+    else:
+        d = float(delta_ms)
+    key = int(d) if d.is_integer() else d
+    if key not in PAPER_LINUX_GAIN_PCT:
+        raise ValueError(f"delta_ms = {d:g}: Table I has columns for {sorted(PAPER_LINUX_GAIN_PCT)} ms only")
+
+    def dist(meaning):
+        ours = gain_of(g, d, meaning)
+        return abs(ours - PAPER_LINUX_GAIN_PCT[key]) + abs(ours - PAPER_NS3_GAIN_PCT[key])
+
+    return min(meanings, key=dist)
+
+
+def same_gains(g: pd.DataFrame, variant: str, deltas_ms=DELTAS_MS, meanings=MEANINGS, *,
+               base_variant: str = PAPER_VARIANT) -> bool:
+    """Whether ``variant`` gives the same gain (%) as ``base_variant`` at every Δ (ms) and reading (``np.isclose``).
+
+    ``False`` if ``variant`` was not run.  (With the lowest-RTT scheduler in these runs a subflow asks
+    for data only when an ACK opens its own window, so it can repeat round robin run for run.)
+    """
+    if variant not in set(g.variant):
+        return False
+    return all(bool(np.isclose(gain_of(g, d, m, variant=variant), gain_of(g, d, m, variant=base_variant)))
+               for m in meanings for d in deltas_ms)
+
+
+def max_ooo_buffer_bytes(runs: pd.DataFrame) -> pd.Series:
+    """The largest out-of-order buffer occupancy (bytes) over the seeds, per (setup, meaning, Δ), MPTCP runs only."""
+    return runs[runs.paths == 2].groupby(["setup", "meaning", "delta_ms"], sort=False).max_ooo_buffer_bytes.max()
+
+
+def sensitivity_table(g: pd.DataFrame, runs: pd.DataFrame, meanings=MEANINGS) -> pd.DataFrame:
+    """"Where a choice changes the conclusion": the paper's variant, one row per setup of :data:`SETUPS` run.
+
+    Columns: the gain (%) at every Δ and reading (Δ = 0 once), the timeouts per run at the largest
+    Δ, the largest out-of-order buffer occupancy (MB, :func:`max_ooo_buffer_bytes`) and the seeds.
+    ``g`` is :func:`gains` of ``runs``.
+    """
+    meanings = list(meanings)
+    sens = g[g.variant == PAPER_VARIANT]
+    occ = max_ooo_buffer_bytes(runs)
+    tab = sens.pivot_table(index="setup", columns=["meaning", "delta_ms"], values="gain_pct", sort=False)
+    tab = tab[[c for c in tab.columns if not (c[0] != meanings[0] and c[1] == 0)]]  # Δ = 0 once
+    tab.columns = [("Δ = 0 ms" if d == 0 else f"{'RTT' if m == 'rtt' else 'one-way'} Δ = {d:g} ms") for m, d in tab.columns]
+    far = max(sens.delta_ms)
+    tab[f"timeouts / run (Δ = {far:g} ms)"] = sens[sens.delta_ms == far].groupby("setup", sort=False).timeouts.mean()
+    tab["max. OOO buffer (MB)"] = occ.groupby(level="setup", sort=False).max() / 1e6
+    tab["seeds"] = sens.groupby("setup", sort=False).n_seeds.max()
+    return tab
+
+
+
+
+#: Reference-column names of the comparison (:func:`comparison`).
+MODEL_COLUMN = "papers' simulator (run here)"
+CMTLAB_COLUMN = "cmtlab, RFC base setup"
+PRESET_COLUMN = "cmtlab, papers' model preset"
+KERNEL_COLUMN = "Linux kernel (testbed, stored)"
+PRESET_SETUP = "paper's model preset"
+
+
+def model_gain_of(model: pd.DataFrame, delta_ms: float, meaning: str = "rtt", *, column: str = "gain_pct",
+                  reordering: str = "dsack") -> float:
+    """One value of the papers' simulator's Table I (:func:`cmtlab.papers.alheid.papers_sim.gains`): ``column`` at
+    Δ (ms), reading ``meaning`` and the model's ``reordering`` (``"dsack"``: Table I's); ``nan`` if not run."""
+    m = model[(model.reordering == reordering) & (model.meaning == meaning) & (model.delta_ms == float(delta_ms))]
+    return float(m[column].iloc[0]) if len(m) else float("nan")
+
+
+def _kernel_text(kernel, d, meaning) -> str:
+    if kernel is None or not len(kernel):
+        return ""
+    parts = []
+    for cc in ("reno", "cubic"):
+        k = kernel[(kernel.congestion == cc) & (kernel.meaning == meaning) & (kernel.delta_ms == float(d))]
+        if len(k):
+            parts.append(f"{cc} {float(k.gain_pct.iloc[0]):.0f} %")
+    return ", ".join(parts)
+
+
+def comparison(g: pd.DataFrame, *, deltas_ms, meanings, duration_s: float, n_seeds: int,
+               max_occ_base_bytes: float, model: pd.DataFrame | None = None, model_max_ooo_bytes: float | None = None,
+               kernel: pd.DataFrame | None = None, model_transfer_bytes: int | None = None):
+    """A1: the paper-vs-reproduction table of Table I (sec. IV.A).
+
+    Each Δ (ms) and reading of "delay difference" against both columns of Table I (gain in %), the
+    claim that the gain falls with Δ (per reading), and the claim that the 10 MB buffer does not limit.
+
+    With ``model`` (:func:`cmtlab.papers.alheid.papers_sim.gains` of the recorded runs of the papers' own
+    simulator) the verdicts are decided on the papers' simulator — the simulator the authors ran —
+    with its D_SACK runs (one run per point: the model is deterministic), and ``cmtlab``'s base setup
+    (round robin + LIA, RFC behaviour, 95 % CI over ``n_seeds`` seeds), ``cmtlab``'s papers' model
+    preset (the setup ``"paper's model preset"`` of ``g``, when run) and the stored kernel gains
+    (``kernel``, :func:`kernel_gains_from_chapter`) are reference columns.  ``model_max_ooo_bytes``
+    is the model's largest out-of-order list (bytes) over its two-path D_SACK runs (the buffer
+    claim); ``model_transfer_bytes`` its transfer size.  Without ``model`` the base setup decides
+    (the book's measured-number band with the 95 % CI: an interval across a band edge is
+    "undecided at n seeds").  ``max_occ_base_bytes``: the largest out-of-order occupancy of the base
+    setup (bytes); the 128 KiB setup's gain at the largest Δ is quoted when it was run.
+    """
+    from ...report import Comparison
+
+    meanings = list(meanings)
+    on_model = model is not None
+    table = Comparison(here_column=MODEL_COLUMN) if on_model else Comparison()
+    cm_setup = (f"2 × {RATE_BPS / 1e6:g} Mbit/s, best path {1e3 * BASE_RTT_S:g} ms RTT, {QUEUE_PACKETS}-packet "
+                f"queues, {SEGMENT_BYTES} B, 10 MB buffer, {duration_s:g} s runs, round robin + LIA, {n_seeds} seeds")
+    if on_model:
+        mb = (model_transfer_bytes or 10_000_000) / 1e6
+        ours = (f"papers' simulator: the same paths and queues, Linked_Increases, D_SACK, mpTopology's 14000-B "
+                f"buffers, {mb:g}-MB transfers, variateDelay off, one run per point (deterministic)")
+        refs = {CMTLAB_COLUMN: cm_setup}
+    else:
+        ours, refs = cm_setup, {}
+    table.add_input("two equal-bandwidth subflows, Δ = 0 / 100 / 500 ms, D-SACK, coupled CC (LIA)",
+                    where="sec. IV.A, Table I", paper="rates, delays, queues, buffers, run length not stated",
+                    ours=ours, references=refs)
+    preset_run = PRESET_SETUP in set(g.get("setup", pd.Series(dtype=object)))
+    for d in deltas_ms:
+        if d not in PAPER_LINUX_GAIN_PCT:
+            continue  # a Δ Table I does not report (a papermill re-run): in the gains table, not compared here
+        for meaning in meanings:
+            if d == 0 and meaning != meanings[0]:
+                continue
+            reading = "" if d == 0 else (" (Δ as RTT difference)" if meaning == "rtt" else " (Δ as one-way difference)")
+            cm = gain_of(g, d, meaning)
+            h = gain_of(g, d, meaning, column="gain_ci95_pct")
+            ci = (cm - h, cm + h) if math.isfinite(h) else None
+            refs = {}
+            if on_model:
+                value, vci, vn = model_gain_of(model, d, meaning), None, None
+                refs[CMTLAB_COLUMN] = f"{cm:.0f} %" + (f" (95 % CI {ci[0]:.0f} to {ci[1]:.0f}, {n_seeds} seeds)"
+                                                       if ci is not None else "")
+                if preset_run:
+                    refs[PRESET_COLUMN] = f"{gain_of(g, d, meaning, setup_name=PRESET_SETUP):.0f} %"
+                kt = _kernel_text(kernel, d, meaning)
+                if kt:
+                    refs[KERNEL_COLUMN] = kt
+            else:
+                value, vci, vn = cm, ci, n_seeds
+            for col, paper, quote in (("Linux", PAPER_LINUX_GAIN_PCT, QUOTE_TABLE1 if d in (0, 500) else ""),
+                                      ("ns-3", PAPER_NS3_GAIN_PCT, QUOTE_NS3_CLOSE if d == 0 else "")):
+                table.add_value(f"MPTCP gain over best-path TCP, Δ = {d} ms{reading} — {col} column",
+                                where=f"sec. IV.A, Table I ({col} column)", quote=quote, paper=paper[d], ours=value,
+                                unit="%", fmt=".0f", ci=vci, n_seeds=vn,
+                                note="" if d == 0 else "the paper does not say which delay differs",
+                                references=dict(refs))
+    paper_trend = ", ".join(" → ".join(f"{v:g}" for v in col.values()) + " %"
+                            for col in (PAPER_LINUX_GAIN_PCT, PAPER_NS3_GAIN_PCT))
+    for meaning in meanings:
+        cm_vals = [gain_of(g, d, meaning) for d in sorted(deltas_ms)]
+        vals = [model_gain_of(model, d, meaning) for d in sorted(deltas_ms)] if on_model else cm_vals
+        refs = {CMTLAB_COLUMN: " → ".join(f"{v:.0f} %" for v in cm_vals)} if on_model else {}
+        table.add_claim(f"the gain falls as the delay difference grows ({'RTT' if meaning == 'rtt' else 'one-way'} reading)",
+                        where="Table I", paper=paper_trend, ours=" → ".join(f"{v:.0f} %" for v in vals),
+                        holds=bool(all(a > b for a, b in zip(vals, vals[1:]))),
+                        rule="the mean gain at each larger Δ is lower", references=refs)
+    far = max(deltas_ms)
+    buf = gain_of(g, far, "rtt", setup_name="receive buffer 128 KiB")
+    cm_text = (f"at most {max_occ_base_bytes / 1e6:.2f} MB held out of order; with 131072 B the gain at "
+               f"{far} ms (RTT reading) is {buf:.0f} % instead of {gain_of(g, far, 'rtt'):.0f} %")
+    if on_model:
+        occ = float(model_max_ooo_bytes) if model_max_ooo_bytes is not None else float("nan")
+        table.add_claim("a 10 MB receive buffer is large enough not to affect the results", where="sec. IV.A",
+                        quote=QUOTE_BUFFER, paper="10 MB avoids its effect",
+                        ours=f"the model's out-of-order list held at most {occ / 1e3:.0f} kB (it is unbounded in "
+                             f"the model)", holds=bool(occ < BASE_SETUP["receive_buffer_bytes"]),
+                        rule="the largest out-of-order occupancy of any run stays below 10 MB",
+                        references={CMTLAB_COLUMN: cm_text})
+    else:
+        table.add_claim("a 10 MB receive buffer is large enough not to affect the results", where="sec. IV.A",
+                        quote=QUOTE_BUFFER, paper="10 MB avoids its effect", ours=cm_text,
+                        holds=bool(max_occ_base_bytes < BASE_SETUP["receive_buffer_bytes"]),
+                        rule="the largest out-of-order occupancy of any run stays below 10 MB")
+    return table
+
+
+# --------------------------------------------------------------------------- the chapter's runs, tables and glue
+#: Variant label -> the tag of its glued gains (``a1_<tag>_<meaning>_<Δ>``).
+VARIANT_TAGS = {"round robin + LIA": "rr_lia", "lowest-RTT + LIA": "lrtt_lia", "round robin + OLIA": "rr_olia",
+                "lowest-RTT + OLIA": "lrtt_olia"}
+#: Sensitivity setup -> the tag of its glued gains (``a1_<tag>_<meaning>_<Δ>``).
+SETUP_TAGS = {"receive buffer 128 KiB": "buf", "initial ssthresh 65535 B": "ss", PRESET_SETUP: "preset",
+              "no residual loss": "noloss"}
+#: Bytes per segment of the papers' model (its out-of-order list counts segments).
+MODEL_SEGMENT_BYTES = 1400
+
+
+def chapter_runs(deltas_ms, meanings, *, variants, duration_s: float, n_seeds: int, setups=(), sensitivity_seeds: int = 2,
+                 workers=None, live_seeds: int | None = None, use_records: bool = False) -> pd.DataFrame:
+    """Every cmtlab run of the chapter: the base setup for each of ``variants`` over ``n_seeds`` seeds, and the paper's
+    variant in each one-factor setup of ``setups`` over :func:`seeds_for` ``sensitivity_seeds`` (cached sweeps).
+
+    With ``use_records`` the base runs' seeds from ``live_seeds`` on come from the recorded 30-seed runs
+    (``data/alheid/table1-runs.jsonl.gz``) once the first ``live_seeds`` seeds, simulated, equal them; the table's
+    ``attrs["records"]`` says what was served (:func:`cmtlab.sweep.recorded.describe_records`)."""
+    base = run(cases(deltas_ms, meanings, variants=variants, setups=("base",), duration_s=duration_s),
+               seeds=range(n_seeds), workers=workers, records="table1" if use_records else None,
+               live_seeds=range(live_seeds if live_seeds is not None else n_seeds))
+    sens = [run(cases(deltas_ms, meanings, variants=(PAPER_VARIANT,), setups=(s,), duration_s=duration_s),
+                seeds=seeds_for(s, sensitivity_seeds), workers=workers) for s in setups]
+    out = pd.concat([base, *sens], ignore_index=True)
+    out.attrs["records"] = base.attrs.get("records")
+    return out
+
+
+def base_table(g: pd.DataFrame) -> pd.DataFrame:
+    """The base setup's gains as shown: every variant, reading and Δ, with readable column names."""
+    base = g[g.setup == "base"]
+    return base[["variant", "meaning", "delta_ms", "rtt2_ms", "tcp_mbps", "mptcp_mbps", "sf2_mbps", "gain_pct",
+                 "gain_ci95_pct", "fast_retransmits", "timeouts", "paper_linux_pct", "paper_ns3_pct"]].rename(columns={
+        "variant": "scheduler + CC", "meaning": "Δ read as", "delta_ms": "Δ (ms)", "rtt2_ms": "RTT path 2 (ms)",
+        "tcp_mbps": "TCP best path (Mbit/s)", "mptcp_mbps": "MPTCP (Mbit/s)", "sf2_mbps": "of which path 2 (Mbit/s)",
+        "gain_pct": "gain (%)", "gain_ci95_pct": "± 95 % CI (pp)", "fast_retransmits": "fast retransmits / run",
+        "timeouts": "timeouts / run", "paper_linux_pct": "paper, Linux (%)", "paper_ns3_pct": "paper, ns-3 (%)"})
+
+
+def table1_glue(g: pd.DataFrame, deltas_ms, meanings, *, n_seeds: int, duration_s: float) -> dict:
+    """The prose's base-setup numbers: per reading and Δ the gain of each variant (``a1_<tag>_<meaning>_<Δ>``,
+    :data:`VARIANT_TAGS`; NaN if not run), the paper's variant's CI half-width, path 2's goodput and RTT; single-path
+    TCP's goodput, the seeds and run length; the reading closer to Table I (:func:`closer_reading`) and whether
+    lowest-RTT + LIA repeats round robin (:func:`same_gains`)."""
+    out = {}
+    for meaning in meanings:
+        for d in deltas_ms:
+            for var, tag in VARIANT_TAGS.items():
+                out[f"a1_{tag}_{meaning}_{d}"] = gain_of(g, d, meaning, variant=var)
+            out[f"a1_ci_{meaning}_{d}"] = gain_of(g, d, meaning, column="gain_ci95_pct")
+            out[f"a1_sf2_{meaning}_{d}"] = gain_of(g, d, meaning, column="sf2_mbps")
+            out[f"a1_rtt2_{meaning}_{d}"] = gain_of(g, d, meaning, column="rtt2_ms")
+    base = g[g.setup == "base"]
+    out["a1_tcp_mbps"] = float(base.tcp_mbps.iloc[0]) if len(base) else math.nan
+    out["a1_n_seeds"] = n_seeds
+    out["a1_duration_s"] = duration_s
+    out["a1_closer_reading"] = "the RTT reading" if closer_reading(g, meanings) == "rtt" else "the one-way reading"
+    out["a1_lrtt_phrase"] = ("gives exactly the same runs as round robin" if same_gains(g, "lowest-RTT + LIA", deltas_ms, meanings)
+                             else "changes the gain (table above)")
+    return out
+
+
+def model_table(model: pd.DataFrame, deltas_ms) -> pd.DataFrame:
+    """Table I on the papers' simulator (:func:`cmtlab.papers.alheid.papers_sim.gains`) as shown: the paper's solution names,
+    goodputs in Mbit/s, gains of the goodput and of the model's global throughput (%), fast retransmits and timeouts."""
+    m = model[model.delta_ms.isin(deltas_ms)]
+    return pd.DataFrame({
+        "solution": m.reordering.map({"dsack": "D_SACK", "none": "NoPR", "pr_r": "PR-R"}).fillna(m.reordering),
+        "Δ read as": m.meaning.map({"rtt": "RTT", "one_way": "one-way"}), "Δ (ms)": m.delta_ms,
+        "TCP best path (Mbit/s)": m.single_path_goodput_bps / 1e6, "MPTCP (Mbit/s)": m.goodput_bps / 1e6,
+        "gain (%)": m.gain_pct, "gain of the model's global throughput (%)": m.global_throughput_gain_pct,
+        "fast retransmits": m.fast_retransmits, "timeouts": m.timeouts}).reset_index(drop=True)
+
+
+def story_table(story: pd.DataFrame) -> pd.DataFrame:
+    """:func:`cmtlab.papers.alheid.papers_sim.subflow_story` with readable column names."""
+    return story.rename(columns={
+        "meaning": "Δ read as", "delta_ms": "Δ (ms)", "path2_share_pct": "data on path 2 (%)",
+        "sf1_third_dupacks": "3rd dup. ACKs, path 1", "sf2_third_dupacks": "3rd dup. ACKs, path 2",
+        "sf1_timeouts": "timeouts, path 1", "sf2_timeouts": "timeouts, path 2",
+        "sf2_final_cwnd_segments": "path 2 final cwnd (seg.)", "completion_time_s": "10 MB took (s)"})
+
+
+def model_max_ooo_bytes(model_runs: pd.DataFrame, reordering: str = "dsack") -> float:
+    """The largest out-of-order list of the model's two-path ``reordering`` runs, in bytes
+    (segments × :data:`MODEL_SEGMENT_BYTES`)."""
+    two = model_runs[(model_runs.paths == 2) & (model_runs.reordering == reordering)]
+    return float(two.max_ooo_segments.max()) * MODEL_SEGMENT_BYTES if len(two) else math.nan
+
+
+#: The columns of :func:`cmtlab.papers.alheid.papers_sim.subflow_story` the prose glues.
+STORY_COLUMNS = ("path2_share_pct", "sf2_third_dupacks", "sf1_timeouts", "sf2_final_cwnd_segments", "completion_time_s")
+
+
+def model_glue(model: pd.DataFrame, story: pd.DataFrame, model_runs: pd.DataFrame, deltas_ms) -> dict:
+    """The prose's numbers from the papers' simulator: per reading and Δ the gain of each solution
+    (``a1_model_<dsack|none|pr_r>_<meaning>_<Δ>``) and the D-SACK runs' story (:data:`STORY_COLUMNS`, where run);
+    single-path TCP's goodput (Mbit/s) and completion time (s), and the largest out-of-order list (kB)."""
+    out = {}
+    for meaning in MEANINGS:
+        for d in deltas_ms:
+            for ro in ("dsack", "none", "pr_r"):
+                out[f"a1_model_{ro}_{meaning}_{d}"] = model_gain_of(model, d, meaning, reordering=ro)
+            st = story[(story.meaning.isin([meaning, "both"])) & (story.delta_ms == d)]
+            if len(st):
+                for col in STORY_COLUMNS:
+                    out[f"a1_model_{col}_{meaning}_{d}"] = float(st[col].iloc[0])
+    ds = model[model.reordering == "dsack"]
+    out["a1_model_tcp_mbps"] = float(ds.single_path_goodput_bps.iloc[0]) / 1e6 if len(ds) else math.nan
+    single = model_runs[(model_runs.paths == 1) & (model_runs.reordering == "dsack")]
+    out["a1_model_single_time_s"] = float(single.completion_time_s.iloc[0]) if len(single) else math.nan
+    out["a1_model_ooo_kb"] = model_max_ooo_bytes(model_runs) / 1e3
+    return out
+
+
+def sensitivity_glue(g: pd.DataFrame, runs: pd.DataFrame, kernel: pd.DataFrame, deltas_ms) -> dict:
+    """The prose's sensitivity numbers: the paper's variant's gain at Δ = 100 / 500 ms in each one-factor setup
+    (``a1_<tag>_<meaning>_<Δ>``, :data:`SETUP_TAGS`); with the papers' model preset at the largest Δ (RTT reading),
+    path 1's timeouts per run and the share of its retransmissions that were spurious (%); the range of the paper's
+    variant's gains at the largest Δ over setups and readings; the kernel's stored gains at the largest Δ
+    (``a1_kernel_<cc>_<meaning>_500``); the base setup's largest out-of-order occupancy (MB)."""
+    out = {}
+    far = max(deltas_ms)
+    for s_name, tag in SETUP_TAGS.items():
+        for meaning in MEANINGS:
+            for d in (100, 500):
+                out[f"a1_{tag}_{meaning}_{d}"] = gain_of(g, d, meaning, setup_name=s_name)
+    pr = runs[(runs.setup == PRESET_SETUP) & (runs.delta_ms == far) & runs.meaning.isin(["rtt", "both"]) & (runs.paths == 2)]
+    out["a1_preset_sf1_timeouts_500"] = float(pr.sf0_timeouts.mean()) if len(pr) else math.nan
+    out["a1_preset_sf1_spurious_pct"] = (float(100 * pr.sf0_spurious_retransmissions.sum() / max(pr.sf0_retransmissions.sum(), 1))
+                                         if len(pr) else math.nan)
+    far_gains = g[(g.variant == PAPER_VARIANT) & (g.delta_ms == far)].gain_pct
+    out["a1_far_min"] = float(far_gains.min()) if len(far_gains) else math.nan
+    out["a1_far_max"] = float(far_gains.max()) if len(far_gains) else math.nan
+    for cc in ("reno", "cubic"):
+        for meaning in MEANINGS:
+            k = kernel[(kernel.congestion == cc) & (kernel.meaning == meaning) & (kernel.delta_ms == far)]
+            out[f"a1_kernel_{cc}_{meaning}_500"] = float(k.gain_pct.iloc[0]) if len(k) else math.nan
+    out["a1_max_occ_base_mb"] = max_occ_base_bytes(runs) / 1e6
+    return out
+
+
+def max_occ_base_bytes(runs: pd.DataFrame) -> float:
+    """The base setup's largest out-of-order buffer occupancy (bytes) over every reading, Δ and seed."""
+    occ = max_ooo_buffer_bytes(runs)
+    return float(occ.xs("base", level="setup").max()) if "base" in occ.index.get_level_values("setup") else math.nan
+
+
+def kernel_gains_from_chapter(notebook) -> pd.DataFrame:
+    """The kernel's gains as *stored* in the executed Linux testbed chapter (not re-run here).
+
+    Reads the glued values ``tb_gain_<cc>_<meaning>_<Δ>`` of ``notebook``
+    (``notebooks/linux-mptcp-validation.ipynb``).  Returns rows ``congestion, meaning, delta_ms,
+    gain_pct``; empty when the file is missing or holds none (e.g. not executed).
+    """
+    path = Path(notebook)
+    cols = ["congestion", "meaning", "delta_ms", "gain_pct"]
+    if not path.is_file():
+        return pd.DataFrame(columns=cols)
+    try:
+        nb = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return pd.DataFrame(columns=cols)
+    rows = []
+    for cell in nb.get("cells", []):
+        for out in cell.get("outputs", []) or []:
+            name = (out.get("metadata", {}).get("scrapbook", {}) or {}).get("name", "")
+            if not name.startswith("tb_gain_"):
+                continue
+            data = out.get("data", {})
+            text = data.get("application/papermill.record/text/plain", data.get("text/plain"))
+            text = "".join(text) if isinstance(text, list) else text
+            parts = name[len("tb_gain_"):].split("_")
+            try:
+                value = float(text)
+                cc, d = parts[0], float(parts[-1])
+            except (TypeError, ValueError):
+                continue
+            meaning = "_".join(parts[1:-1])
+            if meaning in MEANINGS and math.isfinite(value):
+                rows.append(dict(congestion=cc, meaning=meaning, delta_ms=d, gain_pct=value))
+    return pd.DataFrame(rows, columns=cols)
+
+
+__all__ = ["SEGMENT_BYTES", "DURATION_S", "MEANINGS", "MEANING_LABELS", "RATE_BPS", "BASE_RTT_S", "QUEUE_PACKETS", "MIN_RTO_S", "SEND_BUFFER_BYTES",
+           "UNBOUNDED_SSTHRESH_BYTES", "NS3_DEFAULT_BUFFER_BYTES", "BASE_SETUP", "SETUPS", "VARIANTS",
+           "PAPER_VARIANT", "COLOURS", "setup", "seeds_for", "path_rtts_s", "scenario", "cases", "run", "gains",
+           "gain_of", "closer_reading", "same_gains", "max_ooo_buffer_bytes", "sensitivity_table", "comparison",
+           "kernel_gains_from_chapter", "MODEL_COLUMN", "CMTLAB_COLUMN", "PRESET_COLUMN", "KERNEL_COLUMN",
+           "PRESET_SETUP", "model_gain_of", "VARIANT_TAGS", "SETUP_TAGS", "MODEL_SEGMENT_BYTES", "STORY_COLUMNS",
+           "chapter_runs", "base_table", "table1_glue", "model_table", "story_table", "model_max_ooo_bytes",
+           "model_glue", "sensitivity_glue", "max_occ_base_bytes"]

@@ -1,0 +1,430 @@
+"""Checks of OSIA's printed equations behind the OSIA chapter and the errata page.
+
+* :func:`lp_solve` / :func:`lp_check` — eqs. 5–6 as an independent linear program (scipy's HiGHS)
+  on random path sets, against eqs. 10–13;
+* :func:`packet_check` — the faucet schedule of every form through the per-packet timeline of
+  :mod:`.timeline` on random path sets: does it arrive in order?
+* :func:`rto_montecarlo` / :func:`theorem2_check` — Theorem 2 (eqs. 22, 25) against a Monte-Carlo
+  of the RTO estimator (eqs. 15–17);
+* :func:`rr_closed_form_check` — the round-robin 3-dupACK closed form against the timeline counter;
+* :func:`worked_example_lines` — Table I's path sets through eqs. 1, 10–13 and Corollary 1, in words.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..._validate import as_float_array, check_choice, check_int, check_positive
+from ...progress import progress
+from .model import (_as_pathset, chunk_bits, chunk_fractions, path_probabilities, preprocess, start_times,
+                    theorem2_ratio, total_data_bits)
+from .timeline import (osia_schedule, period_packets, round_robin_schedule, rr_three_dupack_closed_form,
+                       run_schedule)
+
+# ----------------------------------------------------------------------------- eqs. 5–6 as a linear program
+
+
+def lp_solve(paths, level_s: float, *, fix_borders: bool = False, printed_constraints: bool = False) -> dict:
+    """Solve eqs. 5–6 as a linear program, independently of the water-filling algebra.
+
+    Variables: ``x[i,h] >= 0`` (bits path ``i`` sends of chunk ``h``, ``i <= h``), ``ST[i,h] >= 0``
+    (its start, sender clock) and the chunk borders ``A_1 <= … <= A_{N+1}`` on the receiver clock.
+    Constraints: chunk ``h`` arrives within ``[A_h, A_{h+1}]`` on every path that carries it
+    (``ST + d_i >= A_h``, ``ST + x/b_i + d_i <= A_{h+1}``) — the in-order requirement; a path sends
+    its chunks one after the other (``ST[i,h] + x[i,h]/b_i <= ST[i,h+1]``); ``ST_h^h = 0`` (eq. 6);
+    everything arrives within the period ``t_x = L*`` (``A_{N+1} <= L*``).  Objective: maximise
+    ``W = Σ x`` (eq. 5).
+
+    ``fix_borders=True`` also fixes ``A_h = d_h`` (chunk ``h`` is the data arriving between
+    ``d_h`` and ``d_{h+1}``, sec. 3.2), which makes the optimum ``x`` unique.
+    ``printed_constraints=True`` adds eq. 6's start-time equalities as printed
+    (``ST_i^h = ST_{i-1}^h − (d_i − d_{i−1})`` and ``ST_i^h = ST_{i+1}^{h+1}``).
+
+    Returns ``status`` ("optimal" or "infeasible"), ``W_bits`` and ``x_bits`` (N × N).
+    """
+    from scipy.optimize import linprog
+
+    ps = _as_pathset(paths)
+    N = ps.n
+    b = ps.rates_bps / 1e6  # Mbit/s keeps the LP well scaled
+    d = ps.delays_s
+    L = check_positive("level_s", level_s)
+    if L < d[-1]:
+        raise ValueError(f"level_s must be >= d_N = {d[-1]:g} s, got {L:g}")
+    pairs = [(i, h) for h in range(N) for i in range(h + 1)]
+    nx = len(pairs)
+    xi = {p: k for k, p in enumerate(pairs)}
+    si = {p: nx + k for k, p in enumerate(pairs)}
+    ai = [2 * nx + h for h in range(N + 1)]
+    nv = 2 * nx + N + 1
+    A_ub, b_ub, A_eq, b_eq = [], [], [], []
+
+    def row():
+        return np.zeros(nv)
+
+    for (i, h) in pairs:
+        r = row()  # A_h - ST <= d_i
+        r[ai[h]] = 1
+        r[si[i, h]] = -1
+        A_ub.append(r)
+        b_ub.append(d[i])
+        r = row()  # ST + x/b - A_{h+1} <= -d_i
+        r[si[i, h]] = 1
+        r[xi[i, h]] = 1 / b[i]
+        r[ai[h + 1]] = -1
+        A_ub.append(r)
+        b_ub.append(-d[i])
+        if h + 1 < N:
+            r = row()  # ST[i,h] + x/b - ST[i,h+1] <= 0
+            r[si[i, h]] = 1
+            r[xi[i, h]] = 1 / b[i]
+            r[si[i, h + 1]] = -1
+            A_ub.append(r)
+            b_ub.append(0.0)
+        if i == h:
+            r = row()
+            r[si[i, h]] = 1
+            A_eq.append(r)
+            b_eq.append(0.0)
+    for h in range(N):
+        r = row()
+        r[ai[h]] = 1
+        r[ai[h + 1]] = -1
+        A_ub.append(r)
+        b_ub.append(0.0)
+    r = row()
+    r[ai[N]] = 1
+    A_ub.append(r)
+    b_ub.append(L)
+    if fix_borders:
+        for h in range(N):
+            r = row()
+            r[ai[h]] = 1
+            A_eq.append(r)
+            b_eq.append(d[h])
+    if printed_constraints:
+        for (i, h) in pairs:
+            if i >= 1:
+                r = row()
+                r[si[i, h]] = 1
+                r[si[i - 1, h]] = -1
+                A_eq.append(r)
+                b_eq.append(-(d[i] - d[i - 1]))
+            if h + 1 < N:
+                r = row()
+                r[si[i, h]] = 1
+                r[si[i + 1, h + 1]] = -1
+                A_eq.append(r)
+                b_eq.append(0.0)
+    c = np.zeros(nv)
+    c[:nx] = -1.0
+    bounds = [(0, None)] * (2 * nx) + [(0, None)] * (N + 1)
+    res = linprog(c, A_ub=np.array(A_ub), b_ub=np.array(b_ub), A_eq=np.array(A_eq) if A_eq else None,
+                  b_eq=np.array(b_eq) if b_eq else None, bounds=bounds, method="highs")
+    if res.status == 2:
+        return dict(status="infeasible", W_bits=float("nan"), x_bits=np.full((N, N), np.nan))
+    if res.status != 0:
+        raise RuntimeError(f"linprog failed: {res.message}")
+    x = np.zeros((N, N))
+    for (i, h), k in xi.items():
+        x[i, h] = res.x[k] * 1e6
+    return dict(status="optimal", W_bits=float(-res.fun * 1e6), x_bits=x)
+
+
+def random_path_sets(n_sets: int, *, n_paths=(2, 6), rate_bps=(0.25e6, 10e6), delay_s=(0.005, 0.2), seed: int = 0):
+    """``n_sets`` random (rates_bps, delays_s) lists: ``N`` uniform in ``n_paths``, rates and delays uniform."""
+    n_sets = check_int("n_sets", n_sets, minimum=1)
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n_sets):
+        N = int(rng.integers(n_paths[0], n_paths[1] + 1))
+        out.append((rng.uniform(*rate_bps, N), rng.uniform(*delay_s, N)))
+    return out
+
+
+def lp_check(n_sets: int = 200, *, seed: int = 0, progress_: bool = False) -> pd.DataFrame:
+    """Eqs. 10–13 against the LP of eqs. 5–6 (:func:`lp_solve`) on random path sets; one row per set.
+
+    Columns: ``N``, ``level_s``, ``W_rel_err`` (abs(LP optimum − eq. 11) / eq. 11, free borders),
+    ``x_rel_err`` (max abs(x_LP − eq. 10) / W with borders at ``d_h``), ``f_err_consistent`` and
+    ``f_err_printed`` (max abs(f_h − f_h from the LP's x), h <= N−1, against the consistent form and
+    eq. 13 as printed), ``g_err`` (eq. 12 vs the LP's shares), ``printed_feasible`` (eq. 6 with
+    its printed start-time equalities), ``evenly_spaced`` (delays evenly spaced).
+    """
+    rows = []
+    for rates, delays in progress(random_path_sets(n_sets, seed=seed), desc="LP of eqs. 5-6", enabled_=progress_):
+        ps = preprocess(rates, delays)
+        if ps.n < 2:
+            continue
+        rng = np.random.default_rng(int(1e6 * ps.delays_s[0]))
+        L = float(ps.delays_s[-1] + rng.uniform(0.0, 0.5))
+        free = lp_solve(ps, L)
+        fixed = lp_solve(ps, L, fix_borders=True)
+        printed = lp_solve(ps, L, printed_constraints=True)
+        W = total_data_bits(ps, L)
+        x_cf = chunk_bits(ps, L)
+        x_lp = fixed["x_bits"]
+        w_pre = float((ps.rates_bps * (ps.delays_s[-1] - ps.delays_s)).sum())
+        f_lp = x_lp.sum(axis=0)[:-1] / w_pre
+        f_cons = chunk_fractions(ps)[:-1]
+        f_pr = chunk_fractions(ps, form="printed")[:-1]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            g_lp = x_lp / x_lp.sum(axis=0, keepdims=True)
+        g_cf = path_probabilities(ps)
+        mask = np.isfinite(g_lp) & (x_lp.sum(axis=0, keepdims=True) > 0)
+        gaps = np.diff(ps.delays_s)
+        rows.append(dict(N=ps.n, level_s=L, W_rel_err=abs(free["W_bits"] - W) / W,
+                         x_rel_err=float(np.abs(x_lp - x_cf).max() / W),
+                         f_err_consistent=float(np.abs(f_lp - f_cons).max()),
+                         f_err_printed=float(np.abs(f_lp - f_pr).max()),
+                         g_err=float(np.abs(g_lp - g_cf)[mask].max()),
+                         printed_feasible=printed["status"] == "optimal",
+                         evenly_spaced=bool(np.allclose(gaps, gaps[0], rtol=1e-9, atol=1e-12))))
+    return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------- packet-level in-order check
+
+FORMS = {
+    "consistent (default)": dict(fraction_form="consistent", start_form="consistent"),
+    "printed eq. 3 start times": dict(fraction_form="consistent", start_form="printed"),
+    "printed eq. 13 chunk fractions": dict(fraction_form="printed", start_form="consistent"),
+    "as printed (eqs. 3 and 13)": dict(fraction_form="printed", start_form="printed"),
+}
+
+
+def packet_run(paths, *, packet_bytes: float = 1000, extra_level_s: float = 0.2, assignment: str = "faucet",
+               seed: int = 0, **forms) -> dict:
+    """One period's packets (``⌊W(d_N + extra_level_s)/8s⌋``) scheduled by OSIA and run on the timeline."""
+    ps = _as_pathset(paths)
+    n = period_packets(ps, packet_bytes, ps.delays_s[-1] + extra_level_s)
+    sched = osia_schedule(ps, n, packet_bytes, assignment=assignment, seed=seed, **forms)
+    out = run_schedule(ps, sched, packet_bytes)
+    out["n_packets"] = n
+    out["schedule"] = sched
+    return out
+
+
+#: The schedules the Table 1 packet runs compare: (name, faucet assignment, forms of the equations).
+TABLE1_VARIANTS = tuple([(name, "faucet", kw) for name, kw in FORMS.items()]
+                        + [("consistent, probabilistic faucets (paper)", "probabilistic", FORMS["consistent (default)"])])
+
+
+def table1_packet_runs(pathsets: dict, *, packet_bytes: float = 1000, extra_level_s: float = 0.2,
+                       seed: int = 0, variants=TABLE1_VARIANTS):
+    """One period of packets on each of Table 1's path sets (``{n: PathSet}``) under every schedule of
+    ``variants`` (:func:`packet_run`).  Returns ``(runs, table)``: ``runs[n, name]`` the run, ``table``
+    one row per (paths, schedule) with packets, late packets, dupACKs, 3-dupACK events, completion (ms)."""
+    runs, rows = {}, []
+    for n, ps in pathsets.items():
+        for name, assignment, kw in variants:
+            r = packet_run(ps, packet_bytes=packet_bytes, extra_level_s=extra_level_s, assignment=assignment,
+                           seed=seed, **kw)
+            runs[n, name] = r
+            rows.append({"paths": n, "schedule": name, "packets": r["n_packets"], "late packets": r["late_packets"],
+                         "dupACKs": r["dupacks"], "3-dupACK events": r["events"],
+                         "completion (ms)": r["completion_s"] * 1e3})
+    return runs, pd.DataFrame(rows)
+
+
+def packet_check(n_sets: int = 200, *, packet_bytes: float = 1000, extra_level_s: float = 0.2, seed: int = 0,
+                 progress_: bool = False) -> pd.DataFrame:
+    """Every form of :data:`FORMS` (and the paper's probabilistic faucets) on random path sets.
+
+    One row per (set, form): ``N, form, assignment, n_packets, late_packets, events, in_order``.
+    """
+    rows = []
+    sets = random_path_sets(n_sets, seed=seed)
+    for k, (rates, delays) in enumerate(progress(sets, desc="packet timeline", enabled_=progress_)):
+        ps = preprocess(rates, delays)
+        if ps.n < 2:
+            continue
+        variants = [(name, "faucet", kw) for name, kw in FORMS.items()]
+        variants.append(("consistent, probabilistic faucets (paper)", "probabilistic", FORMS["consistent (default)"]))
+        for name, assignment, kw in variants:
+            r = packet_run(ps, packet_bytes=packet_bytes, extra_level_s=extra_level_s, assignment=assignment,
+                           seed=seed + k, **kw)
+            rows.append(dict(N=ps.n, form=name, assignment=assignment, n_packets=r["n_packets"],
+                             late_packets=r["late_packets"], events=r["events"], in_order=r["in_order"]))
+    return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------- Theorem 2 vs the RTO estimator
+
+DEVIATIONS = ("printed", "rfc6298")
+
+
+def rto_montecarlo(rtts_s, probs, *, n_packets: int = 2000, n_runs: int = 200, warmup: int = 200,
+                   K: float = 4.0, alpha: float = 7 / 8, beta: float = 3 / 4, deviation: str = "printed",
+                   seed: int = 0) -> dict:
+    """Monte-Carlo of the RTO estimator of eqs. 15–17 over a random path sequence.
+
+    Each packet takes path ``i`` with probability ``probs[i]`` (independently, the probabilistic
+    scheduling of a chunk) and returns the RTT sample ``rtts_s[i]``.  The estimator is
+    ``R_n = α R_{n−1} + (1−α) RTT_n`` (eq. 16) and ``V_n = β V_{n−1} + (1−β)|RTT_n − R|`` (eq. 17)
+    with ``R = R_n`` as printed (``deviation="printed"``) or ``R = R_{n−1}`` as in Jacobson's
+    algorithm and RFC 6298 (``"rfc6298"``); ``RTO_n = R_n + K V_n`` (eq. 15), no lower bound
+    (RFC 6298's 1 s floor would make every timeout below impossible for the paths of Table 1).
+    Packet ``n`` times out spuriously if ``RTT_n > RTO_{n−1}``.  Started at ``R = RTT_1``,
+    ``V = RTT_1/2`` (RFC 6298); the first ``warmup`` packets are not counted.
+
+    Returns ``timeout_fraction`` (per packet, all paths), ``timeout_fraction_by_path``,
+    ``mean_R_s``, ``mean_V_s``, ``mean_field_holds`` (``max r < mean R + K mean V``: the
+    averaged form the paper analyses, eq. 21) and ``n_counted``.
+    """
+    r = as_float_array("rtts_s", rtts_s)
+    g = as_float_array("probs", probs)
+    if r.shape != g.shape or np.any(g < 0) or abs(g.sum() - 1) > 1e-9:
+        raise ValueError("probs must have one value per RTT, be >= 0 and sum to 1")
+    check_choice("deviation", deviation, DEVIATIONS)
+    n_packets = check_int("n_packets", n_packets, minimum=2)
+    n_runs = check_int("n_runs", n_runs, minimum=1)
+    warmup = check_int("warmup", warmup, minimum=0, maximum=n_packets - 1)
+    K = check_positive("K", K)
+    rng = np.random.default_rng(seed)
+    paths = rng.choice(r.size, size=(n_packets, n_runs), p=g)
+    samples = r[paths]
+    R = samples[0].copy()
+    V = R / 2
+    timeouts = np.zeros(r.size)
+    sent = np.zeros(r.size)
+    sumR = sumV = 0.0
+    for n in range(1, n_packets):
+        x = samples[n]
+        if n >= warmup:
+            late = x > R + K * V
+            timeouts += np.bincount(paths[n][late], minlength=r.size)
+            sent += np.bincount(paths[n], minlength=r.size)
+        R_prev = R
+        R = alpha * R + (1 - alpha) * x
+        V = beta * V + (1 - beta) * np.abs(x - (R if deviation == "printed" else R_prev))
+        if n >= warmup:
+            sumR += R.mean()
+            sumV += V.mean()
+    counted = n_packets - max(warmup, 1)
+    mean_R = sumR / counted
+    mean_V = sumV / counted
+    used = g > 0
+    with np.errstate(invalid="ignore"):
+        by_path = np.where(sent > 0, timeouts / np.maximum(sent, 1), np.nan)
+    return dict(timeout_fraction=float(timeouts.sum() / max(sent.sum(), 1)), timeout_fraction_by_path=by_path,
+                mean_R_s=float(mean_R), mean_V_s=float(mean_V),
+                mean_field_holds=bool(r[used].max() < mean_R + K * mean_V), n_counted=int(sent.sum()))
+
+
+def theorem2_check(rtts_s, g_slow_values, *, K: float = 4.0, n_packets: int = 2000, n_runs: int = 200,
+                   seed: int = 0, progress_: bool = False) -> pd.DataFrame:
+    """Two paths (``r_1 < r_2``) over a grid of the slow path's share ``g_22``: eq. 22 vs the Monte-Carlo.
+
+    Columns: ``g22``, ``eq22_ratio`` (max over m), ``eq22_holds``, and for both deviation forms
+    of eq. 17 (``printed``, ``rfc6298``): ``timeout_fraction`` (per packet) and
+    ``mean_field_holds``.
+    """
+    r = as_float_array("rtts_s", rtts_s)
+    if r.size != 2 or not r[0] < r[1]:
+        raise ValueError(f"rtts_s must be two RTTs with r_1 < r_2, got {r.tolist()}")
+    rows = []
+    for k, g2 in enumerate(progress(list(g_slow_values), desc="Theorem 2 Monte-Carlo", enabled_=progress_)):
+        g = np.array([1 - g2, g2])
+        ratio = float(theorem2_ratio(r, g).max())
+        row = dict(g22=float(g2), eq22_ratio=ratio, eq22_holds=ratio < K)
+        for dev in DEVIATIONS:
+            mc = rto_montecarlo(r, g, n_packets=n_packets, n_runs=n_runs, K=K, deviation=dev, seed=seed + k)
+            row[f"timeout_fraction_{dev}"] = mc["timeout_fraction"]
+            row[f"mean_field_holds_{dev}"] = mc["mean_field_holds"]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def threshold_from(frame: pd.DataFrame, column: str) -> float:
+    """Smallest ``g22`` of a :func:`theorem2_check` grid from which ``column`` holds for every larger value."""
+    ok = frame[column].to_numpy(dtype=bool)
+    g = frame.g22.to_numpy()
+    bad = np.flatnonzero(~ok)
+    if bad.size == 0:
+        return float(g[0])
+    if bad[-1] + 1 >= g.size:
+        return float("nan")
+    return float(g[bad[-1] + 1])
+
+
+def appendix_a3_check(n_sets: int = 2000, *, K: float = 4.0, seed: int = 0) -> pd.DataFrame:
+    """Eqs. 30–31 as printed against eq. 22 itself (h = 3) on random RTTs and shares.
+
+    One row per draw with ``case`` (sign of ``r_2 − r̄``, eqs. 28/29), ``eq22_holds``,
+    ``eq28_holds``/``eq29_holds`` (the two reductions), and
+    ``eq30_holds``/``eq31_holds`` (the printed bounds on ``g_23``/``g_13`` given ``g_33``).
+    """
+    from .model import appendix_a3_printed_bounds
+
+    rng = np.random.default_rng(seed)
+    rows = []
+    for _ in range(check_int("n_sets", n_sets, minimum=1)):
+        r = np.sort(rng.uniform(0.02, 0.3, 3))
+        g = rng.dirichlet(np.ones(3))
+        rbar = float(g @ r)
+        bounds = appendix_a3_printed_bounds(r, g[2], K)
+        rows.append(dict(case="r2 above rbar (eq. 28)" if r[1] > rbar else "r2 below rbar (eq. 29)",
+                         eq22_holds=bool(theorem2_ratio(r, g).max() < K),
+                         eq28_holds=bool((r[2] - rbar) / (g[0] * (rbar - r[0])) < 2 * K),
+                         eq29_holds=bool(g[2] > 1 / (2 * K)),
+                         eq30_holds=bool(g[1] < bounds["g23_max"]), eq31_holds=bool(g[0] > bounds["g13_min"])))
+    return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------- round robin, closed form
+
+
+def rr_closed_form_check(delay_ratios, rate_ratios, *, base_rate_bps: float = 1e6, base_delay_s: float = 0.05,
+                         packet_bytes: float = 1000, n_packets: int = 500, spacing_s=None) -> pd.DataFrame:
+    """Round robin over two paths on a ``D2/D1 × BW2/BW1`` grid: closed form vs the per-packet counter.
+
+    Path 1 has ``base_rate_bps`` and one-way delay ``base_delay_s`` (Fig. 7: 1 Mbit/s, 50 ms).
+    ``spacing_s`` is the sender's packet spacing ``τ``; ``None`` means the aggregate rate,
+    ``τ = 8 s / (b_1 + b_2)`` (a sender that fills both paths).  Columns: ``D2/D1, BW2/BW1,
+    spacing_ms, closed_form, timeline, m_first, rho``.
+    """
+    rows = []
+    for dr in delay_ratios:
+        for br in rate_ratios:
+            b = np.array([base_rate_bps, base_rate_bps * br])
+            d = np.array([base_delay_s, base_delay_s * dr])
+            tau = 8.0 * packet_bytes / b.sum() if spacing_s is None else float(spacing_s)
+            cf = rr_three_dupack_closed_form(b, d, packet_bytes, n_packets, tau)
+            sched = round_robin_schedule(2, n_packets, tau)
+            tl = run_schedule((b, d), sched, packet_bytes)
+            rows.append({"D2/D1": dr, "BW2/BW1": br, "spacing_ms": tau * 1e3, "closed_form": cf["expected"],
+                         "timeline": tl["events"], "m_first": cf["m_first"], "rho": cf["rho"]})
+    return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------- Table I, worked through
+
+
+def _numbers(values, digits: int) -> str:
+    """``0.4211, 0.5789`` (``undefined`` for a NaN) — numbers as a reader reads them, not an array's repr."""
+    return ", ".join("undefined" if not np.isfinite(v) else f"{v:.{digits}f}" for v in np.asarray(values, float))
+
+
+def worked_example_lines(pathsets: dict) -> list[str]:
+    """Table I's path sets worked through OSIA's equations, one line per quantity.
+
+    For each path set (``{n_paths: PathSet}``, sorted as the paper sorts): the chunk fractions
+    ``f_h`` of the consistent form and as eq. 13 prints them (with their sums: the printed form
+    need not sum to one), then per chunk ``h`` the path probabilities ``g_ih`` (eq. 12) and the
+    start times ``ST_i^h`` of eq. 1 beside Corollary 1's (ms).
+    """
+    lines = []
+    for n, ps in pathsets.items():
+        f = chunk_fractions(ps)
+        fp = chunk_fractions(ps, form="printed")
+        g = path_probabilities(ps)
+        st, stp = start_times(ps) * 1e3, start_times(ps, form="printed") * 1e3
+        lines.append(f"{n} paths (sorted)")
+        lines.append(f"  f_h, consistent form: {_numbers(f[:-1], 4)} (sum {f[:-1].sum():.4f})")
+        lines.append(f"  f_h, eq. 13 as printed: {_numbers(fp[:-1], 4)} (sum {np.nansum(fp):.4f})")
+        for h in range(ps.n):
+            lines.append(f"  chunk {h + 1}: g_ih = {_numbers(g[:h + 1, h], 3)}; ST_i^h by eq. 1 = "
+                         f"{_numbers(st[:h + 1, h], 1)} ms, by Corollary 1 = {_numbers(stp[:h + 1, h], 1)} ms")
+    return lines

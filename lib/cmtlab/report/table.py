@@ -1,0 +1,486 @@
+"""Paper-vs-reproduction tables (:class:`Comparison`): one row per paper claim — its verbatim words, where they
+are, the paper's value, the value here with its 95 % CI, the rule that decided and the verdict (rules:
+:mod:`cmtlab.report.verdicts`) — and the checks of this book apart; the verdicts' colours and marks; the
+"verdicts in short" paragraph of a chapter (:func:`verdicts_in_short`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from .readable import fmt_number, format_label, html_escape, no_negative_zero, readable_text, render_math
+from .verdicts import (BY_CONSTRUCTION, CHECK_MET, CHECK_NOT_MET, COMPUTED, MEASURED, NOT_ASSESSED, NOT_REPRODUCED,
+                       PARTLY, REPRODUCED, UNDECIDED, VERDICTS, Band, Condition, Threshold, _check_ci, _num)
+
+#: One mark per verdict in the cells of a verdict grid (:meth:`Comparison.style_grid`).
+VERDICT_MARKS = {REPRODUCED: "✓", PARTLY: "≈", NOT_REPRODUCED: "✗", UNDECIDED: "?", BY_CONSTRUCTION: "■",
+                 NOT_ASSESSED: "–"}
+#: The HTML class of a verdict grid's table (the scoreboard's tests count its cells).
+GRID_CLASS = "cmtlab-verdict-grid"
+#: Columns of a comparison table whose words never break (the others wrap around them).
+NARROW_COLUMNS = ("verdict", "where", "paper")
+#: A comparison table of at most this many columns breaks its headers between words only.
+WHOLE_WORD_HEADERS = 9
+#: Background colours of the verdict column.
+VERDICT_COLOURS = {REPRODUCED: "#d8f0d8", PARTLY: "#fff2c6", NOT_REPRODUCED: "#f8d4d4", UNDECIDED: "#f0e0f8",
+                   BY_CONSTRUCTION: "#e4e4f4", NOT_ASSESSED: "#eeeeee", CHECK_MET: "#d8f0d8",
+                   CHECK_NOT_MET: "#f8d4d4"}
+
+#: A rule shared by at least this many rows (and at least half of them) is written once, in the caption.
+SHARED_RULE_ROWS = 3
+#: What a rule cell shows when its rule is the caption's.
+SHARED_RULE_CELL = "see caption"
+#: A note longer than this (characters) moves under the table as a numbered note.
+LONG_NOTE_CHARS = 120
+
+# ------------------------------------------------------------------------------------------- rows
+
+@dataclass
+class Row:
+    """One row: the paper's words with their location, its number, the value here (with its 95 % CI
+    where there are seeds), the rule that decided, the verdict, a note, and optional reference columns."""
+
+    claim: str
+    quote: str
+    where: str
+    paper: str
+    here: str
+    rule: str
+    verdict: str
+    note: str = ""
+    references: dict = field(default_factory=dict)
+    #: ``(grid name, row label, column label)``: the row is shown as one cell of a verdict grid
+    #: (:meth:`Comparison.show`) instead of a line of the claim table; it counts like any row.
+    cell: tuple | None = None
+
+    def kind(self) -> str:
+        """The verdict's key in :meth:`Comparison.summary` ("undecided at 3 seeds" → ``undecided``)."""
+        return UNDECIDED if self.verdict.startswith(UNDECIDED) else self.verdict
+
+
+def _quote_text(quote: str) -> str:
+    if not quote:
+        return ""
+    return quote if quote.startswith(("“", "\"", "—", "(")) else f"“{quote}”"
+
+
+COLUMNS = ["claim", "paper's words", "where", "paper", "reproduction", "rule", "verdict", "note"]
+CHECK_COLUMNS = ["check", "target", "reproduction", "rule", "verdict", "note"]
+
+
+@dataclass
+class Comparison:
+    """A chapter's paper-vs-reproduction table (``rows``) and its checks of this book (``checks``).
+
+    Reference columns — the same claim under another reference, e.g. ``"RFC preset"`` or ``"papers'
+    simulator (run here)"`` — are ``references={"column": "text"}`` on any ``add_*`` call (or
+    ``table.rows[i].references[...] = ...`` afterwards); :meth:`to_frame` puts them right after the
+    reproduction column, empty where a row has none.  Only the reproduction column decides the verdict;
+    ``here_column`` is its heading (e.g. ``"papers' simulator (run here)"`` where that simulator decides).
+    """
+
+    rows: list = field(default_factory=list)
+    checks: list = field(default_factory=list)
+    here_column: str = "reproduction"
+
+    # ------------------------------------------------------------------ paper claims
+    def _add(self, row: Row) -> str:
+        self.rows.append(row)
+        return row.verdict
+
+    def add_value(self, claim: str, *, paper: float, ours: float, unit: str = "", quote: str = "", where: str = "",
+                  band: Band = MEASURED, ci=None, n_seeds: int | None = None, fmt: str = ".3g", note: str = "",
+                  references: dict | None = None, rel_tol: float | None = None, partly_tol: float | None = None,
+                  paper_text: str | None = None, n_unit: str = "seeds", cell: tuple | None = None) -> str:
+        """A number of the paper against the value here, decided by ``band`` (default :data:`MEASURED`).
+
+        ``ci`` is the 95 % confidence interval of ``ours`` over ``n_seeds`` seeds; a band other than
+        :data:`MEASURED`/:data:`COMPUTED` must carry its reason.  ``rel_tol``/``partly_tol`` build a
+        band with the measured-number reason (kept for the old signature).  ``paper_text`` replaces the
+        paper column's number (e.g. "comparable (ratio 1)"); ``n_unit`` names what ``n_seeds`` counts
+        (e.g. "runs" for repetitions on a real kernel).  ``cell`` = ``(grid, row label, column label)``
+        shows the row as a cell of a verdict grid (:meth:`grid_frame`) instead of a line of the claim
+        table.  Returns the verdict.
+        """
+        if cell is not None and (not isinstance(cell, tuple) or len(cell) != 3):
+            raise ValueError(f"cell must be (grid name, row label, column label), got {cell!r}")
+        if rel_tol is not None or partly_tol is not None:
+            band = Band(MEASURED.reproduced if rel_tol is None else rel_tol,
+                        MEASURED.partly if partly_tol is None else partly_tol, reason=band.reason)
+        verdict = band.verdict(paper, ours, ci=ci, n_seeds=n_seeds)
+        if n_unit != "seeds" and verdict.startswith(UNDECIDED):
+            verdict = verdict.replace(" seeds", f" {n_unit}")
+        u = f" {unit}" if unit else ""
+        here = fmt_number(ours, fmt) + u
+        ci_ = _check_ci(ci)
+        if ci_ is not None:
+            over = f", {n_seeds} {n_unit}" if n_seeds else ""
+            here += f" (95 % CI {fmt_number(ci_[0], fmt)} to {fmt_number(ci_[1], fmt)}{over})"
+        elif n_seeds:
+            here += f" ({n_seeds} seed{'s' if n_seeds > 1 else ''})"
+        rule = band.text()
+        if band not in (MEASURED, COMPUTED):
+            rule += f" (this row: {band.reason})"
+        paper_col = paper_text if paper_text is not None else fmt_number(paper, fmt) + u
+        return self._add(Row(claim, _quote_text(quote), where, paper_col, here, rule, verdict,
+                             note, dict(references or {}), cell))
+
+    def add_threshold(self, claim: str, *, rule: Threshold, value: float, ours: str, quote: str = "",
+                      where: str = "", paper: str = "", ci=None, n_seeds: int | None = None, note: str = "",
+                      references: dict | None = None) -> str:
+        """A claim decided by a statistic against the cut points of ``rule`` (a :class:`Threshold`).
+
+        ``value`` is the statistic, ``ours`` the text of the value column (it should show ``value``);
+        with ``ci`` (95 %, over ``n_seeds`` seeds) a value whose interval straddles a cut point is
+        ``undecided at n seeds``.
+        """
+        verdict = rule.verdict(value, ci=ci, n_seeds=n_seeds)
+        ci_ = _check_ci(ci)
+        if ci_ is not None:
+            over = f", {n_seeds} seeds" if n_seeds else ""
+            ours += f" (95 % CI {_num(ci_[0])} to {_num(ci_[1])}{over})"
+        text = rule.text()
+        if not rule.reason.startswith("policy") and "(policy)" not in rule.reason:
+            text += f" ({rule.reason})"
+        return self._add(Row(claim, _quote_text(quote), where, paper, ours, text, verdict, note,
+                             dict(references or {})))
+
+    def add_claim(self, claim: str, *, paper: str, ours: str, holds, note: str = "", quote: str = "",
+                  where: str = "", rule: Condition | str | None = None, references: dict | None = None) -> str:
+        """A yes/no statement: ``holds`` is ``True``, ``False`` or ``"partly"``, computed from the runs.
+
+        ``rule`` (a :class:`Condition` or its text) says what must hold; without it the row reads
+        "holds → reproduced".  ``"partly"`` needs a condition with its ``partly_text`` or a ``note``.
+        """
+        if rule is None:
+            rule = Condition("holds")
+        elif isinstance(rule, str):
+            rule = Condition(rule)
+        if holds == "partly" and not rule.partly_text:
+            if not note:
+                raise ValueError("note must explain a 'partly' verdict")
+            rule = Condition(rule.text_, partly_text=note)
+        verdict = rule.verdict(holds)
+        return self._add(Row(claim, _quote_text(quote), where, paper, ours, rule.text(), verdict, note,
+                             dict(references or {})))
+
+    def add_input(self, claim: str, *, paper: str, ours: str, note: str = "", quote: str = "", where: str = "",
+                  references: dict | None = None) -> str:
+        """A paper number the reproduction used as an input (so it matches by construction)."""
+        return self._add(Row(claim, _quote_text(quote), where, paper, ours, "used as an input → by construction",
+                             BY_CONSTRUCTION, note or "paper number used as an input, not a result",
+                             dict(references or {})))
+
+    def add_constructed(self, claim: str, *, paper: str, ours: str, how: str, quote: str = "", where: str = "",
+                        note: str = "", references: dict | None = None) -> str:
+        """A paper claim that holds here because the book built it so (a reconstruction made to satisfy
+        it, a chosen interpretation): shown, never counted as reproduced.  ``how`` says what was built."""
+        if not how:
+            raise ValueError("how must say what makes the row hold by construction")
+        return self._add(Row(claim, _quote_text(quote), where, paper, ours, f"{how} → by construction",
+                             BY_CONSTRUCTION, note, dict(references or {})))
+
+    def add_not_assessed(self, claim: str, *, paper: str, reason: str, note: str = "", quote: str = "",
+                         where: str = "", references: dict | None = None) -> str:
+        """A claim this run cannot assess: it did not compute what the claim needs (``reason`` says what)."""
+        if not reason:
+            raise ValueError("reason must say why the claim is not assessed")
+        return self._add(Row(claim, _quote_text(quote), where, paper, reason, "needs runs this run did not make",
+                             NOT_ASSESSED, note, dict(references or {})))
+
+    # ------------------------------------------------------------------ checks of this book
+    def add_check(self, check: str, *, target: str, ours: str, holds: bool, rule: str, note: str = "") -> str:
+        """A check of this book (a target it set itself, a precision contract, agreement with another
+        simulator) — not a paper claim, listed apart and never counted in :meth:`summary`."""
+        if not rule:
+            raise ValueError("a check needs its rule")
+        verdict = CHECK_MET if bool(holds) else CHECK_NOT_MET
+        self.checks.append(dict(zip(CHECK_COLUMNS, (check, target, ours, rule, verdict, note))))
+        return verdict
+
+    # ------------------------------------------------------------------ output
+    def reference_columns(self) -> list[str]:
+        cols = []
+        for r in self.rows:
+            cols += [c for c in r.references if c not in cols]
+        return cols
+
+    def to_frame(self) -> pd.DataFrame:
+        refs = self.reference_columns()
+        cols = COLUMNS[:4] + [self.here_column] + refs + COLUMNS[5:]
+        data = []
+        for r in self.rows:
+            d = {"claim": r.claim, "paper's words": r.quote, "where": r.where, "paper": r.paper,
+                 self.here_column: r.here, "rule": r.rule, "verdict": r.verdict, "note": r.note}
+            d.update({c: r.references.get(c, "") for c in refs})
+            data.append(d)
+        return pd.DataFrame(data, columns=cols)
+
+    def grids(self) -> list[str]:
+        """Names of the verdict grids (rows added with ``cell=``), in order of appearance."""
+        return list(dict.fromkeys(r.cell[0] for r in self.rows if r.cell is not None))
+
+    def grid_frame(self, grid: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """``(text, verdicts)``: the cells of ``grid`` as a row label × column label frame — each cell
+        "value (paper p) mark", the value without its CI (:data:`VERDICT_MARKS`) — and the verdicts."""
+        cells = [r for r in self.rows if r.cell is not None and r.cell[0] == grid]
+        if not cells:
+            raise ValueError(f"grid must be one of {self.grids()}, got {grid!r}")
+        rows = list(dict.fromkeys(r.cell[1] for r in cells))
+        cols = list(dict.fromkeys(r.cell[2] for r in cells))
+        text = pd.DataFrame("", index=rows, columns=cols)
+        verdicts = pd.DataFrame("", index=rows, columns=cols)
+        for r in cells:
+            value, paper = r.here.split(" (")[0], r.paper
+            v, p = value.rsplit(" ", 1), paper.rsplit(" ", 1)
+            if len(v) == 2 and len(p) == 2 and v[1] == p[1] and not v[1][:1].isdigit():
+                value, paper = v[0], p[0]          # the unit is in the column label
+            mark = VERDICT_MARKS.get(r.kind(), "")
+            text.loc[r.cell[1], r.cell[2]] = f"{value} (paper {paper}) {mark}"
+            verdicts.loc[r.cell[1], r.cell[2]] = r.verdict
+        return text, verdicts
+
+    def style_grid(self, grid: str, *, caption: str = "", counted: bool = True):
+        """A verdict grid as a pandas Styler: cells coloured by verdict, the rule and the marks stated once
+        in the caption (with ``caption`` before them).  Its HTML table has the class :data:`GRID_CLASS`
+        (``counted=False``: not — a grid of another reference, whose verdicts the chapter does not count)."""
+        text, verdicts = self.grid_frame(grid)
+        cells = [r for r in self.rows if r.cell is not None and r.cell[0] == grid]
+        rules = list(dict.fromkeys(r.rule for r in cells))
+        legend = ", ".join(f"{m} {v}" for v, m in VERDICT_MARKS.items() if any(r.kind() == v for r in cells))
+        ci = any(r.kind() == UNDECIDED for r in cells)
+        cap = " ".join(x for x in (caption, "Each cell: value here (paper) and its verdict; rule: "
+                                   + "; ".join(rules) + (" (a 95 % CI across a band edge: undecided)" if ci else "")
+                                   + ".", f"Marks: {legend}.") if x)
+        uuid = hashlib.sha256((grid + text.to_json()).encode()).hexdigest()[:8]
+
+        def colour(v):
+            key = UNDECIDED if str(v).startswith(UNDECIDED) else v
+            return f"background-color: {VERDICT_COLOURS.get(key, '')}"
+
+        attrs = f'class="{GRID_CLASS}"' if counted else 'class="cmtlab-reference-grid"'
+        return (text.style.set_uuid(uuid).set_caption(readable_text(cap)).set_table_attributes(attrs)
+                .format(format_label).format_index(format_label, axis="columns").format_index(format_label, axis="index")
+                .apply(lambda _: verdicts.map(colour), axis=None)
+                .set_properties(**{"text-align": "left"}))
+
+    def checks_frame(self) -> pd.DataFrame:
+        return pd.DataFrame(self.checks, columns=CHECK_COLUMNS)
+
+    def summary(self) -> dict:
+        """Count of paper-claim rows per verdict, every one of :data:`VERDICTS` (checks of this book not counted)."""
+        counts = {v: 0 for v in VERDICTS}
+        for row in self.rows:
+            counts[row.kind()] += 1
+        return counts
+
+    def summary_text(self) -> str:
+        """"6 reproduced, 3 partly, …" (zeros left out)."""
+        s = self.summary()
+        parts = [f"{n} {v}" for v, n in s.items() if n]
+        return ", ".join(parts) if parts else "no paper claim compared"
+
+    def consistency(self) -> str:
+        """A profile-independent statement checked on the table (for an nbval-checked cell).
+
+        Checks that :meth:`summary` equals the counts of the verdict column, that every paper-claim row
+        carries a location, a paper column, a value, a rule and a verdict of :data:`VERDICTS`, and that
+        every row with a rule threshold has its rule text.  Raises :class:`AssertionError` otherwise.
+        """
+        frame = self.to_frame()
+        kinds = [UNDECIDED if v.startswith(UNDECIDED) else v for v in frame.verdict]
+        counted = {v: kinds.count(v) for v in VERDICTS}
+        assert counted == self.summary(), (counted, self.summary())
+        assert sum(counted.values()) == len(self.rows)
+        for r in self.rows:
+            assert r.kind() in VERDICTS, r
+            assert r.rule and r.here and r.claim, r
+        for c in self.checks:
+            assert c["verdict"] in (CHECK_MET, CHECK_NOT_MET) and c["rule"], c
+        return ("verdict counts = the table's verdict column; every row carries its value, rule and verdict; "
+                f"checks of this book kept apart: {bool(self.checks) or 'none in this chapter'}")
+
+    def glue(self, prefix: str = "verdicts") -> dict:
+        """Glue the verdict counts for the scoreboard: ``{prefix}_{verdict}`` (spaces as ``_``) and
+        ``{prefix}_claims`` (all paper-claim rows), ``{prefix}_text``.  Returns the glued values."""
+        from myst_nb import glue
+
+        out = {f"{prefix}_{v.replace(' ', '_')}": n for v, n in self.summary().items()}
+        out[f"{prefix}_claims"] = len(self.rows)
+        out[f"{prefix}_checks_met"] = sum(c["verdict"] == CHECK_MET for c in self.checks)
+        out[f"{prefix}_checks"] = len(self.checks)
+        for k, v in out.items():
+            glue(k, v, display=False)
+        glue(f"{prefix}_text", self.summary_text(), display=False)
+        return out
+
+    def _styled(self, frame: pd.DataFrame, uuid_seed: str, caption: str = ""):
+        frame = frame.map(lambda v: no_negative_zero(v) if isinstance(v, str) else v)
+        uuid = hashlib.sha256((uuid_seed + frame.to_json()).encode()).hexdigest()[:8]  # stable HTML ids
+        styler = (frame.style.set_uuid(uuid).hide(axis="index").format(format_label).format_index(format_label, axis=1)
+                  .set_properties(**{"text-align": "left"}))
+        if "verdict" in frame.columns:
+            styler = styler.map(lambda v: f"background-color: {VERDICT_COLOURS.get(v, VERDICT_COLOURS[UNDECIDED] if str(v).startswith(UNDECIDED) else '')}",
+                                subset=["verdict"])
+        # short columns keep whole words ("not reproduced", "sec. 4.2"): the long text columns wrap instead
+        keep = [f"th.col{j}, td.col{j}" for j, c in enumerate(frame.columns) if c in NARROW_COLUMNS]
+        styles = [{"selector": ", ".join(keep), "props": "min-width: 6.2em; overflow-wrap: normal; word-break: normal"}]
+        if len(frame.columns) <= WHOLE_WORD_HEADERS:   # headers break between words only
+            styles.append({"selector": "th", "props": "overflow-wrap: normal; word-break: normal"})
+        if keep:
+            styler = styler.set_table_styles(styles, overwrite=False)
+        if caption:
+            styler = styler.set_caption(readable_text(caption))
+        return styler
+
+    def layout(self, frame: pd.DataFrame | None = None) -> tuple[pd.DataFrame, str, list[str]]:
+        """The paper-claim table as it is shown: ``(frame, caption, notes)``.
+
+        A rule that decides at least :data:`SHARED_RULE_ROWS` rows and at least half of them is
+        written once, in the caption, and its cells read :data:`SHARED_RULE_CELL`; a note longer than
+        :data:`LONG_NOTE_CHARS` characters moves under the table as a numbered note and its cell reads
+        "note n".  Negative zeros ("-0 %") read as zeros.  The verdicts and every other cell are
+        unchanged, so the counts of the shown table are those of :meth:`summary`.
+        """
+        frame = (self.to_frame() if frame is None else frame).copy()
+        caption = ""
+        if "rule" in frame.columns and len(frame):
+            counts = frame["rule"].value_counts()
+            rule, n = counts.index[0], int(counts.iloc[0])
+            if n >= SHARED_RULE_ROWS and 2 * n >= len(frame):
+                every = n == len(frame)
+                caption = (f"Rule of every row: {rule}." if every
+                           else f"Rule where the rule column says “{SHARED_RULE_CELL}”: {rule}.")
+                frame.loc[frame["rule"] == rule, "rule"] = SHARED_RULE_CELL
+        notes: list[str] = []
+        if "note" in frame.columns:
+            for i, text in frame["note"].items():
+                if isinstance(text, str) and len(text) > LONG_NOTE_CHARS:
+                    notes.append(no_negative_zero(text))
+                    frame.loc[i, "note"] = f"note {len(notes)}"
+        return frame, caption, notes
+
+    def style(self):
+        """The paper-claim table as a pandas Styler, verdicts coloured, a shared rule in the caption."""
+        frame, caption, _ = self.layout()
+        return self._styled(frame, "claims", caption)
+
+    def style_checks(self):
+        """The checks-of-this-book table as a pandas Styler."""
+        frame, caption, _ = self.layout(self.checks_frame())
+        return self._styled(frame, "checks", caption)
+
+    def _html(self, frame: pd.DataFrame, uuid_seed: str) -> str:
+        shown, caption, notes = self.layout(frame)
+        out = self._styled(shown, uuid_seed, caption).to_html()
+        if notes:
+            items = "".join(f"<li>{html_escape(n)}</li>" for n in notes)
+            out += f'<ol class="cmtlab-table-notes">{items}</ol>'
+        return render_math(out)
+
+    def show(self, *, grid_captions: dict | None = None):
+        """Display the paper-claim table (its long notes under it), its verdict grids (rows added with
+        ``cell=``; ``grid_captions``: grid name → caption text before the rule) and, if any, the checks
+        of this book (in a notebook)."""
+        from IPython.display import HTML, Markdown, display
+
+        if self.rows:
+            frame = self.to_frame()
+            lines = [r.cell is None for r in self.rows]
+            if any(lines):
+                shown = frame[lines].reset_index(drop=True)
+                refs = self.reference_columns()
+                main = shown.drop(columns=refs)
+                if not main["paper's words"].astype(bool).any():   # no claim quoted: no empty column
+                    main = main.drop(columns=["paper's words"])
+                display(HTML(self._html(main, "claims")))
+                if refs:  # the other references beside the claims, in a table of their own (easier to scan)
+                    display(Markdown("**The same claims on the other references** (shown beside the verdicts "
+                                     "above; not counted):"))
+                    display(HTML(self._html(shown[["claim"] + refs], "references")))
+            for grid in self.grids():
+                display(self.style_grid(grid, caption=(grid_captions or {}).get(grid, grid)))
+        else:
+            display(Markdown("No claim of a paper is compared in this chapter (its verdict counts are zero)."))
+        if self.checks:
+            display(Markdown("**Checks of this book** (targets this book set itself; not paper claims, not counted "
+                             "in the verdicts):"))
+            display(HTML(self._html(self.checks_frame(), "checks")))
+
+
+# --------------------------------------------------------------------------- verdicts in short
+
+def _claim_names(names: list[str], limit: int) -> str:
+    shown = [f"“{n}”" for n in names[:limit]]
+    if len(names) > limit:
+        shown.append(f"{len(names) - limit} more")
+    if len(shown) == 1:
+        return shown[0]
+    return ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def verdicts_in_short(table, *, max_named: int = 6) -> str:
+    """The "verdicts in short" paragraph of a chapter, computed from its paper-vs-reproduction table.
+
+    ``table`` is a :class:`Comparison` or a frame with ``claim`` and ``verdict`` columns (as
+    :meth:`Comparison.to_frame`).  Returns Markdown of one to three sentences: the number of paper
+    claims and the count per verdict (in the order of :data:`VERDICTS`, zeros left out); the names
+    of the claims not reproduced (at most ``max_named``, then "n more"); and, if there are any, the
+    number of undecided claims that more seeds could settle.  Checks of this book are not counted.
+
+    >>> t = Comparison()
+    >>> _ = t.add_value("gain", paper=2.0, ours=2.05)
+    >>> _ = t.add_value("threshold", paper=35.6, ours=20.0, unit="ms")
+    >>> verdicts_in_short(t)
+    '**Verdicts in short.** Of 2 paper claims compared, 1 is reproduced and 1 is not reproduced. Not reproduced: “threshold”.'
+    """
+    if isinstance(table, Comparison):
+        frame = table.to_frame()
+    elif isinstance(table, pd.DataFrame):
+        frame = table
+    else:
+        raise TypeError(f"table must be a Comparison or a pandas DataFrame, got {type(table).__name__}")
+    missing = {"claim", "verdict"} - set(frame.columns)
+    if missing:
+        raise ValueError(f"table must have the columns 'claim' and 'verdict'; missing: {sorted(missing)}")
+    if isinstance(max_named, bool) or not isinstance(max_named, int) or max_named < 1:
+        raise ValueError(f"max_named must be an integer ≥ 1, got {max_named!r}")
+    kinds = []
+    for v in frame["verdict"]:
+        v = str(v)
+        kind = UNDECIDED if v.startswith(UNDECIDED) else v
+        if kind not in VERDICTS:
+            raise ValueError(f"unknown verdict {v!r} in the table (allowed: {', '.join(VERDICTS)}, "
+                             f"'{UNDECIDED} at n seeds')")
+        kinds.append(kind)
+    n = len(kinds)
+    if n == 0:
+        return "**Verdicts in short.** No claim of a paper is compared in this chapter."
+    counts = [(v, kinds.count(v)) for v in VERDICTS if kinds.count(v)]
+    label = {PARTLY: "partly reproduced", BY_CONSTRUCTION: "set by construction", NOT_ASSESSED: "not assessed in this run"}
+    parts = [f"{k} {'is' if k == 1 else 'are'} {label.get(v, v)}" for v, k in counts]
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    if len(counts) == 1 and n > 1:  # "all 3 are reproduced" rather than "of 3, 3 are reproduced"
+        text = f"**Verdicts in short.** All {n} paper claims compared are {label.get(counts[0][0], counts[0][0])}."
+    else:
+        text = f"**Verdicts in short.** Of {n} paper claim{'s' if n != 1 else ''} compared, {listed}."
+    failed = [str(c) for c, k in zip(frame["claim"], kinds) if k == NOT_REPRODUCED]
+    if failed:
+        text += f" Not reproduced: {_claim_names(failed, max_named)}."
+    n_und = kinds.count(UNDECIDED)
+    if n_und:
+        text += (f" {n_und} {'claim is' if n_und == 1 else 'claims are'} undecided at the seeds run "
+                 "(more seeds can decide).")
+    return text
+
+
+def show_verdicts_in_short(table, **kw) -> str:
+    """Display :func:`verdicts_in_short` as Markdown in a notebook; returns the text."""
+    from IPython.display import Markdown, display
+
+    text = verdicts_in_short(table, **kw)
+    display(Markdown(text))
+    return text

@@ -1,0 +1,131 @@
+"""Closed-form and fluid-model throughputs for checking multipath congestion control.
+
+Used by the MPTCP validation chapter: random loss ``p`` on ``n`` disjoint paths, where RFC 6356
+(sec. 2, goals 1–3 and sec. 3's derivation of alpha) intends that
+
+* **uncoupled** TCP on every path gets the sum of the single-path throughputs (``≈ n × Mathis``
+  on ``n`` identical paths);
+* **LIA** gets what a single TCP would get on the best path (``≈ one Mathis``);
+* **OLIA** (Khalili et al., Theorem 3 of the CoNEXT 2012 paper: Pareto-optimal, uses only the
+  best paths) likewise gets the best path's single-TCP throughput.
+
+Units: rates in bit/s (``_bps``), times in seconds (``_s``), sizes in bytes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._validate import as_float_array, check_int, check_positive
+
+def mathis_constant(segments_per_ack: int = 1) -> float:
+    """Mathis et al.'s ``C = sqrt(3 / (2 b))`` with ``b`` segments acknowledged per ACK.
+
+    ``b = 1`` for an increase of one segment per RTT (byte counting, RFC 6356's LIA); ``b = 2``
+    for a NewReno that grows once per ACK under delayed ACKs (ns-3's ``TcpNewReno``).
+    """
+    b = check_int("segments_per_ack", segments_per_ack, minimum=1)
+    return math.sqrt(3.0 / (2.0 * b))
+
+
+def _check_p(p):
+    arr = as_float_array("loss_rate", p)
+    if np.any(arr <= 0) or np.any(arr >= 1):
+        raise ValueError(f"loss_rate must be in (0, 1), got {p!r}")
+    return arr
+
+
+def mathis_throughput_bps(loss_rate, rtt_s, mss_bytes: int = 1448, *, segments_per_ack: int = 1):
+    """Mathis et al. (1997) eq. (3): ``8 MSS / RTT * C / sqrt(p)`` bit/s for one TCP flow.
+
+    ``loss_rate`` in (0, 1) (segment loss probability), ``rtt_s`` > 0, ``mss_bytes`` > 0;
+    ``C = sqrt(3 / (2 b))`` with ``b = segments_per_ack`` (:func:`mathis_constant`; default 1,
+    the byte-counting increase RFC 6356 assumes).  The formula itself is
+    :func:`cmtlab.validation.ns3.mathis_throughput_bps` (there ``b`` defaults to 2, ns-3's delayed
+    ACKs).  Scalars give a float, arrays an array.
+    """
+    from .ns3 import mathis_throughput_bps as _mathis
+
+    _check_p(loss_rate)
+    check_positive("mss_bytes", mss_bytes)
+    b = check_int("segments_per_ack", segments_per_ack, minimum=1)
+    out = _mathis(mss_bytes, rtt_s, loss_rate, acked_per_ack=b)
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def _paths(loss_rates, rtts_s):
+    p = _check_p(loss_rates)
+    r = as_float_array("rtts_s", rtts_s)
+    if np.any(r <= 0):
+        raise ValueError(f"rtts_s must be > 0, got {rtts_s!r}")
+    if p.size == 1 and r.size > 1:
+        p = np.full(r.size, p[0])
+    if r.size == 1 and p.size > 1:
+        r = np.full(p.size, r[0])
+    if p.size != r.size:
+        raise ValueError(f"loss_rates and rtts_s must have the same length, got {p.size} and {r.size}")
+    return p, r
+
+
+def lia_equilibrium_windows(loss_rates, rtts_s, *, segments_per_ack: int = 1, iterations: int = 2000):
+    """Equilibrium windows (segments) of LIA on disjoint paths (RFC 6356 sec. 3, fluid model).
+
+    Per RTT, subflow ``i`` grows by ``w_i * min(alpha / w, 1 / w_i)`` and loses
+    ``w_i * p_i * w_i / 2`` in expectation; balance gives
+    ``w_i = min(c^2 alpha / (p_i w), c / sqrt(p_i))`` with ``alpha`` from
+    :func:`cmtlab.sim.mechanisms.congestion.rfc6356_alpha` (``c = sqrt(2)`` is the plain fluid model; the
+    default ``c = sqrt(3/(2 b))`` matches :func:`mathis_throughput_bps`, so one path gives
+    Mathis; the equilibrium scales linearly in ``c``).  Solved by damped fixed-point iteration.
+    """
+    from ..sim.mechanisms.congestion import rfc6356_alpha
+
+    c = mathis_constant(segments_per_ack)
+    p, r = _paths(loss_rates, rtts_s)
+    tcp = c / np.sqrt(p)
+    w = tcp / p.size
+    for _ in range(check_int("iterations", iterations, minimum=1)):
+        a = rfc6356_alpha(w, r)
+        new = np.minimum(c * c * a / (p * w.sum()), tcp)
+        if np.allclose(new, w, rtol=1e-12, atol=0):
+            break
+        w = 0.5 * w + 0.5 * new
+    return w
+
+
+def multipath_throughput_bps(algorithm: str, loss_rates, rtts_s, mss_bytes: int = 1448, *,
+                             segments_per_ack: int = 1) -> float:
+    """Equilibrium throughput (bit/s) of a multipath connection on disjoint lossy paths.
+
+    ``algorithm``: ``"uncoupled"`` — sum of the paths' Mathis throughputs; ``"lia"`` — the fluid
+    equilibrium of :func:`lia_equilibrium_windows` (equals the best path's Mathis throughput,
+    RFC 6356's design); ``"olia"`` — the best path's Mathis throughput (Khalili et al.: OLIA's
+    equilibrium uses only the best paths and is Pareto-optimal).
+    """
+    p, r = _paths(loss_rates, rtts_s)
+    c = mathis_constant(segments_per_ack)
+    single = 8.0 * mss_bytes / r * c / np.sqrt(p)
+    if algorithm == "uncoupled":
+        return float(single.sum())
+    if algorithm == "lia":
+        w = lia_equilibrium_windows(p, r, segments_per_ack=segments_per_ack)
+        return float((8.0 * mss_bytes * w / r).sum())
+    if algorithm == "olia":
+        return float(single.max())
+    raise ValueError(f"algorithm must be one of ['lia', 'olia', 'uncoupled'], got {algorithm!r}")
+
+
+def jain_fairness(throughputs) -> float:
+    """Jain's fairness index ``(sum x)^2 / (n sum x^2)``, in ``[1/n, 1]`` (Jain, Chiu, Hawe 1984)."""
+    x = as_float_array("throughputs", throughputs)
+    if np.any(x < 0):
+        raise ValueError(f"throughputs must be >= 0, got {throughputs!r}")
+    s2 = float((x * x).sum())
+    if s2 == 0.0:
+        return 1.0
+    return float(x.sum() ** 2 / (x.size * s2))
+
+
+__all__ = ["mathis_constant", "mathis_throughput_bps", "lia_equilibrium_windows",
+           "multipath_throughput_bps", "jain_fairness"]
