@@ -40,6 +40,8 @@ import numpy as np
 import pandas as pd
 
 from ..progress import progress
+from ..validation.kernel_sim import (DELAY_LINE_DRAWS as LOSS_DRAWS, KERNEL_CONFIGS, LINUX_CUBIC_PARAMS,  # noqa: F401
+                                     LINUX_REDUCTION, LINUX_RENO_PARAMS, LINUX_RTO)
 
 #: Cells: name, transport, kernel congestion control, paths as (rate bit/s, one-way delay s, queue
 #: packets, random loss[, per-packet delay variation s]).  The first is the path where the kernel-like
@@ -380,37 +382,10 @@ def replay_summary(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-#: The simulator configurations of :func:`sim_runs`, by the kernel's congestion control.
-#: Linux's retransmission timeout is ``SRTT + max(4 RTTVAR, tcp_rto_min)`` (``tcp_rtt_estimator``: the
-#: variance term never falls below 200 ms), RFC 6298's formula with the clock granularity G = 200 ms.
-LINUX_RTO = dict(clock_granularity_s=0.2)
-#: Linux's window during and after a reduction: PRR as ``tcp_cwnd_reduction`` counts it
-#: (:class:`~cmtlab.sim.mechanisms.recovery.linux_prr.LinuxPrrRecovery`; ns-3.44's PRR, the simulator's
-#: ``"prr"``, sends up to twice as much early in each recovery) and, for Reno, the congestion-avoidance
-#: count zeroed at every reduction (``tcp_init_cwnd_reduction``; ``reset_count_on_reduction``).
-LINUX_REDUCTION = dict(recovery="linux_prr")
-LINUX_RENO_PARAMS = {"reset_count_on_reduction": True}
-#: CUBIC as Linux runs it: its constants and choices (``variant="linux"``), HyStart, and slow start only while the
-#: window is used (``tcp_is_cwnd_limited``; a subflow the scheduler leaves idle does not double its window).
-LINUX_CUBIC_PARAMS = {"variant": "linux", "hystart": True, "slow_start_cwnd_limited": True}
-#: Every configuration draws its random drops (and per-packet delay variation) from the testbed delay line's
-#: own streams, seeded as the kernel run of the same repetition
-#: (:class:`cmtlab.sim.net.delay_line.DelayLineLink`): the same packets are lost in both columns, so that a cell's
-#: seed-to-seed spread is shared instead of sampled twice.
-LOSS_DRAWS = dict(loss_draws="delay_line")
-SIM_CONFIGS = {
-    "today": {"cubic": dict(congestion="cubic", congestion_params=LINUX_CUBIC_PARAMS,
-                            scheduler="linux", loss_detection="rack-tlp-linux", **LINUX_RTO, **LINUX_REDUCTION,
-                            **LOSS_DRAWS),
-              "reno": dict(congestion="reno", congestion_params=LINUX_RENO_PARAMS, scheduler="linux",
-                           loss_detection="rack-tlp-linux", **LINUX_RTO, **LINUX_REDUCTION, **LOSS_DRAWS)},
-    "today-dupack": {"cubic": dict(congestion="cubic", congestion_params=LINUX_CUBIC_PARAMS,
-                                   scheduler="linux", **LINUX_RTO, **LINUX_REDUCTION, **LOSS_DRAWS),
-                     "reno": dict(congestion="reno", congestion_params=LINUX_RENO_PARAMS, scheduler="linux",
-                                  **LINUX_RTO, **LINUX_REDUCTION, **LOSS_DRAWS)},
-    "before": {"cubic": dict(congestion="uncoupled", scheduler="lowest_rtt", **LOSS_DRAWS),
-               "reno": dict(congestion="uncoupled", scheduler="lowest_rtt", **LOSS_DRAWS)},
-}
+#: The simulator configurations of :func:`sim_runs`, by the kernel's congestion control: the named configurations
+#: of :data:`cmtlab.validation.kernel_sim.KERNEL_CONFIGS` this chapter shows — ``"linux"`` (today's Linux, the
+#: kernel-like configuration) and the chapter's earlier ``"today"``, ``"today-dupack"`` and ``"before"``.
+SIM_CONFIGS = {name: KERNEL_CONFIGS[name] for name in ("linux", "today", "today-dupack", "before")}
 
 
 def sim_runs(kernel: pd.DataFrame, configs=SIM_CONFIGS, *, progress_bar: bool = True) -> pd.DataFrame:
@@ -423,7 +398,8 @@ def sim_runs(kernel: pd.DataFrame, configs=SIM_CONFIGS, *, progress_bar: bool = 
         for cc, group in kernel.groupby("k_congestion"):
             if cc not in by_cc:
                 raise ValueError(f"configs[{name!r}] has no entry for the kernel's congestion control {cc!r}")
-            sim = simulate_like_kernel(group, progress_bar=progress_bar, warmup_counters=True, **by_cc[cc])
+            config = name if KERNEL_CONFIGS.get(name) is by_cc else {cc: by_cc[cc]}
+            sim = simulate_like_kernel(group, config, progress_bar=progress_bar, warmup_counters=True)
             sim["sim_config"] = name
             sim["cell"] = group["cell"].to_numpy()
             out.append(sim)

@@ -293,7 +293,7 @@ def test_a_timeout_resends_the_head_and_restarts_the_timer_whatever_the_window()
                              warmup_s=0.0, path0_rate_bps=10e6, path0_delay_s=0.01, path0_rtt_s=0.02,
                              path0_queue_packets=100, path0_loss=0.01, path1_rate_bps=10e6, path1_delay_s=0.05,
                              path1_rtt_s=0.1, path1_queue_packets=100, path1_loss=0.01, k_timestamps=True)])
-    r = simulate_like_kernel(row, congestion="cubic", congestion_params={"variant": "linux", "hystart": True},
+    r = simulate_like_kernel(row, "ns3-uncoupled", congestion="cubic", congestion_params={"variant": "linux", "hystart": True},
                              scheduler="linux", loss_detection="rack-tlp", clock_granularity_s=0.2,
                              progress_bar=False).iloc[0]
     assert r.sub0_timeouts + r.sub1_timeouts >= 1  # the case: a timeout happened
