@@ -6,8 +6,8 @@ has it, checked against that kernel on the testbed (:mod:`cmtlab.validation.kern
 chapter):
 
 * congestion control: CUBIC as Linux runs it (``tcp_cubic.c``: its constants, HyStart's delay and ACK-train
-  detection, slow start only while the window is used) or Linux's Reno (its count zeroed at each reduction),
-  uncoupled on every subflow (upstream Linux has no LIA/OLIA);
+  detection) or Linux's Reno (its count zeroed at each reduction), each growing the window only while the flow
+  uses it (``tcp_is_cwnd_limited``), uncoupled on every subflow (upstream Linux has no LIA/OLIA);
 * loss detection: RACK-TLP as Linux runs it (``"linux"``: ``tcp_recovery.c``'s RTT samples, the window growth
   around it) with Linux's PRR (``tcp_cwnd_reduction``), Linux's retransmission timer (``SRTT + max(4 RTTVAR,
   200 ms)``, restarted on every ACK of new data and stopped when nothing is outstanding), an initial RTO of
@@ -44,8 +44,8 @@ MPTCP_PAYLOAD_DEFICIT_BYTES = 38
 MPTCP_OPTION_BYTES = 14
 #: Linux's congestion controls: name -> (cmtlab.sim congestion control, its parameters).
 LINUX_CONGESTION = {
-    "cubic": ("cubic", {"variant": "linux", "hystart": True, "slow_start_cwnd_limited": True}),
-    "reno": ("reno", {"reset_count_on_reduction": True}),
+    "cubic": ("cubic", {"variant": "linux", "hystart": True, "cwnd_validation": True, "hystart_rules": "linux"}),
+    "reno": ("reno", {"reset_count_on_reduction": True, "cwnd_validation": True}),
 }
 #: Linux's TCP as :class:`~cmtlab.scenario.TcpOptions` fields (timestamps and buffers apart).
 LINUX_OPTIONS = dict(sack=True, sack_loss_detection=True, limited_transmit=True, recovery="linux_prr",
