@@ -61,6 +61,10 @@ LOSS_DETECTIONS = ("dupack", "rack-tlp", "rack-tlp-linux", "linux")
 #: every ACK of new data, partial ACKs included (rule 5.3), stopped when every outstanding segment is
 #: acknowledged (rule 5.2) and started by the next segment sent (rule 5.1).
 RTO_TIMERS = ("ns3", "rfc6298")
+#: ``TcpOptions.ack_policy``: ``"delayed"`` — an ACK every ``m_ack`` in-order segments or at the delayed-ACK timer
+#: (RFC 5681 sec. 4.2; ns-3); ``"linux"`` — that, and Linux's quick ACKs while the receive window grows
+#: (:mod:`cmtlab.sim.tcp.receive_window`).
+ACK_POLICIES = ("delayed", "linux")
 #: Loss models of a link's forward (data) direction.
 LOSS_UNITS = ("none", "packet", "bit")
 #: Upper bound on the work of one simulated run: data segments of a transfer (or that the paths can
@@ -185,6 +189,10 @@ class TcpOptions:
         :data:`RTO_TIMERS`: ``"ns3"`` (the default; left out of keys like ``loss_detection``) or
         ``"rfc6298"`` (restarted on every ACK of new data and stopped when nothing is outstanding, as
         Linux's).
+    ack_policy
+        :data:`ACK_POLICIES`: ``"delayed"`` (the default; left out of keys) or ``"linux"`` (also Linux's quick
+        ACKs: each segment acknowledged while the receive window grows, and the first data's;
+        :class:`~cmtlab.sim.tcp.receive_window.LinuxReceiveWindow`; :func:`cmtlab.sim.simulate_mptcp` only).
     """
 
     sack: bool = False
@@ -203,6 +211,7 @@ class TcpOptions:
     receive_buffer_bytes: int = 131072
     loss_detection: str = "dupack"
     rto_timer: str = "ns3"
+    ack_policy: str = "delayed"
 
     def __post_init__(self):
         for name in ("sack", "sack_loss_detection", "limited_transmit", "timestamps",
@@ -215,6 +224,7 @@ class TcpOptions:
         check_choice("ack_path", self.ack_path, ACK_PATHS)
         check_choice("loss_detection", self.loss_detection, LOSS_DETECTIONS)
         check_choice("rto_timer", self.rto_timer, RTO_TIMERS)
+        check_choice("ack_policy", self.ack_policy, ACK_POLICIES)
         if self.loss_detection != "dupack" and not self.sack:
             raise ValueError(f"loss_detection={self.loss_detection!r} requires sack=True (RFC 8985 marks losses from SACK "
                              "information)")
@@ -240,7 +250,7 @@ class TcpOptions:
 
 def _options_dict(d: dict) -> dict:
     """``TcpOptions`` as a dict for keys: a field added later is left out at its default (old keys hold)."""
-    for name, default in (("loss_detection", "dupack"), ("rto_timer", "ns3")):
+    for name, default in (("loss_detection", "dupack"), ("rto_timer", "ns3"), ("ack_policy", "delayed")):
         if d.get(name) == default:
             d = {k: v for k, v in d.items() if k != name}
     return d

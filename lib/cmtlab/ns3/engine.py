@@ -136,6 +136,10 @@ def unsupported_options(scenario: StripedScenario) -> list[str]:
         problems.append(
             f"rto_timer={o.rto_timer!r}: ns-3 3.44's retransmission timer keeps running from the last new ACK "
             "while nothing is outstanding (TcpSocketBase::NewAck); only rto_timer='ns3' is ns-3's.")
+    if getattr(o, "ack_policy", "delayed") != "delayed":
+        problems.append(
+            f"ack_policy={o.ack_policy!r}: ns-3 3.44's receiver acknowledges every DelAckCount-th segment or at its "
+            "delayed-ACK timer; Linux's quick ACKs are cmtlab.sim's. Use ack_policy='delayed'.")
     if o.sack and not o.sack_loss_detection:
         problems.append(
             "sack_loss_detection=False with sack=True: ns-3 3.44 TcpSocketBase always enters recovery when "

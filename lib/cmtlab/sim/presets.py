@@ -50,9 +50,9 @@ LINUX_CONGESTION = {
 #: Linux's TCP as :class:`~cmtlab.scenario.TcpOptions` fields (timestamps and buffers apart).
 LINUX_OPTIONS = dict(sack=True, sack_loss_detection=True, limited_transmit=True, recovery="linux_prr",
                      min_rto_s=0.2, initial_rto_s=1.0, clock_granularity_s=0.2, delayed_ack_timeout_s=0.04,
-                     loss_detection="linux", rto_timer="rfc6298")
+                     loss_detection="linux", rto_timer="rfc6298", ack_policy="linux")
 #: The MPTCP scheduler's parameters: Linux's send buffers and the path manager's joins.
-LINUX_SCHEDULER_PARAMS = {"send_buffers": True, "join": "mp_join"}
+LINUX_SCHEDULER_PARAMS = {"send_buffers": True, "join": "mp_join", "memory_check": "burst"}
 
 
 def linux_segment_bytes(*, mptcp: bool, timestamps: bool = True) -> int:

@@ -158,6 +158,9 @@ class Simulation:
         if dsack is None:
             dsack = (bool(getattr(self.sender.reordering, "wants_dsack", False))
                      or self.sender.loss_detection.wants_dsack)
+        if opts.ack_policy != "delayed":
+            raise ValueError(f"ack_policy={opts.ack_policy!r} is simulate_mptcp's (a connection's receive window); "
+                             "the striped topology's receiver has ack_policy='delayed' only")
         self.receiver = TcpReceiver(n_segs=n_segs, m_ack=sc.m_ack, options=opts, net_ack=self._send_ack,
                                     queue=self.queue, trace=self.trace, reorder=self.reorder,
                                     dsack=dsack,

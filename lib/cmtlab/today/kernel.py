@@ -72,6 +72,42 @@ CELLS = (
          paths=(("5g", None, 100, 0.0), ("starlink", None, 100, 0.0))),
 )
 
+#: The wider table's cells (issue 37), 5 repetitions each: what the five scenarios of the issue span and what the
+#: papers are about — several paths, per-path loss, small and unequal queues, jitter with loss, strong rate and
+#: delay asymmetry together (a fast short path beside a slow long one, where the receive window and the
+#: scheduler decide), Arabi's second scenario — MPTCP with the kernel's own scheduler, CUBIC and, on the issue's
+#: cases, Reno.  A path's queue is packets, ``None`` (the testbed's default: one bandwidth-delay product of
+#: 1500-byte packets, at least 20, :func:`cmtlab.testbed.path`; each path its own) or ``("bytes", n)`` (the
+#: delay line counts IP bytes).
+WIDER_CELLS = (
+    dict(cell="mptcp cubic 3 paths 10M/20ms + 5M/80ms + 2M/160ms", kind="mptcp", congestion="cubic",
+         paths=((10e6, 0.01, 100, 0.0), (5e6, 0.04, 100, 0.0), (2e6, 0.08, 100, 0.0))),
+    dict(cell="mptcp reno 3 paths 10M/20ms + 5M/80ms + 2M/160ms", kind="mptcp", congestion="reno",
+         paths=((10e6, 0.01, 100, 0.0), (5e6, 0.04, 100, 0.0), (2e6, 0.08, 100, 0.0))),
+    dict(cell="mptcp cubic 10M/40ms 0.5% loss + 10M/100ms", kind="mptcp", congestion="cubic",
+         paths=((10e6, 0.02, 100, 0.005), (10e6, 0.05, 100, 0.0))),
+    dict(cell="mptcp reno 10M/40ms 0.5% loss + 10M/100ms", kind="mptcp", congestion="reno",
+         paths=((10e6, 0.02, 100, 0.005), (10e6, 0.05, 100, 0.0))),
+    dict(cell="mptcp cubic 5M/30ms + 5M/240ms queue 10", kind="mptcp", congestion="cubic",
+         paths=((5e6, 0.015, 10, 0.0), (5e6, 0.12, 10, 0.0))),
+    dict(cell="mptcp reno 5M/30ms + 5M/240ms queue 10", kind="mptcp", congestion="reno",
+         paths=((5e6, 0.015, 10, 0.0), (5e6, 0.12, 10, 0.0))),
+    dict(cell="mptcp cubic 20M/50ms + 2M/50ms", kind="mptcp", congestion="cubic",
+         paths=((20e6, 0.025, 100, 0.0), (2e6, 0.025, 100, 0.0))),
+    dict(cell="mptcp cubic 3 paths BDP queues", kind="mptcp", congestion="cubic",
+         paths=((10e6, 0.01, None, 0.0), (5e6, 0.04, None, 0.0), (2e6, 0.08, None, 0.0))),
+    dict(cell="mptcp cubic 20M/20ms + 2M/600ms", kind="mptcp", congestion="cubic",
+         paths=((20e6, 0.01, 100, 0.0), (2e6, 0.3, 100, 0.0))),
+    dict(cell="mptcp cubic Arabi s2 5M/200ms + 2M/20ms + 7M/100ms", kind="mptcp", congestion="cubic",
+         paths=((5e6, 0.1, 100, 0.0), (2e6, 0.01, 100, 0.0), (7e6, 0.05, 100, 0.0))),
+    dict(cell="mptcp cubic 10M/40ms jitter 2ms 0.2% loss + 5M/200ms 0.5% loss", kind="mptcp", congestion="cubic",
+         paths=((10e6, 0.02, 100, 0.002, 0.002), (5e6, 0.1, 100, 0.005))),
+    dict(cell="mptcp cubic 10M/20ms queue 30kB + 10M/80ms queue 150kB", kind="mptcp", congestion="cubic",
+         paths=((10e6, 0.01, ("bytes", 30000), 0.0), (10e6, 0.04, ("bytes", 150000), 0.0))),
+)
+#: The chapter's cells and the wider table's.
+ALL_CELLS = CELLS + WIDER_CELLS
+
 #: The traces a cell's path may name, the seconds of each replayed and their rate scale: the chapter's
 #: real pair (:func:`cmtlab.today.chapter.real_pair`: the 5G drive from its first second at a tenth of its
 #: median rate, the Starlink iperf samples from the same index), at the measured rates (scale 1) — the
@@ -97,12 +133,17 @@ def trace_path(name: str, *, seconds: int = TRACE_SECONDS, rate_scale: float = T
 
 
 def testbed_path(spec):
-    """A cell's path tuple as a :class:`cmtlab.testbed.EmulatedPath`: (rate bit/s, one-way delay s, queue
-    packets, loss[, jitter s]), or (trace name, None, queue, loss) — the data direction replays
-    :func:`trace_path`'s schedule (``rate_schedule_bps``, 1 s intervals), the ACK direction runs at its mean."""
+    """A cell's path tuple as a :class:`cmtlab.testbed.EmulatedPath`: (rate bit/s, one-way delay s, queue,
+    loss[, jitter s]), or (trace name, None, queue, loss) — the data direction replays :func:`trace_path`'s
+    schedule (``rate_schedule_bps``, 1 s intervals), the ACK direction runs at its mean.  The queue: packets,
+    ``None`` (the testbed's default, one bandwidth-delay product) or ``("bytes", n)``."""
     from ..testbed import Direction, EmulatedPath, path
 
     r, d, q, loss, *j = spec
+    if isinstance(q, tuple):
+        if len(q) != 2 or q[0] != "bytes":
+            raise ValueError(f"a queue is packets, None or ('bytes', n), got {q!r}")
+        return path(r, d, queue_bytes=int(q[1]), loss=loss, jitter_s=(j[0] if j else 0.0))
     if isinstance(r, str):
         t = trace_path(r)
         mean = float(np.mean(t["rates_bps"]))
@@ -513,13 +554,34 @@ def agreement(kernel: pd.DataFrame, sim: pd.DataFrame, metrics=METRICS) -> pd.Da
     return pd.DataFrame(rows)
 
 
+#: A queue below this many packets (or 1500-byte packets' bytes) is a short one for :func:`cell_kind`.
+SHORT_QUEUE_PACKETS = 50
+
+
+def _short_queue(q) -> bool:
+    if q is None:  # one bandwidth-delay product: sized to the path
+        return False
+    if isinstance(q, tuple):
+        return q[1] < SHORT_QUEUE_PACKETS * 1500
+    return q < SHORT_QUEUE_PACKETS
+
+
+def _asymmetric(paths) -> bool:
+    """Strong asymmetry: rates 4x apart or more, or one-way delays 10x apart or more."""
+    if len(paths) < 2 or any(isinstance(p[0], str) for p in paths):
+        return False
+    rates, delays = [p[0] for p in paths], [p[1] for p in paths]
+    return max(rates) >= 4 * min(rates) or max(delays) >= 10 * min(delays)
+
+
 def cell_kind(cell: str) -> str:
-    """The kind of a cell for the per-kind counts: transport and what its paths do (``trace``: a rate replayed
-    from the 5G / Starlink measurements; ``jitter``: per-packet delay variation, reordering; ``loss``: random
-    loss; ``queue``: a short queue; ``clean``)."""
-    c = next((c for c in CELLS if c["cell"] == cell), None)
+    """The kind of a cell for the per-kind counts: transport, ``3 paths`` when it has three, and what its paths
+    do, the first that applies of ``trace`` (a rate replayed from the 5G / Starlink measurements), ``jitter``
+    (per-packet delay variation, reordering), ``loss`` (random loss), ``queue`` (a short queue),
+    ``asymmetric`` (rates 4x or one-way delays 10x apart) and ``clean``.  Cells of :data:`ALL_CELLS`."""
+    c = next((c for c in ALL_CELLS if c["cell"] == cell), None)
     if c is None:
-        raise ValueError(f"cell must be one of CELLS, got {cell!r}")
+        raise ValueError(f"cell must be one of ALL_CELLS, got {cell!r}")
     paths = c["paths"]
     if any(isinstance(p[0], str) for p in paths):
         what = "trace"
@@ -527,11 +589,13 @@ def cell_kind(cell: str) -> str:
         what = "jitter"
     elif any(p[3] > 0 for p in paths):
         what = "loss"
-    elif any(p[2] < 50 for p in paths):
+    elif any(_short_queue(p[2]) for p in paths):
         what = "queue"
+    elif _asymmetric(paths):
+        what = "asymmetric"
     else:
         what = "clean"
-    return f"{c['kind']} {what}"
+    return f"{c['kind']}{' 3 paths' if len(paths) >= 3 else ''} {what}"
 
 
 def agreement_by_kind(agree: pd.DataFrame) -> pd.DataFrame:
@@ -812,6 +876,7 @@ def misses_table(misses: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-__all__ = ["LOSSY_CELLS", "loss_steps", "INTERNAL_COUNTERS", "kernel_internals", "CELLS", "TRACES", "TRACE_SECONDS", "TRACE_RATE_SCALE", "trace_path", "testbed_path",
+__all__ = ["LOSSY_CELLS", "loss_steps", "INTERNAL_COUNTERS", "kernel_internals", "CELLS", "WIDER_CELLS", "ALL_CELLS",
+           "SHORT_QUEUE_PACKETS", "TRACES", "TRACE_SECONDS", "TRACE_RATE_SCALE", "trace_path", "testbed_path",
            "BACKLOGGED_IDLE_SHARE", "replay_check_testbed", "replay_check_sim", "replay_checks", "replay_summary", "schedule_capacity_bps", "hystart_sensitivity", "LINUX_RTO", "LINUX_REDUCTION", "LINUX_RENO_PARAMS", "LINUX_CUBIC_PARAMS", "LOSS_DRAWS", "SIM_CONFIGS", "METRICS", "kernel_runs", "sim_runs", "agreement", "cell_kind", "agreement_by_kind",
            "explain", "misses_table", "trace_terms"]

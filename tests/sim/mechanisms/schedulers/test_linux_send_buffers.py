@@ -116,3 +116,27 @@ def test_the_preset_is_today_linux_and_refuses_what_linux_does_not_run():
         preset("linux-6.18", congestion="bbr")
     r = sim.simulate_mptcp([10e6, 5e6], [0.02, 0.08], duration_s=2.0, **preset("linux-6.18"))
     assert np.isfinite(r.throughput_bps) and r.throughput_bps > 5e6
+
+
+def test_a_pick_moves_the_whole_burst_and_the_long_subflow_leaves_slow_start_on_its_ack_train():
+    """``memory_check="burst"``: the testbed's kernel moves 32-65 KB onto the subflow it picks (tracepoint
+    ``mptcp_sendmsg_frag``), beyond its send buffer.  Two 10 Mbit/s paths, 20 and 100 ms round trips: on the
+    kernel (``tcp_probe``, nstat) the 100 ms subflow's ACKs come every 1.2 ms through its slow start and HyStart's
+    ACK train ends it at a window of about 123 segments (``TCPHystartTrainCwnd`` 153 for both subflows, the
+    20 ms one leaving at 30).  Testing the buffer before each segment, the 100 ms subflow got too little data
+    once the 20 ms one held its buffer full: its ACK train broke at the gaps and slow start ran on to the queue's
+    overflow."""
+    def run(check):
+        kw = preset("linux-6.18", congestion="cubic")
+        kw["scheduler_params"] = dict(kw["scheduler_params"], memory_check=check)
+        r = sim.simulate_mptcp([10e6, 10e6], [0.02, 0.1], duration_s=2.0, queue_packets=100, seed=0, trace=True, **kw)
+        cw = r.traces["cwnd"]
+        exit1 = cw[(cw.subflow == 1) & (cw.ssthresh_bytes < 1 << 29)].iloc[0]
+        return int(exit1.ssthresh_bytes) // kw["segment_bytes"], int(r.subflows.queue_drops.iloc[1])
+    burst, segment = run("burst"), run("segment")
+    assert 100 <= burst[0] <= 150 and burst[1] == 0
+    assert segment[0] > 183 and segment[1] > 50  # beyond BDP + queue
+    with pytest.raises(ValueError, match="memory_check"):
+        LinuxScheduler(send_buffers=True, memory_check="page")
+    with pytest.raises(ValueError, match="needs send_buffers"):
+        LinuxScheduler(memory_check="burst")
