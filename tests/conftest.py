@@ -38,3 +38,17 @@ def built():
         if IN_CI:
             raise
         pytest.skip(f"the papers' simulator cannot be built here: {exc}")
+
+
+@pytest.fixture(scope="session")
+def papers_texts():
+    """The papers' texts (``cmtlab.report.quotes``): skipped where they are absent, except under CI
+    (``CI=true``), where their absence fails the tests that check quotes against them."""
+    from cmtlab.report import quotes
+
+    reason = quotes.available()
+    if reason:
+        if IN_CI:
+            pytest.fail(f"CI must check every quote against the papers' texts: {reason}")
+        pytest.skip(f"the papers' texts are not here: {reason}")
+    return quotes

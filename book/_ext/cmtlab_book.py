@@ -271,6 +271,176 @@ class ReplaceGlueSums(SphinxPostTransform):
             node.replace_self(nodes.inline(str(total), str(total), classes=["glue-sum"]))
 
 
+
+# ---------------------------------------------------------------- findings rendered from the claims
+#: The chapters' glued decisions are read when every notebook has been executed (a post-transform);
+#: the directives below only leave a placeholder where the rendered HTML goes.
+class claims_view(nodes.General, nodes.Element):
+    """Placeholder of a ``cmtlab-findings`` / ``cmtlab-headlines`` / ``cmtlab-scoreboard`` directive."""
+
+
+def _claims_directive(kind: str):
+    class ClaimsDirective(SphinxDirective):
+        has_content = False
+        optional_arguments = 0
+
+        def run(self) -> list[nodes.Node]:
+            env = self.env
+            for d in _notebooks(env):
+                env.note_dependency(env.doc2path(d))
+            node = claims_view(kind=kind)
+            node.source, node.line = self.get_source_info()
+            return [node]
+    ClaimsDirective.__name__ = f"Claims{kind.title()}"
+    return ClaimsDirective
+
+
+def _notebooks(env) -> list[str]:
+    return sorted(d for d in env.found_docs if str(env.doc2path(d)).endswith(".ipynb"))
+
+
+def _decisions(env, folder) -> tuple[dict, list[str]]:
+    """``{docname: [Decision, …]}`` of every notebook that glued its decisions, and the problems."""
+    import ast
+
+    from myst_nb.ext.glue.crossref import read_glue_cache
+
+    from cmtlab.report import claims
+
+    out, problems = {}, []
+    for docname in _notebooks(env):
+        output = read_glue_cache(folder, docname).get(claims.GLUE_KEY)
+        if output is None:
+            continue
+        try:
+            out[docname] = claims.loads(ast.literal_eval(output["data"]["text/plain"]))
+        except (KeyError, ValueError, SyntaxError, TypeError) as exc:
+            problems.append(f"{docname}: its glued {claims.GLUE_KEY!r} cannot be read ({exc})")
+    return out, problems
+
+
+def _html(text: str) -> str:
+    import html
+
+    out = html.escape(text, quote=False)
+    return re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", out)
+
+
+class RenderClaims(SphinxPostTransform):
+    """Replace each ``claims_view`` by the findings, headlines or scoreboard rendered from the chapters'
+    decisions and the papers' registries; warn (the strict build fails) when a registered claim is decided
+    by no chapter, by two, or by another chapter than its registry names."""
+
+    default_priority = 4
+
+    def apply(self, **kwargs) -> None:
+        views = list(self.document.findall(claims_view))
+        if not views:
+            return
+        decided, problems = _decisions(self.env, self.env.mystnb_config.output_folder)
+        from cmtlab.papers import all_claims
+
+        registry = all_claims()
+        by_key: dict[str, list[tuple[str, object]]] = {}
+        for docname, decisions in decided.items():
+            for d in decisions:
+                by_key.setdefault(d.claim, []).append((docname, d))
+        for key, where in by_key.items():
+            if key not in registry:
+                problems.append(f"{where[0][0]} decides {key!r}, which no registry holds")
+            elif len(where) > 1:
+                problems.append(f"claim {key!r} is decided by {len(where)} chapters: "
+                                f"{', '.join(w[0] for w in where)} (one sentence, one claim)")
+            elif posixpath.basename(where[0][0]) != registry[key].chapter:
+                problems.append(f"claim {key!r} is decided by {where[0][0]}, its registry names "
+                                f"{registry[key].chapter}")
+        missing = [k for k, c in registry.items()
+                   if k not in by_key and any(posixpath.basename(d) == c.chapter for d in _notebooks(self.env))]
+        if missing:
+            problems.append(f"{len(missing)} registered claims are decided by no chapter: {', '.join(missing[:8])}")
+        for view in views:
+            for p in problems:
+                LOGGER.warning(f"claims: {p}", location=view)
+            render = {"findings": _render_findings, "headlines": _render_headlines,
+                      "scoreboard": _render_scoreboard}[view["kind"]]
+            html_text = render(self, registry, by_key, decided)
+            view.replace_self(nodes.raw("", html_text, format="html"))
+
+
+def _link(transform, docname: str, text: str) -> str:
+    import html
+
+    uri = transform.app.builder.get_relative_uri(transform.env.docname, docname)
+    return f'<a class="reference internal" href="{html.escape(uri)}">{html.escape(text)}</a>'
+
+
+def _count_row(label_html: str, verdicts: list[str], extra: str = "") -> str:
+    from cmtlab.report import verdicts as v
+
+    kinds = [v.UNDECIDED if x.startswith(v.UNDECIDED) else x for x in verdicts]
+    cells = "".join(f"<td>{kinds.count(k)}</td>" for k in v.VERDICTS)
+    return f"<tr><td>{label_html}</td>{cells}<td>{len(kinds)}</td>{extra}</tr>"
+
+
+def _header(first: str, extra: str = "") -> str:
+    from cmtlab.report import verdicts as v
+
+    cols = "".join(f"<th>{k}</th>" for k in v.VERDICTS)
+    return f"<thead><tr><th>{first}</th>{cols}<th>claims</th>{extra}</tr></thead>"
+
+
+def _render_findings(transform, registry, by_key, decided) -> str:
+    from cmtlab.report import claims
+
+    rows, total = [], []
+    for paper, name in claims.PAPER_NAMES.items():
+        keys = [k for k, c in registry.items() if c.paper == paper]
+        verdicts = [by_key[k][0][1].verdict for k in keys if k in by_key]
+        first = next((c.chapter for k, c in registry.items() if c.paper == paper), "")
+        docs = [d for d in decided if posixpath.basename(d) == first]
+        label = _link(transform, docs[0], name) if docs else name
+        rows.append(_count_row(label, verdicts))
+        total += verdicts
+    rows.append(_count_row("<strong>all four papers</strong>", total).replace("<td>", "<td><strong>")
+                .replace("</td>", "</strong></td>"))
+    return ('<table class="table findings-table" id="findings-claims"><caption>Verdicts of the papers\' claims, '
+            'each claim counted once, in the chapter that decides it (computed when the book is built).</caption>'
+            + _header("paper") + "<tbody>" + "".join(rows) + "</tbody></table>")
+
+
+def _render_headlines(transform, registry, by_key, decided) -> str:
+    from cmtlab.report import claims
+
+    items = []
+    for key, claim in registry.items():
+        if not claim.headline or key not in by_key:
+            continue
+        docname, decision = by_key[key][0]
+        items.append(f"<li>{_html(claims.finding(claim, decision))} — {_link(transform, docname, 'chapter')}</li>")
+    return '<ul class="cmtlab-headlines">' + "".join(items) + "</ul>"
+
+
+def _render_scoreboard(transform, registry, by_key, decided) -> str:
+    from cmtlab.report import claims
+
+    rows, total = [], []
+    for paper, name in claims.PAPER_NAMES.items():
+        chapters = list(dict.fromkeys(c.chapter for c in registry.values() if c.paper == paper))
+        for chapter in chapters:
+            keys = [k for k, c in registry.items() if c.paper == paper and c.chapter == chapter]
+            verdicts = [by_key[k][0][1].verdict for k in keys if k in by_key]
+            docs = [d for d in decided if posixpath.basename(d) == chapter]
+            title = transform.env.titles[docs[0]].astext() if docs else chapter
+            label = f"{name}: " + (_link(transform, docs[0], title) if docs else title)
+            rows.append(_count_row(label, verdicts))
+            total += verdicts
+    rows.insert(0, _count_row("<strong>all chapters</strong>", total).replace("<td>", "<td><strong>")
+                .replace("</td>", "</strong></td>"))
+    return ('<table class="table cmtlab-scoreboard" id="scoreboard-verdicts"><caption>Verdicts per chapter: the '
+            'claims each chapter decides (computed when the book is built); the first row sums the rows below.'
+            '</caption>' + _header("chapter") + "<tbody>" + "".join(rows) + "</tbody></table>")
+
+
 # ---------------------------------------------------------------- module constants stay reST
 _CONSTANT_DOCSTRINGS: dict[str, list[str]] = {}
 
@@ -339,6 +509,10 @@ def setup(app: Sphinx) -> dict:
     app.add_node(glue_sum)
     app.add_role("glue-sum", glue_sum_role)
     app.add_post_transform(ReplaceGlueSums)
+    app.add_node(claims_view)
+    for kind in ("findings", "headlines", "scoreboard"):
+        app.add_directive(f"cmtlab-{kind}", _claims_directive(kind))
+    app.add_post_transform(RenderClaims)
     app.connect("missing-reference", _resolve_short_name)
     app.connect("autodoc-process-docstring", _absolute_module_refs, priority=50)
     app.connect("autodoc-process-docstring", _keep_constant_docstring, priority=100)

@@ -19,3 +19,24 @@ simulator (:mod:`cmtlab.papers_sim`).  A paper imports no validation chapter; th
 Nothing is imported here: the simulator imports :mod:`cmtlab.papers.osia` for its ``"osia"`` scheduler
 plug-in, and its code version covers what that import runs.
 """
+
+#: The papers, in the book's order (each a subpackage with ``paper.CLAIMS``).
+PAPERS = ("song", "osia", "arabi", "alheid")
+
+
+def registries() -> dict:
+    """Every paper's claims registry (``cmtlab.papers.<paper>.paper.CLAIMS``, a
+    :class:`cmtlab.report.claims.Registry`), by paper; a paper whose ``paper.py`` has none yet is left out."""
+    import importlib
+
+    out = {}
+    for name in PAPERS:
+        registry = getattr(importlib.import_module(f"{__name__}.{name}.paper"), "CLAIMS", None)
+        if registry is not None:
+            out[name] = registry
+    return out
+
+
+def all_claims() -> dict:
+    """Every registered claim of the four papers by its key (``"alheid:fig4.prr-gain-beyond-50m"``)."""
+    return {c.key: c for registry in registries().values() for c in registry}

@@ -11,9 +11,11 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from .claims import GLUE_KEY, Claim, Decision, dumps
 from .readable import fmt_number, format_label, html_escape, no_negative_zero, readable_text, render_math
 from .verdicts import (BY_CONSTRUCTION, CHECK_MET, CHECK_NOT_MET, COMPUTED, MEASURED, NOT_ASSESSED, NOT_REPRODUCED,
-                       PARTLY, REPRODUCED, UNDECIDED, VERDICTS, Band, Condition, Threshold, _check_ci, _num)
+                       PARTLY, REPRODUCED, UNDECIDED, VERDICTS, Band, Condition, Threshold, _check_ci, _num,
+                       cases_verdict, share_rule)
 
 #: One mark per verdict in the cells of a verdict grid (:meth:`Comparison.style_grid`).
 VERDICT_MARKS = {REPRODUCED: "✓", PARTLY: "≈", NOT_REPRODUCED: "✗", UNDECIDED: "?", BY_CONSTRUCTION: "■",
@@ -53,8 +55,19 @@ class Row:
     note: str = ""
     references: dict = field(default_factory=dict)
     #: ``(grid name, row label, column label)``: the row is shown as one cell of a verdict grid
-    #: (:meth:`Comparison.show`) instead of a line of the claim table; it counts like any row.
+    #: (:meth:`Comparison.show`) instead of a line of the claim table.
     cell: tuple | None = None
+    #: The registered claim (:attr:`cmtlab.report.claims.Claim.key`) the row decides, "" for an
+    #: unregistered row.
+    key: str = ""
+    #: The case of the claim this row decides (a sub-measure); "" for the claim's own row.  A case
+    #: row is not counted: its claim's row (:meth:`Comparison.add_cases`) is.
+    case: str = ""
+
+    @property
+    def counted(self) -> bool:
+        """Whether the row counts in :meth:`Comparison.summary`: a claim's row, not one of its cases."""
+        return not self.case
 
     def kind(self) -> str:
         """The verdict's key in :meth:`Comparison.summary` ("undecided at 3 seeds" → ``undecided``)."""
@@ -88,13 +101,69 @@ class Comparison:
 
     # ------------------------------------------------------------------ paper claims
     def _add(self, row: Row) -> str:
+        if row.key:
+            same = [r for r in self.rows if r.key == row.key and r.case == row.case]
+            if same:
+                what = f"case {row.case!r} of claim" if row.case else "claim"
+                raise ValueError(f"{what} {row.key!r} is decided twice in this table: one sentence, one claim")
         self.rows.append(row)
         return row.verdict
 
-    def add_value(self, claim: str, *, paper: float, ours: float, unit: str = "", quote: str = "", where: str = "",
+    @staticmethod
+    def _claim(claim, quote: str, where: str, case: str) -> tuple[str, str, str, str, str]:
+        """``(claim column, quote, where, key, case)`` of a registered :class:`Claim` (its words and
+        location come from the registry: ``quote`` and ``where`` must not be given) or of a row given as
+        text (a check-like row of a chapter that has no registry entry yet)."""
+        if isinstance(claim, Claim):
+            if quote or where:
+                raise ValueError(f"claim {claim.key!r} is registered: its quote and location come from the "
+                                 "registry (do not pass quote= or where=)")
+            if case and claim.cases and case not in claim.cases:
+                raise ValueError(f"case must be one of the cases of claim {claim.key!r} {list(claim.cases)}, "
+                                 f"got {case!r}")
+            title = f"{claim.title}: {case}" if case else claim.title
+            return title, claim.quote_text(), claim.location, claim.key, case
+        if case:
+            raise ValueError("a case belongs to a registered claim: pass the Claim, not its text")
+        if not isinstance(claim, str) or not claim:
+            raise TypeError(f"claim must be a registered Claim (or a row's text), got {claim!r}")
+        return claim, _quote_text(quote), where, "", ""
+
+    def add_cases(self, claim: Claim, *, note: str = "", references: dict | None = None) -> str:
+        """Decide ``claim`` over the case rows added for it (``case=`` on the ``add_*`` calls) by the
+        policy's rule for statements over cases (:func:`cmtlab.report.verdicts.cases_verdict`): every
+        case reproduced → reproduced, at least half reproduced or partly → partly; an undecided case that
+        could change the outcome → undecided.  Adds the claim's own row (the one that counts)."""
+        if not isinstance(claim, Claim):
+            raise TypeError(f"claim must be a registered Claim, got {claim!r}")
+        cases = [r for r in self.rows if r.key == claim.key and r.case]
+        if not cases:
+            raise ValueError(f"claim {claim.key!r} has no case rows in this table (add them with case=...)")
+        if claim.cases:
+            missing = [c for c in claim.cases if c not in {r.case for r in cases}]
+            if missing:
+                raise ValueError(f"claim {claim.key!r} misses the cases {missing}: decide every case it names")
+        verdict, text = cases_verdict([r.verdict for r in cases])
+        title, quote, where, key, _ = self._claim(claim, "", "", "")
+        return self._add(Row(title, quote, where, claim.target, text, share_rule().text(), verdict, note,
+                             dict(references or {}), None, key, ""))
+
+    def decisions(self) -> list[Decision]:
+        """The decisions of the registered claims of this table (their own rows, cases inside)."""
+        out = []
+        for r in self.rows:
+            if not r.key or r.case:
+                continue
+            cases = {c.case: {"here": c.here, "verdict": c.verdict} for c in self.rows
+                     if c.key == r.key and c.case}
+            out.append(Decision(r.key, r.here, r.rule, r.verdict, cases=cases, references=dict(r.references),
+                                note=r.note))
+        return out
+
+    def add_value(self, claim: Claim | str, *, paper: float, ours: float, unit: str = "", quote: str = "", where: str = "",
                   band: Band = MEASURED, ci=None, n_seeds: int | None = None, fmt: str = ".3g", note: str = "",
                   references: dict | None = None, rel_tol: float | None = None, partly_tol: float | None = None,
-                  paper_text: str | None = None, n_unit: str = "seeds", cell: tuple | None = None) -> str:
+                  paper_text: str | None = None, n_unit: str = "seeds", cell: tuple | None = None, case: str = "") -> str:
         """A number of the paper against the value here, decided by ``band`` (default :data:`MEASURED`).
 
         ``ci`` is the 95 % confidence interval of ``ours`` over ``n_seeds`` seeds; a band other than
@@ -105,6 +174,7 @@ class Comparison:
         shows the row as a cell of a verdict grid (:meth:`grid_frame`) instead of a line of the claim
         table.  Returns the verdict.
         """
+        claim, quote, where, key, case = self._claim(claim, quote, where, case)
         if cell is not None and (not isinstance(cell, tuple) or len(cell) != 3):
             raise ValueError(f"cell must be (grid name, row label, column label), got {cell!r}")
         if rel_tol is not None or partly_tol is not None:
@@ -126,17 +196,18 @@ class Comparison:
             rule += f" (this row: {band.reason})"
         paper_col = paper_text if paper_text is not None else fmt_number(paper, fmt) + u
         return self._add(Row(claim, _quote_text(quote), where, paper_col, here, rule, verdict,
-                             note, dict(references or {}), cell))
+                             note, dict(references or {}), cell, key=key, case=case))
 
-    def add_threshold(self, claim: str, *, rule: Threshold, value: float, ours: str, quote: str = "",
+    def add_threshold(self, claim: Claim | str, *, rule: Threshold, value: float, ours: str, quote: str = "",
                       where: str = "", paper: str = "", ci=None, n_seeds: int | None = None, note: str = "",
-                      references: dict | None = None) -> str:
+                      references: dict | None = None, case: str = "") -> str:
         """A claim decided by a statistic against the cut points of ``rule`` (a :class:`Threshold`).
 
         ``value`` is the statistic, ``ours`` the text of the value column (it should show ``value``);
         with ``ci`` (95 %, over ``n_seeds`` seeds) a value whose interval straddles a cut point is
         ``undecided at n seeds``.
         """
+        claim, quote, where, key, case = self._claim(claim, quote, where, case)
         verdict = rule.verdict(value, ci=ci, n_seeds=n_seeds)
         ci_ = _check_ci(ci)
         if ci_ is not None:
@@ -146,15 +217,16 @@ class Comparison:
         if not rule.reason.startswith("policy") and "(policy)" not in rule.reason:
             text += f" ({rule.reason})"
         return self._add(Row(claim, _quote_text(quote), where, paper, ours, text, verdict, note,
-                             dict(references or {})))
+                             dict(references or {}), key=key, case=case))
 
-    def add_claim(self, claim: str, *, paper: str, ours: str, holds, note: str = "", quote: str = "",
-                  where: str = "", rule: Condition | str | None = None, references: dict | None = None) -> str:
+    def add_claim(self, claim: Claim | str, *, paper: str, ours: str, holds, note: str = "", quote: str = "",
+                  where: str = "", rule: Condition | str | None = None, references: dict | None = None, case: str = "") -> str:
         """A yes/no statement: ``holds`` is ``True``, ``False`` or ``"partly"``, computed from the runs.
 
         ``rule`` (a :class:`Condition` or its text) says what must hold; without it the row reads
         "holds → reproduced".  ``"partly"`` needs a condition with its ``partly_text`` or a ``note``.
         """
+        claim, quote, where, key, case = self._claim(claim, quote, where, case)
         if rule is None:
             rule = Condition("holds")
         elif isinstance(rule, str):
@@ -165,31 +237,34 @@ class Comparison:
             rule = Condition(rule.text_, partly_text=note)
         verdict = rule.verdict(holds)
         return self._add(Row(claim, _quote_text(quote), where, paper, ours, rule.text(), verdict, note,
-                             dict(references or {})))
+                             dict(references or {}), key=key, case=case))
 
-    def add_input(self, claim: str, *, paper: str, ours: str, note: str = "", quote: str = "", where: str = "",
-                  references: dict | None = None) -> str:
+    def add_input(self, claim: Claim | str, *, paper: str, ours: str, note: str = "", quote: str = "", where: str = "",
+                  references: dict | None = None, case: str = "") -> str:
         """A paper number the reproduction used as an input (so it matches by construction)."""
+        claim, quote, where, key, case = self._claim(claim, quote, where, case)
         return self._add(Row(claim, _quote_text(quote), where, paper, ours, "used as an input → by construction",
                              BY_CONSTRUCTION, note or "paper number used as an input, not a result",
-                             dict(references or {})))
+                             dict(references or {}), key=key, case=case))
 
-    def add_constructed(self, claim: str, *, paper: str, ours: str, how: str, quote: str = "", where: str = "",
-                        note: str = "", references: dict | None = None) -> str:
+    def add_constructed(self, claim: Claim | str, *, paper: str, ours: str, how: str, quote: str = "", where: str = "",
+                        note: str = "", references: dict | None = None, case: str = "") -> str:
         """A paper claim that holds here because the book built it so (a reconstruction made to satisfy
         it, a chosen interpretation): shown, never counted as reproduced.  ``how`` says what was built."""
+        claim, quote, where, key, case = self._claim(claim, quote, where, case)
         if not how:
             raise ValueError("how must say what makes the row hold by construction")
         return self._add(Row(claim, _quote_text(quote), where, paper, ours, f"{how} → by construction",
-                             BY_CONSTRUCTION, note, dict(references or {})))
+                             BY_CONSTRUCTION, note, dict(references or {}), key=key, case=case))
 
-    def add_not_assessed(self, claim: str, *, paper: str, reason: str, note: str = "", quote: str = "",
-                         where: str = "", references: dict | None = None) -> str:
+    def add_not_assessed(self, claim: Claim | str, *, paper: str, reason: str, note: str = "", quote: str = "",
+                         where: str = "", references: dict | None = None, case: str = "") -> str:
         """A claim this run cannot assess: it did not compute what the claim needs (``reason`` says what)."""
+        claim, quote, where, key, case = self._claim(claim, quote, where, case)
         if not reason:
             raise ValueError("reason must say why the claim is not assessed")
         return self._add(Row(claim, _quote_text(quote), where, paper, reason, "needs runs this run did not make",
-                             NOT_ASSESSED, note, dict(references or {})))
+                             NOT_ASSESSED, note, dict(references or {}), key=key, case=case))
 
     # ------------------------------------------------------------------ checks of this book
     def add_check(self, check: str, *, target: str, ours: str, holds: bool, rule: str, note: str = "") -> str:
@@ -208,11 +283,15 @@ class Comparison:
             cols += [c for c in r.references if c not in cols]
         return cols
 
-    def to_frame(self) -> pd.DataFrame:
+    def to_frame(self, *, cases: bool = False) -> pd.DataFrame:
+        """The rows that count (one per claim) as a frame; ``cases=True``: the case rows instead (the
+        sub-measures a claim was decided over, not counted)."""
         refs = self.reference_columns()
         cols = COLUMNS[:4] + [self.here_column] + refs + COLUMNS[5:]
         data = []
         for r in self.rows:
+            if r.counted == cases:
+                continue
             d = {"claim": r.claim, "paper's words": r.quote, "where": r.where, "paper": r.paper,
                  self.here_column: r.here, "rule": r.rule, "verdict": r.verdict, "note": r.note}
             d.update({c: r.references.get(c, "") for c in refs})
@@ -274,7 +353,8 @@ class Comparison:
         """Count of paper-claim rows per verdict, every one of :data:`VERDICTS` (checks of this book not counted)."""
         counts = {v: 0 for v in VERDICTS}
         for row in self.rows:
-            counts[row.kind()] += 1
+            if row.counted:
+                counts[row.kind()] += 1
         return counts
 
     def summary_text(self) -> str:
@@ -294,7 +374,7 @@ class Comparison:
         kinds = [UNDECIDED if v.startswith(UNDECIDED) else v for v in frame.verdict]
         counted = {v: kinds.count(v) for v in VERDICTS}
         assert counted == self.summary(), (counted, self.summary())
-        assert sum(counted.values()) == len(self.rows)
+        assert sum(counted.values()) == sum(r.counted for r in self.rows)
         for r in self.rows:
             assert r.kind() in VERDICTS, r
             assert r.rule and r.here and r.claim, r
@@ -309,12 +389,14 @@ class Comparison:
         from myst_nb import glue
 
         out = {f"{prefix}_{v.replace(' ', '_')}": n for v, n in self.summary().items()}
-        out[f"{prefix}_claims"] = len(self.rows)
+        out[f"{prefix}_claims"] = sum(r.counted for r in self.rows)
         out[f"{prefix}_checks_met"] = sum(c["verdict"] == CHECK_MET for c in self.checks)
         out[f"{prefix}_checks"] = len(self.checks)
         for k, v in out.items():
             glue(k, v, display=False)
         glue(f"{prefix}_text", self.summary_text(), display=False)
+        if prefix == "verdicts":   # the registered claims this chapter decides, for the book's findings
+            glue(GLUE_KEY, dumps(self.decisions()), display=False)
         return out
 
     def _styled(self, frame: pd.DataFrame, uuid_seed: str, caption: str = ""):
@@ -389,7 +471,7 @@ class Comparison:
 
         if self.rows:
             frame = self.to_frame()
-            lines = [r.cell is None for r in self.rows]
+            lines = [r.cell is None for r in self.rows if r.counted]
             if any(lines):
                 shown = frame[lines].reset_index(drop=True)
                 refs = self.reference_columns()
@@ -401,6 +483,14 @@ class Comparison:
                     display(Markdown("**The same claims on the other references** (shown beside the verdicts "
                                      "above; not counted):"))
                     display(HTML(self._html(shown[["claim"] + refs], "references")))
+            loose = [r.cell is None for r in self.rows if not r.counted]
+            if any(loose):
+                display(Markdown("**The cases of the claims above** (each claim is decided over its cases by the "
+                                 "policy's rule for statements over cases; the cases are not counted):"))
+                cases = self.to_frame(cases=True)[loose].reset_index(drop=True)
+                empty = [c for c in self.reference_columns() if not cases[c].astype(bool).any()]  # none of the cases has it
+                display(HTML(self._html(cases.drop(columns=[c for c in ("paper's words", "where") if c in cases] + empty),
+                                        "cases")))
             for grid in self.grids():
                 display(self.style_grid(grid, caption=(grid_captions or {}).get(grid, grid)))
         else:

@@ -277,6 +277,51 @@ def share_rule(statistic: str = "share of the cases where it holds", *, reproduc
                      partly)
 
 
+def cases_verdict(verdicts) -> tuple[str, str]:
+    """The verdict of a claim over its cases (the policy's rule for statements over cases) and the text
+    of its value column: every case reproduced → reproduced; at least half of them reproduced or partly
+    → partly; else not reproduced.  A case *undecided at n seeds* counts both ways: if the outcome
+    differs, the claim is undecided at the cases' seeds.  Cases *by construction* or *not assessed*
+    are not evidence: a claim whose cases are all of them takes that verdict; otherwise they are
+    left out (and said so in the text).
+
+    >>> cases_verdict(["reproduced", "reproduced", "partly"])
+    ('partly', '2 of 3 cases reproduced, 1 partly')
+    >>> cases_verdict(["reproduced", "undecided at 5 seeds"])
+    ('undecided at 5 seeds', '1 of 2 cases reproduced, 1 undecided')
+    """
+    verdicts = [str(v) for v in verdicts]
+    if not verdicts:
+        raise ValueError("a claim over cases needs at least one case")
+    kinds = [UNDECIDED if v.startswith(UNDECIDED) else v for v in verdicts]
+    unknown = [v for v in kinds if v not in VERDICTS]
+    if unknown:
+        raise ValueError(f"unknown case verdicts {unknown} (allowed: {', '.join(VERDICTS)})")
+    aside = [k for k in kinds if k in (BY_CONSTRUCTION, NOT_ASSESSED)]
+    evidence = [k for k in kinds if k not in (BY_CONSTRUCTION, NOT_ASSESSED)]
+    counts = {k: kinds.count(k) for k in VERDICTS if kinds.count(k)}
+    words = {PARTLY: "partly", NOT_REPRODUCED: "not reproduced", UNDECIDED: "undecided",
+             BY_CONSTRUCTION: "by construction", NOT_ASSESSED: "not assessed"}
+    text = f"{counts.get(REPRODUCED, 0)} of {len(kinds)} cases reproduced"
+    text += "".join(f", {n} {words[k]}" for k, n in counts.items() if k != REPRODUCED)
+    if not evidence:
+        return (NOT_ASSESSED if NOT_ASSESSED in aside else BY_CONSTRUCTION), text
+
+    def outcome(undecided_as: str) -> str:
+        ks = [undecided_as if k == UNDECIDED else k for k in evidence]
+        if all(k == REPRODUCED for k in ks):
+            return REPRODUCED
+        if 2 * sum(k in (REPRODUCED, PARTLY) for k in ks) >= len(ks):
+            return PARTLY
+        return NOT_REPRODUCED
+
+    best, worst = outcome(REPRODUCED), outcome(NOT_REPRODUCED)
+    if best != worst:
+        seeds = sorted({v.split(" at ", 1)[1] for v in verdicts if v.startswith(UNDECIDED + " at ")})
+        return (f"{UNDECIDED} at {seeds[0]}" if len(seeds) == 1 else UNDECIDED), text
+    return best, text
+
+
 #: The policy, one entry per kind of claim: (rule text, reason).  Rendered on the book's policy page.
 POLICY = {
     "a number the paper measured": (MEASURED.text(), MEASURED.reason),
@@ -294,22 +339,3 @@ POLICY = {
 def value_verdict(paper: float, ours: float, *, rel_tol: float = 0.10, partly_tol: float = 0.30) -> str:
     """Verdict for a numeric claim from the relative error ``|ours - paper| / |paper|`` (a :class:`Band`)."""
     return Band(rel_tol, partly_tol, reason="value_verdict").verdict(paper, ours)
-
-
-def mean_ci95(values) -> tuple[float, tuple[float, float], int]:
-    """Mean, 95 % Student-t confidence interval and count of ``values`` (NaNs dropped).
-
-    One value: the interval is (nan, nan) — a single seed cannot give one.
-    """
-    from scipy import stats
-
-    x = np.asarray(values, dtype=float)
-    x = x[np.isfinite(x)]
-    n = len(x)
-    if n == 0:
-        raise ValueError("mean_ci95 needs at least one finite value")
-    m = float(x.mean())
-    if n == 1:
-        return m, (float("nan"), float("nan")), 1
-    h = float(stats.t.ppf(0.975, n - 1) * x.std(ddof=1) / math.sqrt(n))
-    return m, (m - h, m + h), n

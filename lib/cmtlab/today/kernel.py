@@ -606,6 +606,51 @@ def agreement_by_kind(agree: pd.DataFrame) -> pd.DataFrame:
         a.groupby("kind").cell.nunique().rename("cells") * len(METRICS))
 
 
+def agreement_by_metric(agree: pd.DataFrame) -> pd.DataFrame:
+    """Cell metrics inside the kernel's spread per metric and simulator configuration: ``inside`` of ``n``, the
+    share, and ``within_5pct`` (the second reading of :func:`agreement`)."""
+    out = agree.groupby(["sim_config", "metric"], sort=False).agg(
+        inside=("inside", "sum"), n=("inside", "size"), within_5pct=("within_5pct", "sum")).reset_index()
+    out["share"] = out["inside"] / out["n"]
+    return out
+
+
+#: The configurations of the wider table (issue 37): ``"linux"`` — :func:`cmtlab.validation.kernel_sim.
+#: simulate_like_kernel`'s default — on every cell, ``"today"`` (the chapter's) beside it on the new cells.
+WIDER_CONFIGS = ("linux", "today")
+
+
+def wider_kernel() -> pd.DataFrame:
+    """The kernel's rows of the wider table: the chapter's cells (``kernel_cells.csv``) and :data:`WIDER_CELLS`
+    (``kernel_cells_wider.csv``), read pinned."""
+    from . import recorded
+
+    return pd.concat([recorded("kernel_cells.csv"), recorded("kernel_cells_wider.csv")], ignore_index=True)
+
+
+def wider_sim_runs(kernel: pd.DataFrame | None = None, *, progress_bar: bool = True) -> pd.DataFrame:
+    """The simulator's rows of the wider table: ``"linux"`` for every kernel row of :func:`wider_kernel`, ``"today"``
+    for the rows of :data:`WIDER_CELLS` (the chapter's ``kernel_cells_sim.csv`` holds its own cells')."""
+    kernel = wider_kernel() if kernel is None else kernel
+    new = kernel[kernel["cell"].isin([c["cell"] for c in WIDER_CELLS])]
+    return pd.concat([sim_runs(kernel, {"linux": SIM_CONFIGS["linux"]}, progress_bar=progress_bar),
+                      sim_runs(new, {"today": SIM_CONFIGS["today"]}, progress_bar=progress_bar)], ignore_index=True)
+
+
+def wider_agreement(kernel: pd.DataFrame | None = None, sim: pd.DataFrame | None = None) -> pd.DataFrame:
+    """:func:`agreement` over the wider table (recorded rows unless given): the chapter's 14 cells and the 12 of
+    :data:`WIDER_CELLS`, 3 metrics each, per configuration of :data:`WIDER_CONFIGS` — the chapter's ``"today"``
+    rows of its own cells come from ``kernel_cells_sim.csv``."""
+    from . import recorded
+
+    kernel = wider_kernel() if kernel is None else kernel
+    if sim is None:
+        sim = recorded("kernel_cells_wider_sim.csv")
+        chapter = recorded("kernel_cells_sim.csv")
+        sim = pd.concat([sim, chapter[chapter["sim_config"] == "today"]], ignore_index=True)
+    return agreement(kernel, sim)
+
+
 def _per_run(df: pd.DataFrame, col_kernel: str, col_sim: str) -> pd.Series:
     n = df["n_paths"].fillna(1).astype(int)
     out = []
@@ -879,4 +924,5 @@ def misses_table(misses: pd.DataFrame) -> pd.DataFrame:
 __all__ = ["LOSSY_CELLS", "loss_steps", "INTERNAL_COUNTERS", "kernel_internals", "CELLS", "WIDER_CELLS", "ALL_CELLS",
            "SHORT_QUEUE_PACKETS", "TRACES", "TRACE_SECONDS", "TRACE_RATE_SCALE", "trace_path", "testbed_path",
            "BACKLOGGED_IDLE_SHARE", "replay_check_testbed", "replay_check_sim", "replay_checks", "replay_summary", "schedule_capacity_bps", "hystart_sensitivity", "LINUX_RTO", "LINUX_REDUCTION", "LINUX_RENO_PARAMS", "LINUX_CUBIC_PARAMS", "LOSS_DRAWS", "SIM_CONFIGS", "METRICS", "kernel_runs", "sim_runs", "agreement", "cell_kind", "agreement_by_kind",
+           "agreement_by_metric", "WIDER_CONFIGS", "wider_kernel", "wider_sim_runs", "wider_agreement",
            "explain", "misses_table", "trace_terms"]

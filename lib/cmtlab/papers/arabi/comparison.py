@@ -57,7 +57,8 @@ def _select(frame: pd.DataFrame, *, preset=None, scheduler="round_robin", settin
 
 def mean_table(summary: pd.DataFrame, preset: str, scenario_id: int, *, scheduler: str = "round_robin",
                setting: str = "main", digits: int = 2) -> pd.DataFrame:
-    """Mean throughput ± 95 % CI half-width (Mbit/s, as text), congestion control × reordering algorithm.
+    """Mean throughput ± 95 % CI half-width (Mbit/s, as text; the mean alone for one seed), congestion control ×
+    reordering algorithm.
 
     The means behind Arabi et al.'s Figs. 8–9 (sec. 5) for one preset and scenario, labelled with
     :data:`~cmtlab.papers.arabi.experiments.CC_LABELS` / ``RO_LABELS``; only the combinations run appear.
@@ -66,7 +67,7 @@ def mean_table(summary: pd.DataFrame, preset: str, scenario_id: int, *, schedule
     m = pivot(summary, preset=preset, scenario_id=scenario_id, scheduler=scheduler, setting=setting) / 1e6
     h = pivot(summary, preset=preset, scenario_id=scenario_id, scheduler=scheduler, setting=setting,
               value="ci95_bps") / 1e6
-    out = m.round(digits).astype(str) + " ± " + h.round(digits).astype(str)
+    out = m.round(digits).astype(str) + (" ± " + h.round(digits).astype(str)).where(h.notna(), "")  # one seed: no CI
     out.index = [CC_LABELS.get(c, c) for c in out.index]
     out.columns = [RO_LABELS.get(c, c) for c in out.columns]
     return out

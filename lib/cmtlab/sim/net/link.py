@@ -48,6 +48,7 @@ import random
 from array import array
 from fractions import Fraction
 
+from ..._validate import check_duration_s
 from ...scenario import NO_LOSS, LossModel
 from ..registry import register
 
@@ -257,9 +258,7 @@ class PointToPointLink(LinkModel):
         if isinstance(rate_bps, bool) or not isinstance(rate_bps, (int, float)) or not math.isfinite(rate_bps) \
                 or rate_bps <= 0:
             raise ValueError(f"rate_bps must be a finite number > 0 (bit/s), got {rate_bps!r}")
-        if isinstance(delay_s, bool) or not isinstance(delay_s, (int, float)) or not math.isfinite(delay_s) \
-                or delay_s < 0:
-            raise ValueError(f"delay_s must be a finite number >= 0 (s), got {delay_s!r}")
+        check_duration_s("delay_s", delay_s, zero=True)
         queue_packets, queue_bytes = check_queue_limits(queue_packets, queue_bytes, queue_counts)
         if not isinstance(loss, LossModel):
             raise ValueError(f"loss must be a cmtlab.scenario.LossModel, got {loss!r}")

@@ -14,10 +14,12 @@ repeats when ``repeat`` (default), else its last rate holds.
 
 from __future__ import annotations
 
-import math
 import random
 from collections import deque
 
+import numpy as np
+
+from ..._validate import MAX_DURATION_S, as_float_array, check_bool, check_duration_s, check_real
 from ...scenario import NO_LOSS, PPP_HEADER_BYTES, LossModel
 from ..registry import register
 from .delay_line import COUNTINGS
@@ -40,25 +42,22 @@ class RateTraceLink(LinkModel):
     def __init__(self, rates_bps, delay_s: float, queue_packets: int | None = 100, loss: LossModel = NO_LOSS,
                  rng: random.Random | None = None, *, interval_s: float = 1.0, offset_s: float = 0.0,
                  repeat: bool = True, queue_bytes: int | None = None, counting: str = "ns3"):
-        rates = tuple(rates_bps) if not isinstance(rates_bps, (str, bytes)) else ()
-        if not rates or any(isinstance(r, bool) or not isinstance(r, (int, float)) or not math.isfinite(r) or r < 0
-                            for r in rates):
+        if not isinstance(rates_bps, (list, tuple, np.ndarray)):
+            raise ValueError(f"rates_bps must be a non-empty sequence of finite rates >= 0 (bit/s), got {rates_bps!r}")
+        rates = as_float_array("rates_bps", rates_bps)
+        if (rates < 0).any():
             raise ValueError(f"rates_bps must be a non-empty sequence of finite rates >= 0 (bit/s), got {rates_bps!r}")
         if max(rates) <= 0:
             raise ValueError("rates_bps: every rate is 0, no packet could ever be sent")
-        for name, v, positive in (("interval_s", interval_s, True), ("delay_s", delay_s, False),
-                                  ("offset_s", offset_s, None)):
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or \
-                    (positive is not None and (v <= 0 if positive else v < 0)):
-                rng = {True: " > 0", False: " >= 0", None: ""}[positive]
-                raise ValueError(f"{name} must be a finite number{rng} (s), got {v!r}")
+        check_duration_s("interval_s", interval_s)
+        check_duration_s("delay_s", delay_s, zero=True)
+        check_real("offset_s", offset_s, low=-MAX_DURATION_S, high=MAX_DURATION_S, what=" (s)")
         if counting not in COUNTINGS:
             raise ValueError(f"counting must be one of {COUNTINGS}, got {counting!r}")
         queue_packets, queue_bytes = check_queue_limits(queue_packets, queue_bytes)
         if not isinstance(loss, LossModel):
             raise ValueError(f"loss must be a cmtlab.scenario.LossModel, got {loss!r}")
-        if not isinstance(repeat, bool):
-            raise ValueError(f"repeat must be a boolean, got {repeat!r}")
+        check_bool("repeat", repeat)
         self.rates_bps = tuple(float(r) for r in rates)
         self.interval_ns = seconds_to_ns(interval_s)
         self.offset_ns = seconds_to_ns(offset_s)
