@@ -628,13 +628,23 @@ def wider_kernel() -> pd.DataFrame:
     return pd.concat([recorded("kernel_cells.csv"), recorded("kernel_cells_wider.csv")], ignore_index=True)
 
 
-def wider_sim_runs(kernel: pd.DataFrame | None = None, *, progress_bar: bool = True) -> pd.DataFrame:
-    """The simulator's rows of the wider table: ``"linux"`` for every kernel row of :func:`wider_kernel`, ``"today"``
-    for the rows of :data:`WIDER_CELLS` (the chapter's ``kernel_cells_sim.csv`` holds its own cells')."""
+def wider_jobs(kernel: pd.DataFrame) -> list[tuple[str, str]]:
+    """The wider table's simulator jobs, in order: ``(cell, configuration)`` — ``"linux"`` for every cell of
+    ``kernel`` (in its order), then ``"today"`` for the cells of :data:`WIDER_CELLS`."""
+    new = {c["cell"] for c in WIDER_CELLS}
+    cells = list(kernel["cell"].unique())
+    return [(c, "linux") for c in cells] + [(c, "today") for c in cells if c in new]
+
+
+def wider_sim_runs(kernel: pd.DataFrame | None = None, *, jobs=None, progress_bar: bool = True) -> pd.DataFrame:
+    """The simulator's rows of the wider table, one :func:`sim_runs` per job of :func:`wider_jobs` (``jobs``: a
+    subset, e.g. ``wider_jobs(k)[i::n]`` for one of ``n`` processes; concatenated in the jobs' order the parts
+    give the whole): ``"linux"`` for every kernel row of :func:`wider_kernel`, ``"today"`` for the rows of
+    :data:`WIDER_CELLS` (the chapter's ``kernel_cells_sim.csv`` holds its own cells')."""
     kernel = wider_kernel() if kernel is None else kernel
-    new = kernel[kernel["cell"].isin([c["cell"] for c in WIDER_CELLS])]
-    return pd.concat([sim_runs(kernel, {"linux": SIM_CONFIGS["linux"]}, progress_bar=progress_bar),
-                      sim_runs(new, {"today": SIM_CONFIGS["today"]}, progress_bar=progress_bar)], ignore_index=True)
+    jobs = wider_jobs(kernel) if jobs is None else jobs
+    return pd.concat([sim_runs(kernel[kernel["cell"] == cell], {cfg: SIM_CONFIGS[cfg]}, progress_bar=progress_bar)
+                      for cell, cfg in jobs], ignore_index=True)
 
 
 def wider_agreement(kernel: pd.DataFrame | None = None, sim: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -924,5 +934,5 @@ def misses_table(misses: pd.DataFrame) -> pd.DataFrame:
 __all__ = ["LOSSY_CELLS", "loss_steps", "INTERNAL_COUNTERS", "kernel_internals", "CELLS", "WIDER_CELLS", "ALL_CELLS",
            "SHORT_QUEUE_PACKETS", "TRACES", "TRACE_SECONDS", "TRACE_RATE_SCALE", "trace_path", "testbed_path",
            "BACKLOGGED_IDLE_SHARE", "replay_check_testbed", "replay_check_sim", "replay_checks", "replay_summary", "schedule_capacity_bps", "hystart_sensitivity", "LINUX_RTO", "LINUX_REDUCTION", "LINUX_RENO_PARAMS", "LINUX_CUBIC_PARAMS", "LOSS_DRAWS", "SIM_CONFIGS", "METRICS", "kernel_runs", "sim_runs", "agreement", "cell_kind", "agreement_by_kind",
-           "agreement_by_metric", "WIDER_CONFIGS", "wider_kernel", "wider_sim_runs", "wider_agreement",
+           "agreement_by_metric", "WIDER_CONFIGS", "wider_kernel", "wider_jobs", "wider_sim_runs", "wider_agreement",
            "explain", "misses_table", "trace_terms"]
