@@ -51,3 +51,19 @@ def test_bad_configurations_are_named():
         ks.simulate_like_kernel(k.assign(k_congestion="bbr"), progress_bar=False)
     with pytest.raises(ValueError, match="link_counting"):
         ks.simulate_like_kernel(k, link_counting="exact", progress_bar=False)
+
+
+def test_another_scheduler_on_the_default_leaves_the_linux_schedulers_parameters():
+    """The OSIA chapter's today's-stack column runs the paper's schedulers on the default configuration: a scheduler
+    other than the preset's runs without the Linux scheduler's send buffers and joins (which it would refuse), the
+    rest of today's Linux stays; given explicitly, scheduler_params are the caller's."""
+    k, _ = _recorded("mptcp cubic 10M/20ms + 10M/100ms")
+    k = k.assign(duration_s=3.0, warmup_s=1.0)
+    linux = ks.simulate_like_kernel(k, progress_bar=False).iloc[0]
+    rr = ks.simulate_like_kernel(k, scheduler="round_robin", progress_bar=False).iloc[0]
+    assert (rr.sim_scheduler, rr.sim_congestion, rr.sim_kernel_config) == ("round_robin", "cubic", "linux")
+    assert rr.sim_segment_bytes == linux.sim_segment_bytes and rr.throughput_bps != linux.throughput_bps
+    same = ks.simulate_like_kernel(k, scheduler="linux", progress_bar=False).iloc[0]
+    assert same.throughput_bps == linux.throughput_bps  # the preset's own scheduler keeps its parameters
+    with pytest.raises(ValueError, match="memory_check"):
+        ks.simulate_like_kernel(k, scheduler_params={"send_buffers": True, "memory_check": "page"}, progress_bar=False)
