@@ -63,7 +63,7 @@ def _stored(nb: str):
                 glued[name[len("verdicts_"):]] = o["data"].get("application/papermill.record/text/plain")
             h = "".join(o.get("data", {}).get("text/html", ""))
             rows = [[html.unescape(re.sub(r"<[^>]+>", "", x)).strip()
-                     for x in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", r, re.S)] for r in re.findall(r"<tr>(.*?)</tr>", h, re.S)]
+                     for x in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", r, re.S)] for r in re.findall(r"<tr(?:\s[^>]*)?>(.*?)</tr>", h, re.S)]
             # the paper-claim table (its "paper's words" column is left out when no claim is quoted; the
             # table of the other references beside the claims has no verdict column)
             if verdicts is None and rows and rows[0][:1] == ["claim"] and "verdict" in rows[0]:
