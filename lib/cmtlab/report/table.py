@@ -358,6 +358,21 @@ class Comparison:
                 .apply(lambda _: verdicts.map(colour), axis=None)
                 .set_properties(**{"text-align": "left"}))
 
+    def grid_html(self, grid: str, *, caption: str = "", counted: bool = True) -> str:
+        """:meth:`style_grid` as HTML, each registered claim's cell holding the anchor :func:`row_id` (the
+        front pages' grid of every claim links to it)."""
+        styler = self.style_grid(grid, caption=caption, counted=counted)
+        out = styler.to_html()
+        text, _ = self.grid_frame(grid)
+        rows, cols = list(text.index), list(text.columns)
+        for r in self.rows:
+            if r.cell is None or r.cell[0] != grid or not r.key or r.case:
+                continue
+            i, j = rows.index(r.cell[1]), cols.index(r.cell[2])
+            out = re.sub(rf'(<td id="T_{styler.uuid}_row{i}_col{j}"[^>]*>)', rf'\1<span id="{row_id(r.key)}"></span>',
+                         out, count=1)
+        return out
+
     def checks_frame(self) -> pd.DataFrame:
         return pd.DataFrame(self.checks, columns=CHECK_COLUMNS)
 
@@ -516,7 +531,7 @@ class Comparison:
                 shown_cases = cases.drop(columns=[c for c in ("paper's words", "where") if c in cases] + empty)
                 display(HTML(claims_html(shown_cases, here_column=self.here_column, caption=self.layout(shown_cases)[1])))
             for grid in self.grids():
-                display(self.style_grid(grid, caption=(grid_captions or {}).get(grid, grid)))
+                display(HTML(self.grid_html(grid, caption=(grid_captions or {}).get(grid, grid))))
         else:
             display(Markdown("No claim of a paper is compared in this chapter (its verdict counts are zero)."))
         if self.checks:
