@@ -133,6 +133,24 @@ def _copyright_years(app: Sphinx, config: Config) -> None:
         config.copyright = re.sub(r"^\d{4}(?:[–-]\d{4})?", years, config.copyright)
 
 
+# ---------------------------------------------------------------- a citation without a year
+#: What an author–year citation shows for a work whose year no record states (Arabi et al.): said so,
+#: instead of sphinxcontrib-bibtex's "n.d." (the reference list says what is and is not known).
+NO_YEAR = "year not stated"
+
+
+def _citations_without_year() -> None:
+    from pybtex.style.template import field, first_of, node, optional
+    from sphinxcontrib.bibtex.style.referencing import extra_year
+
+    @node
+    def year(children, data):
+        assert not children
+        return first_of[optional[field("year")], NO_YEAR].format_data(data)
+
+    extra_year.year = year
+
+
 # ---------------------------------------------------------------- API reference
 class ApiReference(SphinxDirective):
     """``cmtlab-api``: the API reference of the packages and modules listed, one per line.
@@ -669,6 +687,7 @@ def setup(app: Sphinx) -> dict:
     from cmtlab import compiled
 
     compiled.python_sources_only()
+    _citations_without_year()
     # after myst-parser has registered myst_substitutions (priority 500 is the default)
     app.connect("config-inited", _repository_setting, priority=900)
     app.connect("config-inited", _search_setting, priority=900)
