@@ -610,9 +610,11 @@ def _render_claims_grid(transform, registry, by_key, decided) -> str:
             if cells:
                 groups.append(f'<span class="cmtlab-grid-chapter" title="{html.escape(title)}">{"".join(cells)}</span>')
         n = sum(1 for c in registry.values() if c.paper == paper)
+        count = f"({n})" if n else ""
+        inner = "".join(groups) if n else '<span class="cmtlab-grid-none">no claim registered in this build</span>'
         papers.append(f'<div class="cmtlab-grid-paper"><div class="cmtlab-grid-name">{html.escape(name)} '
-                      f'<span class="cmtlab-grid-count">({n})</span></div>'
-                      f'<div class="cmtlab-grid-cells">{"".join(groups)}</div></div>')
+                      f'<span class="cmtlab-grid-count">{count}</span></div>'
+                      f'<div class="cmtlab-grid-cells">{inner}</div></div>')
     legend = [f'<span><span class="cmtlab-grid-swatch" style="background-color: {VERDICT_COLOURS[k]}"></span>'
               f'{VERDICT_MARKS.get(k, "")} {html.escape(k)}: {n}</span>' for k, n in counts.items() if n]
     if undecided_here:
