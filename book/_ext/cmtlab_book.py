@@ -164,7 +164,8 @@ class ApiReference(SphinxDirective):
     #: ``:page:`` — the directive fills a page of its own whose title names the (first) package: the
     #: package's docstring follows the title without a heading of its own, its submodules are sections
     #: (the reference is one page per subpackage, book/api/*.md, not one 500,000-px page).
-    option_spec = {"page": lambda arg: True}
+    #: ``:shallow:`` — only the package's own modules; each of its subpackages has a page of its own.
+    option_spec = {"page": lambda arg: True, "shallow": lambda arg: True}
 
     def run(self) -> list[nodes.Node]:
         # MyST parses a directive's nested content as Markdown: headings and fenced directives
@@ -179,10 +180,13 @@ class ApiReference(SphinxDirective):
                 lines += _automodule(name, top, members=True)
                 continue
             lines += _automodule(name, top, members=False)
+            infos = (pkgutil.iter_modules(module.__path__, prefix=name + ".") if "shallow" in self.options
+                     else pkgutil.walk_packages(module.__path__, prefix=name + "."))
             for sub in sorted(
                 info.name
-                for info in pkgutil.walk_packages(module.__path__, prefix=name + ".")
+                for info in infos
                 if not any(part.startswith("_") for part in info.name.split("."))
+                and not ("shallow" in self.options and info.ispkg)
             ):
                 # a subpackage re-exports its modules' names (__all__): document only what its
                 # __init__ defines, each object once, under the module that defines it
