@@ -152,3 +152,25 @@ def test_each_registered_claim_is_decided_by_one_stored_chapter():
     for key, claim in all_claims().items():
         if claim.chapter in executed:
             assert seen.get(key) == [claim.chapter], (key, seen.get(key))
+
+
+def test_front_pages_show_every_claim_at_a_glance():
+    """The intro (under its findings) and the scoreboard (under its table) carry the grid of every claim,
+    rendered by the book extension — never a typed picture."""
+    intro = (REPO / "book" / "intro.md").read_text(encoding="utf-8")
+    found = intro[intro.index("## What the book found"):intro.index("## The four papers")]
+    assert found.count("{cmtlab-claims-grid}") == 1
+    assert found.index("{cmtlab-findings}") < found.index("{cmtlab-claims-grid}")
+    assert BOARD.count("{cmtlab-claims-grid}") == 1
+    assert BOARD.index("{cmtlab-scoreboard}") < BOARD.index("{cmtlab-claims-grid}")
+    assert intro.count("{cmtlab-version}") == 1, "the intro states its version and date (computed at build time)"
+
+
+def test_api_reference_is_one_page_per_package():
+    toc = (REPO / "_toc.yml").read_text(encoding="utf-8")
+    pages = sorted((REPO / "book" / "api").glob("*.md"))
+    assert len(pages) >= 10
+    for p in pages:
+        assert f"book/api/{p.stem}\n" in toc, f"{p} is not in _toc.yml"
+        assert "{cmtlab-api}" in p.read_text(encoding="utf-8") and ":page:" in p.read_text(encoding="utf-8")
+    assert "{cmtlab-api}" not in (REPO / "book" / "api.md").read_text(encoding="utf-8"), "api.md is an index now"
