@@ -141,14 +141,15 @@ NO_YEAR = "year not stated"
 
 def _citations_without_year() -> None:
     from pybtex.style.template import field, first_of, node, optional
-    from sphinxcontrib.bibtex.style.referencing import extra_year
+    from sphinxcontrib.bibtex.style.referencing import basic_author_year, extra_year
 
     @node
     def year(children, data):
         assert not children
         return first_of[optional[field("year")], NO_YEAR].format_data(data)
 
-    extra_year.year = year
+    extra_year.year = year            # {cite:year}
+    basic_author_year.year = year     # {cite}, {cite:p}, {cite:t} in the author–year style
 
 
 # ---------------------------------------------------------------- API reference

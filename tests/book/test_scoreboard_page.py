@@ -174,3 +174,25 @@ def test_api_reference_is_one_page_per_package():
         assert f"book/api/{p.stem}\n" in toc, f"{p} is not in _toc.yml"
         assert "{cmtlab-api}" in p.read_text(encoding="utf-8") and ":page:" in p.read_text(encoding="utf-8")
     assert "{cmtlab-api}" not in (REPO / "book" / "api.md").read_text(encoding="utf-8"), "api.md is an index now"
+
+
+def test_a_citation_without_a_year_says_so():
+    """Arabi et al.'s copy states no year and no public record gives one: the author–year citation reads
+    "year not stated" (book/_ext/cmtlab_book.py), never "n.d."."""
+    import importlib.util
+
+    import pybtex.database
+
+    spec = importlib.util.spec_from_file_location("cmtlab_book", REPO / "book" / "_ext" / "cmtlab_book.py")
+    book = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(book)
+    book._citations_without_year()
+    from sphinxcontrib.bibtex.style.referencing import basic_author_year, extra_year
+
+    entries = pybtex.database.parse_file(REPO / "book" / "references.bib").entries
+    for module in (basic_author_year, extra_year):
+        assert str(module.year.format_data({"entry": entries["arabi"]})) == book.NO_YEAR
+        assert str(module.year.format_data({"entry": entries["song2018"]})) == "2018"
+    for key in ("song2018", "alheid2016", "wang_osia"):
+        assert "year" in entries[key].fields and ("journal" in entries[key].fields or "booktitle" in entries[key].fields)
+    assert "DOI" in entries["arabi"].fields["note"] and "2016" in entries["arabi"].fields["note"]

@@ -58,7 +58,7 @@ BROKEN_WORDS = """(limit) => {
       for (let i = m.index; i < m.index + m[0].length - 1; i++) {
         // after a hyphen, dash, slash or ellipsis inside the run (or right after an inline element such
         // as typeset math, "$h$-th"), never after a leading minus sign ("-11.38")
-        const inside = i > m.index ? /[\\p{L}\\p{N})\\]]/u.test(text[i - 1]) : i === 0;
+        const inside = i > m.index ? /[\\p{L}\\p{N})\\]\\u2019'\\u201d"]/u.test(text[i - 1]) : i === 0;
         if (allowed.test(text[i]) && inside && /[\\p{L}\\p{N}(]/u.test(text[i + 1])) {
           pieces.push([start, i + 1]);
           start = i + 1;
