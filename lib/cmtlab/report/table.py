@@ -200,18 +200,20 @@ class Comparison:
 
     def add_threshold(self, claim: Claim | str, *, rule: Threshold, value: float, ours: str, quote: str = "",
                       where: str = "", paper: str = "", ci=None, n_seeds: int | None = None, note: str = "",
-                      references: dict | None = None, case: str = "") -> str:
+                      references: dict | None = None, case: str = "", n_unit: str = "seeds") -> str:
         """A claim decided by a statistic against the cut points of ``rule`` (a :class:`Threshold`).
 
         ``value`` is the statistic, ``ours`` the text of the value column (it should show ``value``);
         with ``ci`` (95 %, over ``n_seeds`` seeds) a value whose interval straddles a cut point is
-        ``undecided at n seeds``.
+        ``undecided at n seeds``; ``n_unit`` names what ``n_seeds`` counts (e.g. "clock values").
         """
         claim, quote, where, key, case = self._claim(claim, quote, where, case)
         verdict = rule.verdict(value, ci=ci, n_seeds=n_seeds)
+        if n_unit != "seeds" and verdict.startswith(UNDECIDED):
+            verdict = verdict.replace(" seeds", f" {n_unit}")
         ci_ = _check_ci(ci)
         if ci_ is not None:
-            over = f", {n_seeds} seeds" if n_seeds else ""
+            over = f", {n_seeds} {n_unit}" if n_seeds else ""
             ours += f" (95 % CI {_num(ci_[0])} to {_num(ci_[1])}{over})"
         text = rule.text()
         if not rule.reason.startswith("policy") and "(policy)" not in rule.reason:
