@@ -403,7 +403,7 @@ def _render_findings(transform, registry, by_key, decided) -> str:
         total += verdicts
     rows.append(_count_row("<strong>all four papers</strong>", total).replace("<td>", "<td><strong>")
                 .replace("</td>", "</strong></td>"))
-    return ('<table class="table findings-table" id="findings-verdicts"><caption>Verdicts of the papers\' claims, '
+    return ('<table class="table findings-table" id="findings-claims"><caption>Verdicts of the papers\' claims, '
             'each claim counted once, in the chapter that decides it (computed when the book is built).</caption>'
             + _header("paper") + "<tbody>" + "".join(rows) + "</tbody></table>")
 
