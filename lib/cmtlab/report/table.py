@@ -129,11 +129,12 @@ class Comparison:
             raise TypeError(f"claim must be a registered Claim (or a row's text), got {claim!r}")
         return claim, _quote_text(quote), where, "", ""
 
-    def add_cases(self, claim: Claim, *, note: str = "", references: dict | None = None) -> str:
+    def add_cases(self, claim: Claim, *, note: str = "", references: dict | None = None, summary: str = "") -> str:
         """Decide ``claim`` over the case rows added for it (``case=`` on the ``add_*`` calls) by the
         policy's rule for statements over cases (:func:`cmtlab.report.verdicts.cases_verdict`): every
         case reproduced → reproduced, at least half reproduced or partly → partly; an undecided case that
-        could change the outcome → undecided.  Adds the claim's own row (the one that counts)."""
+        could change the outcome → undecided.  Adds the claim's own row (the one that counts); its value
+        column reads ``summary`` (the values in a few words, optional) before the count of the cases."""
         if not isinstance(claim, Claim):
             raise TypeError(f"claim must be a registered Claim, got {claim!r}")
         cases = [r for r in self.rows if r.key == claim.key and r.case]
@@ -144,6 +145,8 @@ class Comparison:
             if missing:
                 raise ValueError(f"claim {claim.key!r} misses the cases {missing}: decide every case it names")
         verdict, text = cases_verdict([r.verdict for r in cases])
+        if summary:
+            text = f"{summary} ({text})"
         title, quote, where, key, _ = self._claim(claim, "", "", "")
         return self._add(Row(title, quote, where, claim.target, text, share_rule().text(), verdict, note,
                              dict(references or {}), None, key, ""))

@@ -161,3 +161,16 @@ def test_recorded_design_rows_are_reproduced_exactly(built, frto, case):
     compared = [c for c in live if c in recorded and c not in record.DROP_COLUMNS and c != "congestion"]
     assert len(compared) > 60
     assert {c: (recorded[c], live[c]) for c in compared if not _equal(recorded[c], live[c])} == {}
+
+
+def test_frto_clock_figure_shows_every_clock_and_both_quantities(frto):
+    import matplotlib
+    matplotlib.use("Agg")
+    from cmtlab.papers.arabi import figures
+
+    fig = figures.frto_clocks(ps.chapter_runs())
+    left, right = fig.axes[:2]
+    assert sum(len(c.get_offsets()) for c in left.collections) == 3 * ps.FRTO_DESIGN_N      # 3 subflows × clocks
+    assert [len(c.get_offsets()) for c in right.collections] == [ps.FRTO_DESIGN_N] * 2      # global, goodput
+    with pytest.raises(ValueError, match="no F_RTO runs"):
+        figures.frto_clocks(ps.chapter_runs(), scenario_id=1, congestion="olia")

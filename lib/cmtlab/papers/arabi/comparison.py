@@ -34,8 +34,8 @@ from .experiments import CC_LABELS, RO_LABELS, claims
 from .paper import CLAIMS, EIFEL_CLAIM_CONGESTION, FIG8, FIG9, PAPER, PAPER_CONGESTION, REORDERING
 from .papers_sim import (FRTO_DESIGN_N, MISS_REASONS, PAPERS_SIM, PAPERS_SIM_GOODPUT, PAPERS_SIM_VARIATE,
                          TOLERANCE)
-from .sources import (NOT_RUN, SOURCE_LABELS, TODAY, Estimate, Source, model_source, preset_source, source_label,
-                      today_source)
+from .sources import (NOT_RUN, TODAY, Estimate, Source, column_title, model_source, preset_source,
+                      source_label, today_source)
 from .tables import _select, mean_of
 
 #: What every F-RTO row says: the paper's mechanism is not in the simulator it ran.
@@ -138,7 +138,7 @@ def decide_fig8_decrease(t: Comparison, s: Source) -> None:
     verdicts in the reference column."""
     claim = CLAIMS["fig8.lia-eifel-frto-decrease"]
     mine, other = _fig8_cases(s, "uncoupled"), _fig8_cases(s, "none")
-    alt_verdicts = []
+    alt_verdicts, said = [], []
     for (case, stat, a, b, kind), (_, alt_stat, aa, ab, alt_kind) in zip(mine, other):
         if _skip(t, claim, s, (a, b, aa, ab), case=case):
             alt_verdicts.append(NOT_ASSESSED)
@@ -146,6 +146,7 @@ def decide_fig8_decrease(t: Comparison, s: Source) -> None:
         r, alt = s.ratio(a, b), s.ratio(aa, ab)
         alt_v = _case_verdict(s, alt, alt_kind)
         alt_verdicts.append(alt_v)
+        said.append(f"{stat} {r.value:.2f}")
         refs = {OTHER_READING: f"{alt_stat} = {alt.value:.2f} → {alt_v}"}
         note = _frto_note(s) if a[2] == "frto" else ""
         if kind == "same":
@@ -155,7 +156,8 @@ def decide_fig8_decrease(t: Comparison, s: Source) -> None:
             t.add_threshold(claim, case=case, rule=trend_rule(stat, "lower"), value=r.value, ci=r.ci, n_seeds=r.n,
                             n_unit=s.n_unit, ours=f"{r.value:.2f}", paper="lower", references=refs, note=note)
     verdict, text = cases_verdict(alt_verdicts)
-    t.add_cases(claim, references={OTHER_READING: f"each against no algorithm under LIA: {text} → {verdict}"})
+    t.add_cases(claim, summary="; ".join(said),
+                references={OTHER_READING: f"each against no algorithm under LIA: {text} → {verdict}"})
 
 
 def decide_fig9(t: Comparison, s: Source) -> None:
@@ -165,6 +167,7 @@ def decide_fig9(t: Comparison, s: Source) -> None:
     sid, cc = FIG9
     f8 = FIG8
     cells = {ro: _cell(sid, cc, ro) for ro in REORDERING}
+    said = []
     case = "throughput higher than in Fig. 8"
     if not _skip(t, claim, s, [*cells.values(), *(_cell(*f8, ro) for ro in REORDERING)], case=case):
         rs = {ro: s.ratio(cells[ro], _cell(*f8, ro)) for ro in REORDERING}
@@ -180,6 +183,9 @@ def decide_fig9(t: Comparison, s: Source) -> None:
         others = [ro for ro in REORDERING if ro != "dsack"]
         top = max(others, key=lambda ro: s.mean(cells[ro]).value)
         r = s.ratio(cells["dsack"], cells[top])
+        said.append(f"best DSACK ({_mbit(s.mean(cells['dsack']))} Mbit/s)" if r.value > 1 else
+                    f"DSACK ties {RO_LABELS[top]} ({_mbit(s.mean(cells[top]))} Mbit/s)" if r.value == 1 else
+                    f"best {RO_LABELS[top]} ({_mbit(s.mean(cells[top]))} Mbit/s)")
         t.add_threshold(claim, case=case, rule=BEST_RULE, value=r.value, ci=r.ci, n_seeds=r.n, n_unit=s.n_unit,
                         ours=f"DSACK {_mbit(s.mean(cells['dsack']))}, best other {RO_LABELS[top]} "
                              f"{_mbit(s.mean(cells[top]))} Mbit/s: ratio {r.value:.2f}", paper="DSACK best")
@@ -192,17 +198,19 @@ def decide_fig9(t: Comparison, s: Source) -> None:
         if _skip(t, claim, s, (cells[ro], cells["none"]), case=case):
             continue
         e = s.ratio(cells[ro], cells["none"]).scaled(100.0, -100.0)
+        said.append(f"{RO_LABELS[ro]} {e.value:+.0f} %")
         t.add_value(claim, case=case, paper=100 * PAPER["frto_eifel_vs_none_s2"], paper_text="“40 less” (read: −40 %)",
                     ours=e.value, unit="%", fmt=".0f", ci=e.ci, n_seeds=e.n, n_unit=s.n_unit,
                     note=(_frto_note(s) + "; " if ro == "frto" else "") + f"{s.quantity}: {RO_LABELS[ro]} "
                          f"{_mbit(s.mean(cells[ro]))} vs none {_mbit(s.mean(cells['none']))} Mbit/s")
-    t.add_cases(claim)
+    t.add_cases(claim, summary=", ".join(said) + (" against no algorithm" if any("%" in x for x in said) else ""))
 
 
-#: "The best": the ratio to the best of the others ≥ 1; within the no-change band below it, a tie (partly).
-BEST_RULE = Threshold("ratio to the best of the others", ">=", 1.0,
-                      "the best: not below any other; within 5 % below the best other a tie (policy's no-change band)",
-                      partly=1 - NO_CHANGE)
+#: "The best": above every other (ratio to the best of the others > 1); a tie, or less than 5 % below the best
+#: other, partly (the policy's no-change band).
+BEST_RULE = Threshold("ratio to the best of the others", ">", 1.0,
+                      "the best: above every other; a tie or within 5 % below the best other partly (the policy's "
+                      "no-change band)", partly=1 - NO_CHANGE)
 
 
 def decide_fig9_no_improvement(t: Comparison, s: Source) -> None:
@@ -210,15 +218,17 @@ def decide_fig9_no_improvement(t: Comparison, s: Source) -> None:
     each against no algorithm, within the no-change band or below."""
     claim = CLAIMS["fig9.eifel-frto-no-improvement"]
     sid, cc = FIG9
+    said = []
     for ro, case in (("eifel", "Eifel"), ("frto", "F-RTO")):
         a, b = _cell(sid, cc, ro), _cell(sid, cc, "none")
         if _skip(t, claim, s, (a, b), case=case):
             continue
         r = s.ratio(a, b)
+        said.append(f"{RO_LABELS[ro]} {r.value:.2f}")
         t.add_threshold(claim, case=case, rule=NO_GAIN, value=r.value, ci=r.ci, n_seeds=r.n, n_unit=s.n_unit,
                         ours=f"{RO_LABELS[ro]} / none = {r.value:.2f}", paper="not above none",
                         note=_frto_note(s) if ro == "frto" else "")
-    t.add_cases(claim)
+    t.add_cases(claim, summary=(", ".join(said) + " × no algorithm") if said else "")
 
 
 def _rank_bounds(s: Source, cells, target) -> tuple[int, tuple[int, int] | None]:
@@ -257,7 +267,7 @@ def decide_rank(t: Comparison, s: Source) -> None:
                     paper="good")
     t.add_threshold(claim, case=claim.cases[1], rule=Threshold(f"rank among the {n}", ">=", 2, "not rank 1"),
                     value=rank, ci=bounds, n_seeds=None, ours=ours, paper="not the best")
-    t.add_cases(claim)
+    t.add_cases(claim, summary=f"rank {rank} of {n}" + tie)
 
 
 def decide_eifel(t: Comparison, s: Source) -> None:
@@ -268,6 +278,7 @@ def decide_eifel(t: Comparison, s: Source) -> None:
     cases = iter(claim.cases)
     plan = [(1, cc, "higher") for cc in EIFEL_CLAIM_CONGESTION] + [(1, "fully_coupled", "no gain")] + \
            [(2, cc, "no gain") for cc in PAPER_CONGESTION]
+    gains = []
     for sid, cc, kind in plan:
         case = next(cases)
         a, b = _cell(sid, cc, "eifel"), _cell(sid, cc, "none")
@@ -275,13 +286,15 @@ def decide_eifel(t: Comparison, s: Source) -> None:
             continue
         r = s.ratio(a, b)
         ours = f"Eifel / none = {r.value:.2f} ({100 * (r.value - 1):+.1f} %)"
+        if sid == 1:
+            gains.append(f"{CC_LABELS[cc]} {100 * (r.value - 1):+.1f} %")
         if kind == "higher":
             _trend(t, claim, s, r, statistic="Eifel / no algorithm", direction="higher", ours=ours, case=case,
                    paper="gain")
         else:
             t.add_threshold(claim, case=case, rule=NO_GAIN, value=r.value, ci=r.ci, n_seeds=r.n, n_unit=s.n_unit,
                             ours=ours, paper="no gain")
-    t.add_cases(claim)
+    t.add_cases(claim, summary=("Eifel's gain with two subflows: " + ", ".join(gains)) if gains else "")
 
 
 def decide_best_s2(t: Comparison, s: Source) -> None:
@@ -291,12 +304,14 @@ def decide_best_s2(t: Comparison, s: Source) -> None:
     cc0, ro0, level = PAPER["best_s2"]
     cells = [_cell(2, cc, ro) for cc in PAPER_CONGESTION for ro in REORDERING]
     target = _cell(2, cc0, ro0)
+    said = []
     case = claim.cases[0]
     if not _skip(t, claim, s, cells, case=case):
         others = [c for c in cells if c != target]
         top = max(others, key=lambda c: s.mean(c).value)
         r = s.ratio(target, top)
         best = max(cells, key=lambda c: s.mean(c).value)
+        said.append(f"best {RO_LABELS[best[2]]} + {CC_LABELS[best[1]]} at {_mbit(s.mean(best))} Mbit/s")
         t.add_threshold(claim, case=case, rule=BEST_RULE, value=r.value, ci=r.ci, n_seeds=r.n, n_unit=s.n_unit,
                         ours=f"best: {RO_LABELS[best[2]]} + {CC_LABELS[best[1]]} {_mbit(s.mean(best))} Mbit/s; "
                              f"DSACK + uncoupled / best other ({RO_LABELS[top[2]]} + {CC_LABELS[top[1]]}) = "
@@ -307,7 +322,9 @@ def decide_best_s2(t: Comparison, s: Source) -> None:
         t.add_value(claim, case=case, paper=level / 1e6, paper_text="about 10 Mbit/s", ours=e.value, unit="Mbit/s",
                     fmt=".2f", ci=e.ci, n_seeds=e.n, n_unit=s.n_unit,
                     note=f"{s.quantity}; the run of Fig. 9's DSACK (sec. 5)")
-    t.add_cases(claim)
+        if not said or not said[0].startswith("best DSACK + uncoupled"):
+            said.append(f"DSACK + uncoupled {_mbit(s.mean(target))} Mbit/s")
+    t.add_cases(claim, summary="; ".join(said))
 
 
 def decide_frto(t: Comparison, s: Source) -> None:
@@ -324,6 +341,7 @@ def decide_frto(t: Comparison, s: Source) -> None:
     cells = [_cell(sid, cc, "frto") for sid in (1, 2) for cc in PAPER_CONGESTION]
     case = next(cases)
     present = [c for c in cells if s.has(c)]
+    said, lows = [], []
     if not present or "spurious_detections" not in s.runs or s.runs.spurious_detections.isna().all():
         t.add_not_assessed(claim, case=case, paper="detected", reason=s.missing(*cells) or
                            "this source does not count detections")
@@ -333,6 +351,7 @@ def decide_frto(t: Comparison, s: Source) -> None:
         t.add_threshold(claim, case=case, rule=Threshold("spurious retransmissions F-RTO detected, over its runs", ">=",
                                                          1, "the claim's premise: a detection happens"),
                         value=total, ours=f"{total:.0f} in {n_runs} runs", paper="detected", note=_frto_note(s))
+        said.append(f"{total:.0f} detections in {n_runs} runs")
     for sid in (1, 2):
         for cc in PAPER_CONGESTION:
             case = next(cases)
@@ -344,9 +363,12 @@ def decide_frto(t: Comparison, s: Source) -> None:
                                    "this source keeps no throughput over time")
                 continue
             r = s.ratio(a, b, column="late_bps")
+            lows.append(r.value)
             _trend(t, claim, s, r, statistic="F-RTO / no algorithm over the second half of each run",
                    direction="lower", ours=f"{r.value:.2f}", case=case, paper="stays low")
-    t.add_cases(claim, note=_frto_note(s))
+    if lows:
+        said.append(f"second half {min(lows):.2f}–{max(lows):.2f} × no algorithm's")
+    t.add_cases(claim, note=_frto_note(s), summary="; ".join(said))
 
 
 def decide_improve(t: Comparison, s: Source) -> None:
@@ -358,6 +380,7 @@ def decide_improve(t: Comparison, s: Source) -> None:
     combos = [(sid, cc) for sid in (1, 2) for cc in PAPER_CONGESTION
               if s.has(*(_cell(sid, cc, ro) for ro in REORDERING))]
     gain = trend_rule("ratio", "higher")
+    said = []
     for ro, case in (("dsack", "DSACK improves"), ("eifel", "Eifel improves"), ("frto", "F-RTO improves")):
         if not combos:
             t.add_not_assessed(claim, case=case, paper="improves", reason=s.missing(
@@ -369,6 +392,7 @@ def decide_improve(t: Comparison, s: Source) -> None:
         lo = sum(gain.point(r.low) != "not reproduced" for r in rs) / k
         hi = sum(gain.point(r.high) != "not reproduced" for r in rs) / k
         gains = ", ".join(f"s{sid} {CC_LABELS[cc]} {100 * (r.value - 1):+.0f} %" for (sid, cc), r in zip(combos, rs))
+        said.append(f"{RO_LABELS[ro]} gains in {point * k:.0f} of {k}")
         t.add_threshold(claim, case=case, rule=share_rule(f"share of the {k} scenario × congestion-control "
                                                           "combinations where it gains > 5 %"),
                         value=point, ci=(lo, hi) if (lo, hi) != (point, point) else None,
@@ -387,7 +411,8 @@ def decide_improve(t: Comparison, s: Source) -> None:
                                                          len(combos), "optimal: the best in every combination"),
                         value=wins[top], ours=f"the most: {RO_LABELS[top]}, best in {wins[top]} of {len(combos)} "
                                               "(by the means)", paper="none optimal")
-    t.add_cases(claim)
+        said.append(f"{RO_LABELS[top]} the best in {wins[top]} of {len(combos)}")
+    t.add_cases(claim, summary="; ".join(said))
 
 
 #: The claims in the paper's order, each with the function that decides it on one source.
@@ -575,7 +600,7 @@ def comparison(srcs: dict, *, decider: str = PAPERS_SIM, references=REFERENCES) 
             r = index[name].get((row.key, row.case))
             if r is None:
                 continue
-            columns[source_label(name)] = (r.here if r.verdict in (NOT_ASSESSED, BY_CONSTRUCTION)
+            columns[column_title(name)] = (r.here if r.verdict in (NOT_ASSESSED, BY_CONSTRUCTION)
                                            else f"{r.here} → {r.verdict}")
             if _differ(r.verdict, row.verdict):
                 differ.append(f"{SOURCE_SHORT.get(name, name)}: {r.verdict}")
@@ -784,6 +809,6 @@ def chapter_tables(presets: pd.DataFrame, model: pd.DataFrame, *, scenarios, con
 __all__ = ["FRTO_ABSENT",
            "NO_GAIN", "BEST_RULE", "DECIDERS", "decide", "decide_setup", "decide_fig8_dsack", "decide_fig8_decrease",
            "decide_fig9", "decide_fig9_no_improvement", "decide_rank", "decide_eifel", "decide_best_s2",
-           "decide_frto", "decide_improve", "SOURCE_LABELS", "SOURCE_SHORT", "DIFFERS", "OTHER_READING",
+           "decide_frto", "decide_improve", "SOURCE_SHORT", "DIFFERS", "OTHER_READING",
            "REFERENCES", "sources", "ArabiComparison", "comparison", "CLAIM_CELLS",
            "explain_disagreements", "lia_rttc_coincidence", "chapter_facts", "chapter_tables"]

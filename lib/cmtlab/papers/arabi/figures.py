@@ -192,7 +192,7 @@ def frto_clocks(model, *, scenario_id: int = 2, congestion: str = "uncoupled", v
     a.set_yticks(range(n_sub), [f"subflow {i}\np = {FRTO_PRIMES[i]}" for i in range(n_sub)])
     a.set_xlim(0, 1)
     a.set_xlabel("(clock mod p) / p")
-    a.set_title(f"{len(fr)} clock values")
+    a.set_title(f"{len(fr)} clock values:\nresidue of each subflow")
     x = FRTO_MAX_THRESHOLD * fr.sum(axis=1)
     for col, label, marker in (("model_global_throughput_bps", "global throughput (decides)", "o"),
                                ("throughput_bps", "goodput", "s")):
@@ -204,11 +204,11 @@ def frto_clocks(model, *, scenario_id: int = 2, congestion: str = "uncoupled", v
                   label="no algorithm (global)")
         b.axhline(0.6 * float(none.model_global_throughput_bps.iloc[0]) / 1e6, color="0.4", ls=":", lw=1,
                   label="paper: 40 % less")
-    b.set_xlabel("Σ ACK-discarding probability of the subflows")
+    b.set_xlabel("Σ ACK-discarding probability\nof the subflows")
     b.set_ylabel("F-RTO, Mbit/s")
     b.set_ylim(bottom=0)
     b.legend(fontsize=MIN_FONT_PT)
-    b.set_title(f"scenario {scenario_id}, {CC_LABELS.get(congestion, congestion)}, variateDelay "
+    b.set_title(f"scenario {scenario_id}, {CC_LABELS.get(congestion, congestion)},\nvariateDelay "
                 f"{'on' if variate_delay else 'off'}")
     fig.tight_layout()
     return fig

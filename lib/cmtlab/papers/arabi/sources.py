@@ -38,13 +38,21 @@ SOURCE_LABELS = {
     "chihani_ns3": "calibrated preset (chihani_ns3)",
     "chihani": "old imitation preset (chihani)",
     "chihani_dupack": "imitation with duplicate-ACK receiver (chihani_dupack)",
-    "rfc": RFC_COLUMN,
-    TODAY: TODAY_COLUMN,
+    "rfc": "RFC behaviour (rfc preset)",
+    TODAY: "today's stack (cmtlab.sim configured like Linux)",
 }
+#: The reference columns of a claims table that the design names (:mod:`cmtlab.report.claims`).
+COLUMN_TITLES = {"rfc": RFC_COLUMN, TODAY: TODAY_COLUMN}
 
 def source_label(source: str) -> str:
-    """The column title of a source (``"chihani_ns3"`` → "calibrated preset (chihani_ns3)")."""
+    """The name of a source in tables (``"chihani_ns3"`` → "calibrated preset (chihani_ns3)")."""
     return SOURCE_LABELS.get(source, f"preset {source}")
+
+
+def column_title(source: str) -> str:
+    """The title of a source's reference column in a claims table: :data:`cmtlab.report.claims.RFC_COLUMN` and
+    :data:`~cmtlab.report.claims.TODAY_COLUMN` for RFC behaviour and today's stack, else :func:`source_label`."""
+    return COLUMN_TITLES.get(source, source_label(source))
 
 
 @dataclass(frozen=True)
@@ -252,11 +260,11 @@ def today_source(runs: pd.DataFrame) -> Source:
     out = pd.DataFrame({"scenario": [int(str(s).rsplit(" ", 1)[-1]) for s in t.scenario],
                         "congestion": "uncoupled", "reordering": [TODAY_MECHANISMS[m] for m in t.mechanism],
                         "seed": t.seed.to_numpy(), "value_bps": t.goodput_mbps.to_numpy(dtype=float) * 1e6,
-                        "late_bps": np.nan, "spurious_detections": t.spurious_retransmissions.to_numpy(dtype=float)})
+                        "late_bps": np.nan, "spurious_detections": np.nan})   # run_axis counts no detections
     return Source(TODAY, SOURCE_LABELS[TODAY], out, deterministic=True, n_unit="seeds",
                   scope="today's Linux runs uncoupled congestion control (CUBIC) only, and this source keeps no "
                         "throughput over time")
 
 
-__all__ = ["NOT_RUN", "TODAY", "SOURCE_LABELS", "source_label", "Estimate", "RUN_COLUMNS", "Source", "late_bps",
+__all__ = ["NOT_RUN", "TODAY", "SOURCE_LABELS", "COLUMN_TITLES", "source_label", "column_title", "Estimate", "RUN_COLUMNS", "Source", "late_bps",
            "model_source", "preset_source", "TODAY_MECHANISMS", "today_scenarios", "today_source"]
