@@ -429,7 +429,7 @@ class Comparison:
         A rule that decides at least :data:`SHARED_RULE_ROWS` rows and at least half of them is
         written once, in the caption, and its cells read :data:`SHARED_RULE_CELL`; a note longer than
         :data:`LONG_NOTE_CHARS` characters moves under the table as a numbered note and its cell reads
-        "note n".  Negative zeros ("-0 %") read as zeros.  The verdicts and every other cell are
+        "note n" (rows with the same note share its number).  Negative zeros ("-0 %") read as zeros.  The verdicts and every other cell are
         unchanged, so the counts of the shown table are those of :meth:`summary`.
         """
         frame = (self.to_frame() if frame is None else frame).copy()
@@ -446,8 +446,10 @@ class Comparison:
         if "note" in frame.columns:
             for i, text in frame["note"].items():
                 if isinstance(text, str) and len(text) > LONG_NOTE_CHARS:
-                    notes.append(no_negative_zero(text))
-                    frame.loc[i, "note"] = f"note {len(notes)}"
+                    text = no_negative_zero(text)
+                    if text not in notes:          # the same note under several rows is written once
+                        notes.append(text)
+                    frame.loc[i, "note"] = f"note {notes.index(text) + 1}"
         return frame, caption, notes
 
     def style(self):

@@ -363,3 +363,54 @@ def test_today_scenarios_are_the_papers_paths_without_loss():
     assert t.mean((2, "uncoupled", "dsack")).value == 10e6
     with pytest.raises(ValueError, match="run_axis"):
         src.today_source(rows[rows.mechanism == "RACK-TLP"])
+
+
+# ------------------------------------------------------------------ on the recorded papers' simulator
+
+@pytest.fixture(scope="module")
+def r1():
+    from cmtlab.papers.arabi import papers_sim as ps
+
+    return ps.recorded()
+
+
+def test_lia_and_rtt_compensation_coincide_in_25_of_28_recorded_pairs(r1):
+    """The audit's count, recomputed from the CSV by a merge (not the library's join)."""
+    keys = ["scenario", "reordering", "variate_delay", "seed"]
+    a = r1[r1.congestion == "lia"][keys + ["throughput_bps", "model_global_throughput_bps"]]
+    b = r1[r1.congestion == "rtt_compensation"][keys + ["throughput_bps", "model_global_throughput_bps"]]
+    m = a.merge(b, on=keys)
+    same = int(((m.throughput_bps_x == m.throughput_bps_y)
+                & (m.model_global_throughput_bps_x == m.model_global_throughput_bps_y)).sum())
+    co = cmp.lia_rttc_coincidence(r1)
+    assert (co["identical"], co["pairs"]) == (same, len(m)) == (25, 28)
+    assert len(co["differ"]) == 3
+
+
+def test_every_frto_row_on_the_papers_simulator_says_the_mechanism_is_absent(r1):
+    from cmtlab.papers.arabi import papers_sim as ps
+
+    srcs = cmp.sources(ps.chapter_runs(r1, r1[r1.reordering == "frto"]))
+    for name in (cmp.PAPERS_SIM, cmp.PAPERS_SIM_GOODPUT, cmp.PAPERS_SIM_VARIATE):
+        t = cmp.decide(srcs[name])
+        frto = [r for r in t.rows if "F-RTO" in r.case or r.key.endswith("frto-drops-and-stays")]
+        assert len(frto) >= 15
+        assert all(cmp.FRTO_ABSENT in r.note for r in frto if r.verdict != "by construction"), name
+
+
+def test_chapter_facts_come_from_the_table(r1):
+    from cmtlab.papers.arabi import papers_sim as ps
+
+    model = ps.chapter_runs(r1, r1[r1.reordering == "frto"])
+    srcs = cmp.sources(model)
+    c = cmp.comparison(srcs)
+    facts = cmp.chapter_facts(c, srcs, model, ps.chapter_sources(model)[0], model_r1=r1)
+    assert all(k.startswith("arabi_") for k in facts)
+    assert facts["arabi_frto_detections"] == 0 and facts["arabi_frto_queue_drops"] == 0
+    assert facts["arabi_frto_clocks"] == 3 and facts["arabi_best"] == "DSACK + uncoupled"
+    row = next(r for r in c.by_source[cmp.PAPERS_SIM].rows if r.case == "F-RTO 40 % less than no algorithm")
+    assert facts["arabi_frto40_global_verdict"] == row.verdict and row.here.startswith(f"{facts['arabi_frto40_global']:.0f} %")
+    assert facts["arabi_n_differ_goodput"] == len(c.disagreements(cmp.PAPERS_SIM_GOODPUT))
+    for claim in CLAIMS:
+        text = facts["arabi_finding_" + claim.id.replace(".", "_").replace("-", "_")]
+        assert text.startswith("Arabi et al., " + claim.location) and c.decision(claim.id).verdict.split(" at ")[0] in text

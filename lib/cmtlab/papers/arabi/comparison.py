@@ -32,7 +32,7 @@ from ...report import (BY_CONSTRUCTION, NO_CHANGE, NOT_ASSESSED, SAME, UNDECIDED
 from ...report.verdicts import cases_verdict, share_rule
 from .experiments import CC_LABELS, RO_LABELS, claims
 from .paper import CLAIMS, EIFEL_CLAIM_CONGESTION, FIG8, FIG9, PAPER, PAPER_CONGESTION, REORDERING
-from .papers_sim import (FRTO_DESIGN_N, MISS_REASONS, PAPERS_SIM, PAPERS_SIM_GOODPUT, PAPERS_SIM_VARIATE,
+from .papers_sim import (MISS_REASONS, PAPERS_SIM, PAPERS_SIM_GOODPUT, PAPERS_SIM_VARIATE,
                          TOLERANCE)
 from .sources import (NOT_RUN, TODAY, Estimate, Source, column_title, model_source, preset_source,
                       source_label, today_source)
@@ -41,8 +41,7 @@ from .tables import _select, mean_of
 #: What every F-RTO row says: the paper's mechanism is not in the simulator it ran.
 FRTO_ABSENT = ("the paper's F-RTO (RFC 5682: detect a spurious timeout from the two ACKs after it) is absent "
                "from its simulator: the model's F_RTO discards ACKs with a probability read from the wall clock "
-               "and never detects a spurious retransmission (errata page); decided over "
-               f"{FRTO_DESIGN_N} clock values")
+               "and never detects a spurious retransmission (errata page); its values are means over clock values")
 
 
 
@@ -365,7 +364,7 @@ def decide_frto(t: Comparison, s: Source) -> None:
             r = s.ratio(a, b, column="late_bps")
             lows.append(r.value)
             _trend(t, claim, s, r, statistic="F-RTO / no algorithm over the second half of each run",
-                   direction="lower", ours=f"{r.value:.2f}", case=case, paper="stays low")
+                   direction="lower", ours=f"{r.value:.2f}", case=case, paper="stays low", note=_frto_note(s))
     if lows:
         said.append(f"second half {min(lows):.2f}–{max(lows):.2f} × no algorithm's")
     t.add_cases(claim, note=_frto_note(s), summary="; ".join(said))
