@@ -88,8 +88,8 @@ def decide_setup(t: Comparison, s: Source, claim_id: str) -> None:
     sid = 1 if claim_id.endswith("1") else 2
     sc = SCENARIOS[sid]
     links = ", ".join(f"{r / 1e6:g} Mbit/s / {1e3 * d:g} ms" for r, d in zip(sc["rates_bps"], sc["one_way_delays_s"]))
-    t.add_input(claim, paper=claim.target, ours=f"point-to-point links {links} (one-way delay, as ns-3's channel "
-                                                f"Delay); {s.label}")
+    t.add_input(claim, paper=claim.target, ours=f"point-to-point links {links} (one-way delays, as the Delay of "
+                                                "ns-3's channel)")
 
 
 def decide_fig8_dsack(t: Comparison, s: Source) -> None:
