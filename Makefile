@@ -49,7 +49,7 @@ export TIMEFORMAT := ::: step took %0Rs
 NB_TIMEOUT ?= 1200
 PYTEST_ARGS ?=
 
-.PHONY: help venv compiled testbed testbed-record papers-sim papers-sim-if-compiler papers-sim-data alheid-records book book-quick test test-unit test-nbval test-browser notebooks bench clean distclean
+.PHONY: help venv compiled testbed testbed-record papers-sim papers-sim-if-compiler papers-sim-data book book-quick test test-unit test-nbval test-browser notebooks bench clean distclean
 
 help: ## list the targets
 	@echo "cmtlab — make targets:"
@@ -122,9 +122,6 @@ papers-sim-if-compiler: $(STAMP)
 
 papers-sim-data: papers-sim ## re-run the papers' simulator and rewrite its recorded results (data/papers-sim/)
 	time $(NOBARS) $(BIN)/python -m cmtlab.papers record-papers-sim
-
-alheid-records: $(STAMP) ## re-simulate the recorded 30-seed runs of Alheid Figs. 4-5 and Table I (data/alheid/; about 5 minutes on 2 cores)
-	time $(NOBARS) $(BIN)/python -m cmtlab.papers.alheid.records
 
 lint: $(STAMP) ## ruff (ruff.toml: undefined names, unused imports/variables, syntax) over lib, tests, benchmarks, notebooks
 	time $(BIN)/ruff check lib tests benchmarks notebooks

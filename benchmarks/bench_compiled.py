@@ -91,7 +91,7 @@ def main() -> int:
     if compiled.pure_python() or not compiled.built():
         print("compiled vs pure Python: not measured (no built copies: make compiled, with a C compiler)")
         return 0
-    print(f"cmtlab.sim {sim.CODE_VERSION}: compiled modules ({', '.join(compiled.compilable_modules())}) "
+    print(f"cmtlab.sim {sim.code_version()}: compiled modules ({', '.join(compiled.compilable_modules())}) "
           f"against the same sources as pure Python; CPU seconds of one run, best of {args.rounds} fresh "
           f"processes x {args.repeat} runs, alternating")
     missed = []

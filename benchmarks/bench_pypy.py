@@ -234,7 +234,7 @@ def main() -> int:
         for i, (name, sc) in enumerate(workloads.items()):
             files[name] = tmp / f"w{i}.pkl"
             files[name].write_bytes(pickle.dumps(sc))
-        print(f"cmtlab.sim {sim.CODE_VERSION} under PyPy and CPython: CPU seconds of the run alone, "
+        print(f"cmtlab.sim {sim.code_version()} under PyPy and CPython: CPU seconds of the run alone, "
               f"{args.rounds} fresh processes x {args.repeat} runs each, alternating")
         goal_met = identical = True
         for name, path in files.items():

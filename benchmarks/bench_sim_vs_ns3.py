@@ -215,7 +215,7 @@ def main() -> int:
     args = ap.parse_args()
     if args.megabytes <= 0 or args.repeat < 1 or args.alheid_seeds < 1:
         ap.error("--megabytes must be > 0, --repeat >= 1 and --alheid-seeds >= 1")
-    print(f"cmtlab.sim {sim.CODE_VERSION}: data segments per wall-clock second, traces off, best of {args.repeat}; "
+    print(f"cmtlab.sim {sim.code_version()}: data segments per wall-clock second, traces off, best of {args.repeat}; "
           f"{compiled.summary()}")
     ratios = vs_ns3(args.megabytes, args.repeat)
     papers_ratio = vs_papers_sim(args.repeat)

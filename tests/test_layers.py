@@ -10,7 +10,7 @@ implicit edge is not counted (every module would import its own package).
 The layers, bottom to top (an import may go down or sideways, never up):
 
 ====  ===========================================================================================
-0     basics: the package face, ``_validate``, ``_paths``, ``progress``, ``compiled``, ``_git``
+0     basics: the package face, ``_validate``, ``_paths``, ``pinned``, ``progress``, ``compiled``, ``_git``
 1     ``scenario``, ``stats``, ``report`` (verdicts, tables, formatting, figure style, profiles,
       parameter types), ``measurements``
 2     ``sim`` (the book's simulator), ``sweep``
@@ -39,7 +39,8 @@ ROOT = LIB.name
 
 #: Layer of every part of the library, bottom (0) to top; a module belongs to the longest prefix here.
 LAYERS = {
-    ROOT: 0, f"{ROOT}._validate": 0, f"{ROOT}._paths": 0, f"{ROOT}.progress": 0, f"{ROOT}.compiled": 0,
+    ROOT: 0, f"{ROOT}._validate": 0, f"{ROOT}._paths": 0, f"{ROOT}.pinned": 0, f"{ROOT}.progress": 0,
+    f"{ROOT}.compiled": 0,
     f"{ROOT}._git": 0,
     f"{ROOT}.scenario": 1, f"{ROOT}.stats": 1, f"{ROOT}.report": 1, f"{ROOT}.measurements": 1,
     f"{ROOT}.sim": 2, f"{ROOT}.sweep": 2,

@@ -6,14 +6,14 @@ Usage (from the repository root)::
     .venv/bin/python data/field-measurements/generate.py            # default seed, into this folder
     .venv/bin/python data/field-measurements/generate.py --out DIR --seed 20180101 --n 1000
 
-All logic lives in :mod:`cmtlab.measurements.field`; see README.md here (the datasheet).
+All logic lives in :mod:`cmtlab.papers.song.field`; see README.md here (the datasheet).
 """
 
 import argparse
 import hashlib
 from pathlib import Path
 
-from cmtlab.measurements import field
+from cmtlab.papers.song import field
 
 
 def main(argv=None):

@@ -4,7 +4,8 @@ The library behind the cmtlab book, laid out like the book, in layers (bottom to
 from its own layer or below — ``tests/test_layers.py`` checks it on every import statement):
 
 0. basics — :mod:`cmtlab._paths` (the repository root, ``REPO`` and ``DATA``), :mod:`cmtlab._validate` (input
-   checks), :mod:`cmtlab.progress` (progress bars), :mod:`cmtlab.compiled` (the simulator's compiled
+   checks), :mod:`cmtlab.pinned` (the recorded files pinned by SHA-256 in ``data/MANIFEST.json``, and their one
+   reader), :mod:`cmtlab.progress` (progress bars), :mod:`cmtlab.compiled` (the simulator's compiled
    modules), :mod:`cmtlab._git` (the checkout's state, for provenance);
 1. :mod:`cmtlab.scenario` — the scenarios and results shared by the simulators; :mod:`cmtlab.stats` — mean
    and confidence interval; :mod:`cmtlab.report` — verdict rules, paper-vs-reproduction tables, readable
@@ -12,7 +13,7 @@ from its own layer or below — ``tests/test_layers.py`` checks it on every impo
    (:mod:`cmtlab.report.profile`) and the notebooks' parameter types (:mod:`cmtlab.report.parameters`);
    :mod:`cmtlab.measurements` — the field measurements' reconstruction and the public datasets;
 2. :mod:`cmtlab.sim` — the book's packet-level simulator (TCP and MPTCP, ns-3.44's semantics);
-   :mod:`cmtlab.sweep` — sweeps over scenarios and seeds with a result cache and recorded runs;
+   :mod:`cmtlab.sweep` — sweeps over scenarios and seeds with a result cache;
 3. the references, instruments that know no paper — :mod:`cmtlab.ns3` (ns-3.44), :mod:`cmtlab.papers_sim`
    (the papers' own ns-3.7 MPTCP model, built from source), :mod:`cmtlab.testbed` (the Linux kernel's
    MPTCP in network namespaces);

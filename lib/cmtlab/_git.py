@@ -1,4 +1,4 @@
-"""The repository's git state, for the provenance of recorded results (``data/alheid/``, ``data/testbed/``)."""
+"""The repository's git state, for the provenance of recorded results (``data/testbed/``)."""
 
 from __future__ import annotations
 

@@ -42,7 +42,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ._validate import as_float_array, check_choice, check_int, check_non_negative, check_positive
+from ._validate import (as_float_array, check_bool, check_choice, check_duration_s, check_durations_s, check_int,
+                        check_non_negative)
 
 #: Where the ACKs travel back to the sender (see the module docstring).
 ACK_PATHS = ("round_robin", "first", "fastest", "ideal")
@@ -53,6 +54,11 @@ RECOVERY_STYLES = ("newreno", "prr", "linux_prr", "chihani", "chihani_ns3")
 #: Loss detection: the duplicate-ACK threshold with RFC 6675 ``IsLost`` (``"dupack"``) or RACK-TLP
 #: (RFC 8985, ``"rack-tlp"``; needs SACK).  See :mod:`cmtlab.sim.mechanisms.recovery.loss_detection`.
 LOSS_DETECTIONS = ("dupack", "rack-tlp", "rack-tlp-linux")
+#: The two readings of a "delay difference" Δ between two paths, which Alheid et al. (sec. IV.A, Table I) leave
+#: open: ``"rtt"`` — the round trips differ by Δ; ``"one_way"`` — the one-way delays differ by Δ (the round trips
+#: by 2Δ).  The book's one list of them: the Alheid chapters (cmtlab's runs, the papers' simulator), the kernel
+#: testbed's Table I runs and the notebook parameters read it from here.
+DELAY_DIFFERENCE_MEANINGS = ("rtt", "one_way")
 #: Loss models of a link's forward (data) direction.
 LOSS_UNITS = ("none", "packet", "bit")
 #: Upper bound on the work of one simulated run: data segments of a transfer (or that the paths can
@@ -108,6 +114,64 @@ def check_work(name: str, segments: float, bound_text: str) -> None:
     if segments > MAX_SEGMENTS:
         raise ValueError(f"{name} must be {bound_text} (at most {MAX_SEGMENTS:,} data segments per run), "
                          f"got {segments:,.0f} segments")
+
+
+class KeyedScenario:
+    """The key and the validated copy of a scenario, written once for the book's scenario classes.
+
+    What :func:`cmtlab.sweep.run_sweep` needs of a scenario (:class:`cmtlab.sweep.api.SweepScenario`):
+    :meth:`key` — the SHA-256 of the scenario's plain description (the result cache, the Alheid records and the
+    recorded papers'-simulator rows are looked up by it) — and :meth:`replace` — a copy with some fields changed,
+    validated as a new scenario is.  Used by :class:`StripedScenario`, :class:`cmtlab.sim.multipath.MptcpScenario`,
+    :class:`cmtlab.papers_sim.model.PapersSimScenario` and :class:`cmtlab.papers.osia.experiments.OsiaRun`.
+
+    A subclass is a frozen dataclass and gives
+
+    * :meth:`to_dict` — its own plain, JSON-serialisable description, so that every class's keys stay what they
+      were (a field added later is left out at its default, a renamed field keeps its old name);
+    * :attr:`_key_default` — how :func:`json.dumps` writes a value that JSON has no form for (``float`` or
+      ``repr``, each class as it always did, so keys are byte-identical);
+    * optionally :meth:`_rebuild` — the validating builder called with every field (default: the class itself,
+      whose ``__post_init__`` validates) and :meth:`_changes` — the changes translated first (a deprecated
+      keyword, a dict of option changes).
+    """
+
+    _key_default = float
+
+    def to_dict(self) -> dict:  # pragma: no cover - every subclass has its own
+        raise NotImplementedError
+
+    def key(self) -> str:
+        """Stable SHA-256 (hex) of :meth:`to_dict`: the same scenario gives the same key, across runs and machines."""
+        blob = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), default=type(self)._key_default)
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+    def replace(self, **changes):
+        """A validated copy with some fields changed; an unknown field name raises ``ValueError`` naming the
+        allowed ones."""
+        current = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        changes = self._changes(dict(changes))
+        unknown = set(changes) - set(current)
+        if unknown:
+            raise ValueError(f"unknown scenario field(s) {sorted(unknown)}; allowed: {sorted(current)}")
+        current.update(changes)
+        return self._rebuild(current)
+
+    def _changes(self, changes: dict) -> dict:
+        return changes
+
+    @classmethod
+    def _rebuild(cls, fields: dict):
+        return cls(**fields)
+
+
+def scenario_changes(scenario, changes: dict, where: str) -> dict:
+    """The changes of a simulator scenario's ``replace``: ``delays_s`` (deprecated) renamed ``rtts_s``, and
+    ``options`` given as a dict of option changes applied to the scenario's :class:`TcpOptions`."""
+    changes = round_trip_keywords(changes, where)
+    if isinstance(changes.get("options"), dict):
+        changes["options"] = scenario.options.replace(**changes["options"])
+    return changes
 
 IPV4_HEADER_BYTES = 20
 TCP_HEADER_BYTES = 20
@@ -203,10 +267,10 @@ class TcpOptions:
         if self.loss_detection.startswith("rack-tlp") and not self.sack:
             raise ValueError(f"loss_detection={self.loss_detection!r} requires sack=True (RFC 8985 marks losses from SACK "
                              "information)")
-        check_positive("min_rto_s", self.min_rto_s)
-        check_positive("initial_rto_s", self.initial_rto_s)
-        check_non_negative("clock_granularity_s", self.clock_granularity_s)
-        check_positive("delayed_ack_timeout_s", self.delayed_ack_timeout_s)
+        check_duration_s("min_rto_s", self.min_rto_s)
+        check_duration_s("initial_rto_s", self.initial_rto_s)
+        check_duration_s("clock_granularity_s", self.clock_granularity_s, zero=True)
+        check_duration_s("delayed_ack_timeout_s", self.delayed_ack_timeout_s)
         check_int("dupack_threshold", self.dupack_threshold, minimum=1, maximum=1000)
         check_int("send_buffer_bytes", self.send_buffer_bytes, minimum=1)
         check_int("receive_buffer_bytes", self.receive_buffer_bytes, minimum=1)
@@ -346,7 +410,7 @@ def ack_packet_bytes(options, sack_blocks: int = 0, *, tunnel: bool = False) -> 
 
 
 @dataclass(frozen=True)
-class StripedScenario:
+class StripedScenario(KeyedScenario):
     """One bulk transfer over ``n`` links (Song Fig. 5 when ``tunnel=True``).
 
     Build it with :func:`striped_scenario`, which validates and converts its arguments.
@@ -415,22 +479,13 @@ class StripedScenario:
         return {("delays_s" if k == "rtts_s" else k): ([float(x) for x in v] if k == "rtts_s" else v)
                 for k, v in out.items()}
 
-    def key(self) -> str:
-        """Stable SHA-256 of :meth:`to_dict` (same scenario → same key, across runs and machines)."""
-        blob = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), default=float)
-        return hashlib.sha256(blob.encode()).hexdigest()
+    def _changes(self, changes: dict) -> dict:
+        # ``options`` may be a dict of option changes; ``delays_s`` is the deprecated name of ``rtts_s``
+        return scenario_changes(self, changes, "StripedScenario.replace")
 
-    def replace(self, **changes) -> "StripedScenario":
-        """A validated copy with some fields changed (``options`` may be a dict of option changes)."""
-        current = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        changes = round_trip_keywords(changes, "StripedScenario.replace")
-        if isinstance(changes.get("options"), dict):
-            changes["options"] = self.options.replace(**changes["options"])
-        unknown = set(changes) - set(current)
-        if unknown:
-            raise ValueError(f"unknown scenario field(s) {sorted(unknown)}; allowed: {sorted(current)}")
-        current.update(changes)
-        return striped_scenario(**current)
+    @classmethod
+    def _rebuild(cls, fields: dict) -> "StripedScenario":
+        return striped_scenario(**fields)
 
 
 def striped_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes, segment_bytes=536, initial_window_bytes=536,
@@ -454,6 +509,7 @@ def striped_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes, segment_byt
         raise ValueError(f"bandwidths_bps must be > 0 (bit/s), got {b.tolist()}")
     if np.any(d < 0):
         raise ValueError(f"rtts_s must be >= 0 (round-trip seconds), got {d.tolist()}")
+    check_durations_s("rtts_s", d)
     seg = check_int("segment_bytes", segment_bytes, minimum=1, maximum=65_000)
     E = check_int("transfer_bytes", transfer_bytes, minimum=1)
     check_work("transfer_bytes", -(-E // seg), f"<= {MAX_SEGMENTS * seg:,} bytes with segment_bytes = {seg}")
@@ -463,8 +519,7 @@ def striped_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes, segment_byt
     ss = check_int("ssthresh_bytes", ssthresh_bytes, minimum=1)
     m = check_int("m_ack", m_ack, minimum=1, maximum=64)
     q = check_int("queue_packets", queue_packets, minimum=1)
-    if not isinstance(tunnel, (bool, np.bool_)):
-        raise ValueError(f"tunnel must be True or False, got {tunnel!r}")
+    check_bool("tunnel", tunnel)
     if b.size > 1 and not tunnel:
         raise ValueError("tunnel must be True for more than one link (striping needs the round-robin tunnel)")
     if options is None:
@@ -478,7 +533,7 @@ def striped_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes, segment_byt
     if option_changes:
         opts = opts.replace(**option_changes)
     sd = check_int("seed", seed, minimum=0)
-    tmax = check_positive("max_sim_time_s", max_sim_time_s)
+    tmax = check_duration_s("max_sim_time_s", max_sim_time_s)
     sc = StripedScenario(bandwidths_bps=tuple(float(x) for x in b), rtts_s=tuple(float(x) for x in d),
                          transfer_bytes=E, segment_bytes=seg, initial_window_bytes=iw, ssthresh_bytes=ss,
                          m_ack=m, queue_packets=q, loss=_as_loss(loss, b.size), tunnel=bool(tunnel),

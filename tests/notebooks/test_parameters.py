@@ -113,12 +113,10 @@ def test_defaults_are_valid(name, profile, monkeypatch):
 BAD = {
     "alheid-fig4-table3-distance": [("n_seeds", 0, "n_seeds must be an integer in [1, 10000]"),
                                     ("table_distances_m", [55], "table_distances_m must be one of distances_m"),
-                                    ("preset", "nosuch", "preset must be one of 'paper'"),
-                                    ("live_seeds", 3, "live_seeds must be at most n_seeds"),
-                                    ("use_records", "no", "use_records must be True or False")],
+                                    ("preset", "nosuch", "preset must be one of 'paper'")],
     "alheid-fig5-table4-pdr": [("pdrs", [0.001, 1.5], "pdrs[1] must be a finite number in [0, 1)"),
                                ("pdrs", [0.001, 0.009], "pdrs must include 0.0"),
-                               ("live_seeds", 0, "live_seeds must be an integer in [1, 10000]")],
+                               ("n_seeds", 0, "n_seeds must be an integer in [1, 10000]")],
     "alheid-fig6-cwnd": [("preset", "nosuch", "preset must be one of"), ("rfc_panel", "yes", "rfc_panel must be True or False")],
     "alheid-table1-mptcp-gain": [("meanings", "['rtt', 'two_way']", "meanings[1] must be one of 'rtt', 'one_way'"),
                                  ("kernel_chapter", "../etc/passwd", "kernel_chapter must be a notebook file name")],
@@ -222,3 +220,66 @@ def test_papermill_bad_parameter_fails_in_the_validation_cell(name, tmp_path, mo
     # papermill's injected cell comes right before the validation cell (it sees the injected value)
     assert "injected-parameters" in code[j - 1].metadata.get("tags", []) and param in code[j - 1].source
     assert "parameters" in code[j - 2].metadata.get("tags", [])
+
+
+# ---------------------------------------------------------------- unknown names; papermill's own view of the cell
+def test_an_injected_name_the_notebook_does_not_declare_fails_naming_the_closest(monkeypatch):
+    """Reliability probe of 22f83c4: ``-p transfer_byte 5`` ran the defaults without a word."""
+    ns = _defaults("song-fig8-throughput-vs-ada", "quick", monkeypatch)
+    ns["transfer_byte"] = 5
+    ns["In"] = ["", "# the parameters cell", "# Parameters\ntransfer_byte = 5\n", "# this cell"]
+    with pytest.raises(ValueError, match=r"^song-fig8-throughput-vs-ada: unknown parameter 'transfer_byte' \(passed "
+                                         r"with papermill -p/-y\); did you mean 'transfer_bytes'\?"):
+        validate_parameters(SPECS["song-fig8-throughput-vs-ada"], ns)
+    ns["In"][2] = "# Parameters\ntransfer_bytes = 5\n"  # a declared name passes
+    ns.pop("transfer_byte")
+    validate_parameters(SPECS["song-fig8-throughput-vs-ada"], ns)
+    with pytest.raises(ValueError, match=r"unknown parameter 'zzz' \(passed with papermill -p/-y\); the notebook's parameters are \["):
+        ns["In"][2] = "# Parameters\nzzz = 1\n"
+        validate_parameters(SPECS["song-fig8-throughput-vs-ada"], ns)
+
+
+def test_without_papermill_no_name_is_unknown(monkeypatch):
+    ns = _defaults("song-fig8-throughput-vs-ada", "quick", monkeypatch)
+    ns.update(In=["", "x = 1", "validate"], helper_value=3)  # an interactive session: other names are no parameters
+    validate_parameters(SPECS["song-fig8-throughput-vs-ada"], ns)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_papermill_reads_every_declared_parameter(name, caplog):
+    """papermill infers a notebook's parameters from its ``parameters`` cell, one ``=`` per line; it warned "Passed
+    unknown parameter" for real ones written ``choose(full=..., quick=...)``.  Every declared parameter is now what
+    papermill infers, without a warning about the cell."""
+    translators = pytest.importorskip("papermill.translators")
+    nb, i = _cells(ROOT / "notebooks" / f"{name}.ipynb")
+    import logging
+
+    with caplog.at_level(logging.WARNING, logger="papermill"):
+        inferred = [p.name for p in translators.PythonTranslator.inspect(nb.cells[i])]
+    assert sorted(inferred) == sorted(SPECS[name].params)
+    assert not [r for r in caplog.records if r.name.startswith("papermill")], [r.getMessage() for r in caplog.records]
+
+
+def test_papermill_misspelt_parameter_fails_in_the_validation_cell(tmp_path, monkeypatch, caplog):
+    papermill = pytest.importorskip("papermill")
+    import logging
+
+    name = "song-fig8-throughput-vs-ada"
+    monkeypatch.setenv(profile.ENV_VAR, "quick")
+    monkeypatch.setenv("PYTHONPATH", str(ROOT / "lib") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    monkeypatch.setenv("CMTLAB_PROGRESS", "0")
+    out = tmp_path / f"{name}.ipynb"
+    with caplog.at_level(logging.WARNING, logger="papermill"), \
+            pytest.raises(papermill.PapermillExecutionError) as e:
+        papermill.execute_notebook(str(ROOT / "notebooks" / f"{name}.ipynb"), str(out),
+                                   parameters={"transfer_byte": 5, "ada_step_ms": 2.5}, kernel_name="python3",
+                                   cwd=str(ROOT / "notebooks"), progress_bar=False, execution_timeout=300)
+    assert e.value.ename == "ValueError" and "did you mean 'transfer_bytes'" in e.value.evalue, e.value.evalue
+    # papermill's own warning is accurate now: the misspelt name, not the real one
+    warned = [r.getMessage() for r in caplog.records if "unknown parameter" in r.getMessage()]
+    assert warned == ["Passed unknown parameter: transfer_byte"], warned
+    nb = nbformat.read(out, as_version=4)
+    failed = [c for c in nb.cells if c.cell_type == "code" and any(o.get("output_type") == "error" for o in c.outputs)]
+    assert len(failed) == 1 and "validate-parameters" in failed[0].metadata.get("tags", [])
+    k = nb.cells.index(failed[0])
+    assert all(c.get("execution_count") is None for c in nb.cells[k + 1:] if c.cell_type == "code")

@@ -241,7 +241,7 @@ def test_simulator_column_is_guarded_or_gives_the_same_rows():
     assert not any(c.startswith("k_") for c in sim.columns)   # kernel settings are not the simulator's
     assert (sim.throughput_bps > 0).all()
     assert (sim.throughput_bps <= 2 * 2e6).all()
-    g = ks.gains(sim)
+    g = ks.kernel_gains(sim)
     assert set(g.delta_ms) == {0, 100}
 
 

@@ -127,6 +127,47 @@ def test_stale_endpoint_of_a_dead_run_is_killed_when_a_run_starts():
 
 
 @live
+def test_cli_cleanup_removes_what_a_killed_run_left_and_nothing_else():
+    """After a SIGKILL the killed run's namespaces stay until the next run — or ``python -m cmtlab.testbed --cleanup``
+    (reliability probe of 22f83c4: the CLI had no way to remove them at once)."""
+    dead = _dead_pid()
+    stale = f"{tb.NS_PREFIX}{dead}-abcdef-a"
+    mine = f"{tb.NS_PREFIX}{os.getpid()}-abcdef-a"   # a live owner: never touched
+    for ns in (stale, mine):
+        subprocess.run(["ip", "netns", "add", ns], check=True)
+    sleeper = subprocess.Popen(["ip", "netns", "exec", stale, "sleep", "120"], start_new_session=True)
+    try:
+        time.sleep(0.3)
+        p = subprocess.run([sys.executable, "-m", "cmtlab.testbed", "--cleanup"], env={**os.environ, "PYTHONPATH": str(LIB)},
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0, p.stderr
+        assert stale in p.stdout and mine not in p.stdout
+        sleeper.wait(timeout=5)
+        assert stale not in _namespaces(tb.NS_PREFIX) and mine in _namespaces(tb.NS_PREFIX)
+    finally:
+        if sleeper.poll() is None:
+            sleeper.kill()
+            sleeper.wait()
+        for ns in (stale, mine):
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
+def test_cli_cleanup_is_documented_and_runs_no_transfer(capsys, monkeypatch):
+    from cmtlab.testbed.__main__ import main
+    monkeypatch.setattr(tb.Testbed, "open", lambda self: pytest.fail("Testbed.open reached"))
+    with pytest.raises(SystemExit) as e:
+        main(["--help"])
+    assert e.value.code == 0 and "--cleanup" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as e:
+        main(["--cleanup", "--path", "10e6,0.01"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "--cleanup" in err and "--path" in err and "\n" not in err.strip()
+    with pytest.raises(SystemExit) as e:
+        main([])
+    assert e.value.code == 2 and "--path" in capsys.readouterr().err
+
+
+@live
 def test_namespaces_of_live_runs_are_never_touched():
     """A namespace named after a live process older than it (another run) survives cleanup."""
     other = subprocess.Popen(["sleep", "60"])

@@ -376,7 +376,7 @@ def test_the_chapter_shows_the_recorded_gains():
     stored = rd.stored_gains(json.loads(rd.CHAPTER.read_text()))
     if stored is None:
         pytest.skip("the chapter is not executed")
-    g = ks.gains(REAL.table1)
+    g = ks.kernel_gains(REAL.table1)
     assert len(stored) == len(g)
     assert stored["gain (%)"].to_numpy() == pytest.approx(g.gain_pct.to_numpy(), abs=0.01)
     assert stored["MPTCP (Mbit/s)"].to_numpy() == pytest.approx(g.mptcp_mbps.to_numpy(), rel=1e-3)

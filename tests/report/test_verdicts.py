@@ -1,6 +1,5 @@
 """The verdict policy (cmtlab.report): every rule at and around each of its thresholds."""
 
-import math
 
 import pytest
 
@@ -173,15 +172,10 @@ def test_values_are_plain_text_without_negative_zero():
     assert t.to_frame().loc[0, "reproduction"] == "0.0 %"
 
 
-def test_value_verdict_kept_for_old_callers_and_mean_ci():
+def test_value_verdict_kept_for_old_callers():
     assert report.value_verdict(10.0, 10.5) == REPRODUCED
     assert report.value_verdict(10.0, 12.0) == PARTLY
     assert report.value_verdict(10.0, 20.0) == NOT_REPRODUCED
-    m, (lo, hi), n = report.mean_ci95([1.0, 2.0, 3.0])
-    assert m == 2.0 and n == 3 and lo == pytest.approx(2 - 4.302653 / math.sqrt(3)) and hi == pytest.approx(2 + 4.302653 / math.sqrt(3))
-    assert math.isnan(report.mean_ci95([5.0])[1][0])
-    with pytest.raises(ValueError, match="at least one"):
-        report.mean_ci95([float("nan")])
 
 
 def test_policy_lists_every_kind_with_a_reason():

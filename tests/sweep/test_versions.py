@@ -6,6 +6,7 @@ The defect this guards against: the ``"cmtlab"`` simulator's version hashed ``si
 :func:`run_sweep` served results computed by the old code.
 """
 
+import hashlib
 import json
 import os
 import shutil
@@ -95,9 +96,10 @@ def test_registered_simulator_version_is_its_closure():
     sim = sweep.get_simulator("cmtlab")
     import cmtlab.sim
 
-    own = getattr(cmtlab.sim, "CODE_VERSION", None)  # the package's own version, if it declares one
-    closure = closure_version("cmtlab.sim")
-    assert sim.code_version == (f"{own}+{closure}" if own else closure)
+    # one mechanism: no version of the simulator's own, the closure with the data files it declares
+    assert getattr(cmtlab.sim, "CODE_VERSION", None) is None
+    data = tuple(f"data:{p.name}:{hashlib.sha256(p.read_bytes()).hexdigest()}" for p in cmtlab.sim.CODE_DATA_FILES)
+    assert sim.code_version == closure_version("cmtlab.sim", extra=data) != closure_version("cmtlab.sim")
 
 
 def test_a_changed_byte_in_any_closure_file_changes_the_version(tmp_path):

@@ -17,7 +17,7 @@ TCP_BPS = 10e6
 
 
 def _runs(mptcp_bps: dict, *, reps=1, tcp_bps=TCP_BPS, congestions=("reno",)):
-    """Kernel rows as cmtlab.testbed.experiments.alheid_table1 returns them: per congestion control and repetition one TCP run and one
+    """Kernel rows as cmtlab.testbed.experiments.run_jobs returns them for table1_jobs: per congestion control and repetition one TCP run and one
     MPTCP run per (meaning, Δ in ms) key of ``mptcp_bps`` (value: goodput, or a list per repetition)."""
     rows = []
     for cc in congestions:
@@ -88,7 +88,7 @@ def test_live_check_table_in_words():
 
 
 def test_gains_table_keeps_the_columns_the_stored_table_is_read_by():
-    g = ks.gains(_runs(FULL, reps=2))
+    g = ks.kernel_gains(_runs(FULL, reps=2))
     shown = chapter.gains_table(g)
     # tests/validation/test_kernel_table.py finds the stored gains table by these headers
     assert list(shown.columns[:3]) == ["congestion", "meaning", "Δ (ms)"]
@@ -98,7 +98,7 @@ def test_gains_table_keeps_the_columns_the_stored_table_is_read_by():
 
 
 def test_table1_glue_every_key_closer_reading_and_head_of_line():
-    v = chapter.table1_glue(ks.gains(_runs(FULL)))
+    v = chapter.table1_glue(ks.kernel_gains(_runs(FULL)))
     assert {f"tb_gain_reno_{m}_{d}" for m in ("rtt", "one_way") for d in (0, 100, 500)} <= set(v)
     assert v["tb_gain_reno_rtt_0"] == pytest.approx(94.0) and v["tb_gain_reno_one_way_0"] == pytest.approx(94.0)
     assert v["tb_gain_reno_one_way_500"] == pytest.approx(-10.0)
@@ -108,18 +108,18 @@ def test_table1_glue_every_key_closer_reading_and_head_of_line():
     assert v["tb_share_far"] == pytest.approx(0.25)
     assert math.isnan(v["tb_gain_spread"])                               # one repetition: no spread
     # the one-way reading closer to the paper's 23 %, and no negative gain
-    w = chapter.table1_glue(ks.gains(_runs({**FULL, ("rtt", 500): 15e6, ("one_way", 500): 12.0e6})))
+    w = chapter.table1_glue(ks.kernel_gains(_runs({**FULL, ("rtt", 500): 15e6, ("one_way", 500): 12.0e6})))
     assert w["tb_closer_reading"] == "the one-way reading"
     assert w["tb_hol_phrase"].endswith("keeps only part of the second path's rate")
     # Δ = 500 ms not run (quick profile): said, not decided
-    q = chapter.table1_glue(ks.gains(_runs({("both", 0): 19e6, ("rtt", 100): 18e6})))
+    q = chapter.table1_glue(ks.kernel_gains(_runs({("both", 0): 19e6, ("rtt", 100): 18e6})))
     assert q["tb_closer_reading"].startswith("not decided") and q["tb_hol_phrase"] == "Δ = 500 ms is not run in this profile"
     assert math.isnan(q["tb_gain_reno_rtt_500"])
 
 
 def test_gain_spread_over_repetitions():
     runs = _runs({("both", 0): [19e6, 19.6e6], ("rtt", 500): [11e6, 14e6]}, reps=2)
-    v = chapter.table1_glue(ks.gains(runs))
+    v = chapter.table1_glue(ks.kernel_gains(runs))
     assert v["tb_gain_spread"] == pytest.approx(30.0)                   # 10 % to 40 %
 
 
@@ -146,14 +146,14 @@ def test_fixed_buffer_glue_and_table():
     assert (v["tb_fixed_min"], v["tb_fixed_max"]) == pytest.approx((-3.0, -1.0))
     assert v["tb_fixed_sub0_queue_mb"] == pytest.approx(13.6)
     assert v["tb_fixed_path_mbps"] == pytest.approx(4e6 * 8 / 12 / 1e6)
-    tab = chapter.fixed_buffer_table(fixed, ks.gains(_runs(FULL)), ["rtt", "one_way"], 16 << 20)
+    tab = chapter.fixed_buffer_table(fixed, ks.kernel_gains(_runs(FULL)), ["rtt", "one_way"], 16 << 20)
     assert "gain, fixed 16 MiB buffers (%)" in tab and len(tab) == 3
     r = tab[(tab.meaning == "one_way") & (tab["Δ (ms)"] == 500)].iloc[0]
     assert r["gain, autotuned buffers (%)"] == pytest.approx(-10.0) and r["gain, fixed 16 MiB buffers (%)"] == pytest.approx(-3.0)
 
 
 def test_side_by_side_round_trips_and_missing_simulator():
-    g = ks.gains(_runs(FULL))
+    g = ks.kernel_gains(_runs(FULL))
     t = chapter.side_by_side(g, None, None, deltas_ms=[0, 100, 500], meanings=["rtt", "one_way"], base_one_way_ms=10,
                              reordering="eifel")
     assert len(t) == 5                                                   # Δ = 0 once
@@ -167,8 +167,8 @@ def test_side_by_side_round_trips_and_missing_simulator():
 def test_agreement_glue():
     empty = chapter.agreement_glue(None, None, None, ["rtt"])
     assert all(math.isnan(x) for x in empty.values()) and "tb_sim_diff_500_one_way" in empty
-    g = ks.gains(_runs(FULL))
-    sim_g = ks.gains(_runs({**FULL, ("rtt", 100): 19.4e6, ("rtt", 500): 14e6}))
+    g = ks.kernel_gains(_runs(FULL))
+    sim_g = ks.kernel_gains(_runs({**FULL, ("rtt", 100): 19.4e6, ("rtt", 500): 14e6}))
     agree = ks.agreement(g, sim_g)
     v = chapter.agreement_glue(agree, sim_g, sim_g, ["rtt", "one_way"])
     assert v["tb_sim_absdiff_near_max"] == pytest.approx(5.0)            # 94 vs 89 % at Δ = 100 ms (RTT)
@@ -176,7 +176,7 @@ def test_agreement_glue():
     assert v["tb_sim_diff_500_rtt"] == pytest.approx(17.0) and v["tb_sim_diff_500_one_way"] == pytest.approx(0.0)
     assert v["tb_sim_gain_500_rtt"] == pytest.approx(40.0) and v["tb_sim_gain_0"] == pytest.approx(94.0)
     shown = chapter.agreement_table(agree)
-    assert "rtt1_ms" not in shown and "simulator − kernel (pp)" in shown
+    assert "rtt2_ms" not in shown and "simulator − kernel (pp)" in shown
 
 
 def _hyp(rows):
@@ -201,7 +201,7 @@ def test_hypotheses_table_and_glue():
     none = chapter.hypotheses_glue(_hyp([]))
     assert none["tb_hyp_ow_buf_range"] == "not run" and math.isnan(none["tb_buf_largest_negative"])
     assert "not run" in none["tb_hyp_rr_phrase"]
-    tab = chapter.hypotheses_table(hyp, ks.gains(_runs(FULL)))
+    tab = chapter.hypotheses_table(hyp, ks.kernel_gains(_runs(FULL)))
     assert list(tab.columns) == ["Δ 500 ms (RTT)", "Δ 500 ms (one-way)"]
     assert tab.loc["kernel, Reno (mean)"].tolist() == pytest.approx([23.0, -10.0])
     assert chapter.hypotheses_table(_hyp([]), None) is None
@@ -240,7 +240,7 @@ def test_simulator_status_says_why_it_is_missing():
 
 
 def test_figures_draw_with_and_without_the_simulator():
-    g = ks.gains(_runs(FULL, congestions=("reno", "cubic")))
+    g = ks.kernel_gains(_runs(FULL, congestions=("reno", "cubic")))
     fig = figures.kernel_vs_simulator(g, None, None, "eifel")
     labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     assert sorted(labels) == ["Alheid Table I, Linux", "kernel Reno, Δ RTT", "kernel Reno, Δ one-way"]
@@ -254,6 +254,31 @@ def test_gain_axis_keeps_negative_gains_visible():
     assert figures.gain_floor(pd.DataFrame({"gain_min_pct": [97.0, 50.0]})) == 0.0
     assert figures.gain_floor(pd.DataFrame({"gain_min_pct": [97.0, -43.6]})) == -50.0
     assert figures.gain_floor(pd.DataFrame({"gain_min_pct": [97.0, -40.0]})) == -50.0       # a margin below the point
-    g = ks.gains(_runs(FULL))
+    g = ks.kernel_gains(_runs(FULL))
     bottom = figures.table1_gains(g).axes[0].get_ylim()[0]
     assert bottom <= g.gain_min_pct.min() < 0
+
+
+def test_kernel_rows_in_table1s_row_schema_give_the_same_columns_and_statistics():
+    """One Table I gains on one row schema (issue 33): the kernel's recorded columns mapped on load
+    (kernel_sim.table1_rows) and cmtlab's gains columns alike; the statistics over the repetitions by hand."""
+    from cmtlab.papers.alheid import table1 as t1
+    from cmtlab.stats import half_width
+
+    runs = _runs({("both", 0): [19e6, 21e6], ("rtt", 100): [18e6, 18e6]}, reps=2)
+    rows = ks.table1_rows(runs)
+    assert set(t1.ROW_COLUMNS) <= set(rows.columns)
+    assert rows.paths.tolist() == [1, 2, 2] * 2 and rows.delta_ms.tolist() == [0, 0, 100] * 2
+    assert rows.goodput_mbps.tolist() == [10.0, 19.0, 18.0, 10.0, 21.0, 18.0]
+    g = ks.kernel_gains(runs).set_index(["meaning", "delta_ms"])
+    d0 = g.loc[("rtt", 0)]
+    assert (d0.gain_pct, d0.gain_min_pct, d0.gain_max_pct, d0.n) == (pytest.approx(100.0), pytest.approx(90.0),
+                                                                       pytest.approx(110.0), 2)
+    assert d0.gain_std_pct == pytest.approx(math.sqrt(200)) and d0.share2 == pytest.approx(0.25)
+    assert d0.gain_ci95_pct == pytest.approx(half_width(math.sqrt(200), 2))
+    assert d0.rtt2_ms == pytest.approx(20.0) and d0.paper_linux_pct == 94.0 and d0.paper_ns3_pct == 90.0
+    d100 = g.loc[("rtt", 100)]
+    assert d100.gain_std_pct == 0.0 and d100.gain_ci95_pct == 0.0   # identical runs: a real interval of width 0
+    # cmtlab's gains carry the same columns (its grouping labels aside)
+    sim_rows = rows.assign(setup="base", variant=t1.PAPER_VARIANT, sf0_goodput_mbps=np.nan, sf1_goodput_mbps=np.nan)
+    assert set(t1.gains(sim_rows).columns) - {"setup", "variant"} == set(g.reset_index().columns) - {"congestion"}

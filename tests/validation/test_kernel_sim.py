@@ -62,10 +62,10 @@ def test_simulate_like_kernel_rows(sim_rows):
 
 def test_equal_paths_gain_is_positive_and_below_100(sim_rows):
     runs, sim = sim_rows
-    g = ks.gains(sim)
+    g = ks.kernel_gains(sim)
     g0 = g[g.delta_ms == 0].iloc[0]
     assert 80 < g0.gain_pct < 100   # two equal paths: nearly double, never more than double
-    assert g0.sub1_share == pytest.approx(0.5, abs=0.02)
+    assert g0.share2 == pytest.approx(0.5, abs=0.02)
     assert (g.gain_pct > 0).all()
 
 
@@ -80,8 +80,8 @@ def test_warmup_window_counts_only_the_bytes_after_it():
 
 def test_connection_level_buffer_lowers_the_long_path_gain():
     runs = _table1_runs(deltas=(0.5,), meanings=("one_way",), duration_s=8.0, warmup_s=2.0)
-    big = ks.gains(ks.simulate_like_kernel(runs, progress_bar=False, reordering="eifel"))
-    small = ks.gains(ks.simulate_like_kernel(runs, progress_bar=False, reordering="eifel",
+    big = ks.kernel_gains(ks.simulate_like_kernel(runs, progress_bar=False, reordering="eifel"))
+    small = ks.kernel_gains(ks.simulate_like_kernel(runs, progress_bar=False, reordering="eifel",
                                              receive_buffer_bytes=2 ** 19))
     assert small.gain_pct.iloc[0] < big.gain_pct.iloc[0] - 10
 
@@ -127,9 +127,9 @@ def test_arabi_side_by_side():
 
 def _gains_table():
     return pd.DataFrame([
-        dict(congestion="reno", meaning="rtt", delta_ms=0, rtt1_ms=20, mptcp_mbps=19.0, gain_pct=97.0,
+        dict(congestion="reno", meaning="rtt", delta_ms=0, rtt2_ms=20, mptcp_mbps=19.0, gain_pct=97.0,
              gain_std_pct=0.2, gain_min_pct=96.8, gain_max_pct=97.3, n=3),
-        dict(congestion="reno", meaning="rtt", delta_ms=500, rtt1_ms=520, mptcp_mbps=14.4, gain_pct=49.8,
+        dict(congestion="reno", meaning="rtt", delta_ms=500, rtt2_ms=520, mptcp_mbps=14.4, gain_pct=49.8,
              gain_std_pct=np.nan, gain_min_pct=49.8, gain_max_pct=49.8, n=1),
     ])
 

@@ -5,20 +5,20 @@ import pandas as pd
 import pytest
 
 from cmtlab.validation import ns3 as validation
+from cmtlab.validation.theory import mathis_throughput_bps
 from cmtlab.scenario import striped_scenario
 
 
 def test_mathis_law_matches_hand_computation_and_scales():
     # MSS 536 B, RTT 100 ms, p = 1 %: 536*8/0.1 * sqrt(3/4) / 0.1
-    assert validation.mathis_throughput_bps(536, 0.1, 0.01) == pytest.approx(42880 * np.sqrt(0.75) / 0.1)
-    assert validation.mathis_throughput_bps(536, 0.1, 0.01, acked_per_ack=1) == pytest.approx(
-        42880 * np.sqrt(1.5) / 0.1)
-    r = validation.mathis_throughput_bps(536, [0.05, 0.1], [0.01, 0.04])
+    assert mathis_throughput_bps(536, 0.1, 0.01, segments_per_ack=2) == pytest.approx(42880 * np.sqrt(0.75) / 0.1)
+    assert mathis_throughput_bps(536, 0.1, 0.01, segments_per_ack=1) == pytest.approx(42880 * np.sqrt(1.5) / 0.1)
+    r = mathis_throughput_bps(536, [0.05, 0.1], [0.01, 0.04], segments_per_ack=2)
     assert r[0] / r[1] == pytest.approx(4.0)  # half the RTT and a quarter of the loss: 2 x 2
     for kwargs, name in ((dict(rtt_s=0.0, loss_rate=0.01), "rtt_s"), (dict(rtt_s=0.1, loss_rate=0.0), "loss_rate"),
                          (dict(rtt_s=0.1, loss_rate=1.0), "loss_rate")):
         with pytest.raises(ValueError, match=name):
-            validation.mathis_throughput_bps(536, **kwargs)
+            mathis_throughput_bps(536, segments_per_ack=2, **kwargs)
 
 
 def test_mathis_applies_only_when_loss_limits_the_window():
@@ -30,7 +30,7 @@ def test_mathis_applies_only_when_loss_limits_the_window():
     assert not grid["2 Mbit/s, 10 ms, p=0.01"][0]["mathis_applies"]      # link-limited
     lab, sc = grid["50 Mbit/s, 200 ms, p=0.01"]
     assert sc.n_links == 1 and not sc.tunnel and sc.loss[0].rate == 0.01
-    assert lab["mathis_bps"] == pytest.approx(validation.mathis_throughput_bps(536, 0.2, 0.01))
+    assert lab["mathis_bps"] == pytest.approx(mathis_throughput_bps(536, 0.2, 0.01, segments_per_ack=2))
 
 
 def test_builders_make_valid_distinct_scenarios():

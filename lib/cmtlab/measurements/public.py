@@ -19,7 +19,8 @@ Files are fetched with :mod:`pooch` from the public source at a pinned commit in
 the user cache (``pooch.os_cache("cmtlab")``), or read from a local mirror when the
 environment variable ``CMTLAB_DATA_MIRROR`` names a directory with the layout
 ``uccmisl-5g/5G-production-dataset.zip`` and ``starlink-on-the-road/{iperf,ping}.csv``.
-Either way the sha256 is verified; a mismatch raises :class:`DataIntegrityError`.
+Either way the sha256 — pinned with the book's recorded data in ``data/MANIFEST.json``
+(:func:`cmtlab.pinned.public_sha256`) — is verified; a mismatch raises :class:`DataIntegrityError`.
 Nothing is ever written into the repository.
 
 Units: the loaders return Mbit/s and ms as the column names say (``_mbps``, ``_ms``).
@@ -42,6 +43,8 @@ with warnings.catch_warnings():
     warnings.filterwarnings("ignore", message="IProgress not found")
     import pooch
 
+from .. import pinned
+
 __all__ = [
     "MIRROR_ENV", "DATASETS", "NETWORK_MODES", "TECHNOLOGY_ORDER", "DataIntegrityError",
     "DataUnavailableError", "fetch", "sha256", "load_uccmisl_5g", "load_starlink_iperf",
@@ -53,21 +56,21 @@ MIRROR_ENV = "CMTLAB_DATA_MIRROR"
 _UCC_COMMIT = "306d92eba81cb4f1195d8b8eba625666a02a10ec"
 _SOR_COMMIT = "6be9959c3e3ae9ee43483e8e4775fe3402771f9b"
 
-#: name (= path under the mirror) → public URL at a pinned commit, sha256, licence.
+#: name (= path under the mirror) → public URL at a pinned commit, sha256, licence.  The sha256 of every
+#: dataset is pinned in the one manifest of recorded data, ``data/MANIFEST.json`` (:mod:`cmtlab.pinned`).
 DATASETS = {
     "uccmisl-5g/5G-production-dataset.zip": dict(
         url=f"https://github.com/uccmisl/5Gdataset/raw/{_UCC_COMMIT}/5G-production-dataset.zip",
-        sha256="abc729d696b5e0ba34a9c6ed35a851f2868d2b5071be5efb8a49691c23bb1a9b",
         licence="GPL-3.0"),
     "starlink-on-the-road/iperf.csv": dict(
         url=f"https://raw.githubusercontent.com/sys-uos/Starlink-on-the-Road/{_SOR_COMMIT}/data/iperf.csv",
-        sha256="0906c0dfcc3bc30fec0b9db05a1951404ce9c7cfbabb3a8f4108546e47026633",
         licence="CC BY-SA 4.0"),
     "starlink-on-the-road/ping.csv": dict(
         url=f"https://raw.githubusercontent.com/sys-uos/Starlink-on-the-Road/{_SOR_COMMIT}/data/ping.csv",
-        sha256="caceb4f16e9f11a837cedbb152e32c8cc1387561ea767f432e4c976431990bb5",
         licence="CC BY-SA 4.0"),
 }
+for _name, _entry in DATASETS.items():
+    _entry["sha256"] = pinned.public_sha256(_name)
 
 #: Every ``NetworkMode`` value of the 5G dataset → a readable technology name.  A value
 #: not listed here makes :func:`load_uccmisl_5g` raise (nothing is silently dropped).

@@ -171,7 +171,8 @@ def ideal_manager_thresholds_db(model: str = "table", ber: float = 1e-6) -> dict
 
 
 def export_error_table(path, *, snr_min_db: float = -2.0, snr_max_db: float = 32.0, step_db: float = 0.05) -> None:
-    """Sample ns-3.44's default ``TableBasedErrorRateModel`` into the CSV :mod:`cmtlab.sim.net.wifi` reads.
+    """Sample ns-3.44's default ``TableBasedErrorRateModel`` into the CSV :mod:`cmtlab.sim.net.wifi` reads (written
+    under ``data/``, its entry in the manifest is rewritten: :func:`cmtlab.pinned.pin`).
 
     Columns ``snr_db, rate_mbps, per_1458, per_32``: the packet error rate of a 1458-byte and a
     32-byte chunk (the two reference sizes of ns-3's tables, ``ERROR_TABLE_BCC_LARGE_FRAME_SIZE``
@@ -197,6 +198,9 @@ def export_error_table(path, *, snr_min_db: float = -2.0, snr_max_db: float = 32
         hi = min(g.index.max(), max(moving) + 8) if len(moving) else g.index.max()
         keep.append(g.loc[lo:hi])
     pd.concat(keep).to_csv(path, index=False, float_format="%.10g")
+    from ..pinned import pin
+
+    pin(path, regenerate="cmtlab.ns3.wifi.export_error_table (ns-3.44), which pins it")  # in data/: its manifest entry
 
 
 __all__ = ["ERP_RATES_MBPS", "WifiRunResult", "run_wifi", "chunk_success_rate", "ideal_manager_thresholds_db",

@@ -4,8 +4,8 @@
 
 ``record-papers-sim`` re-runs the papers' scenarios on the papers' own simulator and rewrites
 ``data/papers-sim/`` (:func:`cmtlab.papers_sim.record.record_all` with the record sets of
-:mod:`cmtlab.papers.arabi.papers_sim` and :mod:`cmtlab.papers.alheid.papers_sim`).  Alheid's 30-seed runs
-of the book's simulator are recorded by ``python -m cmtlab.papers.alheid.records`` (``make alheid-records``).
+:mod:`cmtlab.papers.arabi.papers_sim` and :mod:`cmtlab.papers.alheid.papers_sim`).  The book's own simulator
+records nothing: its runs are simulated when a chapter executes.
 """
 
 from __future__ import annotations

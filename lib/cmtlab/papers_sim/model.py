@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from .._validate import check_int, check_non_negative, check_positive
-from ..scenario import TransferResult
+from ..scenario import KeyedScenario, TransferResult
 
 SIMULATOR_NAME = "papers-sim"
 
@@ -100,7 +100,7 @@ def frto_clock(seed: int) -> int:
 
 
 @dataclass(frozen=True)
-class PapersSimScenario:
+class PapersSimScenario(KeyedScenario):
     """One run of the model (build it with :func:`scenario`, which validates).
 
     ``rates_bps`` and ``one_way_delays_s``: one point-to-point link per path (the ``Delay``
@@ -146,25 +146,19 @@ class PapersSimScenario:
         out["kind"] = "papers-sim"
         return out
 
-    def key(self) -> str:
-        """Stable SHA-256 of :meth:`to_dict` (the sweep cache keys on it)."""
-        blob = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), default=float)
-        return hashlib.sha256(blob.encode()).hexdigest()
-
-    def replace(self, **changes) -> "PapersSimScenario":
-        """A validated copy with some fields changed (unknown names raise ``ValueError``)."""
-        current = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        unknown = set(changes) - set(current)
-        if unknown:
-            raise ValueError(f"unknown scenario field(s) {sorted(unknown)}; allowed: {sorted(current)}")
+    def _changes(self, changes: dict) -> dict:
+        # a new duration replaces the transfer size, and the other way round (exactly one of them is set)
         if "duration_s" in changes and changes["duration_s"] is not None and "transfer_bytes" not in changes:
             changes["transfer_bytes"] = None
         if "transfer_bytes" in changes and changes["transfer_bytes"] is not None and "duration_s" not in changes:
             changes["duration_s"] = None
-        current.update(changes)
-        rates = current.pop("rates_bps")
-        delays = current.pop("one_way_delays_s")
-        return scenario(rates, delays, **current)
+        return changes
+
+    @classmethod
+    def _rebuild(cls, fields: dict) -> "PapersSimScenario":
+        rates = fields.pop("rates_bps")
+        delays = fields.pop("one_way_delays_s")
+        return scenario(rates, delays, **fields)
 
     def command(self, binary) -> list[str]:
         """The driver's command line for this run."""

@@ -12,10 +12,13 @@ repository:
   exact arguments;
 * ``provenance.json`` — the archives (file, sha256, origin), the patches (name, kind, sha256), the
   driver's sha256, the compiler's version and flags, the simulator's code version, the command
-  that regenerates everything and, per set, its rows and the sha256 of its CSV.
+  that regenerates everything and, per set, its rows.
 
-:func:`load` reads a set back; :func:`check_provenance` says whether the recorded data was made
-from the sources and patches in this checkout (``tests/references/test_papers_sim.py`` requires it, and
+Every file written is pinned in ``data/MANIFEST.json`` (:func:`cmtlab.pinned.pin`) and read back through
+:mod:`cmtlab.pinned`: :func:`load` checks a set's bytes against the manifest and every row for possible values
+(a completed run's completion time, counters >= 0, a goodput at most the subflows' summed rates), naming the
+file, row and column of a value that is not.  :func:`check_provenance` says whether the recorded data was
+made from the sources and patches in this checkout (``tests/references/test_papers_sim.py`` requires it, and
 re-runs a subset live requiring equal rows).  This module knows no paper: the record sets come from the callers.
 """
 
@@ -28,10 +31,14 @@ import shlex
 
 import pandas as pd
 
+from .. import pinned
 from . import build as bld
 
 DATA_DIR = bld.REPO / "data" / "papers-sim"
 PROVENANCE = DATA_DIR / "provenance.json"
+#: The recording's folder and provenance file in the pinned data (:mod:`cmtlab.pinned`).
+PINNED_DIR = "papers-sim"
+PINNED_PROVENANCE = f"{PINNED_DIR}/provenance.json"
 DROP_COLUMNS = ("wall_time_s", "code_version")
 #: The command that regenerates the recording (written into its provenance).
 COMMAND = "make papers-sim-data  (python -m cmtlab.papers record-papers-sim)"
@@ -84,9 +91,11 @@ def record_all(sets: dict, *, only=None, workers=None, progress=True) -> dict:
         table.to_csv(path, index=False)
         sets[n] = {"file": path.name, "rows": len(table), "sha256": bld.sha256_file(path),
                    "code_version": prov["code_version"], "generated_utc": prov["generated_utc"]}
+        pinned.pin(path, regenerate="make papers-sim-data")  # its entry in data/MANIFEST.json
         print(f"papers-sim: recorded {len(table)} runs into {path}")
     prov["sets"] = {k: sets[k] for k in sorted(sets)}
     PROVENANCE.write_text(json.dumps(prov, indent=1, sort_keys=True) + "\n")
+    pinned.pin(PROVENANCE, regenerate="make papers-sim-data")
     return prov
 
 
@@ -109,17 +118,16 @@ def provenance_now() -> dict:
 
 
 def provenance() -> dict:
-    """The recorded provenance (``data/papers-sim/provenance.json``)."""
-    if not PROVENANCE.is_file():
-        raise FileNotFoundError(f"{PROVENANCE} is missing: run `make papers-sim-data`")
-    return json.loads(PROVENANCE.read_text())
+    """The recorded provenance (``data/papers-sim/provenance.json``, read through :mod:`cmtlab.pinned`)."""
+    return pinned.read_json(PINNED_PROVENANCE)
 
 
 def check_provenance() -> list[str]:
     """Differences between the recorded provenance and this checkout's sources (empty: consistent).
 
-    Compared: archive hashes, patch names and hashes, the driver's hash, each CSV's hash.  The
-    compiler is not compared (another machine may have another g++ build; the live test decides).
+    Compared: archive hashes, patch names and hashes, the driver's hash; each CSV against its pinned
+    SHA-256 (``data/MANIFEST.json``, :mod:`cmtlab.pinned`).  The compiler is not compared (another machine
+    may have another g++ build; the live test decides).
     """
     prov = provenance()
     problems = []
@@ -134,30 +142,41 @@ def check_provenance() -> list[str]:
     if prov["driver"]["sha256"] != bld.sha256_file(bld.DRIVER_SOURCE):
         problems.append("the driver source changed since the data was recorded")
     for name, entry in prov.get("sets", {}).items():
-        path = DATA_DIR / entry["file"]
-        if not path.is_file():
-            problems.append(f"{path} is missing")
-        elif bld.sha256_file(path) != entry["sha256"]:
-            problems.append(f"{path} differs from the recorded sha256")
+        try:
+            pinned.read_bytes(f"{PINNED_DIR}/{entry['file']}")
+        except pinned.PinnedFileError as exc:
+            problems.append(str(exc))
     return problems
 
 
 def recorded_names() -> list[str]:
-    """The names of the recorded sets: those of ``provenance.json``, else of the CSV files in :data:`DATA_DIR`."""
-    if PROVENANCE.is_file():
-        return sorted(json.loads(PROVENANCE.read_text()).get("sets", {}))
-    return sorted(p.stem for p in DATA_DIR.glob("*.csv"))
+    """The names of the recorded sets (those of ``provenance.json``)."""
+    return sorted(provenance().get("sets", {}))
+
+
+def capacity_bps(row: dict) -> float | None:
+    """The paths' capacity of a recorded row (bit/s): the sum of its subflows' rates (``sf<i>_rate_bps``), else
+    ``rate_bps`` × ``paths`` (the sets that give one rate for every path); None when the row says nothing."""
+    import math
+
+    rates = [v for k, v in row.items() if k.startswith("sf") and k.endswith("_rate_bps") and isinstance(v, float)
+             and math.isfinite(v)]
+    if rates:
+        return float(sum(rates))
+    rate, paths = row.get("rate_bps"), row.get("paths", row.get("n_subflows"))
+    if isinstance(rate, float) and math.isfinite(rate) and isinstance(paths, (int, float)) and paths == paths:
+        return float(rate) * float(paths)
+    return None
 
 
 def load(name: str) -> pd.DataFrame:
-    """A recorded set as a DataFrame (``ValueError`` for a name that is not recorded)."""
+    """A recorded set as a DataFrame (``ValueError`` for a name that is not recorded), read through
+    :func:`cmtlab.pinned.read_csv`: checked against its pinned SHA-256, and every row for possible values
+    (:func:`cmtlab.pinned.result_columns` with :func:`capacity_bps`)."""
     known = recorded_names()
     if name not in known:
         raise ValueError(f"name must be one of {known}, got {name!r}")
-    path = DATA_DIR / f"{name}.csv"
-    if not path.is_file():
-        raise FileNotFoundError(f"{path} is missing: run `make papers-sim-data`")
-    return pd.read_csv(path)
+    return pinned.read_csv(f"{PINNED_DIR}/{name}.csv", results=True, capacity=capacity_bps)
 
 
 def digest(table: pd.DataFrame) -> str:
@@ -165,6 +184,6 @@ def digest(table: pd.DataFrame) -> str:
     return hashlib.sha256(table.to_csv(index=False).encode()).hexdigest()
 
 
-__all__ = ["DATA_DIR", "PROVENANCE", "COMMAND", "run_set", "record_all", "provenance_now", "provenance",
+__all__ = ["DATA_DIR", "PROVENANCE", "PINNED_DIR", "PINNED_PROVENANCE", "COMMAND", "capacity_bps", "run_set", "record_all", "provenance_now", "provenance",
            "check_provenance", "recorded_names", "load", "digest"]
 

@@ -19,7 +19,7 @@ that function; the module is :mod:`cmtlab.report.readable` (``from cmtlab.report
 
 from .verdicts import (BY_CONSTRUCTION, CHECK_MET, CHECK_NOT_MET, COMPUTED, MEASURED, NO_CHANGE,  # noqa: F401
                        NOT_ASSESSED, NOT_REPRODUCED, PARTLY, POLICY, REPRODUCED, SAME, UNDECIDED, VERDICTS, Band,
-                       Condition, Threshold, cases_verdict, mean_ci95, share_rule, trend_rule, value_verdict)
+                       Condition, Threshold, cases_verdict, share_rule, trend_rule, value_verdict)
 from .table import (CHECK_COLUMNS, COLUMNS, GRID_CLASS, LONG_NOTE_CHARS, NARROW_COLUMNS, SHARED_RULE_CELL,  # noqa: F401
                     SHARED_RULE_ROWS, VERDICT_COLOURS, VERDICT_MARKS, WHOLE_WORD_HEADERS, Comparison, Row,
                     show_verdicts_in_short, verdicts_in_short)
@@ -31,7 +31,7 @@ from .readable import (IDENTIFIER_WORDS, NAMES, READABLE_MAX_ROWS, UNIT_SUFFIXES
 __all__ = [
     "BY_CONSTRUCTION", "CHECK_MET", "CHECK_NOT_MET", "COMPUTED", "MEASURED", "NO_CHANGE", "NOT_ASSESSED",
     "NOT_REPRODUCED", "PARTLY", "POLICY", "REPRODUCED", "SAME", "UNDECIDED", "VERDICTS", "Band", "Condition",
-    "Threshold", "cases_verdict", "mean_ci95", "share_rule", "trend_rule", "value_verdict", "glue_all",
+    "Threshold", "cases_verdict", "share_rule", "trend_rule", "value_verdict", "glue_all",
     "CHECK_COLUMNS", "COLUMNS", "GRID_CLASS", "LONG_NOTE_CHARS", "NARROW_COLUMNS", "SHARED_RULE_CELL",
     "SHARED_RULE_ROWS", "VERDICT_COLOURS", "VERDICT_MARKS", "WHOLE_WORD_HEADERS", "Comparison", "Row",
     "show_verdicts_in_short", "verdicts_in_short",

@@ -5,11 +5,16 @@ Every notebook declares its parameters once, beside its chapter's code (a :class
 its first code cell after the ``parameters`` cell calls :func:`validate_parameters` with that spec, so a bad
 value fails there, naming the parameter and its range.  The types: :class:`Real`, :class:`Int`, :class:`Bool`,
 :class:`Choice`, :class:`Text`, :class:`Mapping`, :class:`Seq`; :class:`Rule` for a constraint between
-parameters; :func:`parameter_list` reads a list however papermill passed it.  Shared values
+parameters; :func:`parameter_list` reads a list however papermill passed it.  The checks themselves are the
+library's one validation vocabulary (:mod:`cmtlab._validate`: ``check_real``, ``check_int``, ``check_bool``,
+``check_choice``); a type here adds what a notebook reader needs in the message (the allowed range with its unit,
+"or None").  Shared values
 (:data:`SEED`, :data:`WORKERS`, …) and rule helpers (:func:`subset`, :func:`divides`) are here too.
 """
 
 from __future__ import annotations
+
+from .._validate import check_bool, check_choice, check_int, check_real
 
 
 def parameter_list(name: str, value) -> list:
@@ -86,16 +91,9 @@ class Real(Param):
         return s + (" or None" if self.none_ok else "")
 
     def _check(self, name, value):
-        import math
-        import numbers
-        if isinstance(value, bool) or type(value).__name__ == "bool_" or not isinstance(value, numbers.Real):
-            self._fail(name, value)
-        v = float(value)
-        if not math.isfinite(v):
-            self._fail(name, value)
-        if self.lo is not None and (v <= self.lo if self.lo_open else v < self.lo):
-            self._fail(name, value)
-        if self.hi is not None and (v >= self.hi if self.hi_open else v > self.hi):
+        try:
+            check_real(name, value, low=self.lo, high=self.hi, low_open=self.lo_open, high_open=self.hi_open)
+        except ValueError:
             self._fail(name, value)
         return value
 
@@ -112,12 +110,10 @@ class Int(Param):
         return s + (" or None" if self.none_ok else "")
 
     def _check(self, name, value):
-        import numbers
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        try:
+            return check_int(name, value, minimum=self.lo, maximum=self.hi)
+        except ValueError:
             self._fail(name, value)
-        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
-            self._fail(name, value)
-        return int(value)
 
 
 class Bool(Param):
@@ -127,9 +123,10 @@ class Bool(Param):
         return "True or False"
 
     def _check(self, name, value):
-        if not isinstance(value, bool) and type(value).__name__ != "bool_":
+        try:
+            return check_bool(name, value)
+        except ValueError:
             self._fail(name, value)
-        return bool(value)
 
 
 class Choice(Param):
@@ -148,12 +145,11 @@ class Choice(Param):
 
     def _check(self, name, value):
         try:
-            ok = value in self.options and not isinstance(value, bool)
-        except TypeError:
-            ok = False
-        if not ok:
+            if isinstance(value, bool):  # True == 1: a boolean is not the option 1
+                raise ValueError(name)
+            return check_choice(name, value, self.options)
+        except (ValueError, TypeError):  # (TypeError: options of mixed types cannot be sorted for the message)
             self._fail(name, value)
-        return value
 
 
 class Text(Param):
@@ -259,7 +255,10 @@ def validate_parameters(spec: NotebookSpec, namespace: dict) -> None:
         validate_parameters(FIG8_THROUGHPUT_VS_ADA, globals())
 
     A bad value raises ValueError naming the notebook, the parameter and its allowed range,
-    before any computation.  Normalised values (e.g. the text ``'[2]'`` of a list that
+    before any computation.  So does a parameter papermill injected that the notebook does not
+    declare (a misspelt ``-p transfer_byte 5`` would otherwise run the defaults): the message
+    names the closest declared parameter (:func:`injected_parameters` reads papermill's cell from
+    the kernel's input history).  Normalised values (e.g. the text ``'[2]'`` of a list that
     papermill's ``-p`` passes) replace the originals in ``namespace``.  Every parameter of the
     spec must be in ``namespace``.  Returns None (so the cell shows no output).
     """
@@ -267,6 +266,15 @@ def validate_parameters(spec: NotebookSpec, namespace: dict) -> None:
         raise TypeError(f"spec must be a NotebookSpec (the notebook's, from its chapter's parameters module), "
                         f"got {spec!r}")
     notebook = spec.notebook
+    unknown = [n for n in (injected_parameters(namespace) or []) if n not in spec.params]
+    if unknown:
+        import difflib
+
+        name = unknown[0]
+        close = difflib.get_close_matches(name, list(spec.params), n=1, cutoff=0.5)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise ValueError(f"{notebook}: unknown parameter {name!r} (passed with papermill -p/-y); {hint}"
+                         f"the notebook's parameters are {sorted(spec.params)}")
     missing = [n for n in spec.params if n not in namespace]
     if missing:
         raise ValueError(f"{notebook}: parameters {missing} are not defined (the parameters cell defines them)")
@@ -281,6 +289,35 @@ def validate_parameters(spec: NotebookSpec, namespace: dict) -> None:
             got = ", ".join(f"{n}={out[n]!r}" for n in rule.names)
             raise ValueError(f"{notebook}: {rule.message} (got {got})")
     namespace.update(out)
+
+
+#: The first line of the cell papermill injects after ``parameters`` (its Python translator's comment).
+PAPERMILL_CELL_HEADER = "# Parameters"
+
+
+def injected_parameters(namespace: dict) -> list[str] | None:
+    """The names papermill injected into this kernel (``-p``/``-y``), or ``None`` when it injected nothing.
+
+    papermill runs its ``injected-parameters`` cell — ``# Parameters`` then one assignment per parameter —
+    right after the ``parameters`` cell; the kernel keeps the text of every cell it ran in its input
+    history (``In``), so the latest such cell before the current one says which names were passed.
+    Without IPython (``exec`` of a cell) or without papermill there is no such cell: ``None``.
+    """
+    import ast
+
+    history = namespace.get("In")
+    if not isinstance(history, list) or len(history) < 2:
+        return None
+    for text in reversed(history[:-1]):  # the cells before this one, latest first
+        if isinstance(text, str) and text.lstrip().startswith(PAPERMILL_CELL_HEADER):
+            try:
+                tree = ast.parse(text)
+            except SyntaxError:
+                return None
+            return [t.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
+                    for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                    if isinstance(t, ast.Name)]
+    return None
 
 
 # ---------------------------------------------------------------- values and rules the chapters share
@@ -305,5 +342,5 @@ def divides(step, whole, tol=1e-9) -> bool:
 
 
 __all__ = ["parameter_list", "Param", "Real", "Int", "Bool", "Choice", "Text", "Mapping", "Seq", "Rule", "NotebookSpec",
-           "validate_parameters", "SEED", "WORKERS", "N_SEEDS", "SIM_DURATION_S", "PROBABILITY", "BYTES", "subset",
+           "validate_parameters", "injected_parameters", "SEED", "WORKERS", "N_SEEDS", "SIM_DURATION_S", "PROBABILITY", "BYTES", "subset",
            "divides"]

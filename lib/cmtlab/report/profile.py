@@ -1,8 +1,12 @@
 """Run profiles: the published book uses the *full* setting, CI the *quick* one.
 
-A notebook's ``parameters`` cell picks its heavy parameters with :func:`choose`::
+A notebook's ``parameters`` cell picks its heavy parameters with :func:`choose`, the published book's value
+first, then the quick profile's::
 
-    mc_samples = choose(full=200_000, quick=20_000)      # from cmtlab.report.profile import choose
+    mc_samples = choose(200_000, 20_000)      # from cmtlab.report.profile import choose
+
+(positional in the notebooks, so that each line of the ``parameters`` cell holds a single ``=`` and papermill
+recognises every parameter it declares; ``choose(full=..., quick=...)`` means the same).
 
 The profile comes from the environment variable ``CMTLAB_PROFILE`` (``full`` by
 default, ``quick`` in ``make test`` / CI), or, inside a ``with`` block of :func:`using`, from
@@ -49,8 +53,8 @@ def using(name: str):
         _ACTIVE.reset(token)
 
 
-def choose(*, full, quick):
-    """Return ``quick`` under the quick profile, else ``full``."""
+def choose(full, quick):
+    """Return ``quick`` under the quick profile, else ``full`` (the published book's value)."""
     return quick if profile() == "quick" else full
 
 

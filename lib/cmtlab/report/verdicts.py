@@ -339,22 +339,3 @@ POLICY = {
 def value_verdict(paper: float, ours: float, *, rel_tol: float = 0.10, partly_tol: float = 0.30) -> str:
     """Verdict for a numeric claim from the relative error ``|ours - paper| / |paper|`` (a :class:`Band`)."""
     return Band(rel_tol, partly_tol, reason="value_verdict").verdict(paper, ours)
-
-
-def mean_ci95(values) -> tuple[float, tuple[float, float], int]:
-    """Mean, 95 % Student-t confidence interval and count of ``values`` (NaNs dropped).
-
-    One value: the interval is (nan, nan) — a single seed cannot give one.
-    """
-    from scipy import stats
-
-    x = np.asarray(values, dtype=float)
-    x = x[np.isfinite(x)]
-    n = len(x)
-    if n == 0:
-        raise ValueError("mean_ci95 needs at least one finite value")
-    m = float(x.mean())
-    if n == 1:
-        return m, (float("nan"), float("nan")), 1
-    h = float(stats.t.ppf(0.975, n - 1) * x.std(ddof=1) / math.sqrt(n))
-    return m, (m - h, m + h), n

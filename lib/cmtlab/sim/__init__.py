@@ -11,7 +11,8 @@ Entry points
   comparison is "same scenario, two simulators"); :func:`run` also takes an
   :class:`~cmtlab.sim.multipath.MptcpScenario`;
 * :func:`simulate_mptcp` / :func:`run_mptcp` — one MPTCP connection (:mod:`cmtlab.sim.multipath`);
-* :data:`CODE_VERSION` — short hash of the simulator's sources; the sweep cache keys on it;
+* :func:`code_version` — the hash of the simulator's sources and of the data it declares
+  (:data:`CODE_DATA_FILES`), as the sweep computes it for every simulator; the sweep cache keys on it;
 * :class:`Simulation`, :class:`MptcpSimulation` — the two builders, for plug-ins and tests.
 
 Results are :class:`cmtlab.scenario.TransferResult` objects; traces, when requested, are tidy
@@ -46,7 +47,7 @@ functions take seconds, the engine's clock is integer nanoseconds (``now`` in ev
 from __future__ import annotations
 
 from ..scenario import StripedScenario, TransferResult, round_trips, striped_scenario
-from .version import CODE_VERSION  # (the simulator's code version: cmtlab.sim.version)
+from .version import CODE_DATA_FILES, code_version  # (the simulator's code version: cmtlab.sim.version)
 from .mechanisms.congestion import CongestionControl, NewReno  # noqa: E402
 from .striped import Simulation  # noqa: E402
 from .net.link import DROPPED_LOSS, DROPPED_QUEUE, IdealPath, LinkModel, PointToPointLink  # noqa: E402
@@ -87,8 +88,9 @@ def run(scenario: StripedScenario, *, trace=False, reordering="none", reordering
             raise ValueError("reordering: an MptcpScenario carries its own (scenario.reordering); "
                              "pass reordering= only with a StripedScenario")
         return run_mptcp(scenario, trace=trace)
+    from .._validate import check_params
     from .registry import make
-    response = make("reordering", reordering, **(reordering_params or {}))
+    response = make("reordering", reordering, **check_params("reordering_params", reordering_params))
     return Simulation(scenario, trace=trace, reordering=response).run()
 
 
@@ -136,7 +138,7 @@ def simulate_striped(bandwidths_bps, rtts_s=None, *, transfer_bytes, segment_byt
 
 
 __all__ = [
-    "CODE_VERSION", "run", "simulate_striped", "Simulation", "TRACE_NAMES", "reorder_density", "ReorderDensity",
+    "CODE_DATA_FILES", "code_version", "run", "simulate_striped", "Simulation", "TRACE_NAMES", "reorder_density", "ReorderDensity",
     "LinkModel", "PointToPointLink", "IdealPath", "DROPPED_QUEUE", "DROPPED_LOSS",
     "Scheduler", "RoundRobinScheduler", "FixedScheduler",
     "CongestionControl", "NewReno", "RecoveryAlgorithm", "ClassicRecovery", "PrrRecovery",

@@ -21,8 +21,6 @@ time then insertion); a packet costs one event per hop of its path.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 import time
 from dataclasses import dataclass, field
 from functools import partial
@@ -30,10 +28,10 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from .._validate import as_float_array, check_choice, check_int, check_positive
+from .._validate import (check_choice, check_duration_s, check_durations_s, check_int, check_positive)
 from ..scenario import (MAX_SEGMENTS, PRESETS, TcpOptions, TransferResult, _as_loss, _options_dict, ack_packet_bytes,
-                        check_min_rate, check_work, data_packet_bytes, options_preset, real_array, round_trip_keywords,
-                        round_trips, striped_scenario)
+                        KeyedScenario, check_min_rate, check_work, data_packet_bytes, options_preset, real_array,
+                        round_trips, scenario_changes, striped_scenario)
 from . import registry
 from .engine import EventQueue, handshake, run_events
 from .net.link import NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
@@ -69,7 +67,7 @@ def _params(name: str, value) -> tuple:
 
 
 @dataclass(frozen=True)
-class MptcpScenario:
+class MptcpScenario(KeyedScenario):
     """One MPTCP transfer (build it with :func:`mptcp_scenario`, which validates).
 
     ``rtts_s`` are round-trip propagation delays (one-way = half, each direction; ``delays_s`` is a
@@ -130,18 +128,14 @@ class MptcpScenario:
         out["kind"] = "mptcp"
         return out
 
-    def key(self) -> str:
-        blob = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), default=repr)
-        return hashlib.sha256(blob.encode()).hexdigest()
+    _key_default = repr  # as the class always wrote its keys
 
-    def replace(self, **changes) -> "MptcpScenario":
-        current = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        changes = round_trip_keywords(changes, "MptcpScenario.replace")
-        unknown = set(changes) - set(current)
-        if unknown:
-            raise ValueError(f"unknown scenario field(s) {sorted(unknown)}; allowed: {sorted(current)}")
-        current.update(changes)
-        return mptcp_scenario(**current)
+    def _changes(self, changes: dict) -> dict:
+        return scenario_changes(self, changes, "MptcpScenario.replace")
+
+    @classmethod
+    def _rebuild(cls, fields: dict) -> "MptcpScenario":
+        return mptcp_scenario(**fields)
 
 
 def mptcp_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes=None, duration_s=None, congestion="lia",
@@ -166,12 +160,13 @@ def mptcp_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes=None, duration
         raise ValueError(f"bandwidths_bps must be > 0 (bit/s), got {b.tolist()}")
     if np.any(d < 0):
         raise ValueError(f"rtts_s must be >= 0 (round-trip seconds), got {d.tolist()}")
+    check_durations_s("rtts_s", d)
     if (transfer_bytes is None) == (duration_s is None):
         raise ValueError("exactly one of transfer_bytes (bytes) and duration_s (seconds) must be given, "
                          f"got transfer_bytes={transfer_bytes!r}, duration_s={duration_s!r}")
     E = check_int("transfer_bytes", transfer_bytes, minimum=1) if transfer_bytes is not None else None
-    dur = check_positive("duration_s", duration_s) if duration_s is not None else None
-    tmax = check_positive("max_sim_time_s", max_sim_time_s)
+    dur = check_duration_s("duration_s", duration_s) if duration_s is not None else None
+    tmax = check_duration_s("max_sim_time_s", max_sim_time_s)
     for kind, name in (("congestion", congestion), ("scheduler", scheduler), ("reordering", reordering)):
         registry.lookup(kind, name)  # ValueError listing the registered names
     check_choice("dupack_mode", dupack_mode, DUPACK_MODES)
@@ -201,9 +196,7 @@ def mptcp_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes=None, duration
         if backbone_bps is None:
             raise ValueError(f"backbone_delay_s needs backbone_bps (the backbone's rate, bit/s), got "
                              f"backbone_delay_s={backbone_delay_s!r} without a backbone")
-        backbone_delay_s = float(as_float_array("backbone_delay_s", [backbone_delay_s])[0])
-        if not backbone_delay_s >= 0:
-            raise ValueError(f"backbone_delay_s must be >= 0 (one-way seconds), got {backbone_delay_s!r}")
+        backbone_delay_s = check_duration_s("backbone_delay_s", backbone_delay_s, zero=True)
     comp = check_int("competing_flows", competing_flows, minimum=0, maximum=64)
     if E is not None:
         check_work("transfer_bytes", -(-E // seg) * (1 + comp),
@@ -427,9 +420,9 @@ class MptcpSimulation:
             segs = int(sum(sc.bandwidths_bps) * sc.duration_s / 8 / seg) + 1
         else:
             segs = n_dsn * (1 + sc.competing_flows)
-        self.max_events = int(max_events) if max_events is not None else 200 * segs + 1_000_000
-        if self.max_events < 1:
-            raise ValueError(f"max_events must be >= 1, got {max_events!r}")
+        # the event loop counts in a C long long
+        self.max_events = (check_int("max_events", max_events, minimum=1, maximum=2**63 - 1) if max_events is not None
+                           else 200 * segs + 1_000_000)
         self.senders: list[TcpSender] = []
         self.receivers: list[TcpReceiver] = []
         self.ts_offsets = []
@@ -602,8 +595,8 @@ class MptcpSimulation:
         for j, (s, r) in enumerate(zip(self.senders[n_sub:], self.receivers[n_sub:])):
             extra[f"tcp{j}_throughput_bps"] = r.rcv_nxt * seg * 8 / elapsed_s
             extra[f"tcp{j}_retransmissions"] = s.retransmissions
-        from .version import CODE_VERSION
-        extra["code_version"] = CODE_VERSION
+        from .version import code_version
+        extra["code_version"] = code_version()
         traces = self._frames(t0, end) if self.tr is not None else {}
         comp = (conn.done_time - t0) / NS_PER_S if stop == "completed" else float("nan")
         if sc.duration_s is not None and completed:

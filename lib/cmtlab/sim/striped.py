@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import time
 
+from .._validate import check_int
 from ..scenario import StripedScenario, TransferResult
 from .mechanisms.congestion import CongestionControl, NewReno
 from .engine import EventQueue, handshake, run_events
@@ -158,9 +159,9 @@ class Simulation:
                                     dsack=dsack,
                                     rfc7323_echo=bool(getattr(self.sender.reordering, "wants_rfc7323_echo", False)))
         self.n_segs = n_segs
-        self.max_events = int(max_events) if max_events is not None else 200 * n_segs + 1_000_000
-        if self.max_events < 1:
-            raise ValueError(f"max_events must be >= 1, got {max_events!r}")
+        # the event loop counts in a C long long
+        self.max_events = (check_int("max_events", max_events, minimum=1, maximum=2**63 - 1) if max_events is not None
+                           else 200 * n_segs + 1_000_000)
         # the connection set-up (cmtlab.sim.engine.handshake): SYN over the first data link, SYN-ACK
         # over the first ACK link; the handshake's final ACK goes first on the first data link
         hs = handshake.round_trip_ns((self.links[self.scheduler.first_path()],),
@@ -293,8 +294,8 @@ class Simulation:
         if self.reorder is not None:
             extra["reorder_in_order_fraction"] = self.reorder.in_order_fraction()
             extra["reorder_beyond_threshold"] = self.reorder.beyond
-        from .version import CODE_VERSION
-        extra["code_version"] = CODE_VERSION
+        from .version import code_version
+        extra["code_version"] = code_version()
         return TransferResult(simulator=SIMULATOR_NAME, scenario=sc, completed=completed,
                               completion_time_s=(rcv.done_time - t0) / NS_PER_S if completed else float("nan"),
                               data_segments_sent=snd.segments_sent, retransmissions=snd.retransmissions,

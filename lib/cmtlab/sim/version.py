@@ -1,50 +1,35 @@
-"""The simulator's code version: a short hash of its sources and of the data it reads at run time.
+"""The simulator's code version, as the sweep computes it for every simulator (one mechanism, issue 33).
 
-:data:`CODE_VERSION` (re-exported as ``cmtlab.sim.CODE_VERSION``) is part of every sweep cache key and of every
-result's ``code_version``; a module of its own so that the builders (:mod:`cmtlab.sim.striped`,
-:mod:`cmtlab.sim.multipath`) read it without importing the package face that imports them.
+The version is :func:`cmtlab.sweep.simulators.module_version` of :mod:`cmtlab.sim`: the hash of every source file
+the simulator can import (:func:`cmtlab.sweep.versions.import_closure`: the whole ``cmtlab.sim`` package with its
+``.pxd`` files, ``scenario.py``, ``_validate.py``, …, and the plug-in packages the registry imports by name —
+:data:`cmtlab.sim.registry.PLUGIN_PACKAGES`, followed as the literal module names they are) and of the data files
+the simulator declares here, :data:`CODE_DATA_FILES`.  It is part of every sweep cache key and of every result's
+``extra["code_version"]`` (:func:`code_version`).  A module of its own so that the builders
+(:mod:`cmtlab.sim.striped`, :mod:`cmtlab.sim.multipath`) read it without importing the package face that imports
+them.
 """
 
 from __future__ import annotations
 
-import hashlib
-from pathlib import Path
+import sys
 
 from .._paths import DATA
 
-
-def _code_version() -> str:
-    import importlib.util
-
-    from .registry import PLUGIN_PACKAGES
-
-    here = Path(__file__).resolve().parent  # cmtlab/sim
-    # (a .pxd file gives C types to the module beside it: cmtlab.compiled)
-    files = sorted(here.rglob("*.py")) + sorted(here.rglob("*.pxd")) + [here.parent / "scenario.py",
-                                                                         here.parent / "_validate.py"]
-    # the plug-in packages a scenario may load (found, not imported): their code decides results too
-    for package in sorted(set(PLUGIN_PACKAGES.values())):
-        spec = importlib.util.find_spec(package)
-        if spec is not None and spec.origin:
-            files += sorted(Path(spec.origin).resolve().parent.rglob("*.py"))
-    # data the simulator reads at run time: the Wi-Fi frame-error table (cmtlab.sim.net.wifi; a copy of
-    # the library without data/ hashes it as missing: runs that need it fail there anyway)
-    table = DATA / "wifi" / "ns3-3.44-table-based-per.csv"
-    if table.is_file():
-        files.append(table)
-    h = hashlib.sha256()
-    for f in files:
-        h.update(f.name.encode())
-        h.update(b"\0")
-        h.update(f.read_bytes())
-        h.update(b"\0")
-    return h.hexdigest()[:12]
+#: Data the simulator reads at run time, hashed into its code version by the sweep (``CODE_DATA_FILES``,
+#: :func:`cmtlab.sweep.simulators.module_version`): the Wi-Fi frame-error table (:mod:`cmtlab.sim.net.wifi`; a copy
+#: of the library without ``data/`` hashes it as missing: runs that need it fail there anyway).
+CODE_DATA_FILES = (DATA / "wifi" / "ns3-3.44-table-based-per.csv",)
 
 
-#: Short hash of the simulator's sources (this package, ``scenario.py``, ``_validate.py`` and the
-#: plug-in packages of :data:`cmtlab.sim.registry.PLUGIN_PACKAGES`) and of the data it reads at run
-#: time (the Wi-Fi frame-error table).
-CODE_VERSION: str = _code_version()
+def code_version() -> str:
+    """The simulator's code version: the sweep's :func:`~cmtlab.sweep.simulators.module_version` of
+    :mod:`cmtlab.sim` (hashed once per process, when it first asks)."""
+    from ..sweep.simulators import module_version
+
+    # (importing any module of the simulator has run the package face, cmtlab.sim, first)
+
+    return module_version(sys.modules[__package__])
 
 
-__all__ = ["CODE_VERSION"]
+__all__ = ["CODE_DATA_FILES", "code_version"]

@@ -28,8 +28,12 @@ hundreds of such transfers; :func:`run_sweep` runs them and returns one table::
 * **Cache** (:mod:`.cache`).  One JSON file per result, keyed by SHA-256 of (simulator name,
   code version, the scenario's ``key()``) (:class:`ResultCache`).  A re-built book does not
   re-simulate; a changed scenario field or simulator source does.  An entry is served only if
-  it was written for this scenario, is unaltered and holds no impossible value
-  (:func:`check_row`); otherwise the run is recomputed with a :class:`CacheEntryWarning`.
+  it was written for this scenario, is unaltered, holds the columns of the scenario's rows
+  (:func:`~cmtlab.sweep.cache.row_fields`: the scenario's schema, never the entry's) and no
+  impossible value (:func:`check_row`: goodput above capacity, a negative counter, times that
+  contradict each other); otherwise the run is recomputed with a :class:`CacheEntryWarning`.
+  The cache can only miss: whatever is at an entry's path (random or non-UTF-8 bytes, JSON
+  nested too deeply, a huge file, a FIFO or a directory) is a warned miss, read without blocking.
   Entries are written by the process that collects the results (the notebook's), atomically
   (temporary file + rename), so neither parallel sweeps nor an interrupted run leave a corrupt
   entry, and a Dask cluster needs no shared file system; a write that fails warns and keeps

@@ -12,7 +12,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import pandas as pd
 
-from .cache import TRANSFER_FIELDS, CacheEntryWarning, ResultCache, resolve_cache_dir
+from .cache import CacheEntryWarning, ResultCache, resolve_cache_dir
 from .errors import SimulationError, StaleSimulatorError, _simulation_error
 from .executors import (DASK_SCHEDULER_ENV, _default_workers, _run_chunk, _run_dask, _run_local_pool)
 from .simulators import as_simulator
@@ -26,11 +26,13 @@ class SweepScenario(Protocol):
     :class:`~cmtlab.sim.multipath.MptcpScenario`, :class:`~cmtlab.papers.osia.experiments.OsiaRun`, …).
 
     ``key()`` — a stable string (SHA-256 hex) that changes with every field that changes the
-    result (the cache keys on it); ``replace(seed=s)`` — a copy with another seed; ``seed`` —
+    result (the cache keys on it); ``replace(seed=s)`` — a copy with another seed (the book's scenario
+    classes take both from :class:`cmtlab.scenario.KeyedScenario`); ``seed`` —
     the seed of every random stream of the run.  For parallel runs it must be picklable.
     Optional: ``to_dict()`` (stored in the cache entry for inspection), ``transfer_bytes``,
-    ``n_links``, ``bandwidths_bps``/``rates_bps`` or ``capacity_bps()`` (checked against cached
-    rows, :func:`~cmtlab.sweep.cache.check_row`).
+    ``n_links``, ``bandwidths_bps``/``rates_bps`` or ``capacity_bps()``, ``max_sim_time_s``
+    (checked against cached rows, :func:`~cmtlab.sweep.cache.check_row`), ``ROW_FIELDS`` (the
+    columns every row of it has, :func:`~cmtlab.sweep.cache.row_fields`).
     """
 
     seed: int
@@ -257,8 +259,7 @@ def run_sweep(simulator, scenarios, *, seeds=None, workers: int | None = None, c
         rows[tid] = row
         if store is not None:
             try:
-                kind = "transfer" if all(f in row for f in TRANSFER_FIELDS) else "mapping"
-                store.store(sim, tasks[tid], row, kind=kind)
+                store.store(sim, tasks[tid], row)
             except (OSError, ValueError) as exc:  # a full disk, a read-only folder, an impossible row
                 unsaved.append((store.path(sim, tasks[tid]), f"{type(exc).__name__}: {exc}"))
 

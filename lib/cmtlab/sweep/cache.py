@@ -8,6 +8,7 @@ import json
 import math
 import os
 import re
+import stat
 import tempfile
 from pathlib import Path
 
@@ -15,13 +16,16 @@ import numpy as np
 
 from .simulators import Simulator
 
-__all__ = ["ResultCache", "CacheEntryWarning", "check_row", "scenario_capacity_bps", "default_cache_dir",
-           "resolve_cache_dir", "CACHE_DIR_ENV", "CACHE_FORMAT"]
+__all__ = ["ResultCache", "CacheEntryWarning", "check_row", "row_fields", "scenario_capacity_bps", "default_cache_dir",
+           "resolve_cache_dir", "CACHE_DIR_ENV", "CACHE_FORMAT", "MAX_ENTRY_BYTES"]
 
 #: Environment variable naming the result-cache directory (overridden by ``cache_dir=``).
 CACHE_DIR_ENV = "CMTLAB_CACHE_DIR"
 #: Version of the cache-entry layout; bumping it invalidates every entry.
 CACHE_FORMAT = 2
+#: Largest cache entry read (bytes): an entry is one row and its scenario, a few kB (a papers'-simulator
+#: row with a throughput bin per 0.1 s of a 300 s run, about 0.2 MB).  A larger file is a miss, read not at all.
+MAX_ENTRY_BYTES = 8 * 2**20
 
 
 def _json_default(value):
@@ -61,9 +65,14 @@ TRANSFER_FIELDS = ("simulator", "completed", "completion_time_s", "throughput_bp
 #: Rate columns (bit/s): never negative or infinite, NaN only for a run that did not complete,
 #: at most the scenario's capacity (:func:`scenario_capacity_bps`).
 RATE_FIELDS = ("throughput_bps", "goodput_bps")
-#: Counters: integers >= 0 (``spurious_retransmissions`` may be -1: "cannot tell").
+#: Counters: integers >= 0 (``spurious_retransmissions`` may be -1: "cannot tell"); also a
+#: subflow's or a path's (``sf0_retransmissions``, ``path1_queue_drops``) and any ``*_drops`` column.
 COUNT_FIELDS = ("data_segments_sent", "retransmissions", "fast_retransmits", "timeouts", "dupack_events",
-                "spurious_retransmissions")
+                "spurious_retransmissions", "segments_sent")
+_PER_PATH = re.compile(r"^(?:sf\d+|path\d+)_(.+)$")
+#: ``stop_reason`` values (:class:`cmtlab.sim.engine.loop.StopReason`) of a run that completed: a
+#: transfer delivered, or a duration-limited run that reached its duration.
+_COMPLETED_REASONS = ("completed", "duration")
 #: Links whose rate is the scenario's rate for that path (cross traffic only takes from it).
 _RATE_BOUNDED_LINKS = ("point_to_point", "pareto_cross_traffic", "varying_ber")
 
@@ -101,21 +110,59 @@ def _is_number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def check_row(row, scenario, *, kind: str = "transfer") -> str | None:
+def row_fields(scenario) -> tuple:
+    """The columns every result row of ``scenario`` holds: the scenario type's ``ROW_FIELDS`` when it
+    declares them (an :class:`~cmtlab.papers.osia.experiments.OsiaRun`'s row); else, for a transfer (a
+    scenario with ``transfer_bytes``: striped, MPTCP, the papers' model), :data:`TRANSFER_FIELDS`
+    (a :class:`~cmtlab.scenario.TransferResult`'s); else none.  The schema is the scenario's, never
+    a cache entry's: an entry cannot make a row of four made-up fields acceptable.
+    """
+    own = getattr(scenario, "ROW_FIELDS", None)
+    if own is not None:
+        return tuple(own)
+    if hasattr(scenario, "transfer_bytes"):  # a transfer (striped, MPTCP, the papers' model): a TransferResult
+        return TRANSFER_FIELDS
+    return ()  # a scenario that says nothing of its rows: the checks of values by column name only
+
+
+def _count_name(name: str) -> str | None:
+    """The counter ``name`` is (``sf0_retransmissions`` → ``retransmissions``), or ``None``."""
+    m = _PER_PATH.match(name)
+    base = m.group(1) if m else name
+    if base in COUNT_FIELDS or base.endswith("_drops"):
+        return base
+    return None
+
+
+def _not_flat(row: dict) -> str | None:
+    """Why ``row`` is not one flat row of values (``None`` if it is)."""
+    for name, v in row.items():
+        if not isinstance(name, str):
+            return f"column name {name!r:.40} is not a string"
+        if v is not None and not isinstance(v, (bool, int, float, str)):
+            return f"{name} holds a {type(v).__name__}, not a value (None, a boolean, a number or a string)"
+    return None
+
+
+def check_row(row, scenario) -> str | None:
     """Why ``row`` cannot be a result of ``scenario`` (``None`` if nothing is wrong).
 
-    Checked: a non-empty row; the fields every row of its ``kind`` has (``"transfer"``, a
-    :class:`~cmtlab.scenario.TransferResult`'s: :data:`TRANSFER_FIELDS`; ``"mapping"``, a dict a
-    simulator returned: whatever it holds); the row's ``scenario_key``, ``seed``,
-    ``transfer_bytes`` and ``n_links`` against the scenario's; ``completed`` a boolean; times
-    (``completion_time_s``) not negative or infinite and NaN only when the run did not complete;
-    rates (:data:`RATE_FIELDS`, bit/s) the same, and at most the scenario's capacity; counters
-    (:data:`COUNT_FIELDS`) integers >= 0; no more retransmissions than segments sent.
+    Checked: a non-empty flat row (every value ``None``, a boolean, a number or a string); the
+    fields of the scenario's schema (:func:`row_fields`); the row's ``scenario_key``, ``seed``,
+    ``transfer_bytes`` and ``n_links`` against the scenario's; ``completed`` a boolean, and
+    consistent with ``stop_reason`` where the row has one; times (``completion_time_s``) not
+    negative or infinite, NaN only when the run did not complete, within the run (at most
+    ``sim_time_s`` and the scenario's ``max_sim_time_s``); rates (:data:`RATE_FIELDS`, bit/s)
+    the same, at most the scenario's capacity, and for a completed transfer equal to its bytes
+    over its completion time; counters (:data:`COUNT_FIELDS`, per subflow and per path too)
+    integers >= 0; no more retransmissions than segments sent.
     """
     if not isinstance(row, dict) or not row:
         return "the row is empty" if isinstance(row, dict) else f"the row is a {type(row).__name__}, not a dict"
-    required = TRANSFER_FIELDS if kind == "transfer" else ()
-    missing = [f for f in required if f not in row]
+    problem = _not_flat(row)
+    if problem:
+        return problem
+    missing = [f for f in row_fields(scenario) if f not in row]
     if missing:
         return f"fields {missing} are missing"
     if "scenario_key" in row and row["scenario_key"] != scenario.key():
@@ -127,13 +174,23 @@ def check_row(row, scenario, *, kind: str = "transfer") -> str | None:
     done = row.get("completed", False)
     if not isinstance(done, bool):
         return f"completed = {done!r} is not a boolean"
+    reason = row.get("stop_reason")
+    if isinstance(reason, str) and done != (reason in _COMPLETED_REASONS):
+        return f"completed = {done} contradicts stop_reason = {reason!r}"
+    t = row.get("completion_time_s")
     if "completion_time_s" in row:
-        t = row["completion_time_s"]
         if not _is_number(t) or t < 0 or math.isinf(t) or (math.isnan(t) and done):
             return f"completion_time_s = {t!r} is impossible for a run with completed = {done}"
         if done and t == 0 and (getattr(scenario, "transfer_bytes", None) or 0) > 0:
             return "completion_time_s = 0 for a completed transfer"
+        limit = getattr(scenario, "max_sim_time_s", None)
+        if _is_number(limit) and done and t > limit * (1 + 1e-9):
+            return f"completion_time_s = {t:.9g} s is after the scenario's max_sim_time_s = {limit:g} s"
+        span = row.get("sim_time_s")
+        if _is_number(span) and math.isfinite(span) and done and t > span * (1 + 1e-9) + 1e-9:
+            return f"completion_time_s = {t:.9g} s is after the run's end (sim_time_s = {span:.9g} s)"
     capacity = scenario_capacity_bps(scenario)
+    transfer = getattr(scenario, "transfer_bytes", None)
     for name in RATE_FIELDS:
         if name not in row:
             continue
@@ -144,11 +201,19 @@ def check_row(row, scenario, *, kind: str = "transfer") -> str | None:
             return f"{name} = {v!r} bit/s is impossible for a run with completed = {done}"
         if capacity is not None and v > capacity * (1 + 1e-6) + 1.0:  # slack: simulators round link rates
             return f"{name} = {v:.6g} bit/s exceeds the scenario's capacity {capacity:.6g} bit/s"
-    for name in COUNT_FIELDS:
-        if name not in row:
+        if done and _is_number(transfer) and transfer > 0 and _is_number(t) and t > 0:
+            expected = transfer * 8.0 / t
+            if not math.isclose(v, expected, rel_tol=1e-6):
+                return (f"{name} = {v:.9g} bit/s, but {transfer} bytes in completion_time_s = {t:.9g} s is "
+                        f"{expected:.9g} bit/s")
+    for name, v in row.items():
+        counter = _count_name(name)
+        if counter is None:
             continue
-        v = row[name]
-        low = -1 if name == "spurious_retransmissions" else 0
+        low = -1 if counter == "spurious_retransmissions" else 0
+        if counter != name and (v is None or (isinstance(v, float) and (math.isnan(v) or (v.is_integer()
+                                                                                     and v >= low)))):
+            continue  # a subflow's or a path's counter from a table (a float; None or NaN: no such subflow)
         if not isinstance(v, int) or isinstance(v, bool) or v < low:
             return f"{name} = {v!r} is not an integer >= {low}"
     if isinstance(row.get("retransmissions"), int) and isinstance(row.get("data_segments_sent"), int) \
@@ -167,7 +232,7 @@ class ResultCache:
     """One JSON file per (simulator name, code version, scenario): ``<dir>/<name>/<kk>/<key>.json``.
 
     The file holds the key's ingredients (simulator, code version, the scenario's key), the
-    scenario as a dict (for inspection), the result row, its kind and its SHA-256.  Writes go to
+    scenario as a dict (for inspection), the result row and its SHA-256.  Writes go to
     a temporary file in the same folder that is then renamed over the entry (atomic on POSIX
     and Windows), so a reader sees either nothing or a complete entry.
 
@@ -194,53 +259,109 @@ class ResultCache:
 
     def lookup(self, simulator: Simulator, scenario) -> tuple[dict | None, str | None]:
         """``(row, None)`` for a valid entry; ``(None, None)`` if there is none; ``(None, why)`` if
-        the entry exists but must not be served (unreadable, foreign, altered or impossible)."""
+        the entry exists but must not be served (unreadable, foreign, altered or impossible).
+
+        Never raises and never blocks on what it finds at the entry's path: the file is opened
+        without blocking (a FIFO there is a miss, not a hang), anything but a regular file of at
+        most :data:`MAX_ENTRY_BYTES` is a miss without reading it, and every failure to decode or
+        parse it (bytes that are not UTF-8, JSON nested too deeply, a value of the wrong type) is
+        a miss with the reason.  The row's schema and checks are the scenario's (:func:`check_row`),
+        whatever the entry says about itself.
+        """
         path = self.path(simulator, scenario)
+        text, why = _read_entry(path)
+        if text is None:
+            return None, why
         try:
-            text = path.read_text(encoding="utf-8")
-        except (FileNotFoundError, NotADirectoryError):
-            return None, None
-        except OSError as exc:
-            return None, f"unreadable ({exc})"
-        try:
-            entry = json.loads(text)
-        except ValueError as exc:
-            return None, f"not valid JSON ({exc})"
-        if not isinstance(entry, dict):
-            return None, "not a cache entry"
-        expected = {"format": CACHE_FORMAT, "key": path.stem, "simulator": simulator.name,
-                    "code_version": simulator.code_version, "scenario_key": scenario.key()}
-        for field, value in expected.items():
-            if entry.get(field) != value:
-                return None, f"its {field} is {entry.get(field)!r:.80}, expected {value!r}"
-        row = entry.get("row")
-        if not isinstance(row, dict):
-            return None, "it holds no row"
-        if entry.get("row_sha256") != _row_digest(row):
-            return None, "its row was altered after it was written (SHA-256 mismatch)"
-        problem = check_row(row, scenario, kind=entry.get("row_kind", "transfer"))
-        if problem:
-            return None, problem
-        return row, None
+            return _parse_entry(text, path, simulator, scenario)
+        except (ValueError, TypeError, RecursionError, MemoryError) as exc:  # a malformed entry is a miss
+            return None, f"unreadable ({type(exc).__name__}: {str(exc)[:200]})"
 
     def load(self, simulator: Simulator, scenario) -> dict | None:
         """The cached row, or ``None`` (missing, or failing the checks of :meth:`lookup`)."""
         return self.lookup(simulator, scenario)[0]
 
-    def store(self, simulator: Simulator, scenario, row: dict, *, kind: str = "transfer") -> Path:
+    def store(self, simulator: Simulator, scenario, row: dict) -> Path:
         """Write ``row`` as the entry of ``(simulator, scenario)``; ``ValueError`` if it fails :func:`check_row`."""
-        problem = check_row(row, scenario, kind=kind)
+        problem = check_row(row, scenario)
         if problem:
             raise ValueError(f"result of scenario {scenario.key()[:12]} not cached: {problem}")
         path = self.path(simulator, scenario)
         to_dict = getattr(scenario, "to_dict", None)
         entry = {"format": CACHE_FORMAT, "key": path.stem, "simulator": simulator.name,
                  "code_version": simulator.code_version, "scenario_key": scenario.key(),
-                 "scenario": to_dict() if callable(to_dict) else repr(scenario), "row_kind": kind,
+                 "scenario": to_dict() if callable(to_dict) else repr(scenario),
                  "row_sha256": _row_digest(row), "row": row}
         text = json.dumps(entry, default=_json_default, allow_nan=True, indent=1)  # row keys keep their order
         _write_atomic(path, text)
         return path
+
+
+def _read_entry(path: Path) -> tuple[str | None, str | None]:
+    """The text of the entry at ``path``: ``(text, None)``, ``(None, None)`` when there is none, or
+    ``(None, why)`` when what is there cannot be an entry.  Opened with ``O_NONBLOCK`` and checked
+    with ``fstat`` before any read, so a FIFO, a device or a huge file is never read."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except (FileNotFoundError, NotADirectoryError):
+        return None, None
+    except OSError as exc:
+        return None, f"unreadable ({exc})"
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = ("a directory" if stat.S_ISDIR(info.st_mode) else "a FIFO" if stat.S_ISFIFO(info.st_mode)
+                    else "a socket" if stat.S_ISSOCK(info.st_mode) else "a device" if stat.S_ISCHR(info.st_mode)
+                    or stat.S_ISBLK(info.st_mode) else "not a regular file")
+            return None, f"{kind} is at the entry's path, not a regular file"
+        if info.st_size > MAX_ENTRY_BYTES:
+            return None, f"{info.st_size:,} bytes, more than any entry (at most {MAX_ENTRY_BYTES:,}): not read"
+        chunks, size = [], 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > MAX_ENTRY_BYTES:  # grew while being read
+                return None, f"more than {MAX_ENTRY_BYTES:,} bytes, more than any entry: not read"
+            chunks.append(chunk)
+    except OSError as exc:
+        return None, f"unreadable ({exc})"
+    finally:
+        os.close(fd)
+    try:
+        return b"".join(chunks).decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        return None, f"not UTF-8 text (byte {exc.start}: {exc.reason})"
+
+
+def _parse_entry(text: str, path: Path, simulator: Simulator, scenario) -> tuple[dict | None, str | None]:
+    """:meth:`ResultCache.lookup` on the entry's text (may raise on a malformed entry: the caller's miss)."""
+    try:
+        entry = json.loads(text)
+    except ValueError as exc:
+        return None, f"not valid JSON ({exc})"
+    if not isinstance(entry, dict):
+        return None, "not a cache entry"
+    expected = {"format": CACHE_FORMAT, "key": path.stem, "simulator": simulator.name,
+                "code_version": simulator.code_version, "scenario_key": scenario.key()}
+    for field, value in expected.items():
+        found = entry.get(field)
+        if type(found) is not type(value) or found != value:
+            return None, f"its {field} is {found!r:.80}, expected {value!r}"
+    row = entry.get("row")
+    if not isinstance(row, dict):
+        return None, "it holds no row"
+    problem = _not_flat(row)  # before the digest serialises it
+    if problem:
+        return None, problem
+    if entry.get("row_sha256") != _row_digest(row):
+        return None, "its row was altered after it was written (SHA-256 mismatch)"
+    problem = check_row(row, scenario)
+    if problem:
+        return None, problem
+    return row, None
 
 
 def _write_atomic(path: Path, text: str) -> None:

@@ -18,9 +18,10 @@ Safety: every run uses unique namespace names (``cmtlab-<pid>-<hex>-a/b``); name
 devices (they die with the delay-line process) and processes are removed on normal exit, on
 error, on SIGINT/SIGTERM and at interpreter exit.  Whatever kills a run (SIGKILL included), its
 delay lines and endpoints die with it (PR_SET_PDEATHSIG and a check of the owner's PID; the
-delay lines also bound their own run time), and the next run removes its namespaces when it
-starts (:func:`cleanup_stale`: ``cmtlab-<pid>-*`` namespaces whose creating process is gone, with
-every process still inside them).  Namespaces of live runs are never touched.
+delay lines also bound their own run time), but its two namespaces stay until the next run removes
+them when it starts, or ``python -m cmtlab.testbed --cleanup`` does at once (:func:`cleanup_stale`:
+``cmtlab-<pid>-*`` namespaces whose creating process is gone, with every process still inside them).
+Namespaces of live runs are never touched.
 
 Truthful rows: every kernel setting asked for (:class:`KernelSettings`) is applied and read back
 from the namespaces, or the run fails at once naming it; the congestion control recorded is the
@@ -53,6 +54,7 @@ import numpy as np
 import pandas as pd
 
 from .._paths import REPO
+from .._validate import check_bool, check_int, check_real
 
 __all__ = ["Direction", "EmulatedPath", "KernelSettings", "TestbedResult", "Testbed",
            "path", "run_transfer", "ping", "expected_ping_rtt_s", "tcp_goodput_bps", "check_environment", "build_delayline",
@@ -72,30 +74,6 @@ MTU_BYTES = 1500
 
 
 # ---------------------------------------------------------------- configuration
-def _check_pos(name, v, allow_zero=False, maximum=None) -> float:
-    """A finite real number (numpy scalars accepted) > 0 (>= 0 with ``allow_zero``), <= ``maximum``."""
-    if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real) or not math.isfinite(float(v)) \
-            or v < 0 or (v == 0 and not allow_zero):
-        rng = f"{'>= 0' if allow_zero else '> 0'}" + (f" and <= {maximum:g}" if maximum is not None else "")
-        raise ValueError(f"{name} must be a finite number {rng}, got {v!r}")
-    if maximum is not None and v > maximum:
-        raise ValueError(f"{name} must be a finite number {'>= 0' if allow_zero else '> 0'} and <= {maximum:g}, got {v!r}")
-    return float(v)
-
-
-def _check_int(name, v, lo, hi, what="an integer") -> int:
-    """An integer (numpy integers accepted, not bool, not float) in [lo, hi]."""
-    if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Integral) or not lo <= v <= hi:
-        raise ValueError(f"{name} must be {what} in {lo}..{hi}, got {v!r}")
-    return int(v)
-
-
-def _check_bool(name, v) -> bool:
-    if not isinstance(v, (bool, np.bool_)):
-        raise ValueError(f"{name} must be True or False, got {v!r}")
-    return bool(v)
-
-
 #: Largest ``timeout_s`` (s): no progress for this long means the transfer cannot complete.
 MAX_TIMEOUT_S = 3600.0
 #: Largest ``duration_s`` of one transfer (s).
@@ -135,9 +113,9 @@ class Direction:
     def __post_init__(self):
         # numpy scalars are accepted and stored as Python numbers (rows, JSON, command lines)
         set_ = object.__setattr__.__get__(self)
-        set_("rate_bps", _check_pos("rate_bps", self.rate_bps, maximum=1e9))
-        set_("delay_s", _check_pos("delay_s (one-way)", self.delay_s, allow_zero=True, maximum=5))
-        set_("jitter_s", _check_pos("jitter_s", self.jitter_s, allow_zero=True, maximum=1))
+        set_("rate_bps", check_real("rate_bps", self.rate_bps, low=0, low_open=True, high=1e9))
+        set_("delay_s", check_real("delay_s (one-way)", self.delay_s, low=0, high=5))
+        set_("jitter_s", check_real("jitter_s", self.jitter_s, low=0, high=1))
         if self.rate_schedule_bps is not None:
             sch = self.rate_schedule_bps
             if not isinstance(sch, tuple) or not sch or any(
@@ -146,15 +124,13 @@ class Direction:
                 raise ValueError(f"rate_schedule_bps must be None or a non-empty tuple of rates in [0, 1e9] bit/s "
                                  f"with one > 0, got {sch!r}")
             set_("rate_schedule_bps", tuple(float(r) for r in sch))
-            set_("schedule_interval_s", _check_pos("schedule_interval_s", self.schedule_interval_s))
+            set_("schedule_interval_s", check_real("schedule_interval_s", self.schedule_interval_s, low=0, low_open=True))
         if self.queue_packets is None and self.queue_bytes is None:
             raise ValueError("queue_packets or queue_bytes must be set (drop-tail queue limit)")
         if self.queue_packets is not None:
-            set_("queue_packets", _check_int("queue_packets", self.queue_packets, 1, 10**7,
-                                             "None or a whole number of packets"))
+            set_("queue_packets", check_int("queue_packets", self.queue_packets, minimum=1, maximum=10**7))
         if self.queue_bytes is not None:
-            set_("queue_bytes", _check_int("queue_bytes", self.queue_bytes, MTU_BYTES, 1 << 34,
-                                           f"None or a whole number of bytes (at least one {MTU_BYTES}-byte packet)"))
+            set_("queue_bytes", check_int("queue_bytes", self.queue_bytes, minimum=MTU_BYTES, maximum=1 << 34))
         if isinstance(self.loss, (bool, np.bool_)) or not isinstance(self.loss, numbers.Real) \
                 or not 0 <= self.loss < 1:
             raise ValueError(f"loss must be a probability in [0, 1), got {self.loss!r}")
@@ -186,8 +162,8 @@ def path(rate_bps: float, delay_s: float, *, queue_packets: int | None = None, q
     """A symmetric path: same rate and one-way delay both ways.  The default queue is one
     bandwidth-delay product of 1500-byte packets (at least 20), so one Reno flow fills it.
     ``jitter_s``: per-packet delay variation of the data direction (see :class:`Direction`)."""
-    _check_pos("rate_bps", rate_bps)
-    _check_pos("delay_s", delay_s, allow_zero=True)
+    check_real("rate_bps", rate_bps, low=0, low_open=True)
+    check_real("delay_s", delay_s, low=0)
     if queue_packets is None and queue_bytes is None:
         queue_packets = max(20, int(math.ceil(rate_bps * 2 * delay_s / 8 / MTU_BYTES)))
     fwd = Direction(rate_bps, delay_s, queue_packets, queue_bytes, loss, jitter_s=jitter_s)
@@ -230,15 +206,15 @@ class KernelSettings:
         if not isinstance(self.congestion, str) or not re.fullmatch(r"[a-z0-9_]{1,15}", self.congestion):
             raise ValueError(f"congestion must be a kernel algorithm name like 'reno' or 'cubic', got {self.congestion!r}")
         for name in ("sack", "dsack", "timestamps", "no_metrics_save"):
-            set_(name, _check_bool(name, getattr(self, name)))
-        set_("frto", _check_int("frto", self.frto, 0, 2))
-        set_("recovery", _check_int("recovery (tcp_recovery bits)", self.recovery, 0, 7))
-        set_("reordering", _check_int("reordering", self.reordering, 1, 300))
-        set_("ecn", _check_int("ecn (net.ipv4.tcp_ecn)", self.ecn, 0, 2))
+            set_(name, check_bool(name, getattr(self, name)))
+        set_("frto", check_int("frto", self.frto, minimum=0, maximum=2))
+        set_("recovery", check_int("recovery (tcp_recovery bits)", self.recovery, minimum=0, maximum=7))
+        set_("reordering", check_int("reordering", self.reordering, minimum=1, maximum=300))
+        set_("ecn", check_int("ecn (net.ipv4.tcp_ecn)", self.ecn, minimum=0, maximum=2))
         for name in ("sndbuf_bytes", "rcvbuf_bytes"):
             v = getattr(self, name)
             if v is not None:
-                set_(name, _check_int(name, v, 4096, 1 << 30, "None (autotuned) or a number of bytes"))
+                set_(name, check_int(f"{name} (None: autotuned)", v, minimum=4096, maximum=1 << 30))
         if self.mptcp_scheduler is not None and (not isinstance(self.mptcp_scheduler, str)
                                                  or not re.fullmatch(r"[a-z0-9_]{1,15}", self.mptcp_scheduler)):
             raise ValueError(f"mptcp_scheduler must be None (the kernel's default) or a scheduler name like "
@@ -453,18 +429,18 @@ def check_transfer_arguments(*, transfer_bytes=None, duration_s=None, warmup_s=0
         raise ValueError("give exactly one of transfer_bytes or duration_s")
     out = dict(transfer_bytes=None, duration_s=None)
     if transfer_bytes is not None:
-        out["transfer_bytes"] = _check_int("transfer_bytes", transfer_bytes, 1, MAX_TRANSFER_BYTES, "an int")
+        out["transfer_bytes"] = check_int("transfer_bytes", transfer_bytes, minimum=1, maximum=MAX_TRANSFER_BYTES)
     if duration_s is not None:
-        out["duration_s"] = _check_pos("duration_s", duration_s, maximum=MAX_DURATION_S)
-        w = _check_pos("warmup_s", warmup_s, allow_zero=True)
+        out["duration_s"] = check_real("duration_s", duration_s, low=0, low_open=True, high=MAX_DURATION_S)
+        w = check_real("warmup_s", warmup_s, low=0)
         if not w < out["duration_s"]:
             raise ValueError(f"warmup_s must be in [0, duration_s), got {warmup_s!r}")
         out["warmup_s"] = w
     else:
-        out["warmup_s"] = _check_pos("warmup_s", warmup_s, allow_zero=True, maximum=0)
-    out["timeout_s"] = _check_pos("timeout_s", timeout_s, maximum=MAX_TIMEOUT_S)
-    out["ss_interval_s"] = _check_pos("ss_interval_s", ss_interval_s, allow_zero=True, maximum=60)
-    out["sample_bin_s"] = _check_pos("sample_bin_s", sample_bin_s, maximum=60)
+        out["warmup_s"] = check_real("warmup_s", warmup_s, low=0, high=0)
+    out["timeout_s"] = check_real("timeout_s", timeout_s, low=0, low_open=True, high=MAX_TIMEOUT_S)
+    out["ss_interval_s"] = check_real("ss_interval_s", ss_interval_s, low=0, high=60)
+    out["sample_bin_s"] = check_real("sample_bin_s", sample_bin_s, low=0, low_open=True, high=60)
     return out
 
 
@@ -507,9 +483,9 @@ class Testbed:
             raise ValueError(f"settings must be a KernelSettings or None, got {settings!r}")
         self.paths = paths
         self.settings = settings or KernelSettings()
-        self.mptcp = _check_bool("mptcp", mptcp)
-        self.seed = _check_int("seed", seed, 0, 2**31 - 1)
-        self.max_lifetime_s = _check_pos("max_lifetime_s", max_lifetime_s, maximum=MAX_LIFETIME_S)
+        self.mptcp = check_bool("mptcp", mptcp)
+        self.seed = check_int("seed", seed, minimum=0, maximum=2**31 - 1)
+        self.max_lifetime_s = check_real("max_lifetime_s", max_lifetime_s, low=0, low_open=True, high=MAX_LIFETIME_S)
         self.applied: dict[str, str] = {}
         tag = secrets.token_hex(3)
         self.ns_a = f"{NS_PREFIX}{os.getpid()}-{tag}-a"
@@ -643,8 +619,8 @@ class Testbed:
             raise ValueError(f"path_index must be in 0..{len(self.paths) - 1}, got {path_index!r}")
         if not 1 <= count <= 10000:
             raise ValueError(f"count must be in 1..10000, got {count!r}")
-        _check_pos("interval_s", interval_s, allow_zero=True, maximum=10)
-        _check_int("size_bytes", size_bytes, 0, 65000)
+        check_real("interval_s", interval_s, low=0, high=10)
+        check_int("size_bytes", size_bytes, minimum=0, maximum=65000)
         pr = self._exec(self.ns_a, ["ping", "--src", self.addr_a(path_index), "--dst", self.addr_b(path_index),
                                     "--count", str(count), "--interval-s", str(interval_s), "--size", str(size_bytes)])
         out, err = _communicate(pr, timeout=count * (interval_s + 3) + 10)
@@ -1078,7 +1054,7 @@ def run_transfer(paths, settings: KernelSettings | None = None, *, mptcp: bool =
     a = check_transfer_arguments(transfer_bytes=transfer_bytes, duration_s=duration_s, warmup_s=warmup_s,
                                  timeout_s=timeout_s, ss_interval_s=ss_interval_s)
     paths = list(paths)
-    if not _check_bool("mptcp", mptcp) and len(paths) > 1:
+    if not check_bool("mptcp", mptcp) and len(paths) > 1:
         raise ValueError(f"mptcp=False runs single-path TCP over paths[0]: give one path, got {len(paths)} "
                          "(the others would be recorded but never used)")
     with Testbed(paths, settings, mptcp=mptcp, seed=seed,
@@ -1090,7 +1066,7 @@ def run_transfer(paths, settings: KernelSettings | None = None, *, mptcp: bool =
 
 def ping(p: EmulatedPath, count: int = 20, interval_s: float = 0.05) -> np.ndarray:
     """Round-trip times (s) of ICMP echoes over one emulated path (no competing traffic)."""
-    _check_int("count", count, 1, 10000)
-    _check_pos("interval_s", interval_s, allow_zero=True, maximum=10)
+    check_int("count", count, minimum=1, maximum=10000)
+    check_real("interval_s", interval_s, low=0, high=10)
     with Testbed([p], mptcp=False, max_lifetime_s=count * (interval_s + 3) + 60) as tb:
         return tb.ping(0, count=count, interval_s=interval_s)

@@ -7,8 +7,14 @@
 bit/s, 0 < rate <= 1e9; one-way delay in s, 0..5; queue a whole number of packets >= 1, default
 one bandwidth-delay product; loss a probability in [0, 1)), ``--tcp`` for single-path TCP (one
 ``--path`` only), ``--bytes N`` instead of ``--duration-s``.  Prints the tidy row (JSON).
-Namespaces, devices and processes are removed on exit and on Ctrl-C; a run killed otherwise is
-cleaned up by the next one.  Bad input is answered in one line naming the argument.
+Namespaces, devices and processes are removed on exit, on an error, on Ctrl-C and on SIGTERM.  A run
+killed outright (SIGKILL, ``kill -9``) cannot clean up: its delay lines and endpoints die with it, but its
+two network namespaces (``cmtlab-<pid>-<hex>-a/b``) stay until the next run starts — or until
+
+    python -m cmtlab.testbed --cleanup
+
+removes them (and any process still inside them) at once; namespaces of runs still alive are never
+touched.  Bad input is answered in one line naming the argument.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ import json
 import math
 import sys
 
-from . import MAX_DURATION_S, MAX_TIMEOUT_S, MAX_TRANSFER_BYTES, KernelSettings, path, run_transfer
+from . import MAX_DURATION_S, MAX_TIMEOUT_S, MAX_TRANSFER_BYTES, KernelSettings, cleanup_stale, path, run_transfer
 
 PATH_FORM = "RATE_BPS,ONE_WAY_DELAY_S[,QUEUE_PACKETS[,LOSS]] (e.g. 10e6,0.01 or 10e6,0.01,100,0.01)"
 
@@ -89,12 +95,29 @@ def _name(text: str) -> str:
     return text
 
 
+def _cleanup(p) -> None:
+    """``--cleanup``: :func:`cmtlab.testbed.cleanup_stale` now; says what it removed."""
+    import os
+    import shutil
+
+    if hasattr(os, "geteuid") and os.geteuid() != 0:
+        p.error("argument --cleanup: needs root (it deletes network namespaces)")
+    if shutil.which("ip") is None:
+        p.error("argument --cleanup: needs iproute2's `ip` (not found on PATH)")
+    removed = cleanup_stale()
+    print(f"removed {len(removed)} namespace(s) of runs killed before their cleanup"
+          + (": " + ", ".join(removed) if removed else ""))
+
+
 def main(argv=None) -> None:
     p = _Parser(prog="python -m cmtlab.testbed", description=__doc__,
                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--path", type=_path, action="append", required=True, metavar=PATH_FORM.split(" (")[0])
+    p.add_argument("--cleanup", action="store_true",
+                   help="remove what runs killed outright (SIGKILL) left behind: their network namespaces and any "
+                        "process inside them (runs still alive are not touched); no transfer")
+    p.add_argument("--path", type=_path, action="append", metavar=PATH_FORM.split(" (")[0])
     p.add_argument("--tcp", action="store_true", help="single-path TCP (one --path)")
-    g = p.add_mutually_exclusive_group(required=True)
+    g = p.add_mutually_exclusive_group()
     g.add_argument("--bytes", type=_number(0, MAX_TRANSFER_BYTES, integer=True))
     g.add_argument("--duration-s", type=_number(0, MAX_DURATION_S))
     p.add_argument("--warmup-s", type=_number(0, MAX_DURATION_S, lo_open=False), default=0.0)
@@ -109,6 +132,16 @@ def main(argv=None) -> None:
     p.add_argument("--rcvbuf-bytes", type=_number(4095, 1 << 30, integer=True))
     p.add_argument("--seed", type=_number(-1, 2**31 - 1, integer=True), default=0)
     a = p.parse_args(argv)
+    if a.cleanup:
+        given = [f"--{k.replace('_', '-')}" for k in ("path", "bytes", "duration_s") if getattr(a, k) is not None]
+        if given or a.tcp:
+            p.error(f"argument --cleanup: runs no transfer, so it takes no {', '.join(given or ['--tcp'])}")
+        _cleanup(p)
+        return
+    if not a.path:
+        p.error(f"the following arguments are required: --path (accepted form: {PATH_FORM}), or --cleanup")
+    if a.bytes is None and a.duration_s is None:
+        p.error("one of the arguments --bytes --duration-s is required")
     if a.tcp and len(a.path) > 1:
         p.error(f"argument --tcp: single-path TCP takes one --path, got {len(a.path)}")
     if a.duration_s is not None and a.warmup_s >= a.duration_s:

@@ -1,13 +1,13 @@
 """The kernel runs of the Linux-MPTCP validation chapter, as jobs for :mod:`cmtlab.testbed` (nothing here
 analyses them: :mod:`cmtlab.validation.kernel_sim` computes their gains and runs the simulator beside them).
 
-* :func:`calibrate` — ping RTT and single-path TCP goodput of the emulated paths vs configured.
-* :func:`table1_jobs` / :func:`alheid_table1` — Alheid et al. {cite}`alheid2016`, Table I, Linux column (taken
+* :func:`calibrate_rate` — ping RTT and single-path TCP goodput of the emulated paths vs configured, one rate.
+* :func:`table1_jobs` — Alheid et al. {cite}`alheid2016`, Table I, Linux column (taken
   from Barré's thesis, their ref. [18]): MPTCP over two equal-rate paths and single-path TCP on the best path,
   for delay differences of 0, 100 and 500 ms.  The paper does not say whether "delay difference" is a
   round-trip or a one-way difference; both readings are run (``meaning`` ``"rtt"``: path 1 has RTT
   ``base + Δ``; ``"one_way"``: path 1 has one-way delay ``base + Δ``, i.e. RTT ``base + 2Δ``).
-* :func:`arabi_jobs` / :func:`arabi_runs` — Arabi et al., sec. 4, first scenario (5 and 2 Mbit/s,
+* :func:`arabi_jobs` — Arabi et al., sec. 4, first scenario (5 and 2 Mbit/s,
   both 100 ms path delay — ns-3 point-to-point delays are one-way) on the kernel, with and
   without D-SACK, F-RTO and timestamps.
 
@@ -24,9 +24,9 @@ import time
 import pandas as pd
 
 from ..progress import progress
+from ..scenario import DELAY_DIFFERENCE_MEANINGS as MEANINGS
 from . import KernelSettings, expected_ping_rtt_s, path, ping, run_transfer, tcp_goodput_bps
 
-MEANINGS = ("rtt", "one_way")
 
 
 #: The columns that say which calibration a row belongs to (one per argument of :func:`calibrate_rate`).
@@ -35,7 +35,7 @@ CALIBRATION_KEYS = ("calib_rate_bps", "calib_one_way_s", "calib_ping_count", "ca
 
 def calibrate_rate(rate_bps: float, one_way_delay_s: float = 0.02, *, ping_count: int = 50, duration_s: float = 3.0,
                    warmup_s: float = 1.0, provenance: bool = False) -> tuple[pd.DataFrame, dict]:
-    """One rate of :func:`calibrate`: (its echoes, its goodput row), both carrying :data:`CALIBRATION_KEYS`
+    """One rate of the calibration: (its echoes, its goodput row), both carrying :data:`CALIBRATION_KEYS`
     (``provenance``: and ``recorded_unix_s``, ``load1_before``, ``load1_after``)."""
     keys = dict(zip(CALIBRATION_KEYS, (float(rate_bps), float(one_way_delay_s), int(ping_count), float(duration_s),
                                        float(warmup_s))))
@@ -53,22 +53,6 @@ def calibrate_rate(rate_bps: float, one_way_delay_s: float = 0.02, *, ping_count
         pings = pings.assign(**extra)
     row = {**keys, **extra, **r.to_row(), "ideal_goodput_bps": ideal, "rate_error": r.throughput_bps / ideal - 1}
     return pings, row
-
-
-def calibrate(rates_bps=(5e6, 10e6, 20e6), one_way_delay_s: float = 0.02, *, ping_count: int = 50,
-              duration_s: float = 3.0, warmup_s: float = 1.0, progress_bar: bool = True,
-              provenance: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(ping table, goodput table).  Ping: ICMP echoes over an idle path of each rate (errors vs
-    both one-way delays + serialisation).  Goodput: one single-path Reno flow per rate, queue one
-    BDP, goodput over [warmup_s, duration_s] vs the payload share of the rate (1448/1500).
-    Every row carries :data:`CALIBRATION_KEYS` (:func:`calibrate_rate`)."""
-    pings, rates = [], []
-    for rate in progress(list(rates_bps), desc="calibration", unit="rate", enabled_=progress_bar):
-        pi, row = calibrate_rate(rate, one_way_delay_s, ping_count=ping_count, duration_s=duration_s,
-                                 warmup_s=warmup_s, provenance=provenance)
-        pings.append(pi)
-        rates.append(row)
-    return pd.concat(pings, ignore_index=True), pd.DataFrame(rates)
 
 
 def table1_paths(delta_s: float, meaning: str = "rtt", *, rate_bps: float = 10e6, base_one_way_s: float = 0.01,
@@ -148,17 +132,6 @@ def run_jobs(jobs, *, desc: str = "kernel runs", attempts: int = 1, provenance: 
     return pd.DataFrame(rows)
 
 
-def alheid_table1(deltas_s=(0.0, 0.1, 0.5), meanings=MEANINGS, congestions=("reno", "cubic"), *,
-                  repetitions: int = 3, duration_s: float = 12.0, warmup_s: float = 2.0, rate_bps: float = 10e6,
-                  base_one_way_s: float = 0.01, queue_packets: int = 100, settings: KernelSettings | None = None,
-                  progress_bar: bool = True) -> pd.DataFrame:
-    """All runs of Table I on the kernel (:func:`table1_jobs`, run by :func:`run_jobs`)."""
-    jobs = table1_jobs(deltas_s, meanings, congestions, repetitions=repetitions, duration_s=duration_s,
-                       warmup_s=warmup_s, rate_bps=rate_bps, base_one_way_s=base_one_way_s,
-                       queue_packets=queue_packets, settings=settings)
-    return run_jobs(jobs, desc="Table I (kernel)", progress_bar=progress_bar)
-
-
 #: Option sets of the Arabi scenario on the kernel.
 ARABI_VARIANTS = {
     "D-SACK + F-RTO + timestamps (Linux default)": dict(dsack=True, frto=2, timestamps=True),
@@ -173,7 +146,8 @@ def arabi_paths(queue_packets: int = 100):
 
 def arabi_jobs(*, repetitions: int = 3, duration_s: float = 12.0, warmup_s: float = 2.0, congestion: str = "reno",
                variants=None) -> list[dict]:
-    """The runs of :func:`arabi_runs` as jobs (see :func:`table1_jobs`): labels ``variant``, ``rep``."""
+    """MPTCP over Arabi's first scenario on the kernel, per option variant and repetition, as jobs (see
+    :func:`table1_jobs`; :func:`run_jobs` runs them): labels ``variant``, ``rep``."""
     if repetitions < 1:
         raise ValueError(f"repetitions must be >= 1, got {repetitions!r}")
     variants = variants or ARABI_VARIANTS
@@ -181,11 +155,3 @@ def arabi_jobs(*, repetitions: int = 3, duration_s: float = 12.0, warmup_s: floa
                  run=dict(paths=arabi_paths(), settings=KernelSettings(congestion=congestion, **variants[name]),
                           mptcp=True, duration_s=duration_s, warmup_s=warmup_s, seed=rep))
             for rep in range(repetitions) for name in variants]
-
-
-def arabi_runs(*, repetitions: int = 3, duration_s: float = 12.0, warmup_s: float = 2.0, congestion: str = "reno",
-               variants=None, progress_bar: bool = True) -> pd.DataFrame:
-    """MPTCP over Arabi's first scenario on the kernel, per option variant and repetition."""
-    jobs = arabi_jobs(repetitions=repetitions, duration_s=duration_s, warmup_s=warmup_s, congestion=congestion,
-                      variants=variants)
-    return run_jobs(jobs, desc="Arabi (kernel)", progress_bar=progress_bar)

@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .. import pinned
 from .._git import checkout_state, git
 from .._paths import REPO
 from . import KernelSettings
@@ -212,15 +213,37 @@ def empty_recording() -> Recording:
     return Recording(*(pd.DataFrame() for _ in FILES), provenance={})
 
 
-def load(directory=DATA_DIR) -> Recording:
-    """The recording in ``directory`` (missing files are empty frames; no directory: an empty recording)."""
-    d = Path(directory)
+#: What a recorded calibration ping may hold (cmtlab.pinned checks every row when it is read).
+PING_COLUMNS = {"rate_bps": pinned.Column(low=0), "configured_rtt_s": pinned.Column(low=0),
+                "expected_rtt_s": pinned.Column(low=0), "rtt_s": pinned.Column(low=0)}
+#: What a row of the earlier executions' history may hold.
+HISTORY_VALUES = {"runs": pinned.Column(low=1, integer=True), "min_bps": pinned.Column(low=0),
+                   "max_bps": pinned.Column(low=0), "mean_bps": pinned.Column(low=0)}
+HISTORY_RULES = [pinned.RowRule(("min_bps", "mean_bps", "max_bps"),
+                                lambda r: r["min_bps"] <= r["mean_bps"] * (1 + 1e-9) and r["mean_bps"] <= r["max_bps"] * (1 + 1e-9),
+                                "mean_bps", "min_bps <= mean_bps <= max_bps")]
+
+
+def _read_table(d: Path, key: str) -> pd.DataFrame:
+    """One recorded table, through :func:`cmtlab.pinned.read_csv`: in ``data/`` checked against its pinned SHA-256;
+    everywhere every row for possible values (counters >= 0, goodput at most the paths' rates, …)."""
+    if key == "pings":
+        return pinned.read_csv(d / FILES[key], columns=PING_COLUMNS)
+    return pinned.read_csv(d / FILES[key], results=True, capacity=pinned.path_rates_capacity)
+
+
+def load(directory=None) -> Recording:
+    """The recording in ``directory`` (missing files are empty frames; no directory: an empty recording).  Every
+    file is read through :mod:`cmtlab.pinned`: in ``data/`` a file that differs from its pinned SHA-256, and
+    anywhere a row with an impossible value, is an error naming the file (and the row and column).  Default: the
+    recording in the pinned data (``data/testbed``)."""
+    d = Path(directory) if directory is not None else pinned.resolve("testbed")
     if not d.is_dir():
         return empty_recording()
-    frames = {k: pd.read_csv(d / f) if (d / f).is_file() else pd.DataFrame() for k, f in FILES.items()}
-    prov = json.loads((d / PROVENANCE).read_text()) if (d / PROVENANCE).is_file() else {}
-    hist = pd.read_csv(d / HISTORY, dtype={"commit": str, "kernel": str}, keep_default_na=False) \
-        if (d / HISTORY).is_file() else None
+    frames = {k: _read_table(d, k) if (d / f).is_file() else pd.DataFrame() for k, f in FILES.items()}
+    prov = pinned.read_json(d / PROVENANCE) if (d / PROVENANCE).is_file() else {}
+    hist = pinned.read_csv(d / HISTORY, columns=HISTORY_VALUES, rows=HISTORY_RULES, dtype={"commit": str, "kernel": str},
+                           keep_default_na=False) if (d / HISTORY).is_file() else None
     return Recording(**frames, provenance=prov, directory=d, history=hist)
 
 
@@ -311,6 +334,8 @@ def record(parameters: dict | None = None, directory=DATA_DIR, *, command: str =
             "cpus": os.cpu_count(),
             "files": {f: {"rows": len(frames[k]), "sha256": _sha256(d / f)} for k, f in FILES.items()}}
     (d / PROVENANCE).write_text(json.dumps(prov, indent=1, sort_keys=True) + "\n")
+    for f in (*FILES.values(), PROVENANCE):  # in data/: their entries in data/MANIFEST.json (cmtlab.pinned)
+        pinned.pin(d / f, regenerate="make testbed-record (root; about 12 minutes of real time)")
     write_history(d, upto=commit or "HEAD")
     return load(d)
 
@@ -327,18 +352,28 @@ def write_history(directory=DATA_DIR, *, upto: str | None = None) -> pd.DataFram
                        "rows": len(hist), "sha256": _sha256(d / HISTORY),
                        "command": "python -m cmtlab.testbed.record --history-only"}
     (d / PROVENANCE).write_text(json.dumps(prov, indent=1, sort_keys=True) + "\n")
+    pinned.pin(d / HISTORY, regenerate=".venv/bin/python -m cmtlab.testbed.record --history-only")
+    pinned.pin(d / PROVENANCE, regenerate="make testbed-record (root; about 12 minutes of real time)")
     return hist
 
 
 def verify_files(rec: Recording) -> list[str]:
-    """Files of ``rec`` whose sha256 or row count differs from its provenance (empty: all as recorded)."""
+    """Files of ``rec`` that differ from what was recorded (empty: all as recorded): in ``data/`` against their
+    pinned SHA-256 (:mod:`cmtlab.pinned`, the one manifest), elsewhere against the recording's provenance; and
+    every file's row count against the provenance."""
     bad = []
     for k, f in FILES.items():
         want = rec.provenance.get("files", {}).get(f)
         path = rec.directory / f if rec.directory is not None else None
         if want is None or path is None or not path.is_file():
             bad.append(f"{f}: not in the recording")
-        elif _sha256(path) != want["sha256"] or len(getattr(rec, k)) != want["rows"]:
+            continue
+        try:
+            data = pinned.read_bytes(path)  # data/: the manifest's check
+        except pinned.PinnedFileError as exc:
+            bad.append(f"{f}: {exc}")
+            continue
+        if pinned.sha256_bytes(data) != want["sha256"] or len(getattr(rec, k)) != want["rows"]:
             bad.append(f"{f}: differs from provenance.json")
     return bad
 

@@ -28,7 +28,8 @@ import numpy as np
 import pandas as pd
 
 from ..progress import progress
-from ..report import Comparison, mean_ci95, trend_rule
+from ..report import Comparison, trend_rule
+from ..stats import mean_ci
 
 #: What today's Linux runs (the held axes).
 TODAY = dict(loss_detection="rack-tlp", reordering="none", congestion="cubic",
@@ -174,7 +175,8 @@ def summarise(runs: pd.DataFrame) -> pd.DataFrame:
     on that axis and scenario."""
     rows = []
     for (axis, scen, mech), g in runs.groupby(["axis", "scenario", "mechanism"], sort=False):
-        m, (lo, hi), n = mean_ci95(g.goodput_mbps.to_numpy())
+        m, h, n = mean_ci(g.goodput_mbps.to_numpy(), drop_nan=True)
+        lo, hi = m - h, m + h
         rows.append(dict(axis=axis, scenario=scen, mechanism=mech, papers=bool(g.papers.iloc[0]), goodput_mbps=m,
                          ci_lo=lo, ci_hi=hi, n=n, spurious=float(g.spurious_retransmissions.mean()),
                          retransmissions=float(g.retransmissions.mean()), timeouts=float(g.timeouts.mean())))
@@ -191,8 +193,8 @@ def _ratio(runs: pd.DataFrame, axis: str, scen: str, a: str, b: str):
     if a not in g or b not in g:
         return float("nan"), None, 0
     r = (g[a] / g[b]).dropna().to_numpy()
-    m, ci, n = mean_ci95(r)
-    return m, (ci if n > 1 else None), n
+    ci = mean_ci(r, drop_nan=True)
+    return ci.mean, (ci.interval if ci.n > 1 else None), ci.n
 
 
 def comparison(runs: pd.DataFrame, agreement: pd.DataFrame | None = None, *, goal: float = 0.8,

@@ -10,7 +10,7 @@ here except :func:`start`, :func:`simulator_column`, :func:`hypotheses` and
 :func:`arabi_beside_simulator` is a pure function of the run tables, so it is unit-tested on small synthetic frames; the verdicts come
 from :func:`cmtlab.validation.kernel_table.comparison`.
 
-Conventions: a *gains* table is :func:`cmtlab.validation.kernel_sim.gains`'s (one row per congestion
+Conventions: a *gains* table is `cmtlab.validation.kernel_sim.kernel_gains`'s (one row per congestion
 control, reading of Δ and Δ in ms); ``meaning`` ``"rtt"`` / ``"one_way"`` are the two readings of the
 paper's "delay difference"; every ``*_glue`` function returns ``{key: value}`` for :func:`glue_values`,
 with NaN (or a phrase saying what was not run) for what this profile did not run, so the page builds
@@ -25,23 +25,22 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..papers.alheid.paper import PAPER_LINUX_GAIN_PCT
-from ..testbed import experiments as ex
+from ..papers.alheid.paper import DELTAS_MS, PAPER_LINUX_GAIN_PCT
+from ..scenario import DELAY_DIFFERENCE_MEANINGS as MEANINGS
 from . import kernel_sim as ks
 
 NAN = float("nan")
 #: The Δ (ms) and readings whose gains the prose glues (``tb_gain_<cc>_<meaning>_<Δ>``).
-GLUED_DELTAS_MS = (0, 100, 500)
+GLUED_DELTAS_MS = DELTAS_MS  # Table I's columns
 GLUED_CONGESTIONS = ("reno", "cubic")
-MEANINGS = ex.MEANINGS
 #: The Δ (ms) at which the chapter discusses head-of-line blocking and the simulator's hypotheses.
 FAR_DELTA_MS = 500
 
 #: Column names of the shown Table I gains (tests/validation/test_kernel_table.py reads the stored table by them).
-GAINS_COLUMNS = {"congestion": "congestion", "meaning": "meaning", "delta_ms": "Δ (ms)", "rtt1_ms": "RTT path 2 (ms)",
+GAINS_COLUMNS = {"congestion": "congestion", "meaning": "meaning", "delta_ms": "Δ (ms)", "rtt2_ms": "RTT path 2 (ms)",
                  "tcp_mbps": "TCP best path (Mbit/s)", "mptcp_mbps": "MPTCP (Mbit/s)", "gain_pct": "gain (%)",
                  "gain_std_pct": "std (pp)", "gain_min_pct": "min (%)", "gain_max_pct": "max (%)", "n": "runs",
-                 "sub1_share": "share of path 2", "paper_linux_pct": "paper, Linux (%)"}
+                 "share2": "share of path 2", "paper_linux_pct": "paper, Linux (%)"}
 #: Per-subflow diagnostics of the MPTCP runs at the largest Δ (``ss -ti`` and the delay lines' counters).
 DIAGNOSTIC_COLUMNS = {"sub0_busy_ms": "path 1 busy (ms)", "sub0_sndbuf_limited_ms": "path 1 sndbuf-limited (ms)",
                       "sub1_sndbuf_limited_ms": "path 2 sndbuf-limited (ms)",
@@ -94,7 +93,7 @@ def _rate_label(rate_bps: float) -> str:
 
 def ping_table(pings: pd.DataFrame) -> pd.DataFrame:
     """Per configured rate: echoes and the ping RTT error (measured − expected) in ms — median, mean, min,
-    99th percentile, max.  ``pings``: the first table of :func:`cmtlab.testbed.experiments.calibrate`; with a
+    99th percentile, max.  ``pings``: the echoes of :func:`cmtlab.testbed.experiments.calibrate_rate` over the rates; with a
     ``source`` column (:class:`cmtlab.testbed.recorded.KernelRuns`) one row per rate and source, the source
     shown first."""
     keys = ["rate_bps", "source"] if "source" in pings else ["rate_bps"]
@@ -110,7 +109,7 @@ def ping_table(pings: pd.DataFrame) -> pd.DataFrame:
 
 def rate_table(rates: pd.DataFrame) -> pd.DataFrame:
     """Per configured rate: the ideal TCP goodput (payload share 1448/1500), the measured one, the error (%)
-    and the queue drops.  ``rates``: the second table of :func:`cmtlab.testbed.experiments.calibrate` (with a
+    and the queue drops.  ``rates``: the goodput rows of :func:`cmtlab.testbed.experiments.calibrate_rate` (with a
     ``source`` column: shown first, rows ordered by rate)."""
     t = pd.DataFrame({"rate (Mbit/s)": rates.path0_rate_bps / 1e6, "ideal goodput (Mbit/s)": rates.ideal_goodput_bps / 1e6,
                       "measured (Mbit/s)": rates.throughput_bps / 1e6, "error (%)": 100 * rates.rate_error,
@@ -126,7 +125,7 @@ def calibration_summary(pings: pd.DataFrame, rates: pd.DataFrame) -> dict:
     error's median, 99th percentile and maximum (ms) over all echoes, the largest absolute goodput error (%)
     and the largest rate calibrated (Mbit/s)."""
     if not len(pings) or not len(rates):
-        raise ValueError("calibration_summary needs at least one echo and one rate (calibrate returned empty tables)")
+        raise ValueError("calibration_summary needs at least one echo and one rate (the calibration returned empty tables)")
     e = pings.error_s.to_numpy() * 1e3
     return dict(ping_median_ms=float(np.median(e)), ping_p99_ms=float(np.percentile(e, 99)),
                 ping_max_ms=float(e.max()), rate_error_max_pct=float(100 * rates.rate_error.abs().max()),
@@ -203,7 +202,7 @@ def table1_glue(g: pd.DataFrame) -> dict:
     out = {f"tb_gain_{cc}_{m}_{d}": ks.gain_of(g, cc, m, d)
            for cc in GLUED_CONGESTIONS for m in MEANINGS for d in GLUED_DELTAS_MS}
     far = g[(g.delta_ms == g.delta_ms.max()) & (g.meaning == "rtt")] if len(g) else g
-    out["tb_share_far"] = float(far.sub1_share.mean()) if len(far) else NAN
+    out["tb_share_far"] = float(far.share2.mean()) if len(far) else NAN
     out["tb_closer_reading"] = closer_reading(g)
     out["tb_hol_phrase"] = hol_phrase(g)
     several = g[g.n > 1] if len(g) else g
@@ -226,7 +225,7 @@ def far_diagnostics(runs: pd.DataFrame) -> pd.DataFrame:
 
 # ---------------------------------------------------------------- fixed socket buffers
 def _fixed_gains(runs_fixed: pd.DataFrame, meanings) -> pd.DataFrame:
-    gf = ks.gains(runs_fixed)
+    gf = ks.kernel_gains(runs_fixed)
     return gf[(gf.delta_ms > 0) | (gf.meaning == meanings[0])]
 
 
@@ -266,7 +265,7 @@ def fixed_buffer_glue(runs_fixed: pd.DataFrame | None, meanings) -> dict:
 
 # ---------------------------------------------------------------- the Arabi scenario
 def arabi_table(arabi: pd.DataFrame) -> pd.DataFrame:
-    """Per option variant of :func:`cmtlab.testbed.experiments.arabi_runs`: goodput (mean and std over the
+    """Per option variant of :func:`cmtlab.testbed.experiments.arabi_jobs`: goodput (mean and std over the
     repetitions, Mbit/s), runs, mean retransmissions and queue drops per path, and the goodput's share of the
     variant's own ceiling (the 7 Mbit/s of the two links at 1448 or 1460 payload bytes per 1500, as the
     variant's timestamps)."""
@@ -331,8 +330,8 @@ def simulator_column(runs: pd.DataFrame, *, reordering: str, options: dict | Non
     if reason is None:
         reno = runs[runs.congestion == "reno"]
         sim_runs = ks.simulate_like_kernel(reno, reordering=reordering, **options)
-        out.update(sim_g=ks.gains(sim_runs), n_runs=len(sim_runs),
-                   sim_g_none=ks.gains(ks.simulate_like_kernel(reno, reordering="none", **options)))
+        out.update(sim_g=ks.kernel_gains(sim_runs), n_runs=len(sim_runs),
+                   sim_g_none=ks.kernel_gains(ks.simulate_like_kernel(reno, reordering="none", **options)))
     out["status"] = simulator_status(reason, reordering, out["n_runs"])
     return out
 
@@ -379,7 +378,7 @@ def side_by_side(g: pd.DataFrame, sim_g: pd.DataFrame | None, sim_g_none: pd.Dat
 
 def agreement_table(agree: pd.DataFrame) -> pd.DataFrame:
     """:func:`cmtlab.validation.kernel_sim.agreement` as shown (readable names, without path 2's RTT column)."""
-    return agree.drop(columns=["rtt1_ms"]).rename(columns=AGREEMENT_COLUMNS)
+    return agree.drop(columns=["rtt2_ms"]).rename(columns=AGREEMENT_COLUMNS)
 
 
 def agreement_glue(agree: pd.DataFrame | None, sim_g: pd.DataFrame | None, sim_g_none: pd.DataFrame | None,
@@ -427,7 +426,7 @@ def hypotheses(runs: pd.DataFrame, *, reordering: str, options: dict | None = No
     rows = []
     for name, change in hypothesis_cases(buffer_mib).items():
         kw = {**(options or {}), "reordering": reordering, **change}
-        gg = ks.gains(ks.simulate_like_kernel(first, progress_bar=False, **kw))
+        gg = ks.kernel_gains(ks.simulate_like_kernel(first, progress_bar=False, **kw))
         mib = change["receive_buffer_bytes"] / 2 ** 20 if "receive_buffer_bytes" in change else NAN
         for r in gg[gg.delta_ms > 0].itertuples():
             rows.append(dict(change=name, buffer_mib=mib, meaning=r.meaning, delta_ms=r.delta_ms, gain_pct=r.gain_pct))

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from ..report import style
-from .kernel_sim import ALHEID_TABLE1_LINUX_GAIN_PCT
+from ..papers.alheid.paper import PAPER_LINUX_GAIN_PCT
 
 _STYLES = {("reno", "rtt"): "o-", ("reno", "one_way"): "o--", ("cubic", "rtt"): "s-", ("cubic", "one_way"): "s--"}
 
@@ -17,8 +17,8 @@ def _reading(meaning: str) -> str:
 
 
 def _paper(ax):
-    paper = ALHEID_TABLE1_LINUX_GAIN_PCT
-    ax.plot([1e3 * d for d in paper], list(paper.values()), "k*", ms=11, label="Alheid Table I, Linux")
+    paper = PAPER_LINUX_GAIN_PCT
+    ax.plot(list(paper), list(paper.values()), "k*", ms=11, label="Alheid Table I, Linux")
 
 
 def _errorbar(ax, gg: pd.DataFrame, fmt: str, **kw):

@@ -1,7 +1,8 @@
 """The simulator beside the kernel (the Linux-MPTCP validation chapter): :mod:`cmtlab.sim` configured like the
 kernel and re-run on every kernel row (:func:`simulate_like_kernel`), and the gain tables of both columns.
 
-* :func:`gains` — Alheid et al.'s Table I from kernel (or kernel-like simulator) rows: the MPTCP gain over
+* :func:`kernel_gains` — Alheid et al.'s Table I from kernel (or kernel-like simulator) rows, mapped to Table I's row
+  schema by :func:`table1_rows` and computed by the one :func:`cmtlab.papers.alheid.table1.gains`: the MPTCP gain over
   single-path TCP on the best path per congestion control, reading of Δ and Δ; :func:`gain_of`,
   :func:`gain_cell` and :func:`agreement` read and compare such tables;
 * :func:`simulate_like_kernel` — every kernel row re-run in the simulator with the row's paths, configured
@@ -18,39 +19,30 @@ import numpy as np
 import pandas as pd
 
 from ..progress import progress
-from ..testbed.experiments import MEANINGS
 
-#: Alheid et al., Table I, Linux column (%), keyed by Δ in seconds: comparison targets only.  (The Alheid
-#: chapter's copy, keyed in ms, is :data:`cmtlab.papers.alheid.paper.PAPER_LINUX_GAIN_PCT`; one copy of the
-#: column and one ``gains`` for both row schemas are a later step of issue 33.)
-ALHEID_TABLE1_LINUX_GAIN_PCT = {0.0: 94.0, 0.1: 89.0, 0.5: 23.0}
-#: Alheid et al., Table I, their ns-3 column (%).
-ALHEID_TABLE1_NS3_GAIN_PCT = {0.0: 90.0, 0.1: 80.0, 0.5: 20.0}
+def table1_rows(runs: pd.DataFrame) -> pd.DataFrame:
+    """Kernel runs (recorded or live, or the kernel-like simulator's, :func:`simulate_like_kernel`) in the row schema
+    of Table I (:data:`cmtlab.papers.alheid.table1.ROW_COLUMNS`), the recorded CSV's columns mapped as they are loaded
+    (never re-recorded): ``kind`` → ``paths`` (``"mptcp"``: 2, ``"tcp"``: 1), ``delta_s`` → ``delta_ms`` (whole ms),
+    ``throughput_bps`` → ``goodput_mbps``, ``path0_rtt_s``/``path1_rtt_s`` → ``sf0_rtt_s``/``sf1_rtt_s``, and
+    ``share2`` = ``sub1_bytes / (sub0_bytes + sub1_bytes)``.  Every other column is kept."""
+    out = runs.copy()
+    out["paths"] = np.where(runs.kind == "mptcp", 2, 1)
+    out["delta_ms"] = [round(d * 1e3) for d in runs.delta_s]
+    out["goodput_mbps"] = runs.throughput_bps / 1e6
+    out["sf0_rtt_s"] = runs.get("path0_rtt_s", np.nan)
+    out["sf1_rtt_s"] = runs.get("path1_rtt_s", np.nan)
+    out["share2"] = runs.sub1_bytes / (runs.sub0_bytes + runs.sub1_bytes) if "sub1_bytes" in runs else np.nan
+    return out
 
 
-def gains(runs: pd.DataFrame) -> pd.DataFrame:
-    """MPTCP gain over single-path TCP on the best path, per (congestion, meaning, Δ): the gain of
-    the mean throughputs, and the spread (std, min, max) of the per-repetition gains (each MPTCP
-    run over the mean TCP throughput of the same congestion control)."""
-    tcp = runs[runs.kind == "tcp"].groupby("congestion").throughput_bps.mean()
-    m = runs[runs.kind == "mptcp"].copy()
-    m["gain_pct"] = 100 * (m.throughput_bps / m.congestion.map(tcp) - 1)
-    out = []
-    present = [x for x in MEANINGS if (m.meaning == x).any()] or ["rtt"]
-    for meaning in present:
-        sel = m[(m.meaning == meaning) | (m.meaning == "both")]
-        for (cc, d), g in sel.groupby(["congestion", "delta_s"]):
-            out.append(dict(congestion=cc, meaning=meaning, delta_ms=round(d * 1e3),
-                            rtt1_ms=round(1e3 * g.path1_rtt_s.iloc[0]),
-                            tcp_mbps=tcp[cc] / 1e6, mptcp_mbps=g.throughput_bps.mean() / 1e6,
-                            gain_pct=100 * (g.throughput_bps.mean() / tcp[cc] - 1),
-                            gain_std_pct=g.gain_pct.std(ddof=1) if len(g) > 1 else np.nan,
-                            gain_min_pct=g.gain_pct.min(), gain_max_pct=g.gain_pct.max(), n=len(g),
-                            sub1_share=(g.sub1_bytes / (g.sub0_bytes + g.sub1_bytes)).mean()
-                            if "sub1_bytes" in g else np.nan,
-                            sub1_sndbuf_limited_ms=g.get("sub1_sndbuf_limited_ms", pd.Series(dtype=float)).mean(),
-                            paper_linux_pct=ALHEID_TABLE1_LINUX_GAIN_PCT.get(round(d, 3), np.nan)))
-    return pd.DataFrame(out)
+def kernel_gains(runs: pd.DataFrame) -> pd.DataFrame:
+    """Alheid et al.'s Table I from kernel (or kernel-like simulator) runs: :func:`cmtlab.papers.alheid.table1.gains`
+    of :func:`table1_rows`, per congestion control (each MPTCP run against the mean single-path TCP goodput of its
+    own congestion control), in sorted order."""
+    from ..papers.alheid.table1 import gains
+
+    return gains(table1_rows(runs), by=("congestion",), baseline="congestion", sort=True)
 
 
 # ---------------------------------------------------------------- the simulator column
@@ -282,8 +274,8 @@ def _delay_line_links(pths: dict) -> list:
 def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, scheduler: str | None = None,
                          reordering: str = "none", progress_bar: bool = True, loss_draws: str = "simulator",
                          warmup_counters: bool = False, **options) -> pd.DataFrame:
-    """The simulator column: every row of ``runs`` (kernel rows of :func:`alheid_table1` or
-    :func:`arabi_runs`, or any :meth:`cmtlab.testbed.TestbedResult.to_row`) re-run in
+    """The simulator column: every row of ``runs`` (kernel rows of :func:`cmtlab.testbed.experiments.table1_jobs` or
+    :func:`cmtlab.testbed.experiments.arabi_jobs`, run by :func:`~cmtlab.testbed.experiments.run_jobs`, or any :meth:`cmtlab.testbed.TestbedResult.to_row`) re-run in
     :func:`cmtlab.sim.simulate_mptcp` with every path property of the row (:func:`kernel_row_paths`:
     rates, round-trip times — ``simulate_mptcp``'s ``delays_s`` are round trips —, the random
     loss of each path's data direction, the queue in packets; a property the simulator cannot
@@ -410,13 +402,13 @@ ARABI_SIM_RESPONSES = {
 
 def simulate_arabi_like_kernel(arabi: pd.DataFrame, responses: dict | None = None, *, progress_bar: bool = True,
                                **options) -> pd.DataFrame:
-    """The simulator beside :func:`arabi_runs`: per kernel variant, its rows re-run with
+    """The simulator beside the kernel's Arabi runs (:func:`cmtlab.testbed.experiments.arabi_jobs`): per kernel variant, its rows re-run with
     :func:`simulate_like_kernel` once per reordering response of ``responses`` (default
     :data:`ARABI_SIM_RESPONSES`; timestamps follow the variant's ``k_timestamps``).  Rows carry
     ``variant`` and ``sim_reordering``."""
     responses = responses or ARABI_SIM_RESPONSES
     if "variant" not in arabi:
-        raise ValueError("arabi must hold the rows of arabi_runs (a 'variant' column)")
+        raise ValueError("arabi must hold the kernel's Arabi rows (arabi_jobs run by run_jobs: a 'variant' column)")
     out = []
     for variant, rows in arabi.groupby("variant", sort=False):
         if variant not in responses:
@@ -476,7 +468,7 @@ def agreement(kernel_gains: pd.DataFrame, sim_gains: pd.DataFrame, congestion: s
     k = kernel_gains[kernel_gains.congestion == congestion]
     m = k.merge(sim_gains, on=["meaning", "delta_ms"], suffixes=("_kernel", "_sim"))
     out = pd.DataFrame({
-        "meaning": m.meaning, "delta_ms": m.delta_ms, "rtt1_ms": m.rtt1_ms_kernel,
+        "meaning": m.meaning, "delta_ms": m.delta_ms, "rtt2_ms": m.rtt2_ms_kernel,
         "kernel_gain_pct": m.gain_pct_kernel, "kernel_std_pp": m.gain_std_pct_kernel,
         "kernel_min_pct": m.gain_min_pct_kernel, "kernel_max_pct": m.gain_max_pct_kernel, "kernel_runs": m.n_kernel,
         "sim_gain_pct": m.gain_pct_sim, "diff_pp": m.gain_pct_sim - m.gain_pct_kernel,

@@ -1,7 +1,7 @@
 """The paper-vs-reproduction table of the Linux-MPTCP chapter (Alheid et al., sec. IV.A, Table I, Linux column).
 
 Works on what the chapter measured — the kernel's gains per (congestion control, reading of Δ, Δ)
-from :func:`cmtlab.validation.kernel_sim.gains`, the simulator's gains configured like the kernel, the
+from :func:`cmtlab.validation.kernel_sim.kernel_gains`, the simulator's gains configured like the kernel, the
 agreement between the two and the delay line's calibration — and never drives the kernel.  The
 verdicts follow the book's verdict policy (:mod:`cmtlab.report`): one row per paper claim (Δ and its
 reading), the kernel with Reno as the reproduction (LIA, the coupled control of the Linux MPTCP of
@@ -12,18 +12,18 @@ of this book, not paper claims.
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import pandas as pd
 
 from ..papers.alheid.paper import PAPER_LINUX_GAIN_PCT  # Table I, Linux column (gain %, by Δ in ms), their ref. [18]
+from ..papers.alheid.paper import QUOTE_TABLE1 as PAPER_QUOTE_TABLE1
 from ..report import MEASURED, Comparison, fmt_number
+from ..stats import half_width
 
-#: Alheid et al., sec. IV.A, quoted with the reference that the Linux column comes from.
-QUOTE_TABLE1 = ("In [18], the results show that the gThroughput of MPTCP using two disjoint SFs with equal bandwidths is "
-                "94% higher than the throughput of the single TCP would be on the best SF with no delay difference "
-                "between SFs, and 23% higher when the delay difference is 500 ms")
+#: Alheid et al., sec. IV.A, quoted with the reference that the Linux column comes from (the sentence of
+#: :data:`cmtlab.papers.alheid.paper.QUOTE_TABLE1` with its opening words).
+QUOTE_TABLE1 = "In [18], the results show that " + PAPER_QUOTE_TABLE1
 #: Checks of this book: simulator vs kernel (pp), delay line precision.
 AGREEMENT_PP = 5.0
 PING_P99_MS = 1.0
@@ -39,19 +39,14 @@ def _row(gains: pd.DataFrame | None, cc: str, meaning: str, delta_ms) -> pd.Seri
 
 
 def gain_ci(row: pd.Series | None) -> tuple:
-    """Mean gain (%), its 95 % CI over the repetitions (Student t from ``gain_std_pct`` and ``n``) and n.
-
-    One repetition or no ``gain_std_pct``: the interval is (nan, nan)."""
-    from scipy import stats
-
+    """Mean gain (%), its 95 % CI over the repetitions (:func:`cmtlab.stats.half_width` of ``gain_std_pct`` and
+    ``n``) and n.  One repetition or no ``gain_std_pct``: the interval is (nan, nan)."""
     if row is None:
         return float("nan"), (float("nan"), float("nan")), 0
     m = float(row["gain_pct"])
     n = int(row["n"]) if "n" in row and np.isfinite(row["n"]) else 1
     sd = float(row["gain_std_pct"]) if "gain_std_pct" in row else float("nan")
-    if n < 2 or not np.isfinite(sd):
-        return m, (float("nan"), float("nan")), n
-    h = float(stats.t.ppf(0.975, n - 1) * sd / math.sqrt(n))
+    h = half_width(sd, n)
     return m, (m - h, m + h), n
 
 

@@ -121,10 +121,10 @@ def shared_bottleneck_table(n_subflows: int = 2, bottleneck_bps: float = 10e6, r
                          tcp_bps=float(r.extra["tcp0_throughput_bps"])))
     runs = pd.DataFrame(runs)
     for a, g in runs.groupby("congestion", sort=False):
-        m, h = mean_ci(g.mptcp_bps, confidence)
-        tm, th = mean_ci(g.tcp_bps, confidence)
+        m, h, _ = mean_ci(g.mptcp_bps, confidence)
+        tm, th, _ = mean_ci(g.tcp_bps, confidence)
         ratio = g.mptcp_bps / g.tcp_bps
-        rm, rh = mean_ci(ratio, confidence)
+        rm, rh, _ = mean_ci(ratio, confidence)
         rows.append(dict(congestion=a, n_subflows=n, bottleneck_bps=bottleneck_bps, n_seeds=len(g), mptcp_bps=m,
                          ci_mptcp_bps=h, tcp_bps=tm, ci_tcp_bps=th, ratio_to_tcp=rm, ci_ratio=rh,
                          expected_ratio=float(n if a == "uncoupled" else 1.0),
@@ -164,10 +164,10 @@ def disjoint_paths_table(n_paths: int = 3, loss_rate: float = 0.01, rtt_s: float
     p, r = [float(loss_rate)] * n, [float(rtt_s)] * n
     runs = _runs(runner, ("single",) + tuple(algorithms), p, r, list(seeds), "disjoint paths")
     single = runs.loc[runs.congestion == "single", "total_bps"].mean()
-    mathis = mathis_throughput_bps(loss_rate, rtt_s, mss_bytes, segments_per_ack=segments_per_ack)
+    mathis = mathis_throughput_bps(mss_bytes, rtt_s, loss_rate, segments_per_ack=segments_per_ack)
     rows = []
     for a, g in runs.groupby("congestion", sort=False):
-        m, h = mean_ci(g.total_bps, confidence)
+        m, h, _ = mean_ci(g.total_bps, confidence)
         exp = 1.0 if a == "single" else multipath_throughput_bps(a if a in ("lia", "olia", "uncoupled") else "lia",
                                                                   p, r, mss_bytes,
                                                                   segments_per_ack=segments_per_ack) / mathis
@@ -200,8 +200,8 @@ def congested_clean_table(loss_rates=(0.02, 0.002), rtt_s: float = 0.1, *,
                 "olia": 0.0}
     rows = []
     for a, g in runs.groupby("congestion", sort=False):
-        m, h = mean_ci(g.congested_share, confidence)
-        tm, th = mean_ci(g.total_bps, confidence)
+        m, h, _ = mean_ci(g.congested_share, confidence)
+        tm, th, _ = mean_ci(g.total_bps, confidence)
         rows.append(dict(congestion=a, loss_rate_congested=float(p[0]), loss_rate_clean=float(p[1]),
                          n_seeds=len(g), congested_share=m, ci_share=h, expected_share=expected.get(a, np.nan),
                          mean_total_bps=tm, ci_total_bps=th))
@@ -299,7 +299,7 @@ def dupack_mode_table(bandwidths_bps=(5e6, 2e6, 7e6), delays_s=(0.1, 0.01, 0.05)
     for (m, r), g in runs.groupby(["dupack_mode", "retransmit"], sort=False):
         out = dict(dupack_mode=m, retransmit=r, n_seeds=len(g))
         for k in metrics:
-            out[k], out[f"ci_{k}"] = mean_ci(g[k], confidence)
+            out[k], out[f"ci_{k}"], _ = mean_ci(g[k], confidence)
         rows.append(out)
     return pd.DataFrame(rows)
 
@@ -343,7 +343,7 @@ def shared_bottleneck_by_setting(bottleneck_bps: float, rtts_s, duration_s: floa
                       for rtt in rtts_s for name, params in settings], ignore_index=True)
     rows = []
     for (setting, alg), g in runs.groupby(["setting", "congestion"], sort=False):
-        m, h = mean_ci(g.ratio_to_tcp)
+        m, h, _ = mean_ci(g.ratio_to_tcp)
         rows.append(dict(setting=setting, congestion=alg, n_rtts=len(g), ratio_to_tcp=m, ci_ratio=h,
                          min_ratio=g.ratio_to_tcp.min(), max_ratio=g.ratio_to_tcp.max(),
                          expected_ratio=g.expected_ratio.iloc[0], jain=g.jain.mean()))

@@ -5,7 +5,7 @@ objects and reports the relative throughput difference ``cmtlab / ns-3 - 1``:
 
 * (a) :func:`single_link_grid` — one NewReno flow over one point-to-point link, over a grid of
   rate, round-trip delay and random packet loss; where it applies, also against the Mathis
-  square-root law (:func:`mathis_throughput_bps`);
+  square-root law (:func:`cmtlab.validation.theory.mathis_throughput_bps`);
 * (b) :func:`random_link_sets` and :func:`field_link_sets` — Song's round-robin striping over
   random link sets and over the field links I…VIII (Song sec. 5.3);
 * (c) :func:`option_variants` — one scenario under each TCP option that matters, to show how
@@ -22,31 +22,14 @@ import itertools
 import numpy as np
 import pandas as pd
 
-from .._validate import as_float_array, check_int, check_positive
+from .._validate import as_float_array, check_int
 from ..scenario import LossModel, TcpOptions, striped_scenario
+from .theory import mathis_throughput_bps
 
 #: Columns that identify a run in both simulators' tables (labels added by the builders below).
 RUN_KEYS = ("case", "seed")
 #: Event counters of :class:`~cmtlab.scenario.TransferResult` compared by :func:`compare`.
 COUNTERS = ("data_segments_sent", "retransmissions", "fast_retransmits", "timeouts")
-
-
-def mathis_throughput_bps(segment_bytes: float, rtt_s, loss_rate, *, acked_per_ack: float = 2.0):
-    """Mathis et al. (1997) square-root law: ``(MSS / RTT) · sqrt(3 / (2 b)) / sqrt(p)`` in bit/s.
-
-    ``b`` (``acked_per_ack``) is the number of segments acknowledged per ACK (2 with delayed
-    ACKs, giving the constant ≈ 0.87; 1 gives ≈ 1.22).  Valid for a long bulk transfer limited by
-    random loss at rate ``p`` (per segment), without timeouts, window limits or queueing delay.
-    """
-    check_positive("segment_bytes", segment_bytes)
-    check_positive("acked_per_ack", acked_per_ack)
-    rtt = np.asarray(rtt_s, dtype=float)
-    p = np.asarray(loss_rate, dtype=float)
-    if np.any(rtt <= 0):
-        raise ValueError("rtt_s must be > 0")
-    if np.any((p <= 0) | (p >= 1)):
-        raise ValueError("loss_rate must be in (0, 1) for the square-root law")
-    return segment_bytes * 8.0 / rtt * np.sqrt(3.0 / (2.0 * acked_per_ack)) / np.sqrt(p)
 
 
 def mathis_applies(scenario, *, margin: float = 0.5) -> bool:
@@ -61,8 +44,8 @@ def mathis_applies(scenario, *, margin: float = 0.5) -> bool:
     rtt = scenario.delays_s[0]
     if rtt <= 0:
         return False
-    m = float(mathis_throughput_bps(scenario.segment_bytes, rtt, scenario.loss[0].rate,
-                                    acked_per_ack=min(scenario.m_ack, 2)))
+    m = mathis_throughput_bps(scenario.segment_bytes, rtt, scenario.loss[0].rate,
+                              segments_per_ack=min(scenario.m_ack, 2))
     payload_rate = scenario.bandwidths_bps[0] * scenario.segment_bytes / scenario.data_packet_bytes()
     buf = min(scenario.options.send_buffer_bytes, scenario.options.receive_buffer_bytes) * 8.0 / rtt
     return m < margin * min(payload_rate, buf)
@@ -85,7 +68,7 @@ def single_link_grid(rates_bps, rtts_s, loss_rates, *, transfer_bytes: int, opti
         sc = striped_scenario([rate], [rtt], transfer_bytes=transfer_bytes, tunnel=False, loss=loss,
                               options=options, queue_packets=queue_packets, **scenario_kwargs)
         applies = mathis_applies(sc)
-        m = float(mathis_throughput_bps(sc.segment_bytes, rtt, p, acked_per_ack=min(sc.m_ack, 2))) \
+        m = mathis_throughput_bps(sc.segment_bytes, rtt, p, segments_per_ack=min(sc.m_ack, 2)) \
             if p > 0 and rtt > 0 else np.nan
         labels = dict(case=f"{rate / 1e6:g} Mbit/s, {rtt * 1e3:g} ms, p={p:g}", rate_mbps=rate / 1e6,
                       rtt_ms=rtt * 1e3, loss_rate=float(p), mathis_bps=m, mathis_applies=applies)

@@ -10,6 +10,7 @@ notebook is validated.  :data:`SPECS`: notebook name → spec.
 
 from __future__ import annotations
 
+from ..scenario import DELAY_DIFFERENCE_MEANINGS
 from ..report.parameters import (BYTES, Bool, Choice, Int, Mapping, NotebookSpec, PROBABILITY, Real, Rule, SEED,
                                  SIM_DURATION_S, Seq, Text, WORKERS, subset)
 
@@ -76,7 +77,7 @@ LINUX_MPTCP_VALIDATION = NotebookSpec(
          calib_ping_count=Int(1, 10_000),
          calib_duration_s=Real(0, 600, lo_open=True, unit="s"),
          deltas_ms=Seq(Real(0, 9_990, unit="ms"), unique=True),
-         meanings=Seq(Choice(("rtt", "one_way")), unique=True),
+         meanings=Seq(Choice(DELAY_DIFFERENCE_MEANINGS), unique=True),
          congestions=Seq(Text(r"[a-z0-9_]{1,15}", "a kernel congestion control name like 'reno' or 'cubic'"),
                          unique=True),
          repetitions=Int(1, 100),

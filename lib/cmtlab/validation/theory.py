@@ -37,21 +37,28 @@ def _check_p(p):
     return arr
 
 
-def mathis_throughput_bps(loss_rate, rtt_s, mss_bytes: int = 1448, *, segments_per_ack: int = 1):
-    """Mathis et al. (1997) eq. (3): ``8 MSS / RTT * C / sqrt(p)`` bit/s for one TCP flow.
+def mathis_throughput_bps(segment_bytes, rtt_s, loss_rate, *, segments_per_ack: int):
+    """The square-root law of Mathis, Semke, Mahdavi and Ott (1997), eq. (3), in bit/s — the book's one Mathis.
 
-    ``loss_rate`` in (0, 1) (segment loss probability), ``rtt_s`` > 0, ``mss_bytes`` > 0;
-    ``C = sqrt(3 / (2 b))`` with ``b = segments_per_ack`` (:func:`mathis_constant`; default 1,
-    the byte-counting increase RFC 6356 assumes).  The formula itself is
-    :func:`cmtlab.validation.ns3.mathis_throughput_bps` (there ``b`` defaults to 2, ns-3's delayed
-    ACKs).  Scalars give a float, arrays an array.
+    .. math:: B = \\frac{8 \\, \\mathrm{MSS}}{\\mathrm{RTT}} \\cdot \\frac{C}{\\sqrt{p}},
+              \\qquad C = \\sqrt{\\frac{3}{2b}}
+
+    ``segment_bytes``: the MSS (bytes, > 0); ``rtt_s``: the round-trip time (s, > 0); ``loss_rate``: ``p``, the
+    probability that a segment is lost, in (0, 1); ``segments_per_ack``: ``b``, segments acknowledged per ACK
+    (an integer >= 1, no default: 1 for an increase of one segment per RTT — byte counting, RFC 6356's LIA —,
+    2 for a NewReno that grows once per ACK under delayed ACKs, ns-3's ``TcpNewReno``; :func:`mathis_constant`).
+    Valid for a long bulk transfer limited by random loss, without timeouts, window limits or queueing delay.
+    ``rtt_s`` and ``loss_rate`` may be arrays (broadcast); scalars give a float.
     """
-    from .ns3 import mathis_throughput_bps as _mathis
-
-    _check_p(loss_rate)
-    check_positive("mss_bytes", mss_bytes)
-    b = check_int("segments_per_ack", segments_per_ack, minimum=1)
-    out = _mathis(mss_bytes, rtt_s, loss_rate, acked_per_ack=b)
+    check_positive("segment_bytes", segment_bytes)
+    c = mathis_constant(segments_per_ack)
+    rtt = np.asarray(rtt_s, dtype=float)
+    p = np.asarray(loss_rate, dtype=float)
+    if not np.all(np.isfinite(rtt)) or np.any(rtt <= 0):
+        raise ValueError(f"rtt_s must be > 0 (round-trip seconds), got {rtt_s!r}")
+    if not np.all(np.isfinite(p)) or np.any((p <= 0) | (p >= 1)):
+        raise ValueError(f"loss_rate must be in (0, 1) for the square-root law, got {loss_rate!r}")
+    out = segment_bytes * 8.0 / rtt * c / np.sqrt(p)
     return float(out) if np.ndim(out) == 0 else out
 
 
@@ -104,8 +111,7 @@ def multipath_throughput_bps(algorithm: str, loss_rates, rtts_s, mss_bytes: int 
     equilibrium uses only the best paths and is Pareto-optimal).
     """
     p, r = _paths(loss_rates, rtts_s)
-    c = mathis_constant(segments_per_ack)
-    single = 8.0 * mss_bytes / r * c / np.sqrt(p)
+    single = np.atleast_1d(mathis_throughput_bps(mss_bytes, r, p, segments_per_ack=segments_per_ack))
     if algorithm == "uncoupled":
         return float(single.sum())
     if algorithm == "lia":

@@ -33,10 +33,12 @@ import numpy as np
 import pandas as pd
 
 from .._paths import DATA
+from ..pinned import Column, RowRule, read_csv
 from ..sim.net import wifi as wm
 
 #: Recorded ns-3 results of the full profile.
-NS3_RECORD_PATH = DATA / "wifi" / "ns3-wifi-throughput.csv"
+NS3_RECORD = "wifi/ns3-wifi-throughput.csv"  # its name in the pinned data (cmtlab.pinned)
+NS3_RECORD_PATH = DATA / NS3_RECORD
 #: IP + UDP headers (bytes) around a UDP payload.
 UDP_IP_HEADER_BYTES = 28
 
@@ -139,18 +141,33 @@ def ns3_row(distance_m: float, *, payload_bytes: int = 1400, udp_duration_s: flo
 
 
 def record_ns3(distances_m, *, path: Path = NS3_RECORD_PATH, progress: bool = True, **kwargs) -> pd.DataFrame:
-    """Run ns-3 at each distance and write the small CSV the quick profile reads."""
+    """Run ns-3 at each distance and write the small CSV the quick profile reads (under ``data/``, its manifest
+    entry is rewritten: :func:`cmtlab.pinned.pin`)."""
+    from ..pinned import pin
     from ..progress import progress as progress_bar
     rows = [ns3_row(d, **kwargs) for d in progress_bar(list(distances_m), desc="ns-3 Wi-Fi", enabled_=progress)]
     df = pd.DataFrame(rows)
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     df.to_csv(path, index=False, float_format="%.6g")
+    pin(path, regenerate="CMTLAB_PROFILE=full papermill notebooks/alheid-wifi-model-check.ipynb "
+                         "(cmtlab.validation.wifi.record_ns3, which pins it)")
     return df
 
 
-def load_ns3_record(path: Path = NS3_RECORD_PATH) -> pd.DataFrame:
-    """The recorded ns-3 results (``FileNotFoundError`` if not recorded yet)."""
-    return pd.read_csv(path)
+#: What a row of the recorded ns-3 results may hold (cmtlab.pinned checks every row when it is read).
+NS3_COLUMNS = {"distance_m": Column(low=0), "ns3_rate_mbps": Column("choice", choices=(6, 9, 12, 18, 24, 36, 48, 54)),
+               "ns3_udp_mbps": Column(low=0, high=54), "ns3_tcp_mbps": Column(low=0, high=54, nan=True),
+               "ns3_snr_db": Column(low=-100, high=200)}
+NS3_RULES = [RowRule(("ns3_udp_mbps", "ns3_rate_mbps"), lambda r: r["ns3_udp_mbps"] <= r["ns3_rate_mbps"], "ns3_udp_mbps",
+                     "the UDP throughput is at most the PHY rate"),
+             RowRule(("ns3_tcp_mbps", "ns3_rate_mbps"), lambda r: not r["ns3_tcp_mbps"] > r["ns3_rate_mbps"],
+                     "ns3_tcp_mbps", "the TCP throughput is at most the PHY rate")]
+
+
+def load_ns3_record(path: Path | str = NS3_RECORD) -> pd.DataFrame:
+    """The recorded ns-3 results, checked against their pinned SHA-256 and for possible values
+    (:func:`cmtlab.pinned.read_csv`)."""
+    return read_csv(path, columns=NS3_COLUMNS, rows=NS3_RULES)
 
 
 def compare(distances_m, *, ns3: pd.DataFrame | None = None, live_ns3: bool = True, progress: bool = True,
@@ -214,5 +231,5 @@ def plot_comparison(df: pd.DataFrame, ax=None):
     return ax
 
 
-__all__ = ["NS3_RECORD_PATH", "comparison_params", "model_udp_throughput_bps", "model_tcp_throughput_bps",
+__all__ = ["NS3_RECORD", "NS3_RECORD_PATH", "comparison_params", "model_udp_throughput_bps", "model_tcp_throughput_bps",
            "model_row", "ns3_row", "record_ns3", "load_ns3_record", "compare", "agreement", "plot_comparison"]

@@ -54,7 +54,6 @@ def test_metrics_and_confidence_intervals():
     assert (lossy.sf1_loss_drops > 0).all() and (lossy.sf0_loss_drops == 0).all()
     s = ex.summarise(df, ["pdr2", "solution"])
     assert (s.n_seeds == 2).all() and (s.gthroughput_mbps_ci95 >= 0).all()
-    assert ex.t95(2) == pytest.approx(12.706, abs=1e-3) and ex.t95(30) == pytest.approx(2.045, abs=1e-3)
     imp = ex.improvement_pct(s, "pdr2")
     assert (imp["NoPR"] == 0).all()
 
@@ -125,7 +124,7 @@ def test_table1_gains_fall_with_the_delay_difference():
     cases = t1.cases((0, 500), ("rtt",), duration_s=4.0)
     runs = t1.run(cases, seeds=range(2), workers=1, progress=False)
     g = t1.gains(runs)
-    assert set(g.delta_ms) == {0.0, 500.0} and (g.n_seeds == 2).all()
+    assert set(g.delta_ms) == {0.0, 500.0} and (g.n == 2).all()
     g0, g500 = t1.gain_of(g, 0), t1.gain_of(g, 500)
     assert 80 < g0 <= 101          # two equal paths: about twice one TCP
     assert g500 < g0 - 20          # the long path cannot be filled in a short run
@@ -418,7 +417,7 @@ def test_fig6_runs_include_the_plotted_seed():
 def _t1_gains(values, *, variant=t1.PAPER_VARIANT, setup_name="base"):
     """A gains frame as t1.gains gives it: ``values`` maps (meaning, Δ ms) -> gain (%)."""
     return pd.DataFrame([dict(setup=setup_name, variant=variant, meaning=m, delta_ms=float(d), gain_pct=v,
-                              gain_ci95_pct=2.0, timeouts=1.0, n_seeds=4) for (m, d), v in values.items()])
+                              gain_ci95_pct=2.0, timeouts=1.0, n=4) for (m, d), v in values.items()])
 
 
 def test_table1_closer_reading_and_same_gains():

@@ -160,7 +160,7 @@ def _t1_gains(values, *, setup_name="base"):
     from cmtlab.papers.alheid import table1 as t1
 
     return pd.DataFrame([dict(setup=setup_name, variant=t1.PAPER_VARIANT, meaning=m, delta_ms=float(d), gain_pct=v,
-                              gain_ci95_pct=2.0, timeouts=1.0, n_seeds=4) for (m, d), v in values.items()])
+                              gain_ci95_pct=2.0, timeouts=1.0, n=4) for (m, d), v in values.items()])
 
 
 def test_table1_verdicts_are_decided_on_the_papers_simulator():

@@ -12,7 +12,7 @@ from cmtlab.papers.alheid import table1 as t1
 def _g(values, *, variant=t1.PAPER_VARIANT, setup_name="base", **extra):
     """A gains frame as t1.gains gives it: ``values`` maps (meaning, Δ ms) -> gain (%)."""
     cols = dict(rtt2_ms=20.0, tcp_mbps=9.6, mptcp_mbps=18.0, sf2_mbps=8.0, gain_ci95_pct=2.0, fast_retransmits=3.0,
-                timeouts=1.0, n_seeds=4, paper_linux_pct=94.0, paper_ns3_pct=90.0)
+                timeouts=1.0, n=4, paper_linux_pct=94.0, paper_ns3_pct=90.0)
     cols.update(extra)
     return pd.DataFrame([dict(setup=setup_name, variant=variant, meaning=m, delta_ms=float(d), gain_pct=v, **cols)
                          for (m, d), v in values.items()])

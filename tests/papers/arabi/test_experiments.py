@@ -109,12 +109,6 @@ def test_sweep_summary_ci_and_claims(tmp_path):
     assert c["best"][0] in ("uncoupled", "lia", "rtt_compensation") and 1 <= c["dsack_rttc_rank_s1"] <= 12
 
 
-def test_mean_ci_matches_student_t():
-    m, h = ex.mean_ci([1.0, 2.0, 3.0])
-    assert m == 2.0 and h == pytest.approx(4.302652729911275 * 1.0 / np.sqrt(3))
-    assert ex.mean_ci([5.0]) == (5.0, 0.0)
-
-
 def test_chihani_recovery_is_selectable_in_a_scenario():
     r = run_mptcp(ex.scenario(1, "lia", "none", preset="chihani", duration_s=5.0, loss_rate=0.02, seed=2))
     assert r.fast_retransmits > 0

@@ -10,7 +10,7 @@ import pytest  # noqa: E402
 
 from cmtlab.papers import song  # noqa: E402
 from cmtlab.report import style  # noqa: E402
-from cmtlab.measurements import field  # noqa: E402
+from cmtlab.papers.song import field  # noqa: E402
 from cmtlab.papers.song import checks, figures  # noqa: E402
 
 

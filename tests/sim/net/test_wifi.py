@@ -424,3 +424,21 @@ def test_time_fifo_keeps_order_and_grows():
         assert [q.at(i) for i in range(q.size)] == list(ref)
         if ref:
             assert q.first() == ref[0]
+
+
+def test_the_error_table_reads_the_very_floats_python_parses():
+    """The table is read through cmtlab.pinned (pandas): every value equals ``float()`` of its text, as when it
+    was read with the csv module (the ns-3 agreement is exact to the bit)."""
+    import csv
+
+    from cmtlab.pinned import resolve
+
+    model = w.TableErrorModel()
+    rows = {r: [] for r in w.ERP_RATES_MBPS}
+    with open(resolve(w.ERROR_TABLE), newline="") as fh:
+        for rec in csv.DictReader(fh):
+            rows[int(rec["rate_mbps"])].append((float(rec["snr_db"]), float(rec["per_1458"]), float(rec["per_32"])))
+    for rate, values in rows.items():
+        values.sort()
+        assert model._snr[rate] == [v[0] for v in values]
+        assert model._large[rate] == [v[1] for v in values] and model._small[rate] == [v[2] for v in values]

@@ -71,6 +71,7 @@ import pandas as pd
 
 from ..._validate import check_choice, check_int, check_positive
 from ...report.style import series_style
+from ...stats import half_width
 from .paper import (BACKBONE_BPS, BACKBONE_DELAY_S, DISTANCES_M, DURATION_S, OOO_BUFFER_BYTES, PDRS, PHY_RATE_BPS,
                     SCENARIO2_DISTANCE_M, SEGMENT_BYTES)
 
@@ -226,23 +227,17 @@ def prr_rule_cases(points, *, cases=fig4_cases, rules=("keep", "cwnd"), **kw) ->
     return out
 
 
-def run(cases, *, seeds, workers=None, progress=True, records=None, live_seeds=None) -> pd.DataFrame:
-    """Run ``cases`` × ``seeds`` through :func:`cmtlab.sweep.run_sweep` (result cache, process pool).
-
-    With ``records`` (a name of :data:`cmtlab.papers.alheid.record_files.FILES`, ``"fig4"`` or ``"fig5"``), the
-    seeds beyond ``live_seeds`` come from that record where it holds the run, after the live seeds
-    reproduced it exactly (:func:`cmtlab.sweep.recorded.run_with_records`; ``attrs["records"]`` and
-    :func:`cmtlab.sweep.recorded.describe_records` say what was served).
+def run(cases, *, seeds, workers=None, progress=True) -> pd.DataFrame:
+    """Run ``cases`` × ``seeds`` through :func:`cmtlab.sweep.run_sweep` (result cache, process pool over the cores):
+    every seed simulated here, none read from the repository.
 
     Adds the paper's metrics in its units: ``gthroughput_mbps``, ``ooo_r_pct``, ``ooo_bo_kbyte``,
     ``lu_pct`` (mean over the subflows of goodput / 54 Mbit/s), ``lu_air_pct`` (every packet on
     the air) and ``sf<i>_lu_pct``.
     """
-    from ...sweep.recorded import sweep
-    from .record_files import load
+    from ...sweep import run_sweep
 
-    df = sweep(cases, seeds=seeds, workers=workers, progress=progress,
-               records=load(records) if records is not None else None, live_seeds=live_seeds)
+    df = run_sweep("cmtlab", cases, seeds=list(seeds), workers=workers, progress=progress)
     out = add_metrics(df)
     out.attrs.update(df.attrs)
     return out
@@ -270,14 +265,6 @@ def add_metrics(df: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
-def t95(n: int) -> float:
-    """Two-sided 95 % Student-t quantile for ``n`` samples (``n - 1`` degrees of freedom)."""
-    if n < 2:
-        return float("nan")
-    from scipy import stats
-    return float(stats.t.ppf(0.975, n - 1))
-
-
 def summarise(df: pd.DataFrame, by, metrics=("gthroughput_mbps", "ooo_bo_kbyte", "ooo_r_pct", "lu_pct")) -> pd.DataFrame:
     """Mean and 95 % confidence half-width (Student t over seeds) of ``metrics`` per group ``by``."""
     by = [by] if isinstance(by, str) else list(by)
@@ -286,7 +273,7 @@ def summarise(df: pd.DataFrame, by, metrics=("gthroughput_mbps", "ooo_bo_kbyte",
     n = g.size()
     for m in metrics:
         sd = g[m].std(ddof=1)
-        out[f"{m}_ci95"] = sd / np.sqrt(n) * n.map(t95)
+        out[f"{m}_ci95"] = half_width(sd, n)
     out["n_seeds"] = n
     return out.reset_index()
 
@@ -380,7 +367,7 @@ def cwnd_summary(cwnd: pd.DataFrame, *, from_s: float = 0.0) -> pd.DataFrame:
 
 __all__ = ["QUEUE_PACKETS", "WIFI_PARAMS", "SOLUTIONS", "SOLUTION_ORDER", "COLOURS", "PRESETS", "RECOVERY_CHOICES",
            "tcp_options", "wifi_link", "scenario", "fig4_cases", "fig5_cases", "prr_rule_cases", "run",
-           "add_metrics", "summarise", "improvement_pct", "t95", "fig6_traces", "traced_run", "fig6_runs",
+           "add_metrics", "summarise", "improvement_pct", "fig6_traces", "traced_run", "fig6_runs",
            "cwnd_summary"]
 
 

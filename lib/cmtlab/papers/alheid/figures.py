@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...report.style import figsize, series_style
+from ...scenario import DELAY_DIFFERENCE_MEANINGS
 from .experiments import COLOURS, SOLUTION_ORDER
 
 #: Marker, line style, marker fill and size per solution (distinct, so that coinciding curves stay
@@ -67,7 +68,7 @@ def plot_cwnd(cwnd, *, solutions=SOLUTION_ORDER, title: str = ""):
     return fig
 
 
-def plot_table1(gains, *, kernel=None, model=None, meanings=("rtt", "one_way"), setup: str = "base", title: str = ""):
+def plot_table1(gains, *, kernel=None, model=None, meanings=DELAY_DIFFERENCE_MEANINGS, setup: str = "base", title: str = ""):
     """Table I: gain over single-path TCP against the delay difference, one panel per reading of Δ.
 
     ``gains`` from :func:`cmtlab.papers.alheid.table1.gains` (one line per variant, 95 % CI bars); the
@@ -79,7 +80,8 @@ def plot_table1(gains, *, kernel=None, model=None, meanings=("rtt", "one_way"), 
     import matplotlib.pyplot as plt
 
     from .table1 import COLOURS as T1_COLOURS
-    from .table1 import MEANING_LABELS, PAPER_LINUX_GAIN_PCT, PAPER_NS3_GAIN_PCT
+    from .paper import PAPER_LINUX_GAIN_PCT, PAPER_NS3_GAIN_PCT
+    from .table1 import MEANING_LABELS
 
     meanings = [m for m in meanings if (gains.meaning == m).any()] or list(meanings)[:1]
     fig, axes = plt.subplots(1, len(meanings), figsize=figsize(len(meanings), panel_height_in=3.3), sharey=True,
@@ -127,10 +129,10 @@ def plot_table1_sensitivity(gains, *, variant: str = "round robin + LIA", deltas
     import matplotlib.pyplot as plt
     import numpy as np
 
-    from .table1 import PAPER_LINUX_GAIN_PCT, PAPER_NS3_GAIN_PCT
+    from .paper import PAPER_LINUX_GAIN_PCT, PAPER_NS3_GAIN_PCT
 
     g = gains[(gains.variant == variant) & gains.delta_ms.isin([float(d) for d in deltas_ms])]
-    groups = [(m, d) for m in ("rtt", "one_way") for d in deltas_ms if ((g.meaning == m) & (g.delta_ms == d)).any()]
+    groups = [(m, d) for m in DELAY_DIFFERENCE_MEANINGS for d in deltas_ms if ((g.meaning == m) & (g.delta_ms == d)).any()]
     setups = list(dict.fromkeys(g.setup))
     fig, ax = plt.subplots(figsize=figsize(1, panel_height_in=3.4), constrained_layout=True)
     width = 0.8 / max(len(setups), 1)

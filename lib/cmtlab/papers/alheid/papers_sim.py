@@ -65,9 +65,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-TRANSFER_BYTES = 10_000_000
-DELTAS_MS = (0, 100, 500)
-MEANINGS = ("rtt", "one_way")
+from ...papers_sim.model import DEFAULT_TRANSFER_BYTES as TRANSFER_BYTES  # mpTopology's 10 MB
+from ...scenario import DELAY_DIFFERENCE_MEANINGS as MEANINGS
+from .paper import DELTAS_MS
+
 REORDERING = ("dsack", "none", "pr_r")
 CONGESTION = "linked_increases"
 
@@ -116,7 +117,7 @@ def gains(table: pd.DataFrame) -> pd.DataFrame:
     """Table I on the model: per reordering, reading and Δ the two-path goodput, the single-path
     goodput, the gain (%) and the same ratio for the model's global throughput; the paper's ns-3
     and Linux columns beside it (targets, never inputs)."""
-    from .table1 import PAPER_LINUX_GAIN_PCT, PAPER_NS3_GAIN_PCT
+    from .paper import PAPER_LINUX_GAIN_PCT, PAPER_NS3_GAIN_PCT
 
     rows = []
     for ro, g in table.groupby("reordering", sort=False):
@@ -172,7 +173,7 @@ SOLUTIONS = {"NoPR": "none", "D-SACK": "dsack", "TCP-DOOR": "tcp_door", "PR-R": 
 #: One-way delay of each stand-in path (the backbone's 10 ms, sec. IV.A).
 PATH_ONE_WAY_DELAY_S = 0.010
 #: Transfer of every A2–A4 run (mpTopology's; a 50-s run costs minutes of CPU on this model).
-FIG_TRANSFER_BYTES = 10_000_000
+FIG_TRANSFER_BYTES = TRANSFER_BYTES
 #: Repetitions (``loss_seed`` 0…n−1) of every lossy run.
 N_LOSS_SEEDS = 5
 #: Fig. 6: PDR of subflow 2 and the sampling interval of the cwnd traces (s).

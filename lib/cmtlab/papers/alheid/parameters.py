@@ -9,6 +9,7 @@ notebook is validated.  :data:`SPECS`: notebook name → spec.
 
 from __future__ import annotations
 
+from ...scenario import DELAY_DIFFERENCE_MEANINGS
 from ...report.parameters import (Bool, Choice, Int, N_SEEDS, NotebookSpec, PROBABILITY, Real, Rule, SIM_DURATION_S,
                                   Seq, Text, WORKERS, subset)
 
@@ -45,18 +46,12 @@ COMMON = dict(
     alt_seeds=Int(1, 10_000, unit="(runs)"),
     prr_ssthresh=Choice(_prr_rules),
     workers=WORKERS,
-    live_seeds=Int(1, 10_000, unit="(seeds simulated while the page builds)"),
-    use_records=Bool(),
 )
-#: n_seeds >= live_seeds (the live seeds are the first ones).
-LIVE_RULE = Rule(("live_seeds", "n_seeds"), lambda p: p["live_seeds"] <= p["n_seeds"],
-                 "live_seeds must be at most n_seeds (the first live_seeds seeds are simulated, the rest "
-                 "come from the record)")
 
 
 TABLE1_MPTCP_GAIN = NotebookSpec("alheid-table1-mptcp-gain", dict(
     deltas_ms=Seq(Real(0, 10_000, unit="ms"), unique=True),
-    meanings=Seq(Choice(("rtt", "one_way")), unique=True),
+    meanings=Seq(Choice(DELAY_DIFFERENCE_MEANINGS), unique=True),
     variants=Seq(Choice(_t1_variants), unique=True),
     n_seeds=N_SEEDS,
     duration_s=SIM_DURATION_S,
@@ -64,9 +59,7 @@ TABLE1_MPTCP_GAIN = NotebookSpec("alheid-table1-mptcp-gain", dict(
     sensitivity_seeds=N_SEEDS,
     kernel_chapter=Text(r"[\w.-]+\.ipynb", "a notebook file name in notebooks/ (e.g. 'linux-mptcp-validation.ipynb')"),
     workers=WORKERS,
-    live_seeds=Int(1, 10_000, unit="(seeds simulated while the page builds)"),
-    use_records=Bool(),
-), [LIVE_RULE])
+))
 
 
 FIG4_TABLE3_DISTANCE = NotebookSpec(
@@ -76,8 +69,7 @@ FIG4_TABLE3_DISTANCE = NotebookSpec(
          table_distances_m=Seq(Real(0, 1000, lo_open=True, unit="m"), unique=True),
          recovery_alternative=Choice(_recovery_choices)),
     [Rule(("table_distances_m", "distances_m"), lambda p: subset(p["table_distances_m"], p["distances_m"]),
-          "every table_distances_m must be one of distances_m (the table is read from the figure's runs)"),
-     LIVE_RULE])
+          "every table_distances_m must be one of distances_m (the table is read from the figure's runs)")])
 
 
 FIG5_TABLE4_PDR = NotebookSpec(
@@ -89,8 +81,7 @@ FIG5_TABLE4_PDR = NotebookSpec(
     [Rule(("table_pdrs", "pdrs"), lambda p: subset(p["table_pdrs"], p["pdrs"]),
           "every table_pdrs must be one of pdrs (the table is read from the figure's runs)"),
      Rule(("pdrs",), lambda p: 0.0 in [float(x) for x in p["pdrs"]],
-          "pdrs must include 0.0 (the reference the gains are computed against)"),
-     LIVE_RULE])
+          "pdrs must include 0.0 (the reference the gains are computed against)")])
 
 
 FIG6_CWND = NotebookSpec("alheid-fig6-cwnd", dict(

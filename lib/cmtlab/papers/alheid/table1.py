@@ -52,18 +52,19 @@ import numpy as np
 import pandas as pd
 
 from ..._validate import check_choice, check_int, check_non_negative, check_positive
-from .experiments import PRESETS, t95
-from .paper import DELTAS_MS, PAPER_LINUX_GAIN_PCT, PAPER_NS3_GAIN_PCT, QUOTE_BUFFER, QUOTE_NS3_CLOSE, QUOTE_TABLE1
+from ...scenario import DELAY_DIFFERENCE_MEANINGS as MEANINGS
+from ...stats import half_width
+from .experiments import PRESETS
+from ...papers_sim.model import MSS_BYTES
+from .paper import (DELTAS_MS, DURATION_S, PAPER_LINUX_GAIN_PCT, PAPER_NS3_GAIN_PCT, QUOTE_BUFFER, QUOTE_NS3_CLOSE,
+                    QUOTE_TABLE1, SEGMENT_BYTES)
 
-MEANINGS = ("rtt", "one_way")
 MEANING_LABELS = {"rtt": "Δ = RTT difference", "one_way": "Δ = one-way difference"}
 
 #: Path and transfer choices (the paper gives none of them for Table I).
 RATE_BPS = 10e6
 BASE_RTT_S = 0.020
 QUEUE_PACKETS = 100
-SEGMENT_BYTES = 1400
-DURATION_S = 50.0
 MIN_RTO_S = 0.2
 SEND_BUFFER_BYTES = 10_000_000
 #: "Unbounded" initial ssthresh (1 GiB: never reached in these runs), as Linux's.
@@ -187,56 +188,76 @@ def cases(deltas_ms=DELTAS_MS, meanings=MEANINGS, *, variants=(PAPER_VARIANT,), 
     return out
 
 
-def run(case_list, *, seeds, workers=None, progress=True, records=None, live_seeds=None) -> pd.DataFrame:
-    """Run ``case_list`` × ``seeds`` (:func:`cmtlab.sweep.run_sweep`: result cache, process pool);
-    adds ``goodput_mbps`` and the per-subflow ``sf<i>_goodput_mbps``.  With ``records`` (``"table1"``,
-    :mod:`cmtlab.papers.alheid.records`) the seeds beyond ``live_seeds`` come from the record where it holds the run, once the
-    live seeds reproduced it (:func:`cmtlab.sweep.recorded.run_with_records`)."""
-    from ...sweep.recorded import sweep
-    from .record_files import load
+def run(case_list, *, seeds, workers=None, progress=True) -> pd.DataFrame:
+    """Run ``case_list`` × ``seeds`` (:func:`cmtlab.sweep.run_sweep`: result cache, process pool over the cores; every
+    seed simulated here); adds ``goodput_mbps`` and the per-subflow ``sf<i>_goodput_mbps``."""
+    from ...sweep import run_sweep
 
-    df = sweep(case_list, seeds=seeds, workers=workers, progress=progress,
-               records=load(records) if records is not None else None, live_seeds=live_seeds)
+    df = run_sweep("cmtlab", case_list, seeds=list(seeds), workers=workers, progress=progress)
     df["goodput_mbps"] = df["gthroughput_bps"] / 1e6
     for i in (0, 1):
         col = f"sf{i}_goodput_bps"
         if col in df:
             df[f"sf{i}_goodput_mbps"] = df[col] / 1e6
+    if "sf1_goodput_bps" in df:
+        df["share2"] = df["sf1_goodput_bps"] / (df["sf0_goodput_bps"] + df["sf1_goodput_bps"])
     return df
 
 
-def gains(runs: pd.DataFrame) -> pd.DataFrame:
-    """Gain per (setup, variant, meaning, Δ) with a 95 % confidence interval over the seeds.
+#: The row schema of one run of Table I, the one :func:`gains` reads: ``paths`` (1: single-path TCP on the best
+#: path, 2: MPTCP), ``meaning`` (the reading of Δ, :data:`MEANINGS`; ``"both"`` at Δ = 0), ``delta_ms`` (Δ, ms),
+#: ``goodput_mbps`` (the connection's application goodput, Mbit/s), ``sf0_rtt_s`` and ``sf1_rtt_s`` (the round
+#: trips of path 1, the best, and path 2, s), ``share2`` (path 2's share of the connection's bytes), and the
+#: grouping labels (``setup``/``variant`` here, ``congestion`` on the kernel).  Optional, averaged when present:
+#: ``sf0_goodput_mbps``/``sf1_goodput_mbps`` and the counters of :data:`ROW_MEANS`.  cmtlab's rows have it from
+#: :func:`run`; the kernel's (and the kernel-like simulator's) are mapped on load by
+#: :func:`cmtlab.validation.kernel_sim.table1_rows`.
+ROW_COLUMNS = ("paths", "meaning", "delta_ms", "goodput_mbps", "sf0_rtt_s", "sf1_rtt_s", "share2")
+#: Per-run counters :func:`gains` averages per cell when the rows carry them (NaN otherwise).
+ROW_MEANS = ("fast_retransmits", "timeouts", "sub1_sndbuf_limited_ms")
 
-    Each MPTCP run's gain is its goodput over the mean goodput of the single-path TCP runs of the
-    same setup, minus one; ``gain_pct`` is their mean and ``gain_ci95_pct`` the Student-t
-    half-width (``nan`` for one seed).  Δ = 0 rows (``meaning="both"``) are repeated for each
-    meaning present.  Also: the mean goodputs, path 2's share of the goodput and the number of
-    fast retransmits and timeouts per run.
+
+def gains(runs: pd.DataFrame, *, by=("setup", "variant"), baseline: str = "setup", sort: bool = False) -> pd.DataFrame:
+    """Table I: the MPTCP gain over single-path TCP on the best path, per ``by`` × reading × Δ, with its spread and
+    95 % confidence interval over the runs — the book's one computation of Table I, for cmtlab's runs and the
+    kernel's alike (rows of :data:`ROW_COLUMNS`).
+
+    Each MPTCP run's gain is its goodput over the mean goodput of the single-path TCP runs of the same ``baseline``
+    (the setup here, the congestion control on the kernel), minus one; ``gain_pct`` is their mean, ``gain_std_pct``
+    their standard deviation, ``gain_ci95_pct`` the Student-t half-width (:func:`cmtlab.stats.half_width`; NaN for one
+    run), ``gain_min_pct``/``gain_max_pct`` their range and ``n`` their number.  Δ = 0 rows (``meaning="both"``) are
+    repeated for each reading present.  Also: the mean goodputs (``tcp_mbps``, ``mptcp_mbps``, per path ``sf1_mbps``,
+    ``sf2_mbps``), path 2's share, both paths' RTTs, the means of :data:`ROW_MEANS` and Table I's two columns
+    (``paper_linux_pct``, ``paper_ns3_pct``).  ``sort``: groups in sorted order (else as they appear).
     """
-    tcp = runs[runs.paths == 1].groupby("setup").goodput_mbps.mean()
+    by = [by] if isinstance(by, str) else list(by)
+    tcp = runs[runs.paths == 1].groupby(baseline).goodput_mbps.mean()
     m = runs[runs.paths == 2].copy()
     if m.empty:
         return pd.DataFrame()
-    m["tcp_mbps"] = m.setup.map(tcp)
+    m["tcp_mbps"] = m[baseline].map(tcp)
     m["gain_pct"] = 100 * (m.goodput_mbps / m.tcp_mbps - 1)
-    m["share2"] = m["sf1_goodput_bps"] / (m["sf0_goodput_bps"] + m["sf1_goodput_bps"])
     present = [x for x in MEANINGS if (m.meaning == x).any()] or [MEANINGS[0]]
     rows = []
     for meaning in present:
         sel = m[(m.meaning == meaning) | (m.meaning == "both")]
-        for (st, var, d), g in sel.groupby(["setup", "variant", "delta_ms"], sort=False):
+        for key, g in sel.groupby(by + ["delta_ms"], sort=sort):
+            *labels, d = key
             n = len(g)
             sd = g.gain_pct.std(ddof=1) if n > 1 else math.nan
-            rows.append(dict(setup=st, variant=var, meaning=meaning, delta_ms=d, rtt1_ms=1e3 * float(g.sf0_rtt_s.iloc[0]),
+
+            def mean(col):
+                return float(g[col].mean()) if col in g else math.nan
+
+            rows.append(dict(zip(by, labels), meaning=meaning, delta_ms=d, rtt1_ms=1e3 * float(g.sf0_rtt_s.iloc[0]),
                              rtt2_ms=1e3 * float(g.sf1_rtt_s.iloc[0]),
                              tcp_mbps=float(g.tcp_mbps.iloc[0]), mptcp_mbps=float(g.goodput_mbps.mean()),
-                             sf1_mbps=float(g.sf0_goodput_mbps.mean()), sf2_mbps=float(g.sf1_goodput_mbps.mean()),
-                             share2=float(g.share2.mean()), gain_pct=float(g.gain_pct.mean()),
-                             gain_ci95_pct=float(sd / np.sqrt(n) * t95(n)) if n > 1 else math.nan,
+                             sf1_mbps=mean("sf0_goodput_mbps"), sf2_mbps=mean("sf1_goodput_mbps"),
+                             share2=mean("share2"), gain_pct=float(g.gain_pct.mean()), gain_std_pct=float(sd),
+                             gain_ci95_pct=half_width(sd, n),
                              gain_min_pct=float(g.gain_pct.min()), gain_max_pct=float(g.gain_pct.max()),
-                             fast_retransmits=float(g.fast_retransmits.mean()), timeouts=float(g.timeouts.mean()),
-                             n_seeds=n, paper_linux_pct=PAPER_LINUX_GAIN_PCT.get(int(d), math.nan),
+                             **{c: mean(c) for c in ROW_MEANS}, n=n,
+                             paper_linux_pct=PAPER_LINUX_GAIN_PCT.get(int(d), math.nan),
                              paper_ns3_pct=PAPER_NS3_GAIN_PCT.get(int(d), math.nan)))
     return pd.DataFrame(rows)
 
@@ -312,7 +333,7 @@ def sensitivity_table(g: pd.DataFrame, runs: pd.DataFrame, meanings=MEANINGS) ->
     far = max(sens.delta_ms)
     tab[f"timeouts / run (Δ = {far:g} ms)"] = sens[sens.delta_ms == far].groupby("setup", sort=False).timeouts.mean()
     tab["max. OOO buffer (MB)"] = occ.groupby(level="setup", sort=False).max() / 1e6
-    tab["seeds"] = sens.groupby("setup", sort=False).n_seeds.max()
+    tab["seeds"] = sens.groupby("setup", sort=False).n.max()
     return tab
 
 
@@ -450,25 +471,19 @@ VARIANT_TAGS = {"round robin + LIA": "rr_lia", "lowest-RTT + LIA": "lrtt_lia", "
 SETUP_TAGS = {"receive buffer 128 KiB": "buf", "initial ssthresh 65535 B": "ss", PRESET_SETUP: "preset",
               "no residual loss": "noloss"}
 #: Bytes per segment of the papers' model (its out-of-order list counts segments).
-MODEL_SEGMENT_BYTES = 1400
+MODEL_SEGMENT_BYTES = MSS_BYTES
 
 
 def chapter_runs(deltas_ms, meanings, *, variants, duration_s: float, n_seeds: int, setups=(), sensitivity_seeds: int = 2,
-                 workers=None, live_seeds: int | None = None, use_records: bool = False) -> pd.DataFrame:
-    """Every cmtlab run of the chapter: the base setup for each of ``variants`` over ``n_seeds`` seeds, and the paper's
-    variant in each one-factor setup of ``setups`` over :func:`seeds_for` ``sensitivity_seeds`` (cached sweeps).
-
-    With ``use_records`` the base runs' seeds from ``live_seeds`` on come from the recorded 30-seed runs
-    (``data/alheid/table1-runs.jsonl.gz``) once the first ``live_seeds`` seeds, simulated, equal them; the table's
-    ``attrs["records"]`` says what was served (:func:`cmtlab.sweep.recorded.describe_records`)."""
+                 workers=None) -> pd.DataFrame:
+    """Every cmtlab run of the chapter, all simulated (cached sweeps): the base setup for each of ``variants`` over
+    ``n_seeds`` seeds, and the paper's variant in each one-factor setup of ``setups`` over :func:`seeds_for`
+    ``sensitivity_seeds``."""
     base = run(cases(deltas_ms, meanings, variants=variants, setups=("base",), duration_s=duration_s),
-               seeds=range(n_seeds), workers=workers, records="table1" if use_records else None,
-               live_seeds=range(live_seeds if live_seeds is not None else n_seeds))
+               seeds=range(n_seeds), workers=workers)
     sens = [run(cases(deltas_ms, meanings, variants=(PAPER_VARIANT,), setups=(s,), duration_s=duration_s),
                 seeds=seeds_for(s, sensitivity_seeds), workers=workers) for s in setups]
-    out = pd.concat([base, *sens], ignore_index=True)
-    out.attrs["records"] = base.attrs.get("records")
-    return out
+    return pd.concat([base, *sens], ignore_index=True)
 
 
 def base_table(g: pd.DataFrame) -> pd.DataFrame:
@@ -629,7 +644,8 @@ def kernel_gains_from_chapter(notebook) -> pd.DataFrame:
 
 __all__ = ["SEGMENT_BYTES", "DURATION_S", "MEANINGS", "MEANING_LABELS", "RATE_BPS", "BASE_RTT_S", "QUEUE_PACKETS", "MIN_RTO_S", "SEND_BUFFER_BYTES",
            "UNBOUNDED_SSTHRESH_BYTES", "NS3_DEFAULT_BUFFER_BYTES", "BASE_SETUP", "SETUPS", "VARIANTS",
-           "PAPER_VARIANT", "COLOURS", "setup", "seeds_for", "path_rtts_s", "scenario", "cases", "run", "gains",
+           "PAPER_VARIANT", "COLOURS", "setup", "seeds_for", "path_rtts_s", "scenario", "cases", "run", "ROW_COLUMNS",
+           "ROW_MEANS", "gains",
            "gain_of", "closer_reading", "same_gains", "max_ooo_buffer_bytes", "sensitivity_table", "comparison",
            "kernel_gains_from_chapter", "MODEL_COLUMN", "CMTLAB_COLUMN", "PRESET_COLUMN", "KERNEL_COLUMN",
            "PRESET_SETUP", "model_gain_of", "VARIANT_TAGS", "SETUP_TAGS", "MODEL_SEGMENT_BYTES", "STORY_COLUMNS",

@@ -63,6 +63,8 @@ import pandas as pd
 from ..._validate import check_choice, check_int, check_non_negative, check_positive
 from ...stats import mean_ci
 from .paper import PAPER_CONGESTION, REORDERING, SCENARIOS
+# the papers' simulator's 10-MB transfer and its throughput bins (s), so that both simulators' runs compare
+from ...papers_sim.model import BIN_S, DEFAULT_TRANSFER_BYTES as TRANSFER_BYTES
 
 #: A modern congestion control beside the paper's.
 MODERN_CONGESTION = ("olia",)
@@ -72,9 +74,8 @@ CC_LABELS = {"uncoupled": "uncoupled", "fully_coupled": "fully coupled", "lia": 
 RO_LABELS = {"none": "none", "dsack": "DSACK", "eifel": "Eifel", "frto": "F-RTO"}
 PRESET_NAMES = ("chihani", "chihani_dupack", "rfc", "chihani_ns3")
 
-#: The main runs: mpTopology's 10-MB transfer (the transfer of the papers' simulator runs,
-#: :data:`cmtlab.papers.arabi.papers_sim.TRANSFER_BYTES`) and no random loss (the paper states none).
-TRANSFER_BYTES = 10_000_000
+#: The main runs: mpTopology's 10-MB transfer (:data:`TRANSFER_BYTES`, the papers' simulator's default,
+#: :data:`cmtlab.papers_sim.model.DEFAULT_TRANSFER_BYTES`) and no random loss (the paper states none).
 LOSS_RATE = 0.0
 #: The runs with random loss (sensitivity): 60 s of bulk transfer at 0.2 % loss.
 DURATION_S = 60.0
@@ -83,8 +84,6 @@ RECEIVE_BUFFER_BYTES = 1 << 20
 QUEUE_PACKETS = 100
 SEGMENT_BYTES = 1460
 SSTHRESH_BYTES = 65535
-#: Width of the throughput-over-time bins (s); part of :func:`code_version`.
-BIN_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -340,7 +339,7 @@ def summarise(table: pd.DataFrame, by=LABELS, value: str = "mean_throughput_bps"
     by = [c for c in by if c in table.columns]
     rows = []
     for key, g in table.groupby(by, sort=False):
-        m, h = mean_ci(g[value].to_numpy())
+        m, h, _ = mean_ci(g[value].to_numpy())
         row = dict(zip(by, key if isinstance(key, tuple) else (key,)))
         row.update({"mean_bps": m, "ci95_bps": h, "seeds": len(g)})
         for c in ("fast_retransmits", "timeouts", "spurious_undos", "spurious_detections", "retransmissions"):
@@ -369,7 +368,7 @@ def throughput_traces(table: pd.DataFrame, by=LABELS) -> pd.DataFrame:
             col = col[np.isfinite(col)]
             if col.size == 0:
                 continue
-            m, h = mean_ci(col)
+            m, h, _ = mean_ci(col)
             rows.append({**base, "time_s": (i + 0.5) * BIN_S, "mean_bps": m, "ci95_bps": h})
     return pd.DataFrame(rows)
 

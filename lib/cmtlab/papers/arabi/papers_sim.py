@@ -36,13 +36,13 @@ import numpy as np
 import pandas as pd
 
 from ..._validate import check_int
+from ...papers_sim.model import DEFAULT_TRANSFER_BYTES as TRANSFER_BYTES  # mpTopology's 10 MB
 
 #: cmtlab's congestion names (the Arabi chapter's) → the model's.
 CONGESTION = {"uncoupled": "uncoupled", "fully_coupled": "fully_coupled", "lia": "linked_increases",
               "rtt_compensation": "rtt_compensator"}
 #: cmtlab's reordering names → the model's (``tcp_door`` exists only in the model, as a no-op).
 REORDERING = {"none": "none", "dsack": "dsack", "eifel": "eifel", "frto": "frto", "tcp_door": "tcp_door"}
-TRANSFER_BYTES = 10_000_000
 #: The three F_RTO repetitions of the record set ``arabi-r1`` (their clocks cluster: subflow 0's residue
 #: fractions all lie in [0.07, 0.21]; the chapter's F-RTO values come from ``arabi-frto`` instead).
 FRTO_SEEDS = (0, 1, 2)
@@ -414,7 +414,7 @@ def chapter_traces(table: pd.DataFrame, *, variate_delay: bool = False, value: s
         for i in range(x.shape[1]):
             col = x[:, i][np.isfinite(x[:, i])]
             if col.size:
-                m, h = mean_ci(col)
+                m, h, _ = mean_ci(col)
                 rows.append({**base, "preset": "papers-sim", "scheduler": "round_robin", "time_s": (i + 0.5) * BIN_S,
                              "mean_bps": m, "ci95_bps": h})
     return pd.DataFrame(rows)

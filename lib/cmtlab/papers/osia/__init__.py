@@ -6,7 +6,9 @@
   round robin's packet schedules, the round-robin 3-dupACK closed form;
 * :mod:`cmtlab.papers.osia.checks` — the checks of the OSIA chapter: linear program of eqs. 5–6, packet-level
   in-order check, Monte-Carlo of the RTO estimator (eqs. 15–17);
-* :mod:`.paper` — the paper's numbers and set-ups (Table 1, the paths of sec. 5.2, its schedulers);
+* :mod:`.paper` — the paper's numbers and set-ups (Table 1, the paths of sec. 5.2, its schedulers) and its
+  claims (:data:`cmtlab.papers.osia.paper.CLAIMS`);
+* :mod:`.comparison` — the chapters' paper-vs-reproduction tables and their facts;
 * :mod:`.experiments` — the simulation experiments of secs. 5.2–5.4 (Figs. 7–9) on the path model of
   sec. 5.1 (:mod:`cmtlab.sim.net.cross_traffic`).
 """
@@ -21,18 +23,22 @@ from .model import (DELAY_RESOLUTION_S, K_DEFAULT, PathSet, borders_s, buckets_f
                     fluid_order_violation_s, leaky_buckets, path_probabilities, path_shares, preprocess, rtt_s,
                     start_times, theorem2_holds, theorem2_ratio, total_data_bits, two_path_condition,
                     two_path_threshold)
-from .paper import TABLE1, table1_paths  # the paper's Table 1 (cmtlab.papers.osia.paper)
 from .timeline import (arrival_times_s, osia_schedule, reorder_stats, round_robin_schedule,
                        rr_three_dupack_closed_form, run_schedule)
 
 
 #: Submodules imported on first use (``cmtlab.papers.osia.figures`` etc. work as before).
-_ON_DEMAND = ("checks", "experiments", "figures")
+_ON_DEMAND = ("checks", "comparison", "experiments", "figures", "paper", "studies")
+#: Names of :mod:`.paper` read on first use: the paper's numbers and claims stay out of the simulator's
+#: code version (its import closure), so editing a claim does not invalidate the cached runs.
+_FROM_PAPER = ("TABLE1", "table1_paths", "CLAIMS")
 
 
 def __getattr__(name: str):
     if name in _ON_DEMAND:
         return importlib.import_module(f"{__name__}.{name}")
+    if name in _FROM_PAPER:
+        return getattr(importlib.import_module(f"{__name__}.paper"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

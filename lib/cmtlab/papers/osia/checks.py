@@ -4,18 +4,27 @@
   on random path sets, against eqs. 10–13;
 * :func:`packet_check` — the faucet schedule of every form through the per-packet timeline of
   :mod:`.timeline` on random path sets: does it arrive in order?
+* :func:`table1_lp` — Table 1's path sets through the same linear program (the reference of sec. 4.1's
+  worked example);
 * :func:`rto_montecarlo` / :func:`theorem2_check` — Theorem 2 (eqs. 22, 25) against a Monte-Carlo
-  of the RTO estimator (eqs. 15–17);
+  of the RTO estimator (eqs. 15–17); :func:`averaged_rto_thresholds` — the two-path threshold of the
+  averaged estimator, located run by run (eq. 25); :func:`spurious_timeouts` — the per-packet estimator's
+  spurious timeouts, with a minimum RTO or without;
+* :func:`operation_counts` — the arithmetic of the closed form (preprocessing, eqs. 11–13, eq. 1) counted
+  operation by operation against the number of paths (sec. 3.3's O(N²));
 * :func:`rr_closed_form_check` — the round-robin 3-dupACK closed form against the timeline counter;
-* :func:`worked_example_lines` — Table I's path sets through eqs. 1, 10–13 and Corollary 1, in words.
+* :func:`worked_example_lines` / :func:`worked_example_frame` — Table 1's path sets through eqs. 1, 10–13
+  and Corollary 1, in words and as a table.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
-from ..._validate import as_float_array, check_choice, check_int, check_positive
+from ..._validate import as_float_array, check_choice, check_int, check_non_negative, check_positive
 from ...progress import progress
 from .model import (_as_pathset, chunk_bits, chunk_fractions, path_probabilities, preprocess, start_times,
                     theorem2_ratio, total_data_bits)
@@ -184,6 +193,27 @@ def lp_check(n_sets: int = 200, *, seed: int = 0, progress_: bool = False) -> pd
     return pd.DataFrame(rows)
 
 
+def table1_lp(pathsets: dict) -> pd.DataFrame:
+    """Table 1's path sets (``{n: PathSet}``, n >= 3) through the linear program of eqs. 5–6 with the chunk
+    borders at the delays (:func:`lp_solve`, ``fix_borders=True``, ``L* = d_N``): the reference the worked
+    example of sec. 4.1 is checked against, independent of the water-filling algebra.  One row per path set:
+    ``paths``, ``f1``, ``f2`` (the chunks' fractions of the pre-split data ``Σ b_i (d_N − d_i)``), ``g12``,
+    ``g22`` (path 1's and path 2's shares of chunk 2)."""
+    rows = []
+    for n, ps in pathsets.items():
+        ps = _as_pathset(ps)
+        if ps.n < 3:
+            continue
+        x = lp_solve(ps, float(ps.delays_s[-1]), fix_borders=True)["x_bits"]
+        pre = float((ps.rates_bps * (ps.delays_s[-1] - ps.delays_s)).sum())
+        chunk = x.sum(axis=0)
+        rows.append({"paths": n, "f1": chunk[0] / pre, "f2": chunk[1] / pre, "g12": x[0, 1] / chunk[1],
+                     "g22": x[1, 1] / chunk[1]})
+    if not rows:
+        raise ValueError("pathsets must hold at least one path set of three or more paths (sec. 4.1 needs d_3)")
+    return pd.DataFrame(rows).set_index("paths")
+
+
 # ----------------------------------------------------------------------------- packet-level in-order check
 
 FORMS = {
@@ -255,21 +285,28 @@ def packet_check(n_sets: int = 200, *, packet_bytes: float = 1000, extra_level_s
 DEVIATIONS = ("printed", "rfc6298")
 
 
+#: How a minimum RTO bounds the estimator's RTO (:func:`rto_montecarlo`): none; RFC 6298 sec. 2.4 (the RTO is
+#: rounded up to the minimum); Linux (``tcp_set_rto``: the minimum bounds the deviation term, RTO = R + max(K V, min)).
+RTO_FLOORS = ("none", "rfc6298", "linux")
+
+
 def rto_montecarlo(rtts_s, probs, *, n_packets: int = 2000, n_runs: int = 200, warmup: int = 200,
-                   K: float = 4.0, alpha: float = 7 / 8, beta: float = 3 / 4, deviation: str = "printed",
-                   seed: int = 0) -> dict:
+                   K: float = 4.0, alpha: float = 7 / 8, beta: float = 3 / 4, deviation: str = "rfc6298",
+                   seed: int = 0, floor: str = "none", min_rto_s: float = 0.0) -> dict:
     """Monte-Carlo of the RTO estimator of eqs. 15–17 over a random path sequence.
 
     Each packet takes path ``i`` with probability ``probs[i]`` (independently, the probabilistic
     scheduling of a chunk) and returns the RTT sample ``rtts_s[i]``.  The estimator is
     ``R_n = α R_{n−1} + (1−α) RTT_n`` (eq. 16) and ``V_n = β V_{n−1} + (1−β)|RTT_n − R|`` (eq. 17)
-    with ``R = R_n`` as printed (``deviation="printed"``) or ``R = R_{n−1}`` as in Jacobson's
-    algorithm and RFC 6298 (``"rfc6298"``); ``RTO_n = R_n + K V_n`` (eq. 15), no lower bound
-    (RFC 6298's 1 s floor would make every timeout below impossible for the paths of Table 1).
+    with ``R = R_{n−1}`` as in Jacobson's algorithm and RFC 6298 (``deviation="rfc6298"``, the default: the
+    errata's corrected eq. 17) or ``R = R_n`` as printed (``"printed"``); ``RTO_n = R_n + K V_n`` (eq. 15).
     Packet ``n`` times out spuriously if ``RTT_n > RTO_{n−1}``.  Started at ``R = RTT_1``,
-    ``V = RTT_1/2`` (RFC 6298); the first ``warmup`` packets are not counted.
+    ``V = RTT_1/2`` (RFC 6298); the first ``warmup`` packets are not counted.  ``floor`` (:data:`RTO_FLOORS`)
+    with ``min_rto_s`` bounds the RTO from below: ``"rfc6298"`` RTO = max(R + K V, min) (RFC 6298 sec. 2.4: 1 s),
+    ``"linux"`` RTO = R + max(K V, min) (Linux: 200 ms); ``"none"`` (default) no bound.
 
-    Returns ``timeout_fraction`` (per packet, all paths), ``timeout_fraction_by_path``,
+    Returns ``timeout_fraction`` (per packet, all paths), ``timeout_fraction_by_run`` (one value per run),
+    ``timeout_fraction_by_path``,
     ``mean_R_s``, ``mean_V_s``, ``mean_field_holds`` (``max r < mean R + K mean V``: the
     averaged form the paper analyses, eq. 21) and ``n_counted``.
     """
@@ -278,6 +315,8 @@ def rto_montecarlo(rtts_s, probs, *, n_packets: int = 2000, n_runs: int = 200, w
     if r.shape != g.shape or np.any(g < 0) or abs(g.sum() - 1) > 1e-9:
         raise ValueError("probs must have one value per RTT, be >= 0 and sum to 1")
     check_choice("deviation", deviation, DEVIATIONS)
+    check_choice("floor", floor, RTO_FLOORS)
+    min_rto_s = check_non_negative("min_rto_s", min_rto_s)
     n_packets = check_int("n_packets", n_packets, minimum=2)
     n_runs = check_int("n_runs", n_runs, minimum=1)
     warmup = check_int("warmup", warmup, minimum=0, maximum=n_packets - 1)
@@ -289,11 +328,19 @@ def rto_montecarlo(rtts_s, probs, *, n_packets: int = 2000, n_runs: int = 200, w
     V = R / 2
     timeouts = np.zeros(r.size)
     sent = np.zeros(r.size)
+    by_run = np.zeros(n_runs)
     sumR = sumV = 0.0
     for n in range(1, n_packets):
         x = samples[n]
         if n >= warmup:
-            late = x > R + K * V
+            if floor == "none":
+                rto = R + K * V
+            elif floor == "rfc6298":
+                rto = np.maximum(R + K * V, min_rto_s)
+            else:
+                rto = R + np.maximum(K * V, min_rto_s)
+            late = x > rto
+            by_run += late
             timeouts += np.bincount(paths[n][late], minlength=r.size)
             sent += np.bincount(paths[n], minlength=r.size)
         R_prev = R
@@ -308,7 +355,9 @@ def rto_montecarlo(rtts_s, probs, *, n_packets: int = 2000, n_runs: int = 200, w
     used = g > 0
     with np.errstate(invalid="ignore"):
         by_path = np.where(sent > 0, timeouts / np.maximum(sent, 1), np.nan)
-    return dict(timeout_fraction=float(timeouts.sum() / max(sent.sum(), 1)), timeout_fraction_by_path=by_path,
+    per_run = by_run / max(n_packets - max(warmup, 1), 1)
+    return dict(timeout_fraction=float(timeouts.sum() / max(sent.sum(), 1)), timeout_fraction_by_run=per_run,
+                timeout_fraction_by_path=by_path,
                 mean_R_s=float(mean_R), mean_V_s=float(mean_V),
                 mean_field_holds=bool(r[used].max() < mean_R + K * mean_V), n_counted=int(sent.sum()))
 
@@ -349,6 +398,73 @@ def threshold_from(frame: pd.DataFrame, column: str) -> float:
     return float(g[bad[-1] + 1])
 
 
+def averaged_rto_thresholds(rtts_s, *, K: float = 4.0, deviation: str = "rfc6298", n_packets: int = 2000,
+                            n_runs: int = 200, warmup: int = 200, alpha: float = 7 / 8, beta: float = 3 / 4,
+                            tol: float = 1e-4, seed: int = 0) -> np.ndarray:
+    """The two-path threshold of the *averaged* RTO (Appendix A, eqs. 19–21, and eq. 25), located run by run.
+
+    Two paths (``r_1 < r_2``); in run ``k`` packet ``n`` takes the slow path when a uniform draw ``u[n, k]``
+    is below its share ``g_22`` (the same draws for every share: common random numbers), and the estimator of
+    eqs. 16–17 (``deviation`` as in :func:`rto_montecarlo`) runs over the samples.  Eq. 21 with the time means
+    ``R̄``, ``V̄`` of the run (after ``warmup`` packets) holds when ``r_2 < R̄ + K V̄``; the run's threshold is
+    the smallest ``g_22`` from which it holds, found by bisection to ``tol`` on (0, 1).  Eq. 25 says it is
+    ``1/(2K)``.  Returns one threshold per run (NaN where eq. 21 fails even at ``g_22`` near 1).
+    """
+    r = as_float_array("rtts_s", rtts_s)
+    if r.size != 2 or not r[0] < r[1]:
+        raise ValueError(f"rtts_s must be two RTTs with r_1 < r_2, got {r.tolist()}")
+    K = check_positive("K", K)
+    check_choice("deviation", deviation, DEVIATIONS)
+    n_packets = check_int("n_packets", n_packets, minimum=2)
+    n_runs = check_int("n_runs", n_runs, minimum=1)
+    warmup = check_int("warmup", warmup, minimum=0, maximum=n_packets - 1)
+    tol = check_positive("tol", tol)
+    u = np.random.default_rng(seed).random((n_packets, n_runs))
+
+    def holds(g: np.ndarray) -> np.ndarray:
+        samples = np.where(u < g[None, :], r[1], r[0])
+        R = samples[0].copy()
+        V = R / 2
+        sumR = np.zeros(n_runs)
+        sumV = np.zeros(n_runs)
+        for n in range(1, n_packets):
+            x = samples[n]
+            R_prev = R
+            R = alpha * R + (1 - alpha) * x
+            V = beta * V + (1 - beta) * np.abs(x - (R if deviation == "printed" else R_prev))
+            if n >= warmup:
+                sumR += R
+                sumV += V
+        counted = n_packets - max(warmup, 1)
+        return r[1] < sumR / counted + K * sumV / counted
+
+    lo = np.zeros(n_runs)
+    hi = np.full(n_runs, 1.0 - 1e-9)
+    found = holds(hi)
+    while float((hi - lo).max()) > tol:
+        mid = (lo + hi) / 2
+        ok = holds(mid)
+        hi = np.where(ok, mid, hi)
+        lo = np.where(ok, lo, mid)
+    return np.where(found, hi, np.nan)
+
+
+def spurious_timeouts(rtts_s, probs, *, K: float = 4.0, n_packets: int = 2000, n_runs: int = 200,
+                      seed: int = 0) -> pd.DataFrame:
+    """The per-packet estimator's spurious timeouts (:func:`rto_montecarlo`) on one chunk's paths, under each
+    deviation form of eq. 17 and each minimum RTO: none (the paper's eq. 15), RFC 6298's 1 s (sec. 2.4) and
+    Linux's 200 ms on the deviation term.  One row per (``deviation``, ``floor``) with ``min_rto_s`` and the
+    per-run fractions of packets that time out (``per_run``, an array; ``mean``)."""
+    rows = []
+    for dev in DEVIATIONS:
+        for floor, min_rto in (("none", 0.0), ("rfc6298", 1.0), ("linux", 0.2)):
+            mc = rto_montecarlo(rtts_s, probs, n_packets=n_packets, n_runs=n_runs, K=K, deviation=dev, seed=seed,
+                                floor=floor, min_rto_s=min_rto)
+            rows.append({"deviation": dev, "floor": floor, "min_rto_s": min_rto,
+                         "per_run": mc["timeout_fraction_by_run"], "mean": mc["timeout_fraction"]})
+    return pd.DataFrame(rows)
+
+
 def appendix_a3_check(n_sets: int = 2000, *, K: float = 4.0, seed: int = 0) -> pd.DataFrame:
     """Eqs. 30–31 as printed against eq. 22 itself (h = 3) on random RTTs and shares.
 
@@ -371,6 +487,94 @@ def appendix_a3_check(n_sets: int = 2000, *, K: float = 4.0, seed: int = 0) -> p
                          eq29_holds=bool(g[2] > 1 / (2 * K)),
                          eq30_holds=bool(g[1] < bounds["g23_max"]), eq31_holds=bool(g[0] > bounds["g13_min"])))
     return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------- sec. 3.3: O(N^2)
+
+
+def counted_plan(rates_bps, delays_s, level_s=None) -> dict:
+    """The closed form of the scheduling scheme with every arithmetic operation and comparison counted.
+
+    A plain implementation, independent of :mod:`.model`'s vectorised one, of what the sender computes per
+    period: preprocessing (sec. 3.2: sort by delay — its comparisons counted —, merge delays equal to
+    0.01 s), ``W`` (eq. 11), per chunk ``h`` the sum ``Σ_{j<=h} b_j`` (evaluated as written, once per chunk: it
+    does not depend on ``i``), the faucets ``g_ih`` (eq. 12), the chunk fraction ``f_h`` (consistent eq. 13),
+    the start times ``ST_i^h = d_h − d_i`` (eq. 1) and each faucet's bits and sending time (sec. 4.1).
+    Returns ``g``, ``f``, ``st`` (as :func:`cmtlab.papers.osia.path_probabilities`,
+    :func:`~cmtlab.papers.osia.chunk_fractions`, :func:`~cmtlab.papers.osia.start_times`) and ``operations``.
+    """
+    import functools
+
+    b_in = [float(x) for x in as_float_array("rates_bps", rates_bps)]
+    d_in = [float(x) for x in as_float_array("delays_s", delays_s)]
+    ops = 0
+
+    def cmp(a, c):
+        nonlocal ops
+        ops += 1
+        return (d_in[a] > d_in[c]) - (d_in[a] < d_in[c])
+
+    order = sorted(range(len(d_in)), key=functools.cmp_to_key(cmp))
+    b, d, key_prev = [], [], None
+    for k in order:                               # merge delays equal to 0.01 s (rounded), rates added
+        key = math.floor(d_in[k] / 0.01 + 0.5)
+        ops += 3
+        if key_prev is not None and key == key_prev:
+            b[-1] += b_in[k]
+            ops += 1
+        else:
+            b.append(b_in[k])
+            d.append(d_in[k])
+        key_prev = key
+    n = len(b)
+    L = d[-1] if level_s is None else float(level_s)
+    W = 0.0
+    for i in range(n):                            # eq. 11: W = Σ b_i (L − d_i)
+        W += b[i] * (L - d[i])
+        ops += 3
+    g = np.zeros((n, n))
+    st = np.full((n, n), np.nan)
+    f = np.zeros(n)
+    for h in range(n):
+        total = 0.0
+        for j in range(h + 1):                    # Σ_{j<=h} b_j, as written
+            total += b[j]
+            ops += 1
+        width = (d[h + 1] if h + 1 < n else L) - d[h]
+        f[h] = width * total / W                  # consistent eq. 13
+        ops += 3
+        for i in range(h + 1):
+            g[i, h] = b[i] / total                # eq. 12
+            st[i, h] = d[h] - d[i]                # eq. 1
+            bits = f[h] * g[i, h] * W             # sec. 4.1: faucet i of bucket h
+            _ = st[i, h] + bits / b[i]            # ... leaks until then
+            ops += 6
+    return {"g": g, "f": f, "st": st, "operations": ops, "n_paths": n}
+
+
+def operation_counts(ns=(4, 8, 16, 32, 64, 128, 256, 512), *, seed: int = 0) -> pd.DataFrame:
+    """:func:`counted_plan` on a random path set of each size ``N`` of ``ns`` (rates 0.25–10 Mbit/s, delays
+    distinct at the preprocessing's 0.01 s), checked against the library's closed form (``max_abs_diff`` of ``g``, ``f``, ``ST``).
+    Columns: ``N``, ``operations``, ``per_N2`` (operations / N²), ``exponent`` (log2 of the growth from the
+    previous ``N``, which doubles: 2 for a count that grows as N²) and ``max_abs_diff``."""
+    from .model import chunk_fractions as _f, path_probabilities as _g, start_times as _st
+
+    rng = np.random.default_rng(seed)
+    rows = []
+    for N in ns:
+        N = check_int("ns", N, minimum=2)
+        # distinct multiples of 10 ms (+ 2 ms): no two merge in the preprocessing
+        delays = 0.01 * rng.choice(np.arange(1, 3 * N + 1), size=N, replace=False) + 0.002
+        rates = rng.uniform(0.25e6, 10e6, N)
+        plan = counted_plan(rates, delays)
+        ps = preprocess(rates, delays)
+        diff = max(float(np.abs(plan["g"] - _g(ps)).max()), float(np.abs(plan["f"] - _f(ps)).max()),
+                   float(np.nanmax(np.abs(plan["st"] - _st(ps)))))
+        rows.append({"N": plan["n_paths"], "operations": plan["operations"], "max_abs_diff": diff})
+    out = pd.DataFrame(rows)
+    out["per_N2"] = out.operations / out.N ** 2
+    out["exponent"] = np.log2(out.operations / out.operations.shift()) / np.log2(out.N / out.N.shift())
+    return out
 
 
 # ----------------------------------------------------------------------------- round robin, closed form
@@ -428,3 +632,122 @@ def worked_example_lines(pathsets: dict) -> list[str]:
             lines.append(f"  chunk {h + 1}: g_ih = {_numbers(g[:h + 1, h], 3)}; ST_i^h by eq. 1 = "
                          f"{_numbers(st[:h + 1, h], 1)} ms, by Corollary 1 = {_numbers(stp[:h + 1, h], 1)} ms")
     return lines
+
+
+def worked_example_frame(pathsets: dict) -> pd.DataFrame:
+    """:func:`worked_example_lines` as a table: one row per (path set, chunk) of Table 1 with the chunk's
+    fraction ``f_h`` in the consistent form and as eq. 13 prints it (empty for the last chunk, which is sent
+    continuously), the faucets ``g_ih`` (eq. 12) and the start times of eq. 1 and of Corollary 1 (ms)."""
+    rows = []
+    for n, ps in pathsets.items():
+        f = chunk_fractions(ps)
+        fp = chunk_fractions(ps, form="printed")
+        g = path_probabilities(ps)
+        st, stp = start_times(ps) * 1e3, start_times(ps, form="printed") * 1e3
+        for h in range(ps.n):
+            last = h == ps.n - 1
+            rows.append({"paths": n, "chunk": h + 1,
+                         "f_h (consistent)": "" if last else f"{f[h]:.4f}",
+                         "f_h (eq. 13 as printed)": "" if last else f"{fp[h]:.4f}",
+                         "g_ih (eq. 12)": _numbers(g[:h + 1, h], 3),
+                         "ST_i^h by eq. 1 (ms)": _numbers(st[:h + 1, h], 0),
+                         "ST_i^h by Corollary 1 (ms)": _numbers(stp[:h + 1, h], 0)})
+    return pd.DataFrame(rows)
+
+
+def fluid_violations(paths, level_s: float) -> pd.DataFrame:
+    """How far each form of :data:`FORMS` is from in-order arrival in the fluid model
+    (:func:`cmtlab.papers.osia.fluid_order_violation_s` of its leaky-bucket plan at level ``level_s``): one row
+    per form, columns ``overlap_s``, ``disorder_s``, ``misalign_s`` (0 = in order)."""
+    from .model import fluid_order_violation_s, leaky_buckets
+
+    ps = _as_pathset(paths)
+    return pd.DataFrame({name: fluid_order_violation_s(leaky_buckets(ps, level_s, **kw))
+                         for name, kw in FORMS.items()}).T
+
+
+def lp_summary(lp: pd.DataFrame) -> pd.DataFrame:
+    """:func:`lp_check`'s rows summed up: one row per quantity (``value``)."""
+    return pd.DataFrame({"value": pd.Series({
+        "path sets": len(lp),
+        "largest |W_LP − eq. 11| / W": lp.W_rel_err.max(),
+        "largest |x_LP − eq. 10| / W": lp.x_rel_err.max(),
+        "largest |g_LP − eq. 12|": lp.g_err.max(),
+        "largest |f_LP − f consistent|": lp.f_err_consistent.max(),
+        "largest |f_LP − f eq. 13 as printed|": lp.f_err_printed.max(),
+        "printed eq. 6 infeasible (sets)": int((~lp.printed_feasible).sum()),
+        "... of which unevenly spaced delays": int((~lp.printed_feasible & ~lp.evenly_spaced).sum()),
+        "unevenly spaced delays (sets)": int((~lp.evenly_spaced).sum()),
+    }, dtype=object)})
+
+
+def sec41_example(pathsets: dict) -> pd.DataFrame:
+    """Sec. 4.1's worked example on Table 1's three- and four-path sets (``{n: PathSet}``): its ``f_1``,
+    ``f_2`` beside the consistent form and eq. 13 as printed, and the faucets ``g_12``, ``g_22`` it spells out
+    (= eq. 12).  Index ``paths``."""
+    rows = []
+    for n, ps in pathsets.items():
+        if _as_pathset(ps).n < 3:
+            continue
+        s41, cons, pr = (chunk_fractions(ps, form=f) for f in ("sec4.1", "consistent", "printed"))
+        b = _as_pathset(ps).rates_bps
+        rows.append({"paths": n, "f1 sec. 4.1": s41[0], "f1 consistent": cons[0], "f2 sec. 4.1": s41[1],
+                     "f2 eq. 13": pr[1], "f2 consistent": cons[1], "g12": b[0] / (b[0] + b[1]),
+                     "g22": b[1] / (b[0] + b[1])})
+    return pd.DataFrame(rows).set_index("paths")
+
+
+def packet_summary(pc: pd.DataFrame) -> pd.DataFrame:
+    """:func:`packet_check`'s rows per form: ``sets``, ``in_order`` (share of the sets), ``late_packets`` and
+    ``events`` (means)."""
+    return pc.groupby("form", sort=False).agg(sets=("in_order", "size"), in_order=("in_order", "mean"),
+                                              late_packets=("late_packets", "mean"), events=("events", "mean"))
+
+
+def theorem2_tables(thresholds: dict, timeouts: pd.DataFrame, K: float = 4.0) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The Theorem 2 results as tables: the averaged estimator's threshold per deviation form of eq. 17
+    (``thresholds``: form → per-run thresholds, :func:`averaged_rto_thresholds`) with its mean, 95 % CI and
+    eq. 25's ``1/(2K)``; and the per-packet estimator's spurious timeouts (:func:`spurious_timeouts`) as a
+    deviation form × minimum RTO table of percentages."""
+    from ...stats import mean_ci
+
+    rows = []
+    for form, values in thresholds.items():
+        x = np.asarray(values, dtype=float)
+        x = x[np.isfinite(x)]
+        m, half, _ = mean_ci(x)
+        rows.append({"eq. 17": {"rfc6298": "deviation against R_{n−1} (RFC 6298)",
+                                "printed": "deviation against R_n (as printed)"}.get(form, form),
+                     "threshold g_22 (mean)": m, "95 % CI low": m - half, "95 % CI high": m + half,
+                     "runs": int(x.size), "eq. 25: 1/(2K)": 1 / (2 * K)})
+    floors = {"none": "no minimum (eq. 15)", "rfc6298": "RFC 6298: RTO ≥ 1 s", "linux": "Linux: R + max(K V, 200 ms)"}
+    forms = {"rfc6298": "deviation against R_{n−1} (RFC 6298)", "printed": "deviation against R_n (as printed)"}
+    to = timeouts.assign(floor=timeouts.floor.map(floors), deviation=timeouts.deviation.map(forms))
+    pct = to.pivot(index="deviation", columns="floor", values="mean") * 100
+    return pd.DataFrame(rows), pct[[floors[f] for f in ("none", "rfc6298", "linux")]]
+
+
+def table1_frame(pathsets: dict) -> pd.DataFrame:
+    """Table 1's path sets after preprocessing (``{n: PathSet}``) as one table: ``paths``, then each path's
+    number, delay (ms), rate (Mbit/s) and the original paths merged into it."""
+    return pd.concat([ps.to_frame().assign(paths=n)[["paths", "path", "delay_ms", "rate_mbps", "original paths"]]
+                      for n, ps in pathsets.items()], ignore_index=True)
+
+
+def table1_lines(pathsets: dict) -> list[str]:
+    """:func:`table1_frame` in words, one line per path set (the chapter's profile-independent check)."""
+    return [f"{n} paths: " + "; ".join(f"path {i + 1}: {d * 1e3:g} ms, {b / 1e6:g} Mbit/s (original "
+                                        f"{', '.join(str(m + 1) for m in g)})"
+                                        for i, (d, b, g) in enumerate(zip(ps.delays_s, ps.rates_bps, ps.members)))
+            for n, ps in pathsets.items()]
+
+
+def appendix_a3_summary(a3: pd.DataFrame) -> pd.DataFrame:
+    """:func:`appendix_a3_check`'s draws per case: how many, and the share in which each of eqs. 28–31
+    agrees with eq. 22."""
+    rows = []
+    for case, g in a3.groupby("case", sort=True):
+        rows.append({"case": case, "draws": len(g),
+                     **{f"eq. {c[2:4]} agrees with eq. 22": float((g.eq22_holds == g[c]).mean())
+                        for c in ("eq28_holds", "eq29_holds", "eq30_holds", "eq31_holds")}})
+    return pd.DataFrame(rows)

@@ -75,14 +75,14 @@ paper's cmpSCTP and matter for reading the results:
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
 
-from ..._validate import check_int, check_non_negative, check_positive
+from ..._validate import MAX_DURATION_S, check_duration_s, check_int, check_positive
+from ...scenario import KeyedScenario
 from .paper import PAPER_SCHEDULERS, PATH1_DELAY_S, PATH1_RATE_BPS, SCHEDULING_PERIOD_S, SEGMENT_BYTES
 
 #: Two modern baselines beside the paper's schedulers.
@@ -141,10 +141,11 @@ class PathModel:
     def forward_link(self, rate_bps: float, one_way_delay_s: float, *, seed: int, stream: int):
         """The forward (data) direction of one path: a link with this model's cross traffic and BER."""
         from ...sim.net.link import PointToPointLink
-        from ...sim.net.cross_traffic import BitErrorLink, BitErrorProcess, CrossTrafficLink
+        from ...sim.net.cross_traffic import BER_NAMES, BitErrorLink, BitErrorProcess, CrossTrafficLink
 
         ber = (BitErrorProcess(mean=self.ber_mean, low=self.ber_low, high=self.ber_high,
-                               period_s=self.ber_period_s, seed=seed, stream=stream) if self.ber else None)
+                               period_s=self.ber_period_s, seed=seed, stream=stream, names=BER_NAMES)
+               if self.ber else None)
         if self.cross_load > 0:
             return CrossTrafficLink(rate_bps, one_way_delay_s, self.queue_packets, mean_load=self.cross_load,
                                     shape=self.shape, min_period_s=self.min_period_s,
@@ -175,7 +176,7 @@ class PathModel:
 # ---------------------------------------------------------------------------------------- one run
 
 @dataclass(frozen=True)
-class OsiaRun:
+class OsiaRun(KeyedScenario):
     """One transfer of one experiment: paths, scheduler, seed, size and path model (cacheable).
 
     ``rates_bps`` and ``one_way_delays_s`` per path (the paper's ``b_i``, ``d_i``);
@@ -187,6 +188,11 @@ class OsiaRun:
     answered with a duplicate ACK on its subflow, so cross-path reordering reaches the sender as
     duplicate ACKs, as in the paper's single-sequence-space CMT transport (``"rfc"``: MPTCP proper).
     """
+
+    #: The columns of every row of a run (:func:`result_row`, :func:`sweep_row`): the schema a cached
+    #: row is checked against (:func:`cmtlab.sweep.cache.row_fields`).
+    ROW_FIELDS: ClassVar[tuple] = ("completed", "completion_time_s", "goodput_bps", "dupack_events", "timeouts",
+                                   "retransmissions", "spurious_retransmissions", "data_segments_sent")
 
     experiment: str
     rates_bps: tuple
@@ -204,7 +210,9 @@ class OsiaRun:
         if self.experiment not in EXPERIMENTS:
             raise ValueError(f"experiment must be one of {EXPERIMENTS}, got {self.experiment!r}")
         rates = tuple(float(check_positive("rates_bps", r)) for r in self.rates_bps)
-        delays = tuple(float(check_non_negative("one_way_delays_s", d)) for d in self.one_way_delays_s)
+        # the simulator takes round trips (2 d): each at most MAX_DURATION_S
+        delays = tuple(float(check_duration_s("one_way_delays_s", d, zero=True, maximum=MAX_DURATION_S / 2))
+                       for d in self.one_way_delays_s)
         if not rates or len(rates) != len(delays):
             raise ValueError(f"rates_bps and one_way_delays_s must have the same length >= 1, "
                              f"got {len(rates)} and {len(delays)}")
@@ -239,14 +247,6 @@ class OsiaRun:
         d["one_way_delays_s"] = list(self.one_way_delays_s)
         d["options"] = {k: v for k, v in self.options}
         return d
-
-    def key(self) -> str:
-        """Stable SHA-256 of :meth:`to_dict` (the cache key's scenario part)."""
-        blob = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), default=float)
-        return hashlib.sha256(blob.encode()).hexdigest()
-
-    def replace(self, **changes) -> "OsiaRun":
-        return dataclasses.replace(self, **changes)
 
     def links(self) -> tuple[list, list]:
         """``(forward, reverse)`` link objects, one per path; path ``i`` uses stream ``i`` of the run's seed."""
@@ -602,7 +602,7 @@ def ber_check(n_periods: int = 100_000, *, seed: int = 0, packet_bytes=(125, 100
     return out
 
 
-__all__ = ["VARIANTS", "scenario", "sweep_row", "decision_profile", "decision_profiles", "run_models",
+__all__ = ["VARIANTS", "scenario", "kernel_rows", "sweep_row", "decision_profile", "decision_profiles", "run_models",
            "window_study", "SCHEDULERS", "MODERN_SCHEDULERS", "PathModel", "OsiaRun", "simulate", "simulate_tunnel",
            "result_row", "fig7_grid", "fig9_cases", "build_runs", "run_experiment", "summarise", "heatmap",
            "rr_closed_form", "scheduler_params", "code_version", "cross_traffic_check", "cross_traffic_trace",
@@ -619,11 +619,17 @@ def scenario(run: OsiaRun):
     opts.setdefault("initial_window_bytes", run.segment_bytes)
     opts.setdefault("dupack_mode", run.dupack_mode)
     sparams = {**scheduler_params(run.scheduler), **dict(opts.pop("scheduler_params", {}) or {})}
-    return multipath.mptcp_scenario(list(run.rates_bps), run.rtts_s, transfer_bytes=run.transfer_bytes,
-                                    congestion=run.congestion, scheduler=run.scheduler, scheduler_params=sparams,
-                                    seed=run.seed, segment_bytes=run.segment_bytes,
-                                    queue_packets=run.path_model.queue_packets, links=run.path_model.link_spec(),
-                                    **opts)
+    try:
+        return multipath.mptcp_scenario(list(run.rates_bps), run.rtts_s, transfer_bytes=run.transfer_bytes,
+                                        congestion=run.congestion, scheduler=run.scheduler, scheduler_params=sparams,
+                                        seed=run.seed, segment_bytes=run.segment_bytes,
+                                        queue_packets=run.path_model.queue_packets,
+                                        links=run.path_model.link_spec(), **opts)
+    except ValueError as exc:  # name the run's field, not the MPTCP scenario's (OSIA's b_i are rates_bps)
+        text = str(exc)
+        if text.startswith("bandwidths_bps"):
+            raise ValueError(f"rates_bps{text[len('bandwidths_bps'):]}") from None
+        raise
 
 
 def decision_profile(run: OsiaRun) -> dict:
@@ -708,6 +714,28 @@ def run_models(experiment: str, cases: pd.DataFrame, models: dict, *, schedulers
     keys = ["model"] + labels + [b for b in by if b not in labels]
     values = ("dupack_events", "goodput_bps", "timeouts", "completed", "spurious_retransmissions")
     return table, summarise(table, keys, values=values)
+
+
+def kernel_rows(cases: pd.DataFrame, *, duration_s: float = 10.0, seeds=(0,), queue_packets: int = 100) -> pd.DataFrame:
+    """``cases`` (:func:`fig7_grid`, :func:`fig9_cases`) as rows of the kernel testbed's layout (``kind``,
+    ``n_paths``, ``duration_s``, ``warmup_s``, ``rep``, ``path<i>_rate_bps``, ``path<i>_rtt_s``,
+    ``path<i>_queue_packets``; the case's labels kept), one per case and seed: what
+    :func:`cmtlab.validation.kernel_sim.simulate_like_kernel` runs on today's stack (the simulator configured
+    like today's Linux).  Plain paths: no cross traffic or bit errors (a kernel row cannot carry them)."""
+    duration_s = check_positive("duration_s", duration_s)
+    check_int("queue_packets", queue_packets, minimum=1)
+    rows = []
+    for _, case in cases.iterrows():
+        labels = {k: v for k, v in case.items() if k not in ("rates_bps", "one_way_delays_s")}
+        rates, delays = tuple(case["rates_bps"]), tuple(case["one_way_delays_s"])
+        for seed in seeds:
+            row = {**labels, "kind": "mptcp" if len(rates) > 1 else "tcp", "n_paths": len(rates),
+                   "duration_s": duration_s, "warmup_s": 0.0, "rep": check_int("seeds", seed, minimum=0)}
+            for i, (b, d) in enumerate(zip(rates, delays)):
+                row.update({f"path{i}_rate_bps": float(b), f"path{i}_rtt_s": 2.0 * float(d),
+                            f"path{i}_queue_packets": int(queue_packets)})
+            rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def window_study(cases: pd.DataFrame, windows_segments=(1, 4, 64), *, schedulers=SCHEDULERS, packets: int = FIG8_PACKETS,

@@ -29,6 +29,7 @@ FIGS3_5_WATER_FILLING = NotebookSpec("osia-figs3-5-water-filling", dict(
     mc_runs=Int(1, 10**6),
     g22_step=Real(0, 0.5, lo_open=True),
     a3_draws=Int(1, 10**8),
+    max_paths_counted=Int(4, 4096, unit="paths"),
     seed=SEED,
 ))
 
@@ -47,6 +48,7 @@ FIGS7_9_SCHEDULER_GRIDS = NotebookSpec("osia-figs7-9-scheduler-grids", dict(
     ber_periods=Int(1, 10**8),
     tcp_loads=Seq(PROBABILITY, unique=True),
     initial_windows=Seq(Int(1, 10_000, unit="segments"), unique=True),
+    today_duration_s=SIM_DURATION_S,
     workers=WORKERS,
 ))
 

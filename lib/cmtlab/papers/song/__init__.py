@@ -12,13 +12,13 @@ Public entry points:
 
 from .asymmetry import average_bandwidth_asymmetry, average_delay_asymmetry, prediction_accuracy
 from . import checks, figures, linksets, montecarlo, probabilities
-from .model import (DEFAULT_TRANSFER_BYTES, VARIANTS, Variant, ack_function, queue_position, resolve_variant,
-                    rounds, throughput, throughput_many)
+from .model import (DEFAULT_TRANSFER_BYTES, VARIANTS, AboveCapacityWarning, Variant, ack_function, queue_position,
+                    resolve_variant, rounds, throughput, throughput_many)
 from .probabilities import ack_pmf, case1_pmf, case2_pmf, expected_acked
 
 __all__ = [
     "throughput", "throughput_many", "rounds", "ack_function", "ack_pmf", "case1_pmf", "case2_pmf", "expected_acked",
     "average_delay_asymmetry", "average_bandwidth_asymmetry", "prediction_accuracy", "Variant", "VARIANTS",
     "resolve_variant", "queue_position", "DEFAULT_TRANSFER_BYTES", "montecarlo", "probabilities", "linksets",
-    "figures", "checks",
+    "figures", "checks", "AboveCapacityWarning",
 ]

@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._validate import as_float_array
+
 
 def _pairwise_mean_abs_difference(name: str, values) -> np.ndarray | float:
-    arr = np.asarray(values, dtype=float)
-    if arr.ndim not in (1, 2):
-        raise ValueError(f"{name} must be 1-D (one link set) or 2-D (rows of link sets), got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite")
+    arr = as_float_array(name, values, ndims=(1, 2))  # one link set, or rows of link sets
     n = arr.shape[-1]
     if n < 2:
         raise ValueError(f"{name} must hold at least 2 links (asymmetry of one link is undefined), got {n}")
@@ -33,15 +31,15 @@ def average_delay_asymmetry(delays_s):
 
     ``ADA = 2 Σ_{q=2..n} Σ_{r<q} |d_r - d_q| / (n (n-1))``.
     """
-    if np.any(np.asarray(delays_s, dtype=float) < 0):
-        raise ValueError("delays_s must be >= 0")
+    if np.any(as_float_array("delays_s", delays_s, ndims=(1, 2)) < 0):
+        raise ValueError(f"delays_s must be >= 0 (seconds), got {delays_s!r:.200}")
     return _pairwise_mean_abs_difference("delays_s", delays_s)
 
 
 def average_bandwidth_asymmetry(bandwidths_bps):
     """Average Bandwidth Asymmetry, Song eq. 23 (bit/s)."""
-    if np.any(np.asarray(bandwidths_bps, dtype=float) <= 0):
-        raise ValueError("bandwidths_bps must be > 0")
+    if np.any(as_float_array("bandwidths_bps", bandwidths_bps, ndims=(1, 2)) <= 0):
+        raise ValueError(f"bandwidths_bps must be > 0 (bit/s), got {bandwidths_bps!r:.200}")
     return _pairwise_mean_abs_difference("bandwidths_bps", bandwidths_bps)
 
 
@@ -51,8 +49,10 @@ def prediction_accuracy(simulated, model):
     ``simulated`` (T_S) must be > 0; ``model`` (T_M) >= 0.  Arrays are accepted and
     broadcast; the mean accuracy over a set of cases is ``prediction_accuracy(...).mean()``.
     """
-    ts = np.asarray(simulated, dtype=float)
-    tm = np.asarray(model, dtype=float)
+    ts = as_float_array("simulated", simulated, ndims=(1, 2))
+    tm = as_float_array("model", model, ndims=(1, 2))
+    if np.ndim(simulated) == 0 and np.ndim(model) == 0:  # two numbers in, one number out
+        ts, tm = ts.reshape(()), tm.reshape(())
     if not (np.all(np.isfinite(ts)) and np.all(ts > 0)):
         raise ValueError("simulated throughput (T_S) must be finite and > 0")
     if not (np.all(np.isfinite(tm)) and np.all(tm >= 0)):

@@ -32,6 +32,7 @@ Interpretations (the paper is silent; each is a documented, selectable choice):
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,6 +51,19 @@ DEFAULT_TRANSFER_BYTES = 1_000_000
 MAX_TRANSFER_SEGMENTS = 5_000_000
 
 FRACTIONAL_C = ("interpolate", "round")
+
+#: Where the book explains why the model may exceed the links' capacity.
+ABOVE_CAPACITY_ERRATUM = ("book/errata.md, 'Not errata, but limits of the model worth knowing': "
+                          "'Throughput above capacity'")
+
+
+class AboveCapacityWarning(UserWarning):
+    """The model's throughput exceeds the links' summed bandwidth: a property of the published model
+    (a round is charged only the serialisation of the segments that trigger the next ACK; see
+    :data:`ABOVE_CAPACITY_ERRATUM`), not an error of this implementation."""
+
+
+_ABOVE_CAPACITY_WARNED = [False]  # warn once per process
 
 
 @dataclass(frozen=True)
@@ -93,15 +107,8 @@ def queue_position(j, n: int, variant="exact"):
 
 def _link_sets(bandwidths_bps, delays_s) -> tuple[np.ndarray, np.ndarray]:
     """Validate bandwidths/delays: 1-D (one link set) or 2-D (rows of link sets)."""
-    b = np.asarray(bandwidths_bps, dtype=float)
-    d = np.asarray(delays_s, dtype=float)
-    for name, arr in (("bandwidths_bps", b), ("delays_s", d)):
-        if arr.ndim not in (1, 2):
-            raise ValueError(f"{name} must be 1-D (one link set) or 2-D (rows of link sets), got shape {arr.shape}")
-        if arr.size == 0 or arr.shape[-1] == 0:
-            raise ValueError(f"{name} must hold at least one link, got an empty list")
-        if not np.all(np.isfinite(arr)):
-            raise ValueError(f"{name} must be finite")
+    b = as_float_array("bandwidths_bps", bandwidths_bps, ndims=(1, 2))  # one link set, or rows of link sets
+    d = as_float_array("delays_s", delays_s, ndims=(1, 2))
     if b.shape != d.shape:
         raise ValueError(f"bandwidths_bps and delays_s must have the same shape (one delay per link), "
                          f"got {b.shape} and {d.shape}")
@@ -216,7 +223,9 @@ def throughput_many(bandwidths_bps, delays_s, *, segment_bytes: float = 536, ini
 
     ``bandwidths_bps`` and ``delays_s`` are 2-D arrays, one row per link set (all rows
     with the same number of links), or 1-D for a single set.  Returns one throughput per
-    row.  See :func:`throughput` for the parameters.
+    row.  See :func:`throughput` for the parameters; as there, a value may exceed the row's
+    summed bandwidth (a property of the published model), but no warning is given here: the
+    figures sweep such sets on purpose.
     """
     b, d = _link_sets(bandwidths_bps, delays_s)
     s, iw, ss, m_ack, E = _check_model_args(segment_bytes, initial_window_bytes, ssthresh_bytes, m_ack,
@@ -249,11 +258,28 @@ def throughput(bandwidths_bps, delays_s, *, segment_bytes: float = 536, initial_
         Corrected (default) or printed forms of eqs. 3 and 9/11.
     fractional_c : ``"interpolate"`` | ``"round"``
         How the integer-C probabilities are evaluated at fractional ``C_i``.
+
+    Warns
+    -----
+    AboveCapacityWarning
+        Once per process, when the value exceeds the links' summed bandwidth.  The published
+        model can predict more than the links carry: a round is charged only the serialisation
+        of the segments that trigger the next ACK, not of all ``C_i`` sent in it, so on slow
+        links with short delays the value is too high (147.6 kbit/s on one 100 kbit/s link with
+        no propagation delay, 136.6 kbit/s at 5 ms).  It is the model as published, not a fault
+        of this implementation: see the errata (:data:`ABOVE_CAPACITY_ERRATUM`).
     """
-    return float(throughput_many(bandwidths_bps, delays_s, segment_bytes=segment_bytes,
-                                 initial_window_bytes=initial_window_bytes, ssthresh_bytes=ssthresh_bytes,
-                                 m_ack=m_ack, transfer_bytes=transfer_bytes, variant=variant,
-                                 fractional_c=fractional_c)[0])
+    value = float(throughput_many(bandwidths_bps, delays_s, segment_bytes=segment_bytes,
+                                  initial_window_bytes=initial_window_bytes, ssthresh_bytes=ssthresh_bytes,
+                                  m_ack=m_ack, transfer_bytes=transfer_bytes, variant=variant,
+                                  fractional_c=fractional_c)[0])
+    capacity = float(np.sum(as_float_array("bandwidths_bps", bandwidths_bps)))
+    if value > capacity and not _ABOVE_CAPACITY_WARNED[0]:
+        _ABOVE_CAPACITY_WARNED[0] = True
+        warnings.warn(f"Song's model gives {value / 1e3:.1f} kbit/s on links of {capacity / 1e3:.1f} kbit/s in all, "
+                      f"more than they can carry: a property of the published model, not of this implementation "
+                      f"(see {ABOVE_CAPACITY_ERRATUM}).  Shown once per process.", AboveCapacityWarning, stacklevel=2)
+    return value
 
 
 def rounds(bandwidths_bps, delays_s, **kwargs) -> pd.DataFrame:

@@ -87,11 +87,6 @@ def _log_gamma(n_max: int) -> np.ndarray:
     return _LOG_GAMMA
 
 
-def prob_first(C: int) -> float:
-    """``P(F)`` of eq. 4 under the uniform-order assumption: ``1/C``."""
-    return 1.0 / _check_c(C)
-
-
 def run_length_pmf(C: int) -> np.ndarray:
     """``P(m = k | F)`` for ``k = 1..C``: in-order run after SGM_{i,1} arrives first.
 

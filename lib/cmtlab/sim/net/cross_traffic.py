@@ -79,6 +79,7 @@ import random
 
 import numpy as np
 
+from ..._validate import MAX_DURATION_S, check_bool, check_int, check_real
 from ...scenario import NO_LOSS, LossModel
 from .link import DROPPED_LOSS, NO_ORDER, NS_PER_S, PointToPointLink, transmission_ns
 from ..registry import register
@@ -94,31 +95,15 @@ BER_MEAN = 2e-5
 BER_PERIOD_S = 0.1
 #: Sec. 5.1: 1 KB packets (the cross traffic's packet size).
 PACKET_BYTES = 1000
+#: A scenario's names (link parameters, :class:`~cmtlab.papers.osia.experiments.PathModel`'s fields) of
+#: :class:`BitErrorProcess`'s parameters, so that an error names what the caller gave.
+BER_NAMES = {"mean": "ber_mean", "low": "ber_low", "high": "ber_high", "period_s": "ber_period_s"}
 
 
 # ---------------------------------------------------------------------------------------- validation
 
-def _check_real(name: str, value, *, low=None, high=None, low_open=False, high_open=False, what="") -> float:
-    ok = not isinstance(value, (bool, np.bool_)) and isinstance(value, (int, float, np.integer, np.floating))
-    if ok:
-        value = float(value)
-        ok = math.isfinite(value)
-        if ok and low is not None:
-            ok = value > low if low_open else value >= low
-        if ok and high is not None:
-            ok = value < high if high_open else value <= high
-    if not ok:
-        lo = "-inf" if low is None else f"{low:g}"
-        hi = "inf" if high is None else f"{high:g}"
-        rng = f"{'(' if low_open or low is None else '['}{lo}, {hi}{')' if high_open or high is None else ']'}"
-        raise ValueError(f"{name} must be a finite number in {rng}{what}, got {value!r}")
-    return value
-
-
 def _check_seed(name: str, value) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 0:
-        raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
-    return int(value)
+    return check_int(name, value, minimum=0)
 
 
 def stream_rng(kind: str, seed: int, stream: int) -> random.Random:
@@ -135,9 +120,9 @@ def bounded_pareto_mean(shape: float, low: float, high: float) -> float:
     ``E[X] = L^α/(1−(L/H)^α) · α/(α−1) · (L^{1−α} − H^{1−α})`` for ``α ≠ 1``, and
     ``L H ln(H/L)/(H − L)`` for ``α = 1``.
     """
-    a = _check_real("shape", shape, low=0, low_open=True)
-    L = _check_real("low", low, low=0, low_open=True)
-    H = _check_real("high", high, low=L, low_open=True, what=" (above low)")
+    a = check_real("shape", shape, low=0, low_open=True)
+    L = check_real("low", low, low=0, low_open=True)
+    H = check_real("high", high, low=L, low_open=True, what=" (above low)")
     norm = 1.0 - (L / H) ** a
     if abs(a - 1.0) < 1e-12:
         return L * H * math.log(H / L) / (H - L)
@@ -157,9 +142,9 @@ def shape_for_mean(mean: float, low: float, high: float) -> float:
     The mean falls from ``(low+high)/2`` (α → 0) to ``low`` (α → ∞), so every mean strictly
     between ``low`` and ``(low+high)/2`` has exactly one shape.
     """
-    L = _check_real("low", low, low=0, low_open=True)
-    H = _check_real("high", high, low=L, low_open=True, what=" (above low)")
-    m = _check_real("mean", mean, low=L, high=(L + H) / 2, low_open=True, high_open=True,
+    L = check_real("low", low, low=0, low_open=True)
+    H = check_real("high", high, low=L, low_open=True, what=" (above low)")
+    m = check_real("mean", mean, low=L, high=(L + H) / 2, low_open=True, high_open=True,
                     what=" (between low and the midpoint (low+high)/2)")
     lo, hi = 1e-6, 1.0
     while bounded_pareto_mean(hi, L, H) > m:
@@ -204,18 +189,17 @@ class ParetoOnOff:
 
     def __init__(self, peak_rate_bps: float, *, shape: float = DEFAULT_SHAPE, min_period_s: float = PERIOD_RANGE_S[0],
                  max_period_s: float = PERIOD_RANGE_S[1], packet_bytes: int = PACKET_BYTES, seed: int = 0,
-                 stream: int = 0, start_ns: int = 0):
-        self.peak_rate_bps = _check_real("peak_rate_bps", peak_rate_bps, low=0, low_open=True, what=" (bit/s)")
-        self.shape = _check_real("shape", shape, low=0, low_open=True)
-        self.min_period_s = _check_real("min_period_s", min_period_s, low=0, low_open=True, what=" (s)")
-        self.max_period_s = _check_real("max_period_s", max_period_s, low=self.min_period_s, low_open=True,
-                                        what=" (s, above min_period_s)")
-        if isinstance(packet_bytes, (bool, np.bool_)) or not isinstance(packet_bytes, (int, np.integer)) \
-                or packet_bytes < 1:
-            raise ValueError(f"packet_bytes must be an integer >= 1 (bytes), got {packet_bytes!r}")
-        if isinstance(start_ns, (bool, np.bool_)) or not isinstance(start_ns, (int, np.integer)):
-            raise ValueError(f"start_ns must be an integer (ns), got {start_ns!r}")
-        self.packet_bytes = int(packet_bytes)
+                 stream: int = 0, start_ns: int = 0, names: dict | None = None):
+        name = (names or {}).get  # the caller's names of the parameters, for the messages
+        self.peak_rate_bps = check_real(name("peak_rate_bps", "peak_rate_bps"), peak_rate_bps, low=0, low_open=True,
+                                        what=" (bit/s)")
+        self.shape = check_real(name("shape", "shape"), shape, low=0, low_open=True)
+        self.min_period_s = check_real(name("min_period_s", "min_period_s"), min_period_s, low=0,
+                                       high=MAX_DURATION_S, low_open=True, what=" (s)")
+        self.max_period_s = check_real(name("max_period_s", "max_period_s"), max_period_s, low=self.min_period_s,
+                                       high=MAX_DURATION_S, low_open=True, what=" (s, above min_period_s)")
+        self.packet_bytes = check_int(name("packet_bytes", "packet_bytes"), packet_bytes, minimum=1)
+        check_int("start_ns", start_ns)
         self.seed, self.stream = _check_seed("seed", seed), _check_seed("stream", stream)
         self.rng = stream_rng("onoff", self.seed, self.stream)
         self.interval_ns = max(1, transmission_ns(self.packet_bytes, self.peak_rate_bps))
@@ -295,13 +279,17 @@ class BitErrorProcess:
     """
 
     def __init__(self, *, mean: float = BER_MEAN, low: float = BER_RANGE[0], high: float = BER_RANGE[1],
-                 period_s: float = BER_PERIOD_S, seed: int = 0, stream: int = 0):
-        self.low = _check_real("low", low, low=0, high=1, low_open=True, high_open=True, what=" (a bit-error rate)")
-        self.high = _check_real("high", high, low=self.low, high=1, low_open=True, high_open=True,
-                                what=" (a bit-error rate above low)")
-        self.mean = _check_real("mean", mean, low=self.low, high=(self.low + self.high) / 2, low_open=True,
-                                high_open=True, what=" (a bit-error rate between low and (low+high)/2)")
-        self.period_s = _check_real("period_s", period_s, low=0, low_open=True, what=" (s)")
+                 period_s: float = BER_PERIOD_S, seed: int = 0, stream: int = 0, names: dict | None = None):
+        name = (names or {}).get  # the caller's names of the parameters, for the messages
+        lo, hi = name("low", "low"), name("high", "high")
+        self.low = check_real(lo, low, low=0, high=1, low_open=True, high_open=True, what=" (a bit-error rate)")
+        self.high = check_real(hi, high, low=self.low, high=1, low_open=True, high_open=True,
+                               what=f" (a bit-error rate above {lo})")
+        self.mean = check_real(name("mean", "mean"), mean, low=self.low, high=(self.low + self.high) / 2,
+                               low_open=True, high_open=True,
+                               what=f" (a bit-error rate between {lo} and ({lo}+{hi})/2)")
+        self.period_s = check_real(name("period_s", "period_s"), period_s, low=0, high=MAX_DURATION_S,
+                                   low_open=True, what=" (s)")
         self.period_ns = max(1, int(round(self.period_s * NS_PER_S)))
         self.seed, self.stream = _check_seed("seed", seed), _check_seed("stream", stream)
         self.shape = shape_for_mean(self.mean, self.low, self.high)
@@ -386,11 +374,10 @@ class BitErrorLink(PointToPointLink):
         (ACKs): a plain point-to-point link (OSIA sec. 5.1 says nothing about it)."""
         if ber is None:
             ber = cls.for_path_ber
-        if not isinstance(ber, (bool, np.bool_)):
-            raise ValueError(f"ber must be True or False in a scenario's link parameters, got {ber!r}")
+        check_bool("ber", ber)
         given = {"mean": ber_mean, "low": ber_low, "high": ber_high, "period_s": ber_period_s}
-        process = (BitErrorProcess(seed=seed, stream=stream, **{k: v for k, v in given.items() if v is not None})
-                   if ber else None)
+        process = (BitErrorProcess(seed=seed, stream=stream, names=BER_NAMES,
+                                   **{k: v for k, v in given.items() if v is not None}) if ber else None)
         forward = cls(rate_bps, delay_s, queue_packets, loss, rng, ber=process, seed=seed, stream=stream, **params)
         return forward, PointToPointLink(rate_bps, delay_s, queue_packets)
 
@@ -468,18 +455,19 @@ class CrossTrafficLink(BitErrorLink):
                 raise ValueError("give exactly one of peak_rate_bps (bit/s, > 0) and mean_load (in (0, 1)) "
                                  "when no cross source is given")
             if mean_load is not None:
-                load = _check_real("mean_load", mean_load, low=0, high=1, low_open=True, high_open=True,
+                load = check_real("mean_load", mean_load, low=0, high=1, low_open=True, high_open=True,
                                    what=" (fraction of the link rate)")
                 peak_rate_bps = load * self.rate_bps / 0.5
             cross = ParetoOnOff(peak_rate_bps, shape=shape, min_period_s=min_period_s, max_period_s=max_period_s,
-                                packet_bytes=cross_packet_bytes, seed=self.seed, stream=self.stream)
+                                packet_bytes=cross_packet_bytes, seed=self.seed, stream=self.stream,
+                                names={"packet_bytes": "cross_packet_bytes"})
         elif not isinstance(cross, ParetoOnOff):
             raise ValueError(f"cross must be a ParetoOnOff source or None, got {cross!r}")
         self.cross = cross
         self.cross_tx_ns = self.serialisation_ns(cross.packet_bytes)
         self.cross_packets = self.cross_bytes = self.cross_drops = 0
         self.cross_busy_ns = 0
-        self.cross_log: list | None = [] if log_cross else None
+        self.cross_log: list | None = [] if check_bool("log_cross", log_cross) else None
 
     @property
     def mean_load(self) -> float:

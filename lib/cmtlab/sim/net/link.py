@@ -48,6 +48,7 @@ import random
 from array import array
 from fractions import Fraction
 
+from ..._validate import check_duration_s
 from ...scenario import NO_LOSS, LossModel
 from ..registry import register
 
@@ -236,9 +237,7 @@ class PointToPointLink(LinkModel):
         if isinstance(rate_bps, bool) or not isinstance(rate_bps, (int, float)) or not math.isfinite(rate_bps) \
                 or rate_bps <= 0:
             raise ValueError(f"rate_bps must be a finite number > 0 (bit/s), got {rate_bps!r}")
-        if isinstance(delay_s, bool) or not isinstance(delay_s, (int, float)) or not math.isfinite(delay_s) \
-                or delay_s < 0:
-            raise ValueError(f"delay_s must be a finite number >= 0 (s), got {delay_s!r}")
+        check_duration_s("delay_s", delay_s, zero=True)
         if isinstance(queue_packets, bool) or not isinstance(queue_packets, int) or queue_packets < 1:
             raise ValueError(f"queue_packets must be an integer >= 1, got {queue_packets!r}")
         if not isinstance(loss, LossModel):

@@ -14,10 +14,12 @@ repeats when ``repeat`` (default), else its last rate holds.
 
 from __future__ import annotations
 
-import math
 import random
 from collections import deque
 
+import numpy as np
+
+from ..._validate import MAX_DURATION_S, as_float_array, check_bool, check_duration_s, check_int, check_real
 from ...scenario import NO_LOSS, LossModel
 from ..registry import register
 from .link import DROPPED_LOSS, DROPPED_QUEUE, NO_ORDER, NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
@@ -33,24 +35,20 @@ class RateTraceLink(LinkModel):
     def __init__(self, rates_bps, delay_s: float, queue_packets: int = 100, loss: LossModel = NO_LOSS,
                  rng: random.Random | None = None, *, interval_s: float = 1.0, offset_s: float = 0.0,
                  repeat: bool = True):
-        rates = tuple(rates_bps) if not isinstance(rates_bps, (str, bytes)) else ()
-        if not rates or any(isinstance(r, bool) or not isinstance(r, (int, float)) or not math.isfinite(r) or r < 0
-                            for r in rates):
+        if not isinstance(rates_bps, (list, tuple, np.ndarray)):
+            raise ValueError(f"rates_bps must be a non-empty sequence of finite rates >= 0 (bit/s), got {rates_bps!r}")
+        rates = as_float_array("rates_bps", rates_bps)
+        if (rates < 0).any():
             raise ValueError(f"rates_bps must be a non-empty sequence of finite rates >= 0 (bit/s), got {rates_bps!r}")
         if max(rates) <= 0:
             raise ValueError("rates_bps: every rate is 0, no packet could ever be sent")
-        for name, v, positive in (("interval_s", interval_s, True), ("delay_s", delay_s, False),
-                                  ("offset_s", offset_s, None)):
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or \
-                    (positive is not None and (v <= 0 if positive else v < 0)):
-                rng = {True: " > 0", False: " >= 0", None: ""}[positive]
-                raise ValueError(f"{name} must be a finite number{rng} (s), got {v!r}")
-        if isinstance(queue_packets, bool) or not isinstance(queue_packets, int) or queue_packets < 1:
-            raise ValueError(f"queue_packets must be an integer >= 1, got {queue_packets!r}")
+        check_duration_s("interval_s", interval_s)
+        check_duration_s("delay_s", delay_s, zero=True)
+        check_real("offset_s", offset_s, low=-MAX_DURATION_S, high=MAX_DURATION_S, what=" (s)")
+        check_int("queue_packets", queue_packets, minimum=1)
         if not isinstance(loss, LossModel):
             raise ValueError(f"loss must be a cmtlab.scenario.LossModel, got {loss!r}")
-        if not isinstance(repeat, bool):
-            raise ValueError(f"repeat must be a boolean, got {repeat!r}")
+        check_bool("repeat", repeat)
         self.rates_bps = tuple(float(r) for r in rates)
         self.interval_ns = seconds_to_ns(interval_s)
         self.offset_ns = seconds_to_ns(offset_s)

@@ -122,6 +122,8 @@ from pathlib import Path
 import cython  # Cython's shadow module as Python: cython.compiled is False
 
 from ..._paths import DATA
+from ..._validate import MAX_DURATION_S, check_real
+from ...pinned import Column, read_csv
 from .link import DROPPED_LOSS, DROPPED_QUEUE, NO_ORDER, LinkModel, TimeFifo
 from ..registry import register
 
@@ -138,8 +140,10 @@ BASIC_RATES_MBPS = (6, 12, 24)
 MPDU_OVERHEAD_BYTES = 8 + 24 + 4
 #: MAC ACK frame (bytes).
 ACK_BYTES = 14
-#: The CSV of ns-3.44's TableBasedErrorRateModel, sampled by cmtlab.ns3.wifi.export_error_table.
-ERROR_TABLE_PATH = DATA / "wifi" / "ns3-3.44-table-based-per.csv"
+#: The CSV of ns-3.44's TableBasedErrorRateModel, sampled by cmtlab.ns3.wifi.export_error_table: its name in
+#: the pinned data (cmtlab.pinned), and where it is in this checkout.
+ERROR_TABLE = "wifi/ns3-3.44-table-based-per.csv"
+ERROR_TABLE_PATH = DATA / ERROR_TABLE
 
 
 @dataclass(frozen=True)
@@ -300,10 +304,9 @@ def draw_backoff_slots(draws: RandomDraws, cw: int) -> int:
 
 
 def _check_distance(distance_m) -> float:
-    if isinstance(distance_m, bool) or not isinstance(distance_m, (int, float)) or not math.isfinite(distance_m) \
-            or distance_m <= 0:
-        raise ValueError(f"distance_m must be a finite number > 0 (m), got {distance_m!r}")
-    return float(distance_m)
+    # the propagation delay (integer ns) is a simulated duration: at most MAX_DURATION_S
+    return check_real("distance_m", distance_m, low=0, high=SPEED_OF_LIGHT_M_S * MAX_DURATION_S, low_open=True,
+                      what=" (m)")
 
 
 def _check_bytes(name: str, value) -> int:
@@ -367,13 +370,19 @@ class TableErrorModel:
     #: (BER 1e-6) therefore sit where a 1-byte chunk's scaled error falls below 1e-5.
     MIN_PER = 1e-5
 
-    def __init__(self, path: Path = ERROR_TABLE_PATH):
-        import csv
+    #: What a row of the table may hold (checked when it is read: a corrupted row is an error naming the file,
+    #: the row and the column, cmtlab.pinned).
+    COLUMNS = {"snr_db": Column(low=-100, high=100), "rate_mbps": Column("choice", choices=ERP_RATES_MBPS),
+               "per_1458": Column(low=0, high=1), "per_32": Column(low=0, high=1)}
+
+    def __init__(self, path: Path | str = ERROR_TABLE):
+        # pinned: checked against data/MANIFEST.json (pandas' parser gives the very floats float() does:
+        # tests/sim/net/test_wifi.py compares the two)
+        table = read_csv(path, columns=self.COLUMNS)
         rows: dict[int, list[tuple[float, float, float]]] = {r: [] for r in ERP_RATES_MBPS}
-        with open(path, newline="") as fh:
-            for rec in csv.DictReader(fh):
-                rows[int(rec["rate_mbps"])].append((float(rec["snr_db"]), float(rec["per_1458"]),
-                                                    float(rec["per_32"])))
+        for snr, rate, large, small in zip(table["snr_db"].tolist(), table["rate_mbps"].tolist(),
+                                           table["per_1458"].tolist(), table["per_32"].tolist()):
+            rows[int(rate)].append((float(snr), float(large), float(small)))
         self._snr = {}
         self._large = {}
         self._small = {}
@@ -966,4 +975,4 @@ __all__ = ["WifiParams", "DEFAULT_PARAMS", "WifiMedium", "WifiLink", "RandomDraw
            "ppdu_duration_us",
            "data_field_bits", "ack_rate_mbps", "ideal_rate_mbps", "frame_success_probability", "frame_error_rate",
            "dcf_exchange_us", "draw_backoff_slots", "saturation_throughput_bps", "ERP_RATES_MBPS", "N_DBPS", "BASIC_RATES_MBPS",
-           "MPDU_OVERHEAD_BYTES", "ACK_BYTES", "ERROR_TABLE_PATH", "BOLTZMANN_NS3", "SPEED_OF_LIGHT_M_S"]
+           "MPDU_OVERHEAD_BYTES", "ACK_BYTES", "ERROR_TABLE", "ERROR_TABLE_PATH", "BOLTZMANN_NS3", "SPEED_OF_LIGHT_M_S"]

@@ -46,7 +46,7 @@ class TcpReceiver(PacketSink):
                  "_net_ack", "queue", "trace", "rcv_nxt", "ooo", "sack_list", "delack_count",
                  "delack_timer", "completes_run", "high_tx_ack", "ts_recent", "ts_last",
                  "done", "done_time",
-                 "segments_rx", "duplicates_rx", "spurious_rx", "ooo_rx", "max_ooo", "acks_sent",
+                 "segments_rx", "duplicates_rx", "ooo_rx", "max_ooo", "acks_sent",
                  "delayed_acks", "timer_acks", "dsacks_sent", "_rd", "index", "_sink", "rfc7323_echo", "ack_cap", "echo_arrival",
                  "held_copy")
 
@@ -78,7 +78,7 @@ class TcpReceiver(PacketSink):
         self.ts_last = -1
         self.done = False
         self.done_time = -1
-        self.segments_rx = self.duplicates_rx = self.spurious_rx = self.ooo_rx = self.max_ooo = 0
+        self.segments_rx = self.duplicates_rx = self.ooo_rx = self.max_ooo = 0
         self.acks_sent = self.delayed_acks = self.timer_acks = self.dsacks_sent = 0
         self.index = 0  # subflow number (tags this receiver's timer events)
         self.sink = None
@@ -148,8 +148,6 @@ class TcpReceiver(PacketSink):
         if k < rcv_nxt or self.ooo.contains(k):
             # duplicate: ns-3 RxBuffer::Add fails -> immediate ACK
             self.duplicates_rx += 1
-            if retx:
-                self.spurious_rx += 1
             if self.ack_cap is not None and k >= self.ack_cap and not self.echo_arrival:
                 # the Chihani-Collange receiver: a copy of a segment it holds for data-level
                 # order is rejected without an ACK (StoreUnOrderedData fails: TxACK = false),
@@ -243,10 +241,6 @@ class TcpReceiver(PacketSink):
         lst.insert(0, (first, end))
         if len(lst) > 4:
             lst.pop()
-
-    def on_delack_event(self, now: int) -> None:
-        """The delayed-ACK timer's event came due (lazy timer: may be stale)."""
-        self.delack_timer.fire(now)
 
     def _delayed_ack_timeout(self, now: int) -> None:
         self.timer_acks += 1

@@ -55,11 +55,6 @@ class RttEstimator(BulkSource):
             self.rto = self.initial_rto
 
     @property
-    def rto_deadline(self):
-        """When the retransmission timer expires (ns), ``None`` when it is not running."""
-        return self.rto_timer.deadline
-
-    @property
     def rto_event(self):
         """Time (ns) of the retransmission timer's pending event (``None``: none queued)."""
         return self.rto_timer.event_ns

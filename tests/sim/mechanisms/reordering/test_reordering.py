@@ -408,7 +408,7 @@ def test_bad_parameters_name_the_parameter_and_the_allowed_values():
         registry.make("reordering", "pr-r", variant="chihani")
     with pytest.raises(ValueError, match=r"ssthresh of reordering response 'pr-r' must be one of \['keep', 'cwnd'\]"):
         registry.make("reordering", "pr-r", ssthresh="half")
-    with pytest.raises(ValueError, match=r"t1_srtt must be a number in \(0, 1000\]"):
+    with pytest.raises(ValueError, match=r"t1_srtt must be a finite number in \(0, 1000\]"):
         registry.make("reordering", "tcp-door", t1_srtt=0)
     with pytest.raises(ValueError, match=r"t2_srtt"):
         registry.make("reordering", "tcp-door", t2_srtt=-1)

@@ -3,8 +3,6 @@ from .base cimport RecoveryAlgorithm
 from ...tcp.base cimport SenderBase
 
 cdef class ClassicRecovery(RecoveryAlgorithm):
-    cdef public object inflated_cwnd
-
     cpdef enter(self, SenderBase sub, long long dupacks, long long unacked_bytes, long long delivered_bytes,
                 decision=*)
     cpdef on_ack(self, SenderBase sub, long long delivered_bytes, bint is_dupack)

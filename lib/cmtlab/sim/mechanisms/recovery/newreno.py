@@ -13,23 +13,19 @@ class ClassicRecovery(RecoveryAlgorithm):
     On entry ``cwnd = ssthresh`` (step 2 without the ``+ 3 SMSS`` inflation: the three
     duplicate ACKs have already reduced ``pipe``); duplicate and partial ACKs leave
     ``cwnd`` alone (they reduce ``pipe`` instead); on exit ``cwnd = ssthresh`` (step 6,
-    option 2).  ``inflated_cwnd`` is the RFC 6582 inflated window, kept for traces only.
+    option 2).
     """
 
     name = "newreno"
 
-    def __init__(self):
-        self.inflated_cwnd = 0
-
     def enter(self, sub, dupacks, unacked_bytes, delivered_bytes, decision=FastRetransmitDecision.REDUCE):
         sub.cwnd = sub.ssthresh
-        self.inflated_cwnd = sub.ssthresh + dupacks * sub.seg
 
     def on_ack(self, sub, delivered_bytes, is_dupack):
-        self.inflated_cwnd += sub.seg
+        pass
 
     def exit(self, sub):
-        self.inflated_cwnd = sub.ssthresh
+        pass
 
 
 register("recovery", "newreno")(ClassicRecovery)  # a compiled class (newreno.pxd) takes no decorator

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...._validate import check_real
 from ...registry import register
 from ...tcp.decisions import FastRetransmitDecision, TimeoutDecision, UndoMode
 from .base import ReorderingResponse
@@ -43,11 +44,8 @@ class TcpDoor(ReorderingResponse):
 
     def __init__(self, variant: str | None = None, t1_srtt: float = 1.0, t2_srtt: float = 1.0):
         super().__init__(variant)
-        for pname, v in (("t1_srtt", t1_srtt), ("t2_srtt", t2_srtt)):
-            if not isinstance(v, (int, float)) or not 0 < v <= 1000:
-                raise ValueError(f"{pname} must be a number in (0, 1000] (multiples of SRTT), got {v!r}")
-        self.t1_srtt = float(t1_srtt)
-        self.t2_srtt = float(t2_srtt)
+        self.t1_srtt = check_real("t1_srtt", t1_srtt, low=0, high=1000, low_open=True, what=" (multiples of SRTT)")
+        self.t2_srtt = check_real("t2_srtt", t2_srtt, low=0, high=1000, low_open=True, what=" (multiples of SRTT)")
         self.high_ack = 0
         self.retransmitted = set()
         self.disabled_until = -1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...._validate import check_real
 from ...registry import register
 from ._paths import connection_window_free_bytes, fastest, rtt_ns
 from .base import ConnectionScheduler, _has_room
@@ -31,12 +32,9 @@ class BlestScheduler(ConnectionScheduler):
     """
 
     def __init__(self, lambda_init: float = 1.0, delta_lambda: float = 0.01, lambda_min: float = 0.0):
-        for name, v in (("lambda_init", lambda_init), ("delta_lambda", delta_lambda), ("lambda_min", lambda_min)):
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not v >= 0 or v != v or v == float("inf"):
-                raise ValueError(f"{name} must be a finite number >= 0, got {v!r}")
-        self.lam = float(lambda_init)
-        self.delta_lambda = float(delta_lambda)
-        self.lambda_min = float(lambda_min)
+        self.lam = check_real("lambda_init", lambda_init, low=0)
+        self.delta_lambda = check_real("delta_lambda", delta_lambda, low=0)
+        self.lambda_min = check_real("lambda_min", lambda_min, low=0)
         self.skips = 0  # decisions that waited for the fast subflow
         self._skipped = False
 

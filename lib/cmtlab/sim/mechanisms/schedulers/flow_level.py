@@ -30,9 +30,9 @@ class FlowLevelScheduler(ConnectionScheduler):
     RATE_SOURCES = ("path", "cwnd")
 
     def __init__(self, period_s: float = 1.0, rate_source: str = "path"):
-        from ...._validate import check_choice, check_positive
+        from ...._validate import check_choice, check_duration_s
 
-        self.period_ns = int(round(check_positive("period_s", period_s) * 1e9))
+        self.period_ns = int(round(check_duration_s("period_s", period_s) * 1e9))
         self.rate_source = check_choice("rate_source", rate_source, self.RATE_SOURCES)
         self.blocks = []
         self._k = 0

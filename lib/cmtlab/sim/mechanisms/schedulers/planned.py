@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...._validate import check_choice, check_non_negative, check_positive
+from ...._validate import check_choice, check_duration_s
 from .base import ConnectionScheduler, HoldUntil
 
 DELAY_SOURCES = ("path", "srtt")
@@ -51,9 +51,9 @@ class PlannedScheduler(ConnectionScheduler):
 
     def __init__(self, period_s: float = 1.0, delay_source: str = "path", resolution_s: float = 0.01,
                  replan: str = "on_change"):
-        self.period_ns = int(round(check_positive("period_s", period_s) * 1e9))
+        self.period_ns = int(round(check_duration_s("period_s", period_s) * 1e9))
         self.delay_source = check_choice("delay_source", delay_source, DELAY_SOURCES)
-        self.resolution_s = check_non_negative("resolution_s", resolution_s)
+        self.resolution_s = check_duration_s("resolution_s", resolution_s, zero=True)
         self.replan = check_choice("replan", replan, REPLAN_RULES)
         self.n_plans = 0
         self._estimates = None
@@ -177,10 +177,6 @@ class PlannedScheduler(ConnectionScheduler):
         sub = conn.subflows[subflow]
         tx_ns = int(round(8.0 * sub.seg / float(sub.path.rate_bps) * 1e9))
         self._wire_end_ns[subflow] = max(now_ns, self._wire_end_ns.get(subflow, 0)) + tx_ns
-
-    def planned_subflows(self) -> list:
-        """The current period's plan: for each slot, the subflows (merged path members) that may carry it."""
-        return [self._members[p] for p in self._slot_path]
 
 
 __all__ = ["PlannedScheduler", "DELAY_SOURCES", "REPLAN_RULES"]

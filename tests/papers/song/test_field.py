@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cmtlab.measurements import field
+from cmtlab.papers.song import field
 
 # The paper's stated numbers (Song et al. sec. 3 and sec. 5.3), typed here as test targets.
 PAPER_MAX_DR = [35.9, 18.4, 33.3, 14.7, 14.8, 4.4, 22.5, 12.5]

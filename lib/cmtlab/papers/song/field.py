@@ -35,11 +35,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._paths import DATA
-from .._validate import check_int
+from ... import pinned
+from ..._paths import DATA
+from ..._validate import check_int
+from .paper import PAPER_AVG_DR_RATIO, PAPER_MAX_DR_MBPS, PAPER_MAX_DR_RATIO
 
 __all__ = [
-    "MODEMS", "OPERATORS", "TECHNOLOGIES", "LINKS", "PAPER_MAX_DR_MBPS", "CHOSEN_AVG_DR_MBPS",
+    "MODEMS", "OPERATORS", "TECHNOLOGIES", "LINKS", "MAX_DR_MBPS_BY_MODEM", "CHOSEN_AVG_DR_MBPS",
     "RTT_MODEL", "DEFAULT_SEED", "DEFAULT_N_SAMPLES", "MIN_N_SAMPLES", "DATA_DIR",
     "generate_reconstruction", "write_reconstruction", "load_rtt_samples", "load_data_rates",
     "rtt_summary", "iqr_overlap", "median_outside_iqr", "differ", "check_fig1_claims",
@@ -53,8 +55,9 @@ LINKS = dict(zip(MODEMS, ("I", "II", "III", "IV", "V", "VI", "VII", "VIII")))
 
 #: PAPER INPUT — maximum download data rate per modem in Mbit/s, Song et al. sec. 5.3
 #: ("respectively 35.9Mbps, 18.4Mbps, 33.3Mbps, 14.7Mbps, 14.8Mbps, 4.4Mbps, 22.5Mbps
-#: and 12.5Mbps"), read off Fig. 1(b).
-PAPER_MAX_DR_MBPS = dict(zip(MODEMS, (35.9, 18.4, 33.3, 14.7, 14.8, 4.4, 22.5, 12.5)))
+#: and 12.5Mbps"), read off Fig. 1(b): :data:`cmtlab.papers.song.paper.PAPER_MAX_DR_MBPS` (links I–VIII = the
+#: modems in :data:`MODEMS`' order) keyed by modem.
+MAX_DR_MBPS_BY_MODEM = dict(zip(MODEMS, PAPER_MAX_DR_MBPS))
 
 #: CHOSEN (not in the paper) — average download data rate per modem in Mbit/s.  Chosen so
 #: that highest/lowest = 12.84 / 0.85 = 15.106 (paper, sec. 3: "reaching 15.1"), each
@@ -91,8 +94,7 @@ DEFAULT_N_SAMPLES = 1000
 #: the default 1000 every claim holds for all seeds 0–199 we tried; with 200 a few fail).
 MIN_N_SAMPLES = 200
 
-#: Where the committed CSVs live: ``<repo>/data/field-measurements`` (this file is
-#: ``<repo>/lib/cmtlab/measurements/field.py``).
+#: Where the committed CSVs live: ``<repo>/data/field-measurements``.
 DATA_DIR = DATA / "field-measurements"
 RTT_FILE = "rtt_samples.csv"
 RATES_FILE = "data_rates.csv"
@@ -120,7 +122,7 @@ def generate_reconstruction(seed: int = DEFAULT_SEED,
     Returns ``(rtt, rates)``: ``rtt`` is tidy, one row per RTT sample, columns
     ``modem, operator, technology, link, sample, rtt_ms`` (RTT rounded to 0.1 ms, like
     ping output); ``rates`` has one row per modem with ``avg_dr_mbps`` (chosen, see
-    :data:`CHOSEN_AVG_DR_MBPS`), ``max_dr_mbps`` (the paper's, :data:`PAPER_MAX_DR_MBPS`)
+    :data:`CHOSEN_AVG_DR_MBPS`), ``max_dr_mbps`` (the paper's, :data:`MAX_DR_MBPS_BY_MODEM`)
     and two provenance columns.  Only the RTT samples depend on ``seed``; each modem gets
     its own child stream (``numpy.random.SeedSequence(seed).spawn``), so the output is
     deterministic for a given ``seed`` and ``n_samples_per_modem``.
@@ -141,7 +143,7 @@ def generate_reconstruction(seed: int = DEFAULT_SEED,
         frames.append(frame[RTT_COLUMNS])
     rtt = pd.concat(frames, ignore_index=True)
     rates = pd.DataFrame([
-        dict(_meta(m), avg_dr_mbps=CHOSEN_AVG_DR_MBPS[m], max_dr_mbps=PAPER_MAX_DR_MBPS[m],
+        dict(_meta(m), avg_dr_mbps=CHOSEN_AVG_DR_MBPS[m], max_dr_mbps=MAX_DR_MBPS_BY_MODEM[m],
              max_dr_source="paper (Song et al. sec. 5.3)", avg_dr_source="chosen (reconstruction)")
         for m in MODEMS], columns=RATE_COLUMNS)
     return rtt, rates
@@ -160,12 +162,25 @@ def write_reconstruction(directory, seed: int = DEFAULT_SEED,
     paths = {RTT_FILE: directory / RTT_FILE, RATES_FILE: directory / RATES_FILE}
     rtt.to_csv(paths[RTT_FILE], index=False, float_format="%.1f", lineterminator="\n")
     rates.to_csv(paths[RATES_FILE], index=False, float_format="%.2f", lineterminator="\n")
+    for p in paths.values():  # in data/: their entries in data/MANIFEST.json (outside it: nothing)
+        pinned.pin(p, regenerate=REGENERATE)
     return paths
 
 
+#: The command that regenerates the reconstruction (and rewrites its manifest entries).
+REGENERATE = ".venv/bin/python data/field-measurements/generate.py"
+#: What the rows of the two files may hold (checked by :mod:`cmtlab.pinned` when they are read).
+RTT_VALUES = {"modem": pinned.Column("choice", choices=tuple(MODEMS)), "sample": pinned.Column(low=0, integer=True),
+              "rtt_ms": pinned.Column(low=0, high=60_000)}
+RATE_VALUES = {"modem": pinned.Column("choice", choices=tuple(MODEMS)), "avg_dr_mbps": pinned.Column(low=0, high=10_000),
+               "max_dr_mbps": pinned.Column(low=0, high=10_000)}
+RATE_RULES = [pinned.RowRule(("avg_dr_mbps", "max_dr_mbps"), lambda r: r["avg_dr_mbps"] <= r["max_dr_mbps"],
+                             "avg_dr_mbps", "the average data rate is at most the maximum")]
+
+
 def _resolve(path, name: str) -> Path:
-    if path is None:
-        path = DATA_DIR / name
+    if path is None:  # the committed file, in the pinned data (cmtlab.pinned)
+        path = pinned.resolve(f"{DATA_DIR.name}/{name}")
     else:
         path = Path(path)
         if path.is_dir():
@@ -177,6 +192,12 @@ def _resolve(path, name: str) -> Path:
     return path
 
 
+def _read(path, name: str, values: dict, rules=()) -> pd.DataFrame:
+    """``name`` (the committed file in ``data/``: pinned, :mod:`cmtlab.pinned`; or another copy) with every row
+    checked for possible values."""
+    return pinned.read_csv(_resolve(path, name), columns=values, rows=rules)
+
+
 def load_rtt_samples(path=None) -> pd.DataFrame:
     """Load the committed RTT samples (reconstruction of Song Fig. 1(a)).
 
@@ -184,7 +205,7 @@ def load_rtt_samples(path=None) -> pd.DataFrame:
     ``<repo>/data/field-measurements/rtt_samples.csv``.  Columns: see
     :func:`generate_reconstruction`; ``modem`` is an ordered categorical (CT1…CM2).
     """
-    frame = pd.read_csv(_resolve(path, RTT_FILE))
+    frame = _read(path, RTT_FILE, RTT_VALUES)
     missing = set(RTT_COLUMNS) - set(frame.columns)
     if missing:
         raise ValueError(f"path: {RTT_FILE} lacks columns {sorted(missing)}")
@@ -194,7 +215,7 @@ def load_rtt_samples(path=None) -> pd.DataFrame:
 
 def load_data_rates(path=None) -> pd.DataFrame:
     """Load the committed average/maximum download data rates (Song Fig. 1(b)), Mbit/s."""
-    frame = pd.read_csv(_resolve(path, RATES_FILE))
+    frame = _read(path, RATES_FILE, RATE_VALUES, RATE_RULES)
     missing = set(RATE_COLUMNS) - set(frame.columns)
     if missing:
         raise ValueError(f"path: {RATES_FILE} lacks columns {sorted(missing)}")
@@ -270,17 +291,17 @@ def check_fig1_claims(rtt: pd.DataFrame, rates: pd.DataFrame) -> pd.DataFrame:
 
     max_dr = r.loc[list(MODEMS), "max_dr_mbps"].astype(float)
     avg_dr = r.loc[list(MODEMS), "avg_dr_mbps"].astype(float)
-    paper = pd.Series(PAPER_MAX_DR_MBPS)
+    paper = pd.Series(MAX_DR_MBPS_BY_MODEM)
     add("max_dr_values", "max download DR per modem equals the paper's list (Mbit/s)",
         ", ".join(f"{m} {v:g}" for m, v in max_dr.items()),
         np.allclose(max_dr.values, paper.loc[list(MODEMS)].values, atol=0.05))
     ratio = max_dr.max() / max_dr.min()
-    add("max_dr_ratio", "highest/lowest max DR = 8.2, CT1/CU3",
+    add("max_dr_ratio", f"highest/lowest max DR = {PAPER_MAX_DR_RATIO:g}, CT1/CU3",
         f"{max_dr.idxmax()}/{max_dr.idxmin()} = {ratio:.3f}",
-        round(ratio, 1) == 8.2 and max_dr.idxmax() == "CT1" and max_dr.idxmin() == "CU3", ratio)
+        round(ratio, 1) == PAPER_MAX_DR_RATIO and max_dr.idxmax() == "CT1" and max_dr.idxmin() == "CU3", ratio)
     aratio = avg_dr.max() / avg_dr.min()
-    add("avg_dr_ratio", "highest/lowest average DR = 15.1",
-        f"{avg_dr.idxmax()}/{avg_dr.idxmin()} = {aratio:.3f}", round(aratio, 1) == 15.1, aratio)
+    add("avg_dr_ratio", f"highest/lowest average DR = {PAPER_AVG_DR_RATIO:g}",
+        f"{avg_dr.idxmax()}/{avg_dr.idxmin()} = {aratio:.3f}", round(aratio, 1) == PAPER_AVG_DR_RATIO, aratio)
     add("avg_below_max", "every average DR is below its maximum",
         f"avg/max from {(avg_dr / max_dr).min():.2f} to {(avg_dr / max_dr).max():.2f}",
         bool((avg_dr < max_dr).all()))
