@@ -92,12 +92,13 @@ def test_recording_has_every_case_at_every_clock_with_provenance(frto):
 
 
 def test_the_models_frto_detects_nothing_and_nothing_is_lost(frto):
-    """The facts behind the errata entry: no spurious retransmission detected, no fast retransmit, no random
-    loss and no queue drop in any F_RTO run — its timeouts come from the ACKs it discards."""
+    """The facts behind the errata entry: no spurious retransmission detected, no fast retransmit and no random
+    loss in any F_RTO run, queue drops in almost none (2 of the 592 recorded runs) — yet timeouts in every run,
+    also in every run without a drop: they come from the ACKs F_RTO discards."""
     assert (frto.spurious_frto == 0).all() and (frto.spurious_detections == 0).all()
     assert (frto.fast_retransmits == 0).all()
-    assert (frto.loss_rate == 0).all() and (frto.queue_drops == 0).all()
-    assert (frto.timeouts > 0).all()
+    assert (frto.loss_rate == 0).all() and (frto.queue_drops > 0).mean() < 0.01
+    assert (frto.timeouts > 0).all() and (frto[frto.queue_drops == 0].timeouts > 0).all()
 
 
 def test_chapter_runs_take_frto_from_the_design(frto):
