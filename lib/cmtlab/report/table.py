@@ -156,11 +156,12 @@ class Comparison:
             raise TypeError(f"claim must be a registered Claim (or a row's text), got {claim!r}")
         return claim, _quote_text(quote), where, "", ""
 
-    def add_cases(self, claim: Claim, *, note: str = "", references: dict | None = None) -> str:
+    def add_cases(self, claim: Claim, *, note: str = "", references: dict | None = None, summary: str = "") -> str:
         """Decide ``claim`` over the case rows added for it (``case=`` on the ``add_*`` calls) by the
         policy's rule for statements over cases (:func:`cmtlab.report.verdicts.cases_verdict`): every
         case reproduced → reproduced, at least half reproduced or partly → partly; an undecided case that
-        could change the outcome → undecided.  Adds the claim's own row (the one that counts)."""
+        could change the outcome → undecided.  Adds the claim's own row (the one that counts); its value
+        column reads ``summary`` (the values in a few words, optional) before the count of the cases."""
         if not isinstance(claim, Claim):
             raise TypeError(f"claim must be a registered Claim, got {claim!r}")
         cases = [r for r in self.rows if r.key == claim.key and r.case]
@@ -171,6 +172,8 @@ class Comparison:
             if missing:
                 raise ValueError(f"claim {claim.key!r} misses the cases {missing}: decide every case it names")
         verdict, text = cases_verdict([r.verdict for r in cases])
+        if summary:
+            text = f"{summary} ({text})"
         title, quote, where, key, _ = self._claim(claim, "", "", "")
         return self._add(Row(title, quote, where, claim.target, text, share_rule().text(), verdict, note,
                              dict(references or {}), None, key, ""))
@@ -227,18 +230,20 @@ class Comparison:
 
     def add_threshold(self, claim: Claim | str, *, rule: Threshold, value: float, ours: str, quote: str = "",
                       where: str = "", paper: str = "", ci=None, n_seeds: int | None = None, note: str = "",
-                      references: dict | None = None, case: str = "") -> str:
+                      references: dict | None = None, case: str = "", n_unit: str = "seeds") -> str:
         """A claim decided by a statistic against the cut points of ``rule`` (a :class:`Threshold`).
 
         ``value`` is the statistic, ``ours`` the text of the value column (it should show ``value``);
         with ``ci`` (95 %, over ``n_seeds`` seeds) a value whose interval straddles a cut point is
-        ``undecided at n seeds``.
+        ``undecided at n seeds``; ``n_unit`` names what ``n_seeds`` counts (e.g. "clock values").
         """
         claim, quote, where, key, case = self._claim(claim, quote, where, case)
         verdict = rule.verdict(value, ci=ci, n_seeds=n_seeds)
+        if n_unit != "seeds" and verdict.startswith(UNDECIDED):
+            verdict = verdict.replace(" seeds", f" {n_unit}")
         ci_ = _check_ci(ci)
         if ci_ is not None:
-            over = f", {n_seeds} seeds" if n_seeds else ""
+            over = f", {n_seeds} {n_unit}" if n_seeds else ""
             ours += f" (95 % CI {_num(ci_[0])} to {_num(ci_[1])}{over})"
         text = rule.text()
         if not rule.reason.startswith("policy") and "(policy)" not in rule.reason:
@@ -530,7 +535,7 @@ class Comparison:
         A rule that decides at least :data:`SHARED_RULE_ROWS` rows and at least half of them is
         written once, in the caption, and its cells read :data:`SHARED_RULE_CELL`; a note longer than
         :data:`LONG_NOTE_CHARS` characters moves under the table as a numbered note and its cell reads
-        "note n".  Negative zeros ("-0 %") read as zeros.  The verdicts and every other cell are
+        "note n" (rows with the same note share its number).  Negative zeros ("-0 %") read as zeros.  The verdicts and every other cell are
         unchanged, so the counts of the shown table are those of :meth:`summary`.
         """
         frame = (self.to_frame() if frame is None else frame).copy()
@@ -547,8 +552,10 @@ class Comparison:
         if "note" in frame.columns:
             for i, text in frame["note"].items():
                 if isinstance(text, str) and len(text) > LONG_NOTE_CHARS:
-                    notes.append(no_negative_zero(text))
-                    frame.loc[i, "note"] = f"note {len(notes)}"
+                    text = no_negative_zero(text)
+                    if text not in notes:          # the same note under several rows is written once
+                        notes.append(text)
+                    frame.loc[i, "note"] = f"note {notes.index(text) + 1}"
         return frame, caption, notes
 
     def style(self):
