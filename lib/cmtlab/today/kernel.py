@@ -109,7 +109,7 @@ WIDER_CELLS = (
 ALL_CELLS = CELLS + WIDER_CELLS
 
 #: The traces a cell's path may name, the seconds of each replayed and their rate scale: the chapter's
-#: real pair (:func:`cmtlab.today.chapter.real_pair`: the 5G drive from its first second at a tenth of its
+#: real pair (:func:`cmtlab.today.traces.real_pair`: the 5G drive from its first second at a tenth of its
 #: median rate, the Starlink iperf samples from the same index), at the measured rates (scale 1) — the
 #: kernel and the delay line keep up with them; a run of ``duration_s`` starting ``schedule_offset_s``
 #: into the schedule stays inside the window (it repeats beyond).
@@ -121,9 +121,9 @@ TRACE_RATE_SCALE = 0.1
 @functools.lru_cache(maxsize=8)
 def trace_path(name: str, *, seconds: int = TRACE_SECONDS, rate_scale: float = TRACE_RATE_SCALE) -> dict:
     """The path a trace cell names: ``rates_bps`` (one per second, the data direction's schedule),
-    ``delay_s`` (one way: half the data set's median minimum RTT, :func:`cmtlab.today.chapter.real_pair`),
+    ``delay_s`` (one way: half the data set's median minimum RTT, :func:`cmtlab.today.traces.real_pair`),
     ``label`` and the window's ``start_s``.  Needs the mirrored public measurements."""
-    from .chapter import real_pair
+    from .traces import real_pair
 
     if name not in TRACES:
         raise ValueError(f"trace must be one of {TRACES}, got {name!r}")
@@ -332,8 +332,6 @@ def replay_check_sim(rates_bps, delay_s: float, *, interval_s: float = 1.0, queu
     (between a serialisation's end and the next packet's entry), and the in-order payload the receiver held
     (binned one propagation delay later, as on the testbed)."""
     from ..sim import simulate_mptcp
-    from .chapter import _linux_options
-
     rates = tuple(float(r) for r in rates_bps)
     duration = len(rates) * interval_s
     if not duration > warmup_s + interval_s:
@@ -936,3 +934,17 @@ __all__ = ["LOSSY_CELLS", "loss_steps", "INTERNAL_COUNTERS", "kernel_internals",
            "BACKLOGGED_IDLE_SHARE", "replay_check_testbed", "replay_check_sim", "replay_checks", "replay_summary", "schedule_capacity_bps", "hystart_sensitivity", "LINUX_RTO", "LINUX_REDUCTION", "LINUX_RENO_PARAMS", "LINUX_CUBIC_PARAMS", "LOSS_DRAWS", "SIM_CONFIGS", "METRICS", "kernel_runs", "sim_runs", "agreement", "cell_kind", "agreement_by_kind",
            "agreement_by_metric", "WIDER_CONFIGS", "wider_kernel", "wider_jobs", "wider_sim_runs", "wider_agreement",
            "explain", "misses_table", "trace_terms"]
+
+
+def _linux_options(receive_buffer_bytes: int) -> dict:
+    """simulate_mptcp keywords for Linux's TCP options and buffers: ``receive_buffer_bytes`` is the
+    connection-level receive buffer *and* every subflow's advertised window (an MPTCP subflow advertises
+    the connection's window, RFC 8684 sec. 3.3.4), as :func:`cmtlab.validation.kernel_sim.simulate_like_kernel`
+    sets them — a bare ``receive_buffer_bytes`` keyword would set the connection's only and leave each
+    subflow at :class:`cmtlab.scenario.TcpOptions`' 128 KiB default."""
+    from ..scenario import TcpOptions
+    from ..validation.kernel_sim import LINUX_TCP_OPTIONS
+
+    rb = int(receive_buffer_bytes)
+    return dict(segment_bytes=1448, initial_window_bytes=10 * 1448, ssthresh_bytes=1 << 30, receive_buffer_bytes=rb,
+                options=TcpOptions(**LINUX_TCP_OPTIONS, send_buffer_bytes=4 << 20, receive_buffer_bytes=rb))

@@ -204,9 +204,9 @@ class TcpSender(UndoApi):
         self.spurious_undos = 0  # times a reordering response restored a saved congestion state
         self.ack_time_ns = 0  # engine time (ns) of the ACK being processed: read by time-based congestion control
         self.last_rtt_sample_ns = 0  # the latest RTT sample (ns; rtt_samples_taken counts them): HyStart reads it
-        from ..mechanisms.recovery.loss_detection import make_loss_detection
+        from ..registry import make  # the socket names its loss detection; the mechanism is a plug-in
 
-        self.loss_detection = make_loss_detection(getattr(options, "loss_detection", "dupack"))
+        self.loss_detection = make("loss_detection", getattr(options, "loss_detection", "dupack"))
         # the fast paths skip the per-ACK hooks: only for a detection that does not need them
         self._plain = self._plain and not self.loss_detection.sees_every_ack
         self._rule3 = bool(self.loss_detection.next_seg_rule3)
