@@ -141,7 +141,7 @@ class KeyedScenario:
 
     * :meth:`to_dict` — its own plain, JSON-serialisable description, so that every class's keys stay what they
       were (a field added later is left out at its default, a renamed field keeps its old name);
-    * :attr:`_key_default` — how :func:`json.dumps` writes a value that JSON has no form for (``float`` or
+    * :attr:`_key_default` — how ``json.dumps`` writes a value that JSON has no form for (``float`` or
       ``repr``, each class as it always did, so keys are byte-identical);
     * optionally :meth:`_rebuild` — the validating builder called with every field (default: the class itself,
       whose ``__post_init__`` validates) and :meth:`_changes` — the changes translated first (a deprecated

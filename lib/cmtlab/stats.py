@@ -1,9 +1,9 @@
-"""The mean of repeated runs and its Student-t confidence interval: the book's one CI (issue 33).
+"""The mean of repeated runs and its Student-t confidence interval: the book's one CI.
 
 Every chapter's interval over seeds (or over a real kernel's repetitions) comes from here:
 
 * :func:`mean_ci` — the mean of the values, the half-width of its two-sided Student-t interval
-  (:func:`scipy.stats.t.ppf` quantile × sample standard deviation / √n) and n, as a :class:`MeanCI`;
+  (``scipy.stats.t.ppf`` quantile × sample standard deviation / √n) and n, as a :class:`MeanCI`;
 * :func:`half_width` — the same half-width from a standard deviation and a count already computed (a
   ``groupby`` summary, a recorded table's ``std`` and ``n`` columns), element-wise on arrays and Series;
 * :func:`t_quantile` — the quantile itself.

@@ -424,7 +424,11 @@ def goodput_rows(table):
                          }).reset_index(drop=True)
 
 
-def single_flow_goodput(distances_m=tuple(float(d) for d in range(10, 101, 10)), *, seeds=range(3),
+#: The distances (m) of Alheid et al.'s Fig. 4: 10 to 100 m in steps of 10 m.
+DISTANCES_M = tuple(float(d) for d in range(10, 101, 10))
+
+
+def single_flow_goodput(distances_m=DISTANCES_M, *, seeds=range(3),
                         duration_s: float = 50.0, workers: int | None = None, progress: bool = True, **scenario_kw):
     """A figure's data: the goodput of one TCP flow against the distance on the 802.11g stand-in.
 

@@ -1,6 +1,6 @@
 """A chapter's facts: the values its prose shows, computed by one library function of the chapter's paper
 (``comparison.<figure>_facts(...) -> dict``) and glued in one call (:func:`glue_all`), so no notebook cell
-computes a number or a sentence for its prose (issue 33, "facts from the library")."""
+computes a number or a sentence for its prose ("facts from the library")."""
 
 from __future__ import annotations
 
@@ -9,9 +9,14 @@ import re
 _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
+class MarkdownText(str):
+    """A fact the prose shows as Markdown (``{glue:md}`key```, e.g. a claim's finding with its verdict in
+    bold): a string that :func:`glue_all` glues with its ``text/markdown``."""
+
+
 def glue_all(facts: dict) -> dict:
     """Glue every ``key: value`` of ``facts`` (myst-nb, not displayed) for the chapter's prose
-    (``{glue:text}`key```); returns ``facts``.  Keys are identifiers; a value is a number, a string or a
+    (``{glue:text}`key```; a :class:`MarkdownText` value for ``{glue:md}`key```); returns ``facts``.  Keys are identifiers; a value is a number, a string or a
     boolean (what the prose can show)."""
     from myst_nb import glue
 
@@ -23,8 +28,12 @@ def glue_all(facts: dict) -> dict:
         if not isinstance(value, (int, float, str, bool)) and not hasattr(value, "__float__"):
             raise TypeError(f"fact {key!r} must be a number, a string or a boolean, got {type(value).__name__}")
     for key, value in facts.items():
+        if isinstance(value, MarkdownText):
+            from IPython.display import Markdown
+
+            value = Markdown(str(value))
         glue(key, value, display=False)
     return facts
 
 
-__all__ = ["glue_all"]
+__all__ = ["glue_all", "MarkdownText"]

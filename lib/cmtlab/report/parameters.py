@@ -6,7 +6,7 @@ its first code cell after the ``parameters`` cell calls :func:`validate_paramete
 value fails there, naming the parameter and its range.  The types: :class:`Real`, :class:`Int`, :class:`Bool`,
 :class:`Choice`, :class:`Text`, :class:`Mapping`, :class:`Seq`; :class:`Rule` for a constraint between
 parameters; :func:`parameter_list` reads a list however papermill passed it.  The checks themselves are the
-library's one validation vocabulary (:mod:`cmtlab._validate`: ``check_real``, ``check_int``, ``check_bool``,
+library's one validation vocabulary (``cmtlab._validate``: ``check_real``, ``check_int``, ``check_bool``,
 ``check_choice``); a type here adds what a notebook reader needs in the message (the allowed range with its unit,
 "or None").  Shared values
 (:data:`SEED`, :data:`WORKERS`, …) and rule helpers (:func:`subset`, :func:`divides`) are here too.

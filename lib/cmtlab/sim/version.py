@@ -1,4 +1,4 @@
-"""The simulator's code version, as the sweep computes it for every simulator (one mechanism, issue 33).
+"""The simulator's code version, as the sweep computes it for every simulator (one mechanism).
 
 The version is :func:`cmtlab.sweep.simulators.module_version` of :mod:`cmtlab.sim`: the hash of every source file
 the simulator can import (:func:`cmtlab.sweep.versions.import_closure`: the whole ``cmtlab.sim`` package with its

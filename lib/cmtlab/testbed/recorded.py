@@ -268,7 +268,7 @@ def chapter_parameters(profile: str = "full", notebook=CHAPTER) -> dict:
     return {k: ns[k] for k in PARAMETERS}
 
 
-#: Module paths that earlier executions' ``parameters`` cells import and that have moved since (issue 33): an
+#: Module paths that earlier executions' ``parameters`` cells import and that have moved since: an
 #: earlier cell is read with the current path, so the history of the chapter does not depend on the layout.
 MOVED_MODULES = {"cmtlab.config": "cmtlab.report.profile"}
 

@@ -190,7 +190,7 @@ def _strongest(runs: pd.DataFrame, axis: str, scen: str, mech: str, pool, *, bes
 
 def comparison(runs: pd.DataFrame, agreement: pd.DataFrame | None = None, *, goal: float = 0.8,
                cubic_ns3: pd.DataFrame | None = None, cubic_tol: float = 0.03) -> Comparison:
-    """The chapter's table: checks only, no paper claim (issue 34: questions asked of today's stack are
+    """The chapter's table: checks only, no paper claim (questions asked of today's stack are
     checks of this book, counted apart).  Each question of the papers' conclusions is asked again with
     today's stack (the other axes at :data:`TODAY`) on each scenario run, in the book's own words, as a
     goodput ratio per seed (common random numbers) with its 95 % CI against the policy's 5 % no-change

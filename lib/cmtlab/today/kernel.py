@@ -72,7 +72,7 @@ CELLS = (
          paths=(("5g", None, 100, 0.0), ("starlink", None, 100, 0.0))),
 )
 
-#: The wider table's cells (issue 37), 5 repetitions each: what the five scenarios of the issue span and what the
+#: The wider table's cells, 5 repetitions each: what five scenarios measured on the testbed span and what the
 #: papers are about — several paths, per-path loss, small and unequal queues, jitter with loss, strong rate and
 #: delay asymmetry together (a fast short path beside a slow long one, where the receive window and the
 #: scheduler decide), Arabi's second scenario — MPTCP with the kernel's own scheduler, CUBIC and, on the issue's
@@ -613,8 +613,8 @@ def agreement_by_metric(agree: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-#: The configurations of the wider table (issue 37): ``"linux"`` — :func:`cmtlab.validation.kernel_sim.
-#: simulate_like_kernel`'s default — on every cell, ``"today"`` (the chapter's) beside it on the new cells.
+#: The configurations of the wider table: ``"linux"`` (the default of
+#: :func:`cmtlab.validation.kernel_sim.simulate_like_kernel`) on every cell, ``"today"`` (the chapter's) beside it on the new cells.
 WIDER_CONFIGS = ("linux", "today")
 
 

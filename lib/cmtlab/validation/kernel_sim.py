@@ -392,7 +392,7 @@ def simulate_like_kernel(runs: pd.DataFrame, config=DEFAULT_CONFIG, *, congestio
     ``throughput_bps`` (that goodput), ``sub<i>_bytes`` (payload
     bytes the subflow delivered to the connection over the whole run), ``sub<i>_retrans_total``,
     ``sub<i>_timeouts``, ``sub<i>_queue_drops``, ``sub<i>_spurious_retransmissions`` and
-    ``sub<i>_loss_drops``, so :func:`gains` applies unchanged.  A row's ``path<i>_loss`` (the delay
+    ``sub<i>_loss_drops``, so :func:`~cmtlab.papers.alheid.table1.gains` applies unchanged.  A row's ``path<i>_loss`` (the delay
     line's random drop rate on the data direction) becomes the simulator's packet loss on that path.
 
     The keywords replace the configuration's: ``congestion``, ``scheduler``; ``reordering``: the reordering response
@@ -572,7 +572,7 @@ def arabi_side_by_side(arabi: pd.DataFrame, sim: pd.DataFrame) -> pd.DataFrame:
 
 # ---------------------------------------------------------------- reading the gain tables
 def gain_of(gains_table: pd.DataFrame | None, congestion: str, meaning: str, delta_ms: int) -> float:
-    """The mean gain (%) of one (congestion control, meaning of Δ, Δ in ms) row of a :func:`gains`
+    """The mean gain (%) of one (congestion control, meaning of Δ, Δ in ms) row of a :func:`~cmtlab.papers.alheid.table1.gains`
     table; NaN when the table is None or has no such row (e.g. Δ not run in this profile)."""
     if gains_table is None:
         return float("nan")
@@ -582,7 +582,7 @@ def gain_of(gains_table: pd.DataFrame | None, congestion: str, meaning: str, del
 
 
 def gain_cell(gains_table: pd.DataFrame | None, congestion: str, meaning: str, delta_ms: int) -> str:
-    """A table cell for one row of a :func:`gains` table: ``"97"`` for one run,
+    """A table cell for one row of a :func:`~cmtlab.papers.alheid.table1.gains` table: ``"97"`` for one run,
     ``"97 ± 0.2 [97, 98]"`` (mean ± std [min, max], %) for several, ``"—"`` when missing."""
     if gains_table is None:
         return "—"

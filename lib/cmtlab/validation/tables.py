@@ -3,7 +3,7 @@
 These chapters check this book's simulator against references: ns-3.44 (which ``cmtlab.sim`` ports, so
 agreement there checks the port's fidelity, not an independent model), RFC 6356's goals and fluid
 equilibria, ns-3's Wi-Fi.  RFC 6356's goals, the agreement with ns-3 and the targets this book set itself
-are *checks of this book*, counted apart (issue 34); only the Wi-Fi chapter decides claims of a paper
+are *checks of this book*, counted apart; only the Wi-Fi chapter decides claims of a paper
 (Alheid et al., sec. V).
 
 * :func:`ns3_comparison` — ``cmtlab-vs-ns3-validation``;
@@ -122,7 +122,7 @@ def _ci_order(a: float, ha: float, b: float, hb: float) -> bool | None:
 def mptcp_comparison(*, bridge_same: int, bridge_total: int, bridge_ok: bool, dj: pd.DataFrame, sh: pd.DataFrame,
                      cc: pd.DataFrame, dd: pd.DataFrame, n_paths: int, loss_rate: float, bottleneck_bps: float,
                      bottleneck_rtts_s, congested_loss_rates, settings: dict) -> Comparison:
-    """``mptcp-validation``: checks only (issue 34: RFC 6356's goals are checks of the simulator, not paper
+    """``mptcp-validation``: checks only (RFC 6356's goals are checks of the simulator, not paper
     claims) — the one-subflow bridge, RFC 6356's fluid equilibria and goals 1 and 3 (95 % CIs over seeds;
     a CI across the tolerance is *undecided at n seeds*), and the RFC 8684 receiver against the papers' one.
 

@@ -239,7 +239,7 @@ NS3_LABEL = "ns-3.44 802.11g"
 
 def single_flow_distance(distances_m=None, *, model_seeds=range(3), progress: bool = False) -> pd.DataFrame:
     """One TCP flow's goodput against the distance on three 802.11g links: the papers' simulator's stand-in,
-    the book's model, ns-3.44 (issue 35's distance figure; :func:`plot_single_flow_distance` draws it).
+    the book's model, ns-3.44 (the distance figure; :func:`plot_single_flow_distance` draws it).
 
     * **the papers' simulator** (:data:`cmtlab.papers_sim.wifi.STAND_IN_LABEL`): ns-3.7's 802.11a OFDM PHY
       with ``IdealWifiManager`` standing for 802.11g, the Chihani–Collange model with one subflow and no

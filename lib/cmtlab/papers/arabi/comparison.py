@@ -703,7 +703,7 @@ def chapter_facts(comparison: ArabiComparison, srcs: dict, model: pd.DataFrame, 
       ``today_<alg>``; the model's counters there (``ps_fr_none``, ``ps_spurious_eifel``, ``ps_to_frto``,
       ``ps_fr_frto``) and the fastest algorithm with ``variateDelay`` on (``psv_best``);
     * F-RTO on the model: ``frto_clocks`` (clock values per case), ``frto_runs``, ``frto_detections`` (over
-      every F_RTO run), ``frto_queue_drops`` and ``frto_loss_rate`` (its runs lose nothing), ``frto_excess_min``
+      every F_RTO run), ``frto_queue_drops`` and ``frto_loss_rate`` (its runs lose no packet at random), ``frto_excess_min``
       / ``_max`` (global throughput over goodput − 1, per run, scenario 2, uncoupled, off), ``frto40_<q>``,
       ``frto40_<q>_lo`` / ``_hi`` and ``frto40_<q>_verdict`` for q = ``global`` (deciding) and ``goodput``;
     * ``lia_rttc_identical`` of ``lia_rttc_pairs`` (the chapter's runs) and ``r1_lia_rttc_identical`` of
@@ -713,8 +713,10 @@ def chapter_facts(comparison: ArabiComparison, srcs: dict, model: pd.DataFrame, 
     * ``best`` (the model's best combination in scenario 2, its label) and ``ps_dsack`` for the intro;
     * ``old_none`` (the old imitation without loss, from ``sensitivity``); ``finding_<claim>``: each claim's
       finding sentence (:func:`cmtlab.report.claims.finding`).
+
     NaN where a run is missing."""
     from ...report.claims import finding
+    from ...report.facts import MarkdownText
 
     nan = float("nan")
     out: dict = {}
@@ -782,7 +784,7 @@ def chapter_facts(comparison: ArabiComparison, srcs: dict, model: pd.DataFrame, 
     decided = {d.claim: d for d in comparison.table.decisions()}
     for claim in CLAIMS:
         d = decided.get(claim.key)
-        out[_glue_key(claim.id)] = finding(claim, d) if d is not None else NOT_RUN
+        out[_glue_key(claim.id)] = MarkdownText(finding(claim, d) if d is not None else NOT_RUN)
     return {f"arabi_{k}" if not k.startswith("arabi_") else k: val for k, val in out.items()}
 
 

@@ -50,7 +50,7 @@ class Run:
         """Run ``begin()`` — the senders' first window — with every segment's start onto the wire noted
         (``wire_start_of(f)`` after sender ``f`` sent one: the ``last_start_ns`` of the link it went on);
         the senders' ways out (``net_send``) are as before afterwards.  Returns the earliest start, the
-        run's zero (:attr:`t0_ns`; 0 if nothing was sent)."""
+        run's zero (``t0_ns``; 0 if nothing was sent)."""
         starts = []
         plain = [snd.net_send for snd in senders]
         for f, snd in enumerate(senders):

@@ -77,7 +77,7 @@ class RfcOutOfOrder(OutOfOrderPolicy):
 
 
 class HoldUntilInOrder(OutOfOrderPolicy):
-    """A segment that went into the out-of-order buffer is answered with :attr:`code`
+    """A segment that went into the out-of-order buffer is answered with ``code``
     (``WITHHOLD``: no ACK; ``DUPLICATE``: a duplicate of the last ACK sent); when the data
     sequence advances, every other subflow receiver that withheld or duplicated an ACK sends one
     cumulative ACK (Chihani–Collange: ACKs when the buffer drains).  Plain cumulative ACKs, no
