@@ -112,7 +112,10 @@ testbed-record: $(STAMP) $(DELAYLINE) ## re-run the Linux chapter's kernel runs 
 # ---------------------------------------------------------------- the papers' simulator (cmtlab.papers_sim)
 # ns-3.7 + the Chihani-Collange MPTCP model, built without waf from the sha256-pinned archives in
 # $(CMTLAB_PEER_MIRROR) (default ../shared/peer-simulators; downloaded from their public origins when
-# absent) with the patches of lib/cmtlab/papers_sim/patches/, into _build/papers-sim/ (incremental).
+# absent) with the patches of lib/cmtlab/papers_sim/patches/, into _build/papers-sim/ (incremental),
+# with ns-3.7's Wi-Fi for the Wi-Fi driver (cmtlab.papers_sim.wifi; `python -m cmtlab.papers_sim build
+# --no-wifi` leaves it out).  papers-sim-data re-runs the recorded point-to-point sets and the Wi-Fi
+# plans (data/papers-sim/wifi/*.plan.json) under nice, in parallel over the usable cores, with progress.
 papers-sim: $(STAMP) ## build the papers' own simulator (ns-3.7 + Chihani-Collange MPTCP) into _build/papers-sim
 	time $(BIN)/python -m cmtlab.papers_sim build
 
@@ -120,8 +123,9 @@ papers-sim: $(STAMP) ## build the papers' own simulator (ns-3.7 + Chihani-Collan
 papers-sim-if-compiler: $(STAMP)
 	time $(BIN)/python -m cmtlab.papers_sim build --if-compiler
 
-papers-sim-data: papers-sim ## re-run the papers' simulator and rewrite its recorded results (data/papers-sim/)
-	time $(NOBARS) $(BIN)/python -m cmtlab.papers record-papers-sim
+papers-sim-data: papers-sim ## re-run the papers' simulator and rewrite its recorded results (data/papers-sim/, data/papers-sim/wifi/)
+	time $(NOBARS) nice -n 19 $(BIN)/python -m cmtlab.papers record-papers-sim
+	time $(NOBARS) nice -n 19 $(BIN)/python -m cmtlab.papers_sim record-wifi
 
 lint: $(STAMP) ## ruff (ruff.toml: undefined names, unused imports/variables, syntax) over lib, tests, benchmarks, notebooks
 	time $(BIN)/ruff check lib tests benchmarks notebooks

@@ -7,6 +7,7 @@ are skipped — except under CI (``CI=true``), where they fail: CI must build an
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -23,14 +24,54 @@ from cmtlab.papers_sim import model, record
 
 def test_patches_declare_their_kind_and_reason():
     patches = bld.patches()
-    assert [p["name"][:2] for p in patches] == ["01", "02", "03", "04", "05"]
+    assert [p["name"][:2] for p in patches] == ["01", "02", "03", "04", "05", "06", "07", "08"]
     for p in patches:
         text = p["path"].read_text()
         assert p["kind"] in bld.PATCH_KINDS
         assert re.search(r"^Why:", text, re.M), p["name"]
+        assert p["name"].split("-")[1] == p["kind"], p["name"]  # the file name says the kind too
     behaviour = [p["path"].read_text() for p in patches if p["kind"] == "behaviour"]
     assert len(behaviour) == 2  # the header-parsing fix and PR-R (added, not in the published model)
     assert "mp-tcp-header.cc" in behaviour[0] and "PR_R" in behaviour[1]
+    kinds = {p["name"][:2]: p["kind"] for p in patches}
+    assert kinds["06"] == "performance" and kinds["07"] == "api" and kinds["08"] == "instrument"
+
+
+# ---------------------------------------------------------------------------------------- what a run may ask
+
+def test_bounds_name_the_parameter_the_model_cannot_run():
+    """Issue 36's reproducers: max_sim_time_s=1e300 (ns-3.7's 64-bit nanoseconds), duration_s=1e5 at
+    1e10 bit/s (the 32-bit subflow sequence space), too many samples; all refused before anything runs."""
+    ok = dict(rates_bps=[5e6, 2e6], one_way_delays_s=[0.1, 0.1])
+    with pytest.raises(ValueError, match="max_sim_time_s must be <= 9.2e"):
+        model.scenario(**ok, max_sim_time_s=1e300)
+    model.scenario(**ok, max_sim_time_s=1.2e8, sample_s=60.0)           # <= 2e6 samples of at most 60 s
+    with pytest.raises(ValueError, match=r"duration_s = 100000.0 s is too long for a path of 1e\+10 bit/s"):
+        model.scenario([1e10], [0.01], duration_s=1e5)
+    longest = model.SUBFLOW_SEQUENCE_SPACE_BYTES * 8 / 1e10             # the bound itself is allowed
+    model.scenario([1e10], [0.01], duration_s=longest)
+    with pytest.raises(ValueError, match="duration_s"):
+        model.scenario([1e10], [0.01], duration_s=longest * 1.001)
+    with pytest.raises(ValueError, match="sample_s"):
+        model.scenario(**ok, duration_s=5000, sample_s=0.001)            # 5e6 samples
+    with pytest.raises(ValueError, match="duration_s must be below max_sim_time_s"):
+        model.scenario(**ok, duration_s=100, max_sim_time_s=50)
+
+
+def test_default_timeout_grows_with_the_run_and_timeout_s_is_validated():
+    small = model.scenario([5e6, 2e6], [0.1, 0.1], transfer_bytes=1_000_000)
+    big = model.scenario([5e6, 2e6], [0.1, 0.1], transfer_bytes=100_000_000)
+    timed = model.scenario([5e6, 2e6], [0.1, 0.1], duration_s=60)
+    assert model.work_estimate(small)["segments"] == math.ceil(1_000_000 / model.MSS_BYTES)
+    assert model.work_estimate(timed)["bytes"] == pytest.approx(7e6 * 60 / 8)   # what the paths carry in 60 s
+    assert model.default_timeout_s(small) < model.default_timeout_s(big) < 600
+    assert model.default_timeout_s(small) == pytest.approx(
+        model.TIMEOUT_BASE_S + model.TIMEOUT_PER_SEGMENT_S * math.ceil(1e6 / model.MSS_BYTES))
+    for bad in (-1, 0, float("nan"), float("inf"), True, "5", [5]):
+        with pytest.raises(ValueError, match="timeout_s"):
+            model.run(small, timeout_s=bad)                             # refused before the model is built
+    with pytest.raises(ValueError, match="release_acked"):
+        model.run(small, release_acked="no")
 
 
 def test_missing_compiler_is_named(monkeypatch):
@@ -182,6 +223,36 @@ def test_wire_trace_shows_duplicate_acks_without_any_loss(built):
     assert wire.below_highest_subflow_seq.tolist() == r.subflows.retransmissions.tolist()
     assert wire.duplicate_acks_sent.sum() > 0 and r.fast_retransmits > 0
     assert (wire.data_segments_received == r.subflows.segments_sent).all()
+
+
+def _without_release_fields(out: dict) -> dict:
+    return {k: v for k, v in out.items() if k not in ("release_acked", "released_reads")}
+
+
+#: Runs that exercise every read patch 06 answers from its indices: late ACKs (variateDelay lets
+#: ACKs overtake each other) matching released segments, DSACK options naming released segments.
+RELEASE_CASES = [dict(rates_bps=[5e6, 2e6, 7e6], one_way_delays_s=[0.1, 0.01, 0.05], congestion="uncoupled",
+                      reordering="dsack", variate_delay=True, seed=1),
+                 dict(rates_bps=[5e6, 2e6, 7e6], one_way_delays_s=[0.1, 0.01, 0.05], congestion="linked_increases",
+                      reordering="frto", variate_delay=True, seed=1),
+                 dict(rates_bps=[20e6, 20e6], one_way_delays_s=[0.01, 0.01], congestion="linked_increases",
+                      reordering="pr_r", variate_delay=False, loss_rate=(0.0, 0.01), loss_seed=2)]
+
+
+def test_performance_patch_changes_no_output_nor_log(built):
+    """Patch 06 on and off (--release-acked=0: the published code): the driver's whole output is equal,
+    including the FNV-1a hash of every line the model logged, and the runs used the released indices."""
+    reads = {"late_duplicate_ack": 0, "dsack_named": 0, "count_brought_up_to_date": 0, "acked_segment_by_end": 0}
+    for kw in RELEASE_CASES:
+        sc = model.scenario(transfer_bytes=2_000_000, **kw)
+        on, off = model.run(sc), model.run(sc, release_acked=False)
+        assert on.output["release_acked"] is True and off.output["release_acked"] is False
+        assert _without_release_fields(on.output) == _without_release_fields(off.output)
+        assert len(on.output["log_fnv1a"]) > 8 and on.completed
+        assert sum(off.output["released_reads"].values()) == 0
+        for k in reads:
+            reads[k] += on.output["released_reads"][k]
+    assert all(v > 0 for v in reads.values()), reads   # every index path was taken at least once
 
 
 def test_pr_r_retransmits_on_the_third_duplicate_ack_without_reducing(built):

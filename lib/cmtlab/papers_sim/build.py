@@ -13,7 +13,9 @@ reproducibly:
    sha256 of the files the build uses (:func:`tree_sha256`), pinned from the mirrored archives.
 2. **Patches** (``patches/*.patch``, applied in name order with ``patch -p1``): each starts with a
    header ``Kind:`` — ``build`` (portability to g++ 12, build integration), ``api`` (the overlay's
-   ns-3.6 calls adapted to ns-3.7) or ``behaviour`` (changes what the model computes) — and says
+   ns-3.6 calls adapted to ns-3.7), ``behaviour`` (changes what the model computes) or
+   ``performance`` (changes how fast, never what: proven by re-running every recorded row) or
+   ``instrument`` (counters the drivers report; nothing the model decides reads them) — and says
    why.  :func:`patches` lists them.
 3. **Compile** (no waf: ns-3.7's waf needs Python 2).  Only the modules the driver needs
    (:data:`MODULES`; test suites left out) are compiled, each module's file list read from its own
@@ -21,6 +23,10 @@ reproducibly:
    ``<cstdlib>``, ``<cstdio>`` (ns-3.7 relied on headers that included them implicitly).  The
    objects go into one static library linked with ``--whole-archive`` (ns-3 registers its types
    in static constructors), together with the scenario driver ``driver/mptcp-scenario.cc``.
+   ns-3.7's Wi-Fi (:data:`WIFI_MODULES`: mobility, wifi — which in ns-3.7 holds the propagation
+   models — and four helpers) goes into a second library, linked only into the Wi-Fi driver
+   ``driver/mptcp-wifi-scenario.cc`` (:mod:`cmtlab.papers_sim.wifi`); it compiles under g++ 12
+   with the flags above and needs no patch.  ``build(wifi=False)`` (``--no-wifi``) leaves it out.
    A generated Makefile makes the build incremental: nothing is recompiled when nothing changed.
 
 Everything goes into ``_build/papers-sim/`` of the repository (``$CMTLAB_PAPERS_SIM_BUILD``
@@ -49,6 +55,8 @@ HERE = Path(__file__).resolve().parent
 REPO = _REPO
 PATCH_DIR = HERE / "patches"
 DRIVER_SOURCE = HERE / "driver" / "mptcp-scenario.cc"
+#: The driver of the Wi-Fi topology (Alheid et al.'s Fig. 3 on ns-3.7's 802.11a PHY, the 802.11g stand-in).
+WIFI_DRIVER_SOURCE = HERE / "driver" / "mptcp-wifi-scenario.cc"
 #: Diff turning a copy of the driver into the wire-trace diagnostic (``bin/mptcp-scenario-wire``).
 WIRE_PATCH = HERE / "driver" / "wire-trace.patch"
 
@@ -106,6 +114,16 @@ MODULES = (
                          "ipv6-list-routing-helper.cc", "ipv6-routing-helper.cc", "mp-internet-stack-helper.cc")}),
 )
 
+#: ns-3.7 modules the Wi-Fi driver needs on top of :data:`MODULES` (its own library, ``libns3-wifi.a``):
+#: mobility (node positions), wifi (which in ns-3.7 also holds the propagation loss and delay
+#: models: Yans PHY and channel, the DCF, the non-QoS AP and station MACs, the rate managers) and
+#: the four helpers that set them up.  ``make papers-sim`` builds them; ``--no-wifi`` skips them.
+WIFI_MODULES = (
+    ("mobility", {}),
+    ("devices/wifi", {}),
+    ("helper", {"only": ("wifi-helper.cc", "yans-wifi-helper.cc", "nqos-wifi-mac-helper.cc", "mobility-helper.cc")}),
+)
+
 #: Configuration headers waf would have generated (``conf.write_config_header``).
 CONFIG_HEADERS = {
     "core-config.h": ("HAVE_STDLIB_H", "HAVE_GETENV", "HAVE_SIGNAL_H", "HAVE_PTHREAD_H"),
@@ -121,7 +139,7 @@ CXXFLAGS = ("-std=gnu++98", "-fpermissive", "-w", "-O2", "-fno-strict-aliasing",
             "-include", "cstring", "-include", "cstdlib", "-include", "cstdio")
 CFLAGS = ("-O2", "-w", "-fPIC")
 LIBS = ("-lpthread", "-lrt")
-PATCH_KINDS = ("build", "api", "behaviour")
+PATCH_KINDS = ("build", "api", "behaviour", "performance", "instrument")
 
 
 class BuildError(RuntimeError):
@@ -145,6 +163,11 @@ def mirror_dir() -> Path:
 def binary_path() -> Path:
     """The scenario driver executable the build produces."""
     return build_dir() / "bin" / "mptcp-scenario"
+
+
+def wifi_binary_path() -> Path:
+    """The Wi-Fi scenario driver (:mod:`cmtlab.papers_sim.wifi`)."""
+    return build_dir() / "bin" / "mptcp-wifi-scenario"
 
 
 def wire_binary_path() -> Path:
@@ -366,10 +389,10 @@ def _wscript_lists(wscript: Path) -> tuple[list[str], list[str]]:
     return sources, headers
 
 
-def module_files(tree: Path) -> tuple[list[Path], list[Path]]:
-    """Sources to compile and headers to install, from the wscripts of :data:`MODULES`."""
+def module_files(tree: Path, modules=MODULES) -> tuple[list[Path], list[Path]]:
+    """Sources to compile and headers to install, from the wscripts of ``modules`` (:data:`MODULES`)."""
     sources, headers = [], []
-    for name, spec in MODULES:
+    for name, spec in modules:
         d = tree / "src" / name
         wscript = d / "wscript"
         if not wscript.is_file():
@@ -403,16 +426,18 @@ def install_headers(tree: Path, headers) -> Path:
 
 # ---------------------------------------------------------------------------------------- compile
 
-def _makefile(cxx: str, sources, include_dir: Path) -> str:
+def _makefile(cxx: str, sources, include_dir: Path, wifi_sources=()) -> str:
     out = build_dir()
     objs = []
+    wifi_objs = []
     rules = []
     stamp = out / "flags.stamp"  # rewritten only when the compiler or its flags change: then all is rebuilt
     _write_if_changed(stamp, f"{cxx}\n{compiler_version(cxx)}\n{CXXFLAGS}\n{CFLAGS}\n{LIBS}\n".encode())
-    for src in sources:
+    wifi_set = set(wifi_sources)
+    for src in [*sources, *wifi_sources]:
         rel = src.relative_to(out / "tree" / "src")
         obj = out / "obj" / rel.with_suffix(".o")
-        objs.append(obj)
+        (wifi_objs if src in wifi_set else objs).append(obj)
         if src.suffix == ".c":
             cc = "$(CC)"
             flags = "$(CFLAGS)"
@@ -422,16 +447,24 @@ def _makefile(cxx: str, sources, include_dir: Path) -> str:
         rules.append(f"{obj}: {src} {stamp}\n\t@mkdir -p $(@D)\n\t{cc} {flags} -MMD -MP -I{include_dir} "
                      f"-c $< -o $@\n")
     lib = out / "lib" / "libns3-mptcp.a"
+    wifi_lib = out / "lib" / "libns3-wifi.a"
     binary = binary_path()
     wire_src, wire_bin, wire_obj = _wire_source(), wire_binary_path(), out / "obj" / "driver-wire.o"
+    wifi_bin, wifi_obj = wifi_binary_path(), out / "obj" / "driver-wifi.o"
     cc = shutil.which("gcc") or shutil.which("cc") or "cc"
     text = [
         "# Generated by cmtlab.papers_sim.build — do not edit (re-generated on every build).",
         f"CXX := {cxx}", f"CC := {cc}",
         f"CXXFLAGS := {' '.join(CXXFLAGS)}", f"CFLAGS := {' '.join(CFLAGS)}", f"LIBS := {' '.join(LIBS)}",
-        "", f"all: {binary} {wire_bin}", "",
+        "", f"all: {binary} {wire_bin}", f"wifi: {wifi_bin}", "",
         f"OBJS := {' '.join(str(o) for o in objs)}",
+        f"WIFI_OBJS := {' '.join(str(o) for o in wifi_objs)}",
         f"{lib}: $(OBJS)\n\t@mkdir -p $(@D)\n\trm -f $@.tmp\n\tar rcs $@.tmp $(OBJS)\n\tmv -f $@.tmp $@\n",
+        f"{wifi_lib}: $(WIFI_OBJS)\n\t@mkdir -p $(@D)\n\trm -f $@.tmp\n\tar rcs $@.tmp $(WIFI_OBJS)\n\tmv -f $@.tmp $@\n",
+        f"{wifi_obj}: {WIFI_DRIVER_SOURCE} {stamp}\n\t@mkdir -p $(@D)\n\t$(CXX) $(CXXFLAGS) -MMD -MP "
+        f"-I{include_dir} -c $< -o $@\n",
+        f"{wifi_bin}: {wifi_obj} {lib} {wifi_lib}\n\t@mkdir -p $(@D)\n\t$(CXX) -o $@.tmp $< "
+        f"-Wl,--whole-archive {wifi_lib} {lib} -Wl,--no-whole-archive $(LIBS)\n\tmv -f $@.tmp $@\n",
         f"{out / 'obj' / 'driver.o'}: {DRIVER_SOURCE} {stamp}\n\t@mkdir -p $(@D)\n\t$(CXX) $(CXXFLAGS) -MMD -MP "
         f"-I{include_dir} -c $< -o $@\n",
         f"{binary}: {out / 'obj' / 'driver.o'} {lib}\n\t@mkdir -p $(@D)\n\t$(CXX) -o $@.tmp $< "
@@ -441,6 +474,8 @@ def _makefile(cxx: str, sources, include_dir: Path) -> str:
         f"-Wl,--whole-archive {lib} -Wl,--no-whole-archive $(LIBS)\n\tmv -f $@.tmp $@\n",
         *rules,
         "-include $(OBJS:.o=.d)",
+        "-include $(WIFI_OBJS:.o=.d)" if wifi_objs else "",
+        f"-include {out / 'obj' / 'driver-wifi.d'}",
         f"-include {out / 'obj' / 'driver-wire.d'}",
         f"-include {out / 'obj' / 'driver.d'}",
         "",
@@ -448,12 +483,15 @@ def _makefile(cxx: str, sources, include_dir: Path) -> str:
     return "\n".join(text)
 
 
-def build(*, jobs: int | None = None, log=print, quiet: bool = False) -> Path:
-    """Build (or bring up to date) the model and the scenario driver; returns the driver's path.
+def build(*, jobs: int | None = None, log=print, quiet: bool = False, wifi: bool = True) -> Path:
+    """Build (or bring up to date) the model and the scenario drivers; returns the driver's path.
 
-    ``jobs``: parallel compile jobs (default: the usable cores).  Raises :class:`BuildError`
-    naming what is missing (compiler, make, patch, an archive) or what failed.
+    ``jobs``: parallel compile jobs (default: the usable cores).  ``wifi``: also the Wi-Fi modules
+    (:data:`WIFI_MODULES`) and the Wi-Fi driver (:func:`wifi_binary_path`).  Raises
+    :class:`BuildError` naming what is missing (compiler, make, patch, an archive) or what failed.
     """
+    if not isinstance(wifi, (bool,)):
+        raise ValueError(f"wifi must be True or False, got {wifi!r}")
     if jobs is None:
         jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
@@ -465,10 +503,14 @@ def build(*, jobs: int | None = None, log=print, quiet: bool = False) -> Path:
     t0 = time.monotonic()
     tree = prepare_sources(log=log)
     sources, headers = module_files(tree)
-    include_dir = install_headers(tree, headers)
+    wifi_sources, wifi_headers = module_files(tree, WIFI_MODULES)
+    wifi_sources = [s for s in wifi_sources if s not in set(sources)]
+    include_dir = install_headers(tree, headers + wifi_headers)
     out = build_dir()
-    _write_if_changed(out / "Makefile", _makefile(cxx, sources, include_dir).encode())
-    cmd = [make, "-f", str(out / "Makefile"), f"-j{jobs}"]
+    if wifi and not WIFI_DRIVER_SOURCE.is_file():
+        raise BuildError(f"the Wi-Fi scenario driver {WIFI_DRIVER_SOURCE} is missing")
+    _write_if_changed(out / "Makefile", _makefile(cxx, sources, include_dir, wifi_sources).encode())
+    cmd = [make, "-f", str(out / "Makefile"), f"-j{jobs}", "all", *(["wifi"] if wifi else [])]
     if quiet:
         cmd.append("-s")
     res = subprocess.run(cmd, cwd=out, capture_output=quiet, text=True)
@@ -477,12 +519,17 @@ def build(*, jobs: int | None = None, log=print, quiet: bool = False) -> Path:
         raise BuildError(f"compiling the papers' simulator failed (make exit {res.returncode}); "
                          f"see the compiler output above{': ' + detail if detail else ''}")
     info = {"compiler": compiler_version(cxx), "cxxflags": list(CXXFLAGS), "sources_compiled": len(sources),
-            **source_identity(), "driver_sha256": sha256_file(DRIVER_SOURCE)}
+            "wifi_sources_compiled": len(wifi_sources) if wifi else 0,
+            **source_identity(), "driver_sha256": sha256_file(DRIVER_SOURCE),
+            "wifi_driver_sha256": sha256_file(WIFI_DRIVER_SOURCE) if WIFI_DRIVER_SOURCE.is_file() else None}
     _write_if_changed(out / "build-info.json", json.dumps(info, indent=1, sort_keys=True).encode())
-    log(f"papers-sim: {binary_path()} up to date ({len(sources)} model sources, {time.monotonic() - t0:.1f} s)")
+    log(f"papers-sim: {binary_path()} up to date ({len(sources)} model sources"
+        + (f", {wifi_binary_path().name} with {len(wifi_sources)} Wi-Fi sources" if wifi else "")
+        + f", {time.monotonic() - t0:.1f} s)")
     return binary_path()
 
 
-def ensure_built(*, log=None) -> Path:
-    """The driver, building it first if it is missing or out of date (quietly unless ``log``)."""
-    return build(log=log or (lambda *_: None), quiet=log is None)
+def ensure_built(*, log=None, wifi: bool = False) -> Path:
+    """The driver, building it first if it is missing or out of date (quietly unless ``log``);
+    ``wifi``: the Wi-Fi driver too."""
+    return build(log=log or (lambda *_: None), quiet=log is None, wifi=wifi)

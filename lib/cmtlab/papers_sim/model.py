@@ -19,6 +19,15 @@ whose ACK-discarding probability is drawn from the wall clock (``time(NULL)``). 
 ``time()`` return a chosen value: :func:`frto_clock` maps the scenario's ``seed`` to one, so each
 seed is one exactly repeatable F_RTO repetition (other algorithms ignore the seed).
 ``frto_wall_clock=True`` uses the real clock (not repeatable: keep such runs out of a sweep cache).
+
+What a run can be asked (every bound derived from what the model represents; errors name the
+parameter): simulated time is an ns-3.7 ``Time`` in 64-bit nanoseconds, so ``max_sim_time_s`` <=
+:data:`MAX_SIM_TIME_S`; the model's subflow sequence numbers are 32-bit and compared without
+wrap-around, so in a ``duration_s`` run no path may be able to carry more than
+:data:`SUBFLOW_SEQUENCE_SPACE_BYTES` (rate x duration / 8; a transfer is at most 4e9 B anyway);
+at most :data:`MAX_SAMPLES` samples.  These bound the work: :func:`work_estimate` gives the
+segments a run can send, from which :func:`default_timeout_s` derives the time :func:`run`
+waits by default.
 """
 
 from __future__ import annotations
@@ -27,6 +36,7 @@ import dataclasses
 import functools
 import hashlib
 import json
+import math
 import os
 import subprocess
 import time
@@ -46,6 +56,22 @@ CONGESTION = {"uncoupled": 0, "linked_increases": 1, "rtt_compensator": 2, "full
 #: The model's reordering algorithms (``PacketReorder_t``).
 REORDERING = {"none": 0, "eifel": 1, "tcp_door": 2, "dsack": 3, "frto": 4, "pr_r": 5}
 #: ``pr_r`` is not in the published model: Alheid et al.'s Algorithm 1, added by ``patches/05-behaviour-pr-r.patch``.
+#:
+#: What ``tcp_door`` (the model's ``TCP_DOOR``) does, in the published overlay (``dzlab/mptcp-ns3`` d4ad7bf,
+#: ``src/internet-stack/mp-tcp-socket-impl.cc``): its one line of code is ``case TCP_DOOR: break;`` (lines
+#: 1668-1669) in ``IsDuplicatedAck``'s switch on a duplicate ACK (lines 1637-1675), where NoPR calls ``DupAck``
+#: (1670-1672: on the 3rd duplicate ACK, reduce the window and retransmit).  The ACK still counts as
+#: duplicate, and ``NewACK`` does nothing with it (line 996: only with ``useFastRecovery``, false in both
+#: constructors, lines 108 and 169, or F_RTO's step 4).  So a TCP_DOOR sender ignores duplicate ACKs —
+#: no fast retransmit, no reduction — and repairs a loss only when the retransmission timer expires
+#: (``ReTxTimeout``, line 615: ``reduceCWND`` halves the window, ``Retransmit`` resends one segment, the
+#: RTO doubles).  The receiver has no TCP_DOOR case (it behaves as under NoPR), and the model defines
+#: no option that could carry TCP-DOOR's sequence numbers (``TcpOption_t``, ``mp-tcp-header.h``: DSACK,
+#: timestamp, MPC, JOIN, ADDR, REMADR, DSN).  This is not the TCP-DOOR of Wang and Zhang (MobiHoc 2002:
+#: out-of-order detection from TPSN/ADSN options, then congestion control disabled for a time and
+#: "instant recovery" of a recent reduction).  Alheid et al. cite no TCP-DOOR source (their [14, 15] are
+#: their own earlier studies on this model), and their sec. V.B describes exactly the model's: "it does
+#: not take any action when receiving the third DUPACK and depends on the RTO response only".
 _CC_ALIASES = {"uncoupled_tcps": "uncoupled", "lia": "linked_increases", "linked_increase": "linked_increases",
                "rtt_compensation": "rtt_compensator", "rttc": "rtt_compensator", "fully-coupled": "fully_coupled"}
 _RO_ALIASES = {"nopr": "none", "nopr_algo": "none", "no": "none", "d_sack": "dsack", "d-sack": "dsack",
@@ -65,6 +91,21 @@ MSS_BYTES = 1400            # L3 MTU (1500) - 100, the model's choice
 MAX_PATHS = 7               # the model's F_RTO code indexes a table of 7 primes by subflow
 #: Width of the throughput-over-time bins (s) in a row.
 BIN_S = 1.0
+#: ns-3.7 keeps simulated time in signed 64-bit nanoseconds (``Time``, ``TimeStepPrecision`` NS):
+#: 2**63 ns is 9.22e9 s; the bound leaves room for the flow's start.
+MAX_SIM_TIME_S = 9.2e9
+#: The model's subflow sequence numbers are ``uint32_t`` and compared directly (``ack <
+#: TxSeqNumber``): a subflow that sends 2**32 bytes wraps and the model breaks.  Less 2**24 for the
+#: initial sequence numbers (below 80000) and the handshake.
+SUBFLOW_SEQUENCE_SPACE_BYTES = 2**32 - 2**24
+#: Samples of a run (every ``sample_s``; the driver holds them in memory and prints them as JSON).
+MAX_SAMPLES = 2_000_000
+#: Driver CPU time per data segment that :func:`default_timeout_s` allows (s).  Measured with
+#: patch 06: 59 us (point-to-point, 2 paths) and 210 us (Wi-Fi, with its MAC) per segment
+#: sent; 2 ms leaves room for a loaded machine.
+TIMEOUT_PER_SEGMENT_S = 2e-3
+#: Fixed part of the default timeout (s): start-up, the handshake, the JSON report.
+TIMEOUT_BASE_S = 60.0
 _FRTO_CLOCK_BASE = 1_300_000_000   # 2011, when the model was written; any value works
 
 
@@ -136,6 +177,19 @@ class PapersSimScenario(KeyedScenario):
         return len(self.rates_bps)
 
     n_subflows = n_links
+
+    def path_columns(self, i: int) -> dict:
+        """The per-subflow columns that describe path ``i`` (its link)."""
+        return {"rate_bps": self.rates_bps[i] if i < self.n_links else np.nan,
+                "one_way_delay_s": self.one_way_delays_s[i] if i < self.n_links else np.nan}
+
+    def extra_columns(self, out: dict) -> dict:
+        """Columns a scenario kind adds to :meth:`PapersSimResult.row` from the driver output (none here)."""
+        return {}
+
+    def path_capacity_bps(self) -> tuple:
+        """The most each path can carry (bit/s): its link rate."""
+        return tuple(self.rates_bps)
 
     def to_dict(self) -> dict:
         out = dataclasses.asdict(self)
@@ -244,11 +298,65 @@ def scenario(rates_bps, one_way_delays_s, *, congestion="fully_coupled", reorder
     if not isinstance(frto_wall_clock, (bool, np.bool_)):
         raise ValueError(f"frto_wall_clock must be True or False, got {frto_wall_clock!r}")
     tmax = check_positive("max_sim_time_s", max_sim_time_s)
+    check_run_size(rates, dur, smp, tmax)
     return PapersSimScenario(rates_bps=rates, one_way_delays_s=delays, congestion=cc, reordering=ro,
                              transfer_bytes=E, duration_s=dur, send_buffer_bytes=snd, receive_buffer_bytes=rcv,
                              queue_packets=q, variate_delay=bool(variate_delay), loss_rate=loss, sample_s=smp,
                              seed=sd, frto_wall_clock=bool(frto_wall_clock), max_sim_time_s=tmax,
                              loss_seed=lsd)
+
+
+def check_run_size(capacities_bps, duration_s, sample_s, max_sim_time_s) -> None:
+    """The bounds of the module docstring (``ValueError`` naming the parameter): ``max_sim_time_s``
+    <= :data:`MAX_SIM_TIME_S`; in a duration run, every path's capacity x ``duration_s`` / 8 <=
+    :data:`SUBFLOW_SEQUENCE_SPACE_BYTES`; at most :data:`MAX_SAMPLES` samples."""
+    if not max_sim_time_s <= MAX_SIM_TIME_S:
+        raise ValueError(f"max_sim_time_s must be <= {MAX_SIM_TIME_S:g} s (ns-3.7 keeps simulated time in 64-bit "
+                         f"nanoseconds), got {max_sim_time_s!r}")
+    horizon = duration_s if duration_s is not None else max_sim_time_s
+    if duration_s is not None:
+        top = max(capacities_bps)
+        if top * duration_s / 8.0 > SUBFLOW_SEQUENCE_SPACE_BYTES:
+            raise ValueError(
+                f"duration_s = {duration_s!r} s is too long for a path of {top:g} bit/s: the model's 32-bit subflow "
+                f"sequence numbers cover {SUBFLOW_SEQUENCE_SPACE_BYTES:.4g} B per path, so duration_s must be <= "
+                f"{SUBFLOW_SEQUENCE_SPACE_BYTES * 8.0 / top:.6g} s (or use transfer_bytes)")
+        if not duration_s < max_sim_time_s:
+            raise ValueError(f"duration_s must be below max_sim_time_s ({max_sim_time_s!r} s), got {duration_s!r}")
+    if horizon / sample_s > MAX_SAMPLES:
+        raise ValueError(f"sample_s = {sample_s!r} s gives more than {MAX_SAMPLES} samples over "
+                         f"{'duration_s' if duration_s is not None else 'max_sim_time_s'} = {horizon!r} s; "
+                         f"sample_s must be >= {horizon / MAX_SAMPLES:.6g} s")
+
+
+def work_estimate(sc) -> dict:
+    """What a run can cost at most: ``bytes`` (what its paths can carry over its horizon, or its
+    transfer), ``segments`` (of :data:`MSS_BYTES`) and ``horizon_s`` (simulated seconds).  Works for
+    any scenario with ``path_capacity_bps()``, ``duration_s``, ``transfer_bytes``, ``max_sim_time_s``."""
+    horizon = sc.duration_s if sc.duration_s is not None else sc.max_sim_time_s
+    carried = sum(sc.path_capacity_bps()) * horizon / 8.0
+    nbytes = min(carried, float(sc.transfer_bytes)) if sc.transfer_bytes is not None else carried
+    return {"bytes": nbytes, "segments": math.ceil(nbytes / MSS_BYTES), "horizon_s": float(horizon)}
+
+
+def default_timeout_s(sc) -> float:
+    """The time :func:`run` waits for a run by default: :data:`TIMEOUT_BASE_S` + :data:`TIMEOUT_PER_SEGMENT_S`
+    per segment of :func:`work_estimate`."""
+    return TIMEOUT_BASE_S + TIMEOUT_PER_SEGMENT_S * work_estimate(sc)["segments"]
+
+
+def check_timeout_s(timeout_s, sc) -> float:
+    """``timeout_s`` validated (a finite number of seconds > 0); ``None``: :func:`default_timeout_s`."""
+    if timeout_s is None:
+        return default_timeout_s(sc)
+    if isinstance(timeout_s, (bool, np.bool_)) or not isinstance(timeout_s, (int, float, np.integer, np.floating)):
+        raise ValueError(f"timeout_s must be a number of seconds > 0 (or None: derived from the run's size), "
+                         f"got {timeout_s!r}")
+    t = float(timeout_s)
+    if not (math.isfinite(t) and t > 0):
+        raise ValueError(f"timeout_s must be a finite number of seconds > 0 (or None: derived from the run's size), "
+                         f"got {timeout_s!r}")
+    return t
 
 
 # ---------------------------------------------------------------------------------------- results
@@ -342,8 +450,7 @@ def parse_output(sc: PapersSimScenario, out: dict, *, wall_time_s: float = float
     subs, seg, retx, fast, rto = [], 0, 0, 0, 0
     for f in out["subflows"]:
         r = f["rto_retransmissions"] + f["fast_retransmissions"]
-        subs.append({"subflow": f["index"], "rate_bps": sc.rates_bps[f["index"]] if f["index"] < sc.n_links else np.nan,
-                     "one_way_delay_s": sc.one_way_delays_s[f["index"]] if f["index"] < sc.n_links else np.nan,
+        subs.append({"subflow": f["index"], **sc.path_columns(f["index"]),
                      "segments_sent": f["segments_sent"] + r, "new_segments_sent": f["segments_sent"],
                      "bytes_sent": f["bytes_sent"], "retransmissions": r,
                      "fast_retransmits": f["fast_retransmissions"], "timeouts": f["timeouts"],
@@ -366,14 +473,15 @@ def parse_output(sc: PapersSimScenario, out: dict, *, wall_time_s: float = float
         mean_gt = float("nan")
     extra = {"goodput_bps": goodput, "delivered_bytes": delivered, "model_global_throughput_bps": mean_gt,
              "model_global_throughput_final_bps": float(gt[-1]) if gt.size else float("nan"),
-             "sim_time_s": span, "first_data_s": first, "variate_delay": sc.variate_delay,
+             "sim_time_s": span, "first_data_s": first, "variate_delay": getattr(sc, "variate_delay", False),
              "loss_rate": (",".join(f"{p:g}" for p in sc.loss_rate) if isinstance(sc.loss_rate, tuple)
                            else sc.loss_rate), "frto_clock": out.get("frto_clock"), "queue_drops": out["queue_drops"],
              "max_ooo_segments": out["max_ooo_segments"], "spurious_detections":
                  out["spurious_eifel"] + out["spurious_dsack"] + out["spurious_frto"],
              "spurious_eifel": out["spurious_eifel"], "spurious_dsack": out["spurious_dsack"],
              "spurious_frto": out["spurious_frto"], "dsack_acks": out["dsack_acks"],
-             "model_warning_lines": out["warning_lines"], "code_version": code_version()}
+             "model_warning_lines": out["warning_lines"], "code_version": code_version(),
+             **sc.extra_columns(out)}
     end = span if span > 0 else 0.0
     for name, values, cum in (("tput", rx, True), ("gtput", gt, False)):
         for i, v in enumerate(_bins(rel, values, end, bin_s, cumulative=cum)):
@@ -390,11 +498,12 @@ def parse_output(sc: PapersSimScenario, out: dict, *, wall_time_s: float = float
 _BUILT: dict[str, Path] = {}
 
 
-def binary(*, build: bool = True) -> Path:
-    """The driver executable, built (once per process, under a file lock) when ``build``."""
+def binary(*, build: bool = True, wifi: bool = False) -> Path:
+    """The driver executable (``wifi``: the Wi-Fi driver), built (once per process, under a file lock)
+    when ``build``."""
     from . import build as bld
 
-    key = str(bld.build_dir())
+    key = (str(bld.build_dir()), bool(wifi))
     if key in _BUILT:
         return _BUILT[key]
     if build:
@@ -404,26 +513,48 @@ def binary(*, build: bool = True) -> Path:
         lock_path.parent.mkdir(parents=True, exist_ok=True)
         with open(lock_path, "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            path = bld.ensure_built()
-    else:
-        path = bld.binary_path()
-        if not path.is_file():
-            raise bld.BuildError(f"the papers' simulator is not built ({path} missing): run `make papers-sim`")
+            bld.ensure_built(wifi=wifi)
+    path = bld.wifi_binary_path() if wifi else bld.binary_path()
+    if not path.is_file():
+        raise bld.BuildError(f"the papers' simulator is not built ({path} missing): run `make papers-sim`")
     _BUILT[key] = path
     return path
 
 
-def run(sc: PapersSimScenario, *, timeout_s: float | None = None) -> PapersSimResult:
-    """Run one :class:`PapersSimScenario` on the model (building it first if needed)."""
+def run(sc: PapersSimScenario, *, timeout_s: float | None = None, release_acked: bool = True) -> PapersSimResult:
+    """Run one :class:`PapersSimScenario` on the model (building it first if needed).
+
+    ``timeout_s``: seconds to wait for the driver (``None``: :func:`default_timeout_s`, from the
+    run's size).  ``release_acked=False`` runs the model without the performance patch 06
+    (``--release-acked=0``: the published code, whose cost grows with the square of the run) —
+    for comparisons; the result is the same.
+    """
     if not isinstance(sc, PapersSimScenario):
         raise ValueError(f"run() takes a PapersSimScenario (cmtlab.papers_sim.scenario(...)), got {type(sc).__name__}")
-    exe = binary()
+    _check_run_options(sc, timeout_s, release_acked)   # before building anything
+    return run_driver(sc, binary(), timeout_s=timeout_s, release_acked=release_acked)
+
+
+def _check_run_options(sc, timeout_s, release_acked) -> float:
+    timeout = check_timeout_s(timeout_s, sc)
+    if not isinstance(release_acked, (bool, np.bool_)):
+        raise ValueError(f"release_acked must be True or False, got {release_acked!r}")
+    return timeout
+
+
+def run_driver(sc, exe, *, timeout_s=None, release_acked: bool = True, parse=None):
+    """Run scenario ``sc`` (anything with ``command(exe)``) on driver ``exe`` and parse its output
+    (``parse``: default :func:`parse_output`); the errors of :func:`run`."""
+    timeout = _check_run_options(sc, timeout_s, release_acked)
     env = {k: v for k, v in os.environ.items() if k != "NS_LOG"}  # ns-3 would read it
+    cmd = sc.command(exe) + ([] if release_acked else ["--release-acked=0"])
     t0 = time.perf_counter()
     try:
-        res = subprocess.run(sc.command(exe), capture_output=True, text=True, env=env, timeout=timeout_s)
+        res = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
     except subprocess.TimeoutExpired as exc:
-        raise RuntimeError(f"the papers' simulator did not finish within {timeout_s} s on {sc!r}") from exc
+        raise RuntimeError(f"the papers' simulator did not finish within timeout_s = {timeout:g} s"
+                           f"{' (derived from the run size: default_timeout_s)' if timeout_s is None else ''} "
+                           f"on {sc!r}") from exc
     wall = time.perf_counter() - t0
     if res.returncode != 0:
         raise RuntimeError(f"the papers' simulator failed (exit {res.returncode}) on {sc!r}:\n"
@@ -432,7 +563,7 @@ def run(sc: PapersSimScenario, *, timeout_s: float | None = None) -> PapersSimRe
         out = json.loads(res.stdout)
     except json.JSONDecodeError as exc:
         raise RuntimeError(f"the papers' simulator printed no result for {sc!r}: {res.stdout[-500:]!r}") from exc
-    return parse_output(sc, out, wall_time_s=wall)
+    return (parse or parse_output)(sc, out, wall_time_s=wall)
 
 
 def simulate(rates_bps, one_way_delays_s, **kw) -> PapersSimResult:

@@ -23,6 +23,9 @@
 //     the first data segment) instead of running to mpTopology's 3.6e8 s;
 //   * the sink's receive and accept callbacks are replaced by ones that do exactly what the sink's
 //     do (read 2000 B per notification) and also record when the last byte arrived;
+//   * --release-acked=0 turns off the performance patch 06 (acknowledged segments leave the sent list);
+//     the output also carries a hash of the model's whole warning log ("log_fnv1a"), so that runs with
+//     and without it can be compared line by line;
 //   * time(): the model's F_RTO code reads the wall clock (time(NULL)) to draw its ACK-discarding
 //     probability; --frto-clock=N makes time() return N (an F_RTO "repetition" is a clock value),
 //     without it time() is the real wall clock as in the original;
@@ -32,6 +35,10 @@
 //     rand() with a constant (srand(65536) in every socket constructor), so --loss-seed=N re-seeds
 //     it with N + 1 when the loss is switched on (1 s after the connection, before any data), which
 //     makes N one repetition of the loss pattern; without it the model's constant stands.
+// The Wi-Fi driver (mptcp-wifi-scenario.cc) includes this file with MPTCP_SCENARIO_NO_MAIN defined and
+// uses everything here but main(): the options every driver takes (ParseCommonOption), the model's
+// log (StartModelLog), the flow between a sending and a receiving node (InstallFlow) and the run
+// and its JSON report (RunAndReport; g_extraJson adds a driver's own fields).
 // Output: one JSON object on stdout (counters parsed from the model's own warning lines, samples
 // of cwnd, RTT estimate, "global throughput" and delivered bytes every --sample seconds).
 
@@ -133,7 +140,8 @@ static void Die (const std::string &msg)
 
 // ------------------------------------------------------------------------------------ state
 static Options g_opt;
-static Ptr<Node> g_client, g_server;
+static Ptr<Node> g_client, g_server;            // the sending node (the model's "client") and the receiving one
+static Ipv4Address g_clientAddress ("10.1.1.1"); // the sender's first address: the first subflow leaves from it
 static Ptr<MpTcpSocketImpl> g_socket;
 static Ptr<MpTcpPacketSink> g_sink;
 static double g_currentTx = 0;         // bytes handed to the socket
@@ -188,9 +196,38 @@ static int SubflowOf (const std::string &line, const char *key)
   return (v >= 0 && v < 8) ? v : -1;
 }
 
+// FNV-1a (64 bit) over every warning line of the model, the list sizes that patch 06 shortens
+// masked: two runs with the same hash logged the same events with the same values.
+static unsigned long long g_logHash = 1469598103934665603ULL;
+
+static void HashLine (const std::string &line)
+{
+  static const char *masked[] = {"unacked packets count is ", "mapDSN size is "};
+  std::string l = line;
+  for (int m = 0; m < 2; m++)
+    {
+      size_t p = l.find (masked[m]);
+      if (p != std::string::npos)
+        {
+          size_t q = p + strlen (masked[m]);
+          size_t e = q;
+          while (e < l.size () && l[e] >= '0' && l[e] <= '9') e++;
+          l.replace (q, e - q, "#");
+        }
+    }
+  for (size_t i = 0; i < l.size (); i++)
+    {
+      g_logHash ^= (unsigned char) l[i];
+      g_logHash *= 1099511628211ULL;
+    }
+  g_logHash ^= (unsigned char) '\n';
+  g_logHash *= 1099511628211ULL;
+}
+
 static void ParseLine (const std::string &line)
 {
   g_warnLines++;
+  HashLine (line);
   int k;
   if (line.find (" SentSegment -> ") != std::string::npos)
     {
@@ -327,7 +364,7 @@ static void StartFlow (Ipv4Address servAddress, uint16_t servPort)
 {
   g_socket->SetMaxSubFlowNumber (5);
   g_socket->SetMinSubFlowNumber (3);
-  g_socket->SetSourceAddress (Ipv4Address ("10.1.1.1"));
+  g_socket->SetSourceAddress (g_clientAddress);
   g_socket->allocateSendingBuffer (g_opt.sndbuf);
   g_socket->allocateRecvingBuffer (g_opt.clientRcvbuf);
   g_socket->SetunOrdBufMaxSize (g_opt.unordMax);
@@ -436,85 +473,61 @@ static size_t g_col = 0;
 static std::string FC (const Sample &s) { return g_col < s.cwnd.size () ? Num (s.cwnd[g_col]) : "null"; }
 static std::string FRt (const Sample &s) { return g_col < s.rtt.size () ? Num (s.rtt[g_col]) : "null"; }
 
-// ------------------------------------------------------------------------------------ main
-int main (int argc, char *argv[])
+// ------------------------------------------------------------------------------------ shared by the drivers
+// An option every driver takes; false if k is not one of them.
+static bool ParseCommonOption (const std::string &k, const std::string &v)
 {
-  std::string rates = "5e6,5e6", delays = "0.1,0.1";
-  for (int i = 1; i < argc; i++)
-    {
-      std::string a = argv[i];
-      size_t eq = a.find ('=');
-      if (a.compare (0, 2, "--") != 0 || eq == std::string::npos) Die ("arguments are --name=value, got " + a);
-      std::string k = a.substr (2, eq - 2), v = a.substr (eq + 1);
-      if (k == "rates") rates = v;
-      else if (k == "delays") delays = v;
-      else if (k == "cc") g_opt.cc = atoi (v.c_str ());
-      else if (k == "pr") g_opt.pr = atoi (v.c_str ());
-      else if (k == "bytes") g_opt.bytes = atof (v.c_str ());
-      else if (k == "duration") g_opt.duration = atof (v.c_str ());
-      else if (k == "sndbuf") g_opt.sndbuf = atoi (v.c_str ());
-      else if (k == "rcvbuf") g_opt.rcvbuf = atoi (v.c_str ());
-      else if (k == "queue") g_opt.queue = atoi (v.c_str ());
-      else if (k == "variate-delay") g_opt.variate = atoi (v.c_str ());
-      else if (k == "loss") g_opt.loss = ParseList (v);
-      else if (k == "loss-seed") g_opt.lossSeed = atoll (v.c_str ());
-      else if (k == "sample") g_opt.sample = atof (v.c_str ());
-      else if (k == "max-time") g_opt.maxTime = atof (v.c_str ());
-      else if (k == "frto-clock") g_frtoClock = atoll (v.c_str ());
-      else Die ("unknown option --" + k);
-    }
-  g_opt.rates = ParseList (rates);
-  g_opt.delays = ParseList (delays);
-  if (g_opt.rates.empty () || g_opt.rates.size () != g_opt.delays.size () || g_opt.rates.size () > 7)
-    Die ("--rates and --delays need the same number (1..7) of comma-separated values");
+  if (k == "cc") g_opt.cc = atoi (v.c_str ());
+  else if (k == "pr") g_opt.pr = atoi (v.c_str ());
+  else if (k == "bytes") g_opt.bytes = atof (v.c_str ());
+  else if (k == "duration") g_opt.duration = atof (v.c_str ());
+  else if (k == "sndbuf") g_opt.sndbuf = atoi (v.c_str ());
+  else if (k == "rcvbuf") g_opt.rcvbuf = atoi (v.c_str ());
+  else if (k == "loss") g_opt.loss = ParseList (v);
+  else if (k == "loss-seed") g_opt.lossSeed = atoll (v.c_str ());
+  else if (k == "sample") g_opt.sample = atof (v.c_str ());
+  else if (k == "max-time") g_opt.maxTime = atof (v.c_str ());
+  else if (k == "frto-clock") g_frtoClock = atoll (v.c_str ());
+  else if (k == "release-acked") g_mpTcpReleaseAckedSegments = atoi (v.c_str ()) != 0;
+  else return false;
+  return true;
+}
+
+// The common options' checks for a run over nPaths paths; allocates the application's data.
+static void CheckCommonOptions (size_t nPaths)
+{
   if (g_opt.cc < 0 || g_opt.cc > 3) Die ("--cc must be 0..3");
   if (g_opt.pr < 0 || g_opt.pr > 5) Die ("--pr must be 0..5 (5: PR-R, patch 05)");
   if (g_opt.bytes <= 0 && g_opt.duration <= 0) Die ("give --bytes or --duration");
   if (g_opt.sample <= 0) Die ("--sample must be > 0");
   for (size_t i = 0; i < g_opt.loss.size (); i++)
     if (!(g_opt.loss[i] >= 0 && g_opt.loss[i] < 1)) Die ("--loss values must be in [0, 1)");
-  if (g_opt.loss.size () > 1 && g_opt.loss.size () != g_opt.rates.size ())
+  if (g_opt.loss.size () > 1 && g_opt.loss.size () != nPaths)
     Die ("--loss needs one value (every subflow) or one per path");
   g_data = new uint8_t[g_opt.sndbuf];
   memset (g_data, 0, g_opt.sndbuf);
+}
 
-  LineParser parser;
-  std::streambuf *orig = std::clog.rdbuf (&parser);
+// The model's warning lines go to the parser (mpTopology's log levels).
+static LineParser g_parser;
+static std::streambuf *g_origClog = 0;
+static void StartModelLog ()
+{
+  g_origClog = std::clog.rdbuf (&g_parser);
   LogComponentEnable ("MpTcpSocketImpl", LOG_WARN);   // mpTopology's default (arg3 == -1)
   LogComponentEnable ("MpTcpPacketSink", LOG_WARN);
   LogComponentEnable ("MpTcpHeader", LOG_WARN);
+}
 
-  NodeContainer nodes;
-  nodes.Create (2);
-  g_client = nodes.Get (0);
-  g_server = nodes.Get (1);
-  MpInternetStackHelper stack;
-  stack.Install (nodes);
-
-  std::vector<Ipv4InterfaceContainer> ipv4Ints;
-  for (size_t i = 0; i < g_opt.rates.size (); i++)
-    {
-      PointToPointHelper p2plink;
-      std::ostringstream rate, delay, q;
-      rate << (unsigned long long) (g_opt.rates[i] + 0.5) << "bps";
-      delay << g_opt.delays[i] << "s";
-      p2plink.SetDeviceAttribute ("DataRate", StringValue (rate.str ()));
-      p2plink.SetChannelAttribute ("Delay", StringValue (delay.str ()));
-      p2plink.SetQueue ("ns3::DropTailQueue", "MaxPackets", UintegerValue (g_opt.queue));
-      NetDeviceContainer netDevices = p2plink.Install (nodes);
-      std::stringstream netAddr;
-      netAddr << "10.1." << (i + 1) << ".0";
-      Ipv4AddressHelper ipv4addr;
-      ipv4addr.SetBase (netAddr.str ().c_str (), "255.255.255.0");
-      ipv4Ints.push_back (ipv4addr.Assign (netDevices));
-    }
-  Config::ConnectWithoutContext ("/NodeList/*/DeviceList/*/TxQueue/Drop", MakeCallback (&QueueDrop));
-
+// mpTopology's flow: the sink on the receiving node listening on receiverAddress:5000, the model's
+// socket on the sending node (g_client, first address g_clientAddress), connecting at time 'start'.
+static void InstallFlow (Ipv4Address receiverAddress, Time start)
+{
   uint32_t servPort = 5000;
   ObjectFactory m_sf;
   m_sf.SetTypeId ("ns3::MpTcpPacketSink");
   m_sf.Set ("Protocol", StringValue ("ns3::TcpSocketFactory"));
-  m_sf.Set ("Local", AddressValue (InetSocketAddress (ipv4Ints[0].GetAddress (1), servPort)));
+  m_sf.Set ("Local", AddressValue (InetSocketAddress (receiverAddress, servPort)));
   m_sf.Set ("algopr", UintegerValue ((uint32_t) g_opt.pr));
   Ptr<Application> sapp = m_sf.Create<Application> ();
   g_server->AddApplication (sapp);
@@ -529,14 +542,24 @@ int main (int argc, char *argv[])
   g_socket->SetPacketReorderAlgo ((PacketReorder_t) g_opt.pr);
   g_socket->Bind ();
 
-  Simulator::ScheduleNow (&StartFlow, ipv4Ints[0].GetAddress (1), (uint16_t) servPort);
+  if (start.GetSeconds () == 0)
+    Simulator::ScheduleNow (&StartFlow, receiverAddress, (uint16_t) servPort);   // as mpTopology
+  else
+    Simulator::Schedule (start, &StartFlow, receiverAddress, (uint16_t) servPort);
   Simulator::ScheduleNow (&HookSink);       // after the sink's StartApplication (same time, later)
+}
+
+// A driver's own fields, written into the JSON object before it closes (0: none).
+static void (*g_extraJson) (std::ostream &) = 0;
+
+// Runs the simulation and prints the JSON report.
+static int RunAndReport ()
+{
   Simulator::Stop (Seconds (g_opt.maxTime));
   Simulator::Run ();
 
   double end = Simulator::Now ().GetSeconds ();
-  std::clog.rdbuf (orig);
-
+  std::clog.rdbuf (g_origClog);
   std::ostream &o = std::cout;
   o << "{\"model\":\"Chihani-Collange ns-3 MPTCP (ns-3.7)\"";
   o << ",\"completed\":" << (g_done >= 0 ? "true" : "false");
@@ -552,6 +575,14 @@ int main (int argc, char *argv[])
   o << ",\"receiver_next_dsn\":" << (ss != 0 ? ss->nextRxSequence : 0);
   o << ",\"receiver_buffered_bytes\":" << ((ss != 0 && ss->recvingBuffer != 0) ? ss->recvingBuffer->PendingData () : 0);
   o << ",\"warning_lines\":" << g_warnLines << ",\"frto_clock\":" << g_frtoClock;
+  { std::ostringstream h; h << std::hex << g_logHash; o << ",\"log_fnv1a\":\"" << h.str () << "\""; }
+  o << ",\"release_acked\":" << (g_mpTcpReleaseAckedSegments ? "true" : "false");
+  o << ",\"released_reads\":{\"acked_segment_by_end\":" << g_mpTcpReleasedReads[0]
+    << ",\"late_duplicate_ack\":" << g_mpTcpReleasedReads[1] << ",\"dsack_named\":" << g_mpTcpReleasedReads[2]
+    << ",\"count_brought_up_to_date\":" << g_mpTcpReleasedReads[3] << ",\"dsack_block_found\":" << g_mpTcpReleasedReads[4] << "}";
+  o << ",\"receiver\":{\"data_segments\":" << g_mpTcpRxDataSegments << ",\"new_segments\":" << g_mpTcpRxNewSegments
+    << ",\"stored_ooo\":" << g_mpTcpRxStoredOoo << ",\"max_ooo_segments\":" << g_mpTcpRxMaxOooSegments
+    << ",\"max_ooo_bytes\":" << g_mpTcpRxMaxOooBytes << "}";
   o << ",\"subflows\":[";
   for (size_t i = 0; i < g_socket->subflows.size (); i++)
     {
@@ -586,7 +617,65 @@ int main (int argc, char *argv[])
       if (g_col) o << ",";
       Array (o, g_samples, FRt);
     }
-  o << "]}}" << std::endl;
+  o << "]}";
+  if (g_extraJson)
+    g_extraJson (o);
+  o << "}" << std::endl;
   Simulator::Destroy ();
   return 0;
 }
+
+// ------------------------------------------------------------------------------------ main
+#ifndef MPTCP_SCENARIO_NO_MAIN
+int main (int argc, char *argv[])
+{
+  std::string rates = "5e6,5e6", delays = "0.1,0.1";
+  for (int i = 1; i < argc; i++)
+    {
+      std::string a = argv[i];
+      size_t eq = a.find ('=');
+      if (a.compare (0, 2, "--") != 0 || eq == std::string::npos) Die ("arguments are --name=value, got " + a);
+      std::string k = a.substr (2, eq - 2), v = a.substr (eq + 1);
+      if (k == "rates") rates = v;
+      else if (k == "delays") delays = v;
+      else if (k == "queue") g_opt.queue = atoi (v.c_str ());
+      else if (k == "variate-delay") g_opt.variate = atoi (v.c_str ());
+      else if (!ParseCommonOption (k, v)) Die ("unknown option --" + k);
+    }
+  g_opt.rates = ParseList (rates);
+  g_opt.delays = ParseList (delays);
+  if (g_opt.rates.empty () || g_opt.rates.size () != g_opt.delays.size () || g_opt.rates.size () > 7)
+    Die ("--rates and --delays need the same number (1..7) of comma-separated values");
+  CheckCommonOptions (g_opt.rates.size ());
+  StartModelLog ();
+
+  NodeContainer nodes;
+  nodes.Create (2);
+  g_client = nodes.Get (0);
+  g_server = nodes.Get (1);
+  MpInternetStackHelper stack;
+  stack.Install (nodes);
+
+  std::vector<Ipv4InterfaceContainer> ipv4Ints;
+  for (size_t i = 0; i < g_opt.rates.size (); i++)
+    {
+      PointToPointHelper p2plink;
+      std::ostringstream rate, delay, q;
+      rate << (unsigned long long) (g_opt.rates[i] + 0.5) << "bps";
+      delay << g_opt.delays[i] << "s";
+      p2plink.SetDeviceAttribute ("DataRate", StringValue (rate.str ()));
+      p2plink.SetChannelAttribute ("Delay", StringValue (delay.str ()));
+      p2plink.SetQueue ("ns3::DropTailQueue", "MaxPackets", UintegerValue (g_opt.queue));
+      NetDeviceContainer netDevices = p2plink.Install (nodes);
+      std::stringstream netAddr;
+      netAddr << "10.1." << (i + 1) << ".0";
+      Ipv4AddressHelper ipv4addr;
+      ipv4addr.SetBase (netAddr.str ().c_str (), "255.255.255.0");
+      ipv4Ints.push_back (ipv4addr.Assign (netDevices));
+    }
+  Config::ConnectWithoutContext ("/NodeList/*/DeviceList/*/TxQueue/Drop", MakeCallback (&QueueDrop));
+
+  InstallFlow (ipv4Ints[0].GetAddress (1), Seconds (0.0));
+  return RunAndReport ();
+}
+#endif

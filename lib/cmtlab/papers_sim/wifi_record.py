@@ -1,0 +1,280 @@
+"""Recorded runs of the papers' simulator over Wi-Fi, with provenance, pinned by SHA-256 and checked when read.
+
+A *plan* (``data/papers-sim/wifi/<name>.plan.json``) says which runs a recording holds, as data:
+the fixed parameters of :func:`cmtlab.papers_sim.wifi.scenario` and a list of axes, whose
+product is the runs.  An axis has a ``label`` (the column it adds), ``values`` (a list, or
+``{"range": [start, stop]}`` for integers) and a ``set`` template of scenario parameters in
+which the string ``"$"`` stands for the value (``{"drop_rate": [0.0, "$"]}``), or ``cases``: a
+mapping of label values to parameters (``{"PR-R": {"reordering": "pr_r"}}``).  ``record`` is
+``"rows"`` (one row per run: the labels, then the columns of
+:meth:`~cmtlab.papers_sim.model.PapersSimResult.row` without ``wall_time_s`` and
+``code_version``, then ``command``) or ``"cwnd"`` (one row per sample and subflow: ``time_s``
+from the first data segment, ``subflow`` 1.., ``cwnd_segments``).  ``live`` lists label sets whose
+rows a test re-runs (``tests/test_papers_sim_wifi.py``).  This module knows plans, not papers:
+what a plan is for is in its ``description``.
+
+``python -m cmtlab.papers_sim record-wifi`` (part of ``make papers-sim-data``) runs every plan in
+parallel over the usable cores, printing progress, and writes ``<name>.csv`` and
+``provenance.json``: the archives and patches (name, kind, SHA-256), both drivers' SHA-256, the
+compiler and flags, the code version, and per plan the plan's SHA-256, its fixed parameters,
+the number of runs and seeds, and the CSV's rows and SHA-256.  :func:`load` checks the CSV
+against that SHA-256 (and the plan against its own) every time it reads one: a changed byte is
+an error naming the file and how to regenerate it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import itertools
+import json
+import shlex
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from . import build as bld
+
+DATA_DIR = bld.REPO / "data" / "papers-sim" / "wifi"
+PROVENANCE = DATA_DIR / "provenance.json"
+DROP_COLUMNS = ("wall_time_s", "code_version")
+RECORD_KINDS = ("rows", "cwnd")
+REGENERATE = "make papers-sim-data  (python -m cmtlab.papers_sim record-wifi)"
+
+
+class RecordError(RuntimeError):
+    """A recorded file is missing, changed, or does not match its plan (the message says how to regenerate)."""
+
+
+# ---------------------------------------------------------------------------------------- plans
+
+def plan_path(name: str) -> Path:
+    return DATA_DIR / f"{name}.plan.json"
+
+
+def plan_names() -> list[str]:
+    """The plans in :data:`DATA_DIR`, sorted."""
+    return sorted(p.name[: -len(".plan.json")] for p in DATA_DIR.glob("*.plan.json"))
+
+
+def load_plan(name: str) -> dict:
+    """A plan, checked: ``name`` matches the file, the axes are well formed."""
+    names = plan_names()
+    if name not in names:
+        raise ValueError(f"name must be one of the plans {names}, got {name!r}")
+    path = plan_path(name)
+    plan = json.loads(path.read_text())
+    for key in ("name", "description", "scenario", "axes", "record"):
+        if key not in plan:
+            raise ValueError(f"{path}: the plan has no {key!r}")
+    if plan["name"] != name:
+        raise ValueError(f"{path}: the plan's name is {plan['name']!r}, not {name!r}")
+    if plan["record"] not in RECORD_KINDS:
+        raise ValueError(f"{path}: record must be one of {RECORD_KINDS}, got {plan['record']!r}")
+    for ax in plan["axes"]:
+        if "label" not in ax or ("cases" in ax) == ("values" in ax):
+            raise ValueError(f"{path}: an axis needs a label and either values (with set) or cases, got {ax!r}")
+        if "values" in ax and "set" not in ax:
+            raise ValueError(f"{path}: axis {ax['label']!r} has values but no set template")
+    return plan
+
+
+def _axis_items(ax):
+    """``[(label value, scenario parameters)]`` of one axis."""
+    if "cases" in ax:
+        return [(k, dict(v)) for k, v in ax["cases"].items()]
+    values = ax["values"]
+    if isinstance(values, dict):
+        values = list(range(*values["range"]))
+
+    def fill(t, v):
+        if t == "$":
+            return v
+        if isinstance(t, list):
+            return [fill(x, v) for x in t]
+        if isinstance(t, dict):
+            return {k: fill(x, v) for k, x in t.items()}
+        return t
+    return [(v, fill(ax["set"], v)) for v in values]
+
+
+def expand(plan: dict) -> list[tuple[dict, object]]:
+    """``(labels, WifiScenario)`` of every run of a plan, in the plan's order (the last axis fastest)."""
+    from .wifi import scenario
+
+    out = []
+    for combo in itertools.product(*[_axis_items(ax) for ax in plan["axes"]]):
+        labels, params = {}, dict(plan["scenario"])
+        for ax, (value, p) in zip(plan["axes"], combo):
+            labels[ax["label"]] = value
+            params.update(p)
+        out.append((labels, scenario(**params)))
+    return out
+
+
+def seed_count(plan: dict) -> int:
+    """How many seeds a plan runs per point (the size of its ``seed`` axis; 1 without one)."""
+    for ax in plan["axes"]:
+        if ax["label"] == "seed":
+            return len(_axis_items(ax))
+    return 1
+
+
+# ---------------------------------------------------------------------------------------- running
+
+def _relative_command(sc) -> str:
+    return shlex.join(["mptcp-wifi-scenario", *sc.command("x")[1:]])
+
+
+def _rows(plan, labels, sc, result) -> list[dict]:
+    if plan["record"] == "rows":
+        row = {k: v for k, v in result.row().items() if k not in DROP_COLUMNS}
+        return [{**labels, **row, "command": _relative_command(sc)}]
+    samples = result.samples
+    rows = []
+    for i in range(sc.n_subflows):
+        col = f"sf{i}_cwnd_segments"
+        if col not in samples:
+            continue
+        for t, w in zip(samples["time_s"], samples[col]):
+            if t >= 0 and w == w:
+                rows.append({**labels, "subflow": i + 1, "time_s": float(t), "cwnd_segments": float(w), "seed": sc.seed,
+                             "scenario_key": sc.key()})
+    return rows
+
+
+def run_cases(plan: dict, cases, *, workers: int | None = None, progress: bool = True, log=None) -> pd.DataFrame:
+    """Run ``cases`` (``(labels, WifiScenario)``) of ``plan`` live, in parallel
+    (:func:`cmtlab.papers_sim.wifi.run_many`, progress lines), and return the table in the recorded
+    layout, in the cases' order."""
+    from .wifi import run_many
+
+    results = run_many([sc for _, sc in cases], workers=workers, progress=progress, desc=f"papers-sim-wifi: {plan['name']}",
+                       log=log)
+    return pd.DataFrame([r for (labels, sc), res in zip(cases, results) for r in _rows(plan, labels, sc, res)])
+
+
+def run_plan(name: str, *, workers: int | None = None, progress: bool = True) -> pd.DataFrame:
+    """Run every case of plan ``name`` now (live)."""
+    plan = load_plan(name)
+    return run_cases(plan, expand(plan), workers=workers, progress=progress)
+
+
+def _csv_bytes(table: pd.DataFrame) -> bytes:
+    buf = io.StringIO()
+    table.to_csv(buf, index=False)
+    return buf.getvalue().encode()
+
+
+def provenance_now() -> dict:
+    """What a recording made now is made of: the model's provenance (:func:`cmtlab.papers_sim.record.provenance_now`:
+    archives, patches, the point-to-point driver, compiler, flags) with the Wi-Fi driver and code version."""
+    from . import record
+    from .wifi import code_version
+
+    prov = record.provenance_now()
+    prov["model"] += ", over ns-3.7 Wi-Fi (802.11a OFDM, the 802.11g stand-in): cmtlab.papers_sim.wifi"
+    prov["regenerate"] = REGENERATE
+    prov["wifi_driver"] = {"file": str(bld.WIFI_DRIVER_SOURCE.relative_to(bld.REPO)),
+                           "sha256": bld.sha256_file(bld.WIFI_DRIVER_SOURCE)}
+    prov["wifi_modules"] = [name for name, _ in bld.WIFI_MODULES]
+    prov["code_version"] = code_version()
+    return prov
+
+
+def record(*, only=None, workers: int | None = None, progress: bool = True) -> dict:
+    """Run the plans (all, or those named in ``only``) and rewrite their CSVs and ``provenance.json``."""
+    names = plan_names() if not only else list(only)
+    for n in names:
+        load_plan(n)  # a ValueError naming a missing or malformed plan before anything runs
+    bld.ensure_built(log=print, wifi=True)
+    prov = provenance_now()
+    old = json.loads(PROVENANCE.read_text()) if PROVENANCE.is_file() else {}
+    sets = dict(old.get("sets", {})) if old.get("code_version") == prov["code_version"] else {}
+    for n in names:
+        plan = load_plan(n)
+        cases = expand(plan)
+        t0 = time.monotonic()
+        table = run_cases(plan, cases, workers=workers, progress=progress,
+                          log=lambda msg: print(msg, flush=True))
+        data = _csv_bytes(table)
+        path = DATA_DIR / f"{n}.csv"
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_bytes(data)
+        tmp.replace(path)
+        sets[n] = {"file": path.name, "rows": len(table), "runs": len(cases), "seeds": seed_count(plan),
+                   "sha256": hashlib.sha256(data).hexdigest(), "plan": plan_path(n).name,
+                   "plan_sha256": bld.sha256_file(plan_path(n)), "scenario": plan["scenario"],
+                   "wall_s": round(time.monotonic() - t0, 1)}
+        print(f"papers-sim-wifi: recorded {n}: {len(cases)} runs, {len(table)} rows into {path}", flush=True)
+        prov["sets"] = {k: sets[k] for k in sorted(sets)}
+        PROVENANCE.write_text(json.dumps(prov, indent=1, sort_keys=True) + "\n")
+    return prov
+
+
+# ---------------------------------------------------------------------------------------- reading
+
+def provenance() -> dict:
+    """The recorded provenance (``data/papers-sim/wifi/provenance.json``)."""
+    if not PROVENANCE.is_file():
+        raise RecordError(f"{PROVENANCE} is missing: regenerate it with {REGENERATE}")
+    return json.loads(PROVENANCE.read_text())
+
+
+def load(name: str) -> pd.DataFrame:
+    """A recorded plan's table, after checking its CSV and its plan against the SHA-256s of the provenance."""
+    prov = provenance()
+    sets = prov.get("sets", {})
+    if name not in sets:
+        raise ValueError(f"name must be one of the recorded plans {sorted(sets)}, got {name!r}")
+    entry = sets[name]
+    path = DATA_DIR / entry["file"]
+    if not path.is_file():
+        raise RecordError(f"{path} is missing: regenerate it with {REGENERATE}")
+    data = path.read_bytes()
+    got = hashlib.sha256(data).hexdigest()
+    if got != entry["sha256"]:
+        raise RecordError(f"{path}: SHA-256 {got} differs from the recorded {entry['sha256']} "
+                          f"({PROVENANCE.name}): the file changed since it was recorded; regenerate it with {REGENERATE}")
+    pplan = plan_path(name)
+    if not pplan.is_file() or bld.sha256_file(pplan) != entry["plan_sha256"]:
+        raise RecordError(f"{pplan}: the plan changed (or is missing) since {path.name} was recorded from it; "
+                          f"regenerate with {REGENERATE}")
+    return pd.read_csv(io.BytesIO(data))
+
+
+def check_provenance() -> list[str]:
+    """Differences between the recorded provenance and this checkout (empty: consistent): archives, patches,
+    both drivers, every plan and CSV.  The compiler is not compared (the live test decides)."""
+    prov = provenance()
+    now = provenance_now()
+    problems = []
+    if {a["name"]: a["sha256"] for a in prov["archives"]} != {a["name"]: a["sha256"] for a in now["archives"]}:
+        problems.append("the archives differ from the pinned ones")
+    if {p["name"]: p["sha256"] for p in prov["patches"]} != {p["name"]: p["sha256"] for p in now["patches"]}:
+        problems.append(f"the patches differ: recorded {sorted(p['name'] for p in prov['patches'])}, now "
+                        f"{sorted(p['name'] for p in now['patches'])} (or their contents)")
+    for key in ("driver", "wifi_driver"):
+        if prov[key]["sha256"] != now[key]["sha256"]:
+            problems.append(f"the {key.replace('_', ' ')} source changed since the data was recorded")
+    for name, entry in prov.get("sets", {}).items():
+        try:
+            load(name)
+        except (RecordError, ValueError) as exc:
+            problems.append(str(exc))
+    missing = sorted(set(plan_names()) - set(prov.get("sets", {})))
+    if missing:
+        problems.append(f"plans never recorded: {missing}")
+    return problems
+
+
+def live_cases(name: str) -> list[tuple[dict, object]]:
+    """The cases of plan ``name`` whose labels match one of its ``live`` label sets (for the live test)."""
+    plan = load_plan(name)
+    want = plan.get("live", [])
+    return [(lab, sc) for lab, sc in expand(plan) if any(all(lab.get(k) == v for k, v in w.items()) for w in want)]
+
+
+__all__ = ["DATA_DIR", "PROVENANCE", "RecordError", "plan_names", "load_plan", "expand", "seed_count", "run_cases",
+           "run_plan", "provenance_now", "record", "provenance", "load", "check_provenance", "live_cases"]
