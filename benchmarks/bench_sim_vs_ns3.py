@@ -8,7 +8,7 @@ Three parts, all in one process so that every ratio compares runs made under the
    response, the model's 10-MB transfer; cmtlab runs it under its ``chihani`` preset, as
    :func:`cmtlab.papers.arabi.papers_sim.preset_cases` builds it); the model's build is found at
    ``$CMTLAB_PAPERS_SIM_BUILD`` (``make papers-sim``); without it this part prints "not measured";
-3. **one Alheid point over 30 seeds** (the paper's seed count, :data:`cmtlab.papers.alheid.experiments.N_SEEDS_PAPER`):
+3. **one Alheid point over 30 seeds** (the paper's seed count, :data:`cmtlab.papers.alheid.paper.N_SEEDS_PAPER`):
    Fig. 5's PR-R at PDR 0.5 %, 10 m, 50 s, run seed after seed in this process; prints its wall
    time and data segments per second.  Neither reference runs this Wi-Fi MPTCP scenario (ns-3.44
    has no MPTCP, the model has no Wi-Fi), so the point's time on each is projected from a ratio
@@ -16,7 +16,7 @@ Three parts, all in one process so that every ratio compares runs made under the
    one 802.11g link at 10 m in both simulators (the Wi-Fi validation's setup); for the papers'
    simulator, part 2's ratio;
 4. **cmtlab against the papers' simulator over Wi-Fi on one Fig. 4 point** (PR-R at 50 m, the
-   distance of Table III, 50-s runs, :data:`~cmtlab.papers.alheid.experiments.N_SEEDS_PAPER` = 30 seeds):
+   distance of Table III, 50-s runs, :data:`~cmtlab.papers.alheid.paper.N_SEEDS_PAPER` = 30 seeds):
    the same point on both, seed after seed in this process — cmtlab's 802.11g model
    (:func:`cmtlab.papers.alheid.experiments.scenario`) and the Chihani–Collange model on ns-3.7's Wi-Fi
    (:mod:`cmtlab.papers_sim.wifi`, the 802.11g stand-in, the Fig. 4 plan's parameters) — and the
@@ -194,11 +194,12 @@ def wifi_ratio(repeat: int, transfer_bytes: int = 8_000_000) -> float:
 def alheid_point(n_seeds: int, repeat: int, papers_ratio: float | None) -> float:
     """Part 3: one Alheid point (Fig. 5, PR-R, PDR 0.5 %, 10 m, 50 s) over ``n_seeds`` seeds; returns its wall time."""
     from cmtlab.papers.alheid import experiments as alheid
+    from cmtlab.papers.alheid import paper as alheid_paper
 
     sc = alheid.scenario("PR-R", pdr2=0.005)
     print(f"3. one Alheid point over {n_seeds} seeds (Fig. 5, PR-R, PDR 0.5 %, "
           f"{alheid.SCENARIO2_DISTANCE_M:g} m, {alheid.DURATION_S:g} s runs; paper: "
-          f"{alheid.N_SEEDS_PAPER} seeds), seed after seed in one process")
+          f"{alheid_paper.N_SEEDS_PAPER} seeds), seed after seed in one process")
     segs = 0
     t0 = time.perf_counter()
     for seed in range(n_seeds):

@@ -30,7 +30,7 @@ def _readers():
     """Pinned file → the book's own reader of it."""
     from cmtlab import today
     from cmtlab.papers.song import field
-    from cmtlab.papers_sim import record
+    from cmtlab.papers_sim import record, wifi_record
     from cmtlab.sim.net import wifi
     from cmtlab.testbed import recorded
     from cmtlab.validation import wifi as wv
@@ -42,6 +42,11 @@ def _readers():
            "wifi/ns3-wifi-throughput.csv": wv.load_ns3_record}
     for name in record.recorded_names():
         out[f"papers-sim/{name}.csv"] = lambda name=name: record.load(name)
+    out["papers-sim/wifi/provenance.json"] = wifi_record.provenance
+    for name in wifi_record.plan_names():
+        out[f"papers-sim/wifi/{name}.plan.json"] = lambda name=name: wifi_record.load_plan(name)
+    for name in wifi_record.recorded_names():
+        out[f"papers-sim/wifi/{name}.csv"] = lambda name=name: wifi_record.load(name)
     for f in (*recorded.FILES.values(), recorded.PROVENANCE, recorded.HISTORY):
         out[f"testbed/{f}"] = recorded.load
     for name in today.RECORDED:
@@ -65,6 +70,7 @@ IMPOSSIBLE = {
     "today/cubic_vs_ns3.csv": ("sim_retransmissions", -5, "below 0"),
     "today/kernel_agreement.csv": ("n_kernel", 0, "below 1"),
     "papers-sim/alheid-fig6-cwnd.csv": ("cwnd_segments", -5.0, "below 0"),
+    "papers-sim/wifi/alheid-fig6-cwnd.csv": ("cwnd_segments", -5.0, "below 0"),
 }
 for _rel in ("testbed/arabi.csv", "testbed/calibration_rates.csv", "testbed/table1.csv", "testbed/table1_fixed_buffers.csv",
              "today/kernel_cells.csv", "today/kernel_cells_sim.csv"):  # the kernel's rows count bytes, not segments

@@ -103,6 +103,21 @@ def test_plans_expand_to_their_axes():
     assert single and all(sc.n_links == 1 and sc.reordering == "none" for sc in single)
 
 
+def test_fig5s_pdr_0_is_fig4s_10_m_run():
+    """The README's and the plan's word: alheid-fig5 at PDR 0 would re-run alheid-fig4's 10-m runs (same scenario
+    key, same driver command), so those rows stand for it."""
+    import copy
+
+    f5 = copy.deepcopy(wifi_record.load_plan("alheid-fig5"))
+    f5["axes"][0]["values"] = [0.0]
+    at_0 = {(lab["solution"], lab["seed"]): sc for lab, sc in wifi_record.expand(f5)}
+    f4 = {(lab["solution"], lab["seed"]): sc for lab, sc in wifi_record.expand(wifi_record.load_plan("alheid-fig4"))
+          if lab["distance_m"] == 10.0}
+    assert at_0 and set(at_0) <= set(f4)
+    for k, sc in at_0.items():
+        assert sc.key() == f4[k].key() and sc.command("x") == f4[k].command("x")
+
+
 def test_recorded_data_matches_this_checkout():
     assert wifi_record.check_provenance() == []
     prov = wifi_record.provenance()
@@ -112,25 +127,34 @@ def test_recorded_data_matches_this_checkout():
         assert len(wifi_record.load(name)) == entry["rows"]
 
 
-def test_a_changed_recorded_file_is_an_error_naming_it(tmp_path, monkeypatch):
-    copy = tmp_path / "wifi"
-    shutil.copytree(wifi_record.DATA_DIR, copy)
-    monkeypatch.setattr(wifi_record, "DATA_DIR", copy)
-    monkeypatch.setattr(wifi_record, "PROVENANCE", copy / "provenance.json")
-    name = sorted(wifi_record.provenance()["sets"])[0]
-    assert len(wifi_record.load(name)) > 0
-    csv = copy / f"{name}.csv"
-    text = csv.read_text().splitlines()
-    text[1] = text[1].replace("1", "2", 1)                                # one digit of the first row
-    csv.write_text("\n".join(text) + "\n")
-    with pytest.raises(wifi_record.RecordError, match=f"{name}.csv: SHA-256 .* make papers-sim-data"):
-        wifi_record.load(name)
-    csv.unlink()
-    with pytest.raises(wifi_record.RecordError, match="missing"):
-        wifi_record.load(name)
-    (copy / f"{name}.plan.json").write_text("{}")
-    with pytest.raises(ValueError):
-        wifi_record.load_plan(name)
+def test_a_changed_recorded_file_is_an_error_naming_it(tmp_path):
+    """In a copy of data/ (its own MANIFEST.json): a changed digit, a missing CSV, a changed plan are errors naming
+    the file and how to regenerate it."""
+    from cmtlab import pinned
+
+    root = tmp_path / "data"
+    shutil.copytree(pinned.root(), root)
+    copy = root / "papers-sim" / "wifi"
+    with pinned.using_root(root):
+        name = sorted(wifi_record.provenance()["sets"])[0]
+        assert len(wifi_record.load(name)) > 0
+        csv = copy / f"{name}.csv"
+        good = csv.read_bytes()
+        text = good.decode().splitlines()
+        text[1] = text[1].replace("1", "2", 1)                                # one digit of the first row
+        csv.write_text("\n".join(text) + "\n")
+        with pytest.raises(pinned.PinnedFileError, match=f"{name}.csv differs from its pinned SHA-256.*make papers-sim-data"):
+            wifi_record.load(name)
+        csv.unlink()
+        with pytest.raises(pinned.PinnedFileError, match=f"{name}.csv is missing.*make papers-sim-data"):
+            wifi_record.load(name)
+        csv.write_bytes(good)
+        plan = copy / f"{name}.plan.json"
+        plan.write_text(plan.read_text().replace('"live"', '"live" ', 1))
+        with pytest.raises(wifi_record.RecordError, match="the plan changed"):
+            wifi_record.load(name)
+        with pytest.raises(pinned.PinnedFileError, match=f"{name}.plan.json differs from its pinned SHA-256"):
+            wifi_record.load_plan(name)
 
 
 def test_recorded_rows_hold_the_papers_metrics():
@@ -185,7 +209,7 @@ def test_rate_falls_with_distance_and_a_far_station_fails_clearly(built_wifi):
         wifi.run(wifi.scenario(distance_m=2000.0, **one))
 
 
-@pytest.mark.parametrize("name", ["alheid-fig4", "alheid-fig5", "alheid-fig6-cwnd", "single-tcp-distance"])
+@pytest.mark.parametrize("name", ["alheid-fig4", "alheid-fig5", "alheid-fig6-cwnd"])
 def test_recorded_rows_are_reproduced_exactly(built_wifi, name):
     """The plan's ``live`` rows, run now on the model this test run built, equal the recorded ones in every
     column (the cheapest rows of each figure: about 40 s of CPU in all)."""

@@ -53,6 +53,21 @@ What is built (the driver's header says it in detail)::
   sender when ``rand() % 1013 / 1013`` falls below the threshold; :func:`loss_threshold`
   picks the threshold whose effective rate, a multiple of 1/1013, is nearest).
 
+The reordering responses (``reordering``) are the model's own, as Alheid et al. ran them: ``"none"``
+(NoPR), ``"dsack"`` (the model's D_SACK), ``"pr_r"`` (their Algorithm 1, patch 05) and
+``"tcp_door"`` — **what the model's TCP_DOOR really does**: in the published overlay
+(``dzlab/mptcp-ns3`` d4ad7bf, ``src/internet-stack/mp-tcp-socket-impl.cc``) its whole code is
+``case TCP_DOOR: break;`` (lines 1668-1669) in ``IsDuplicatedAck``'s switch on a duplicate ACK, where
+NoPR calls ``DupAck`` (lines 1670-1672: the 3rd duplicate ACK halves the window and retransmits).  A
+TCP_DOOR sender thus *ignores duplicate ACKs*: no fast retransmit, no window reduction; a loss is
+repaired only when the retransmission timer expires (``ReTxTimeout``, line 615).  The receiver has
+no TCP_DOOR case and the model no option to carry TCP-DOOR's TPSN/ADSN sequence numbers, so it is
+not Wang and Zhang's TCP-DOOR (MobiHoc 2002: out-of-order detection, congestion control disabled
+for a while, instant recovery).  It does match the paper: Alheid et al. cite no TCP-DOOR source
+(their [14, 15] are their own studies on this model) and describe exactly this behaviour (sec. V.B:
+"it does not take any action when receiving the third DUPACK and depends on the RTO response
+only").  :data:`cmtlab.papers_sim.model.REORDERING`'s comment gives the same lines.
+
 Randomness — every source is driven by ``seed``: ns-3's run number (``RngRun`` = seed + 1: the
 DCF back-offs, the PHY's frame-error draws, everything ns-3.7 draws from its MRG32k3a streams)
 and the C library's ``rand()``, which the model uses for its drop draws (re-seeded with seed + 1
@@ -440,11 +455,12 @@ def goodput_summary(rows):
     :func:`single_flow_goodput` rows (``n``: the seeds; one seed gives no interval)."""
     import pandas as pd
 
-    from ..report import mean_ci95
+    from ..stats import mean_ci
 
     out = []
     for (simulator, d), g in rows.groupby(["simulator", "distance_m"], sort=True):
-        m, (lo, hi), n = mean_ci95(g["goodput_bps"])
+        ci = mean_ci(g["goodput_bps"].to_numpy(dtype=float))
+        m, lo, hi, n = ci.mean, ci.low, ci.high, ci.n
         out.append({"simulator": simulator, "distance_m": d, "goodput_bps": m, "ci95_low_bps": lo, "ci95_high_bps": hi,
                     "n": n, "phy_rate_mbps": float(g["phy_rate_mbps"].median())})
     return pd.DataFrame(out)

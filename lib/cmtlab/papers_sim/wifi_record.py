@@ -17,9 +17,15 @@ what a plan is for is in its ``description``.
 parallel over the usable cores, printing progress, and writes ``<name>.csv`` and
 ``provenance.json``: the archives and patches (name, kind, SHA-256), both drivers' SHA-256, the
 compiler and flags, the code version, and per plan the plan's SHA-256, its fixed parameters,
-the number of runs and seeds, and the CSV's rows and SHA-256.  :func:`load` checks the CSV
-against that SHA-256 (and the plan against its own) every time it reads one: a changed byte is
-an error naming the file and how to regenerate it.
+the number of runs and seeds, and the CSV's rows and SHA-256.  Every file written (each CSV and
+``provenance.json``) is pinned in ``data/MANIFEST.json`` (:func:`cmtlab.pinned.pin`), and so are the
+plans.  :func:`load` reads a CSV through :func:`cmtlab.pinned.read_csv` — its bytes against the manifest,
+every row for possible values (counters >= 0, goodput at most the paths' 54 Mbit/s each) — and checks the
+plan against the SHA-256 it was recorded from: a changed byte is an error naming the file and how to
+regenerate it.
+
+The loader other modules use: ``load(name)`` for ``name`` in ``"alheid-fig4"``, ``"alheid-fig5"``,
+``"alheid-fig6-cwnd"`` (:func:`recorded_names`), and :func:`provenance`.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .. import pinned
 from . import build as bld
 
 DATA_DIR = bld.REPO / "data" / "papers-sim" / "wifi"
@@ -41,6 +48,12 @@ PROVENANCE = DATA_DIR / "provenance.json"
 DROP_COLUMNS = ("wall_time_s", "code_version")
 RECORD_KINDS = ("rows", "cwnd")
 REGENERATE = "make papers-sim-data  (python -m cmtlab.papers_sim record-wifi)"
+#: The recordings' folder and provenance in the pinned data (:mod:`cmtlab.pinned`).
+PINNED_DIR = "papers-sim/wifi"
+PINNED_PROVENANCE = f"{PINNED_DIR}/provenance.json"
+#: The manifest's ``regenerate`` of a plan: written by hand, not by a command.
+PLAN_REGENERATE = "written by hand (data/papers-sim/wifi/README.md); after editing it: python -m cmtlab.pinned pin " \
+                  "<the plan> && make papers-sim-data"
 
 
 class RecordError(RuntimeError):
@@ -50,21 +63,26 @@ class RecordError(RuntimeError):
 # ---------------------------------------------------------------------------------------- plans
 
 def plan_path(name: str) -> Path:
-    return DATA_DIR / f"{name}.plan.json"
+    """The plan's file (in the pinned root's ``papers-sim/wifi/``: the checkout's, or :func:`cmtlab.pinned.using_root`'s)."""
+    return pinned.resolve(f"{PINNED_DIR}/{name}.plan.json")
 
 
 def plan_names() -> list[str]:
-    """The plans in :data:`DATA_DIR`, sorted."""
-    return sorted(p.name[: -len(".plan.json")] for p in DATA_DIR.glob("*.plan.json"))
+    """The plans in ``data/papers-sim/wifi/``, sorted."""
+    return sorted(p.name[: -len(".plan.json")] for p in pinned.resolve(PINNED_DIR).glob("*.plan.json"))
 
 
 def load_plan(name: str) -> dict:
-    """A plan, checked: ``name`` matches the file, the axes are well formed."""
+    """A plan, read through :func:`cmtlab.pinned.read_json` (pinned: after editing one, pin it with ``python -m
+    cmtlab.pinned pin <the plan>``) and checked: ``name`` matches the file, the axes are well formed."""
     names = plan_names()
-    if name not in names:
+    rel = f"{PINNED_DIR}/{name}.plan.json"
+    if name not in names and rel not in pinned.manifest()["files"]:
         raise ValueError(f"name must be one of the plans {names}, got {name!r}")
     path = plan_path(name)
-    plan = json.loads(path.read_text())
+    plan = pinned.read_json(rel)
+    if not isinstance(plan, dict):
+        raise ValueError(f"{path}: a plan is a JSON object, got {type(plan).__name__}")
     for key in ("name", "description", "scenario", "axes", "record"):
         if key not in plan:
             raise ValueError(f"{path}: the plan has no {key!r}")
@@ -203,6 +221,7 @@ def record(*, only=None, workers: int | None = None, progress: bool = True) -> d
         tmp = path.with_name(path.name + ".tmp")
         tmp.write_bytes(data)
         tmp.replace(path)
+        pinned.pin(path, regenerate=REGENERATE)                    # its entry in data/MANIFEST.json
         sets[n] = {"file": path.name, "rows": len(table), "runs": len(cases), "seeds": seed_count(plan),
                    "sha256": hashlib.sha256(data).hexdigest(), "plan": plan_path(n).name,
                    "plan_sha256": bld.sha256_file(plan_path(n)), "scenario": plan["scenario"],
@@ -210,38 +229,56 @@ def record(*, only=None, workers: int | None = None, progress: bool = True) -> d
         print(f"papers-sim-wifi: recorded {n}: {len(cases)} runs, {len(table)} rows into {path}", flush=True)
         prov["sets"] = {k: sets[k] for k in sorted(sets)}
         PROVENANCE.write_text(json.dumps(prov, indent=1, sort_keys=True) + "\n")
+        pinned.pin(PROVENANCE, regenerate=REGENERATE)
     return prov
 
 
 # ---------------------------------------------------------------------------------------- reading
 
 def provenance() -> dict:
-    """The recorded provenance (``data/papers-sim/wifi/provenance.json``)."""
-    if not PROVENANCE.is_file():
-        raise RecordError(f"{PROVENANCE} is missing: regenerate it with {REGENERATE}")
-    return json.loads(PROVENANCE.read_text())
+    """The recorded provenance (``data/papers-sim/wifi/provenance.json``, read through :mod:`cmtlab.pinned`)."""
+    return pinned.read_json(PINNED_PROVENANCE)
+
+
+def recorded_names() -> list[str]:
+    """The names of the recorded plans (those of ``provenance.json``): what :func:`load` accepts."""
+    return sorted(provenance().get("sets", {}))
+
+
+def capacity_bps(row: dict) -> float | None:
+    """The paths' capacity of a recorded row (bit/s): 54 Mbit/s, the fastest 802.11a mode, per subflow."""
+    n = row.get("n_subflows")
+    if not isinstance(n, (int, float)) or n != n or n < 1:
+        return None
+    return float(n) * 54e6
 
 
 def load(name: str) -> pd.DataFrame:
-    """A recorded plan's table, after checking its CSV and its plan against the SHA-256s of the provenance."""
+    """A recorded plan's table (the stable loader: ``name`` one of :func:`recorded_names`).
+
+    Read through :func:`cmtlab.pinned.read_csv`: the CSV's bytes against ``data/MANIFEST.json`` (and the
+    provenance's SHA-256), every row for possible values (:func:`cmtlab.pinned.result_columns`, goodput at most
+    :func:`capacity_bps`); the plan against the SHA-256 it was recorded from.  ``rows`` plans: one row per run
+    (the plan's labels, e.g. ``distance_m``/``pdr2``, ``solution``, ``seed``, then the model's columns);
+    ``cwnd`` plans: one row per sample and subflow (``solution``, ``seed``, ``subflow``, ``time_s``,
+    ``cwnd_segments``).  A :class:`cmtlab.pinned.PinnedFileError` or :class:`RecordError` names the file and
+    how to regenerate it."""
     prov = provenance()
     sets = prov.get("sets", {})
     if name not in sets:
         raise ValueError(f"name must be one of the recorded plans {sorted(sets)}, got {name!r}")
     entry = sets[name]
-    path = DATA_DIR / entry["file"]
-    if not path.is_file():
-        raise RecordError(f"{path} is missing: regenerate it with {REGENERATE}")
-    data = path.read_bytes()
-    got = hashlib.sha256(data).hexdigest()
-    if got != entry["sha256"]:
-        raise RecordError(f"{path}: SHA-256 {got} differs from the recorded {entry['sha256']} "
-                          f"({PROVENANCE.name}): the file changed since it was recorded; regenerate it with {REGENERATE}")
+    rel = f"{PINNED_DIR}/{entry['file']}"
+    table = pinned.read_csv(rel, results=True, capacity=capacity_bps)   # missing or changed: PinnedFileError
     pplan = plan_path(name)
     if not pplan.is_file() or bld.sha256_file(pplan) != entry["plan_sha256"]:
-        raise RecordError(f"{pplan}: the plan changed (or is missing) since {path.name} was recorded from it; "
+        raise RecordError(f"{pplan}: the plan changed (or is missing) since {entry['file']} was recorded from it; "
                           f"regenerate with {REGENERATE}")
-    return pd.read_csv(io.BytesIO(data))
+    got = hashlib.sha256(pinned.read_bytes(rel)).hexdigest()
+    if got != entry["sha256"]:
+        raise RecordError(f"data/{rel}: SHA-256 {got} differs from the recorded {entry['sha256']} "
+                          f"({PROVENANCE.name}): the file changed since it was recorded; regenerate it with {REGENERATE}")
+    return table
 
 
 def check_provenance() -> list[str]:
@@ -261,7 +298,7 @@ def check_provenance() -> list[str]:
     for name, entry in prov.get("sets", {}).items():
         try:
             load(name)
-        except (RecordError, ValueError) as exc:
+        except (RecordError, ValueError) as exc:   # pinned.PinnedFileError is a ValueError
             problems.append(str(exc))
     missing = sorted(set(plan_names()) - set(prov.get("sets", {})))
     if missing:
@@ -276,5 +313,5 @@ def live_cases(name: str) -> list[tuple[dict, object]]:
     return [(lab, sc) for lab, sc in expand(plan) if any(all(lab.get(k) == v for k, v in w.items()) for w in want)]
 
 
-__all__ = ["DATA_DIR", "PROVENANCE", "RecordError", "plan_names", "load_plan", "expand", "seed_count", "run_cases",
+__all__ = ["DATA_DIR", "PROVENANCE", "PINNED_DIR", "PINNED_PROVENANCE", "RecordError", "recorded_names", "capacity_bps", "plan_names", "load_plan", "expand", "seed_count", "run_cases",
            "run_plan", "provenance_now", "record", "provenance", "load", "check_provenance", "live_cases"]

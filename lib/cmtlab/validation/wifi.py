@@ -231,5 +231,90 @@ def plot_comparison(df: pd.DataFrame, ax=None):
     return ax
 
 
+#: The labels of :func:`single_flow_distance`'s simulators.
+BOOK_MODEL_LABEL = "cmtlab.sim 802.11g model"
+NS3_LABEL = "ns-3.44 802.11g"
+
+
+def single_flow_distance(distances_m=None, *, model_seeds=range(3), progress: bool = False) -> pd.DataFrame:
+    """One TCP flow's goodput against the distance on three 802.11g links: the papers' simulator's stand-in,
+    the book's model, ns-3.44 (issue 35's distance figure; :func:`plot_single_flow_distance` draws it).
+
+    * **the papers' simulator** (:data:`cmtlab.papers_sim.wifi.STAND_IN_LABEL`): ns-3.7's 802.11a OFDM PHY
+      with ``IdealWifiManager`` standing for 802.11g, the Chihani–Collange model with one subflow and no
+      reordering response (its TCP), 50-s runs from the first data segment behind the 100 Mbit/s, 10 ms
+      backbone — the ``"single TCP"`` rows of the recorded ``alheid-fig4`` plan
+      (:func:`cmtlab.papers_sim.wifi_record.load`, pinned), its seeds;
+    * **the book's model** (:data:`BOOK_MODEL_LABEL`): :func:`model_tcp_throughput_bps` run now, one 2-MB
+      NewReno transfer per seed in ``model_seeds`` (ns-3.44's TCP defaults: SACK, PRR, delayed ACKs);
+    * **ns-3.44** (:data:`NS3_LABEL`): the recorded :func:`load_ns3_record` (one 2-MB transfer, seed 0).
+
+    The workloads are not the same (a 50-s run of the model's TCP, without SACK, over a 10-ms backbone vs a
+    2-MB transfer of a SACK TCP on the link alone): the figure shows where the stand-in's rate and goodput
+    fall with distance, beside the two 802.11g models, not an agreement test.  ``distances_m``: default the
+    stand-in's recorded distances; a distance ns-3.44 was not recorded at has no ns-3.44 row.  Returns one row
+    per run: ``simulator``, ``distance_m``, ``seed``, ``goodput_bps``, ``phy_rate_mbps`` (the AP's data rate),
+    ``snr_db``, ``workload``; :func:`cmtlab.papers_sim.wifi.goodput_summary` gives the mean and 95 % CI per
+    simulator and distance.
+    """
+    from ..papers_sim import wifi as pw
+    from ..papers_sim import wifi_record
+
+    fig4 = wifi_record.load("alheid-fig4")
+    stand_in = pw.goodput_rows(fig4[fig4["solution"] == "single TCP"])
+    recorded = sorted(stand_in["distance_m"].unique())
+    if distances_m is None:
+        distances_m = recorded
+    dists = [float(d) for d in distances_m]
+    if not dists or any(not (isinstance(d, float) and math.isfinite(d) and d > 0) for d in dists):
+        raise ValueError(f"distances_m must be distances > 0 (m), got {distances_m!r}")
+    missing = sorted(set(dists) - set(recorded))
+    if missing:
+        raise ValueError(f"distances_m must be among the stand-in's recorded distances {recorded} (the alheid-fig4 "
+                         f"plan; record more with make papers-sim-data), got {missing}")
+    seeds = [int(s) for s in model_seeds]
+    if not seeds or any(s < 0 for s in seeds):
+        raise ValueError(f"model_seeds must name at least one seed >= 0, got {model_seeds!r}")
+    stand_in = stand_in[stand_in["distance_m"].isin(dists)].assign(
+        workload="50 s of the Chihani-Collange model's TCP (one subflow), 10 ms backbone")
+    rows = []
+    params = comparison_params()
+    for d in dists:
+        rate = wm.ideal_rate_mbps(wm.snr_db(d, params), params)
+        for seed in seeds:
+            rows.append({"simulator": BOOK_MODEL_LABEL, "distance_m": d, "seed": seed,
+                         "goodput_bps": model_tcp_throughput_bps(d, seed=seed, params=params),
+                         "phy_rate_mbps": rate, "snr_db": wm.snr_db(d, params),
+                         "workload": "2 MB NewReno transfer (ns-3.44's TCP defaults)"})
+    ns3 = load_ns3_record()
+    for rec in ns3[ns3["distance_m"].astype(float).isin(dists)].to_dict("records"):
+        rows.append({"simulator": NS3_LABEL, "distance_m": float(rec["distance_m"]), "seed": 0,
+                     "goodput_bps": float(rec["ns3_tcp_mbps"]) * 1e6, "phy_rate_mbps": float(rec["ns3_rate_mbps"]),
+                     "snr_db": float(rec["ns3_snr_db"]), "workload": "2 MB NewReno transfer (recorded)"})
+    out = pd.concat([stand_in.drop(columns=["mac_retries"]), pd.DataFrame(rows)], ignore_index=True)
+    return out.sort_values(["simulator", "distance_m", "seed"]).reset_index(drop=True)
+
+
+def plot_single_flow_distance(rows: pd.DataFrame, ax=None):
+    """Goodput (Mbit/s, mean and 95 % CI over the seeds) against the distance per simulator, from
+    :func:`single_flow_distance`'s rows."""
+    import matplotlib.pyplot as plt
+
+    from ..papers_sim.wifi import goodput_summary
+    if ax is None:
+        _, ax = plt.subplots()
+    summary = goodput_summary(rows)
+    for i, (name, g) in enumerate(summary.groupby("simulator", sort=True)):
+        lo = (g.goodput_bps - g.ci95_low_bps).fillna(0) / 1e6
+        hi = (g.ci95_high_bps - g.goodput_bps).fillna(0) / 1e6
+        ax.errorbar(g.distance_m, g.goodput_bps / 1e6, yerr=[lo, hi], marker="osd"[i % 3], capsize=3, label=name)
+    ax.set_xlabel("AP–station distance (m)")
+    ax.set_ylabel("one TCP flow's goodput (Mbit/s)")
+    ax.set_ylim(bottom=0)
+    ax.legend()
+    return ax
+
+
 __all__ = ["NS3_RECORD", "NS3_RECORD_PATH", "comparison_params", "model_udp_throughput_bps", "model_tcp_throughput_bps",
-           "model_row", "ns3_row", "record_ns3", "load_ns3_record", "compare", "agreement", "plot_comparison"]
+           "model_row", "ns3_row", "record_ns3", "load_ns3_record", "compare", "agreement", "plot_comparison",
+           "single_flow_distance", "plot_single_flow_distance", "BOOK_MODEL_LABEL", "NS3_LABEL"]
