@@ -10,6 +10,7 @@ CI's share of real-time transfers is about 10 s.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -79,7 +80,7 @@ def test_clear_errors_for_missing_root_and_compiler(monkeypatch):
         tb.check_environment()
     monkeypatch.undo()
     monkeypatch.delenv("CC", raising=False)
-    monkeypatch.setattr(tb.shutil, "which", lambda name: None)
+    monkeypatch.setattr(shutil, "which", lambda name: None)
     with pytest.raises(RuntimeError, match="C compiler"):
         tb.build_delayline(force=True)
 

@@ -185,15 +185,15 @@ def test_namespaces_of_live_runs_are_never_touched():
 def test_owner_liveness_sees_zombies_and_reused_pids():
     z = subprocess.Popen(["true"])
     deadline = time.monotonic() + 5
-    while tb._start_time(z.pid)[0] != "Z" and time.monotonic() < deadline:
+    while tb.hygiene._start_time(z.pid)[0] != "Z" and time.monotonic() < deadline:
         time.sleep(0.02)
-    assert not tb._pid_alive(z.pid)            # killed, not reaped: dead
+    assert not tb.hygiene._pid_alive(z.pid)            # killed, not reaped: dead
     z.wait()
-    assert not tb._pid_alive(z.pid)            # gone
-    assert tb._pid_alive(os.getpid())
-    assert tb._pid_alive(os.getpid(), born_after=time.time())
+    assert not tb.hygiene._pid_alive(z.pid)            # gone
+    assert tb.hygiene._pid_alive(os.getpid())
+    assert tb.hygiene._pid_alive(os.getpid(), born_after=time.time())
     # a namespace made a day before this process started cannot be this process's: PID reused
-    assert not tb._pid_alive(os.getpid(), born_after=tb._start_time(os.getpid())[1] - 86400)
+    assert not tb.hygiene._pid_alive(os.getpid(), born_after=tb.hygiene._start_time(os.getpid())[1] - 86400)
 
 
 def _dead_pid() -> int:
@@ -235,7 +235,7 @@ def test_unknown_congestion_with_mptcp_is_refused_not_replaced():
 def test_congestion_used_is_read_back_from_the_subflows(monkeypatch):
     """Even past the up-front check, MPTCP's silent fallback (the socket keeps the name asked for,
     its subflows run the namespace default) fails the run naming the algorithm."""
-    monkeypatch.setattr(tb, "_check_congestion_available", lambda name: None)
+    monkeypatch.setattr(tb.namespace, "_check_congestion_available", lambda name: None)
     t0 = time.monotonic()
     with pytest.raises(RuntimeError, match="nosuchcc"):
         tb.run_transfer([tb.path(5e6, 0.005)], tb.KernelSettings(congestion="nosuchcc"), mptcp=True,
@@ -247,7 +247,7 @@ def test_congestion_used_is_read_back_from_the_subflows(monkeypatch):
 def test_tcp_sender_failure_is_reported_at_once(monkeypatch):
     """With --tcp the sender fails in setsockopt; the run reports that failure at once instead of
     waiting for the receiver's accept timeout."""
-    monkeypatch.setattr(tb, "_check_congestion_available", lambda name: None)
+    monkeypatch.setattr(tb.namespace, "_check_congestion_available", lambda name: None)
     t0 = time.monotonic()
     with pytest.raises(RuntimeError, match=r"sender.*nosuchcc|nosuchcc.*sender"):
         tb.run_transfer([tb.path(5e6, 0.005)], tb.KernelSettings(congestion="nosuchcc"), mptcp=False,

@@ -488,7 +488,8 @@ class Comparison:
                 display(Markdown("**The cases of the claims above** (each claim is decided over its cases by the "
                                  "policy's rule for statements over cases; the cases are not counted):"))
                 cases = self.to_frame(cases=True)[loose].reset_index(drop=True)
-                display(HTML(self._html(cases.drop(columns=[c for c in ("paper's words", "where") if c in cases]),
+                empty = [c for c in self.reference_columns() if not cases[c].astype(bool).any()]  # none of the cases has it
+                display(HTML(self._html(cases.drop(columns=[c for c in ("paper's words", "where") if c in cases] + empty),
                                         "cases")))
             for grid in self.grids():
                 display(self.style_grid(grid, caption=(grid_captions or {}).get(grid, grid)))

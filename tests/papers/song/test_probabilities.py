@@ -174,22 +174,56 @@ def test_model_bounds_name_the_parameter():
         song.ack_function(float(MAX_TABLE_SEGMENTS))
 
 
+def _eq9_printed_exactly(C: int, k: int):
+    """The printed eq. 9 term by term, in exact rational arithmetic (its sum over l as printed)."""
+    from fractions import Fraction
+    from math import factorial as f
+
+    if k == 1:
+        return Fraction((C - 2) * f(C - 1), 2 * f(C) - 2 * f(C - 1))
+    if k == C:
+        return Fraction(f(C - 1), f(C) - f(C - 1))
+    inner = sum(Fraction(f(l - 2), f(l - k - 1)) * (C - l + 1) for l in range(k + 1, C + 1))
+    return (C - k - 1) * inner / (f(C) - f(C - 1))
+
+
+def _eq9_exact_rational(C: int, k: int):
+    from fractions import Fraction
+
+    if k == 1:
+        return Fraction(C - 2, 2 * (C - 1))
+    if k == C:
+        return Fraction(1, C - 1)
+    return Fraction(C, (C - 1) * k * (k + 1))
+
+
 def test_printed_eq9_defects_by_c():
-    """What the errata page says of the printed eq. 9: the k = C-1 term is missing for every C; for C <= 5 that
-    is the only defect (sum 1 - 1/(C-1)^2), from C = 6 on the middle branch departs from the exact form too and
-    the sum falls with C."""
+    """What the errata page says of the printed eq. 9, in exact arithmetic: the middle branch agrees with the
+    exact form at k = C-3 and k = C-2 and nowhere else in 1 < k < C (every C >= 5; at C = 4 only k = 2 is
+    middle); the k = C-1 term is missing; for C <= 5 that is the only defect (sum 1 - 1/(C-1)^2), from C = 6 on
+    the branch is too small at every 1 < k < C-3 and the sum falls with C.  The library's printed form
+    (floating point, through a closed form of the inner sum) equals the term-by-term evaluation."""
+    from fractions import Fraction
+
     import numpy as np
 
     from cmtlab.papers.song import probabilities as pr
 
     sums = {}
     for C in range(3, 13):
+        printed_q = [_eq9_printed_exactly(C, k) for k in range(1, C + 1)]
+        exact_q = [_eq9_exact_rational(C, k) for k in range(1, C + 1)]
+        agree = [k for k in range(2, C) if printed_q[k - 1] == exact_q[k - 1]]
+        assert agree == [k for k in (C - 3, C - 2) if k > 1], (C, agree)
+        assert printed_q[C - 2] == 0 and exact_q[C - 2] > 0                          # q = C-1 missing
+        assert all(printed_q[k - 1] < exact_q[k - 1] for k in range(2, C - 3))    # too small below C-3
+        assert sum(exact_q) == 1
         printed, exact = pr.case2_pmf(C, "as_printed"), pr.case2_pmf(C, "exact")
-        assert printed[C - 2] == 0.0 and exact[C - 2] > 0                       # q = C-1 missing
-        middle_same = np.allclose(printed[1:C - 2], exact[1:C - 2])
-        sums[C] = printed.sum()
+        assert np.allclose(printed, [float(x) for x in printed_q], rtol=1e-12, atol=0)
+        assert np.allclose(exact, [float(x) for x in exact_q], rtol=1e-12, atol=0)
+        sums[C] = sum(printed_q)
         if C <= 5:
-            assert middle_same and np.isclose(sums[C], 1 - 1 / (C - 1) ** 2)
+            assert sums[C] == 1 - Fraction(1, (C - 1) ** 2)
         else:
-            assert not middle_same and sums[C] < 1 - 1 / (C - 1) ** 2 - 0.05
+            assert sums[C] < 1 - Fraction(1, (C - 1) ** 2) - Fraction(1, 20)
     assert all(sums[C + 1] < sums[C] for C in range(6, 12))

@@ -715,7 +715,7 @@ def theorem2_tables(thresholds: dict, timeouts: pd.DataFrame, K: float = 4.0) ->
     for form, values in thresholds.items():
         x = np.asarray(values, dtype=float)
         x = x[np.isfinite(x)]
-        m, half = mean_ci(x)
+        m, half, _ = mean_ci(x)
         rows.append({"eq. 17": {"rfc6298": "deviation against R_{n−1} (RFC 6298)",
                                 "printed": "deviation against R_n (as printed)"}.get(form, form),
                      "threshold g_22 (mean)": m, "95 % CI low": m - half, "95 % CI high": m + half,

@@ -61,7 +61,7 @@ def _mci(values) -> tuple[float, tuple | None, int]:
     x = x[np.isfinite(x)]
     if x.size == 0:
         return float("nan"), None, 0
-    m, half = mean_ci(x)
+    m, half, _ = mean_ci(x)
     return m, ((m - half, m + half) if x.size > 1 else None), int(x.size)
 
 

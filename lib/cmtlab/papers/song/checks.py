@@ -1,5 +1,6 @@
 """Model checks behind the book's model-check and errata chapters.
 
+* :func:`first_arrival_check` — eq. 4, ``P(F) = 1/C``, against the Monte-Carlo;
 * :func:`pmf_check` — eqs. 5–6 and 9 (both variants) against the Monte-Carlo of
   :mod:`.montecarlo`, with the Monte-Carlo standard error;
 * :func:`expected_ack_check` — eqs. 8, 11, 13 (``F(C) = E(A)``) against Monte-Carlo means;
@@ -71,16 +72,32 @@ def pmf_summary(pmf: pd.DataFrame) -> pd.DataFrame:
                              "worst_error": "worst absolute error", "min_sum": "smallest sum"}))
 
 
+def first_arrival_check(c_values=(4, 8), m_ack: int = 2, *, n_samples: int = 200_000, seed: int = 0) -> dict:
+    """``{C: Monte-Carlo P(F)}``: how often the first segment of a round of ``C`` arrives first (eq. 4 says
+    ``1/C``), each ``C`` from a Monte-Carlo of ``n_samples`` arrival orders seeded with ``seed``."""
+    return {int(C): float(montecarlo.empirical_pmfs(C, m_ack, n_samples=n_samples, seed=seed)["P_F"])
+            for C in c_values}
+
+
 def expected_ack_check(c_values, m_ack: int = 2, *, n_samples: int = 200_000, seed: int = 0,
                        progress: bool = False) -> pd.DataFrame:
-    """``E'(A)`` (eq. 8), ``E''(A)`` (eq. 11) and ``F(C) = E(A)`` (eq. 13): exact, printed, Monte-Carlo."""
+    """``E'(A)`` (eq. 8), ``E''(A)`` (eq. 11) and ``F(C) = E(A)`` (eq. 13): exact, printed, Monte-Carlo, with the
+    standard error of each Monte-Carlo mean of a case (``E1_mc_se``, ``E2_mc_se``: the sample standard deviation
+    of ``A`` in that case over the square root of its rounds; NaN where the case cannot occur)."""
     rows = []
+    k_all = np.arange(1, max(list(c_values) + [1]) + 1)
     for C in _progress(list(c_values), progress, "E(A) over C"):
         mc = montecarlo.empirical_pmfs(C, m_ack, n_samples=n_samples, seed=seed + 1000 + C)
         ex = expected_acked(C, m_ack, "exact")
         pr = expected_acked(C, m_ack, "as_printed")
-        rows.append(dict(C=C, E1_closed=ex["E1"], E1_mc=mc["E1"], E2_exact=ex["E2"], E2_printed=pr["E2"],
-                         E2_mc=mc["E2"], F_exact=ex["E"], F_printed=pr["E"], F_mc=mc["E"]))
+        k = k_all[:C]
+        se = {}
+        for case, n in (("case1", mc["n_case1"]), ("case2", mc["n_case2"])):
+            p = mc[case]
+            se[case] = float(np.sqrt(max(k ** 2 @ p - (k @ p) ** 2, 0.0) / n)) if n > 1 else float("nan")
+        rows.append(dict(C=C, E1_closed=ex["E1"], E1_mc=mc["E1"], E1_mc_se=se["case1"], E2_exact=ex["E2"],
+                         E2_printed=pr["E2"], E2_mc=mc["E2"], E2_mc_se=se["case2"], F_exact=ex["E"], F_printed=pr["E"],
+                         F_mc=mc["E"]))
     return pd.DataFrame(rows)
 
 

@@ -29,6 +29,18 @@ from . import field
 #: Links I…VIII of sec. 5.3, in order.
 LINK_MODEMS = tuple(field.MODEMS)
 
+#: The label of today's stack among the simulated option sets (a ``cmtlab`` column "cmtlab today").
+TODAY = "today"
+#: Today's stack for Song's striped TCP (the chapter's "on today's stack" column): the paper's TCP — Table 2's
+#: segments and windows, NewReno congestion control, over the same round-robin tunnel — with the loss detection,
+#: recovery and timers of today's Linux as the book's kernel-like configuration "today" sets them
+#: (:data:`cmtlab.validation.kernel_sim.LINUX_TCP_OPTIONS` with the today's-transport chapter's RACK-TLP as Linux
+#: runs it, Linux's PRR and its 200 ms clock granularity): SACK, RACK-TLP, limited transmit, timestamps, a 200 ms
+#: minimum RTO, a 40 ms delayed-ACK timer.  cmtlab.sim only (ns-3 has no RACK-TLP).
+TODAY_OPTIONS = dict(sack=True, sack_loss_detection=True, limited_transmit=True, recovery="linux_prr", timestamps=True,
+                     min_rto_s=0.2, initial_rto_s=1.0, clock_granularity_s=0.2, delayed_ack_timeout_s=0.04,
+                     loss_detection="rack-tlp-linux")
+
 
 def field_links(n_links: int, rtt: pd.DataFrame | None = None, rates: pd.DataFrame | None = None):
     """Bandwidths (bit/s, the modems' maximum DR) and RTT data sets (s) of links I…``n_links``.
@@ -159,11 +171,13 @@ def model_throughputs(groups: pd.DataFrame, *, transfer_bytes: int, variants=("e
 
 
 def simulate_groups(groups: pd.DataFrame, results: pd.DataFrame, *, presets, transfer_bytes: int,
-                    workers=None) -> pd.DataFrame:
+                    workers=None, today: bool = False) -> pd.DataFrame:
     """Every delay group run in ns-3 and in ``cmtlab.sim`` under each TCP option preset of ``presets``
     (cached sweeps): adds to ``results`` (row per group, as :func:`model_throughputs`) the columns
     ``"<simulator> <preset>"`` (throughput, bit/s) and ``"spurious <preset>"`` (ns-3's spurious
-    retransmissions).  Returns ``results``."""
+    retransmissions); ``today``: also ``"cmtlab today"`` and ``"spurious today"``, the groups on today's stack
+    (:data:`TODAY_OPTIONS`, cmtlab.sim only).  Returns ``results``."""
+    from ...scenario import TcpOptions
     from ...sweep import run_sweep
 
     for preset in presets:
@@ -173,7 +187,30 @@ def simulate_groups(groups: pd.DataFrame, results: pd.DataFrame, *, presets, tra
             results[f"{simulator} {preset}"] = runs.throughput_bps.to_numpy()
             if simulator == "ns-3":
                 results[f"spurious {preset}"] = runs.spurious_retransmissions.to_numpy()
+    if today:
+        cases = scenarios(groups, transfer_bytes=transfer_bytes, options=TcpOptions(**TODAY_OPTIONS))
+        runs = run_sweep("cmtlab", cases, workers=workers)
+        results[f"cmtlab {TODAY}"] = runs.throughput_bps.to_numpy()
+        results[f"spurious {TODAY}"] = runs.spurious_retransmissions.to_numpy()
     return results
+
+
+def accuracy(results: pd.DataFrame, presets, *, today: bool = False) -> pd.DataFrame:
+    """:func:`accuracy_table` of the chapter: the corrected and the printed model against ns-3 and
+    ``cmtlab.sim`` under every preset (and against today's stack, ``"cmtlab today"``, if ``today``)."""
+    sims = [f"ns-3 {p}" for p in presets] + [f"cmtlab {p}" for p in presets] + ([f"cmtlab {TODAY}"] if today else [])
+    return accuracy_table(results, model_cols=["model_exact", "model_as_printed"], sim_cols=sims)
+
+
+def groups_summary(groups: pd.DataFrame) -> pd.DataFrame:
+    """Per number of links: the delay combinations ``n^m``, how the groups were selected ("enumerated" or
+    "sampled") and the ADA (ms) of the least and most asymmetric group — the same in every profile (the
+    evenly spaced ranks always include both ends)."""
+    by_n = groups.groupby("n_links")
+    return pd.DataFrame({"delay combinations": by_n.combinations.first().map(lambda c: f"{float(c):.0e}"),
+                         "selection": by_n.method.first(),
+                         "least asymmetric group, ADA (ms)": (by_n.ada_s.min() * 1e3).round(1),
+                         "most asymmetric group, ADA (ms)": (by_n.ada_s.max() * 1e3).round(1)}).rename_axis("links")
 
 
 def series_styles(presets) -> dict:
@@ -182,25 +219,39 @@ def series_styles(presets) -> dict:
     from ...report.style import series_style
 
     main = presets[0]
-    series = {f"ns-3 {main}": dict(marker="o", mfc="none", color=series_style("ns-3")["color"], label=f"ns-3 ({main})"),
-              f"cmtlab {main}": dict(marker=".", color=series_style("cmtlab.sim")["color"], label=f"cmtlab ({main})"),
+    series = {f"ns-3 {main}": dict(marker="o", mfc="none", color=series_style("ns-3")["color"],
+                                   label=f"ns-3, {PRESET_WORDS.get(main, main)}"),
+              f"cmtlab {main}": dict(marker=".", color=series_style("cmtlab.sim")["color"],
+                                     label=f"cmtlab.sim, {PRESET_WORDS.get(main, main)}"),
               "model_exact": dict(marker="x", color=series_style("model")["color"], label="model (corrected)"),
               "model_as_printed": dict(marker="+", color="#7F7F7F", label="model (as printed)")}
     if len(presets) > 1:
-        series[f"ns-3 {presets[1]}"] = dict(marker="s", mfc="none", color="#56B4E9", label=f"ns-3 ({presets[1]})")
+        series[f"ns-3 {presets[1]}"] = dict(marker="s", mfc="none", color="#56B4E9",
+                                            label=f"ns-3, {PRESET_WORDS.get(presets[1], presets[1])}")
     return series
+
+
+#: The option sets as a legend names them.
+PRESET_WORDS = {"ns3-2018": "options of early 2018", "rfc-newreno": "plain NewReno", "ns3-3.44-defaults":
+                "ns-3.44 defaults", TODAY: "today's Linux loss detection"}
 
 
 def column_label(name) -> str:
     """A column of the chapter's tables as readers read it: "model_exact vs ns-3 ns3-2018" →
-    "model (corrected) vs ns-3 (ns3-2018)", "spurious rfc-newreno" → "spurious retransmissions (rfc-newreno)"."""
+    "model (corrected) vs ns-3 (options of early 2018)", "spurious rfc-newreno" → "spurious retransmissions
+    (plain NewReno)" (:data:`PRESET_WORDS`).
+
+    >>> column_label("model_as_printed vs cmtlab today")
+    "model (as printed) vs cmtlab (today's Linux loss detection)"
+    """
     import re
 
     if not isinstance(name, str):
         return name
     text = name.replace("model_exact", "model (corrected)").replace("model_as_printed", "model (as printed)")
-    text = re.sub(r"\b(ns-3|cmtlab) ([\w.-]+)", r"\1 (\2)", text)
-    return re.sub(r"^spurious ([\w.-]+)$", r"spurious retransmissions (\1)", text)
+    text = re.sub(r"\b(ns-3|cmtlab) ([\w.-]+)", lambda m: f"{m[1]} ({PRESET_WORDS.get(m[2], m[2])})", text)
+    return re.sub(r"^spurious ([\w.-]+)$", lambda m: f"spurious retransmissions ({PRESET_WORDS.get(m[1], m[1])})",
+                  text)
 
 
 def plot_fig6(results: pd.DataFrame, *, series: dict, title: str = ""):

@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from ..._validate import as_float_array
+from ..._validate import as_float_array, check_positive
 from ...report.style import LINK_COLOURS, MIN_FONT_PT, figsize, figure_name, grid_shape
 from ...progress import progress as _progress
 from . import linksets
@@ -133,20 +133,26 @@ def fig8_curves(min_delays_s, ada_s, *, n_links=(1, 2, 3, 4), bandwidth_bps: flo
     return pd.concat(frames, ignore_index=True)
 
 
-def fig8_thresholds(curves: pd.DataFrame, reference_links: int = 1) -> pd.DataFrame:
+def fig8_thresholds(curves: pd.DataFrame, reference_links: int = 1, *,
+                    reference_cap_kbps: float | None = None) -> pd.DataFrame:
     """ADA (ms) at which ``n`` links first fall to the ``reference_links`` throughput, per min delay.
 
     Rows: min delay (ms); columns: number of links.  ``NaN`` where the curve stays above
-    the reference over the whole ADA range (no crossing in range).
+    the reference over the whole ADA range (no crossing in range).  ``reference_cap_kbps``: the
+    reference line is at most this (e.g. the capacity of one link: the model predicts more than a
+    100 kbit/s link can carry at a 5 ms round trip, see the model-check chapter).
     """
+    if reference_cap_kbps is not None:
+        check_positive("reference_cap_kbps", reference_cap_kbps)
     out = {}
     for dmin, g in curves.groupby("min_delay_ms"):
-        ref = g[g.n_links == reference_links].sort_values("ada_ms")
+        ref = g[g.n_links == reference_links].sort_values("ada_ms").throughput_kbps.to_numpy()
+        if reference_cap_kbps is not None:
+            ref = np.minimum(ref, reference_cap_kbps)
         row = {}
         for n, h in g[g.n_links != reference_links].groupby("n_links"):
             h = h.sort_values("ada_ms")
-            x = linksets.crossover(h.ada_ms.to_numpy(), h.throughput_kbps.to_numpy(),
-                                   ref.throughput_kbps.to_numpy())
+            x = linksets.crossover(h.ada_ms.to_numpy(), h.throughput_kbps.to_numpy(), ref)
             row[n] = np.nan if x is None else x
         out[dmin] = row
     table = pd.DataFrame(out).T
