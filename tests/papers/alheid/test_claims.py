@@ -235,3 +235,41 @@ def test_ratio_ci_and_deterministic_points():
     assert g == pytest.approx(75.0) and n == 5 and lo < 75 < hi                  # PDR 0 adds no spread
     g, ci, n = comp.gain_ci(s, "pdr2", "PR-R", [0.0])
     assert g == pytest.approx(100.0) and n is None and np.isnan(ci[0])           # deterministic: no interval
+
+
+def _wifi_rows(distances, seeds=(0, 1, 2)):
+    rows = []
+    for d in distances:
+        for sol, g in (("NoPR", 10e6), ("D-SACK", 16e6), ("TCP-DOOR", 16e6), ("PR-R", 17e6), ("single TCP", 9e6)):
+            for s in seeds:
+                n = 1 if sol == "single TCP" else 2
+                rows.append({"distance_m": float(d), "solution": sol, "seed": s, "throughput_bps": g * (1 + 0.01 * s),
+                             "max_ooo_segments": 100, "n_subflows": n, "sf0_throughput_bps": g / n,
+                             "sf1_throughput_bps": g / n if n == 2 else float("nan"), "ooo_ratio": 0.3})
+    return pd.DataFrame(rows)
+
+
+def test_the_wifi_runs_decide_where_recorded(monkeypatch):
+    from cmtlab.papers.alheid import paper
+    from cmtlab.papers.alheid import papers_sim as ps
+
+    wifi = ps.wifi_summary(_wifi_rows((10, 50, 70, 100)), "distance_m")
+    assert set(wifi.n_seeds) == {3} and wifi.ooo_r_pct.eq(30.0).all()        # OOO-R from the receiver's counters
+    assert wifi.set_index(["distance_m", "solution"]).loc[(10.0, "PR-R"), "gthroughput_mbps"] == pytest.approx(17.17)
+    p2p = _summary("distance_m", _fig4_values(0, 0, 0), single={d: 9.5 for d in (10, 50, 70, 100)})
+    monkeypatch.setattr(paper, "figs_reference", lambda chapter: "papers-sim-wifi")
+    t = comp.decide_figs(comp.fig4_comparison, FIG4, {"papers-sim-p2p": p2p, "papers-sim-wifi": wifi}, p2p,
+                         table_distances_m=[50, 70])
+    f = t.to_frame().set_index("claim")
+    assert t.here_column == comp.HERE_COLUMNS["papers-sim-wifi"]
+    assert comp.MODEL_STANDIN_COLUMN in f.columns and comp.PRESET_COLUMN in f.columns
+    assert "the model over Wi-Fi at 10, 50, 70, 100 m, 3 seeds per point (the paper: 30)" in \
+        f.loc[_title("sec5a.gain-up-to-50m"), "note"]
+    # scenario 2 on Wi-Fi: PDR 0 is scenario 1's 10-m run
+    f5 = _wifi_rows((10,)).drop(columns="distance_m").assign(pdr2=0.009)
+    f5 = f5[f5.solution != "single TCP"]
+    lossless = _wifi_rows((10,))
+    s5 = ps.wifi_summary(f5, "pdr2", single_tcp=lossless.drop(columns="distance_m"))
+    assert sorted(set(s5.pdr2)) == [0.0, 0.009] and "single TCP" in set(s5.solution)
+    v = _v(comp.fig5_comparison(s5, table_pdrs=[0.001, 0.009]))
+    assert v[_title("table4.cells", "0.1 % · PR-R: LU")] == "not assessed"     # PDR 0.1 % not recorded

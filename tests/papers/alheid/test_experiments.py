@@ -224,11 +224,6 @@ def _summary(x, values, *, ooo_bo=100.0, ooo_r=50.0, lu=None, single=None):
     return pd.DataFrame(rows)
 
 
-def _verdicts(table):
-    f = table.to_frame()
-    return dict(zip(f.claim, f.verdict))
-
-
 def test_best_at_lists_ties_within_one_percent():
     wide = pd.DataFrame({"NoPR": [10.0, 10.0], "D-SACK": [20.0, 30.0], "TCP-DOOR": [19.9, 20.0], "PR-R": [19.7, 10.0]},
                         index=[50.0, 70.0])
@@ -289,17 +284,6 @@ def test_diagnostics_leave_out_single_tcp_and_other_points():
                          "timeouts": [1.0, 3.0, 100.0, 50.0, 7.0]})
     d = comp.diagnostics(runs, "distance_m", [50], ["timeouts"])
     assert d.index.tolist() == [(50.0, "NoPR"), (50.0, "PR-R")] and d.timeouts.tolist() == [2.0, 7.0]
-
-
-def _fig4_values(prr_gain_near, prr_gain_far, dsack_gain_far):
-    v = {}
-    for d in (10, 50, 70, 100):
-        near = d <= 50
-        v[(d, "NoPR")] = 10.0
-        v[(d, "D-SACK")] = 10.0 * (1 + (0 if near else dsack_gain_far) / 100)
-        v[(d, "TCP-DOOR")] = 16.4 if near else 10.0
-        v[(d, "PR-R")] = 10.0 * (1 + (prr_gain_near if near else prr_gain_far) / 100)
-    return v
 
 
 def test_fig6_runs_include_the_plotted_seed():

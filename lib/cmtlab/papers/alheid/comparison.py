@@ -690,7 +690,13 @@ def reference_note(reference: str, summary: pd.DataFrame | None = None) -> str:
     if reference == "papers-sim-p2p":
         return P2P_REASON
     n = int(summary["n_seeds"].max()) if summary is not None and "n_seeds" in summary else None
-    return "the model over Wi-Fi" + (f", {n} seeds per point (the paper: 30)" if n else "")
+    x = next((c for c in ("distance_m", "pdr2") if summary is not None and c in summary), None)
+    pts = ""
+    if x is not None:
+        vals = sorted(set(summary[x].astype(float)))
+        pts = " at " + (", ".join(f"{v:g}" for v in vals) + " m" if x == "distance_m"
+                        else ", ".join(f"{100 * v:g}" for v in vals) + " % PDR")
+    return "the model over Wi-Fi" + pts + (f", {n} seeds per point (the paper: 30)" if n else "")
 
 
 def figs_summaries(name: str, x: str, points) -> dict:
@@ -705,13 +711,12 @@ def figs_summaries(name: str, x: str, points) -> dict:
     wifi = wifi_recorded(name)
     if wifi is not None:
         wifi = wifi[wifi[x].astype(float).isin(pts)]
-        single = None
-        if name == "fig5":
+        lossless = None
+        if name == "fig5":   # PDR 0 of scenario 2 is scenario 1's 10-m run (the same scenario): its rows, single TCP too
             f4 = wifi_recorded("fig4")
             if f4 is not None:
-                single = f4[(f4.solution == "single TCP") & (f4.distance_m.astype(float) == 10.0)].drop(
-                    columns=["distance_m"])
-        out["papers-sim-wifi"] = wifi_summary(wifi, x, single_tcp=single)
+                lossless = f4[f4.distance_m.astype(float) == 10.0].drop(columns=["distance_m"])
+        out["papers-sim-wifi"] = wifi_summary(wifi, x, single_tcp=lossless)
     return out
 
 

@@ -394,7 +394,8 @@ def wifi_metrics(table: pd.DataFrame) -> pd.DataFrame:
 def wifi_summary(runs: pd.DataFrame, x: str, *, single_tcp: pd.DataFrame | None = None) -> pd.DataFrame:
     """Mean and 95 % Student-t half-width over the seeds of :func:`wifi_metrics` per (``x``, solution), the layout of
     :func:`cmtlab.papers.alheid.experiments.summarise` (``n_seeds`` = the recorded seeds).  ``single_tcp``: rows of
-    one TCP flow to add (scenario 2 has none of its own: the 10-m single-path rows of scenario 1, at PDR 0)."""
+    rows to add at ``x`` = 0 (scenario 2 records no PDR 0 of its own: scenario 1's 10-m rows, the same scenario, and
+    its single-path TCP)."""
     from .experiments import summarise
 
     df = runs if single_tcp is None else pd.concat([runs, single_tcp.assign(**{x: 0.0})], ignore_index=True)
