@@ -407,6 +407,19 @@ NOPR_UNABLE = Threshold("NoPR / single TCP (mean over the distances)", "<", NOPR
 NOT_EXCEED = 1 + NO_CHANGE
 
 
+#: A case's value is spelled out in its claim's row when at most this long (else its verdict stands for it).
+CASE_VALUE_CHARS = 48
+
+
+def spell_cases(table: Comparison, claim) -> None:
+    """After ``table.add_cases(claim)``: the claim's value column names each case's value ("2 of 3 cases reproduced —
+    TCP-DOOR +64 %: 83.2 %; …"), so that the row and its finding show what decided, not only a count."""
+    own = [r for r in table.rows if r.key == claim.key and not r.case][-1]
+    parts = [f"{r.case}: {r.here if len(r.here) <= CASE_VALUE_CHARS else r.verdict}"
+             for r in table.rows if r.key == claim.key and r.case]
+    own.here = f"{own.here} — " + "; ".join(parts)
+
+
 def _gain_row(table, claim, summary, x, solution, points, target, *, case="", note=""):
     g, ci, n = gain_ci(summary, x, solution, points)
     return table.add_value(claim, paper=target, ours=g, unit="%", fmt=".1f", ci=ci, n_seeds=n, case=case,
@@ -456,6 +469,7 @@ def fig4_comparison(summary: pd.DataFrame, *, table_distances_m, reference: str 
                               for d in up_to_50 for s in ("TCP-DOOR", "PR-R")),
                     rule="at every distance ≤ 50 m both at least 5 % above the better of NoPR and D-SACK")
     table.add_cases(c, note=note)
+    spell_cases(table, c)
 
     c = CLAIMS["sec5a.beyond-50m"]
     if beyond_50:
@@ -474,6 +488,7 @@ def fig4_comparison(summary: pd.DataFrame, *, table_distances_m, reference: str 
         for case in c.cases:
             table.add_not_assessed(c, case=case, paper=c.target, reason="no distance beyond 50 m was run")
     table.add_cases(c, note=note)
+    spell_cases(table, c)
 
     multi = summary[summary.solution != "single TCP"]
     lu = multi.pivot_table(index="distance_m", columns="solution", values="lu_pct")
@@ -486,6 +501,7 @@ def fig4_comparison(summary: pd.DataFrame, *, table_distances_m, reference: str 
                         ours=", ".join(f"{k} {v:.1f} %" for k, v in lu.loc[d].items()),
                         rule="PR-R's mean LU the highest of the four")
     table.add_cases(c, note=note)
+    spell_cases(table, c)
 
     c = CLAIMS["sec5a.prr-more-buffer"]
     bo = t3.pivot_table(index="distance_m", columns="solution", values="ooo_bo_kbyte")
@@ -500,6 +516,7 @@ def fig4_comparison(summary: pd.DataFrame, *, table_distances_m, reference: str 
     table.add_value(c, case="comparable gThroughput up to 50 m", paper=1.0, ours=ratio, band=SAME, fmt=".2f",
                     paper_text="comparable (ratio 1)", note="TCP-DOOR / PR-R, mean over the distances ≤ 50 m")
     table.add_cases(c, note=note)
+    spell_cases(table, c)
 
     nopr_vs_single = float((wide["NoPR"] / wide["single TCP"]).mean())
     table.add_threshold(CLAIMS["sec5b.nopr-unable"], paper="unable to utilize", rule=NOPR_UNABLE,
@@ -509,7 +526,7 @@ def fig4_comparison(summary: pd.DataFrame, *, table_distances_m, reference: str 
     c = CLAIMS["table3.cells"]
     _add_table_cells(table, c, t3.set_index(["distance_m", "solution"]), PAPER_TABLE3, lambda d: f"{d:g} m",
                      "Table III")
-    table.add_cases(c, note=note)
+    table.add_cases(c, note=note)          # 24 cells: the grid under the table shows them
     return table
 
 
@@ -557,6 +574,7 @@ def fig5_comparison(summary: pd.DataFrame, *, table_pdrs, reference: str = "pape
                                        "'stable' read as within 15 % of its PDR-0 value"),
                         ours=f"{r:.3f} (PDR {100 * pmax:.1f} %)")
     table.add_cases(c, note=note)
+    spell_cases(table, c)
 
     c = CLAIMS["sec5b.nopr-15-dsack-21.5"]
     p_nopr = wide["NoPR"].idxmax()
@@ -587,6 +605,7 @@ def fig5_comparison(summary: pd.DataFrame, *, table_pdrs, reference: str = "pape
     table.add_value(c, case="D-SACK 21.5 Mbit/s at maximum", paper=PAPER_DSACK_MAX_MBPS, ours=v, unit="Mbit/s",
                     fmt=".1f", ci=_interval(v, h), n_seeds=n, note=f"at PDR {100 * p_ds:.1f} %")
     table.add_cases(c, note=note)
+    spell_cases(table, c)
 
     c = CLAIMS["sec5b.prr-fully-utilizes"]
     for q in (0.001, 0.009):
@@ -602,6 +621,7 @@ def fig5_comparison(summary: pd.DataFrame, *, table_pdrs, reference: str = "pape
                     ours=" > ".join(f"{k} {v_:.1f}" for k, v_ in order.items()),
                     holds=bool(order.index[0] == "PR-R"), rule="PR-R first in the mean gThroughput over the PDRs")
     table.add_cases(c, note=note)
+    spell_cases(table, c)
 
     has_ooo_r = t4i.ooo_r_pct.notna().any()
     c = CLAIMS["sec5b.prr-highest-ooo-r"]
@@ -629,11 +649,13 @@ def fig5_comparison(summary: pd.DataFrame, *, table_pdrs, reference: str = "pape
                              f"{t4i.loc[(q, 'D-SACK')].ooo_bo_kbyte:.0f} Kbyte",
                         rule="PR-R's OOO-BO above D-SACK's")
     table.add_cases(c, note=note)
+    spell_cases(table, c)
     table.add_cases(c2, note=note)
+    spell_cases(table, c2)
 
     c = CLAIMS["table4.cells"]
     _add_table_cells(table, c, t4i, PAPER_TABLE4, lambda q: f"{100 * q:.1f} %", "Table IV")
-    table.add_cases(c, note=note)
+    table.add_cases(c, note=note)          # 24 cells: the grid under the table shows them
     return table
 
 
@@ -758,5 +780,5 @@ __all__ = ["BASE_VARIANT", "VARIANT_LABELS", "BEST_TIE_TOL", "FAVOUR_RATIO", "LA
            "variant_change", "variant_changes_markdown", "rule_table", "max_rule_difference_pct", "cwnd_means",
            "run_means", "gain_ci", "ratio_ci", "NOPR_UNABLE", "NOPR_UNABLE_RATIO", "NOT_EXCEED", "HERE_COLUMNS",
            "PRESET_COLUMN", "MODEL_STANDIN_COLUMN", "P2P_REASON", "add_reference", "decide", "verdict_counts",
-           "reference_note", "figs_summaries", "decide_figs",
+           "reference_note", "figs_summaries", "decide_figs", "spell_cases", "CASE_VALUE_CHARS",
            "model_summary", "model_cwnd", "fig4_comparison", "fig5_comparison", "fig6_comparison"]

@@ -384,6 +384,7 @@ def comparison(g: pd.DataFrame, *, deltas_ms, meanings, duration_s: float, n_see
     """
     from ...report import MEASURED, Comparison
     from ...report.claims import RFC_COLUMN, TODAY_COLUMN
+    from .comparison import spell_cases
     from .paper import CLAIMS
 
     meanings = list(meanings)
@@ -417,6 +418,7 @@ def comparison(g: pd.DataFrame, *, deltas_ms, meanings, duration_s: float, n_see
                         note="; ".join(notes) + " (one run: the model is deterministic)", references=refs)
     table.add_cases(c, note=f"decided on the {MEANING_LABELS.get(decide_on, decide_on)} reading of “delay "
                             "difference”; the other in each case's note")
+    spell_cases(table, c)
     mb = (model_transfer_bytes or 10_000_000) / 1e6
     occ = float(model_max_ooo_bytes) if model_max_ooo_bytes is not None else float("nan")
     table.add_constructed(CLAIMS["sec4a.buffer-10mb"], paper="10 MB, no effect",
