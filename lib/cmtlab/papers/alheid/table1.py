@@ -374,9 +374,9 @@ def comparison(g: pd.DataFrame, *, deltas_ms, meanings, duration_s: float, n_see
     (``model``: :func:`cmtlab.papers.alheid.papers_sim.gains` of its recorded D_SACK runs; one run per point, the
     model is deterministic), one case per Δ, the RTT reading of "delay difference" deciding; the one-way reading
     (note), the Linux column of Table I (a citation of Barré [18], the row's note), ``cmtlab``'s base setup under
-    RFC behaviour (95 % CI over ``n_seeds`` seeds, :data:`~cmtlab.report.claims.RFC_COLUMN`), its papers' model
+    RFC behaviour (95 % CI over ``n_seeds`` seeds, ``RFC_COLUMN``), its papers' model
     preset (when run) and the stored kernel gains (``kernel``, :func:`kernel_gains_from_chapter`:
-    :data:`~cmtlab.report.claims.TODAY_COLUMN`) beside, never counted.  ``sec4a.buffer-10mb`` is a set-up of the
+    ``TODAY_COLUMN``) beside, never counted.  ``sec4a.buffer-10mb`` is a set-up of the
     paper: *by construction* (the transfers are no larger than the buffer; the model's out-of-order list is
     unbounded).  That the gain falls with Δ (no sentence of the paper says so) is a check per reading.
     ``max_occ_base_bytes``: the base setup's largest out-of-order occupancy (bytes); ``model_max_ooo_bytes`` the
