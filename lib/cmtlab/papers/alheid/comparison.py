@@ -35,6 +35,7 @@ import pandas as pd
 
 from ...report import (BY_CONSTRUCTION, NO_CHANGE, NOT_ASSESSED, NOT_REPRODUCED, PARTLY, REPRODUCED, SAME,
                        Comparison, Condition, Threshold, share_rule)
+from .cases import spell_cases
 from .experiments import SOLUTION_ORDER
 from .paper import (CLAIMS, FIG4, FIG5, FIG6, PAPER_DSACK_GAIN_BEYOND_50M_PCT, PAPER_DSACK_MAX_MBPS,  # noqa: F401
                     PAPER_GAIN_UP_TO_50M_PCT, PAPER_PRR_GAIN_BEYOND_50M_PCT, PAPER_PRR_GAIN_PDRS_PCT, PAPER_SINGLE_TCP_MAX_INTRO_MBPS,
@@ -407,19 +408,6 @@ NOPR_UNABLE = Threshold("NoPR / single TCP (mean over the distances)", "<", NOPR
 NOT_EXCEED = 1 + NO_CHANGE
 
 
-#: A case's value is spelled out in its claim's row when at most this long (else its verdict stands for it).
-CASE_VALUE_CHARS = 48
-
-
-def spell_cases(table: Comparison, claim) -> None:
-    """After ``table.add_cases(claim)``: the claim's value column names each case's value ("2 of 3 cases reproduced —
-    TCP-DOOR +64 %: 83.2 %; …"), so that the row and its finding show what decided, not only a count."""
-    own = [r for r in table.rows if r.key == claim.key and not r.case][-1]
-    parts = [f"{r.case}: {r.here if len(r.here) <= CASE_VALUE_CHARS else r.verdict}"
-             for r in table.rows if r.key == claim.key and r.case]
-    own.here = f"{own.here} — " + "; ".join(parts)
-
-
 def _gain_row(table, claim, summary, x, solution, points, target, *, case="", note=""):
     g, ci, n = gain_ci(summary, x, solution, points)
     return table.add_value(claim, paper=target, ours=g, unit="%", fmt=".1f", ci=ci, n_seeds=n, case=case,
@@ -780,5 +768,5 @@ __all__ = ["BASE_VARIANT", "VARIANT_LABELS", "BEST_TIE_TOL", "FAVOUR_RATIO", "LA
            "variant_change", "variant_changes_markdown", "rule_table", "max_rule_difference_pct", "cwnd_means",
            "run_means", "gain_ci", "ratio_ci", "NOPR_UNABLE", "NOPR_UNABLE_RATIO", "NOT_EXCEED", "HERE_COLUMNS",
            "PRESET_COLUMN", "MODEL_STANDIN_COLUMN", "P2P_REASON", "add_reference", "decide", "verdict_counts",
-           "reference_note", "figs_summaries", "decide_figs", "spell_cases", "CASE_VALUE_CHARS",
+           "reference_note", "figs_summaries", "decide_figs",
            "model_summary", "model_cwnd", "fig4_comparison", "fig5_comparison", "fig6_comparison"]

@@ -384,7 +384,7 @@ def comparison(g: pd.DataFrame, *, deltas_ms, meanings, duration_s: float, n_see
     """
     from ...report import MEASURED, Comparison
     from ...report.claims import RFC_COLUMN, TODAY_COLUMN
-    from .comparison import spell_cases
+    from .cases import spell_cases
     from .paper import CLAIMS
 
     meanings = list(meanings)
