@@ -124,7 +124,7 @@ def child_bitid(path: str) -> dict:
     _load_osia_plugin()
     from cmtlab import sim
     from cmtlab.sim import multipath
-    from cmtlab.sim.engine import traces as traces_mod
+    from cmtlab.sim.tcp import traces as traces_mod
 
     def raw_frames(self, *, end_ns, t0_ns=0, reorder=None):
         return {"rows": self._rows, "good": self._good, "t0": t0_ns, "end": end_ns,

@@ -31,7 +31,7 @@ def _readers():
     from cmtlab import today
     from cmtlab.papers.song import field
     from cmtlab.papers_sim import record, wifi_record
-    from cmtlab.sim.net import wifi
+    from cmtlab.sim.net import wifi_phy as wifi
     from cmtlab.testbed import recorded
     from cmtlab.validation import wifi as wv
 
@@ -82,7 +82,7 @@ for _rel in CSV:  # the tables of transfer results: the probe's 1e12 bit/s with 
 @pytest.fixture
 def data(tmp_path):
     """A copy of data/ that the library reads instead of the checkout's (caches of read tables cleared)."""
-    from cmtlab.sim.net import wifi
+    from cmtlab.sim.net import wifi_phy as wifi
 
     copy = tmp_path / "data"
     shutil.copytree(DATA, copy)

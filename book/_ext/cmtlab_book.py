@@ -276,7 +276,8 @@ class ReplaceGlueSums(SphinxPostTransform):
 #: The chapters' glued decisions are read when every notebook has been executed (a post-transform);
 #: the directives below only leave a placeholder where the rendered HTML goes.
 class claims_view(nodes.General, nodes.Element):
-    """Placeholder of a ``cmtlab-findings`` / ``cmtlab-headlines`` / ``cmtlab-scoreboard`` directive."""
+    """Placeholder of a ``cmtlab-findings`` / ``cmtlab-headlines`` / ``cmtlab-scoreboard`` / ``cmtlab-checks``
+    directive."""
 
 
 def _claims_directive(kind: str):
@@ -362,7 +363,7 @@ class RenderClaims(SphinxPostTransform):
             for p in problems:
                 LOGGER.warning(f"claims: {p}", location=view)
             render = {"findings": _render_findings, "headlines": _render_headlines,
-                      "scoreboard": _render_scoreboard}[view["kind"]]
+                      "scoreboard": _render_scoreboard, "checks": _render_checks}[view["kind"]]
             html_text = render(self, registry, by_key, decided)
             view.replace_self(nodes.raw("", html_text, format="html"))
 
@@ -403,7 +404,7 @@ def _render_findings(transform, registry, by_key, decided) -> str:
         total += verdicts
     rows.append(_count_row("<strong>all four papers</strong>", total).replace("<td>", "<td><strong>")
                 .replace("</td>", "</strong></td>"))
-    return ('<table class="table findings-table" id="findings-claims"><caption>Verdicts of the papers\' claims, '
+    return ('<table class="table findings-table" id="findings-verdicts"><caption>Verdicts of the papers\' claims, '
             'each claim counted once, in the chapter that decides it (computed when the book is built).</caption>'
             + _header("paper") + "<tbody>" + "".join(rows) + "</tbody></table>")
 
@@ -439,6 +440,35 @@ def _render_scoreboard(transform, registry, by_key, decided) -> str:
     return ('<table class="table cmtlab-scoreboard" id="scoreboard-verdicts"><caption>Verdicts per chapter: the '
             'claims each chapter decides (computed when the book is built); the first row sums the rows below.'
             '</caption>' + _header("chapter") + "<tbody>" + "".join(rows) + "</tbody></table>")
+
+
+def _render_checks(transform, registry, by_key, decided) -> str:
+    """The checks of this book (the simulator against ns-3, RFC 6356's goals, the kernel, today's stack):
+    per chapter the checks met of the checks run, read from each chapter's glued ``verdicts_checks_met`` and
+    ``verdicts_checks`` — targets the book set itself, never counted with the papers' claims."""
+    from myst_nb.ext.glue.crossref import read_glue_cache
+
+    folder = transform.env.mystnb_config.output_folder
+    rows, met_all, all_ = [], 0, 0
+    for docname in _notebooks(transform.env):
+        cache = read_glue_cache(folder, docname)
+        try:
+            n = int(cache["verdicts_checks"]["data"]["text/plain"])
+            met = int(cache["verdicts_checks_met"]["data"]["text/plain"])
+        except (KeyError, TypeError, ValueError):
+            continue
+        if n == 0:
+            continue
+        title = transform.env.titles[docname].astext()
+        rows.append(f"<tr><td>{_link(transform, docname, title)}</td><td>{met}</td><td>{n}</td></tr>")
+        met_all, all_ = met_all + met, all_ + n
+    rows.insert(0, f"<tr><td><strong>all chapters</strong></td><td><strong>{met_all}</strong></td>"
+                   f"<td><strong>{all_}</strong></td></tr>")
+    return ('<table class="table cmtlab-checks" id="checks-met"><caption>Checks of this book (the simulator '
+            'against ns-3 and the RFCs, the papers\' simulator against an independent build, the kernel, '
+            'today\'s stack): targets the book set itself, not claims of the papers (computed when the book is '
+            'built).</caption><thead><tr><th>chapter</th><th>met</th><th>checks</th></tr></thead><tbody>'
+            + "".join(rows) + "</tbody></table>")
 
 
 # ---------------------------------------------------------------- module constants stay reST
@@ -510,7 +540,7 @@ def setup(app: Sphinx) -> dict:
     app.add_role("glue-sum", glue_sum_role)
     app.add_post_transform(ReplaceGlueSums)
     app.add_node(claims_view)
-    for kind in ("findings", "headlines", "scoreboard"):
+    for kind in ("findings", "headlines", "scoreboard", "checks"):
         app.add_directive(f"cmtlab-{kind}", _claims_directive(kind))
     app.add_post_transform(RenderClaims)
     app.connect("missing-reference", _resolve_short_name)

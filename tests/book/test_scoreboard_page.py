@@ -1,9 +1,10 @@
 """The scoreboard page and the verdict-policy page against the chapters and the library.
 
-* every chapter with a paper-vs-reproduction table is on the scoreboard, with every verdict count glued
-  (never typed) from that chapter, and every glue key it uses is glued by the chapter's source;
+* the intro and the scoreboard render their counts and headlines from the claims (the book extension's
+  directives), never from typed numbers or prose around glued values;
 * in every chapter's *stored* outputs the glued counts equal the counts of the stored table's verdict
-  column and add up to its number of rows (the scoreboard adds up to the chapters' own counts);
+  column and add up to its number of rows, and every claim a chapter counts is a registered claim of its
+  own that it decides once (the rendered counts are the chapters' own counts);
 * the policy page states the library's default rules.
 """
 
@@ -21,7 +22,6 @@ from cmtlab._paths import REPO
 
 BOARD = (REPO / "book" / "scoreboard.md").read_text(encoding="utf-8")
 KEYS = ["reproduced", "partly", "not_reproduced", "undecided", "by_construction", "not_assessed"]
-GLUE = re.compile(r"\{glue:text\}`\.\./notebooks/([\w.-]+)\.ipynb::(\w+)(?::[^`]*)?`")
 
 
 def _source(nb: str) -> str:
@@ -39,25 +39,17 @@ def _chapters_with_tables() -> set[str]:
     return {p.stem for p in (REPO / "notebooks").glob("*.ipynb") if re.search(r"\.glue\(\)", _source(p.stem))}
 
 
-def test_every_chapter_with_a_table_is_on_the_scoreboard_with_glued_counts():
-    refs = GLUE.findall(BOARD)
-    on_board = {nb for nb, _ in refs}
-    assert _chapters_with_tables() <= on_board, _chapters_with_tables() - on_board
-    for nb in on_board:
-        src = _source(nb)
-        keys = {k for n, k in refs if n == nb}
-        if any(k.startswith("verdicts_") for k in keys):
-            assert {f"verdicts_{k}" for k in KEYS + ["claims", "checks", "checks_met"]} <= keys, nb
-            assert ".glue()" in src, f"{nb} does not glue its verdict counts"
-        stored = _stored_names(nb)
-        for k in keys - {f"verdicts_{k}" for k in KEYS + ["claims", "checks", "checks_met"]}:
-            literal = re.search(rf"glue\(\s*[\"']{k}[\"']", src)
-            assert literal or k in stored, f"{nb} does not glue {k}"
-    # no typed count: every table row of the scoreboard's count columns is glue
-    for line in BOARD.splitlines():
-        if line.startswith("| ") and "{doc}" in line:
-            cells = [c.strip() for c in line.strip("|").split("|")][2:]
-            assert all(c.startswith("{glue:text}") for c in cells), line
+def test_intro_and_scoreboard_render_from_the_claims():
+    intro = (REPO / "book" / "intro.md").read_text(encoding="utf-8")
+    found = intro[intro.index("## What the book found"):intro.index("## The four papers")]
+    for directive in ("{cmtlab-findings}", "{cmtlab-headlines}"):
+        assert found.count(directive) == 1, directive
+    for directive in ("{cmtlab-scoreboard}", "{cmtlab-headlines}", "{cmtlab-checks}"):
+        assert BOARD.count(directive) == 1, directive
+    for page in (found, BOARD):  # a headline is its claim's finding, never prose around a glued value
+        assert "{glue" not in page
+        bare = re.sub(r"\{doc\}`[^`]*`|\{cite\}`[^`]*`|ns-3\.\d+|eqs?\. [\d–-]+|RFC \d+|\d+ %", "", page)
+        assert not re.search(r"\d+\.\d+", bare), "a typed number on the findings pages"
 
 
 def _stored(nb: str):
@@ -87,7 +79,7 @@ def _stored(nb: str):
     return glued, verdicts + grid_cells
 
 
-@pytest.mark.parametrize("nb", sorted({nb for nb, k in GLUE.findall(BOARD) if k.startswith("verdicts_")}))
+@pytest.mark.parametrize("nb", sorted(p.stem for p in (REPO / "notebooks").glob("*.ipynb")))
 def test_glued_counts_add_up_to_the_chapters_table(nb):
     stored = _stored(nb)
     if stored is None:
@@ -111,53 +103,52 @@ def test_policy_page_states_the_librarys_rules():
     assert toc.index("book/scoreboard") < toc.index("book/verdict-policy") < toc.index("notebooks/")
 
 
-# ------------------------------------------------------------------ totals and the intro's findings
-SUM = re.compile(r"\{glue-sum\}`([^`]+)::(\w+)`")
+# ------------------------------------------------------------------ the claims a chapter counts
+def _stored_decisions(nb: str):
+    """The decisions a chapter glued (``claims_decided``) in its stored outputs, or None."""
+    import ast
+
+    from cmtlab.report import claims
+
+    d = json.loads((REPO / "notebooks" / f"{nb}.ipynb").read_text(encoding="utf-8"))
+    for c in d["cells"]:
+        for o in c.get("outputs", []):
+            if (o.get("metadata", {}).get("scrapbook", {}) or {}).get("name", "") == claims.GLUE_KEY:
+                return claims.loads(ast.literal_eval(o["data"]["application/papermill.record/text/plain"]))
+    return None
 
 
-def _matched(patterns: str) -> set[str]:
-    """The notebooks (stems) a glue-sum's comma-separated patterns name (as the book extension does)."""
-    import fnmatch
+@pytest.mark.parametrize("nb", sorted(p.stem for p in (REPO / "notebooks").glob("*.ipynb")))
+def test_every_claim_a_chapter_counts_is_registered_and_its_own(nb):
+    from cmtlab.papers import all_claims
 
-    stems = {p.stem for p in (REPO / "notebooks").glob("*.ipynb")}
-    out = set()
-    for pattern in patterns.split(","):
-        pattern = pattern.strip().removeprefix("../notebooks/").removesuffix(".ipynb")
-        hit = {s for s in stems if fnmatch.fnmatchcase(s, pattern)}
-        assert hit, f"{pattern!r} matches no notebook"
-        out |= hit
-    return out
-
-
-def test_scoreboard_totals_row_sums_every_chapter_on_the_board():
-    totals = [line for line in BOARD.splitlines() if line.startswith("| **all**")]
-    assert len(totals) == 1
-    sums = SUM.findall(totals[0])
-    assert {k for _, k in sums} == {f"verdicts_{k}" for k in KEYS + ["claims", "checks", "checks_met"]}
-    # "@scoreboard": the notebooks whose key the board itself glues, so a new row is counted at once
-    assert all(p == "@scoreboard" for p, _ in sums), totals[0]
+    stored = _stored(nb)
+    if stored is None:
+        pytest.skip(f"{nb}: no stored verdict table with glued counts (re-execute the notebook)")
+    glued, _ = stored
+    decisions = _stored_decisions(nb) or []
+    registry = all_claims()
+    for d in decisions:
+        assert d.claim in registry, f"{nb} decides {d.claim!r}, which no registry holds"
+        assert registry[d.claim].chapter == nb, f"{d.claim} belongs to {registry[d.claim].chapter}, not {nb}"
+    assert len({d.claim for d in decisions}) == len(decisions), f"{nb} decides a claim twice"
+    assert int(glued["claims"]) == len(decisions), (
+        f"{nb} counts {glued['claims']} claims but decides {len(decisions)} registered ones: a claim outside "
+        "the registry (or a check counted as a claim)")
 
 
-def test_intro_findings_count_each_chapter_once():
-    intro = (REPO / "book" / "intro.md").read_text(encoding="utf-8")
-    assert intro.index("## What the book found") < intro.index("## The four papers"), "findings come first"
-    table = [line for line in intro.splitlines() if line.startswith("| ") and "{glue-sum}" in line]
-    rows = [(line, SUM.findall(line)) for line in table]
-    assert len(rows) >= 5
-    on_board = {nb for nb, k in GLUE.findall(BOARD) if k.startswith("verdicts_")}
-    seen: list[str] = []
-    for line, sums in rows[:-1]:
-        assert {k for _, k in sums} == {f"verdicts_{k}" for k in KEYS + ["claims"]}, line
-        assert len({p for p, _ in sums}) == 1, f"one set of chapters per row: {line}"
-        seen += sorted(_matched(sums[0][0]))
-    assert sorted(seen) == sorted(set(seen)), "a chapter is counted in two rows"
-    assert set(seen) <= on_board, "a paper row counts a chapter the scoreboard does not show"
-    for paper in ("song-", "osia-", "arabi-", "alheid-"):   # every chapter of the four papers is in a row
-        assert {nb for nb in on_board if nb.startswith(paper)} <= set(seen), paper
-    last_line, last = rows[-1]
-    assert "all" in last_line and all(p == "@scoreboard" for p, _ in last), "the last row is the scoreboard's total"
-    # headline results: numbers glued, never typed
-    for line in intro.split("## The four papers")[0].splitlines():
-        if line.lstrip().startswith("* "):
-            bare = re.sub(r"\{glue:text\}`[^`]*`|\{doc\}`[^`]*`|\{cite\}`[^`]*`|ns-3\.\d+", "", line)
-            assert not re.search(r"\d+\.\d+|\d+ ?%", bare), f"typed number in a headline: {line}"
+def test_each_registered_claim_is_decided_by_one_stored_chapter():
+    from cmtlab.papers import all_claims
+
+    seen: dict[str, list[str]] = {}
+    executed = set()
+    for p in sorted((REPO / "notebooks").glob("*.ipynb")):
+        decisions = _stored_decisions(p.stem)
+        if decisions is None:
+            continue
+        executed.add(p.stem)
+        for d in decisions:
+            seen.setdefault(d.claim, []).append(p.stem)
+    for key, claim in all_claims().items():
+        if claim.chapter in executed:
+            assert seen.get(key) == [claim.chapter], (key, seen.get(key))

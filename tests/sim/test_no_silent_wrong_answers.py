@@ -11,7 +11,7 @@ import pytest
 
 from cmtlab import sim
 from cmtlab.scenario import MAX_SEGMENTS, striped_scenario
-from cmtlab.sim.multipath import mptcp_scenario
+from cmtlab.sim.mptcp.scenario import mptcp_scenario
 
 
 def test_time_limit_counts_from_the_start_of_the_run_on_a_very_slow_path():

@@ -640,7 +640,7 @@ def test_an_impossible_fresh_result_is_returned_but_not_cached(cache_dir):
 
 
 def test_capacity_of_the_book_scenarios():
-    from cmtlab.sim.multipath import mptcp_scenario
+    from cmtlab.sim.mptcp.scenario import mptcp_scenario
 
     (_, one), (_, two) = cases(2)
     assert sweep.scenario_capacity_bps(two) == 3e6

@@ -167,7 +167,7 @@ def test_editing_a_module_outside_sim_reruns_instead_of_serving_old_results(tmp_
         pytest.skip("the simulator no longer imports cmtlab.papers.osia (nothing of it can go stale)")
     code = """
         import json
-        from cmtlab.sim.multipath import mptcp_scenario
+        from cmtlab.sim.mptcp.scenario import mptcp_scenario
         from cmtlab.sweep import run_sweep
         sc = mptcp_scenario([1e6, 2e6], [0.1, 0.4], transfer_bytes=30_000, scheduler="osia",
                             scheduler_params={"period_s": 1.0}, congestion="newreno", segment_bytes=1000,

@@ -59,7 +59,8 @@ def test_plot_tables_three_panels_with_expectations():
 
     d = pd.DataFrame(dict(congestion=["single", "lia"], ratio_to_single=[1.0, 1.1], ci_ratio=[0.1, 0.1],
                           expected_ratio=[1.0, 1.0], setting="x"))
-    s = pd.DataFrame(dict(congestion=["lia"], ratio_to_tcp=[0.9], ci_ratio=[0.0], expected_ratio=[1.0], setting="x"))
+    s = pd.DataFrame(dict(congestion=["lia"], ratio_to_tcp=[0.9], min_ratio=[0.7], max_ratio=[1.2], expected_ratio=[1.0],
+                          setting="x"))
     c = pd.DataFrame(dict(congestion=["lia"], congested_share=[0.1], ci_share=[0.01], expected_share=[0.09],
                           setting="x"))
     fig = v.plot_tables(d, s, c)

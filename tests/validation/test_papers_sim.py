@@ -5,6 +5,7 @@ import types
 
 import pytest
 
+from cmtlab.sim import registry
 from cmtlab.sim.engine import EventQueue
 from cmtlab.sim.mptcp.connection import MptcpConnection
 from cmtlab.sim.tcp import TcpReceiver
@@ -25,8 +26,8 @@ def _harness(dsn_maps, mode="chihani_ns3"):
     ``(subflow, ack)`` sent."""
     q = _Queue()
     conn = MptcpConnection(n_dsn=None, last_len=1400, segment_bytes=1400, scheduler=None,
-                           receive_buffer_bytes=1 << 30, dupack_mode=mode, retransmit="original", seed=0,
-                           queue=q, trace_buffer=False)
+                           receive_buffer_bytes=1 << 30, out_of_order=registry.make("dupack_mode", mode),
+                           retransmit="original", seed=0, queue=q, trace_buffer=False)
     opts = types.SimpleNamespace(delayed_ack_timeout_s=0.2, immediate_ack_on_out_of_order=True, sack=False,
                                  timestamps=False)
     acks = []
@@ -200,7 +201,7 @@ def _dsack_harness(dsn_maps):
     conn, rcvs, _ = _harness(dsn_maps)
     acks = []
     for r in rcvs:
-        r.held_copy = conn.model_dsack_ack
+        r.held_copy = conn.out_of_order.model_dsack_ack  # the model's D_SACK receiver (ChihaniNs3Receiver)
         r.net_ack = (lambda i: lambda now, a, ts, s, n: acks.append((i, a, s)))(r.index)
     return conn, rcvs, acks
 

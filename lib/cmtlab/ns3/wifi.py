@@ -30,7 +30,7 @@ What is built (:mod:`cmtlab.ns3._wifi_glue`, C++ compiled by cppyy; nothing per 
 The run reports what the installed ns-3 actually used (station manager, error model, preamble
 detection model, queue disc, slot, SIFS, CW, AIFSN, tx power, the PHY rate of each data frame
 sent, ``CalculateTxDuration`` of a 1464 B frame at 54 Mbit/s and of an ACK at 24 Mbit/s), so
-:mod:`cmtlab.sim.net.wifi`'s constants are checked against ns-3 rather than against memory.
+:mod:`cmtlab.sim.net.wifi_phy`'s constants are checked against ns-3 rather than against memory.
 """
 
 from __future__ import annotations
@@ -171,14 +171,14 @@ def ideal_manager_thresholds_db(model: str = "table", ber: float = 1e-6) -> dict
 
 
 def export_error_table(path, *, snr_min_db: float = -2.0, snr_max_db: float = 32.0, step_db: float = 0.05) -> None:
-    """Sample ns-3.44's default ``TableBasedErrorRateModel`` into the CSV :mod:`cmtlab.sim.net.wifi` reads (written
-    under ``data/``, its entry in the manifest is rewritten: :func:`cmtlab.pinned.pin`).
+    """Sample ns-3.44's default ``TableBasedErrorRateModel`` into the CSV :mod:`cmtlab.sim.net.wifi_phy` reads
+    (written under ``data/``, its entry in the manifest is rewritten: :func:`cmtlab.pinned.pin`).
 
     Columns ``snr_db, rate_mbps, per_1458, per_32``: the packet error rate of a 1458-byte and a
     32-byte chunk (the two reference sizes of ns-3's tables, ``ERROR_TABLE_BCC_LARGE_FRAME_SIZE``
     and ``..._SMALL_...``), for each ERP-OFDM rate, on an SNR grid of ``step_db``.  ns-3 rounds the
     SNR to 0.01 dB and interpolates linearly between table points; other sizes scale as
-    ``1 - (1 - per_ref)^(size/ref)`` — which :mod:`cmtlab.sim.net.wifi` does the same way.
+    ``1 - (1 - per_ref)^(size/ref)`` — which :mod:`cmtlab.sim.net.wifi_phy` does the same way.
     """
     import numpy as np
     import pandas as pd

@@ -20,9 +20,9 @@ that function; the module is :mod:`cmtlab.report.readable` (``from cmtlab.report
 from .verdicts import (BY_CONSTRUCTION, CHECK_MET, CHECK_NOT_MET, COMPUTED, MEASURED, NO_CHANGE,  # noqa: F401
                        NOT_ASSESSED, NOT_REPRODUCED, PARTLY, POLICY, REPRODUCED, SAME, UNDECIDED, VERDICTS, Band,
                        Condition, Threshold, cases_verdict, share_rule, trend_rule, value_verdict)
-from .table import (CHECK_COLUMNS, COLUMNS, GRID_CLASS, LONG_NOTE_CHARS, NARROW_COLUMNS, SHARED_RULE_CELL,  # noqa: F401
+from .table import (ASKS_COLUMN, CHECK_COLUMNS, COLUMNS, GRID_CLASS, LONG_NOTE_CHARS, NARROW_COLUMNS, SHARED_RULE_CELL,  # noqa: F401
                     SHARED_RULE_ROWS, VERDICT_COLOURS, VERDICT_MARKS, WHOLE_WORD_HEADERS, Comparison, Row,
-                    show_verdicts_in_short, verdicts_in_short)
+                    check_holds, show_verdicts_in_short, verdicts_in_short)
 from .facts import glue_all  # noqa: F401
 from .readable import (IDENTIFIER_WORDS, NAMES, READABLE_MAX_ROWS, UNIT_SUFFIXES, VALUE_NAMES, WORDS,  # noqa: F401
                        fmt_number, format_label, format_value, html_escape, no_negative_zero, readable, readable_name,
@@ -32,7 +32,7 @@ __all__ = [
     "BY_CONSTRUCTION", "CHECK_MET", "CHECK_NOT_MET", "COMPUTED", "MEASURED", "NO_CHANGE", "NOT_ASSESSED",
     "NOT_REPRODUCED", "PARTLY", "POLICY", "REPRODUCED", "SAME", "UNDECIDED", "VERDICTS", "Band", "Condition",
     "Threshold", "cases_verdict", "share_rule", "trend_rule", "value_verdict", "glue_all",
-    "CHECK_COLUMNS", "COLUMNS", "GRID_CLASS", "LONG_NOTE_CHARS", "NARROW_COLUMNS", "SHARED_RULE_CELL",
+    "ASKS_COLUMN", "CHECK_COLUMNS", "check_holds", "COLUMNS", "GRID_CLASS", "LONG_NOTE_CHARS", "NARROW_COLUMNS", "SHARED_RULE_CELL",
     "SHARED_RULE_ROWS", "VERDICT_COLOURS", "VERDICT_MARKS", "WHOLE_WORD_HEADERS", "Comparison", "Row",
     "show_verdicts_in_short", "verdicts_in_short",
     "IDENTIFIER_WORDS", "NAMES", "READABLE_MAX_ROWS", "UNIT_SUFFIXES", "VALUE_NAMES", "WORDS", "fmt_number",

@@ -82,6 +82,21 @@ def _quote_text(quote: str) -> str:
 
 COLUMNS = ["claim", "paper's words", "where", "paper", "reproduction", "rule", "verdict", "note"]
 CHECK_COLUMNS = ["check", "target", "reproduction", "rule", "verdict", "note"]
+#: The column of a check that asks a registered paper claim again (its key, location and verbatim words).
+ASKS_COLUMN = "the paper's claim it asks again"
+
+
+def check_holds(verdict: str) -> bool | None:
+    """A rule's verdict (:class:`~cmtlab.report.verdicts.Band`, :class:`~cmtlab.report.verdicts.Threshold`)
+    as a check's ``holds``: reproduced → met, undecided → undecided, anything else (partly included) →
+    not met — a check has no partial band.
+
+    >>> check_holds("reproduced"), check_holds("partly"), check_holds("undecided at 3 seeds")
+    (True, False, None)
+    """
+    if verdict.startswith(UNDECIDED):
+        return None
+    return verdict == REPRODUCED
 
 
 @dataclass
@@ -267,14 +282,75 @@ class Comparison:
                              NOT_ASSESSED, note, dict(references or {}), key=key, case=case))
 
     # ------------------------------------------------------------------ checks of this book
-    def add_check(self, check: str, *, target: str, ours: str, holds: bool, rule: str, note: str = "") -> str:
+    def add_check(self, check: str, *, target: str, ours: str, holds: bool | None, rule: str, note: str = "",
+                  n_seeds: int | None = None, n_unit: str = "seeds", asks: Claim | None = None) -> str:
         """A check of this book (a target it set itself, a precision contract, agreement with another
-        simulator) — not a paper claim, listed apart and never counted in :meth:`summary`."""
+        simulator, a question asked of today's stack) — not a paper claim, listed apart and never counted
+        in :meth:`summary`.
+
+        ``check`` and ``target`` are the book's own words (no quotation marks: a check quotes nobody).
+        ``holds`` is ``True`` (met), ``False`` (not met) or ``None`` — the 95 % CI over ``n_seeds``
+        ``n_unit`` straddles the rule's cut point: ``"undecided at n seeds"`` (use :func:`check_holds`
+        to map a rule's verdict).  ``asks``: the registered paper claim the check asks again (e.g. on
+        today's stack); the table shows its key, location and verbatim words beside the check, and the
+        claim is neither decided nor counted here.
+        """
         if not rule:
             raise ValueError("a check needs its rule")
-        verdict = CHECK_MET if bool(holds) else CHECK_NOT_MET
-        self.checks.append(dict(zip(CHECK_COLUMNS, (check, target, ours, rule, verdict, note))))
+        if holds is None:
+            if not n_seeds:
+                raise ValueError("an undecided check needs n_seeds (the CI's sample size)")
+            verdict = f"{UNDECIDED} at {n_seeds} {n_unit}"
+        else:
+            verdict = CHECK_MET if bool(holds) else CHECK_NOT_MET
+        if asks is not None and not isinstance(asks, Claim):
+            raise TypeError(f"asks must be a registered Claim, got {asks!r}")
+        row = dict(zip(CHECK_COLUMNS, (check, target, ours, rule, verdict, note)))
+        row[ASKS_COLUMN] = (f"{asks.key} ({asks.location}): {asks.quote_text() or asks.printed}"
+                            if asks is not None else "")
+        self.checks.append(row)
         return verdict
+
+    def add_check_threshold(self, check: str, *, rule: Threshold, value: float, ours: str, target: str,
+                            ci=None, n_seeds: int | None = None, n_unit: str = "seeds", note: str = "",
+                            asks: Claim | None = None) -> str:
+        """A check decided by a statistic against ``rule``'s cut point (a :class:`Threshold`; its partly band,
+        if any, counts as not met): with ``ci`` (95 %, over ``n_seeds`` ``n_unit``) an interval across the
+        cut point is *undecided at n seeds*.  ``ours`` is the value column's text (the CI is appended)."""
+        rule = Threshold(rule.statistic, rule.direction, rule.reproduced, rule.reason)   # no partial band
+        verdict = rule.verdict(value, ci=ci, n_seeds=n_seeds)
+        ci_ = _check_ci(ci)
+        if ci_ is not None:
+            ours += f" (95 % CI {_num(ci_[0])} to {_num(ci_[1])}" + (f", {n_seeds} {n_unit})" if n_seeds else ")")
+        elif n_seeds:
+            ours += f" ({n_seeds} {n_unit})"
+        text = f"{rule.statistic} {dict(zip(('>=', '>', '<=', '<'), ('≥', '>', '≤', '<')))[rule.direction]} " \
+               f"{_num(rule.reproduced)} → met; else not met ({rule.reason}"
+        text += "; a 95 % CI across the cut point: undecided)" if ci_ is not None else ")"
+        return self.add_check(check, target=target, ours=ours, holds=check_holds(verdict), rule=text, note=note,
+                              n_seeds=n_seeds, n_unit=n_unit, asks=asks)
+
+    def add_check_band(self, check: str, *, expected: float, value: float, band: Band, target: str = "",
+                       ci=None, n_seeds: int | None = None, n_unit: str = "seeds", fmt: str = ".3g", unit: str = "",
+                       note: str = "", asks: Claim | None = None) -> str:
+        """A check of a number against an expected one (theory, a target of this book) by ``band``'s
+        inner tolerance: ``|Δ| ≤ band.reproduced`` → met (the partly band counts as not met); with ``ci``
+        a deviation whose interval crosses the tolerance is *undecided at n seeds*."""
+        band = Band(band.reproduced, band.reproduced, reason=band.reason)   # no partial band
+        verdict = band.verdict(expected, value, ci=ci, n_seeds=n_seeds)
+        u = f" {unit}" if unit else ""
+        ours = fmt_number(value, fmt) + u
+        ci_ = _check_ci(ci)
+        if ci_ is not None:
+            ours += f" (95 % CI {fmt_number(ci_[0], fmt)} to {fmt_number(ci_[1], fmt)}" + \
+                    (f", {n_seeds} {n_unit})" if n_seeds else ")")
+        elif n_seeds:
+            ours += f" ({n_seeds} {n_unit})"
+        rule = (f"|Δ| ≤ {100 * band.reproduced:g} % of the expected value → met; else not met ({band.reason}"
+                + ("; a 95 % CI across the tolerance: undecided)" if ci_ is not None else ")"))
+        return self.add_check(check, target=target or f"{fmt_number(expected, fmt)}{u}", ours=ours,
+                              holds=check_holds(verdict), rule=rule, note=note, n_seeds=n_seeds, n_unit=n_unit,
+                              asks=asks)
 
     # ------------------------------------------------------------------ output
     def reference_columns(self) -> list[str]:
@@ -347,7 +423,10 @@ class Comparison:
                 .set_properties(**{"text-align": "left"}))
 
     def checks_frame(self) -> pd.DataFrame:
-        return pd.DataFrame(self.checks, columns=CHECK_COLUMNS)
+        """The checks of this book; the column :data:`ASKS_COLUMN` (the registered claim a check asks
+        again) only where a check names one."""
+        cols = CHECK_COLUMNS[:1] + ([ASKS_COLUMN] if any(c.get(ASKS_COLUMN) for c in self.checks) else []) + CHECK_COLUMNS[1:]
+        return pd.DataFrame([{k: c.get(k, "") for k in cols} for c in self.checks], columns=cols)
 
     def summary(self) -> dict:
         """Count of paper-claim rows per verdict, every one of :data:`VERDICTS` (checks of this book not counted)."""
@@ -379,7 +458,7 @@ class Comparison:
             assert r.kind() in VERDICTS, r
             assert r.rule and r.here and r.claim, r
         for c in self.checks:
-            assert c["verdict"] in (CHECK_MET, CHECK_NOT_MET) and c["rule"], c
+            assert (c["verdict"] in (CHECK_MET, CHECK_NOT_MET) or c["verdict"].startswith(UNDECIDED)) and c["rule"], c
         return ("verdict counts = the table's verdict column; every row carries its value, rule and verdict; "
                 f"checks of this book kept apart: {bool(self.checks) or 'none in this chapter'}")
 
@@ -496,8 +575,9 @@ class Comparison:
         else:
             display(Markdown("No claim of a paper is compared in this chapter (its verdict counts are zero)."))
         if self.checks:
-            display(Markdown("**Checks of this book** (targets this book set itself; not paper claims, not counted "
-                             "in the verdicts):"))
+            display(Markdown("**Checks of this book** (targets this book set itself, agreement with another "
+                             "simulator, questions asked of today's stack; not paper claims, not counted in the "
+                             "verdicts):"))
             display(HTML(self._html(self.checks_frame(), "checks")))
 
 

@@ -9,23 +9,24 @@ Entry points
 * :func:`simulate_striped` / :func:`run` — the striped topology from plain arguments / from a
   :class:`cmtlab.scenario.StripedScenario` (the object shared with :mod:`cmtlab.ns3`, so every
   comparison is "same scenario, two simulators"); :func:`run` also takes an
-  :class:`~cmtlab.sim.multipath.MptcpScenario`;
+  :class:`~cmtlab.sim.mptcp.scenario.MptcpScenario`;
 * :func:`simulate_mptcp` / :func:`run_mptcp` — one MPTCP connection (:mod:`cmtlab.sim.multipath`);
 * :func:`code_version` — the hash of the simulator's sources and of the data it declares
   (:data:`CODE_DATA_FILES`), as the sweep computes it for every simulator; the sweep cache keys on it;
 * :class:`Simulation`, :class:`MptcpSimulation` — the two builders, for plug-ins and tests.
 
 Results are :class:`cmtlab.scenario.TransferResult` objects; traces, when requested, are tidy
-pandas DataFrames in ``result.traces`` (:mod:`cmtlab.sim.engine.traces`).
+pandas DataFrames in ``result.traces`` (:mod:`cmtlab.sim.tcp.traces`).
 
 Layout (the folders are the architecture)
 -----------------------------------------
 =====================  =========================================================================
 ``engine/``            the event queue (timed calls, ns-3's tie order), lazy timers, the loop
-                       with its limits, traces
+                       with its limits
 ``net/``               links (point-to-point, Wi-Fi, cross traffic and bit errors), paths, RNG
 ``tcp/``               the TCP sender (state machine; scoreboard, RTT/RTO, undo API and data
-                       source in their own files), the receiver, the mechanisms' typed decisions
+                       source in their own files), the receiver, the mechanisms' typed decisions,
+                       the traces of a run
 ``mptcp/``             the MPTCP connection, its subflows, re-injection
 ``mechanisms/``        congestion control, loss recovery, reordering responses, schedulers: one
                        small class per file behind one interface per kind
@@ -54,8 +55,9 @@ from .net.link import DROPPED_LOSS, DROPPED_QUEUE, IdealPath, LinkModel, PointTo
 from .mechanisms.recovery import ClassicRecovery, PrrRecovery, RecoveryAlgorithm  # noqa: E402
 from .mechanisms.reordering import NoReorderingResponse, ReorderingResponse  # noqa: E402
 from .mechanisms.schedulers import FixedScheduler, RoundRobinScheduler, Scheduler  # noqa: E402
-from .engine.traces import TRACE_NAMES, ReorderDensity, reorder_density  # noqa: E402
-from .multipath import MptcpResult, MptcpScenario, MptcpSimulation, mptcp_scenario, run_mptcp, simulate_mptcp  # noqa: E402,E501
+from .tcp.traces import TRACE_NAMES, ReorderDensity, reorder_density  # noqa: E402
+from .mptcp import MptcpResult, MptcpScenario, mptcp_scenario  # noqa: E402
+from .multipath import MptcpSimulation, run_mptcp, simulate_mptcp  # noqa: E402
 # the built-in mechanisms and link models register themselves when their modules are imported
 # (cmtlab.sim.registry imports none of them)
 from . import engine, mechanisms, models, net  # noqa: E402,F401
@@ -64,13 +66,13 @@ from .net import (cross_traffic as _cross_traffic, delay_line as _delay_line, ji
                   link as _link, rng as _rng, topology as _topology, trace_link as _trace_link, wifi as _wifi)
 from .mechanisms import (congestion as _congestion, recovery as _recovery, reordering as _reordering,  # noqa: E402,F401
                          schedulers as _schedulers)
-from .engine import traces as _traces  # noqa: E402,F401
+from .tcp import traces as _traces  # noqa: E402,F401
 
 
 def run(scenario: StripedScenario, *, trace=False, reordering="none", reordering_params=None) -> TransferResult:
     """Simulate one :class:`~cmtlab.scenario.StripedScenario` and return its :class:`~cmtlab.scenario.TransferResult`.
 
-    An :class:`~cmtlab.sim.multipath.MptcpScenario` runs the multipath engine
+    An :class:`~cmtlab.sim.mptcp.scenario.MptcpScenario` runs the multipath engine
     (:func:`~cmtlab.sim.multipath.run_mptcp`), so :func:`cmtlab.sweep.run_sweep` takes both.
 
     ``trace``: ``False`` (default: counters only, memory independent of the transfer size),

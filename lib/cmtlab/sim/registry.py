@@ -16,6 +16,7 @@ kind                interface                                                   
 ``scheduler``       :class:`~cmtlab.sim.mechanisms.schedulers.ConnectionScheduler`          ``mechanisms/schedulers/``
 ``link``            :class:`~cmtlab.sim.net.link.LinkModel`                                 ``net/``
 ``loss_detection``  :class:`~cmtlab.sim.mechanisms.recovery.loss_detection.LossDetection`   ``mechanisms/recovery/``
+``dupack_mode``     :class:`~cmtlab.sim.mptcp.out_of_order.OutOfOrderPolicy`                ``mptcp/out_of_order.py``
 ==================  ======================================================================  ===========================
 
 Register a class where it is defined::
@@ -53,7 +54,7 @@ from __future__ import annotations
 import importlib
 from typing import Callable
 
-KINDS = ("congestion", "recovery", "reordering", "scheduler", "link", "loss_detection")
+KINDS = ("congestion", "recovery", "reordering", "scheduler", "link", "loss_detection", "dupack_mode")
 
 _REGISTRY: dict[str, dict[str, type]] = {k: {} for k in KINDS}
 _VARIANTS: dict[str, dict[tuple[str, str], type]] = {k: {} for k in KINDS}

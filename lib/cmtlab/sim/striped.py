@@ -30,12 +30,11 @@ A run stops with ``completed=False`` when simulated time passes the scenario's
 
 from __future__ import annotations
 
-import time
-
 from .._validate import check_int
 from ..scenario import StripedScenario, TransferResult
 from .mechanisms.congestion import CongestionControl, NewReno
-from .engine import EventQueue, handshake, run_events
+from .engine import EventQueue, handshake
+from .engine.run import Run
 from .net.link import NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
 from .net.packet import PacketPath, ack_packet, data_packet
 from .net.route import Rotation
@@ -45,7 +44,7 @@ from .net.rng import loss_rng
 from .mechanisms.schedulers import FixedScheduler, RoundRobinScheduler, Scheduler
 from .tcp import TcpReceiver, TcpSender
 from .tcp.wire import AckSend, SegmentSend
-from .engine.traces import ReorderDensity, TraceRecorder, normalize_trace
+from .tcp.traces import ReorderDensity, TraceRecorder, normalize_trace
 
 SIMULATOR_NAME = "cmtlab"
 #: Rate (bit/s) of the ``ack_path="ideal"`` return path: an ACK takes 1 ns (as in :mod:`cmtlab.ns3`).
@@ -62,7 +61,7 @@ class Simulation:
     scenario
         The scenario (build it with :func:`cmtlab.scenario.striped_scenario`).
     trace
-        ``True``, ``False`` or a set of trace names (:data:`cmtlab.sim.engine.traces.TRACE_NAMES`).
+        ``True``, ``False`` or a set of trace names (:data:`cmtlab.sim.tcp.traces.TRACE_NAMES`).
     handshake_rtt_sample
         Model the end of the connection set-up as ns-3 (and any RFC 6298 sender) has it:
         the RTT estimator starts with the SYN/SYN-ACK round trip over the first data link
@@ -164,15 +163,12 @@ class Simulation:
                            else 200 * n_segs + 1_000_000)
         # the connection set-up (cmtlab.sim.engine.handshake): SYN over the first data link, SYN-ACK
         # over the first ACK link; the handshake's final ACK goes first on the first data link
-        hs = handshake.round_trip_ns((self.links[self.scheduler.first_path()],),
-                                     (self.ack_links[self.ack_scheduler.first_path()],), self.syn_bytes)
-        self.handshake_rtt = handshake.rtt_sample_ns(hs, self.timestamps) if handshake_rtt_sample else None
-        if self.handshake_rtt is not None:
-            self.start_ns = handshake.start_ns((self.links[self.scheduler.first_path()],), self.ack_bytes[0])
-            self.ts_offset_ns = hs - self.start_ns  # the phase of ns-3's millisecond timestamp clock
-        else:
-            self.start_ns = 0
-            self.ts_offset_ns = 0
+        setup = handshake.setup([(self.links[self.scheduler.first_path()],)],
+                                [(self.ack_links[self.ack_scheduler.first_path()],)], self.syn_bytes,
+                                self.ack_bytes[0], timestamps=self.timestamps, sample=handshake_rtt_sample)
+        self.start_ns = setup.start_ns
+        self.handshake_rtt = setup.rtt_samples_ns[0]
+        self.ts_offset_ns = setup.ts_offsets_ns[0]  # the phase of ns-3's millisecond timestamp clock
         self.sender.ts_offset_ns = self.ts_offset_ns
         # packets the scheduler put on a link itself (_send_data, _send_ack) go straight to the endpoint
         self._to_receiver = PacketPath(self.queue, self.receiver)
@@ -215,10 +211,6 @@ class Simulation:
         if self.trace is not None:
             self.trace.packet(now, i, k, retx, wire, arr)
 
-    def _send_data_first(self, now: int, k: int, nbytes: int, retx: bool) -> None:
-        self._send_data(now, k, nbytes, retx)
-        self._first_wire.append(self.links[self.scheduler_last_path].last_start_ns)
-
     def _send_ack(self, now: int, ack: int, echo: int, sack, nblocks: int) -> None:
         wire = self.ack_bytes[nblocks if nblocks < 5 else 4]
         i = self._ack_select(now, ack, False)
@@ -232,22 +224,15 @@ class Simulation:
     # ------------------------------------------------------------------ run
     def run(self) -> TransferResult:
         """Run to completion (or a guard) and return the :class:`~cmtlab.scenario.TransferResult`."""
-        wall0 = time.perf_counter()
         sc = self.scenario
         snd = self.sender
         rcv = self.receiver
-        start = self.start_ns
-        self.queue.order_ns = start
-        if self.handshake_rtt is not None:
-            snd.rtt_sample(self.handshake_rtt)
-            # the handshake's final ACK goes first on the first data link (it occupies the link
-            # until the first data segment can start, at time 0, and takes a loss draw)
-            first = self.scheduler.first_path()
-            self.links[first].transmit(start, self.ack_bytes[0], start)
-        # the completion clock starts when the first data segment starts onto the wire
-        self._first_wire = []
-        snd.net_send = self._send_data_first
-        snd.start(start)
+        run = Run(self.queue, self.start_ns)
+        # the handshake's final ACK goes first on the first data link (it occupies the link until the
+        # first data segment can start, at time 0, and takes a loss draw)
+        run.finish_handshake([(snd, self.links[self.scheduler.first_path()], self.handshake_rtt, self.ack_bytes[0])])
+        t0 = run.first_window([snd], lambda f: self.links[self.scheduler_last_path].last_start_ns,
+                              lambda: snd.start(self.start_ns))
         if self.trace is None and self.scheduler.rotation() is not None:
             # continues the rotation where the first window left it
             snd.net_send = self._make_rr_send_data()
@@ -257,21 +242,17 @@ class Simulation:
             fast_ack = self._make_fast_send_ack()
             if fast_ack is not None:
                 rcv.net_ack = fast_ack
-        t0 = min(self._first_wire) if self._first_wire else 0
         self.first_data_ns = t0
-        # the time limit counts from the run's start (the first data segment), as sim_time_s does
-        reason, now, events = run_events(self.queue, tmax_ns=t0 + seconds_to_ns(sc.max_sim_time_s),
-                                         budget=self.max_events)
+        reason, now, events = run.events(max_sim_time_ns=seconds_to_ns(sc.max_sim_time_s), budget=self.max_events)
         stop = reason.value
-        wall = time.perf_counter() - wall0
         completed = stop == "completed"
         snd.flush_traces(now)
         traces = {}
         if self.trace is not None:
             traces = self.trace.frames(end_ns=rcv.done_time if completed else now, t0_ns=t0, reorder=self.reorder)
         unique_rx = rcv.segments_rx - rcv.duplicates_rx
-        extra = {
-            "stop_reason": stop, "events": events, "sim_time_s": (now - t0) / NS_PER_S, "segments": self.n_segs,
+        extra = Run.extra(stop, events, (now - t0) / NS_PER_S, self.n_segs)
+        extra.update({
             "queue_drops": sum(lk.queue_drops for lk in self.links),
             "loss_drops": sum(lk.loss_drops for lk in self.links),
             "ack_queue_drops": sum(lk.queue_drops for lk in (self.ack_links or []) if lk is not None),
@@ -286,21 +267,20 @@ class Simulation:
             "max_backoff": snd.max_backoff, "rtt_samples": snd.rtt_samples_taken,
             "srtt_s": snd.srtt / NS_PER_S if snd.n_rtt_samples else float("nan"), "rto_s": snd.rto / NS_PER_S,
             "final_cwnd_bytes": snd.cwnd, "final_ssthresh_bytes": snd.ssthresh,
-            "segments_per_second": snd.segments_sent / wall if wall > 0 else float("nan"),
-        }
+            "segments_per_second": run.segments_per_second(snd.segments_sent),
+        })
         for i, lk in enumerate(self.links):
             extra[f"link{i}_packets"] = lk.packets
             extra[f"link{i}_max_queue"] = getattr(lk, "max_queue", 0)
         if self.reorder is not None:
             extra["reorder_in_order_fraction"] = self.reorder.in_order_fraction()
             extra["reorder_beyond_threshold"] = self.reorder.beyond
-        from .version import code_version
-        extra["code_version"] = code_version()
+        Run.stamp(extra)
         return TransferResult(simulator=SIMULATOR_NAME, scenario=sc, completed=completed,
                               completion_time_s=(rcv.done_time - t0) / NS_PER_S if completed else float("nan"),
                               data_segments_sent=snd.segments_sent, retransmissions=snd.retransmissions,
                               fast_retransmits=snd.fast_retransmits, timeouts=snd.timeouts,
-                              spurious_retransmissions=rcv.duplicates_rx, wall_time_s=wall, traces=traces,
+                              spurious_retransmissions=rcv.duplicates_rx, wall_time_s=run.wall_s, traces=traces,
                               extra=extra)
 
 

@@ -17,7 +17,7 @@ import sys
 from .._paths import DATA
 
 #: Data the simulator reads at run time, hashed into its code version by the sweep (``CODE_DATA_FILES``,
-#: :func:`cmtlab.sweep.simulators.module_version`): the Wi-Fi frame-error table (:mod:`cmtlab.sim.net.wifi`; a copy
+#: :func:`cmtlab.sweep.simulators.module_version`): the Wi-Fi frame-error table (:mod:`cmtlab.sim.net.wifi_phy`; a copy
 #: of the library without ``data/`` hashes it as missing: runs that need it fail there anyway).
 CODE_DATA_FILES = (DATA / "wifi" / "ns3-3.44-table-based-per.csv",)
 

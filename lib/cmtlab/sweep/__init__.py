@@ -10,7 +10,7 @@ hundreds of such transfers; :func:`run_sweep` runs them and returns one table::
 
 * **Scenarios.**  Any object with ``key()``, ``replace(seed=...)`` and ``seed``
   (:class:`SweepScenario`): a :class:`~cmtlab.scenario.StripedScenario`, an
-  :class:`~cmtlab.sim.multipath.MptcpScenario`, an :class:`~cmtlab.papers.osia.experiments.OsiaRun`.
+  :class:`~cmtlab.sim.mptcp.scenario.MptcpScenario`, an :class:`~cmtlab.papers.osia.experiments.OsiaRun`.
 * **Simulators** (:mod:`.simulators`).  A simulator is a picklable callable ``scenario ->
   TransferResult`` (or ``-> dict``, one row) with a name and a code-version string
   (:class:`Simulator`).  ``"cmtlab"`` and ``"ns-3"`` resolve lazily to :func:`cmtlab.sim.run`

@@ -23,7 +23,7 @@ __all__ = ["run_sweep", "SweepScenario"]
 @runtime_checkable
 class SweepScenario(Protocol):
     """What :func:`run_sweep` needs of a scenario (:class:`~cmtlab.scenario.StripedScenario`,
-    :class:`~cmtlab.sim.multipath.MptcpScenario`, :class:`~cmtlab.papers.osia.experiments.OsiaRun`, …).
+    :class:`~cmtlab.sim.mptcp.scenario.MptcpScenario`, :class:`~cmtlab.papers.osia.experiments.OsiaRun`, …).
 
     ``key()`` — a stable string (SHA-256 hex) that changes with every field that changes the
     result (the cache keys on it); ``replace(seed=s)`` — a copy with another seed (the book's scenario
@@ -125,7 +125,7 @@ def run_sweep(simulator, scenarios, *, seeds=None, workers: int | None = None, c
     scenarios
         A sequence of scenarios — any object with ``key()``, ``replace(seed=...)`` and ``seed``
         (:class:`SweepScenario`: a :class:`~cmtlab.scenario.StripedScenario`, an
-        :class:`~cmtlab.sim.multipath.MptcpScenario`, an OSIA run, …) — or of ``(labels, scenario)`` pairs where
+        :class:`~cmtlab.sim.mptcp.scenario.MptcpScenario`, an OSIA run, …) — or of ``(labels, scenario)`` pairs where
         ``labels`` is a dict of columns to keep next to the results (``{"group": "Fig. 8",
         "ada_ms": 20}``), or a DataFrame with a ``scenario`` column whose other columns are the
         labels.  A label may share its name with a result column (``n_links``) only if the

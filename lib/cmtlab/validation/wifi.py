@@ -6,7 +6,7 @@ packets), two workloads:
 * **UDP saturation** — the AP always has a 1400 B datagram queued; throughput = payload bytes
   delivered per second.  Model: :func:`model_udp_throughput_bps` (a saturated sender on a
   :class:`~cmtlab.sim.net.wifi.WifiLink`), also in closed form
-  (:func:`cmtlab.sim.net.wifi.saturation_throughput_bps`).
+  (:func:`cmtlab.sim.net.wifi_phy.saturation_throughput_bps`).
 * **TCP bulk transfer** — one NewReno flow, 1400 B segments, ns-3.44's other TCP defaults
   (SACK, timestamps, PRR, initial window 10 segments, 131072 B buffers), data AP → station and
   the ACKs back over the same medium.  Model: :func:`model_tcp_throughput_bps` runs
@@ -20,7 +20,7 @@ ns-3 runs take about a second each after a ~12 s import; the book's full profile
 distance live.
 
 Nothing here is fitted to ns-3 or to the paper: the model's constants are ns-3.44's documented
-defaults (see :mod:`cmtlab.sim.net.wifi`), checked against what the installed ns-3 reports.
+defaults (see :mod:`cmtlab.sim.net.wifi_phy`), checked against what the installed ns-3 reports.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ import pandas as pd
 from .._paths import DATA
 from ..pinned import Column, RowRule, read_csv
 from ..sim.net import wifi as wm
+from ..sim.net import wifi_phy as phy
 
 #: Recorded ns-3 results of the full profile.
 NS3_RECORD = "wifi/ns3-wifi-throughput.csv"  # its name in the pinned data (cmtlab.pinned)
@@ -43,13 +44,13 @@ NS3_RECORD_PATH = DATA / NS3_RECORD
 UDP_IP_HEADER_BYTES = 28
 
 
-def comparison_params(preamble_detection: bool = False) -> wm.WifiParams:
+def comparison_params(preamble_detection: bool = False) -> phy.WifiParams:
     """Model parameters matching the ns-3 setup (with or without ns-3.44's preamble-detection model)."""
-    return wm.DEFAULT_PARAMS if preamble_detection else replace(wm.DEFAULT_PARAMS, preamble_min_rssi_dbm=None)
+    return phy.DEFAULT_PARAMS if preamble_detection else replace(phy.DEFAULT_PARAMS, preamble_min_rssi_dbm=None)
 
 
 def model_udp_throughput_bps(distance_m: float, *, payload_bytes: int = 1400, duration_s: float = 1.0, seed: int = 0,
-                             params: wm.WifiParams | None = None) -> float:
+                             params: phy.WifiParams | None = None) -> float:
     """Saturation throughput (payload bit/s) of the AP → station direction of the model.
 
     A new datagram is handed to the link whenever the previous one starts its transmission, so the
@@ -84,7 +85,7 @@ def model_udp_throughput_bps(distance_m: float, *, payload_bytes: int = 1400, du
 
 
 def model_tcp_throughput_bps(distance_m: float, *, transfer_bytes: int = 2_000_000, payload_bytes: int = 1400,
-                             seed: int = 0, params: wm.WifiParams | None = None, return_result: bool = False):
+                             seed: int = 0, params: phy.WifiParams | None = None, return_result: bool = False):
     """Throughput (bit/s) of one TCP NewReno bulk transfer over the model's Wi-Fi link (cmtlab.sim).
 
     ns-3.44's TCP defaults as in :func:`cmtlab.ns3.wifi.run_wifi`: options preset
@@ -106,18 +107,18 @@ def model_tcp_throughput_bps(distance_m: float, *, transfer_bytes: int = 2_000_0
 
 
 def model_row(distance_m: float, *, payload_bytes: int = 1400, udp_duration_s: float = 1.0,
-              tcp_transfer_bytes: int = 2_000_000, seed: int = 0, params: wm.WifiParams | None = None) -> dict:
+              tcp_transfer_bytes: int = 2_000_000, seed: int = 0, params: phy.WifiParams | None = None) -> dict:
     """The model's numbers at one distance (SNR, rate, frame error rate, UDP and TCP throughput)."""
     params = params or comparison_params()
-    snr = wm.snr_db(distance_m, params)
-    rate = wm.ideal_rate_mbps(snr, params)
-    mpdu = payload_bytes + UDP_IP_HEADER_BYTES + wm.MPDU_OVERHEAD_BYTES
+    snr = phy.snr_db(distance_m, params)
+    rate = phy.ideal_rate_mbps(snr, params)
+    mpdu = payload_bytes + UDP_IP_HEADER_BYTES + phy.MPDU_OVERHEAD_BYTES
     return {
-        "distance_m": float(distance_m), "snr_db": snr, "rx_power_dbm": wm.rx_power_dbm(distance_m, params),
-        "model_rate_mbps": rate, "model_fer": wm.frame_error_rate(distance_m, mpdu, params),
+        "distance_m": float(distance_m), "snr_db": snr, "rx_power_dbm": phy.rx_power_dbm(distance_m, params),
+        "model_rate_mbps": rate, "model_fer": phy.frame_error_rate(distance_m, mpdu, params),
         "model_udp_mbps": model_udp_throughput_bps(distance_m, payload_bytes=payload_bytes,
                                                    duration_s=udp_duration_s, seed=seed, params=params) / 1e6,
-        "model_udp_closed_form_mbps": wm.saturation_throughput_bps(distance_m, payload_bytes, params) / 1e6,
+        "model_udp_closed_form_mbps": phy.saturation_throughput_bps(distance_m, payload_bytes, params) / 1e6,
         "model_tcp_mbps": model_tcp_throughput_bps(distance_m, transfer_bytes=tcp_transfer_bytes,
                                                    payload_bytes=payload_bytes, seed=seed, params=params) / 1e6,
     }
@@ -280,11 +281,11 @@ def single_flow_distance(distances_m=None, *, model_seeds=range(3), progress: bo
     rows = []
     params = comparison_params()
     for d in dists:
-        rate = wm.ideal_rate_mbps(wm.snr_db(d, params), params)
+        rate = phy.ideal_rate_mbps(phy.snr_db(d, params), params)
         for seed in seeds:
             rows.append({"simulator": BOOK_MODEL_LABEL, "distance_m": d, "seed": seed,
                          "goodput_bps": model_tcp_throughput_bps(d, seed=seed, params=params),
-                         "phy_rate_mbps": rate, "snr_db": wm.snr_db(d, params),
+                         "phy_rate_mbps": rate, "snr_db": phy.snr_db(d, params),
                          "workload": "2 MB NewReno transfer (ns-3.44's TCP defaults)"})
     ns3 = load_ns3_record()
     for rec in ns3[ns3["distance_m"].astype(float).isin(dists)].to_dict("records"):

@@ -161,6 +161,7 @@ def test_simulate_on_the_multipath_engine():
     """simulate() names the path model in the scenario (``links``); the engine's links are the ones
     OsiaRun.links() builds (same class, rate, delay, cross-traffic and BER streams)."""
     from cmtlab.sim import multipath
+    from cmtlab.sim.mptcp.scenario import mptcp_scenario
 
     run = ex.OsiaRun("fig8", (1e6, 2e6), (0.05, 0.1), "round_robin", packets=300, segment_bytes=536,
                      path_model=ex.PathModel(cross_load=0.25, ber=True))
@@ -169,8 +170,8 @@ def test_simulate_on_the_multipath_engine():
     assert row["path1_loss_drops"] + row["path2_loss_drops"] > 0        # the BER acted on the engine's packets
     again = ex.simulate(run)
     assert again == row                                                 # seeded, repeatable
-    sc = multipath.mptcp_scenario(list(run.rates_bps), run.rtts_s, transfer_bytes=run.transfer_bytes,
-                                  seed=run.seed, links=run.path_model.link_spec())
+    sc = mptcp_scenario(list(run.rates_bps), run.rtts_s, transfer_bytes=run.transfer_bytes,
+                        seed=run.seed, links=run.path_model.link_spec())
     engine_links = multipath.MptcpSimulation(sc).access
     own, _ = run.links()
     for a, b in zip(engine_links, own):

@@ -1,5 +1,5 @@
-"""cmtlab.sim.net.wifi: the 802.11g link model — physics against hand-computed and ns-3.44 values,
-the DCF exchange, the shared medium, guards, determinism; one live check against ns-3.
+"""cmtlab.sim.net.wifi: the 802.11g link model — the DCF exchange, the shared medium, guards, determinism,
+a Wi-Fi path in a multipath scenario; one live check against ns-3.  (Its physics: test_wifi_phy.py.)
 """
 
 from __future__ import annotations
@@ -13,94 +13,10 @@ import pytest
 from cmtlab.validation import wifi as wv
 from cmtlab.sim import registry
 from cmtlab.sim.net import wifi as w
+from cmtlab.sim.net import wifi_phy as phy
 from cmtlab.sim.net.link import DROPPED_LOSS
 
-NO_PD = replace(w.DEFAULT_PARAMS, preamble_min_rssi_dbm=None)
-
-# ------------------------------------------------------------------ physics
-
-
-def test_path_loss_and_received_power_by_hand():
-    assert w.path_loss_db(1.0) == pytest.approx(46.6777)
-    assert w.path_loss_db(0.5) == pytest.approx(46.6777)          # inside the reference distance
-    assert w.path_loss_db(10.0) == pytest.approx(46.6777 + 30.0)   # exponent 3: 30 dB per decade
-    assert w.path_loss_db(100.0) == pytest.approx(46.6777 + 60.0)
-    assert w.rx_power_dbm(10.0) == pytest.approx(16.0206 - 76.6777)
-    # ns-3.44 LogDistancePropagationLossModel::CalcRxPower at 60 m (cmtlab.ns3.wifi run)
-    assert w.rx_power_dbm(60.0) == pytest.approx(-84.0016375115093, abs=1e-9)
-
-
-def test_noise_floor_and_snr_by_hand():
-    # k T B with ns-3's k, 290 K, 20 MHz, plus 7 dB noise figure
-    by_hand = 10 * math.log10(1.3803e-23 * 290 * 20e6) + 30 + 7
-    assert w.noise_power_dbm() == pytest.approx(by_hand)
-    assert w.noise_power_dbm() == pytest.approx(-93.96598518452605, abs=1e-9)   # ns-3 MonitorSnifferRx noise
-    assert w.snr_db(10.0) == pytest.approx(16.0206 - 76.6777 - by_hand)
-    assert w.snr_db(60.0) == pytest.approx(9.964347673016746, abs=1e-9)          # ns-3 MonitorSnifferRx
-
-
-def test_rate_thresholds_match_ns3_ideal_manager():
-    # IdealWifiManager thresholds (BerThreshold 1e-6) computed by the installed ns-3.44 with its
-    # TableBasedErrorRateModel (ErrorRateModel::CalculateSnr), in dB
-    ns3 = {6: 1.465, 9: 3.809, 12: 4.475, 18: 6.985, 24: 10.375, 36: 13.465, 48: 17.865, 54: 19.125}
-    em = w.default_error_model()
-    for rate, thr in ns3.items():
-        assert em.snr_threshold_db(rate) == pytest.approx(thr, abs=0.01), rate
-
-
-@pytest.mark.parametrize("distance_m, rate", [(10, 54), (30, 54), (40, 36), (50, 24), (59.9, 24), (60.1, 18),
-                                              (80, 12), (100, 6)])
-def test_rate_selection_as_ns3(distance_m, rate):
-    # rates ns-3.44 used (MonitorSnifferTx) at these distances, incl. the 22/20 width rescaling at 60 m
-    assert w.ideal_rate_mbps(w.snr_db(distance_m)) == rate
-
-
-def test_rate_selection_thresholds_are_strict():
-    em = w.default_error_model()
-    thr54 = em.snr_threshold_db(54) - 10 * math.log10(22 / 20)
-    assert w.ideal_rate_mbps(thr54 + 0.01) == 54
-    assert w.ideal_rate_mbps(thr54 - 0.01) == 48
-    assert w.ideal_rate_mbps(-5.0) is None
-
-
-def test_ppdu_durations_match_80211_formula_and_ns3():
-    # 16 preamble + 4 SIGNAL + 4 * ceil((16 + 8L + 6) / N_DBPS) + 6 signal extension
-    assert w.ppdu_duration_us(1464, 54) == 16 + 4 + 4 * math.ceil((16 + 8 * 1464 + 6) / 216) + 6 == 246.0
-    assert w.ppdu_duration_us(14, 24) == 34.0                     # ns-3 CalculateTxDuration
-    assert w.ppdu_duration_us(1464, 6) == 16 + 4 + 4 * math.ceil((16 + 8 * 1464 + 6) / 24) + 6
-    assert w.ack_rate_mbps(54) == 24 and w.ack_rate_mbps(18) == 12 and w.ack_rate_mbps(9) == 6
-
-
-def test_dcf_exchange_time_formula():
-    p = w.DEFAULT_PARAMS
-    assert p.difs_us == 28.0
-    assert w.dcf_exchange_us(1464, 54, 0) == 28 + 246 + 10 + 34
-    assert w.dcf_exchange_us(1464, 54, 7) == 28 + 7 * 9 + 246 + 10 + 34
-
-
-def test_frame_error_rate_monotone_in_distance_and_size():
-    for rate in (6, 24, 54):
-        prev = 1.0
-        for d in range(5, 140, 1):
-            s = w.frame_success_probability(1464, rate, w.snr_db(d), NO_PD)
-            assert s <= prev + 1e-12, (rate, d)
-            prev = s
-    for d in (30, 60, 95):
-        snr = w.snr_db(d)
-        rate = w.ideal_rate_mbps(snr)
-        fer = [1 - w.frame_success_probability(n, rate, snr, NO_PD) for n in (100, 500, 1000, 1464, 2000)]
-        assert fer == sorted(fer), (d, fer)
-    assert 1 - w.frame_success_probability(1464, 54, w.snr_db(40), NO_PD) > 0.5   # 54 Mbit/s fails at 40 m
-
-
-def test_preamble_detection_cut_off():
-    # ThresholdPreambleDetectionModel: RSSI >= -82 dBm -> up to ~51.4 m
-    d_max = 10 ** ((16.0206 - 46.6777 + 82) / 30)
-    assert w.frame_success_probability(1464, 24, w.snr_db(d_max * 0.99), rx_power=w.rx_power_dbm(d_max * 0.99)) > 0
-    assert w.frame_success_probability(1464, 24, w.snr_db(d_max * 1.01), rx_power=w.rx_power_dbm(d_max * 1.01)) == 0
-    assert w.saturation_throughput_bps(60.0) == 0.0
-    assert w.saturation_throughput_bps(60.0, params=NO_PD) > 10e6
-
+NO_PD = replace(phy.DEFAULT_PARAMS, preamble_min_rssi_dbm=None)
 
 # ------------------------------------------------------------------ the link / DCF
 
@@ -171,15 +87,10 @@ def test_registry_and_both_directions_share_one_medium():
 @pytest.mark.parametrize("call, name", [
     (lambda: w.WifiMedium(-1.0), "distance_m"),
     (lambda: w.WifiMedium(0.0), "distance_m"),
-    (lambda: w.snr_db(float("nan")), "distance_m"),
     (lambda: w.WifiMedium(10.0).down.transmit(0, 0), "wire_bytes"),
-    (lambda: w.ppdu_duration_us(0, 54), "mpdu_bytes"),
-    (lambda: w.ppdu_duration_us(100, 11), "rate_mbps"),
-    (lambda: w.frame_success_probability(0, 54, 20.0), "mpdu_bytes"),
     (lambda: w.WifiMedium(10.0, pdr=1.0), "pdr"),
     (lambda: w.WifiLink(), "distance_m"),
     (lambda: wv.model_udp_throughput_bps(10.0, payload_bytes=0), "payload_bytes"),
-    (lambda: w.saturation_throughput_bps(10.0, 0), "payload_bytes"),
 ])
 def test_bad_input_names_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
@@ -204,16 +115,16 @@ def test_beacons_take_their_airtime():
         t = med.down.last_start_ns
     assert med.beacons in (9, 10)               # one per 102.4 ms
     no_beacons = replace(NO_PD, beacon_interval_us=None)
-    assert w.saturation_throughput_bps(10.0, params=NO_PD) == pytest.approx(
-        w.saturation_throughput_bps(10.0, params=no_beacons) * (1 - (19 + 752) / 102_400))
+    assert phy.saturation_throughput_bps(10.0, params=NO_PD) == pytest.approx(
+        phy.saturation_throughput_bps(10.0, params=no_beacons) * (1 - (19 + 752) / 102_400))
 
 
 def test_simulated_udp_matches_closed_form_and_tcp_below_udp():
     for d in (10.0, 50.0, 100.0):
         sim = wv.model_udp_throughput_bps(d, duration_s=1.0, seed=1)
-        assert sim == pytest.approx(w.saturation_throughput_bps(d, params=NO_PD), rel=0.02), d
+        assert sim == pytest.approx(phy.saturation_throughput_bps(d, params=NO_PD), rel=0.02), d
     tcp, res, med = wv.model_tcp_throughput_bps(10.0, transfer_bytes=1_000_000, seed=1, return_result=True)
-    assert res.completed and 0.6 * sim < tcp < w.saturation_throughput_bps(10.0)
+    assert res.completed and 0.6 * sim < tcp < phy.saturation_throughput_bps(10.0)
     assert med.up.packets > 0                               # the ACKs used the same medium
 
 
@@ -232,9 +143,9 @@ def test_live_ns3_udp_at_10m_agrees_with_model():
     assert r.station_manager == "ns3::IdealWifiManager"
     assert r.error_rate_model == "ns3::TableBasedErrorRateModel"
     assert (r.slot_us, r.sifs_us, r.cw_min, r.cw_max, r.aifsn) == (9.0, 10.0, 15, 1023, 2)
-    assert r.duration_1464_54_us == w.ppdu_duration_us(1464, 54)
+    assert r.duration_1464_54_us == phy.ppdu_duration_us(1464, 54)
     assert r.main_rate_bps == 54e6
-    assert (r.beacon_bytes, r.beacon_rate_bps, r.beacon_duration_us) == (70, 1e6, w.DEFAULT_PARAMS.beacon_us)
+    assert (r.beacon_bytes, r.beacon_rate_bps, r.beacon_duration_us) == (70, 1e6, phy.DEFAULT_PARAMS.beacon_us)
     model = wv.model_udp_throughput_bps(10.0, duration_s=1.0)
     assert abs(model - r.throughput_bps) / r.throughput_bps < UDP_TOLERANCE
 
@@ -270,17 +181,10 @@ def test_backlogged_ap_lets_the_station_in_after_one_exchange_and_airtime_is_kep
     assert arr_f > busy_f                               # FIFO: behind the whole queue
 
 
-def test_nist_error_model_matches_ns3():
-    em = w.NistErrorModel()
-    # ns-3.44 NistErrorRateModel: CalculateSnr(BER 1e-6) in dB and GetChunkSuccessRate (11680 bits)
-    ns3_thr = {6: 4.542, 9: 7.472, 12: 7.552, 18: 10.482, 24: 14.141, 36: 17.26, 48: 22.01, 54: 23.299}
-    for rate, thr in ns3_thr.items():
-        assert em.snr_threshold_db(rate) == pytest.approx(thr, abs=0.002), rate
-    assert em.chunk_success_rate(6, 4.0, 11680) == pytest.approx(0.9148411621303145, rel=1e-9)
-    assert em.chunk_success_rate(6, 5.0, 11680) == pytest.approx(0.9981793192033224, rel=1e-9)
-    assert em.chunk_success_rate(12, 5.0, 11680) == pytest.approx(3.435747322946735e-47, rel=1e-6)
-    med = w.WifiMedium(40.0, params=NO_PD, error_model=em)
-    assert med.rate_mbps == 24               # NIST needs ~4 dB more than the table model for each rate
+def test_the_medium_takes_its_error_model():
+    # NIST needs ~4 dB more than the table model for each rate (test_wifi_phy.py): the medium's rate follows its model
+    assert w.WifiMedium(40.0, params=NO_PD, error_model=phy.NistErrorModel()).rate_mbps == 24
+    assert w.WifiMedium(40.0, params=NO_PD).rate_mbps == 36
 
 
 # ------------------------------------------------------------------ a Wi-Fi path in a multipath scenario (Alheid Fig. 3)
@@ -327,7 +231,8 @@ def test_for_path_guards():
 
 
 def test_wifi_paths_in_an_mptcp_scenario_share_each_medium_and_see_the_backbone_delay():
-    from cmtlab.sim.multipath import MptcpSimulation, mptcp_scenario
+    from cmtlab.sim.multipath import MptcpSimulation
+    from cmtlab.sim.mptcp.scenario import mptcp_scenario
     sc = mptcp_scenario([54e6, 54e6], [0.0, 0.0], duration_s=1.0,
                         links=[("wifi80211g", {"distance_m": 10}), ("wifi80211g", {"distance_m": 70})],
                         backbone_bps=100e6, backbone_delay_s=0.010, segment_bytes=1400, initial_window_bytes=1400)
@@ -339,7 +244,7 @@ def test_wifi_paths_in_an_mptcp_scenario_share_each_medium_and_see_the_backbone_
     assert sim.fwd[0][1].medium is not sim.fwd[1][1].medium
     p0, p1 = (s.path for s in sim.senders)
     assert p0.delay_s == pytest.approx(0.020, abs=1e-6)                     # 2 x 10 ms + 2 x 33 ns
-    assert (p0.rate_bps, p1.rate_bps) == (54e6, w.ideal_rate_mbps(w.snr_db(70)) * 1e6)   # PHY rates at 10, 70 m
+    assert (p0.rate_bps, p1.rate_bps) == (54e6, phy.ideal_rate_mbps(phy.snr_db(70)) * 1e6)   # PHY rates at 10, 70 m
     # without backbone_delay_s the backbone is forward-only and has no delay (the engine as before)
     old = MptcpSimulation(sc.replace(backbone_delay_s=None))
     assert old.rev[0] == (old.fwd[0][1].medium.up,) and old.senders[0].path.delay_s < 1e-6
@@ -425,20 +330,3 @@ def test_time_fifo_keeps_order_and_grows():
         if ref:
             assert q.first() == ref[0]
 
-
-def test_the_error_table_reads_the_very_floats_python_parses():
-    """The table is read through cmtlab.pinned (pandas): every value equals ``float()`` of its text, as when it
-    was read with the csv module (the ns-3 agreement is exact to the bit)."""
-    import csv
-
-    from cmtlab.pinned import resolve
-
-    model = w.TableErrorModel()
-    rows = {r: [] for r in w.ERP_RATES_MBPS}
-    with open(resolve(w.ERROR_TABLE), newline="") as fh:
-        for rec in csv.DictReader(fh):
-            rows[int(rec["rate_mbps"])].append((float(rec["snr_db"]), float(rec["per_1458"]), float(rec["per_32"])))
-    for rate, values in rows.items():
-        values.sort()
-        assert model._snr[rate] == [v[0] for v in values]
-        assert model._large[rate] == [v[1] for v in values] and model._small[rate] == [v[2] for v in values]

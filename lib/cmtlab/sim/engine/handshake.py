@@ -18,6 +18,8 @@ padded to 4 bytes (:func:`syn_bytes`).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ...scenario import TIMESTAMP_OPTION_BYTES
 
 
@@ -50,4 +52,28 @@ def start_ns(first_links, final_ack_bytes: int) -> int:
     return -max(lk.serialisation_ns(final_ack_bytes) for lk in first_links)
 
 
-__all__ = ["syn_bytes", "round_trip_ns", "rtt_sample_ns", "start_ns"]
+class Setup(NamedTuple):
+    """The connection set-up of a run's flows (:func:`setup`): when the run starts (ns, <= 0), each flow's
+    phase of the millisecond timestamp clock (ns) and its first RTT sample (ns; ``None``: no sample)."""
+
+    start_ns: int
+    ts_offsets_ns: tuple
+    rtt_samples_ns: tuple
+
+
+def setup(forward, reverse, syn: int, final_ack_bytes: int, *, timestamps: bool, sample: bool = True) -> Setup:
+    """The set-up of each flow ``f`` whose SYN crosses the links ``forward[f]`` and SYN-ACK ``reverse[f]``
+    (the first of ``forward[f]`` also carries the handshake's final ACK of ``final_ack_bytes``).
+
+    ``sample=False``: no set-up at all — the run starts at 0, the senders run on their initial RTO and
+    every link starts idle.
+    """
+    n = len(forward)
+    if not sample:
+        return Setup(0, (0,) * n, (None,) * n)
+    exact = [round_trip_ns(forward[f], reverse[f], syn) for f in range(n)]
+    start = start_ns([forward[f][0] for f in range(n)], final_ack_bytes)
+    return Setup(start, tuple(h - start for h in exact), tuple(rtt_sample_ns(h, timestamps) for h in exact))
+
+
+__all__ = ["syn_bytes", "round_trip_ns", "rtt_sample_ns", "start_ns", "Setup", "setup"]

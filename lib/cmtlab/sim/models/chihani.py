@@ -18,8 +18,9 @@ congestion control     increase once per ACK (``counting="ack"``), no cap (LIA: 
 loss response          at the third duplicate ACK halve the window and retransmit one segment, no fast
                        recovery, no inflation (:class:`ChihaniRecovery`, ``recovery="chihani"``)
 receiver               a segment in order on its subflow but ahead of the data sequence is buffered and
-                       not acknowledged until the data-level gap closes (``dupack_mode="chihani"``:
-                       :data:`RECEIVER_OUT_OF_ORDER_ACK`)
+                       not acknowledged until the data-level gap closes (``dupack_mode="chihani"``,
+                       :class:`ChihaniWithheldAck`); ``chihani_ns3``: the model's receiver exactly, its
+                       header sizes and D-SACK option (:class:`ChihaniNs3Receiver`)
 ``dsack``              the first D-SACK of a retransmitted segment: slow start back to the saved window;
                        ``chihani_ns3``: the model's own D-SACK option and its connection-level duplicate
                        counting (:class:`ModelDsackBoard`)
@@ -33,9 +34,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import cython
+
 from ..mechanisms.congestion import CoupledCongestionControl, FullyCoupled, Lia, NewReno, RttCompensation, Uncoupled
-from ..mechanisms.congestion.coupled import _floor, _rtt_s
+from ..mechanisms.congestion.coupled import _rtt_s
 from ..mechanisms.recovery import RecoveryAlgorithm
+from ..mechanisms.schedulers.base import SchedulerView
 from ..mechanisms.schedulers.round_robin import RoundRobinConnectionScheduler
 from ..registry import register, register_variant
 from ..mechanisms.reordering.base import ReorderingResponse
@@ -43,7 +47,10 @@ from ..mechanisms.reordering.dsack import DsackUndo
 from ..mechanisms.reordering.eifel import Eifel
 from ..mechanisms.reordering.frto import Frto
 from ..mechanisms.reordering.tcp_door import TcpDoor
+from ..mptcp.out_of_order import HoldUntilInOrder, OutOfOrderPolicy
 from ..tcp.decisions import AckDecision, FastRetransmitDecision, OutOfOrderAck, TimeoutDecision, UndoMode
+
+_ACK = OutOfOrderAck.ACK  # a subflow receiver's usual ACK
 
 #: EWMA gain of the smoothed window used in alpha (``scwnd = 0.875 scwnd + 0.125 cwnd``,
 #: ``calculateSmoothedCWND``).
@@ -99,6 +106,119 @@ def model_wire_bytes(segment_bytes: int, *, timestamps: bool, ip_bytes: int = 20
     acks = [plain] * 5
     acks[MODEL_DSACK_OPTION_BLOCKS] = ip_bytes + model_tcp_header_bytes(DSACK_OPTION_BYTES) + link_bytes
     return data, tuple(acks)
+
+
+# ---------------------------------------------------------------- receiver
+
+class ChihaniWithheldAck(HoldUntilInOrder):
+    """``dupack_mode="chihani"`` (the Chihani–Collange code): a segment in order on its subflow but
+    ahead of the data sequence is buffered and **not** acknowledged until the data-level gap closes
+    (:data:`RECEIVER_OUT_OF_ORDER_ACK`); then every subflow receiver that withheld an ACK sends one
+    cumulative ACK.  Plain cumulative ACKs, no SACK blocks: the model has no SACK."""
+
+    name = "chihani"
+    CODE = RECEIVER_OUT_OF_ORDER_ACK
+
+
+class ChihaniNs3Receiver(OutOfOrderPolicy):
+    """``dupack_mode="chihani_ns3"``: the model's receiver exactly (``ProcessHeaderOptions`` and
+    ``ReadUnOrderedData`` of ``mp-tcp-socket-impl.cc``, calibrated against the built model).
+
+    The subflow's ACK does not advance past a segment held for data-level order — the first such
+    segment gets no ACK, every later segment of that subflow a duplicate ACK of the held one; when
+    the data sequence reaches held segments, one ACK per segment released, each advancing by one.
+    The model's connection has its own header sizes (:meth:`wire_bytes`: :func:`model_wire_bytes`),
+    its receiver echoes the timestamp of the segment each ACK answers, and with the model's D_SACK
+    (a reordering response that ``wants_model_dsack``) it answers held segments with its own D-SACK
+    option (:meth:`model_dsack_ack`).
+    """
+
+    name = "chihani_ns3"
+
+    def wire_bytes(self, segment_bytes: int, *, timestamps: bool):
+        """The model's packet sizes on the wire (:func:`model_wire_bytes`)."""
+        return model_wire_bytes(segment_bytes, timestamps=timestamps)
+
+    def setup_receiver(self, receiver, reordering) -> None:
+        """The model's receiver echoes the TSval of the segment each ACK answers; with the model's
+        D_SACK it reports held segments and their copies (``TcpReceiver.held_copy``)."""
+        receiver.echo_arrival = receiver.timestamps
+        if getattr(reordering, "wants_model_dsack", False):
+            receiver.held_copy = self.model_dsack_ack  # the model's D_SACK receiver
+
+    def answer(self, now: int, rcv, first: int, end: int, old: int, nxt: int, held: bool):
+        """What the model's subflow receiver answers, and the ACKs of the segments the data sequence
+        released (``ReadUnOrderedData``: one ACK per segment, on its subflow, the subflow ACK
+        advancing by one segment each).
+
+        The model keeps the subflow's expected sequence (``RxSeqNumber``) at the first segment it
+        holds for data-level order: that segment is stored without an ACK (``subflowSeqNumber ==
+        RxSeqNumber``, data ahead: ``TxACK = false``); every later segment of the subflow is
+        "above" the expected sequence and answered with an ACK of it — a duplicate ACK
+        (``subflowSeqNumber > RxSeqNumber``: ``TxACK`` stays true).
+        """
+        conn = self.connection
+        if rcv.held_copy is not None:  # the D_SACK receiver (ProcessHeaderOptions, AlgoPR == D_SACK)
+            reply = _ACK
+            if rcv.ack_cap is not None or conn.maps[rcv.index].at(first) >= nxt:
+                # ahead of the data sequence: stored, RxSeqNumber unchanged, answered at once with
+                # an ACK of RxSeqNumber carrying the D-SACK option (TxAckOpt)
+                if rcv.ack_cap is None:
+                    rcv.ack_cap = first
+                self.model_dsack_ack(now, rcv, first)
+                reply = OutOfOrderAck.WITHHOLD
+        elif rcv.ack_cap is not None:
+            reply = OutOfOrderAck.DUPLICATE
+        else:
+            reply = _ACK
+            m = conn.maps[rcv.index]
+            for k in range(first, end):
+                if m.at(k) >= nxt:  # held for data-level order: the subflow ACK stops here
+                    rcv.ack_cap = k
+                    if k == first:
+                        # a segment with the timestamp option is always answered (TxAckOpt)
+                        reply = OutOfOrderAck.DUPLICATE if rcv.echo_arrival else OutOfOrderAck.WITHHOLD
+                    break
+        if nxt > old:
+            for j, r in enumerate(conn.receivers):
+                cap = r.ack_cap
+                if cap is None or j == rcv.index and reply is not _ACK:
+                    continue
+                m = conn.maps[j]
+                k = cap
+                top = r.rcv_nxt
+                while k < top and m.at(k) < nxt:
+                    k += 1
+                r.ack_cap = None if k >= top else k
+                for a in range(cap + 1, k + 1):  # one ACK per released segment
+                    r.acks_sent += 1
+                    if a > r.high_tx_ack:
+                        r.high_tx_ack = a
+                    r.net_ack(now, a, r.ts_recent, None, 0)
+        return reply
+
+    def model_dsack_ack(self, now: int, rcv, k: int) -> None:
+        """The Chihani–Collange D_SACK receiver's answer to subflow segment ``k`` held for
+        data-level order, or to a copy of one (``TcpReceiver.held_copy``): an ACK of the subflow's
+        expected sequence (``RxSeqNumber``, not advanced) with the model's D-SACK option
+        (``createOptDSACK``): the segment's DSN, and the lowest contiguous run of the
+        out-of-order list (:class:`ModelDsackOption`)."""
+        conn = self.connection
+        dsn = conn.dsn_of(rcv.index, k)
+        ooo = conn.ooo
+        base = conn.rcv_dsn
+        lo = ooo.lowest() if ooo.count else dsn
+        hi = lo + 1
+        while hi >= base and ooo.contains(hi):
+            hi += 1
+        ack = rcv.ack_cap if rcv.ack_cap is not None else rcv.rcv_nxt
+        rcv.acks_sent += 1
+        rcv.dsacks_sent += 1
+        rcv.net_ack(now, ack, rcv.ts_recent, ModelDsackOption(dsn, (lo, hi)), MODEL_DSACK_OPTION_BLOCKS)
+
+
+register("dupack_mode", "chihani")(ChihaniWithheldAck)  # compiled classes (chihani.pxd) take no decorator
+register("dupack_mode", "chihani_ns3")(ChihaniNs3Receiver)
 
 
 # ---------------------------------------------------------------- congestion control
@@ -182,46 +302,27 @@ class ChihaniLia(ChihaniCoupled, Lia):
     """
 
     def ca_increase(self, sub, bytes_acked: int) -> float:
-        total = sum(s.cwnd for s in self._subflows(sub))
-        return self.alpha(sub) * bytes_acked * sub.seg / total
-
-    def increase_window(self, sub, segments_acked: int) -> None:
-        """:meth:`ChihaniCoupled.increase_window` over :meth:`ca_increase` in one pass
-        (:func:`_model_lia_increase`: the same operations in the same order, bit-identical windows).
-        A subclass takes the general path, which calls its own methods."""
-        if type(self) is not ChihaniLia or sub.connection is None:
-            ChihaniCoupled.increase_window(self, sub, segments_acked)
-            return
-        _model_lia_increase(self, sub, segments_acked)
+        """``alpha * bytes_acked * MSS / total`` (:func:`_model_lia_increase`)."""
+        return _model_lia_increase(sub, bytes_acked)
 
 
-def _model_lia_increase(cc, sub, segments_acked: int) -> None:
-    """The model's LIA for one ACK on a multipath subflow: ``scwnd`` smoothed, NewReno's slow start,
-    then ``+alpha/total`` segments with alpha from the smoothed windows (:meth:`ChihaniCoupled.increase_window`,
-    :meth:`CoupledCongestionControl.increase_window`, :meth:`ChihaniLia.ca_increase`, :meth:`Lia.alpha`
-    and :func:`rfc6356_alpha` written out, each operation as there)."""
-    seg = sub.seg
-    cwnd = sub.cwnd
-    ssthresh = sub.ssthresh
-    n = segments_acked
-    if cwnd < ssthresh:  # slow start unchanged (RFC 6356 sec. 3)
-        if n >= 1:
-            cwnd += seg
-            n -= 1
-        else:
-            n = 0
-        sub.cwnd = cwnd
-    if cwnd < ssthresh or n <= 0:
-        return
-    # calculateSmoothedCWND, from the window after this ACK's slow-start step
-    scwnd = cc.scwnd
-    cc.scwnd = float(cwnd) if scwnd < seg else (1.0 - SCWND_GAIN) * scwnd + SCWND_GAIN * cwnd
-    # alpha (RFC 6356's formula) on the smoothed windows; total: the raw windows
+def _model_lia_increase(sub, bytes_acked: int) -> float:
+    """The model's LIA increase (bytes) of subflow ``sub`` for ``bytes_acked`` (:meth:`ChihaniLia.ca_increase`):
+    ``alpha * bytes_acked * MSS / total``, alpha RFC 6356's formula on the smoothed windows
+    (:meth:`ChihaniCoupled._window_for_alpha`; the operations of
+    :func:`~cmtlab.sim.mechanisms.congestion.rfc6356_alpha`, in its order) and ``total`` the raw windows' sum —
+    in one pass over the subflows, compiled (``chihani.pxd``): the hot path of the papers' runs (the general
+    form, :meth:`Lia.alpha` and a sum, takes twice the instructions of a whole run's event loop).
+    ``tests/sim/mechanisms/congestion/test_coupled.py`` holds it equal, bit for bit, to ``alpha(sub) *
+    bytes_acked * MSS / total`` with :meth:`Lia.alpha`."""
+    conn = sub.connection
+    # the simulator's connection is a SchedulerView: its subflows read as a C field when compiled
+    subs = cython.cast(SchedulerView, conn).subflows if isinstance(conn, SchedulerView) else list(conn.subflows)
     total_w = 0.0
     best = 0.0
     ssum = 0.0
     total = 0
-    for s in sub.connection.subflows:
+    for s in subs:
         total += s.cwnd
         other = s.cc
         w = getattr(other, "scwnd", 0.0) if isinstance(other, CoupledCongestionControl) else float(s.cwnd)
@@ -238,12 +339,7 @@ def _model_lia_increase(cc, sub, segments_acked: int) -> None:
             best = x
         ssum += w / r
     alpha = 1.0 if ssum <= 0.0 or total_w <= 0.0 else total_w * best / (ssum * ssum)
-    bytes_acked = (1 if cc._per_ack else n) * seg
-    frac = cc._frac + alpha * bytes_acked * seg / total
-    whole = _floor(frac + 1e-9)  # 1e-9 B: float noise of exact products
-    cc._frac = frac - whole
-    c = cwnd + whole
-    sub.cwnd = c if c > seg else seg
+    return alpha * bytes_acked * sub.seg / total
 
 
 @register_variant("congestion", "rtt_compensation", "chihani")
@@ -529,7 +625,7 @@ class ChihaniNs3Dsack(DsackUndo):
     The receiver (``wants_model_dsack``: ``ProcessHeaderOptions``) stores every segment ahead of
     the data sequence and answers each — and each copy of one — at once with an ACK of the
     subflow's expected sequence carrying the model's D-SACK option
-    (:class:`ModelDsackOption`, :meth:`cmtlab.sim.mptcp.MptcpConnection.model_dsack_ack`).
+    (:class:`ModelDsackOption`, :meth:`ChihaniNs3Receiver.model_dsack_ack`).
     The sender takes such an ACK out of the subflow's processing (it is a duplicate:
     ``IsDuplicatedAck`` → ``DupDSACK``, nothing else) and counts it on the board, which may
     fast-retransmit on another subflow or start this one's "DSACK slow start".  Every window
@@ -549,8 +645,11 @@ class ChihaniNs3Dsack(DsackUndo):
         self.saved_cwnd = 0  # savedCWND (bytes; 0: none)
         self.detections = 0
 
+    def check_options(self, options):
+        pass  # no SACK needed: the option is the model's own
+
     def attach(self, sub):
-        ReorderingResponse.attach(self, sub)  # no SACK needed: the option is the model's own
+        ReorderingResponse.attach(self, sub)  # (not DsackUndo.attach: no SACK needed)
         conn = getattr(sub, "connection", None)
         if conn is None:
             raise ValueError("the model's D_SACK counts duplicates across subflows: it needs an MPTCP connection")
@@ -732,7 +831,7 @@ class ChihaniTcpDoor(TcpDoor):
         return TimeoutDecision.STANDARD
 
 
-__all__ = ["SCWND_GAIN", "RECEIVER_OUT_OF_ORDER_ACK", "ChihaniCoupled", "ChihaniUncoupled", "ChihaniFullyCoupled",
+__all__ = ["SCWND_GAIN", "RECEIVER_OUT_OF_ORDER_ACK", "ChihaniWithheldAck", "ChihaniNs3Receiver", "ChihaniCoupled", "ChihaniUncoupled", "ChihaniFullyCoupled",
            "ChihaniLia", "ChihaniRttCompensation", "loss_window", "ChihaniRecovery", "ChihaniNs3Recovery", "ChihaniNs3RoundRobin", "ChihaniDsack", "ChihaniEifel", "ChihaniNs3Eifel",
            "ChihaniFrto", "ChihaniNs3Frto", "FRTO_PRIMES", "ChihaniTcpDoor", "ModelDsackOption",
            "MODEL_DSACK_OPTION_BLOCKS", "ModelDsackBoard", "ChihaniNs3Dsack", "DSN_OPTION_BYTES",

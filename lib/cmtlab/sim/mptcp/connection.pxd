@@ -9,6 +9,7 @@ from ..tcp.segment_set cimport SegmentSet
 from ..tcp.data_sink cimport DataSink
 from ..mechanisms.schedulers.base cimport ConnectionScheduler, SchedulerView
 from .subflow cimport MptcpSubflow
+from .out_of_order cimport OutOfOrderPolicy
 
 cdef Py_ssize_t _NO_SUBFLOW, _HOLD, _USE_SELECT
 cdef long long _OCC_SPLIT
@@ -27,15 +28,15 @@ cdef class MptcpConnection(SchedulerView):  # (subflows, n_dsn, next_dsn, data_a
     cdef public list receivers, maps
     cdef public ConnectionScheduler scheduler
     cdef public SegmentSet ooo
-    cdef public object dupack_mode, _hold_code, retransmit, seed, queue, buffer_trace
+    cdef public object retransmit, seed, queue, buffer_trace
     cdef public object held_until, _occ_spill
     cdef public long long last_len, prefetch_bytes, _short_dsn, _dsn_cap, now
     cdef public long long rcv_dsn, max_ooo, ooo_events, _occ_seg_ns, _occ_t, duplicate_dsn, done_time
     cdef public long long reinjections, _refused_dsn
     cdef public Py_ssize_t _refused
-    cdef public bint _ns3_receiver, _plain_receiver, done
-    cdef public set pending_ack
+    cdef public bint _plain_receiver, done
     cdef public DataSink data_level  # a DataLevel
+    cdef public OutOfOrderPolicy out_of_order
 
     @cython.locals(sched=ConnectionScheduler, index=cython.Py_ssize_t)
     cdef Py_ssize_t _select(self, long long now) except -3
@@ -54,11 +55,6 @@ cdef class MptcpConnection(SchedulerView):  # (subflows, n_dsn, next_dsn, data_a
     @cython.locals(i=cython.Py_ssize_t, m=DsnMap, ooo=SegmentSet, old=cython.longlong, nxt=cython.longlong,
                    n_before=cython.longlong, ooo_added=cython.bint, k=cython.longlong, dsn=cython.longlong)
     cpdef deliver(self, long long now, TcpReceiver rcv, long long first, long long end)
-
-    @cython.locals(m=DsnMap, k=cython.longlong, top=cython.longlong, j=cython.Py_ssize_t, r=TcpReceiver,
-                   a=cython.longlong)
-    cpdef _ns3_answer(self, long long now, TcpReceiver rcv, long long first, long long end, long long old,
-                      long long nxt)
 
 cdef class DataLevel(DataSink):
     cdef public MptcpConnection connection

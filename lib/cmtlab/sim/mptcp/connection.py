@@ -14,7 +14,7 @@ Structure
   (a :class:`~cmtlab.sim.tcp.TcpReceiver` with a *sink*) hands its in-order segments up;
   the connection translates them to DSNs, delivers the in-order ones to the application and
   keeps the rest in the out-of-order buffer, whose occupancy it records over time.
-* :class:`MptcpSimulation` — wires a :class:`~cmtlab.sim.multipath.MptcpScenario`:
+* :class:`MptcpSimulation` — wires a :class:`~cmtlab.sim.mptcp.scenario.MptcpScenario`:
   one path (a chain of links, :mod:`cmtlab.sim.net.topology`) per subflow and direction, the
   event loop, and the result.
 
@@ -48,12 +48,12 @@ from array import array
 
 import cython
 
-from ..models.chihani import MODEL_DSACK_OPTION_BLOCKS, RECEIVER_OUT_OF_ORDER_ACK, ModelDsackOption, model_wire_bytes
 from ..tcp.receiver import TcpReceiver
 from ..tcp.decisions import OutOfOrderAck
 from ..mechanisms.schedulers.base import NO_SUBFLOW, USE_SELECT, ConnectionScheduler, HoldUntil, SchedulerView
 from ..tcp.data_sink import DataSink
 from ..tcp.segment_set import SegmentSet, _pow2_at_least
+from .out_of_order import OutOfOrderPolicy, RfcOutOfOrder
 from .subflow import MptcpSubflow
 
 _ACK = OutOfOrderAck.ACK  # a subflow receiver's usual ACK (the common answer of deliver)
@@ -62,12 +62,6 @@ _ACK = OutOfOrderAck.ACK  # a subflow receiver's usual ACK (the common answer of
 #: maps the transfer's last DSN onto the subflow)
 UNBOUNDED_SEGS = 1 << 60
 
-#: Receiver duplicate-ACK semantics (see :class:`MptcpConnection`).
-DUPACK_MODES = ("rfc", "paper", "chihani", "chihani_ns3")
-#: Packet sizes on the wire of a connection whose ``dupack_mode`` is a model's own connection:
-#: ``f(segment_bytes, timestamps=...) -> (data bytes, ACK bytes by SACK blocks)`` (the others use
-#: the scenario's TCP/IP sizes).
-WIRE_FORMATS = {"chihani_ns3": model_wire_bytes}
 #: Retransmission policies.
 RETRANSMIT_POLICIES = ("original", "reinject")
 
@@ -151,27 +145,21 @@ class MptcpConnection(SchedulerView):
     receive_buffer_bytes
         Connection-level receive buffer (bytes): the out-of-order buffer plus data not yet
         acknowledged at the data level never exceed it.
-    dupack_mode
-        ``"rfc"``: subflow receivers acknowledge by subflow sequence only (RFC 8684).
-        ``"paper"`` (Alheid Fig. 1): a segment in order on its subflow but ahead of the data
-        sequence is answered at once with an ACK that does not advance (the subflow's ACK
-        of its previous segment: a duplicate ACK).  ``"chihani"`` (the Chihani–Collange
-        ns-3 code): such a segment is buffered and **not** acknowledged until the data-level
-        gap closes.  Both answer with plain cumulative ACKs (no SACK blocks), as the
-        papers' model has no SACK: with ``sack=True`` a SACK sender does not count the
-        ``"paper"`` duplicates (RFC 6675 sec. 2).  When the data sequence advances, every
-        subflow receiver that withheld or duplicated an ACK sends one cumulative ACK.
-        ``"chihani_ns3"`` (the ns-3.7 code exactly, ``ProcessHeaderOptions`` and
-        ``ReadUnOrderedData``, calibrated against the built model): the subflow's ACK does not
-        advance past a segment held for data-level order — the first such segment gets no ACK,
-        every later segment of that subflow a duplicate ACK of the held one; when the data
-        sequence reaches held segments, one ACK per segment released, each advancing by one.
+    out_of_order
+        What a subflow receiver answers for a segment that went into the out-of-order buffer —
+        the scenario's ``dupack_mode`` (an :class:`~cmtlab.sim.mptcp.out_of_order.OutOfOrderPolicy`,
+        ``registry.make("dupack_mode", name)``; ``None``: ``"rfc"``, the usual ACK).  It is given to
+        this connection alone (:meth:`~cmtlab.sim.mptcp.out_of_order.OutOfOrderPolicy.attach`).
     """
 
     def __init__(self, *, n_dsn, last_len: int, segment_bytes: int, scheduler, receive_buffer_bytes: int,
-                 dupack_mode: str, retransmit: str, seed: int, queue, trace_buffer: bool):
+                 retransmit: str, seed: int, queue, trace_buffer: bool, out_of_order=None):
         if scheduler is not None and not isinstance(scheduler, ConnectionScheduler):
             raise TypeError(f"scheduler must be a ConnectionScheduler, got {type(scheduler).__name__}")
+        if out_of_order is None:
+            out_of_order = RfcOutOfOrder()
+        if not isinstance(out_of_order, OutOfOrderPolicy):
+            raise TypeError(f"out_of_order must be an OutOfOrderPolicy, got {type(out_of_order).__name__}")
         self.subflows: list[MptcpSubflow] = []
         self.receivers: list[TcpReceiver] = []
         self.n_dsn = n_dsn
@@ -182,15 +170,8 @@ class MptcpConnection(SchedulerView):
         # unsent data a subflow may hold beyond its window (bytes; ConnectionScheduler.prefetch_segments)
         self.prefetch_bytes = segment_bytes * int(getattr(scheduler, "prefetch_segments", 1))
         self.rcvbuf_segs = receive_buffer_bytes // segment_bytes
-        self.dupack_mode = dupack_mode
         self._short_dsn = n_dsn - 1 if n_dsn is not None and last_len != segment_bytes else -1
         self._dsn_cap = n_dsn if n_dsn is not None else 1 << 62
-        # what a subflow receiver does with a segment that lands in the out-of-order buffer
-        self._hold_code = {"rfc": OutOfOrderAck.ACK, "chihani": RECEIVER_OUT_OF_ORDER_ACK,
-                           "paper": OutOfOrderAck.DUPLICATE, "chihani_ns3": OutOfOrderAck.WITHHOLD}[dupack_mode]
-        self._ns3_receiver = dupack_mode == "chihani_ns3"
-        self._plain_receiver = dupack_mode == "rfc"  # subflow ACKs never withheld or duplicated
-        self.pending_ack: set[int] = set()  # subflow receivers owing an ACK (dupack modes)
         self.retransmit = retransmit
         self.seed = seed
         self.queue = queue
@@ -219,6 +200,10 @@ class MptcpConnection(SchedulerView):
         self.reinjections = 0
         #: What the subflow receivers hand their segments to and their ACKs read DATA_ACK from.
         self.data_level = DataLevel(self)
+        #: What a subflow receiver answers for a segment that went into the out-of-order buffer.
+        self.out_of_order = out_of_order
+        self._plain_receiver = bool(out_of_order.plain)  # subflow ACKs never withheld or duplicated: not asked
+        out_of_order.attach(self)
 
     def add_subflow(self, sender, receiver: TcpReceiver) -> None:
         """Add subflow ``len(subflows)``: its sender (an :class:`~cmtlab.sim.mptcp.MptcpSubflow`) and receiver."""
@@ -363,9 +348,8 @@ class MptcpConnection(SchedulerView):
         """The sink of subflow receiver ``rcv``: its segments ``[first, end)`` are in subflow order.
 
         Returns what the subflow receiver sends (an :class:`~cmtlab.sim.tcp.decisions.OutOfOrderAck`):
-        ``ACK`` (the usual ACK; always, unless a segment went into the out-of-order buffer), or
-        for such a segment ``WITHHOLD`` (``"chihani"``: no ACK until the data-level gap closes)
-        or ``DUPLICATE`` (``"paper"``: an immediate duplicate of the last ACK sent).
+        ``ACK`` (the usual ACK), or what the connection's :attr:`out_of_order` policy answers
+        (``WITHHOLD``: no ACK now; ``DUPLICATE``: an immediate duplicate of the last ACK sent).
         """
         i = rcv.index
         m = self.maps[i]
@@ -404,88 +388,7 @@ class MptcpConnection(SchedulerView):
             self.queue.complete()  # the application holds every byte: the run ends here
         if self._plain_receiver:
             return _ACK  # dupack_mode "rfc": the usual ACK, nothing withheld
-        if self._ns3_receiver:
-            return self._ns3_answer(now, rcv, first, end, old, nxt)
-        if ooo.count and ooo_added and self._hold_code:
-            self.pending_ack.add(rcv.index)
-            return self._hold_code
-        if self.pending_ack and nxt > old:
-            # the data sequence advanced: subflows whose ACKs were withheld (or duplicated)
-            # acknowledge what they hold now (Chihani-Collange: ACKs when the buffer drains)
-            pend = self.pending_ack
-            self.pending_ack = set()
-            for j in sorted(pend):
-                if j != rcv.index:
-                    self.receivers[j]._send_ack(now, None)
-        return _ACK
-
-    def _ns3_answer(self, now: int, rcv: TcpReceiver, first: int, end: int, old: int, nxt: int) -> int:
-        """What the model's subflow receiver answers (``dupack_mode="chihani_ns3"``), and the
-        ACKs of the segments the data sequence released (``ReadUnOrderedData``: one ACK per
-        segment, on its subflow, the subflow ACK advancing by one segment each).
-
-        The model keeps the subflow's expected sequence (``RxSeqNumber``) at the first segment it
-        holds for data-level order: that segment is stored without an ACK (``subflowSeqNumber ==
-        RxSeqNumber``, data ahead: ``TxACK = false``); every later segment of the subflow is
-        "above" the expected sequence and answered with an ACK of it — a duplicate ACK
-        (``subflowSeqNumber > RxSeqNumber``: ``TxACK`` stays true).
-        """
-        if rcv.held_copy is not None:  # the D_SACK receiver (ProcessHeaderOptions, AlgoPR == D_SACK)
-            answer = _ACK
-            if rcv.ack_cap is not None or self.maps[rcv.index].at(first) >= nxt:
-                # ahead of the data sequence: stored, RxSeqNumber unchanged, answered at once with
-                # an ACK of RxSeqNumber carrying the D-SACK option (TxAckOpt)
-                if rcv.ack_cap is None:
-                    rcv.ack_cap = first
-                self.model_dsack_ack(now, rcv, first)
-                answer = OutOfOrderAck.WITHHOLD
-        elif rcv.ack_cap is not None:
-            answer = OutOfOrderAck.DUPLICATE
-        else:
-            answer = _ACK
-            m = self.maps[rcv.index]
-            for k in range(first, end):
-                if m.at(k) >= nxt:  # held for data-level order: the subflow ACK stops here
-                    rcv.ack_cap = k
-                    if k == first:
-                        # a segment with the timestamp option is always answered (TxAckOpt)
-                        answer = OutOfOrderAck.DUPLICATE if rcv.echo_arrival else OutOfOrderAck.WITHHOLD
-                    break
-        if nxt > old:
-            for j, r in enumerate(self.receivers):
-                cap = r.ack_cap
-                if cap is None or j == rcv.index and answer is not _ACK:
-                    continue
-                m = self.maps[j]
-                k = cap
-                top = r.rcv_nxt
-                while k < top and m.at(k) < nxt:
-                    k += 1
-                r.ack_cap = None if k >= top else k
-                for a in range(cap + 1, k + 1):  # one ACK per released segment
-                    r.acks_sent += 1
-                    if a > r.high_tx_ack:
-                        r.high_tx_ack = a
-                    r.net_ack(now, a, r.ts_recent, None, 0)
-        return answer
-
-    def model_dsack_ack(self, now: int, rcv: TcpReceiver, k: int) -> None:
-        """The Chihani–Collange D_SACK receiver's answer to subflow segment ``k`` held for
-        data-level order, or to a copy of one (``TcpReceiver.held_copy``): an ACK of the subflow's
-        expected sequence (``RxSeqNumber``, not advanced) with the model's D-SACK option
-        (``createOptDSACK``): the segment's DSN, and the lowest contiguous run of the
-        out-of-order list (:class:`~cmtlab.sim.models.chihani.ModelDsackOption`)."""
-        dsn = self.dsn_of(rcv.index, k)
-        ooo = self.ooo
-        base = self.rcv_dsn
-        lo = ooo.lowest() if ooo.count else dsn
-        hi = lo + 1
-        while hi >= base and ooo.contains(hi):
-            hi += 1
-        ack = rcv.ack_cap if rcv.ack_cap is not None else rcv.rcv_nxt
-        rcv.acks_sent += 1
-        rcv.dsacks_sent += 1
-        rcv.net_ack(now, ack, rcv.ts_recent, ModelDsackOption(dsn, (lo, hi)), MODEL_DSACK_OPTION_BLOCKS)
+        return self.out_of_order.answer(now, rcv, first, end, old, nxt, ooo_added and ooo.count > 0)
 
 
-__all__ = ["MptcpConnection", "DsnMap", "DataLevel", "DUPACK_MODES", "RETRANSMIT_POLICIES", "UNBOUNDED_SEGS", "WIRE_FORMATS"]
+__all__ = ["MptcpConnection", "DsnMap", "DataLevel", "RETRANSMIT_POLICIES", "UNBOUNDED_SEGS"]

@@ -5,7 +5,7 @@ sits in the event queue, due when it reaches the link's far end; then its
 :class:`PacketPath` takes it (:meth:`PacketPath.arrived`) — onto the path's next link, or to the
 path's :class:`PacketSink`, the endpoint at its end (a :class:`~cmtlab.sim.tcp.TcpReceiver` for
 data, a :class:`~cmtlab.sim.tcp.TcpSender` or an MPTCP connection's
-:class:`~cmtlab.sim.mptcp.clock.AckArrival` for ACKs).  One object carries the packet over all
+:class:`~cmtlab.sim.mptcp.ack_arrival.AckArrival` for ACKs).  One object carries the packet over all
 its links (it is pushed again at each hop), so a packet costs one object however long its path;
 once its sink has taken it (or a link dropped it), the object goes to the queue's
 ``spare_packets`` and carries a later packet: a sink reads a packet's fields and keeps nothing of it.

@@ -16,6 +16,8 @@ module              concern
 ``receiver.py``     :class:`TcpReceiver` — cumulative/delayed ACKs, SACK, D-SACK, timestamps
 ``state.py``        congestion states and the :class:`CongestionState` record
 ``decisions.py``    the mechanisms' typed answers (enums)
+``traces.py``       the optional traces of a run (cwnd, packets, ACKs, duplicate-ACK runs, events,
+                    RFC 5236 reorder density, rate) as tidy DataFrames
 ==================  ======================================================================
 
 Units: sequence numbers are segment indices, windows in bytes, times in integer nanoseconds.

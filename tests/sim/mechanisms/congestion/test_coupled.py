@@ -509,3 +509,110 @@ def test_packet_level_shared_bottleneck_lia_takes_about_one_tcp_share():
                                   congestion_params={"counting": "ack"}).set_index("congestion")
     assert t.loc["uncoupled", "ratio_to_tcp"] == pytest.approx(2, rel=0.25)  # two flows against one
     assert t.loc["lia", "ratio_to_tcp"] == pytest.approx(1, rel=0.25)  # RFC 6356 goal 1
+
+
+# ---------------------------------------------------------------- LIA is the frame over its ca_increase
+from cmtlab.sim.mechanisms.congestion import Lia  # noqa: E402
+from cmtlab.sim.models.chihani import ChihaniLia  # noqa: E402
+
+
+class _PassLia(Lia):
+    """LIA's own increase, reached as a subclass's (the compiled frame finds this Python override)."""
+
+    def ca_increase(self, sub, bytes_acked):
+        return Lia.ca_increase(self, sub, bytes_acked)
+
+
+class _HalfLia(Lia):
+    def ca_increase(self, sub, bytes_acked):
+        return Lia.ca_increase(self, sub, bytes_acked) / 2
+
+
+class _PassChihaniLia(ChihaniLia):
+    def ca_increase(self, sub, bytes_acked):
+        return ChihaniLia.ca_increase(self, sub, bytes_acked)
+
+
+class _HalfChihaniLia(ChihaniLia):
+    def ca_increase(self, sub, bytes_acked):
+        return ChihaniLia.ca_increase(self, sub, bytes_acked) / 2
+
+
+def _coupled_run(make_cc, seed, n_acks=1500):
+    """Windows of three subflows of one connection under a seeded mix of ACKs (1-3 segments) and losses."""
+    rng = random.Random(seed)
+    conn = SimpleNamespace(subflows=[])
+    for i, (w, r) in enumerate(zip((4, 12, 30), (0.03, 0.1, 0.25))):
+        cc = make_cc()
+        s = Sub(w, r, conn, i, ssthresh=8 * SEG, cc=cc)
+        cc.init(s)
+        conn.subflows.append(s)
+    trace = []
+    for _ in range(n_acks):
+        s = rng.choice(conn.subflows)
+        if rng.random() < 0.02:
+            s.ssthresh = s.cc.ssthresh(s, s.cwnd)
+            s.cwnd = s.ssthresh
+        else:
+            s.cc.increase_window(s, rng.choice([1, 1, 2, 3]))
+        trace.append(tuple((x.cwnd, x.ssthresh) for x in conn.subflows))
+    return trace
+
+
+@pytest.mark.parametrize("counting", ["bytes", "ack"])
+def test_lia_is_the_coupled_frame_over_its_ca_increase(counting):
+    """LIA has one copy of its arithmetic (``Lia.ca_increase``): the frame calls it, so a subclass that only
+    passes it through gives LIA's windows bit for bit, and one that halves it gives other, smaller windows
+    (before, LIA's ``increase_window`` inlined ``ca_increase``: editing it changed nothing for LIA itself)."""
+    for seed in range(4):
+        lia = _coupled_run(lambda: Lia(counting=counting), seed)
+        assert _coupled_run(lambda: _PassLia(counting=counting), seed) == lia
+        half = _coupled_run(lambda: _HalfLia(counting=counting), seed)
+        assert half != lia
+        assert sum(w for w, _ in half[-1]) < sum(w for w, _ in lia[-1])
+
+
+def test_the_models_lia_is_the_frame_over_its_ca_increase_and_alpha():
+    """The model's LIA (``variant="chihani"``) is the same frame over its own ``ca_increase``: RFC 6356's
+    alpha (:func:`rfc6356_alpha`) on the smoothed windows, over the raw windows' total, no cap.  A
+    pass-through subclass agrees bit for bit, a halving one does not; and each increase equals
+    ``alpha * bytes_acked * MSS / total`` computed from :meth:`Lia.alpha` exactly."""
+    for seed in range(4):
+        model = _coupled_run(lambda: registry.make("congestion", "lia", variant="chihani"), seed)
+        assert type(registry.make("congestion", "lia", variant="chihani")) is ChihaniLia
+        assert _coupled_run(_PassChihaniLia, seed) == model
+        assert _coupled_run(_HalfChihaniLia, seed) != model
+    conn = connection([4, 12, 30], [0.03, 0.1, 0.25], variant="chihani")
+    rng = random.Random(5)
+    for _ in range(300):
+        s = rng.choice(conn.subflows)
+        s.cc.increase_window(s, 1)
+        k = rng.choice([1, 2])
+        total = sum(x.cwnd for x in conn.subflows)
+        windows = [x.cc.scwnd for x in conn.subflows]
+        alpha = rfc6356_alpha(windows, [x.srtt / 1e9 for x in conn.subflows])
+        assert s.cc.alpha(s) == alpha
+        assert s.cc.ca_increase(s, k * SEG) == alpha * (k * SEG) * SEG / total
+
+
+@pytest.mark.parametrize("variant, through", [("spec", _PassLia), ("chihani", _PassChihaniLia)])
+def test_lia_in_the_engine_runs_its_ca_increase(variant, through):
+    """In the simulator (compiled or not), LIA's windows are those of the frame over ``ca_increase``: a run whose
+    subflows use a pass-through subclass is the run of ``"lia"`` itself, packet for packet."""
+    from cmtlab.scenario import LossModel
+    from cmtlab.sim.multipath import MptcpSimulation
+    from cmtlab.sim.mptcp.scenario import mptcp_scenario
+
+    sc = mptcp_scenario([5e6, 2e6, 7e6], [0.1, 0.01, 0.05], transfer_bytes=400_000, congestion="lia",
+                        congestion_params={"variant": variant}, loss=LossModel("packet", 0.01), seed=4)
+
+    def run(replace):
+        r = MptcpSimulation(sc, trace=True)
+        if replace:
+            for sub in r.conn.subflows:
+                sub.cc = through()
+                sub.cc.init(sub)
+        res = r.run()
+        return res.traces["cwnd"].to_csv(), res.data_segments_sent, res.completion_time_s
+
+    assert run(True) == run(False)

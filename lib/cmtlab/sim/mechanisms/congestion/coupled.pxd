@@ -1,6 +1,7 @@
 # C types for coupled.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
 # The frame of the coupled algorithms as a compiled class (a NewReno: one path is NewReno's);
-# ca_increase is cpdef: a compiled subclass's is called directly, a Python subclass's still found.
+# ca_increase is cpdef and answers a C double: a compiled subclass's is called directly, a Python
+# subclass's still found (its float converted).
 # The carried fraction of a byte as a C double (the same IEEE operations as a Python float).
 cimport cython
 from .newreno cimport NewReno
@@ -23,4 +24,4 @@ cdef class CoupledCongestionControl(NewReno):
                    whole=cython.longlong)
     cpdef increase_window(self, SenderBase sub, long long segments_acked)
 
-    cpdef ca_increase(self, SenderBase sub, long long bytes_acked)
+    cpdef double ca_increase(self, SenderBase sub, long long bytes_acked) except? -1.0

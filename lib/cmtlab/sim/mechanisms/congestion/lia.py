@@ -7,7 +7,7 @@ import cython
 from ...registry import register
 from ..schedulers.base import SchedulerView
 from .coupled import CoupledCongestionControl
-from .coupled import _floor, _rtt_s, rfc6356_alpha
+from .coupled import _rtt_s, rfc6356_alpha
 
 
 class Lia(CoupledCongestionControl):
@@ -25,59 +25,13 @@ class Lia(CoupledCongestionControl):
     segment per ACK (``counting="ack"``, ns-3's NewReno counting; with delayed ACKs the RFC
     form grows twice as fast per ACK as :class:`NewReno`).  Slow start, loss (ssthresh =
     ``max(FlightSize/2, 2 SMSS)``) and fast recovery unchanged.
+
+    The frame (:meth:`CoupledCongestionControl.increase_window`: slow start, the carried fraction
+    of a byte) calls :meth:`ca_increase` once per congestion-avoidance ACK; this class only says
+    how much, so a subclass that overrides :meth:`ca_increase` changes LIA's windows.
     """
 
     name = "lia"
-
-    def increase_window(self, sub, segments_acked: int) -> None:
-        """:meth:`CoupledCongestionControl.increase_window` with :meth:`ca_increase` inlined (the same
-        operations in the same order: bit-identical windows).  A subclass takes the frame's, which
-        calls its own :meth:`ca_increase`."""
-        conn = sub.connection
-        if conn is None or type(self) is not Lia:
-            CoupledCongestionControl.increase_window(self, sub, segments_acked)
-            return
-        cwnd, ssthresh, seg = sub.cwnd, sub.ssthresh, sub.seg
-        if cwnd < ssthresh:  # slow start unchanged (RFC 6356 sec. 3)
-            if segments_acked >= 1:
-                cwnd += seg
-                segments_acked -= 1
-            else:
-                segments_acked = 0
-            sub.cwnd = cwnd
-        if cwnd >= ssthresh and segments_acked > 0:
-            bytes_acked = (1 if self._per_ack else segments_acked) * seg
-            # ca_increase(sub, bytes_acked), inlined
-            best = 0.0
-            ssum = 0.0
-            # the simulator's connection is a SchedulerView: its subflows read as a C field when compiled
-            subs = cython.cast(SchedulerView, conn).subflows if isinstance(conn, SchedulerView) else list(conn.subflows)
-            for s in subs:
-                srtt = s.srtt
-                if srtt > 0 and s.n_rtt_samples > 0:
-                    r = srtt * 1e-9
-                else:
-                    rtt = _rtt_s(s)
-                    if rtt is None:
-                        continue
-                    r = rtt
-                w = s.cwnd
-                x = w / r
-                ssum += x
-                x /= r
-                if x > best:
-                    best = x
-            cap = bytes_acked * seg / cwnd
-            if ssum <= 0.0:  # no RTT known: alpha = 1
-                inc = min(bytes_acked * seg / sum([s.cwnd for s in subs]), cap)
-            else:
-                linked = best / (ssum * ssum) * bytes_acked * seg
-                inc = linked if linked < cap else cap
-            frac = self._frac + inc
-            whole = _floor(frac + 1e-9)  # 1e-9 B: float noise of exact products
-            self._frac = frac - whole
-            c = cwnd + whole
-            sub.cwnd = c if c > seg else seg
 
     def alpha(self, sub) -> float:
         """RFC 6356's alpha from the windows :meth:`_window_for_alpha` reads (:func:`rfc6356_alpha`)."""
@@ -86,27 +40,33 @@ class Lia(CoupledCongestionControl):
         return rfc6356_alpha(windows, [_rtt_s(s) for s in subs])
 
     def ca_increase(self, sub, bytes_acked: int) -> float:
-        # RFC 6356 sec. 3 in one pass over the subflows (the hot path: once per ACK):
-        # alpha / cwnd_total = max_i(cwnd_i/rtt_i^2) / (sum_i cwnd_i/rtt_i)^2
+        """RFC 6356 sec. 3 in one pass over the subflows (the hot path: once per ACK):
+        ``alpha / cwnd_total = max_i(cwnd_i/rtt_i^2) / (sum_i cwnd_i/rtt_i)^2``, capped at TCP's
+        ``bytes_acked * MSS / cwnd``."""
+        conn = sub.connection
+        # the simulator's connection is a SchedulerView: its subflows read as a C field when compiled
+        subs = cython.cast(SchedulerView, conn).subflows if isinstance(conn, SchedulerView) else list(conn.subflows)
         best = 0.0
         ssum = 0.0
-        for s in sub.connection.subflows:
+        for s in subs:
             w = s.cwnd
             if s.n_rtt_samples > 0 and s.srtt > 0:
                 r = s.srtt * 1e-9
             else:
-                r = _rtt_s(s)
-                if r is None:
+                rtt = _rtt_s(s)
+                if rtt is None:
                     continue
+                r = rtt
             x = w / r
             ssum += x
             x /= r
             if x > best:
                 best = x
-        cap = bytes_acked * sub.seg / sub.cwnd
+        seg = sub.seg
+        cap = bytes_acked * seg / sub.cwnd
         if ssum <= 0.0:  # no RTT known: alpha = 1
-            return min(bytes_acked * sub.seg / sum([s.cwnd for s in sub.connection.subflows]), cap)
-        linked = best / (ssum * ssum) * bytes_acked * sub.seg
+            return min(bytes_acked * seg / sum([s.cwnd for s in subs]), cap)
+        linked = best / (ssum * ssum) * bytes_acked * seg
         return linked if linked < cap else cap
 
 

@@ -81,6 +81,11 @@ class ReorderingResponse:
                              f"make one instance per subflow (registry.make('reordering', ...))")
         self._sub = sub
 
+    def check_options(self, options) -> None:
+        """Refuse TCP options this response cannot work with: ``ValueError`` naming the option (none by
+        default).  ``options`` is a :class:`cmtlab.scenario.TcpOptions` — a scenario checks it when it is
+        made — or the sender being attached, which carries the same flags (``sack``, ``timestamps``)."""
+
     def on_ack(self, sub, ack: int, ts_echo: int, sack, now: int) -> None:
         """Every ACK, before processing (only when ``wants_every_ack``)."""
 

@@ -43,7 +43,10 @@ class DsackUndo(ReorderingResponse):
 
     def attach(self, sub):
         super().attach(sub)
-        if not sub.sack:
+        self.check_options(sub)
+
+    def check_options(self, options):
+        if not options.sack:
             raise ValueError("reordering 'dsack' needs D-SACK reports, which ride on SACK: sack must be True")
 
     def _start(self, sub, now):

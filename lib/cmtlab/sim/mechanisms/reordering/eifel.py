@@ -43,7 +43,10 @@ class Eifel(ReorderingResponse):
 
     def attach(self, sub):
         super().attach(sub)
-        if not sub.timestamps:
+        self.check_options(sub)
+
+    def check_options(self, options):
+        if not options.timestamps:
             raise ValueError("reordering 'eifel' needs the timestamp option: timestamps must be True")
 
     def _start(self, sub, now):

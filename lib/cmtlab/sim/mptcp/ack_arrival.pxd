@@ -1,4 +1,4 @@
-# C types for clock.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
+# C types for ack_arrival.py, which stays the source (compiled by cmtlab.compiled; see its docstring).
 cimport cython
 from ..tcp.sender cimport TcpSender
 from .connection cimport MptcpConnection

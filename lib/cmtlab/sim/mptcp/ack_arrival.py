@@ -1,4 +1,4 @@
-"""A subflow's events seen by its MPTCP connection: the connection's clock first, its pump after.
+"""An ACK's arrival at its MPTCP connection, and a timer's wake-up: the connection's clock first, its pump after.
 
 Every event of a subflow's sender (an ACK arriving, a timer expiring) may open a window, so
 the connection (:class:`~cmtlab.sim.mptcp.MptcpConnection`) sets its clock ``now`` before the
@@ -8,7 +8,7 @@ data-level window's left edge moves before the subflow processes its ACK.  A com
 single-path TCP flow of the same topology shares the clock but not the pump.
 
 :class:`AckArrival` and :class:`TimerWakeup` are these events' handlers, small classes rather
-than closures so that :mod:`cmtlab.compiled` can type them (``clock.pxd``).
+than closures so that :mod:`cmtlab.compiled` can type them (``ack_arrival.pxd``).
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..tcp import STATE_NAMES
+from .state import STATE_NAMES
 
 TRACE_NAMES = ("cwnd", "packets", "acks", "dupacks", "events", "reordering", "rate")
 

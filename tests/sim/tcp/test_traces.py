@@ -1,9 +1,9 @@
-"""cmtlab.sim.engine.traces: every recorded trace has the columns RECORDED_COLUMNS names, run or empty."""
+"""cmtlab.sim.tcp.traces: every recorded trace has the columns RECORDED_COLUMNS names, run or empty."""
 
 import pytest
 
 from cmtlab import sim
-from cmtlab.sim.engine.traces import RECORDED_COLUMNS, TRACE_NAMES, TraceRecorder
+from cmtlab.sim.tcp.traces import RECORDED_COLUMNS, TRACE_NAMES, TraceRecorder
 
 
 def expected(name):
