@@ -58,9 +58,7 @@ LAYER_NAMES = ("basics", "scenario/stats/report/measurements", "sim/sweep", "ref
 #: mechanism answers with ``tcp.decisions`` — it goes when the builders hand the sender its loss detection, as
 #: they hand it its congestion control and recovery.  Listed exactly: any other cycle fails, and so does a
 #: listed one that is gone (drop it here).
-KNOWN_PACKAGE_CYCLES = {
-    (f"{ROOT}.sim", frozenset({f"{ROOT}.sim.mechanisms", f"{ROOT}.sim.tcp"})),
-}
+KNOWN_PACKAGE_CYCLES: set = set()
 
 
 def modules(root: Path = LIB) -> dict[str, Path]:

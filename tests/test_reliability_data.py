@@ -69,11 +69,13 @@ IMPOSSIBLE = {
     "today/replay_testbed.csv": ("idle_share", 2.0, "above 1"),
     "today/cubic_vs_ns3.csv": ("sim_retransmissions", -5, "below 0"),
     "today/kernel_agreement.csv": ("n_kernel", 0, "below 1"),
+    "today/kernel_agreement_wider.csv": ("n_kernel", 0, "below 1"),
     "papers-sim/alheid-fig6-cwnd.csv": ("cwnd_segments", -5.0, "below 0"),
     "papers-sim/wifi/alheid-fig6-cwnd.csv": ("cwnd_segments", -5.0, "below 0"),
 }
 for _rel in ("testbed/arabi.csv", "testbed/calibration_rates.csv", "testbed/table1.csv", "testbed/table1_fixed_buffers.csv",
-             "today/kernel_cells.csv", "today/kernel_cells_sim.csv"):  # the kernel's rows count bytes, not segments
+             "today/kernel_cells.csv", "today/kernel_cells_sim.csv", "today/kernel_cells_wider.csv",
+             "today/kernel_cells_wider_sim.csv", "today/kernel_arabi_paper.csv"):  # the kernel's rows count bytes, not segments
     IMPOSSIBLE[_rel] = ("received_bytes", -5, "below 0")
 for _rel in CSV:  # the tables of transfer results: the probe's 1e12 bit/s with -5 retransmissions
     IMPOSSIBLE.setdefault(_rel, ("retransmissions", -5, "below 0"))

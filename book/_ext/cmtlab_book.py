@@ -20,6 +20,7 @@ import pkgutil
 import posixpath
 import re
 import sys
+from pathlib import Path
 
 from docutils import nodes
 from docutils.statemachine import StringList
@@ -39,6 +40,16 @@ NO_REPOSITORY = (
     "notebook (`.ipynb`) or Markdown file, and the book, the library and the tests are built "
     "from one source tree by `make book`."
 )
+
+
+#: The search's scorer (Sphinx's ``html_search_scorer``): chapters and the book's pages rank above the
+#: API reference's entries, which would otherwise fill the top of every search ("Eifel", "PR-R").
+SEARCH_SCORER = Path(__file__).with_name("search-scorer.js")
+
+
+def _search_setting(app: Sphinx, config: Config) -> None:
+    if not config.html_search_scorer:
+        config.html_search_scorer = str(SEARCH_SCORER)
 
 
 def _repository_setting(app: Sphinx, config: Config) -> None:
@@ -66,6 +77,81 @@ def _repository_setting(app: Sphinx, config: Config) -> None:
 
 
 
+# ---------------------------------------------------------------- version and date
+def book_version() -> dict:
+    """The version of this build, computed when the book is built (never typed): the library's version
+    (``cmtlab.__version__``), the release tag on the checked-out commit if there is one, the commit (short
+    hash) and its date, whether the working tree differs from it, and the build date (UTC)."""
+    import datetime
+
+    import cmtlab
+    from cmtlab._git import git
+
+    commit = git("rev-parse", "--short=10", "HEAD")
+    return {
+        "version": cmtlab.__version__,
+        "tag": git("describe", "--tags", "--exact-match", "HEAD") if commit else None,
+        "commit": commit,
+        "commit_date": git("log", "-1", "--format=%cs", "HEAD") if commit else None,
+        "modified": bool(git("status", "--porcelain", "--", ".")) if commit else None,
+        "built": datetime.datetime.now(datetime.timezone.utc).date().isoformat(),
+        "first_year": (git("log", "--reverse", "--format=%cs") or "").split("\n")[0][:4] or None,
+    }
+
+
+def version_sentence(v: dict) -> str:
+    """"Version 0.1.0, commit 8bd5198e1a of 2026-12-02; built on 2026-12-02." from :func:`book_version`."""
+    text = f"Version {v['version']}"
+    if v.get("tag"):
+        text += f" (release {v['tag']})"
+    if v.get("commit"):
+        text += f", commit {v['commit']} of {v['commit_date']}"
+        if v.get("modified"):
+            text += " with local changes"
+    else:
+        text += " (built outside a git checkout: no commit known)"
+    return text + f"; built on {v['built']}."
+
+
+class VersionLine(SphinxDirective):
+    """``cmtlab-version``: the book's version line (:func:`version_sentence`), re-read on every build."""
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        self.env.note_reread()
+        text = version_sentence(book_version())
+        return [nodes.paragraph(text, text, classes=["cmtlab-version"])]
+
+
+def _copyright_years(app: Sphinx, config: Config) -> None:
+    """The copyright line's year is the span of the repository's history ("2026" or "2025–2026"), not a typed one."""
+    v = book_version()
+    first, last = v.get("first_year"), (v.get("commit_date") or v["built"])[:4]
+    years = first if first == last or not first else f"{first}–{last}"
+    if years and re.match(r"^\d{4}\b", config.copyright or ""):
+        config.copyright = re.sub(r"^\d{4}(?:[–-]\d{4})?", years, config.copyright)
+
+
+# ---------------------------------------------------------------- a citation without a year
+#: What an author–year citation shows for a work whose year no record states (Arabi et al.): said so,
+#: instead of sphinxcontrib-bibtex's "n.d." (the reference list says what is and is not known).
+NO_YEAR = "year not stated"
+
+
+def _citations_without_year() -> None:
+    from pybtex.style.template import field, first_of, node, optional
+    from sphinxcontrib.bibtex.style.referencing import basic_author_year, extra_year
+
+    @node
+    def year(children, data):
+        assert not children
+        return first_of[optional[field("year")], NO_YEAR].format_data(data)
+
+    extra_year.year = year            # {cite:year}
+    basic_author_year.year = year     # {cite}, {cite:p}, {cite:t} in the author–year style
+
+
 # ---------------------------------------------------------------- API reference
 class ApiReference(SphinxDirective):
     """``cmtlab-api``: the API reference of the packages and modules listed, one per line.
@@ -76,27 +162,37 @@ class ApiReference(SphinxDirective):
     """
 
     has_content = True
+    #: ``:page:`` — the directive fills a page of its own whose title names the (first) package: the
+    #: package's docstring follows the title without a heading of its own, its submodules are sections
+    #: (the reference is one page per subpackage, book/api/*.md, not one 500,000-px page).
+    #: ``:shallow:`` — only the package's own modules; each of its subpackages has a page of its own.
+    option_spec = {"page": lambda arg: True, "shallow": lambda arg: True}
 
     def run(self) -> list[nodes.Node]:
         # MyST parses a directive's nested content as Markdown: headings and fenced directives
         lines: list[str] = []
+        page = "page" in self.options
         for name in (line.strip() for line in self.content):
             if not name or name.startswith("#"):
                 continue
             module = importlib.import_module(name)
+            top = "" if page else "##"
             if not hasattr(module, "__path__"):  # a plain module: its members right here
-                lines += _automodule(name, "##", members=True)
+                lines += _automodule(name, top, members=True)
                 continue
-            lines += _automodule(name, "##", members=False)
+            lines += _automodule(name, top, members=False)
+            infos = (pkgutil.iter_modules(module.__path__, prefix=name + ".") if "shallow" in self.options
+                     else pkgutil.walk_packages(module.__path__, prefix=name + "."))
             for sub in sorted(
                 info.name
-                for info in pkgutil.walk_packages(module.__path__, prefix=name + ".")
+                for info in infos
                 if not any(part.startswith("_") for part in info.name.split("."))
+                and not ("shallow" in self.options and info.ispkg)
             ):
                 # a subpackage re-exports its modules' names (__all__): document only what its
                 # __init__ defines, each object once, under the module that defines it
                 is_package = hasattr(importlib.import_module(sub), "__path__")
-                lines += _automodule(sub, "###", members=True, own_only=is_package)
+                lines += _automodule(sub, "##" if page else "###", members=True, own_only=is_package)
         container = nodes.section()
         container.document = self.state.document
         nested_parse_with_titles(self.state, StringList(lines, source="cmtlab-api"), container)
@@ -106,7 +202,8 @@ class ApiReference(SphinxDirective):
 def _automodule(name: str, heading: str, members: bool, own_only: bool = False) -> list[str]:
     # autodoc writes reStructuredText, so its directive goes in an eval-rst block
     options = [":members:" if members else ":no-members:"] + ([":ignore-module-all:"] if own_only else [])
-    return (["", f"{heading} `{name}`", "", "```{eval-rst}", f".. automodule:: {name}"]
+    title = [f"{heading} `{name}`", ""] if heading else []
+    return (["", *title, "```{eval-rst}", f".. automodule:: {name}"]
             + [f"   {o}" for o in options] + ["```", ""])
 
 
@@ -276,8 +373,8 @@ class ReplaceGlueSums(SphinxPostTransform):
 #: The chapters' glued decisions are read when every notebook has been executed (a post-transform);
 #: the directives below only leave a placeholder where the rendered HTML goes.
 class claims_view(nodes.General, nodes.Element):
-    """Placeholder of a ``cmtlab-findings`` / ``cmtlab-headlines`` / ``cmtlab-scoreboard`` / ``cmtlab-checks``
-    directive."""
+    """Placeholder of a ``cmtlab-findings`` / ``cmtlab-headlines`` / ``cmtlab-scoreboard`` / ``cmtlab-checks`` /
+    ``cmtlab-claims-grid`` directive."""
 
 
 def _claims_directive(kind: str):
@@ -292,7 +389,7 @@ def _claims_directive(kind: str):
             node = claims_view(kind=kind)
             node.source, node.line = self.get_source_info()
             return [node]
-    ClaimsDirective.__name__ = f"Claims{kind.title()}"
+    ClaimsDirective.__name__ = f"Claims{kind.title().replace('-', '')}"
     return ClaimsDirective
 
 
@@ -363,7 +460,8 @@ class RenderClaims(SphinxPostTransform):
             for p in problems:
                 LOGGER.warning(f"claims: {p}", location=view)
             render = {"findings": _render_findings, "headlines": _render_headlines,
-                      "scoreboard": _render_scoreboard, "checks": _render_checks}[view["kind"]]
+                      "scoreboard": _render_scoreboard, "checks": _render_checks,
+                      "claims-grid": _render_claims_grid}[view["kind"]]
             html_text = render(self, registry, by_key, decided)
             view.replace_self(nodes.raw("", html_text, format="html"))
 
@@ -471,6 +569,71 @@ def _render_checks(transform, registry, by_key, decided) -> str:
             + "".join(rows) + "</tbody></table>")
 
 
+def _render_claims_grid(transform, registry, by_key, decided) -> str:
+    """Every registered claim at a glance: one line per paper, one small cell per claim (grouped by the
+    chapter that decides it, in the paper's order), coloured by its verdict and marked with the verdict's
+    sign (:data:`cmtlab.report.table.VERDICT_MARKS`, for readers who do not see the colours); each cell
+    links to the claim's row in its chapter (``#claim-<key>``, :func:`cmtlab.report.table.row_id`) and names
+    the claim, its place in the paper and its verdict on hover.  A claim no chapter of this build decided
+    is a grey cell "not decided in this build".  A legend gives each colour with its count."""
+    import html
+
+    from cmtlab.report import claims
+    from cmtlab.report import verdicts as v
+    from cmtlab.report.table import VERDICT_COLOURS, VERDICT_MARKS, row_id
+
+    def kind(verdict: str) -> str:
+        return v.UNDECIDED if verdict.startswith(v.UNDECIDED) else verdict
+
+    counts = {k: 0 for k in v.VERDICTS}
+    undecided_here = 0
+    papers = []
+    for paper, name in claims.PAPER_NAMES.items():
+        groups = []
+        for chapter in dict.fromkeys(c.chapter for c in registry.values() if c.paper == paper):
+            cells = []
+            docs = [d for d in _notebooks(transform.env) if posixpath.basename(d) == chapter]
+            title = transform.env.titles[docs[0]].astext() if docs else chapter
+            for key, claim in registry.items():
+                if claim.paper != paper or claim.chapter != chapter:
+                    continue
+                label = f"{claim.title} ({claim.location})"
+                if key in by_key:
+                    docname, decision = by_key[key][0]
+                    k = kind(decision.verdict)
+                    counts[k] = counts.get(k, 0) + 1
+                    uri = transform.app.builder.get_relative_uri(transform.env.docname, docname) + "#" + row_id(key)
+                    tip = f"{label}: {decision.verdict} — {title}"
+                    cells.append(f'<a class="cmtlab-grid-cell" href="{html.escape(uri)}" title="{html.escape(tip)}" '
+                                 f'aria-label="{html.escape(tip)}" style="background-color: {VERDICT_COLOURS.get(k, "#fff")}"'
+                                 f'>{VERDICT_MARKS.get(k, "")}</a>')
+                else:
+                    undecided_here += 1
+                    tip = f"{label}: not decided in this build — {title}"
+                    cells.append(f'<span class="cmtlab-grid-cell cmtlab-grid-missing" title="{html.escape(tip)}" '
+                                 f'aria-label="{html.escape(tip)}"></span>')
+            if cells:
+                groups.append(f'<span class="cmtlab-grid-chapter" title="{html.escape(title)}">{"".join(cells)}</span>')
+        n = sum(1 for c in registry.values() if c.paper == paper)
+        count = f"({n})" if n else ""
+        inner = "".join(groups) if n else '<span class="cmtlab-grid-none">no claim registered in this build</span>'
+        papers.append(f'<div class="cmtlab-grid-paper"><div class="cmtlab-grid-name">{html.escape(name)} '
+                      f'<span class="cmtlab-grid-count">{count}</span></div>'
+                      f'<div class="cmtlab-grid-cells">{inner}</div></div>')
+    legend = [f'<span><span class="cmtlab-grid-swatch" style="background-color: {VERDICT_COLOURS[k]}"></span>'
+              f'{VERDICT_MARKS.get(k, "")} {html.escape(k)}: {n}</span>' for k, n in counts.items() if n]
+    if undecided_here:
+        legend.append(f'<span><span class="cmtlab-grid-swatch cmtlab-grid-missing"></span>not decided in this '
+                      f'build: {undecided_here}</span>')
+    return ('<div class="cmtlab-claims-grid" id="claims-at-a-glance" role="figure" aria-label="Every claim of the four '
+            'papers by verdict">' + "".join(papers)
+            + '<div class="cmtlab-grid-legend">' + "".join(legend) + "</div>"
+            + '<p class="cmtlab-grid-caption">Every claim of the four papers, one cell each, grouped by the chapter '
+            'that decides it (separated by a bar) in the paper\'s order; colour and sign give the verdict. Hover '
+            'over a cell for the claim, open it for its row in the chapter (computed when the book is built).</p>'
+            "</div>")
+
+
 # ---------------------------------------------------------------- module constants stay reST
 _CONSTANT_DOCSTRINGS: dict[str, list[str]] = {}
 
@@ -531,8 +694,12 @@ def setup(app: Sphinx) -> dict:
     from cmtlab import compiled
 
     compiled.python_sources_only()
+    _citations_without_year()
     # after myst-parser has registered myst_substitutions (priority 500 is the default)
     app.connect("config-inited", _repository_setting, priority=900)
+    app.connect("config-inited", _search_setting, priority=900)
+    app.connect("config-inited", _copyright_years, priority=900)
+    app.add_directive("cmtlab-version", VersionLine)
     app.add_directive("cmtlab-api", ApiReference)
     app.setup_extension("sphinx.ext.autodoc")
     app.add_autodocumenter(_path_free_data_documenter(), override=True)
@@ -540,7 +707,7 @@ def setup(app: Sphinx) -> dict:
     app.add_role("glue-sum", glue_sum_role)
     app.add_post_transform(ReplaceGlueSums)
     app.add_node(claims_view)
-    for kind in ("findings", "headlines", "scoreboard", "checks"):
+    for kind in ("findings", "headlines", "scoreboard", "checks", "claims-grid"):
         app.add_directive(f"cmtlab-{kind}", _claims_directive(kind))
     app.add_post_transform(RenderClaims)
     app.connect("missing-reference", _resolve_short_name)

@@ -52,8 +52,20 @@ ACK_PATHS = ("round_robin", "first", "fastest", "ideal")
 #: ``variant="chihani"`` congestion control; :class:`cmtlab.sim.models.chihani.ChihaniRecovery`).
 RECOVERY_STYLES = ("newreno", "prr", "linux_prr", "chihani", "chihani_ns3")
 #: Loss detection: the duplicate-ACK threshold with RFC 6675 ``IsLost`` (``"dupack"``) or RACK-TLP
-#: (RFC 8985, ``"rack-tlp"``; needs SACK).  See :mod:`cmtlab.sim.mechanisms.recovery.loss_detection`.
-LOSS_DETECTIONS = ("dupack", "rack-tlp", "rack-tlp-linux")
+#: (RFC 8985, ``"rack-tlp"``, ``"rack-tlp-linux"``, ``"linux"``; needs SACK).  See
+#: :mod:`cmtlab.sim.mechanisms.recovery.loss_detection`.
+LOSS_DETECTIONS = ("dupack", "rack-tlp", "rack-tlp-linux", "linux")
+#: How the retransmission timer is restarted: ``"ns3"`` — ns-3.44's ``NewAck``: on every ACK of new data but,
+#: in fast recovery, on the first partial ACK only (RFC 6582 sec. 3.2 step 5, "Impatient"), and kept running
+#: while nothing is outstanding (its ``ReTxTimeout`` then returns), so data sent after an idle period may meet
+#: a timer about to expire; ``"rfc6298"`` — RFC 6298 sec. 5 as Linux's ``tcp_rearm_rto`` has it: restarted on
+#: every ACK of new data, partial ACKs included (rule 5.3), stopped when every outstanding segment is
+#: acknowledged (rule 5.2) and started by the next segment sent (rule 5.1).
+RTO_TIMERS = ("ns3", "rfc6298")
+#: ``TcpOptions.ack_policy``: ``"delayed"`` — an ACK every ``m_ack`` in-order segments or at the delayed-ACK timer
+#: (RFC 5681 sec. 4.2; ns-3); ``"linux"`` — that, and Linux's quick ACKs while the receive window grows
+#: (:mod:`cmtlab.sim.tcp.receive_window`).
+ACK_POLICIES = ("delayed", "linux")
 #: The two readings of a "delay difference" Δ between two paths, which Alheid et al. (sec. IV.A, Table I) leave
 #: open: ``"rtt"`` — the round trips differ by Δ; ``"one_way"`` — the one-way delays differ by Δ (the round trips
 #: by 2Δ).  The book's one list of them: the Alheid chapters (cmtlab's runs, the papers' simulator), the kernel
@@ -232,10 +244,19 @@ class TcpOptions:
         time-based loss marking with a reordering window, and a tail loss probe (needs ``sack``;
         the receiver then sends D-SACK blocks); ``"rack-tlp-linux"`` — the same with the window growth
         Linux's ACK processing gives around it (SACKed segments count towards the window;
-        ``LinuxRackTlpDetection`` of :mod:`cmtlab.sim.mechanisms.recovery.rack_tlp`).  ns-3.44 has only
-        ``"dupack"``.  At its default
+        ``LinuxRackTlpDetection`` of :mod:`cmtlab.sim.mechanisms.recovery.rack_tlp`); ``"linux"`` — that,
+        with RACK's RTT samples taken as Linux's ``tcp_rack_advance`` takes them (``LinuxLossDetection``).
+        ns-3.44 has only ``"dupack"``.  At its default
         the field is left out of :meth:`to_dict` and scenario keys (keys of existing scenarios
         stay what they were).
+    rto_timer
+        :data:`RTO_TIMERS`: ``"ns3"`` (the default; left out of keys like ``loss_detection``) or
+        ``"rfc6298"`` (restarted on every ACK of new data and stopped when nothing is outstanding, as
+        Linux's).
+    ack_policy
+        :data:`ACK_POLICIES`: ``"delayed"`` (the default; left out of keys) or ``"linux"`` (also Linux's quick
+        ACKs: each segment acknowledged while the receive window grows, and the first data's;
+        :class:`~cmtlab.sim.tcp.receive_window.LinuxReceiveWindow`; :func:`cmtlab.sim.simulate_mptcp` only).
     """
 
     sack: bool = False
@@ -253,6 +274,8 @@ class TcpOptions:
     send_buffer_bytes: int = 131072
     receive_buffer_bytes: int = 131072
     loss_detection: str = "dupack"
+    rto_timer: str = "ns3"
+    ack_policy: str = "delayed"
 
     def __post_init__(self):
         for name in ("sack", "sack_loss_detection", "limited_transmit", "timestamps",
@@ -264,7 +287,9 @@ class TcpOptions:
         check_choice("recovery", self.recovery, RECOVERY_STYLES)
         check_choice("ack_path", self.ack_path, ACK_PATHS)
         check_choice("loss_detection", self.loss_detection, LOSS_DETECTIONS)
-        if self.loss_detection.startswith("rack-tlp") and not self.sack:
+        check_choice("rto_timer", self.rto_timer, RTO_TIMERS)
+        check_choice("ack_policy", self.ack_policy, ACK_POLICIES)
+        if self.loss_detection != "dupack" and not self.sack:
             raise ValueError(f"loss_detection={self.loss_detection!r} requires sack=True (RFC 8985 marks losses from SACK "
                              "information)")
         check_duration_s("min_rto_s", self.min_rto_s)
@@ -289,8 +314,9 @@ class TcpOptions:
 
 def _options_dict(d: dict) -> dict:
     """``TcpOptions`` as a dict for keys: a field added later is left out at its default (old keys hold)."""
-    if d.get("loss_detection") == "dupack":
-        d = {k: v for k, v in d.items() if k != "loss_detection"}
+    for name, default in (("loss_detection", "dupack"), ("rto_timer", "ns3"), ("ack_policy", "delayed")):
+        if d.get(name) == default:
+            d = {k: v for k, v in d.items() if k != name}
     return d
 
 
@@ -365,6 +391,46 @@ class LossModel:
 NO_LOSS = LossModel()
 
 
+def as_queue_limits(queue_packets, queue_bytes, n: int, *, what: str = "link") -> tuple:
+    """Per-link drop-tail limits as a scenario stores them: ``(queue_packets, queue_bytes)``.
+
+    Each may be one value for every link or a sequence of ``n`` values, one per link; a sequence whose values
+    are all equal is stored as that one value (so the scenario, and its key, are those of the same limit given
+    once).  ``queue_packets``: an integer >= 1, or ``None`` for a link with a ``queue_bytes`` limit only;
+    ``queue_bytes``: ``None`` (no byte limit: the default) or an integer >= 1.  ValueError naming the parameter
+    and the link otherwise."""
+
+    def per_link(name, value, allow_none):
+        vals = list(value) if isinstance(value, (list, tuple, np.ndarray)) else [value] * n
+        if len(vals) != n:
+            raise ValueError(f"{name} must be one value or a sequence of {n} (one per {what}), got {value!r}")
+        out = []
+        for i, v in enumerate(vals):
+            if v is None and allow_none:
+                out.append(None)
+                continue
+            label = name if not isinstance(value, (list, tuple, np.ndarray)) else f"{name}[{i}]"
+            out.append(check_int(label, v, minimum=1))
+        return out
+
+    qp = per_link("queue_packets", queue_packets, allow_none=True)
+    qb = per_link("queue_bytes", queue_bytes, allow_none=True)
+    for i, (p, b) in enumerate(zip(qp, qb)):
+        if p is None and b is None:
+            raise ValueError(f"queue_packets must be an integer >= 1 for {what} {i}, which has no queue_bytes either "
+                             f"(a drop-tail queue needs a limit)")
+
+    def pack(vals):
+        return vals[0] if len(set(vals)) == 1 else tuple(vals)
+
+    return pack(qp), pack(qb)
+
+
+def queue_limit_of(value, i: int):
+    """Link ``i``'s limit from a scenario's ``queue_packets`` / ``queue_bytes`` (one value or one per link)."""
+    return value[i] if isinstance(value, tuple) else value
+
+
 def _as_loss(value, n: int) -> tuple[LossModel, ...]:
     if value is None:
         return (NO_LOSS,) * n
@@ -417,7 +483,8 @@ class StripedScenario(KeyedScenario):
     Fields: ``bandwidths_bps``, ``rtts_s`` (round-trip propagation delays, see the module docstring),
     ``transfer_bytes``, ``segment_bytes`` (TCP payload per segment), ``initial_window_bytes``,
     ``ssthresh_bytes``, ``m_ack`` (delayed-ACK count), ``queue_packets`` (drop-tail limit of
-    each link's transmit queue, per direction), ``loss`` (one :class:`LossModel` per link),
+    each link's transmit queue, per direction: one value, or one per link), ``queue_bytes`` (``None``, or
+    a limit in bytes, one value or one per link: :func:`as_queue_limits`), ``loss`` (one :class:`LossModel` per link),
     ``tunnel`` (UDP/IP encapsulation by the round-robin virtual device; required for more
     than one link), ``options`` (:class:`TcpOptions`), ``seed`` and ``max_sim_time_s`` (a
     run that has not finished by then stops and reports ``completed=False``).
@@ -430,12 +497,13 @@ class StripedScenario(KeyedScenario):
     initial_window_bytes: int = 536
     ssthresh_bytes: int = 65535
     m_ack: int = 2
-    queue_packets: int = 100
+    queue_packets: int | tuple | None = 100
     loss: tuple = ()
     tunnel: bool = True
     options: TcpOptions = field(default_factory=TcpOptions)
     seed: int = 0
     max_sim_time_s: float = 36_000.0
+    queue_bytes: int | tuple | None = None
 
     @property
     def n_links(self) -> int:
@@ -474,6 +542,8 @@ class StripedScenario(KeyedScenario):
         """Plain, JSON-serialisable description (the sweep cache keys on it)."""
         out = dataclasses.asdict(self)
         out["options"] = _options_dict(out["options"])
+        if out["queue_bytes"] is None:
+            del out["queue_bytes"]  # a field added later is left out at its default (old keys hold)
         out["bandwidths_bps"] = [float(x) for x in self.bandwidths_bps]
         # the key keeps the field's old name, in place: scenario keys (and cached results) stay what they were
         return {("delays_s" if k == "rtts_s" else k): ([float(x) for x in v] if k == "rtts_s" else v)
@@ -490,7 +560,7 @@ class StripedScenario(KeyedScenario):
 
 def striped_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes, segment_bytes=536, initial_window_bytes=536,
                      ssthresh_bytes=65535, m_ack=2, queue_packets=100, loss=None, tunnel=True, options=None,
-                     seed=0, max_sim_time_s=36_000.0, **option_changes) -> StripedScenario:
+                     seed=0, max_sim_time_s=36_000.0, queue_bytes=None, **option_changes) -> StripedScenario:
     """Validate the arguments and build a :class:`StripedScenario`.
 
     ``rtts_s``: round-trip propagation delays (s), one per link (``delays_s=``: deprecated name).
@@ -518,7 +588,7 @@ def striped_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes, segment_byt
         raise ValueError(f"initial_window_bytes must be >= segment_bytes ({seg}), got {iw}")
     ss = check_int("ssthresh_bytes", ssthresh_bytes, minimum=1)
     m = check_int("m_ack", m_ack, minimum=1, maximum=64)
-    q = check_int("queue_packets", queue_packets, minimum=1)
+    q, qb = as_queue_limits(queue_packets, queue_bytes, b.size)
     check_bool("tunnel", tunnel)
     if b.size > 1 and not tunnel:
         raise ValueError("tunnel must be True for more than one link (striping needs the round-robin tunnel)")
@@ -537,7 +607,7 @@ def striped_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes, segment_byt
     sc = StripedScenario(bandwidths_bps=tuple(float(x) for x in b), rtts_s=tuple(float(x) for x in d),
                          transfer_bytes=E, segment_bytes=seg, initial_window_bytes=iw, ssthresh_bytes=ss,
                          m_ack=m, queue_packets=q, loss=_as_loss(loss, b.size), tunnel=bool(tunnel),
-                         options=opts, seed=sd, max_sim_time_s=tmax)
+                         options=opts, seed=sd, max_sim_time_s=tmax, queue_bytes=qb)
     check_min_rate("bandwidths_bps", b, sc.data_packet_bytes(), tmax)
     return sc
 

@@ -63,7 +63,7 @@ def _stored(nb: str):
                 glued[name[len("verdicts_"):]] = o["data"].get("application/papermill.record/text/plain")
             h = "".join(o.get("data", {}).get("text/html", ""))
             rows = [[html.unescape(re.sub(r"<[^>]+>", "", x)).strip()
-                     for x in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", r, re.S)] for r in re.findall(r"<tr>(.*?)</tr>", h, re.S)]
+                     for x in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", r, re.S)] for r in re.findall(r"<tr(?:\s[^>]*)?>(.*?)</tr>", h, re.S)]
             # the paper-claim table (its "paper's words" column is left out when no claim is quoted; the
             # table of the other references beside the claims has no verdict column)
             if verdicts is None and rows and rows[0][:1] == ["claim"] and "verdict" in rows[0]:
@@ -152,3 +152,47 @@ def test_each_registered_claim_is_decided_by_one_stored_chapter():
     for key, claim in all_claims().items():
         if claim.chapter in executed:
             assert seen.get(key) == [claim.chapter], (key, seen.get(key))
+
+
+def test_front_pages_show_every_claim_at_a_glance():
+    """The intro (under its findings) and the scoreboard (under its table) carry the grid of every claim,
+    rendered by the book extension — never a typed picture."""
+    intro = (REPO / "book" / "intro.md").read_text(encoding="utf-8")
+    found = intro[intro.index("## What the book found"):intro.index("## The four papers")]
+    assert found.count("{cmtlab-claims-grid}") == 1
+    assert found.index("{cmtlab-findings}") < found.index("{cmtlab-claims-grid}")
+    assert BOARD.count("{cmtlab-claims-grid}") == 1
+    assert BOARD.index("{cmtlab-scoreboard}") < BOARD.index("{cmtlab-claims-grid}")
+    assert intro.count("{cmtlab-version}") == 1, "the intro states its version and date (computed at build time)"
+
+
+def test_api_reference_is_one_page_per_package():
+    toc = (REPO / "_toc.yml").read_text(encoding="utf-8")
+    pages = sorted((REPO / "book" / "api").glob("*.md"))
+    assert len(pages) >= 10
+    for p in pages:
+        assert f"book/api/{p.stem}\n" in toc, f"{p} is not in _toc.yml"
+        assert "{cmtlab-api}" in p.read_text(encoding="utf-8") and ":page:" in p.read_text(encoding="utf-8")
+    assert "{cmtlab-api}" not in (REPO / "book" / "api.md").read_text(encoding="utf-8"), "api.md is an index now"
+
+
+def test_a_citation_without_a_year_says_so():
+    """Arabi et al.'s copy states no year and no public record gives one: the author–year citation reads
+    "year not stated" (book/_ext/cmtlab_book.py), never "n.d."."""
+    import importlib.util
+
+    import pybtex.database
+
+    spec = importlib.util.spec_from_file_location("cmtlab_book", REPO / "book" / "_ext" / "cmtlab_book.py")
+    book = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(book)
+    book._citations_without_year()
+    from sphinxcontrib.bibtex.style.referencing import basic_author_year, extra_year
+
+    entries = pybtex.database.parse_file(REPO / "book" / "references.bib").entries
+    for module in (basic_author_year, extra_year):
+        assert str(module.year.format_data({"entry": entries["arabi"]})) == book.NO_YEAR
+        assert str(module.year.format_data({"entry": entries["song2018"]})) == "2018"
+    for key in ("song2018", "alheid2016", "wang_osia"):
+        assert "year" in entries[key].fields and ("journal" in entries[key].fields or "booktitle" in entries[key].fields)
+    assert "DOI" in entries["arabi"].fields["note"] and "2016" in entries["arabi"].fields["note"]

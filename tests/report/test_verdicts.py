@@ -230,6 +230,15 @@ def test_long_notes_move_under_the_table():
     assert html.index("</table>") < html.index("cmtlab-table-notes") and "a long explanation" in html
 
 
+def test_the_same_long_note_under_several_rows_is_written_once():
+    t = report.Comparison()
+    long = "the same long explanation, " * 6
+    for name in ("a", "b", "c"):
+        t.add_claim(name, paper="x", ours="y", holds=True, note=long if name != "b" else long + "and more")
+    frame, _, notes = t.layout()
+    assert len(notes) == 2 and list(frame["note"]) == ["note 1", "note 2", "note 1"]
+
+
 def test_no_negative_zero_anywhere_in_the_shown_table():
     t = report.Comparison()
     t.add_claim("gain", paper="+5 %", ours="rfc: -0%, chihani: -9 %; -0.00 pp; -0 %", holds=False)

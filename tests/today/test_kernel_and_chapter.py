@@ -35,12 +35,14 @@ def test_agreement_inside_the_kernel_spread():
 def test_sim_runs_map_the_delay_line_loss_and_configurations():
     k = _kernel_rows()
     s = sim_runs(k, progress_bar=False)
-    assert set(s["sim_config"]) == {"today", "today-dupack", "before"}
+    assert set(s["sim_config"]) == {"linux", "today", "today-dupack", "before"}
     assert (s["sub0_loss_drops"] > 0).all()  # path0_loss became the simulator's packet loss
     assert set(s.loc[s.sim_config == "today", "sim_congestion"]) == {"cubic"}
+    assert set(s.loc[s.sim_config == "linux", "sim_kernel_config"]) == {"linux"}
     before = s[s.sim_config == "before"]["throughput_bps"].mean()
-    today = s[s.sim_config == "today"]["throughput_bps"].mean()
-    assert today > 1.3 * before  # Linux's per-segment counting vs ns-3's per-ACK NewReno on a lossy path
+    for cfg in ("today", "linux"):
+        now = s[s.sim_config == cfg]["throughput_bps"].mean()
+        assert now > 1.3 * before  # Linux's per-segment counting vs ns-3's per-ACK NewReno on a lossy path
 
 
 @pytest.mark.skipif(importlib.util.find_spec("ns") is None, reason="ns-3 Python bindings not installed")

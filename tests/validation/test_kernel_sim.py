@@ -79,9 +79,11 @@ def test_warmup_window_counts_only_the_bytes_after_it():
 
 
 def test_connection_level_buffer_lowers_the_long_path_gain():
+    """The Linux chapter's hypothesis, in its configuration (the send buffers of ``"linux"`` bind before a
+    receive buffer of 512 KiB does)."""
     runs = _table1_runs(deltas=(0.5,), meanings=("one_way",), duration_s=8.0, warmup_s=2.0)
-    big = ks.kernel_gains(ks.simulate_like_kernel(runs, progress_bar=False, reordering="eifel"))
-    small = ks.kernel_gains(ks.simulate_like_kernel(runs, progress_bar=False, reordering="eifel",
+    big = ks.kernel_gains(ks.simulate_like_kernel(runs, "ns3-uncoupled", progress_bar=False, reordering="eifel"))
+    small = ks.kernel_gains(ks.simulate_like_kernel(runs, "ns3-uncoupled", progress_bar=False, reordering="eifel",
                                              receive_buffer_bytes=2 ** 19))
     assert small.gain_pct.iloc[0] < big.gain_pct.iloc[0] - 10
 
@@ -200,7 +202,6 @@ def test_lossy_kernel_row_is_simulated_with_its_loss():
 
 @pytest.mark.parametrize("changes, column", [
     (dict(path0_reverse_loss=0.01), "path0_reverse_loss"),
-    (dict(path0_queue_bytes=30_000), "path0_queue_bytes"),
     (dict(path0_reverse_queue_bytes=30_000), "path0_reverse_queue_bytes"),
     (dict(path0_reverse_rate_bps=1e6), "path0_reverse_rate_bps"),
     (dict(path0_reverse_delay_s=0.05), "path0_reverse_delay_s"),
@@ -213,11 +214,21 @@ def test_what_the_simulator_cannot_carry_is_refused_by_name(changes, column):
         ks.simulate_like_kernel(pd.DataFrame([_lossy_row(**changes)]), progress_bar=False)
 
 
-def test_different_queues_per_path_are_refused():
+def test_each_path_keeps_its_own_queue_in_packets_or_bytes():
+    """The testbed sizes each path's queue from its own bandwidth-delay product (or in bytes): the simulator
+    gives each path its own limit (and path 1's results change with it, path 0's limit staying)."""
     runs = _table1_runs(deltas=(0.1,))
-    runs.loc[runs.kind == "mptcp", "path1_queue_packets"] = 50
-    with pytest.raises(ValueError, match="queue_packets"):
-        ks.simulate_like_kernel(runs, progress_bar=False)
+    mp = runs[runs.kind == "mptcp"].copy()
+    mp["path1_queue_packets"] = mp["path1_reverse_queue_packets"] = 5
+    assert ks.kernel_row_paths(mp.iloc[0], 2)["queue_packets"] == (100, 5)
+    small = ks.simulate_like_kernel(mp, progress_bar=False)
+    assert (small.sim_queue_packets == "100 5").all()
+    same = ks.simulate_like_kernel(runs[runs.kind == "mptcp"], progress_bar=False)
+    assert (small.sub1_queue_drops != same.sub1_queue_drops).all()
+    mp["path0_queue_packets"] = mp["path0_reverse_queue_packets"] = None
+    mp["path0_queue_bytes"] = mp["path0_reverse_queue_bytes"] = 45_000
+    by_bytes = ks.simulate_like_kernel(mp, progress_bar=False)
+    assert (by_bytes.sim_queue_packets == "- 5").all() and (by_bytes.sim_queue_bytes == "45000 -").all()
 
 
 def test_rows_without_reverse_columns_are_symmetric_and_lossless():

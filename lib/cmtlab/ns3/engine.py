@@ -126,6 +126,20 @@ def unsupported_options(scenario: StripedScenario) -> list[str]:
         problems.append(
             f"loss_detection={o.loss_detection!r}: ns-3 3.44 has no RACK-TLP (RFC 8985); its TcpSocketBase "
             "detects loss by the duplicate-ACK threshold and RFC 6675 IsLost only. Use loss_detection='dupack'.")
+    if isinstance(scenario.queue_packets, tuple) or scenario.queue_packets is None \
+            or getattr(scenario, "queue_bytes", None) is not None:
+        problems.append(
+            f"queue_packets={scenario.queue_packets!r}, queue_bytes={getattr(scenario, 'queue_bytes', None)!r}: "
+            "cmtlab.ns3 gives every PointToPointNetDevice one DropTailQueue limit in packets; per-link limits and "
+            "limits in bytes are cmtlab.sim's. Use one queue_packets for every link and queue_bytes=None.")
+    if getattr(o, "rto_timer", "ns3") != "ns3":
+        problems.append(
+            f"rto_timer={o.rto_timer!r}: ns-3 3.44's retransmission timer keeps running from the last new ACK "
+            "while nothing is outstanding (TcpSocketBase::NewAck); only rto_timer='ns3' is ns-3's.")
+    if getattr(o, "ack_policy", "delayed") != "delayed":
+        problems.append(
+            f"ack_policy={o.ack_policy!r}: ns-3 3.44's receiver acknowledges every DelAckCount-th segment or at its "
+            "delayed-ACK timer; Linux's quick ACKs are cmtlab.sim's. Use ack_policy='delayed'.")
     if o.sack and not o.sack_loss_detection:
         problems.append(
             "sack_loss_detection=False with sack=True: ns-3 3.44 TcpSocketBase always enters recovery when "

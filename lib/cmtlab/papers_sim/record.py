@@ -68,22 +68,29 @@ def run_set(name: str, sets: dict, *, workers=None, cache=True, progress=True) -
 
 def record_all(sets: dict, *, only=None, workers=None, progress=True) -> dict:
     """Re-run the record ``sets`` (name → function returning ``(cases, run keyword arguments, runner)``: all, or
-    those named in ``only``) and rewrite them in ``data/papers-sim/`` (the other recorded sets are kept while
-    the simulator's code version is the recording's)."""
+    those named in ``only``) and rewrite them in ``data/papers-sim/``.  Every set's entry of the provenance
+    carries the simulator's code version and the time of its own recording (``code_version``,
+    ``generated_utc``; an entry written before entries had them inherits the file's top-level ones); the
+    other recorded sets are kept with theirs — whether they still reproduce on this checkout is what the live
+    tests re-running them decide."""
     names = list(sets) if not only else list(only)
     for n in names:
         if n not in sets:
             raise ValueError(f"unknown record set {n!r}; sets: {sorted(sets)}")
+    record_sets = sets
     bld.ensure_built(log=print)
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     prov = provenance_now()
     old = json.loads(PROVENANCE.read_text()) if PROVENANCE.is_file() else {}
-    sets = dict(old.get("sets", {})) if old.get("code_version") == prov["code_version"] else {}
+    sets = {}
+    for name, entry in old.get("sets", {}).items():
+        sets[name] = {"code_version": old.get("code_version"), "generated_utc": old.get("generated_utc"), **entry}
     for n in names:
-        table = run_set(n, sets, workers=workers, progress=progress)
+        table = run_set(n, record_sets, workers=workers, progress=progress)
         path = DATA_DIR / f"{n}.csv"
         table.to_csv(path, index=False)
-        sets[n] = {"file": path.name, "rows": len(table)}
+        sets[n] = {"file": path.name, "rows": len(table), "sha256": bld.sha256_file(path),
+                   "code_version": prov["code_version"], "generated_utc": prov["generated_utc"]}
         pinned.pin(path, regenerate="make papers-sim-data")  # its entry in data/MANIFEST.json
         print(f"papers-sim: recorded {len(table)} runs into {path}")
     prov["sets"] = {k: sets[k] for k in sorted(sets)}

@@ -7,6 +7,7 @@ are, the paper's value, the value here with its 95 % CI, the rule that decided a
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -37,6 +38,17 @@ SHARED_RULE_ROWS = 3
 SHARED_RULE_CELL = "see caption"
 #: A note longer than this (characters) moves under the table as a numbered note.
 LONG_NOTE_CHARS = 120
+#: The HTML class of a chapter's claim table as shown (:meth:`Comparison.show`): one line per claim —
+#: claim, paper, value here, verdict — the rest folded into the claim's cell (:func:`claims_html`).
+CLAIMS_CLASS = "cmtlab-claims"
+#: The columns of a claim table's line; every other column goes into the row's details.
+LINE_COLUMNS = ("claim", "paper", "verdict")
+
+
+def row_id(key: str) -> str:
+    """The HTML id of a registered claim's row in its chapter (``claim-<key>``, characters other than letters,
+    digits, ``-`` and ``_`` as ``-``): the at-a-glance grid of the front pages links to it."""
+    return "claim-" + re.sub(r"[^A-Za-z0-9_-]+", "-", key)
 
 # ------------------------------------------------------------------------------------------- rows
 
@@ -144,11 +156,12 @@ class Comparison:
             raise TypeError(f"claim must be a registered Claim (or a row's text), got {claim!r}")
         return claim, _quote_text(quote), where, "", ""
 
-    def add_cases(self, claim: Claim, *, note: str = "", references: dict | None = None) -> str:
+    def add_cases(self, claim: Claim, *, note: str = "", references: dict | None = None, summary: str = "") -> str:
         """Decide ``claim`` over the case rows added for it (``case=`` on the ``add_*`` calls) by the
         policy's rule for statements over cases (:func:`cmtlab.report.verdicts.cases_verdict`): every
         case reproduced → reproduced, at least half reproduced or partly → partly; an undecided case that
-        could change the outcome → undecided.  Adds the claim's own row (the one that counts)."""
+        could change the outcome → undecided.  Adds the claim's own row (the one that counts); its value
+        column reads ``summary`` (the values in a few words, optional) before the count of the cases."""
         if not isinstance(claim, Claim):
             raise TypeError(f"claim must be a registered Claim, got {claim!r}")
         cases = [r for r in self.rows if r.key == claim.key and r.case]
@@ -159,6 +172,8 @@ class Comparison:
             if missing:
                 raise ValueError(f"claim {claim.key!r} misses the cases {missing}: decide every case it names")
         verdict, text = cases_verdict([r.verdict for r in cases])
+        if summary:
+            text = f"{summary} ({text})"
         title, quote, where, key, _ = self._claim(claim, "", "", "")
         return self._add(Row(title, quote, where, claim.target, text, share_rule().text(), verdict, note,
                              dict(references or {}), None, key, ""))
@@ -215,18 +230,20 @@ class Comparison:
 
     def add_threshold(self, claim: Claim | str, *, rule: Threshold, value: float, ours: str, quote: str = "",
                       where: str = "", paper: str = "", ci=None, n_seeds: int | None = None, note: str = "",
-                      references: dict | None = None, case: str = "") -> str:
+                      references: dict | None = None, case: str = "", n_unit: str = "seeds") -> str:
         """A claim decided by a statistic against the cut points of ``rule`` (a :class:`Threshold`).
 
         ``value`` is the statistic, ``ours`` the text of the value column (it should show ``value``);
         with ``ci`` (95 %, over ``n_seeds`` seeds) a value whose interval straddles a cut point is
-        ``undecided at n seeds``.
+        ``undecided at n seeds``; ``n_unit`` names what ``n_seeds`` counts (e.g. "clock values").
         """
         claim, quote, where, key, case = self._claim(claim, quote, where, case)
         verdict = rule.verdict(value, ci=ci, n_seeds=n_seeds)
+        if n_unit != "seeds" and verdict.startswith(UNDECIDED):
+            verdict = verdict.replace(" seeds", f" {n_unit}")
         ci_ = _check_ci(ci)
         if ci_ is not None:
-            over = f", {n_seeds} seeds" if n_seeds else ""
+            over = f", {n_seeds} {n_unit}" if n_seeds else ""
             ours += f" (95 % CI {_num(ci_[0])} to {_num(ci_[1])}{over})"
         text = rule.text()
         if not rule.reason.startswith("policy") and "(policy)" not in rule.reason:
@@ -422,6 +439,21 @@ class Comparison:
                 .apply(lambda _: verdicts.map(colour), axis=None)
                 .set_properties(**{"text-align": "left"}))
 
+    def grid_html(self, grid: str, *, caption: str = "", counted: bool = True) -> str:
+        """:meth:`style_grid` as HTML, each registered claim's cell holding the anchor :func:`row_id` (the
+        front pages' grid of every claim links to it)."""
+        styler = self.style_grid(grid, caption=caption, counted=counted)
+        out = styler.to_html()
+        text, _ = self.grid_frame(grid)
+        rows, cols = list(text.index), list(text.columns)
+        for r in self.rows:
+            if r.cell is None or r.cell[0] != grid or not r.key or r.case:
+                continue
+            i, j = rows.index(r.cell[1]), cols.index(r.cell[2])
+            out = re.sub(rf'(<td id="T_{styler.uuid}_row{i}_col{j}"[^>]*>)', rf'\1<span id="{row_id(r.key)}"></span>',
+                         out, count=1)
+        return out
+
     def checks_frame(self) -> pd.DataFrame:
         """The checks of this book; the column :data:`ASKS_COLUMN` (the registered claim a check asks
         again) only where a check names one."""
@@ -503,7 +535,7 @@ class Comparison:
         A rule that decides at least :data:`SHARED_RULE_ROWS` rows and at least half of them is
         written once, in the caption, and its cells read :data:`SHARED_RULE_CELL`; a note longer than
         :data:`LONG_NOTE_CHARS` characters moves under the table as a numbered note and its cell reads
-        "note n".  Negative zeros ("-0 %") read as zeros.  The verdicts and every other cell are
+        "note n" (rows with the same note share its number).  Negative zeros ("-0 %") read as zeros.  The verdicts and every other cell are
         unchanged, so the counts of the shown table are those of :meth:`summary`.
         """
         frame = (self.to_frame() if frame is None else frame).copy()
@@ -520,8 +552,10 @@ class Comparison:
         if "note" in frame.columns:
             for i, text in frame["note"].items():
                 if isinstance(text, str) and len(text) > LONG_NOTE_CHARS:
-                    notes.append(no_negative_zero(text))
-                    frame.loc[i, "note"] = f"note {len(notes)}"
+                    text = no_negative_zero(text)
+                    if text not in notes:          # the same note under several rows is written once
+                        notes.append(text)
+                    frame.loc[i, "note"] = f"note {notes.index(text) + 1}"
         return frame, caption, notes
 
     def style(self):
@@ -542,6 +576,18 @@ class Comparison:
             out += f'<ol class="cmtlab-table-notes">{items}</ol>'
         return render_math(out)
 
+    def claims_html(self, frame: pd.DataFrame | None = None, *, cases: bool = False) -> str:
+        """The paper-claim table (``cases=True``: its case rows) as shown in a chapter: one line per claim,
+        the details folded in the row (:func:`claims_html`); a rule shared by most rows is stated once, in
+        the caption (:meth:`layout`), and in full in each row's details."""
+        rows = [r for r in self.rows if (not r.counted) == cases and r.cell is None]
+        if frame is None:
+            frame = self.to_frame(cases=cases)[[r.cell is None for r in self.rows if (not r.counted) == cases]]
+            frame = frame.reset_index(drop=True)
+        _, caption, _ = self.layout(frame)
+        keys = [r.key if not r.case else "" for r in rows] if len(rows) == len(frame) else None
+        return claims_html(frame, here_column=self.here_column, caption=caption, keys=keys)
+
     def show(self, *, grid_captions: dict | None = None):
         """Display the paper-claim table (its long notes under it), its verdict grids (rows added with
         ``cell=``; ``grid_captions``: grid name → caption text before the rule) and, if any, the checks
@@ -557,7 +603,7 @@ class Comparison:
                 main = shown.drop(columns=refs)
                 if not main["paper's words"].astype(bool).any():   # no claim quoted: no empty column
                     main = main.drop(columns=["paper's words"])
-                display(HTML(self._html(main, "claims")))
+                display(HTML(self.claims_html(main)))
                 if refs:  # the other references beside the claims, in a table of their own (easier to scan)
                     display(Markdown("**The same claims on the other references** (shown beside the verdicts "
                                      "above; not counted):"))
@@ -568,10 +614,10 @@ class Comparison:
                                  "policy's rule for statements over cases; the cases are not counted):"))
                 cases = self.to_frame(cases=True)[loose].reset_index(drop=True)
                 empty = [c for c in self.reference_columns() if not cases[c].astype(bool).any()]  # none of the cases has it
-                display(HTML(self._html(cases.drop(columns=[c for c in ("paper's words", "where") if c in cases] + empty),
-                                        "cases")))
+                shown_cases = cases.drop(columns=[c for c in ("paper's words", "where") if c in cases] + empty)
+                display(HTML(claims_html(shown_cases, here_column=self.here_column, caption=self.layout(shown_cases)[1])))
             for grid in self.grids():
-                display(self.style_grid(grid, caption=(grid_captions or {}).get(grid, grid)))
+                display(HTML(self.grid_html(grid, caption=(grid_captions or {}).get(grid, grid))))
         else:
             display(Markdown("No claim of a paper is compared in this chapter (its verdict counts are zero)."))
         if self.checks:
@@ -579,6 +625,76 @@ class Comparison:
                              "simulator, questions asked of today's stack; not paper claims, not counted in the "
                              "verdicts):"))
             display(HTML(self._html(self.checks_frame(), "checks")))
+
+
+# --------------------------------------------------------------------------- the claim table as read
+def _verdict_colour(verdict: str) -> str:
+    key = UNDECIDED if str(verdict).startswith(UNDECIDED) else verdict
+    return VERDICT_COLOURS.get(key, "")
+
+
+def claims_html(frame: pd.DataFrame, *, here_column: str = "reproduction", caption: str = "",
+                keys: list[str] | None = None) -> str:
+    """A claim table as a reader reads it: one line per claim — claim, paper, the value here (with its
+    95 % CI), verdict — and the claim's other columns (the paper's words and where they are, the rule,
+    other references, the note) in a ``<details>`` the reader opens in the claim's cell.  Every column
+    of the line is narrow enough that the table fits the text column without breaking a word
+    (``_static/cmtlab-layout.css``, ``tests/browser/test_words_whole.py``).
+
+    ``frame`` has the columns of :meth:`Comparison.to_frame` (``claim``, ``paper``, ``here_column``,
+    ``verdict`` and any others); ``keys`` (one per row, "" for none) gives each registered claim's cell
+    the id :func:`row_id`.  The header row starts with "claim" and has a "verdict" column; each row's
+    verdict cell holds the verdict's text alone (the stored-output readers of the book's tests count it).
+    """
+    missing = {"claim", "verdict"} - set(frame.columns)
+    if missing:
+        raise ValueError(f"frame must have the columns 'claim' and 'verdict'; missing: {sorted(missing)}")
+    if keys is not None and len(keys) != len(frame):
+        raise ValueError(f"keys must give one key per row ({len(frame)}), got {len(keys)}")
+    line = [c for c in ("claim", "paper", here_column, "verdict") if c in frame.columns]
+    detail = [c for c in frame.columns if c not in line]
+    labels = {"paper's words": "the paper's words", "where": "where in the paper", "rule": "rule that decided"}
+    if "paper's words" in detail:
+        labels["paper's words"] = "the paper's words (where)"
+
+    def cell(v) -> str:
+        return format_label(no_negative_zero(v) if isinstance(v, str) else v)
+
+    head = "".join(f'<th class="cmtlab-{"verdict" if c == "verdict" else "col"}">{format_label(c)}</th>' for c in line)
+    body = []
+    for i, (_, r) in enumerate(frame.iterrows()):
+        parts = []
+        quote, where = str(r.get("paper's words", "") or ""), str(r.get("where", "") or "")
+        for c in detail:
+            v = r[c]
+            if c == "where" and quote or v is None or (isinstance(v, str) and not v.strip()):
+                continue
+            text = cell(v)
+            if c == "paper's words" and where:
+                text += f" ({cell(where)})"
+            parts.append(f"<dt>{html_escape(labels.get(c, c))}</dt><dd>{text}</dd>")
+        claim = cell(r["claim"])
+        key = keys[i] if keys else ""
+        ident = f' id="{row_id(key)}"' if key else ""
+        if parts:
+            claim = (f'<details><summary>{claim}</summary><dl class="cmtlab-claim-detail">{"".join(parts)}</dl>'
+                     "</details>")
+        tds = []
+        for c in line:
+            if c == "claim":
+                tds.append(f'<td class="cmtlab-claim"{ident}>{claim}</td>')
+            elif c == "verdict":
+                colour = _verdict_colour(r[c])
+                style = f' style="background-color: {colour}"' if colour else ""
+                tds.append(f'<td class="cmtlab-verdict"{style}>{html_escape(str(r[c]))}</td>')
+            else:
+                tds.append(f'<td class="cmtlab-col">{cell(r[c])}</td>')
+        body.append("<tr>" + "".join(tds) + "</tr>")
+    hint = "One line per claim: open a claim (▸) for the rest of its row — " + ", ".join(
+        dict.fromkeys(labels.get(c, c).removeprefix("the ") for c in detail if c != "where" or "paper's words" not in detail)) + "."
+    cap = " ".join(x for x in (readable_text(caption) if caption else "", hint if detail else "") if x)
+    return render_math(f'<table class="{CLAIMS_CLASS}">' + (f"<caption>{cap}</caption>" if cap else "")
+                       + f"<thead><tr>{head}</tr></thead><tbody>" + "".join(body) + "</tbody></table>")
 
 
 # --------------------------------------------------------------------------- verdicts in short

@@ -177,6 +177,15 @@ class MptcpSimulation:
         self.hs_rtt = setup.rtt_samples_ns
         for f, snd in enumerate(self.senders):
             snd.ts_offset_ns = self.ts_offsets[f]
+        if opts.ack_policy == "linux":  # Linux's quick ACKs: one receive window per connection
+            from .tcp.receive_window import LinuxReceiveWindow
+            rtts = [handshake.round_trip_ns(fwd[f], rev[f], self.syn_bytes) for f in range(n_flows)]
+            rw = LinuxReceiveWindow(int(max(rtts[:n])), seg)  # mptcp_rcv_space_adjust: the longest
+            for f, rcv in enumerate(self.receivers):
+                if f == n:  # competing flows: each its own
+                    rw = None
+                w = rw if rw is not None else LinuxReceiveWindow(int(rtts[f]), seg)
+                rcv.rwin, rcv.rwin_index = w, w.add()
         for f in range(n_flows):
             self._wire_flow(f)
         sched.init(conn)

@@ -31,7 +31,7 @@ A run stops with ``completed=False`` when simulated time passes the scenario's
 from __future__ import annotations
 
 from .._validate import check_int
-from ..scenario import StripedScenario, TransferResult
+from ..scenario import StripedScenario, TransferResult, queue_limit_of
 from .mechanisms.congestion import CongestionControl, NewReno
 from .engine import EventQueue, handshake
 from .engine.run import Run
@@ -102,9 +102,13 @@ class Simulation:
         n = sc.n_links
         owd = sc.one_way_delays_s()
         # ---- links (forward: data; reverse: ACKs)
+        qp = [queue_limit_of(sc.queue_packets, i) for i in range(n)]  # per link (one value, or one per link)
+        qb = [queue_limit_of(sc.queue_bytes, i) for i in range(n)]
         if links is None:
-            links = [PointToPointLink(sc.bandwidths_bps[i], float(owd[i]), sc.queue_packets, sc.loss[i],
-                                      loss_rng(sc.seed, i)) for i in range(n)]
+            links = [PointToPointLink(sc.bandwidths_bps[i], float(owd[i]), qp[i], sc.loss[i], loss_rng(sc.seed, i))
+                     if qb[i] is None else
+                     PointToPointLink(sc.bandwidths_bps[i], float(owd[i]), qp[i], sc.loss[i], loss_rng(sc.seed, i),
+                                      queue_bytes=qb[i]) for i in range(n)]
         if len(links) != n:
             raise ValueError(f"links must hold one LinkModel per scenario link ({n}), got {len(links)}")
         self.links = list(links)
@@ -120,7 +124,8 @@ class Simulation:
         ack_idx = sc.ack_links()
         if ack_links is None:
             if ack_idx is not None:
-                ack_links = [PointToPointLink(sc.bandwidths_bps[i], float(owd[i]), sc.queue_packets)
+                ack_links = [(PointToPointLink(sc.bandwidths_bps[i], float(owd[i]), qp[i]) if qb[i] is None else
+                              PointToPointLink(sc.bandwidths_bps[i], float(owd[i]), qp[i], queue_bytes=qb[i]))
                              if i in ack_idx else None for i in range(n)]
             else:
                 # the model's instantaneous return path, realised as cmtlab.ns3 does: its own
@@ -153,6 +158,9 @@ class Simulation:
         if dsack is None:
             dsack = (bool(getattr(self.sender.reordering, "wants_dsack", False))
                      or self.sender.loss_detection.wants_dsack)
+        if opts.ack_policy != "delayed":
+            raise ValueError(f"ack_policy={opts.ack_policy!r} is simulate_mptcp's (a connection's receive window); "
+                             "the striped topology's receiver has ack_policy='delayed' only")
         self.receiver = TcpReceiver(n_segs=n_segs, m_ack=sc.m_ack, options=opts, net_ack=self._send_ack,
                                     queue=self.queue, trace=self.trace, reorder=self.reorder,
                                     dsack=dsack,

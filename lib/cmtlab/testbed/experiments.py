@@ -9,7 +9,9 @@ analyses them: :mod:`cmtlab.validation.kernel_sim` computes their gains and runs
   ``base + Δ``; ``"one_way"``: path 1 has one-way delay ``base + Δ``, i.e. RTT ``base + 2Δ``).
 * :func:`arabi_jobs` — Arabi et al., sec. 4, first scenario (5 and 2 Mbit/s,
   both 100 ms path delay — ns-3 point-to-point delays are one-way) on the kernel, with and
-  without D-SACK, F-RTO and timestamps.
+  without D-SACK, F-RTO and timestamps; :func:`arabi_paper_jobs` — both of Arabi's scenarios (the second: 5 / 2 /
+  7 Mbit/s, 100 / 10 / 50 ms one-way) with each of the paper's mechanisms as Linux has it, for the
+  today's-stack column of the paper's claims.
 
 Every run returns the tidy row of :meth:`cmtlab.testbed.TestbedResult.to_row` plus the
 experiment's keys.
@@ -139,9 +141,28 @@ ARABI_VARIANTS = {
 }
 
 
-def arabi_paths(queue_packets: int = 100):
-    """Arabi et al., sec. 4, first scenario: 5 and 2 Mbit/s, 100 ms (one-way) on both links."""
-    return [path(5e6, 0.1, queue_packets=queue_packets), path(2e6, 0.1, queue_packets=queue_packets)]
+#: Arabi's loss-recovery mechanisms as Linux's switches (``tcp_dsack``, ``tcp_frto``, ``tcp_timestamps``; RACK-TLP
+#: and SACK stay on): no spurious-retransmission response (NoPR), D-SACK alone, timestamps alone (Eifel's
+#: detection: Linux undoes a reduction whose retransmission the echoed timestamp shows spurious), F-RTO alone, and
+#: Linux's default (all three).  PR-R, the paper's own proposal, is in no kernel.
+ARABI_PAPER_VARIANTS = {
+    "D-SACK + F-RTO + timestamps (Linux default)": dict(dsack=True, frto=2, timestamps=True),
+    "none of the three": dict(dsack=False, frto=0, timestamps=False),
+    "D-SACK only": dict(dsack=True, frto=0, timestamps=False),
+    "timestamps only (Eifel)": dict(dsack=False, frto=0, timestamps=True),
+    "F-RTO only": dict(dsack=False, frto=2, timestamps=False),
+}
+#: Arabi et al., sec. 4: per scenario the links' rates (bit/s) and ONE-WAY delays (s).
+ARABI_SCENARIOS = {1: ((5e6, 2e6), (0.1, 0.1)), 2: ((5e6, 2e6, 7e6), (0.1, 0.01, 0.05))}
+
+
+def arabi_paths(queue_packets: int = 100, scenario: int = 1):
+    """Arabi et al., sec. 4: the first scenario (5 and 2 Mbit/s, 100 ms one-way on both links) or the second
+    (5 / 2 / 7 Mbit/s, 100 / 10 / 50 ms one-way), ``queue_packets`` on every link."""
+    if scenario not in ARABI_SCENARIOS:
+        raise ValueError(f"scenario must be one of {sorted(ARABI_SCENARIOS)}, got {scenario!r}")
+    rates, delays = ARABI_SCENARIOS[scenario]
+    return [path(r, d, queue_packets=queue_packets) for r, d in zip(rates, delays)]
 
 
 def arabi_jobs(*, repetitions: int = 3, duration_s: float = 12.0, warmup_s: float = 2.0, congestion: str = "reno",
@@ -155,3 +176,19 @@ def arabi_jobs(*, repetitions: int = 3, duration_s: float = 12.0, warmup_s: floa
                  run=dict(paths=arabi_paths(), settings=KernelSettings(congestion=congestion, **variants[name]),
                           mptcp=True, duration_s=duration_s, warmup_s=warmup_s, seed=rep))
             for rep in range(repetitions) for name in variants]
+
+
+def arabi_paper_jobs(*, scenarios=(1, 2), variants=None, repetitions: int = 5, duration_s: float = 12.0,
+                     warmup_s: float = 2.0, congestion: str = "reno", queue_packets: int = 100) -> list[dict]:
+    """Both of Arabi's scenarios on the kernel with each of the paper's mechanisms as Linux has it
+    (:data:`ARABI_PAPER_VARIANTS` by default), uncoupled ``congestion`` subflows: jobs for :func:`run_jobs`,
+    labels ``scenario``, ``variant``, ``rep`` (the run's delay-line seed)."""
+    if repetitions < 1:
+        raise ValueError(f"repetitions must be >= 1, got {repetitions!r}")
+    variants = variants or ARABI_PAPER_VARIANTS
+    return [dict(labels=dict(scenario=sc, variant=name, rep=rep),
+                 run=dict(paths=arabi_paths(queue_packets, sc),
+                          settings=KernelSettings(congestion=congestion, **variants[name]),
+                          mptcp=True, duration_s=duration_s, warmup_s=warmup_s, seed=rep))
+            for sc in scenarios for rep in range(repetitions) for name in variants]
+

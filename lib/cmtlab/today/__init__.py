@@ -27,6 +27,9 @@ _COUNT = pinned.Column(low=0, integer=True, nan=True, required=False)
 RECORDED = {
     "kernel_cells.csv": dict(results=True),
     "kernel_cells_sim.csv": dict(results=True),
+    "kernel_cells_wider.csv": dict(results=True),
+    "kernel_cells_wider_sim.csv": dict(results=True),
+    "kernel_arabi_paper.csv": dict(results=True),
     "kernel_internals.csv": dict(columns={**{c: _COUNT for c in (
         "TCPSackRecovery", "TCPTimeouts", "TCPLossProbes", "TCPLossProbeRecovery", "TCPSpuriousRTOs", "TCPDSACKRecv",
         "TCPSACKReorder", "TCPLostRetransmit", "TcpRetransSegs", "TCPDelivered", "rcv_DelayedACKs", "random_drops",
@@ -40,13 +43,14 @@ RECORDED = {
                                       **{c: pinned.Column(low=0, integer=True) for c in (
                                           "sim_retransmissions", "ns3_retransmissions", "sim_timeouts",
                                           "ns3_timeouts")}}),
-    "kernel_agreement.csv": dict(columns={"kernel_mean": pinned.Column(), "sim_mean": pinned.Column(nan=True),
-                                          "n_kernel": pinned.Column(low=1, integer=True),
-                                          "n_sim": pinned.Column(low=0, integer=True)},
-                                 rows=[pinned.RowRule(("kernel_min", "kernel_mean", "kernel_max"),
-                                                      lambda r: r["kernel_min"] <= r["kernel_mean"] * (1 + 1e-9) + 1e-12
-                                                      and r["kernel_mean"] <= r["kernel_max"] * (1 + 1e-9) + 1e-12,
-                                                      "kernel_mean", "kernel_min <= kernel_mean <= kernel_max")]),
+    **{name: dict(columns={"kernel_mean": pinned.Column(), "sim_mean": pinned.Column(nan=True),
+                           "n_kernel": pinned.Column(low=1, integer=True),
+                           "n_sim": pinned.Column(low=0, integer=True)},
+                  rows=[pinned.RowRule(("kernel_min", "kernel_mean", "kernel_max"),
+                                       lambda r: r["kernel_min"] <= r["kernel_mean"] * (1 + 1e-9) + 1e-12
+                                       and r["kernel_mean"] <= r["kernel_max"] * (1 + 1e-9) + 1e-12,
+                                       "kernel_mean", "kernel_min <= kernel_mean <= kernel_max")])
+       for name in ("kernel_agreement.csv", "kernel_agreement_wider.csv")},
 }
 
 

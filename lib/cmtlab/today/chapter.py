@@ -30,6 +30,8 @@ import pandas as pd
 from ..progress import progress
 from ..report import ASKS_COLUMN, NO_CHANGE, Comparison, Threshold, fmt_number, trend_rule
 from ..stats import mean_ci
+from .kernel import _linux_options  # noqa: F401  (Linux's options and buffers, as simulate_like_kernel sets them)
+from .traces import FIVE_G_FILE, real_pair  # noqa: F401  (the 5G + Starlink pair)
 
 #: What today's Linux runs (the held axes).
 TODAY = dict(loss_detection="rack-tlp", reordering="none", congestion="cubic",
@@ -56,53 +58,6 @@ PAPERS = {"recovery": ("NoPR", "D-SACK", "Eifel", "F-RTO", "PR-R"), "scheduler":
 
 #: Arabi et al. sec. 4, scenario 2: rates (bit/s) and ONE-WAY delays (s).
 ARABI_S2 = ((5e6, 2e6, 7e6), (0.100, 0.010, 0.050))
-#: The 5G drive of the real pair (Raca et al., ``file`` column of the loader).
-FIVE_G_FILE = "Download/Driving/B_2019.12.16_07.22.43.csv"
-
-
-def _linux_options(receive_buffer_bytes: int) -> dict:
-    """simulate_mptcp keywords for Linux's TCP options and buffers: ``receive_buffer_bytes`` is the
-    connection-level receive buffer *and* every subflow's advertised window (an MPTCP subflow advertises
-    the connection's window, RFC 8684 sec. 3.3.4), as :func:`cmtlab.validation.kernel_sim.simulate_like_kernel`
-    sets them — a bare ``receive_buffer_bytes`` keyword would set the connection's only and leave each
-    subflow at :class:`cmtlab.scenario.TcpOptions`' 128 KiB default."""
-    from ..scenario import TcpOptions
-    from ..validation.kernel_sim import LINUX_TCP_OPTIONS
-
-    rb = int(receive_buffer_bytes)
-    return dict(segment_bytes=1448, initial_window_bytes=10 * 1448, ssthresh_bytes=1 << 30, receive_buffer_bytes=rb,
-                options=TcpOptions(**LINUX_TCP_OPTIONS, send_buffer_bytes=4 << 20, receive_buffer_bytes=rb))
-
-
-def real_pair(*, seconds: int = 60, start_s: int | None = None, rate_scale: float = 0.1, mirror=None) -> dict:
-    """The 5G + Starlink pair: per-second rate schedules (bit/s, scaled by ``rate_scale``), round trips (s)
-    from the data sets' pings, and where each comes from.  ``start_s`` (None: the first second at which the 5G
-    drive's rate reaches a tenth of its median — its logger starts before the download does) selects the
-    window of both traces."""
-    from ..measurements import public
-    from .traces import rates_from_5g, rates_from_starlink
-
-    if not 0 < rate_scale <= 1:
-        raise ValueError(f"rate_scale must be in (0, 1], got {rate_scale!r}")
-    if not isinstance(seconds, int) or seconds < 5:
-        raise ValueError(f"seconds must be an integer >= 5, got {seconds!r}")
-    five_g = public.load_uccmisl_5g(mirror=mirror)
-    full = rates_from_5g(five_g, FIVE_G_FILE)
-    if start_s is None:
-        floor = 0.1 * float(np.median(full))
-        start_s = next(i for i, r in enumerate(full) if r >= floor)
-    g = full[start_s:start_s + seconds]
-    star = public.load_starlink(mirror=mirror)
-    s = rates_from_starlink(star.iperf, start=start_s, seconds=seconds)
-    if len(g) < seconds or len(s) < seconds:
-        raise ValueError(f"start_s + seconds = {start_s + seconds} s is beyond the traces ({len(g)} / {len(s)} s left)")
-    rtt_5g = float(five_g.loc[five_g["file"] == FIVE_G_FILE, "rtt_min_ms"].median()) / 1e3
-    rtt_star = float(star.ping["rtt_min_ms"].median()) / 1e3
-    return dict(rates_bps=(tuple(r * rate_scale for r in g), tuple(r * rate_scale for r in s)),
-                rtts_s=(rtt_5g, rtt_star), names=("5G (Raca et al.)", "Starlink (Laniewski et al.)"),
-                rate_scale=rate_scale, start_s=start_s)
-
-
 def scenarios(*, real_seconds: int = 60, rate_scale: float = 0.1, papers_jitter_s: float = 0.002,
               papers_loss: float = 0.001, include_real: bool = True, mirror=None) -> dict:
     """name -> dict(bandwidths_bps, rtts_s, links, loss (per path), duration_s or None).

@@ -40,6 +40,8 @@ import numpy as np
 import pandas as pd
 
 from ..progress import progress
+from ..validation.kernel_sim import (DELAY_LINE_DRAWS as LOSS_DRAWS, KERNEL_CONFIGS, LINUX_CUBIC_PARAMS,  # noqa: F401
+                                     LINUX_REDUCTION, LINUX_RENO_PARAMS, LINUX_RTO)
 
 #: Cells: name, transport, kernel congestion control, paths as (rate bit/s, one-way delay s, queue
 #: packets, random loss[, per-packet delay variation s]).  The first is the path where the kernel-like
@@ -70,8 +72,44 @@ CELLS = (
          paths=(("5g", None, 100, 0.0), ("starlink", None, 100, 0.0))),
 )
 
+#: The wider table's cells (issue 37), 5 repetitions each: what the five scenarios of the issue span and what the
+#: papers are about — several paths, per-path loss, small and unequal queues, jitter with loss, strong rate and
+#: delay asymmetry together (a fast short path beside a slow long one, where the receive window and the
+#: scheduler decide), Arabi's second scenario — MPTCP with the kernel's own scheduler, CUBIC and, on the issue's
+#: cases, Reno.  A path's queue is packets, ``None`` (the testbed's default: one bandwidth-delay product of
+#: 1500-byte packets, at least 20, :func:`cmtlab.testbed.path`; each path its own) or ``("bytes", n)`` (the
+#: delay line counts IP bytes).
+WIDER_CELLS = (
+    dict(cell="mptcp cubic 3 paths 10M/20ms + 5M/80ms + 2M/160ms", kind="mptcp", congestion="cubic",
+         paths=((10e6, 0.01, 100, 0.0), (5e6, 0.04, 100, 0.0), (2e6, 0.08, 100, 0.0))),
+    dict(cell="mptcp reno 3 paths 10M/20ms + 5M/80ms + 2M/160ms", kind="mptcp", congestion="reno",
+         paths=((10e6, 0.01, 100, 0.0), (5e6, 0.04, 100, 0.0), (2e6, 0.08, 100, 0.0))),
+    dict(cell="mptcp cubic 10M/40ms 0.5% loss + 10M/100ms", kind="mptcp", congestion="cubic",
+         paths=((10e6, 0.02, 100, 0.005), (10e6, 0.05, 100, 0.0))),
+    dict(cell="mptcp reno 10M/40ms 0.5% loss + 10M/100ms", kind="mptcp", congestion="reno",
+         paths=((10e6, 0.02, 100, 0.005), (10e6, 0.05, 100, 0.0))),
+    dict(cell="mptcp cubic 5M/30ms + 5M/240ms queue 10", kind="mptcp", congestion="cubic",
+         paths=((5e6, 0.015, 10, 0.0), (5e6, 0.12, 10, 0.0))),
+    dict(cell="mptcp reno 5M/30ms + 5M/240ms queue 10", kind="mptcp", congestion="reno",
+         paths=((5e6, 0.015, 10, 0.0), (5e6, 0.12, 10, 0.0))),
+    dict(cell="mptcp cubic 20M/50ms + 2M/50ms", kind="mptcp", congestion="cubic",
+         paths=((20e6, 0.025, 100, 0.0), (2e6, 0.025, 100, 0.0))),
+    dict(cell="mptcp cubic 3 paths BDP queues", kind="mptcp", congestion="cubic",
+         paths=((10e6, 0.01, None, 0.0), (5e6, 0.04, None, 0.0), (2e6, 0.08, None, 0.0))),
+    dict(cell="mptcp cubic 20M/20ms + 2M/600ms", kind="mptcp", congestion="cubic",
+         paths=((20e6, 0.01, 100, 0.0), (2e6, 0.3, 100, 0.0))),
+    dict(cell="mptcp cubic Arabi s2 5M/200ms + 2M/20ms + 7M/100ms", kind="mptcp", congestion="cubic",
+         paths=((5e6, 0.1, 100, 0.0), (2e6, 0.01, 100, 0.0), (7e6, 0.05, 100, 0.0))),
+    dict(cell="mptcp cubic 10M/40ms jitter 2ms 0.2% loss + 5M/200ms 0.5% loss", kind="mptcp", congestion="cubic",
+         paths=((10e6, 0.02, 100, 0.002, 0.002), (5e6, 0.1, 100, 0.005))),
+    dict(cell="mptcp cubic 10M/20ms queue 30kB + 10M/80ms queue 150kB", kind="mptcp", congestion="cubic",
+         paths=((10e6, 0.01, ("bytes", 30000), 0.0), (10e6, 0.04, ("bytes", 150000), 0.0))),
+)
+#: The chapter's cells and the wider table's.
+ALL_CELLS = CELLS + WIDER_CELLS
+
 #: The traces a cell's path may name, the seconds of each replayed and their rate scale: the chapter's
-#: real pair (:func:`cmtlab.today.chapter.real_pair`: the 5G drive from its first second at a tenth of its
+#: real pair (:func:`cmtlab.today.traces.real_pair`: the 5G drive from its first second at a tenth of its
 #: median rate, the Starlink iperf samples from the same index), at the measured rates (scale 1) — the
 #: kernel and the delay line keep up with them; a run of ``duration_s`` starting ``schedule_offset_s``
 #: into the schedule stays inside the window (it repeats beyond).
@@ -83,9 +121,9 @@ TRACE_RATE_SCALE = 0.1
 @functools.lru_cache(maxsize=8)
 def trace_path(name: str, *, seconds: int = TRACE_SECONDS, rate_scale: float = TRACE_RATE_SCALE) -> dict:
     """The path a trace cell names: ``rates_bps`` (one per second, the data direction's schedule),
-    ``delay_s`` (one way: half the data set's median minimum RTT, :func:`cmtlab.today.chapter.real_pair`),
+    ``delay_s`` (one way: half the data set's median minimum RTT, :func:`cmtlab.today.traces.real_pair`),
     ``label`` and the window's ``start_s``.  Needs the mirrored public measurements."""
-    from .chapter import real_pair
+    from .traces import real_pair
 
     if name not in TRACES:
         raise ValueError(f"trace must be one of {TRACES}, got {name!r}")
@@ -95,12 +133,17 @@ def trace_path(name: str, *, seconds: int = TRACE_SECONDS, rate_scale: float = T
 
 
 def testbed_path(spec):
-    """A cell's path tuple as a :class:`cmtlab.testbed.EmulatedPath`: (rate bit/s, one-way delay s, queue
-    packets, loss[, jitter s]), or (trace name, None, queue, loss) — the data direction replays
-    :func:`trace_path`'s schedule (``rate_schedule_bps``, 1 s intervals), the ACK direction runs at its mean."""
+    """A cell's path tuple as a :class:`cmtlab.testbed.EmulatedPath`: (rate bit/s, one-way delay s, queue,
+    loss[, jitter s]), or (trace name, None, queue, loss) — the data direction replays :func:`trace_path`'s
+    schedule (``rate_schedule_bps``, 1 s intervals), the ACK direction runs at its mean.  The queue: packets,
+    ``None`` (the testbed's default, one bandwidth-delay product) or ``("bytes", n)``."""
     from ..testbed import Direction, EmulatedPath, path
 
     r, d, q, loss, *j = spec
+    if isinstance(q, tuple):
+        if len(q) != 2 or q[0] != "bytes":
+            raise ValueError(f"a queue is packets, None or ('bytes', n), got {q!r}")
+        return path(r, d, queue_bytes=int(q[1]), loss=loss, jitter_s=(j[0] if j else 0.0))
     if isinstance(r, str):
         t = trace_path(r)
         mean = float(np.mean(t["rates_bps"]))
@@ -289,8 +332,6 @@ def replay_check_sim(rates_bps, delay_s: float, *, interval_s: float = 1.0, queu
     (between a serialisation's end and the next packet's entry), and the in-order payload the receiver held
     (binned one propagation delay later, as on the testbed)."""
     from ..sim import simulate_mptcp
-    from .chapter import _linux_options
-
     rates = tuple(float(r) for r in rates_bps)
     duration = len(rates) * interval_s
     if not duration > warmup_s + interval_s:
@@ -380,37 +421,10 @@ def replay_summary(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-#: The simulator configurations of :func:`sim_runs`, by the kernel's congestion control.
-#: Linux's retransmission timeout is ``SRTT + max(4 RTTVAR, tcp_rto_min)`` (``tcp_rtt_estimator``: the
-#: variance term never falls below 200 ms), RFC 6298's formula with the clock granularity G = 200 ms.
-LINUX_RTO = dict(clock_granularity_s=0.2)
-#: Linux's window during and after a reduction: PRR as ``tcp_cwnd_reduction`` counts it
-#: (:class:`~cmtlab.sim.mechanisms.recovery.linux_prr.LinuxPrrRecovery`; ns-3.44's PRR, the simulator's
-#: ``"prr"``, sends up to twice as much early in each recovery) and, for Reno, the congestion-avoidance
-#: count zeroed at every reduction (``tcp_init_cwnd_reduction``; ``reset_count_on_reduction``).
-LINUX_REDUCTION = dict(recovery="linux_prr")
-LINUX_RENO_PARAMS = {"reset_count_on_reduction": True}
-#: CUBIC as Linux runs it: its constants and choices (``variant="linux"``), HyStart, and slow start only while the
-#: window is used (``tcp_is_cwnd_limited``; a subflow the scheduler leaves idle does not double its window).
-LINUX_CUBIC_PARAMS = {"variant": "linux", "hystart": True, "slow_start_cwnd_limited": True}
-#: Every configuration draws its random drops (and per-packet delay variation) from the testbed delay line's
-#: own streams, seeded as the kernel run of the same repetition
-#: (:class:`cmtlab.sim.net.delay_line.DelayLineLink`): the same packets are lost in both columns, so that a cell's
-#: seed-to-seed spread is shared instead of sampled twice.
-LOSS_DRAWS = dict(loss_draws="delay_line")
-SIM_CONFIGS = {
-    "today": {"cubic": dict(congestion="cubic", congestion_params=LINUX_CUBIC_PARAMS,
-                            scheduler="linux", loss_detection="rack-tlp-linux", **LINUX_RTO, **LINUX_REDUCTION,
-                            **LOSS_DRAWS),
-              "reno": dict(congestion="reno", congestion_params=LINUX_RENO_PARAMS, scheduler="linux",
-                           loss_detection="rack-tlp-linux", **LINUX_RTO, **LINUX_REDUCTION, **LOSS_DRAWS)},
-    "today-dupack": {"cubic": dict(congestion="cubic", congestion_params=LINUX_CUBIC_PARAMS,
-                                   scheduler="linux", **LINUX_RTO, **LINUX_REDUCTION, **LOSS_DRAWS),
-                     "reno": dict(congestion="reno", congestion_params=LINUX_RENO_PARAMS, scheduler="linux",
-                                  **LINUX_RTO, **LINUX_REDUCTION, **LOSS_DRAWS)},
-    "before": {"cubic": dict(congestion="uncoupled", scheduler="lowest_rtt", **LOSS_DRAWS),
-               "reno": dict(congestion="uncoupled", scheduler="lowest_rtt", **LOSS_DRAWS)},
-}
+#: The simulator configurations of :func:`sim_runs`, by the kernel's congestion control: the named configurations
+#: of :data:`cmtlab.validation.kernel_sim.KERNEL_CONFIGS` this chapter shows — ``"linux"`` (today's Linux, the
+#: kernel-like configuration) and the chapter's earlier ``"today"``, ``"today-dupack"`` and ``"before"``.
+SIM_CONFIGS = {name: KERNEL_CONFIGS[name] for name in ("linux", "today", "today-dupack", "before")}
 
 
 def sim_runs(kernel: pd.DataFrame, configs=SIM_CONFIGS, *, progress_bar: bool = True) -> pd.DataFrame:
@@ -423,7 +437,8 @@ def sim_runs(kernel: pd.DataFrame, configs=SIM_CONFIGS, *, progress_bar: bool = 
         for cc, group in kernel.groupby("k_congestion"):
             if cc not in by_cc:
                 raise ValueError(f"configs[{name!r}] has no entry for the kernel's congestion control {cc!r}")
-            sim = simulate_like_kernel(group, progress_bar=progress_bar, warmup_counters=True, **by_cc[cc])
+            config = name if KERNEL_CONFIGS.get(name) is by_cc else {cc: by_cc[cc]}
+            sim = simulate_like_kernel(group, config, progress_bar=progress_bar, warmup_counters=True)
             sim["sim_config"] = name
             sim["cell"] = group["cell"].to_numpy()
             out.append(sim)
@@ -537,13 +552,34 @@ def agreement(kernel: pd.DataFrame, sim: pd.DataFrame, metrics=METRICS) -> pd.Da
     return pd.DataFrame(rows)
 
 
+#: A queue below this many packets (or 1500-byte packets' bytes) is a short one for :func:`cell_kind`.
+SHORT_QUEUE_PACKETS = 50
+
+
+def _short_queue(q) -> bool:
+    if q is None:  # one bandwidth-delay product: sized to the path
+        return False
+    if isinstance(q, tuple):
+        return q[1] < SHORT_QUEUE_PACKETS * 1500
+    return q < SHORT_QUEUE_PACKETS
+
+
+def _asymmetric(paths) -> bool:
+    """Strong asymmetry: rates 4x apart or more, or one-way delays 10x apart or more."""
+    if len(paths) < 2 or any(isinstance(p[0], str) for p in paths):
+        return False
+    rates, delays = [p[0] for p in paths], [p[1] for p in paths]
+    return max(rates) >= 4 * min(rates) or max(delays) >= 10 * min(delays)
+
+
 def cell_kind(cell: str) -> str:
-    """The kind of a cell for the per-kind counts: transport and what its paths do (``trace``: a rate replayed
-    from the 5G / Starlink measurements; ``jitter``: per-packet delay variation, reordering; ``loss``: random
-    loss; ``queue``: a short queue; ``clean``)."""
-    c = next((c for c in CELLS if c["cell"] == cell), None)
+    """The kind of a cell for the per-kind counts: transport, ``3 paths`` when it has three, and what its paths
+    do, the first that applies of ``trace`` (a rate replayed from the 5G / Starlink measurements), ``jitter``
+    (per-packet delay variation, reordering), ``loss`` (random loss), ``queue`` (a short queue),
+    ``asymmetric`` (rates 4x or one-way delays 10x apart) and ``clean``.  Cells of :data:`ALL_CELLS`."""
+    c = next((c for c in ALL_CELLS if c["cell"] == cell), None)
     if c is None:
-        raise ValueError(f"cell must be one of CELLS, got {cell!r}")
+        raise ValueError(f"cell must be one of ALL_CELLS, got {cell!r}")
     paths = c["paths"]
     if any(isinstance(p[0], str) for p in paths):
         what = "trace"
@@ -551,11 +587,13 @@ def cell_kind(cell: str) -> str:
         what = "jitter"
     elif any(p[3] > 0 for p in paths):
         what = "loss"
-    elif any(p[2] < 50 for p in paths):
+    elif any(_short_queue(p[2]) for p in paths):
         what = "queue"
+    elif _asymmetric(paths):
+        what = "asymmetric"
     else:
         what = "clean"
-    return f"{c['kind']} {what}"
+    return f"{c['kind']}{' 3 paths' if len(paths) >= 3 else ''} {what}"
 
 
 def agreement_by_kind(agree: pd.DataFrame) -> pd.DataFrame:
@@ -564,6 +602,61 @@ def agreement_by_kind(agree: pd.DataFrame) -> pd.DataFrame:
     out = a.groupby(["kind", "sim_config"], sort=False).inside.agg(inside="sum", n="size").reset_index()
     return out.pivot(index="kind", columns="sim_config", values="inside").join(
         a.groupby("kind").cell.nunique().rename("cells") * len(METRICS))
+
+
+def agreement_by_metric(agree: pd.DataFrame) -> pd.DataFrame:
+    """Cell metrics inside the kernel's spread per metric and simulator configuration: ``inside`` of ``n``, the
+    share, and ``within_5pct`` (the second reading of :func:`agreement`)."""
+    out = agree.groupby(["sim_config", "metric"], sort=False).agg(
+        inside=("inside", "sum"), n=("inside", "size"), within_5pct=("within_5pct", "sum")).reset_index()
+    out["share"] = out["inside"] / out["n"]
+    return out
+
+
+#: The configurations of the wider table (issue 37): ``"linux"`` — :func:`cmtlab.validation.kernel_sim.
+#: simulate_like_kernel`'s default — on every cell, ``"today"`` (the chapter's) beside it on the new cells.
+WIDER_CONFIGS = ("linux", "today")
+
+
+def wider_kernel() -> pd.DataFrame:
+    """The kernel's rows of the wider table: the chapter's cells (``kernel_cells.csv``) and :data:`WIDER_CELLS`
+    (``kernel_cells_wider.csv``), read pinned."""
+    from . import recorded
+
+    return pd.concat([recorded("kernel_cells.csv"), recorded("kernel_cells_wider.csv")], ignore_index=True)
+
+
+def wider_jobs(kernel: pd.DataFrame) -> list[tuple[str, str]]:
+    """The wider table's simulator jobs, in order: ``(cell, configuration)`` — ``"linux"`` for every cell of
+    ``kernel`` (in its order), then ``"today"`` for the cells of :data:`WIDER_CELLS`."""
+    new = {c["cell"] for c in WIDER_CELLS}
+    cells = list(kernel["cell"].unique())
+    return [(c, "linux") for c in cells] + [(c, "today") for c in cells if c in new]
+
+
+def wider_sim_runs(kernel: pd.DataFrame | None = None, *, jobs=None, progress_bar: bool = True) -> pd.DataFrame:
+    """The simulator's rows of the wider table, one :func:`sim_runs` per job of :func:`wider_jobs` (``jobs``: a
+    subset, e.g. ``wider_jobs(k)[i::n]`` for one of ``n`` processes; concatenated in the jobs' order the parts
+    give the whole): ``"linux"`` for every kernel row of :func:`wider_kernel`, ``"today"`` for the rows of
+    :data:`WIDER_CELLS` (the chapter's ``kernel_cells_sim.csv`` holds its own cells')."""
+    kernel = wider_kernel() if kernel is None else kernel
+    jobs = wider_jobs(kernel) if jobs is None else jobs
+    return pd.concat([sim_runs(kernel[kernel["cell"] == cell], {cfg: SIM_CONFIGS[cfg]}, progress_bar=progress_bar)
+                      for cell, cfg in jobs], ignore_index=True)
+
+
+def wider_agreement(kernel: pd.DataFrame | None = None, sim: pd.DataFrame | None = None) -> pd.DataFrame:
+    """:func:`agreement` over the wider table (recorded rows unless given): the chapter's 14 cells and the 12 of
+    :data:`WIDER_CELLS`, 3 metrics each, per configuration of :data:`WIDER_CONFIGS` — the chapter's ``"today"``
+    rows of its own cells come from ``kernel_cells_sim.csv``."""
+    from . import recorded
+
+    kernel = wider_kernel() if kernel is None else kernel
+    if sim is None:
+        sim = recorded("kernel_cells_wider_sim.csv")
+        chapter = recorded("kernel_cells_sim.csv")
+        sim = pd.concat([sim, chapter[chapter["sim_config"] == "today"]], ignore_index=True)
+    return agreement(kernel, sim)
 
 
 def _per_run(df: pd.DataFrame, col_kernel: str, col_sim: str) -> pd.Series:
@@ -836,6 +929,22 @@ def misses_table(misses: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-__all__ = ["LOSSY_CELLS", "loss_steps", "INTERNAL_COUNTERS", "kernel_internals", "CELLS", "TRACES", "TRACE_SECONDS", "TRACE_RATE_SCALE", "trace_path", "testbed_path",
+__all__ = ["LOSSY_CELLS", "loss_steps", "INTERNAL_COUNTERS", "kernel_internals", "CELLS", "WIDER_CELLS", "ALL_CELLS",
+           "SHORT_QUEUE_PACKETS", "TRACES", "TRACE_SECONDS", "TRACE_RATE_SCALE", "trace_path", "testbed_path",
            "BACKLOGGED_IDLE_SHARE", "replay_check_testbed", "replay_check_sim", "replay_checks", "replay_summary", "schedule_capacity_bps", "hystart_sensitivity", "LINUX_RTO", "LINUX_REDUCTION", "LINUX_RENO_PARAMS", "LINUX_CUBIC_PARAMS", "LOSS_DRAWS", "SIM_CONFIGS", "METRICS", "kernel_runs", "sim_runs", "agreement", "cell_kind", "agreement_by_kind",
+           "agreement_by_metric", "WIDER_CONFIGS", "wider_kernel", "wider_jobs", "wider_sim_runs", "wider_agreement",
            "explain", "misses_table", "trace_terms"]
+
+
+def _linux_options(receive_buffer_bytes: int) -> dict:
+    """simulate_mptcp keywords for Linux's TCP options and buffers: ``receive_buffer_bytes`` is the
+    connection-level receive buffer *and* every subflow's advertised window (an MPTCP subflow advertises
+    the connection's window, RFC 8684 sec. 3.3.4), as :func:`cmtlab.validation.kernel_sim.simulate_like_kernel`
+    sets them — a bare ``receive_buffer_bytes`` keyword would set the connection's only and leave each
+    subflow at :class:`cmtlab.scenario.TcpOptions`' 128 KiB default."""
+    from ..scenario import TcpOptions
+    from ..validation.kernel_sim import LINUX_TCP_OPTIONS
+
+    rb = int(receive_buffer_bytes)
+    return dict(segment_bytes=1448, initial_window_bytes=10 * 1448, ssthresh_bytes=1 << 30, receive_buffer_bytes=rb,
+                options=TcpOptions(**LINUX_TCP_OPTIONS, send_buffer_bytes=4 << 20, receive_buffer_bytes=rb))

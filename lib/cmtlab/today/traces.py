@@ -39,4 +39,36 @@ def rates_from_starlink(iperf: pd.DataFrame, *, column: str = "download_mbps", s
     return tuple(float(x) * 1e6 for x in np.clip(s, 0, None))
 
 
-__all__ = ["rates_from_5g", "rates_from_starlink"]
+__all__ = ["rates_from_5g", "rates_from_starlink", "real_pair", "FIVE_G_FILE"]
+
+
+#: The 5G drive of the real pair (Raca et al., ``file`` column of the loader).
+FIVE_G_FILE = "Download/Driving/B_2019.12.16_07.22.43.csv"
+
+
+def real_pair(*, seconds: int = 60, start_s: int | None = None, rate_scale: float = 0.1, mirror=None) -> dict:
+    """The 5G + Starlink pair: per-second rate schedules (bit/s, scaled by ``rate_scale``), round trips (s)
+    from the data sets' pings, and where each comes from.  ``start_s`` (None: the first second at which the 5G
+    drive's rate reaches a tenth of its median — its logger starts before the download does) selects the
+    window of both traces."""
+    from ..measurements import public
+
+    if not 0 < rate_scale <= 1:
+        raise ValueError(f"rate_scale must be in (0, 1], got {rate_scale!r}")
+    if not isinstance(seconds, int) or seconds < 5:
+        raise ValueError(f"seconds must be an integer >= 5, got {seconds!r}")
+    five_g = public.load_uccmisl_5g(mirror=mirror)
+    full = rates_from_5g(five_g, FIVE_G_FILE)
+    if start_s is None:
+        floor = 0.1 * float(np.median(full))
+        start_s = next(i for i, r in enumerate(full) if r >= floor)
+    g = full[start_s:start_s + seconds]
+    star = public.load_starlink(mirror=mirror)
+    s = rates_from_starlink(star.iperf, start=start_s, seconds=seconds)
+    if len(g) < seconds or len(s) < seconds:
+        raise ValueError(f"start_s + seconds = {start_s + seconds} s is beyond the traces ({len(g)} / {len(s)} s left)")
+    rtt_5g = float(five_g.loc[five_g["file"] == FIVE_G_FILE, "rtt_min_ms"].median()) / 1e3
+    rtt_star = float(star.ping["rtt_min_ms"].median()) / 1e3
+    return dict(rates_bps=(tuple(r * rate_scale for r in g), tuple(r * rate_scale for r in s)),
+                rtts_s=(rtt_5g, rtt_star), names=("5G (Raca et al.)", "Starlink (Laniewski et al.)"),
+                rate_scale=rate_scale, start_s=start_s)

@@ -329,9 +329,10 @@ def simulator_column(runs: pd.DataFrame, *, reordering: str, options: dict | Non
     out = dict(reason=reason, sim_g=None, sim_g_none=None, n_runs=0)
     if reason is None:
         reno = runs[runs.congestion == "reno"]
-        sim_runs = ks.simulate_like_kernel(reno, reordering=reordering, **options)
+        sim_runs = ks.simulate_like_kernel(reno, "ns3-uncoupled", reordering=reordering, **options)
         out.update(sim_g=ks.kernel_gains(sim_runs), n_runs=len(sim_runs),
-                   sim_g_none=ks.kernel_gains(ks.simulate_like_kernel(reno, reordering="none", **options)))
+                   sim_g_none=ks.kernel_gains(ks.simulate_like_kernel(reno, "ns3-uncoupled", reordering="none",
+                                                                      **options)))
     out["status"] = simulator_status(reason, reordering, out["n_runs"])
     return out
 
@@ -426,7 +427,7 @@ def hypotheses(runs: pd.DataFrame, *, reordering: str, options: dict | None = No
     rows = []
     for name, change in hypothesis_cases(buffer_mib).items():
         kw = {**(options or {}), "reordering": reordering, **change}
-        gg = ks.kernel_gains(ks.simulate_like_kernel(first, progress_bar=False, **kw))
+        gg = ks.kernel_gains(ks.simulate_like_kernel(first, "ns3-uncoupled", progress_bar=False, **kw))
         mib = change["receive_buffer_bytes"] / 2 ** 20 if "receive_buffer_bytes" in change else NAN
         for r in gg[gg.delta_ms > 0].itertuples():
             rows.append(dict(change=name, buffer_mib=mib, meaning=r.meaning, delta_ms=r.delta_ms, gain_pct=r.gain_pct))

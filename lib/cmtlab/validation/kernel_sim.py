@@ -18,6 +18,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..sim.presets import (LINUX_INITIAL_WINDOW_SEGMENTS, LINUX_RCVBUF_MAX_BYTES, LINUX_SNDBUF_MAX_BYTES,
+                           MPTCP_OPTION_BYTES, MPTCP_PAYLOAD_DEFICIT_BYTES)
+
 from ..progress import progress
 
 def table1_rows(runs: pd.DataFrame) -> pd.DataFrame:
@@ -58,22 +61,63 @@ SIM_LIKE_KERNEL = dict(congestion="uncoupled", scheduler="lowest_rtt")
 #: pacing, TSO/GSO (the delay line's TUN devices get none), receive-buffer autotuning.
 LINUX_TCP_OPTIONS = dict(sack=True, sack_loss_detection=True, limited_transmit=True, recovery="prr",
                          timestamps=True, min_rto_s=0.2, initial_rto_s=1.0, delayed_ack_timeout_s=0.04)
-#: Initial window (RFC 6928, Linux's ``TCP_INIT_CWND``), segments.
-LINUX_INITIAL_WINDOW_SEGMENTS = 10
-#: Largest autotuned send buffer (``net.ipv4.tcp_wmem[2]``, bytes) and receive buffer
-#: (``tcp_rmem[2]``; new namespaces inherit the host's, 32 MiB here): the simulator's per-subflow
-#: send buffer and connection-level receive buffer when nothing else is asked for.
-LINUX_SNDBUF_MAX_BYTES = 4 * 1024 * 1024
-LINUX_RCVBUF_MAX_BYTES = 32 * 1024 * 1024
-#: MPTCP data packets carry fewer payload bytes than a TCP packet of the same MTU: the DSS option
-#: (RFC 8684 sec. 3.3: data sequence mapping and DATA_ACK) takes option space, and the kernel
-#: splits its data-level chunks into packets that are not all full-sized.  Measured on the
-#: delay line's counters (:func:`kernel_packet_sizes`: IP bytes and packets forwarded, bytes
-#: acknowledged per subflow; kernel 6.18, two 10 Mbit/s paths): 1410 payload bytes in 1476 IP
-#: bytes per packet on average, against 1448 in 1500 for TCP with timestamps.  The simulator
-#: uses that payload (MSS - 38) and wire size (payload + headers + 14 option bytes).
-MPTCP_PAYLOAD_DEFICIT_BYTES = 38
-MPTCP_OPTION_BYTES = 14
+# The initial window, the largest autotuned buffers and MPTCP's packet sizes are the simulator's Linux preset's
+# (cmtlab.sim.presets: LINUX_INITIAL_WINDOW_SEGMENTS, LINUX_SNDBUF_MAX_BYTES, LINUX_RCVBUF_MAX_BYTES,
+# MPTCP_PAYLOAD_DEFICIT_BYTES, MPTCP_OPTION_BYTES, measured on the testbed), imported above.
+
+#: Linux's retransmission timeout is ``SRTT + max(4 RTTVAR, tcp_rto_min)`` (``tcp_rtt_estimator``: the
+#: variance term never falls below 200 ms), RFC 6298's formula with the clock granularity G = 200 ms.
+LINUX_RTO = dict(clock_granularity_s=0.2)
+#: Linux's window during and after a reduction: PRR as ``tcp_cwnd_reduction`` counts it
+#: (:class:`~cmtlab.sim.mechanisms.recovery.linux_prr.LinuxPrrRecovery`; ns-3.44's PRR, the simulator's
+#: ``"prr"``, sends up to twice as much early in each recovery) and, for Reno, the congestion-avoidance
+#: count zeroed at every reduction (``tcp_init_cwnd_reduction``; ``reset_count_on_reduction``).
+LINUX_REDUCTION = dict(recovery="linux_prr")
+LINUX_RENO_PARAMS = {"reset_count_on_reduction": True}
+#: CUBIC as Linux runs it: its constants and choices (``variant="linux"``), HyStart, and slow start only while the
+#: window is used (``tcp_is_cwnd_limited``; a subflow the scheduler leaves idle does not double its window).
+LINUX_CUBIC_PARAMS = {"variant": "linux", "hystart": True, "slow_start_cwnd_limited": True}
+#: Draw every path's random drops (and per-packet delay variation) from the testbed delay line's own streams,
+#: seeded as the kernel run of the same repetition (:class:`cmtlab.sim.net.delay_line.DelayLineLink`): the same
+#: packets are lost in both columns, so that a cell's seed-to-seed spread is shared instead of sampled twice.
+DELAY_LINE_DRAWS = dict(loss_draws="delay_line")
+
+#: The simulator configurations :func:`simulate_like_kernel` knows by name, each per kernel congestion control
+#: (a kernel row's ``k_congestion``).  An entry is either a simulator preset (``preset``: a name of
+#: :data:`cmtlab.sim.presets.PRESETS`, run with the row's congestion control, transport and timestamps) or the
+#: first kernel-like base — uncoupled-style mechanisms on :data:`LINUX_TCP_OPTIONS` — with the keywords it
+#: changes; ``loss_draws`` and ``link_counting`` say how the testbed's paths are carried (:data:`LOSS_DRAWS`,
+#: :data:`cmtlab.sim.net.delay_line.COUNTINGS`).
+#:
+#: * ``"linux"`` (the default) — today's Linux, :func:`cmtlab.sim.presets.linux` (``"linux-6.18"``), over the
+#:   delay line as it is: its drops, its queue counted as ``delayline.c`` counts it (every packet not yet
+#:   serialised, IP bytes), each path's own queue;
+#: * ``"today"``, ``"today-dupack"``, ``"before"`` — the today's-transport chapter's earlier configurations:
+#:   RACK-TLP with Linux's window growth (``"rack-tlp-linux"``), Linux's PRR and RTO, Linux's CUBIC or Reno and
+#:   Linux's scheduler without its send buffers; the same with the duplicate-ACK rules; uncoupled NewReno with
+#:   lowest RTT first — all three over the delay line's drops, its queue counted as ns-3 counts one;
+#: * ``"ns3-uncoupled"`` — the first kernel-like configuration (and the default before ``"linux"``): uncoupled
+#:   NewReno subflows, lowest RTT first, Linux's options with ns-3's PRR, the simulator's own loss draws (the
+#:   Linux chapter's simulator column).
+KERNEL_CONFIGS = {
+    "linux": {cc: dict(preset="linux-6.18", loss_draws="delay_line", link_counting="delay_line")
+              for cc in ("cubic", "reno")},
+    "today": {"cubic": dict(congestion="cubic", congestion_params=LINUX_CUBIC_PARAMS,
+                            scheduler="linux", loss_detection="rack-tlp-linux", **LINUX_RTO, **LINUX_REDUCTION,
+                            **DELAY_LINE_DRAWS),
+              "reno": dict(congestion="reno", congestion_params=LINUX_RENO_PARAMS, scheduler="linux",
+                           loss_detection="rack-tlp-linux", **LINUX_RTO, **LINUX_REDUCTION, **DELAY_LINE_DRAWS)},
+    "today-dupack": {"cubic": dict(congestion="cubic", congestion_params=LINUX_CUBIC_PARAMS,
+                                   scheduler="linux", **LINUX_RTO, **LINUX_REDUCTION, **DELAY_LINE_DRAWS),
+                     "reno": dict(congestion="reno", congestion_params=LINUX_RENO_PARAMS, scheduler="linux",
+                                  **LINUX_RTO, **LINUX_REDUCTION, **DELAY_LINE_DRAWS)},
+    "before": {"cubic": dict(congestion="uncoupled", scheduler="lowest_rtt", **DELAY_LINE_DRAWS),
+               "reno": dict(congestion="uncoupled", scheduler="lowest_rtt", **DELAY_LINE_DRAWS)},
+    "ns3-uncoupled": {cc: dict(congestion="uncoupled", scheduler="lowest_rtt", loss_draws="simulator")
+                      for cc in ("cubic", "reno")},
+}
+#: :func:`simulate_like_kernel`'s configuration unless told otherwise.
+DEFAULT_CONFIG = "linux"
 
 
 def simulator_available() -> str | None:
@@ -137,8 +181,9 @@ def _value(row, col, default=None):
 def kernel_row_paths(row, n_paths: int, label: str = "row") -> dict:
     """The simulator's view of the paths of one kernel row: ``rates``, ``rtts`` (round trips),
     ``loss`` (one :class:`cmtlab.scenario.LossModel` per path: the delay line's random drop on
-    the data direction is a Bernoulli drop per packet, ``LossModel('packet', p)``) and
-    ``queue_packets`` (one drop-tail limit, as the simulator has one for every link), and, when a
+    the data direction is a Bernoulli drop per packet, ``LossModel('packet', p)``), ``queue_packets`` and
+    ``queue_bytes`` (each path's drop-tail limits: one value when every path has the same, else one per
+    path; ``queue_bytes`` None when no path has a byte limit), and, when a
     path's data direction has per-packet delay variation (``path<i>_jitter_s``), ``links``: one
     :class:`cmtlab.sim.net.jitter.JitterLink` (``"jitter"``) per path with the same uniform variation;
     when a path's data direction replays a rate schedule (``path<i>_rate_schedule_bps``, rates separated by
@@ -148,29 +193,28 @@ def kernel_row_paths(row, n_paths: int, label: str = "row") -> dict:
     point-to-point.  A path with both is refused (no link model has both).
 
     ValueError naming the column for what ``cmtlab.sim.simulate_mptcp`` cannot carry: random loss
-    on the ACK direction (``path<i>_reverse_loss``; its links lose only data packets), a queue in
-    bytes (``path<i>_queue_bytes``, ``path<i>_reverse_queue_bytes``), a reverse direction with
-    another rate, one-way delay or queue than the forward one (the simulator's paths are
-    symmetric: half the round trip each way), queues that differ between paths, and any path
-    column it does not know.  Rows recorded before the reverse direction was added lack
+    on the ACK direction (``path<i>_reverse_loss``; its links lose only data packets), a reverse
+    direction with another rate, one-way delay or queue than the forward one (the simulator's paths are
+    symmetric: half the round trip each way), and any path column it does not know.  Rows recorded before the reverse direction was added lack
     the ``reverse_*`` columns: their paths were symmetric, without loss on the ACKs."""
-    from ..scenario import LossModel
+    from ..scenario import LossModel, as_queue_limits
     for col in row.index if hasattr(row, "index") else row:
         if isinstance(col, str) and col.startswith("path") and "_" in col:
             head, rest = col.split("_", 1)
             if head[4:].isdigit() and int(head[4:]) < n_paths and rest not in PATH_COLUMNS:
                 raise ValueError(f"{label}: {col} is a path property cmtlab.sim cannot be given "
                                  f"(known: {', '.join(PATH_COLUMNS)})")
-    rates, rtts, losses, queues, jitters, traces = [], [], [], [], [], []
+    rates, rtts, losses, queues, queue_bytes, jitters, traces = [], [], [], [], [], [], []
     for i in range(n_paths):
         c = f"path{i}_"
         rate = float(row[c + "rate_bps"])
         delay = _value(row, c + "delay_s")
         rtt = float(row[c + "rtt_s"])
-        for col in ("queue_bytes", "reverse_queue_bytes"):
-            if _value(row, c + col) is not None:
-                raise ValueError(f"{label}: {c + col} = {row[c + col]!r}: a drop-tail queue in bytes cannot be carried "
-                                 "into cmtlab.sim (its queues count packets); refuse this row or give queue_packets")
+        qb = _value(row, c + "queue_bytes")
+        rqb = _value(row, c + "reverse_queue_bytes")
+        if rqb is not None and (qb is None or int(rqb) != int(qb)):
+            raise ValueError(f"{label}: {c}reverse_queue_bytes = {rqb!r} differs from {c}queue_bytes = {qb!r}: "
+                             "cmtlab.sim has one queue limit for both directions")
         rl = float(_value(row, c + "reverse_loss", 0.0))
         if rl != 0:
             raise ValueError(f"{label}: {c}reverse_loss = {rl!r}: random loss on the ACK direction cannot be carried "
@@ -183,9 +227,9 @@ def kernel_row_paths(row, n_paths: int, label: str = "row") -> dict:
         if rd is not None and delay is not None and abs(float(rd) - float(delay)) > 1e-12:
             raise ValueError(f"{label}: {c}reverse_delay_s = {rd!r} differs from {c}delay_s = {delay!r}: "
                              "cmtlab.sim splits the round trip evenly between the directions")
-        q = _value(row, c + "queue_packets", 100)
+        q = _value(row, c + "queue_packets", None if qb is not None else 100)
         rq = _value(row, c + "reverse_queue_packets")
-        if rq is not None and int(rq) != int(q):
+        if rq is not None and (q is None or int(rq) != int(q)):
             raise ValueError(f"{label}: {c}reverse_queue_packets = {rq!r} differs from {c}queue_packets = {q!r}: "
                              "cmtlab.sim has one queue limit for both directions")
         loss = float(_value(row, c + "loss", 0.0))
@@ -212,11 +256,10 @@ def kernel_row_paths(row, n_paths: int, label: str = "row") -> dict:
         rates.append(rate)
         rtts.append(rtt)
         losses.append(LossModel("packet", loss) if loss > 0 else LossModel())
-        queues.append(int(q))
-    if len(set(queues)) > 1:
-        raise ValueError(f"{label}: path<i>_queue_packets = {queues} differ between paths: cmtlab.sim has one "
-                         "queue limit for every link")
-    out = dict(rates=rates, rtts=rtts, loss=losses, queue_packets=queues[0])
+        queues.append(int(q) if q is not None else None)
+        queue_bytes.append(int(qb) if qb is not None else None)
+    qp, qbs = as_queue_limits(queues, queue_bytes, n_paths, what="path")
+    out = dict(rates=rates, rtts=rtts, loss=losses, queue_packets=qp, queue_bytes=qbs)
     if any(jitters) and any(traces):
         raise ValueError(f"{label}: paths with jitter_s and paths with rate_schedule_bps in one row cannot be "
                          "carried into cmtlab.sim (one link model per connection's paths)")
@@ -271,36 +314,93 @@ def _delay_line_links(pths: dict) -> list:
     return out
 
 
-def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, scheduler: str | None = None,
-                         reordering: str = "none", progress_bar: bool = True, loss_draws: str = "simulator",
+def _delay_line_counting(links: list, counting: str) -> list:
+    """The delay line's own links (``delay_line``, ``rate_trace``) with ``counting`` (:data:`cmtlab.sim.net.delay_line.COUNTINGS`)."""
+    return [(name, dict(params, counting=counting)) if name in ("delay_line", "rate_trace") else (name, params)
+            for name, params in links]
+
+
+def _config_entries(config) -> dict:
+    """``config`` as ``{kernel congestion control: entry}``: a name of :data:`KERNEL_CONFIGS`, or such a dict."""
+    if isinstance(config, str):
+        if config not in KERNEL_CONFIGS:
+            raise ValueError(f"config must be one of {sorted(KERNEL_CONFIGS)} or a dict of entries per congestion "
+                             f"control, got {config!r}")
+        return KERNEL_CONFIGS[config]
+    if isinstance(config, dict) and config and all(isinstance(v, dict) for v in config.values()):
+        return config
+    raise ValueError(f"config must be one of {sorted(KERNEL_CONFIGS)} or a dict of entries per congestion control, "
+                     f"got {config!r}")
+
+
+def _row_congestion(row, entries: dict, label: str) -> str:
+    """The kernel congestion control of a row (``k_congestion``; a row without one ran the testbed's default,
+    Reno), refused by name when the configuration has no entry for it."""
+    cc = row.get("k_congestion", "reno")
+    cc = cc if isinstance(cc, str) else "reno"
+    if cc not in entries:
+        raise ValueError(f"{label}: k_congestion = {cc!r}: the configuration has entries for {sorted(entries)} only")
+    return cc
+
+
+def _preset_config(entry: dict, cc: str, row, mptcp: bool, overrides: dict) -> dict:
+    """simulate_mptcp keywords of a preset entry for one kernel row: the preset for the row's congestion control,
+    transport and timestamps (``k_timestamps``), then the entry's and the caller's keywords (TcpOptions fields
+    replace the preset's options)."""
+    from ..scenario import TcpOptions
+    from ..sim.presets import preset
+
+    ts = bool(row.get("k_timestamps", True)) if pd.notna(row.get("k_timestamps", True)) else True
+    kw = preset(entry["preset"], congestion=cc, mptcp=mptcp, timestamps=ts)
+    opt = {k: overrides.pop(k) for k in list(overrides) if k in TcpOptions.__dataclass_fields__}
+    if opt:
+        kw["options"] = kw["options"].replace(**opt)
+    # another scheduler or congestion control than the preset's does not take the preset's parameters for its own
+    # (the Linux scheduler's send buffers and joins, Linux CUBIC's HyStart rules) unless the caller gives them
+    for what in ("scheduler", "congestion"):
+        if what in overrides and overrides[what] != kw[what] and f"{what}_params" not in overrides:
+            kw.pop(f"{what}_params", None)
+    kw.update(overrides)
+    return kw
+
+
+def simulate_like_kernel(runs: pd.DataFrame, config=DEFAULT_CONFIG, *, congestion: str | None = None,
+                         scheduler: str | None = None, reordering: str | None = None, progress_bar: bool = True,
+                         loss_draws: str | None = None, link_counting: str | None = None,
                          warmup_counters: bool = False, **options) -> pd.DataFrame:
     """The simulator column: every row of ``runs`` (kernel rows of :func:`cmtlab.testbed.experiments.table1_jobs` or
     :func:`cmtlab.testbed.experiments.arabi_jobs`, run by :func:`~cmtlab.testbed.experiments.run_jobs`, or any :meth:`cmtlab.testbed.TestbedResult.to_row`) re-run in
     :func:`cmtlab.sim.simulate_mptcp` with every path property of the row (:func:`kernel_row_paths`:
     rates, round-trip times — ``simulate_mptcp``'s ``delays_s`` are round trips —, the random
-    loss of each path's data direction, the queue in packets; a property the simulator cannot
-    carry, e.g. loss on the ACKs or a queue in bytes, refuses the row naming its column), the
-    run length and repetition seed, configured like the kernel:
-    uncoupled Reno subflows, a lowest-RTT-first scheduler (:data:`SIM_LIKE_KERNEL`), Linux's
-    loss recovery and timers (:data:`LINUX_TCP_OPTIONS`, timestamps as the row's
-    ``k_timestamps``), an initial window of 10 segments, no initial ssthresh limit, the largest
-    autotuned buffers (:data:`LINUX_SNDBUF_MAX_BYTES` per subflow, :data:`LINUX_RCVBUF_MAX_BYTES`
-    at the connection level and as every subflow's window) and MPTCP's smaller packets
-    (:data:`MPTCP_PAYLOAD_DEFICIT_BYTES`).  Single-path TCP rows (``kind == "tcp"``) run as a
-    one-path connection with full TCP packets.
+    loss of each path's data direction, each path's queue in packets or bytes; a property the simulator cannot
+    carry, e.g. loss on the ACKs, refuses the row naming its column), the run length and repetition seed,
+    configured like the kernel by ``config`` — a name of :data:`KERNEL_CONFIGS` (default ``"linux"``: today's
+    Linux, :func:`cmtlab.sim.presets.linux`, over the delay line as ``delayline.c`` runs it) or a dict of such
+    entries per congestion control — for the row's kernel congestion control (``k_congestion``).  Single-path
+    TCP rows (``kind == "tcp"``) run as a one-path connection with full TCP packets.
+
+    The configurations without a preset (``"today"``, ``"today-dupack"``, ``"before"``, ``"ns3-uncoupled"``) start
+    from the first kernel-like base: Linux's loss recovery and timers (:data:`LINUX_TCP_OPTIONS`, timestamps as
+    the row's ``k_timestamps``), an initial window of 10 segments, no initial ssthresh limit, the largest
+    autotuned buffers (:data:`LINUX_SNDBUF_MAX_BYTES` per subflow, :data:`LINUX_RCVBUF_MAX_BYTES` at the
+    connection level and as every subflow's window) and MPTCP's smaller packets (:data:`MPTCP_PAYLOAD_DEFICIT_BYTES`).
 
     The goodput is measured like the kernel's, over [``warmup_s``, ``duration_s``]: the run is
     deterministic for its seed, so a second run stopped at ``warmup_s`` gives the bytes delivered
     by then.  Returns the kernel rows' experiment keys and path columns with
-    ``simulator="cmtlab.sim"``, ``throughput_bps`` (that goodput), ``sub<i>_bytes`` (payload
+    ``simulator="cmtlab.sim"``, ``sim_kernel_config`` (the configuration's name, ``"custom"`` for a dict),
+    ``throughput_bps`` (that goodput), ``sub<i>_bytes`` (payload
     bytes the subflow delivered to the connection over the whole run), ``sub<i>_retrans_total``,
     ``sub<i>_timeouts``, ``sub<i>_queue_drops``, ``sub<i>_spurious_retransmissions`` and
     ``sub<i>_loss_drops``, so :func:`gains` applies unchanged.  A row's ``path<i>_loss`` (the delay
     line's random drop rate on the data direction) becomes the simulator's packet loss on that path.
-    ``reordering``: the reordering response of every subflow (``"none"``, ``"dsack"``,
-    ``"eifel"``, ``"frto"``, ...).  ``loss_draws`` (:data:`LOSS_DRAWS`): ``"simulator"`` (default) draws the
-    random drops from the simulator's own streams; ``"delay_line"`` from the testbed delay line's, seeded as the
-    kernel row's run (``rep``): the same packets are lost in both columns (column ``sim_loss_draws``).
+
+    The keywords replace the configuration's: ``congestion``, ``scheduler``; ``reordering``: the reordering response
+    of every subflow (``"none"``, ``"dsack"``, ``"eifel"``, ``"frto"``, ...); ``loss_draws`` (:data:`LOSS_DRAWS`):
+    ``"simulator"`` draws the random drops from the simulator's own streams, ``"delay_line"`` from the testbed
+    delay line's, seeded as the kernel row's run (``rep``): the same packets are lost in both columns (column
+    ``sim_loss_draws``); ``link_counting``: with the delay line's draws, how its links count their queue and rate
+    (:data:`cmtlab.sim.net.delay_line.COUNTINGS`).
     ``warmup_counters``: also ``sub<i>_queue_drops_warmup`` and ``sub<i>_timeouts_warmup``, the counts by
     ``warmup_s`` (of the run stopped there).
     ``options``: :class:`cmtlab.scenario.TcpOptions` fields or
@@ -311,11 +411,12 @@ def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, s
     reason = simulator_available()
     if reason:
         raise RuntimeError(reason)
-    if loss_draws not in LOSS_DRAWS:
-        raise ValueError(f"loss_draws must be one of {LOSS_DRAWS}, got {loss_draws!r}")
+    entries = _config_entries(config)
+    config_name = config if isinstance(config, str) else "custom"
+    explicit = {k: v for k, v in (("congestion", congestion), ("scheduler", scheduler), ("reordering", reordering),
+                                  ("loss_draws", loss_draws), ("link_counting", link_counting)) if v is not None}
     from ..sim import simulate_mptcp
-    cc = congestion or SIM_LIKE_KERNEL["congestion"]
-    sched = scheduler or SIM_LIKE_KERNEL["scheduler"]
+    from ..sim.net.delay_line import COUNTINGS
     for col in ("n_paths", "duration_s", "path0_rate_bps", "path0_rtt_s"):
         if col not in runs:
             raise ValueError(f"runs must hold kernel rows with a {col!r} column (cmtlab.testbed to_row), "
@@ -324,17 +425,28 @@ def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, s
     rows = list(runs.iterrows())
     carried = []
     for idx, row in rows:   # every row is checked before the first simulation
+        label = f"row {idx!r}"
+        entry = dict(entries[_row_congestion(row, entries, label)], **explicit)
+        draws = entry.get("loss_draws", "simulator")
+        if draws not in LOSS_DRAWS:
+            raise ValueError(f"loss_draws must be one of {LOSS_DRAWS}, got {draws!r}")
+        counting = entry.get("link_counting")
+        if counting is not None and counting not in COUNTINGS:
+            raise ValueError(f"link_counting must be None or one of {COUNTINGS}, got {counting!r}")
         mptcp = _row_is_mptcp(row)
         n = int(row["n_paths"]) if mptcp else 1
-        pths = kernel_row_paths(row, n, label=f"row {idx!r}")
+        pths = kernel_row_paths(row, n, label=label)
         if "queue_packets" in options:
             pths["queue_packets"] = options["queue_packets"]
         if "loss" in options:
             pths["loss"] = options["loss"]
-        if loss_draws == "delay_line":
+        if draws == "delay_line":
             pths["links"] = _delay_line_links(pths)
-        carried.append(pths)
-    for (idx, row), pths in progress(list(zip(rows, carried)), desc="simulator", unit="run", enabled_=progress_bar):
+            if counting is not None:
+                pths["links"] = _delay_line_counting(pths["links"], counting)
+        carried.append((pths, entry))
+    for (idx, row), (pths, entry) in progress(list(zip(rows, carried)), desc="simulator", unit="run",
+                                              enabled_=progress_bar):
         mptcp = _row_is_mptcp(row)
         n = int(row["n_paths"]) if mptcp else 1
         rates, rtts = pths["rates"], pths["rtts"]
@@ -343,11 +455,25 @@ def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, s
         warm = float(warm) if pd.notna(warm) else 0.0
         if not 0 <= warm < duration:
             raise ValueError(f"warmup_s must be in [0, duration_s) in every row, got {warm!r} with duration {duration!r}")
+        entry = dict(entry)
+        draws = entry.pop("loss_draws", "simulator")
+        entry.pop("link_counting", None)
+        reo = entry.pop("reordering", "none")
         over = {k: v for k, v in options.items() if k not in ("queue_packets", "loss")}
-        cfg = _kernel_like_config(row, n, mptcp, over)
+        if "preset" in entry:
+            name_cc = _row_congestion(row, entries, f"row {idx!r}")
+            cfg = _preset_config(entry, name_cc, row, mptcp, {**{k: v for k, v in entry.items() if k != "preset"},
+                                                              **over})
+            cc, sched = cfg.pop("congestion"), cfg.pop("scheduler")
+        else:
+            cc = entry.pop("congestion", SIM_LIKE_KERNEL["congestion"])
+            sched = entry.pop("scheduler", SIM_LIKE_KERNEL["scheduler"])
+            cfg = _kernel_like_config(row, n, mptcp, {**entry, **over})
         seed = int(row.get("rep", 0)) if pd.notna(row.get("rep", 0)) else 0
-        kw = dict(congestion=cc, scheduler=sched, reordering=reordering, seed=seed, loss=pths["loss"],
+        kw = dict(congestion=cc, scheduler=sched, reordering=reo, seed=seed, loss=pths["loss"],
                   queue_packets=pths["queue_packets"], **cfg)
+        if pths.get("queue_bytes") is not None:
+            kw["queue_bytes"] = pths["queue_bytes"]
         if "links" in pths:
             kw["links"] = pths["links"]
         r = simulate_mptcp(rates, rtts, duration_s=duration, **kw)
@@ -357,14 +483,17 @@ def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, s
                if not k.startswith(("sub", "k_", "wall_", "congestion_used", "kernel", "mptcp_", "tcp_available",
                                     "delayline", "throughput", "received", "completion", "sysctl_",
                                     "incomplete_reason"))}
-        new.update(simulator="cmtlab.sim", sim_congestion=cc, sim_scheduler=sched, sim_reordering=reordering,
-                   sim_queue_packets=pths["queue_packets"],
+        new.update(simulator="cmtlab.sim", sim_congestion=cc, sim_scheduler=sched, sim_reordering=reo,
+                   sim_queue_packets=_limits_text(pths["queue_packets"]),
                    sim_loss=" ".join(f"{lm.rate:g}" for lm in pths["loss"]),
                    sim_segment_bytes=cfg["segment_bytes"], sim_receive_buffer_bytes=cfg["receive_buffer_bytes"],
                    throughput_bps=(r.delivered_bytes - before) * 8 / (duration - warm),
                    received_bytes=r.delivered_bytes)
-        if loss_draws != "simulator":
-            new["sim_loss_draws"] = loss_draws
+        new["sim_kernel_config"] = config_name
+        if draws != "simulator":
+            new["sim_loss_draws"] = draws
+        if pths.get("queue_bytes") is not None:
+            new["sim_queue_bytes"] = _limits_text(pths["queue_bytes"])
         if warmup_counters:
             for rec in (r_warm.subflows.to_dict("records") if r_warm is not None else []):
                 new[f"sub{int(rec['subflow'])}_queue_drops_warmup"] = rec["queue_drops"]
@@ -379,6 +508,11 @@ def simulate_like_kernel(runs: pd.DataFrame, *, congestion: str | None = None, s
             new[f"sub{i}_loss_drops"] = rec["loss_drops"]
         out.append(new)
     return pd.DataFrame(out)
+
+
+def _limits_text(limit):
+    """A scenario's queue limit for a row: the one value, or the per-path values separated by spaces."""
+    return " ".join("-" if v is None else str(v) for v in limit) if isinstance(limit, tuple) else limit
 
 
 def _row_is_mptcp(row) -> bool:
@@ -400,10 +534,11 @@ ARABI_SIM_RESPONSES = {
 }
 
 
-def simulate_arabi_like_kernel(arabi: pd.DataFrame, responses: dict | None = None, *, progress_bar: bool = True,
-                               **options) -> pd.DataFrame:
-    """The simulator beside the kernel's Arabi runs (:func:`cmtlab.testbed.experiments.arabi_jobs`): per kernel variant, its rows re-run with
-    :func:`simulate_like_kernel` once per reordering response of ``responses`` (default
+def simulate_arabi_like_kernel(arabi: pd.DataFrame, responses: dict | None = None, *, config="ns3-uncoupled",
+                               progress_bar: bool = True, **options) -> pd.DataFrame:
+    """The simulator beside the kernel's Arabi runs (:func:`cmtlab.testbed.experiments.arabi_jobs`): per kernel
+    variant, its rows re-run with :func:`simulate_like_kernel` (``config``: by default ``"ns3-uncoupled"``, whose
+    duplicate-ACK rules the papers' reordering responses answer) once per reordering response of ``responses`` (default
     :data:`ARABI_SIM_RESPONSES`; timestamps follow the variant's ``k_timestamps``).  Rows carry
     ``variant`` and ``sim_reordering``."""
     responses = responses or ARABI_SIM_RESPONSES
@@ -414,7 +549,7 @@ def simulate_arabi_like_kernel(arabi: pd.DataFrame, responses: dict | None = Non
         if variant not in responses:
             raise ValueError(f"no simulator responses for variant {variant!r}; responses has {sorted(responses)}")
         for ro in responses[variant]:
-            out.append(simulate_like_kernel(rows, reordering=ro, progress_bar=progress_bar, **options))
+            out.append(simulate_like_kernel(rows, config, reordering=ro, progress_bar=progress_bar, **options))
     return pd.concat(out, ignore_index=True)
 
 

@@ -1,28 +1,22 @@
-"""Tables of the Arabi chapter and its paper-vs-reproduction comparison (Arabi et al., sec. 5–6).
+"""Tables of the Arabi chapter and its paper-vs-reproduction comparison (Arabi et al., secs. 4–6).
 
-Everything here works on what was run, each *source* under its label in the ``preset`` column of a
-summary (:func:`~cmtlab.papers.arabi.experiments.summarise`) and of its throughput traces
-(:func:`~cmtlab.papers.arabi.experiments.throughput_traces`): the papers' simulator from its recorded runs
-(:data:`PAPERS_SIM` — the model's logged global throughput with ``variateDelay`` off, which decides
-the verdicts —, :data:`PAPERS_SIM_GOODPUT`, :data:`PAPERS_SIM_VARIATE`;
-:func:`cmtlab.papers.arabi.papers_sim.chapter_sources`), the presets of :mod:`cmtlab.sim` run by the
-chapter (``chihani_ns3``, ``rfc``) and the earlier chapter's setting
-(:data:`cmtlab.papers.arabi.experiments.EARLIER`).  Any subset of the chapter's grid works: a papermill
-re-run with one scenario, two congestion controls or one preset gets the same tables with fewer
-rows, and each claim of the paper that needs a scenario, congestion control, algorithm or source
-the run left out gets a row "not run with these parameters" with the verdict
-:data:`cmtlab.report.NOT_ASSESSED` instead of a guess.
+The claims are those of the paper's registry (:data:`cmtlab.papers.arabi.paper.CLAIMS`), each decided by one
+function of this module (``decide_<claim>``) on one *source* — a :class:`Source`: the runs of one simulator
+or setting, the value per run of a scenario × congestion control × algorithm.  The papers' simulator decides
+(:data:`~cmtlab.papers.arabi.papers_sim.PAPERS_SIM`: the model's logged global throughput, ``variateDelay``
+off, F_RTO over the clock design of ``arabi-frto``); the same functions on the other sources give the
+reference columns beside it, never counted: the model's goodput and its runs with ``variateDelay`` on, the
+calibrated preset ``chihani_ns3``, RFC behaviour (:data:`cmtlab.report.claims.RFC_COLUMN`) and today's stack
+(:data:`cmtlab.report.claims.TODAY_COLUMN`).
 
-* :func:`mean_table` — mean ± 95 % CI (Mbit/s), congestion control × algorithm (Figs. 8–9's means);
-* :func:`response_counters`, :func:`case_counters` — fast retransmits, timeouts and spurious
-  events behind one scenario's means;
-* :func:`late_ratio` — throughput of an algorithm relative to none late in each run (F-RTO, sec. 5);
-* :func:`modern_table` — LIA and OLIA under round robin and lowest-RTT (the modern baseline);
-* :func:`sensitivity_table`, :func:`loss_free_table`, :func:`loss_free_check`, :func:`mean_of` —
-  "where a choice changes a conclusion";
-* :func:`comparison` — the paper-vs-reproduction table (:class:`ArabiComparison`), decided on the
-  papers' simulator with every reference as a column; :func:`explain_disagreements` — why a
-  reference decides a claim otherwise; :func:`chapter_numbers` — the numbers the prose quotes.
+* :func:`sources` — the chapter's sources from its runs (:mod:`cmtlab.papers.arabi.sources`);
+  :func:`comparison` — the table (:class:`ArabiComparison`); :func:`chapter_facts` — every number and
+  sentence the chapter's prose shows (one dict); :func:`chapter_tables` — the summaries its tables read
+  (:mod:`cmtlab.papers.arabi.tables`);
+* :func:`explain_disagreements` — why the calibrated preset decides a claim otherwise.
+
+A papermill re-run with a subset of the grid gets the same table: a claim (or case) whose runs a source
+lacks gets the verdict :data:`cmtlab.report.NOT_ASSESSED` with what it needs, never a guess.
 """
 
 from __future__ import annotations
@@ -33,208 +27,431 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ...report import BY_CONSTRUCTION, NO_CHANGE, NOT_ASSESSED, SAME, UNDECIDED, Comparison, Condition, trend_rule
-from .experiments import BIN_S, CC_LABELS, QUEUE_PACKETS, RO_LABELS, claims, pivot, summarise, throughput_traces
-from .paper import (EIFEL_CLAIM_CONGESTION, PAPER_CONGESTION, QUOTE_BEST, QUOTE_EIFEL, QUOTE_FIG8, QUOTE_FIG9,
-                    QUOTE_FRTO, QUOTE_NONE_OPTIMAL, QUOTE_RANK, REORDERING)
-from .papers_sim import MISS_REASONS, PAPERS_SIM, PAPERS_SIM_GOODPUT, PAPERS_SIM_VARIATE, TOLERANCE
+from ...report import (BY_CONSTRUCTION, NO_CHANGE, NOT_ASSESSED, SAME, UNDECIDED, Comparison,
+                       Threshold, trend_rule)
+from ...report.verdicts import cases_verdict, share_rule
+from .experiments import CC_LABELS, RO_LABELS, claims
+from .paper import CLAIMS, EIFEL_CLAIM_CONGESTION, FIG8, FIG9, PAPER, PAPER_CONGESTION, REORDERING
+from .papers_sim import (MISS_REASONS, PAPERS_SIM, PAPERS_SIM_GOODPUT, PAPERS_SIM_VARIATE,
+                         TOLERANCE)
+from .sources import (NOT_RUN, TODAY, Estimate, Source, column_title, model_source, preset_source,
+                      source_label, today_source)
+from .tables import _select, mean_of
 
-#: What a claim's row says when the run did not compute what the claim needs.
-NOT_RUN = "not run with these parameters"
-#: Comparisons at a cut point are inclusive up to floating-point rounding.
-EPS = 1e-12
-from ...report import VERDICT_COLOURS  # noqa: E402  (re-exported: the chapter's verdict colours)
-
-
-
-def _select(frame: pd.DataFrame, *, preset=None, scheduler="round_robin", setting="main") -> pd.DataFrame:
-    m = pd.Series(True, index=frame.index)
-    for col, v in (("preset", preset), ("scheduler", scheduler), ("setting", setting)):
-        if v is not None and col in frame.columns:
-            m &= frame[col] == v
-    return frame[m]
+#: What every F-RTO row says: the paper's mechanism is not in the simulator it ran.
+FRTO_ABSENT = ("the paper's F-RTO (RFC 5682: detect a spurious timeout from the two ACKs after it) is absent "
+               "from its simulator: the model's F_RTO discards ACKs with a probability read from the wall clock "
+               "and never detects a spurious retransmission (errata page); its values are means over clock values")
 
 
-def mean_table(summary: pd.DataFrame, preset: str, scenario_id: int, *, scheduler: str = "round_robin",
-               setting: str = "main", digits: int = 2) -> pd.DataFrame:
-    """Mean throughput ± 95 % CI half-width (Mbit/s, as text; the mean alone for one seed), congestion control ×
-    reordering algorithm.
 
-    The means behind Arabi et al.'s Figs. 8–9 (sec. 5) for one preset and scenario, labelled with
-    :data:`~cmtlab.papers.arabi.experiments.CC_LABELS` / ``RO_LABELS``; only the combinations run appear.
-    Raises :class:`ValueError` (from :func:`~cmtlab.papers.arabi.experiments.pivot`) if the selection is empty.
-    """
-    m = pivot(summary, preset=preset, scenario_id=scenario_id, scheduler=scheduler, setting=setting) / 1e6
-    h = pivot(summary, preset=preset, scenario_id=scenario_id, scheduler=scheduler, setting=setting,
-              value="ci95_bps") / 1e6
-    out = m.round(digits).astype(str) + (" ± " + h.round(digits).astype(str)).where(h.notna(), "")  # one seed: no CI
-    out.index = [CC_LABELS.get(c, c) for c in out.index]
-    out.columns = [RO_LABELS.get(c, c) for c in out.columns]
+# ---------------------------------------------------------------------------------------- the claims, one function each
+
+def _cell(sid: int, cc: str, ro: str) -> tuple:
+    return (sid, cc, ro)
+
+
+def _skip(t: Comparison, claim, s: Source, cells, *, case: str = "", paper: str = "") -> bool:
+    """Add the row "not assessed" for ``claim`` (or its ``case``) when ``s`` lacks a cell of ``cells``."""
+    reason = s.missing(*cells)
+    if reason:
+        t.add_not_assessed(claim, paper=paper or claim.target, reason=reason, case=case)
+        return True
+    return False
+
+
+def _mbit(e: Estimate) -> str:
+    return f"{e.value / 1e6:.2f}"
+
+
+def _frto_note(s: Source) -> str:
+    return FRTO_ABSENT if s.name in (PAPERS_SIM, PAPERS_SIM_GOODPUT, PAPERS_SIM_VARIATE) else \
+        "F-RTO here is this source's own response (not the model's F_RTO)"
+
+
+def _trend(t: Comparison, claim, s: Source, e: Estimate, *, statistic: str, direction: str, ours: str, case: str,
+           paper: str, note: str = "", rule: Threshold | None = None) -> str:
+    rule = rule or trend_rule(statistic, direction)
+    return t.add_threshold(claim, rule=rule, value=e.value, ci=e.ci, n_seeds=e.n, n_unit=s.n_unit,
+                           ours=ours, paper=paper, note=note, case=case)
+
+
+#: "Not above no algorithm" (sec. 5's "do not improve"; sec. 6's "only"): a gain within the no-change band.
+NO_GAIN = Threshold("ratio to no algorithm", "<=", 1 + NO_CHANGE, "a change within ± 5 % is no change (policy)")
+
+
+def decide_setup(t: Comparison, s: Source, claim_id: str) -> None:
+    """Sec. 4's scenarios: the runs use the paper's links as stated (by construction)."""
+    from .paper import SCENARIOS
+
+    claim = CLAIMS[claim_id]
+    sid = 1 if claim_id.endswith("1") else 2
+    sc = SCENARIOS[sid]
+    links = ", ".join(f"{r / 1e6:g} Mbit/s / {1e3 * d:g} ms" for r, d in zip(sc["rates_bps"], sc["one_way_delays_s"]))
+    t.add_input(claim, paper=claim.target, ours=f"point-to-point links {links} (one-way delays, as the Delay of "
+                                                "ns-3's channel)")
+
+
+def decide_fig8_dsack(t: Comparison, s: Source) -> None:
+    """Sec. 5, Fig. 8: under LIA, DSACK's throughput "stays the same" — against uncoupled congestion control
+    (the declared reading, :data:`~cmtlab.papers.arabi.paper.FIG8_READING`), the other reading (against no
+    algorithm under LIA) in the row's reference column."""
+    claim = CLAIMS["fig8.lia-dsack-same"]
+    sid, lia = FIG8
+    a, b, none = _cell(sid, lia, "dsack"), _cell(sid, "uncoupled", "dsack"), _cell(sid, lia, "none")
+    if _skip(t, claim, s, (a, b, none)):
+        return
+    r, alt = s.ratio(a, b), s.ratio(a, none)
+    alt_verdict = SAME.verdict(1.0, alt.value, ci=alt.ci, n_seeds=alt.n)
+    t.add_value(claim, paper=1.0, paper_text="the same (ratio 1)", ours=r.value, band=SAME, fmt=".2f", ci=r.ci,
+                n_seeds=r.n, n_unit=s.n_unit,
+                note=f"DSACK under LIA {_mbit(s.mean(a))} vs uncoupled {_mbit(s.mean(b))} Mbit/s (scenario 1)",
+                references={OTHER_READING: f"DSACK / no algorithm under LIA = {alt.value:.2f} → {alt_verdict}"})
+
+
+def _fig8_cases(s: Source, against: str) -> list:
+    """The three cases of the second Fig. 8 sentence: ``(case, statistic, Estimate, rule kind)`` against
+    ``"uncoupled"`` (the declared reading) or ``"none"`` (each algorithm against no algorithm under LIA)."""
+    sid, lia = FIG8
+    out = []
+    for ro, case in (("eifel", "Eifel decreases"), ("frto", "F-RTO decreases")):
+        base = _cell(sid, "uncoupled", ro) if against == "uncoupled" else _cell(sid, lia, "none")
+        what = "uncoupled" if against == "uncoupled" else "no algorithm"
+        out.append((case, f"{RO_LABELS[ro]} under LIA / {what}", _cell(sid, lia, ro), base, "lower"))
+    out.append(("no algorithm: LIA the same as uncoupled", "no algorithm, LIA / uncoupled", _cell(sid, lia, "none"),
+                _cell(sid, "uncoupled", "none"), "same"))
     return out
 
 
-def response_counters(summary: pd.DataFrame, *, scenario_id: int = 2, congestion: str = "lia",
-                      scheduler: str = "round_robin", setting: str = "main") -> pd.DataFrame:
-    """Why the algorithms differ (sec. 5): per preset and algorithm the mean throughput (``Mbit/s``) and
-    the per-run means of fast retransmits, timeouts, the responses' restores (``spurious_undos``) and
-    retransmissions, for one scenario and congestion control.  Empty if that was not run.
-    """
-    cols = ["preset", "reordering", "mean_bps", "fast_retransmits", "timeouts", "spurious_undos", "spurious_detections",
-            "retransmissions"]
-    s = _select(summary, scheduler=scheduler, setting=setting)
-    s = s[(s.scenario == scenario_id) & (s.congestion == congestion)]
-    s = s[[c for c in cols if c in s.columns]]
-    return s.assign(mean_bps=s.mean_bps / 1e6).rename(columns={"mean_bps": "Mbit/s"}).reset_index(drop=True)
+def _case_verdict(s: Source, e: Estimate, kind: str) -> str:
+    if kind == "same":
+        return SAME.verdict(1.0, e.value, ci=e.ci, n_seeds=e.n)
+    if kind == "no gain":
+        return NO_GAIN.verdict(e.value, ci=e.ci, n_seeds=e.n)
+    return trend_rule("ratio", kind).verdict(e.value, ci=e.ci, n_seeds=e.n)
 
 
-def late_ratio(traces: pd.DataFrame, *, preset: str, scenario_id: int, reordering: str, congestion=PAPER_CONGESTION,
-               from_s: float | None = None, scheduler: str = "round_robin", setting: str = "main") -> float:
-    """Throughput of ``reordering`` relative to no algorithm late in the run, averaged over ``congestion``.
+def decide_fig8_decrease(t: Comparison, s: Source) -> None:
+    """Sec. 5, Fig. 8: Eifel's and F-RTO's throughput "is decreased" and no algorithm's "remains the same as
+    when using uncoupled" — three cases, each against uncoupled (declared reading); the other reading's
+    verdicts in the reference column."""
+    claim = CLAIMS["fig8.lia-eifel-frto-decrease"]
+    mine, other = _fig8_cases(s, "uncoupled"), _fig8_cases(s, "none")
+    alt_verdicts, said = [], []
+    for (case, stat, a, b, kind), (_, alt_stat, aa, ab, alt_kind) in zip(mine, other):
+        if _skip(t, claim, s, (a, b, aa, ab), case=case):
+            alt_verdicts.append(NOT_ASSESSED)
+            continue
+        r, alt = s.ratio(a, b), s.ratio(aa, ab)
+        alt_v = _case_verdict(s, alt, alt_kind)
+        alt_verdicts.append(alt_v)
+        said.append(f"{stat} {r.value:.2f}")
+        refs = {OTHER_READING: f"{alt_stat} = {alt.value:.2f} → {alt_v}"}
+        note = _frto_note(s) if a[2] == "frto" else ""
+        if kind == "same":
+            t.add_value(claim, case=case, paper=1.0, paper_text="the same (ratio 1)", ours=r.value, band=SAME,
+                        fmt=".2f", ci=r.ci, n_seeds=r.n, n_unit=s.n_unit, references=refs, note=note)
+        else:
+            t.add_threshold(claim, case=case, rule=trend_rule(stat, "lower"), value=r.value, ci=r.ci, n_seeds=r.n,
+                            n_unit=s.n_unit, ours=f"{r.value:.2f}", paper="lower", references=refs, note=note)
+    verdict, text = cases_verdict(alt_verdicts)
+    t.add_cases(claim, summary="; ".join(said),
+                references={OTHER_READING: f"each against no algorithm under LIA: {text} → {verdict}"})
 
-    For each congestion control run, the mean of the throughput-over-time bins after ``from_s``
-    with ``reordering`` divided by the same without an algorithm; the mean of those ratios.  Without
-    ``from_s``, each run's own second half (from the extent of its bins: a transfer of fixed size
-    ends earlier with one algorithm than with another).  Arabi et al. (sec. 5) say F-RTO's
-    throughput drops after a detection and stays low: then this ratio stays below 1.  NaN if the
-    traces lack the scenario, ``reordering``, ``"none"`` or every congestion control of ``congestion``.
-    """
-    t = _select(traces, preset=preset, scheduler=scheduler, setting=setting)
-    t = t[(t.scenario == scenario_id) & t.congestion.isin(list(congestion))]
-    if t.empty:
-        return float("nan")
-    keys = ["congestion", "reordering"]
-    if from_s is None:
-        half = (t.groupby(keys).time_s.transform("max") + BIN_S / 2) / 2
-        late = t[t.time_s > half]
+
+def decide_fig9(t: Comparison, s: Source) -> None:
+    """Sec. 5, Fig. 9 (scenario 2, uncoupled): the throughput is higher than in Fig. 8, DSACK is the best
+    algorithm at about 10 Mbit/s, F-RTO and Eifel are "40 less" than no algorithm (read as −40 %)."""
+    claim = CLAIMS["fig9.s2-uncoupled"]
+    sid, cc = FIG9
+    f8 = FIG8
+    cells = {ro: _cell(sid, cc, ro) for ro in REORDERING}
+    said = []
+    case = "throughput higher than in Fig. 8"
+    if not _skip(t, claim, s, [*cells.values(), *(_cell(*f8, ro) for ro in REORDERING)], case=case):
+        rs = {ro: s.ratio(cells[ro], _cell(*f8, ro)) for ro in REORDERING}
+        low = min(rs, key=lambda ro: rs[ro].value)
+        e = Estimate(rs[low].value, (min(r.low for r in rs.values()), min(r.high for r in rs.values())),
+                     max((r.n or 0) for r in rs.values()) or None) if any(r.ci for r in rs.values()) else rs[low]
+        _trend(t, claim, s, e, statistic="smallest ratio Fig. 9 / Fig. 8 over the four algorithms", direction="higher",
+               ours=f"{e.value:.2f} ({RO_LABELS[low]}); " + ", ".join(f"{RO_LABELS[ro]} {r.value:.2f}"
+                                                                     for ro, r in rs.items()),
+               case=case, paper="higher")
+    case = "DSACK the best algorithm"
+    if not _skip(t, claim, s, cells.values(), case=case):
+        others = [ro for ro in REORDERING if ro != "dsack"]
+        top = max(others, key=lambda ro: s.mean(cells[ro]).value)
+        r = s.ratio(cells["dsack"], cells[top])
+        said.append(f"best DSACK ({_mbit(s.mean(cells['dsack']))} Mbit/s)" if r.value > 1 else
+                    f"DSACK ties {RO_LABELS[top]} ({_mbit(s.mean(cells[top]))} Mbit/s)" if r.value == 1 else
+                    f"best {RO_LABELS[top]} ({_mbit(s.mean(cells[top]))} Mbit/s)")
+        t.add_threshold(claim, case=case, rule=BEST_RULE, value=r.value, ci=r.ci, n_seeds=r.n, n_unit=s.n_unit,
+                        ours=f"DSACK {_mbit(s.mean(cells['dsack']))}, best other {RO_LABELS[top]} "
+                             f"{_mbit(s.mean(cells[top]))} Mbit/s: ratio {r.value:.2f}", paper="DSACK best")
+    case = "DSACK about 10 Mbit/s"
+    if not _skip(t, claim, s, [cells["dsack"]], case=case):
+        e = s.mean(cells["dsack"]).scaled(1e-6)
+        t.add_value(claim, case=case, paper=PAPER["best_s2"][2] / 1e6, paper_text="about 10 Mbit/s", ours=e.value,
+                    unit="Mbit/s", fmt=".2f", ci=e.ci, n_seeds=e.n, n_unit=s.n_unit, note=f"{s.quantity}")
+    for ro, case in (("frto", "F-RTO 40 % less than no algorithm"), ("eifel", "Eifel 40 % less than no algorithm")):
+        if _skip(t, claim, s, (cells[ro], cells["none"]), case=case):
+            continue
+        e = s.ratio(cells[ro], cells["none"]).scaled(100.0, -100.0)
+        said.append(f"{RO_LABELS[ro]} {e.value:+.0f} %")
+        t.add_value(claim, case=case, paper=100 * PAPER["frto_eifel_vs_none_s2"], paper_text="“40 less” (read: −40 %)",
+                    ours=e.value, unit="%", fmt=".0f", ci=e.ci, n_seeds=e.n, n_unit=s.n_unit,
+                    note=(_frto_note(s) + "; " if ro == "frto" else "") + f"{s.quantity}: {RO_LABELS[ro]} "
+                         f"{_mbit(s.mean(cells[ro]))} vs none {_mbit(s.mean(cells['none']))} Mbit/s")
+    t.add_cases(claim, summary=", ".join(said) + (" against no algorithm" if any("%" in x for x in said) else ""))
+
+
+#: "The best": above every other (ratio to the best of the others > 1); a tie, or less than 5 % below the best
+#: other, partly (the policy's no-change band).
+BEST_RULE = Threshold("ratio to the best of the others", ">", 1.0,
+                      "the best: above every other; a tie or within 5 % below the best other partly (the policy's "
+                      "no-change band)", partly=1 - NO_CHANGE)
+
+
+def decide_fig9_no_improvement(t: Comparison, s: Source) -> None:
+    """Sec. 5: "As a result both the Eifel and FRTO do not improve the performance" — scenario 2, uncoupled,
+    each against no algorithm, within the no-change band or below."""
+    claim = CLAIMS["fig9.eifel-frto-no-improvement"]
+    sid, cc = FIG9
+    said = []
+    for ro, case in (("eifel", "Eifel"), ("frto", "F-RTO")):
+        a, b = _cell(sid, cc, ro), _cell(sid, cc, "none")
+        if _skip(t, claim, s, (a, b), case=case):
+            continue
+        r = s.ratio(a, b)
+        said.append(f"{RO_LABELS[ro]} {r.value:.2f}")
+        t.add_threshold(claim, case=case, rule=NO_GAIN, value=r.value, ci=r.ci, n_seeds=r.n, n_unit=s.n_unit,
+                        ours=f"{RO_LABELS[ro]} / none = {r.value:.2f}", paper="not above none",
+                        note=_frto_note(s) if ro == "frto" else "")
+    t.add_cases(claim, summary=(", ".join(said) + " × no algorithm") if said else "")
+
+
+def _rank_bounds(s: Source, cells, target) -> tuple[int, tuple[int, int] | None]:
+    """``(rank, (best, worst))`` of ``target`` among ``cells`` by mean (1 = highest; ties share the lower
+    rank) and the ranks its 95 % intervals allow (None where no cell has an interval): above it for sure are
+    the cells whose interval lies above its interval, possibly those whose interval reaches above its lower
+    end."""
+    me = s.mean(target)
+    others = [s.mean(c) for c in cells if tuple(c) != tuple(target)]
+    rank = 1 + sum(o.value > me.value for o in others)
+    if me.ci is None and all(o.ci is None for o in others):
+        return rank, None
+    return rank, (1 + sum(o.low > me.high for o in others), 1 + sum(o.high > me.low for o in others))
+
+
+def decide_rank(t: Comparison, s: Source) -> None:
+    """Sec. 6: DSACK + RTT compensation gives "a good results but is not the best" in scenario 1 — two cases:
+    good (rank ≤ 4 of the 16 combinations, the best quarter; the upper half partly) and not the best (rank ≥
+    2); ties share the lower rank, and the ranks its interval allows decide with it."""
+    claim = CLAIMS["sec6.dsack-rttc-good-not-best"]
+    cells = [_cell(1, cc, ro) for cc in PAPER_CONGESTION for ro in REORDERING]
+    target = _cell(1, "rtt_compensation", "dsack")
+    if _skip(t, claim, s, cells):
+        return
+    rank, bounds = _rank_bounds(s, cells, target)
+    if bounds == (rank, rank):
+        bounds = None                    # the intervals allow no other rank
+    n = len(cells)
+    ties = [c for c in cells if c != target and s.mean(c).value == s.mean(target).value]
+    tie = ("; ties " + ", ".join(f"{RO_LABELS[c[2]]} + {CC_LABELS[c[1]]}" for c in ties)
+           + " (identical runs)" if ties else "")
+    ours = f"rank {rank} of {n}" + (f" (its interval allows {bounds[0]}–{bounds[1]})" if bounds else "") + tie
+    good = Threshold(f"rank among the {n} (1 = best)", "<=", n // 4, "good: the best quarter; the upper half partly",
+                     partly=n // 2)
+    t.add_threshold(claim, case=claim.cases[0], rule=good, value=rank, ci=bounds, n_seeds=None, ours=ours,
+                    paper="good")
+    t.add_threshold(claim, case=claim.cases[1], rule=Threshold(f"rank among the {n}", ">=", 2, "not rank 1"),
+                    value=rank, ci=bounds, n_seeds=None, ours=ours, paper="not the best")
+    t.add_cases(claim, summary=f"rank {rank} of {n}" + tie)
+
+
+def decide_eifel(t: Comparison, s: Source) -> None:
+    """Sec. 6: Eifel improves "only when using two subflows with uncoupled, linked increases and RTT
+    compensation" — per congestion control: a gain beyond the no-change band in scenario 1 with each of the
+    three, and none ("only") with fully coupled in scenario 1 nor with any in scenario 2."""
+    claim = CLAIMS["sec6.eifel-two-subflows-only"]
+    cases = iter(claim.cases)
+    plan = [(1, cc, "higher") for cc in EIFEL_CLAIM_CONGESTION] + [(1, "fully_coupled", "no gain")] + \
+           [(2, cc, "no gain") for cc in PAPER_CONGESTION]
+    gains = []
+    for sid, cc, kind in plan:
+        case = next(cases)
+        a, b = _cell(sid, cc, "eifel"), _cell(sid, cc, "none")
+        if _skip(t, claim, s, (a, b), case=case):
+            continue
+        r = s.ratio(a, b)
+        ours = f"Eifel / none = {r.value:.2f} ({100 * (r.value - 1):+.1f} %)"
+        if sid == 1:
+            gains.append(f"{CC_LABELS[cc]} {100 * (r.value - 1):+.1f} %")
+        if kind == "higher":
+            _trend(t, claim, s, r, statistic="Eifel / no algorithm", direction="higher", ours=ours, case=case,
+                   paper="gain")
+        else:
+            t.add_threshold(claim, case=case, rule=NO_GAIN, value=r.value, ci=r.ci, n_seeds=r.n, n_unit=s.n_unit,
+                            ours=ours, paper="no gain")
+    t.add_cases(claim, summary=("Eifel's gain with two subflows: " + ", ".join(gains)) if gains else "")
+
+
+def decide_best_s2(t: Comparison, s: Source) -> None:
+    """Sec. 6: in scenario 2 the best throughput is DSACK with uncoupled, about 10 Mbit/s — the best of the 16
+    combinations (a tie within the no-change band: partly), and its throughput."""
+    claim = CLAIMS["sec6.best-s2-dsack-uncoupled"]
+    cc0, ro0, level = PAPER["best_s2"]
+    cells = [_cell(2, cc, ro) for cc in PAPER_CONGESTION for ro in REORDERING]
+    target = _cell(2, cc0, ro0)
+    said = []
+    case = claim.cases[0]
+    if not _skip(t, claim, s, cells, case=case):
+        others = [c for c in cells if c != target]
+        top = max(others, key=lambda c: s.mean(c).value)
+        r = s.ratio(target, top)
+        best = max(cells, key=lambda c: s.mean(c).value)
+        said.append(f"best {RO_LABELS[best[2]]} + {CC_LABELS[best[1]]} at {_mbit(s.mean(best))} Mbit/s")
+        t.add_threshold(claim, case=case, rule=BEST_RULE, value=r.value, ci=r.ci, n_seeds=r.n, n_unit=s.n_unit,
+                        ours=f"best: {RO_LABELS[best[2]]} + {CC_LABELS[best[1]]} {_mbit(s.mean(best))} Mbit/s; "
+                             f"DSACK + uncoupled / best other ({RO_LABELS[top[2]]} + {CC_LABELS[top[1]]}) = "
+                             f"{r.value:.2f}", paper="DSACK + uncoupled")
+    case = claim.cases[1]
+    if not _skip(t, claim, s, [target], case=case):
+        e = s.mean(target).scaled(1e-6)
+        t.add_value(claim, case=case, paper=level / 1e6, paper_text="about 10 Mbit/s", ours=e.value, unit="Mbit/s",
+                    fmt=".2f", ci=e.ci, n_seeds=e.n, n_unit=s.n_unit,
+                    note=f"{s.quantity}; the run of Fig. 9's DSACK (sec. 5)")
+        if not said or not said[0].startswith("best DSACK + uncoupled"):
+            said.append(f"DSACK + uncoupled {_mbit(s.mean(target))} Mbit/s")
+    t.add_cases(claim, summary="; ".join(said))
+
+
+def decide_frto(t: Comparison, s: Source) -> None:
+    """Sec. 6: F-RTO's throughput "increases exponentially in each scenario", and "when a spurious
+    retransmission is detected it decreases and stays in the recovery state": slow start (the model's code:
+    by construction), whether a detection happens at all, and per scenario × congestion control whether its
+    throughput over the second half of the run stays below no algorithm's."""
+    claim = CLAIMS["sec6.frto-drops-and-stays"]
+    cases = iter(claim.cases)
+    t.add_constructed(claim, case=next(cases), paper="increases exponentially",
+                      ours="every source starts each subflow in slow start",
+                      how="slow start is the model's code (cwnd + 1 segment per ACK below ssthresh, "
+                          "mp-tcp-socket-impl.cc l. 2341–2343)")
+    cells = [_cell(sid, cc, "frto") for sid in (1, 2) for cc in PAPER_CONGESTION]
+    case = next(cases)
+    present = [c for c in cells if s.has(c)]
+    said, lows = [], []
+    if not present or "spurious_detections" not in s.runs or s.runs.spurious_detections.isna().all():
+        t.add_not_assessed(claim, case=case, paper="detected", reason=s.missing(*cells) or
+                           "this source does not count detections")
     else:
-        late = t[t.time_s > from_s]
-    g = late.groupby(keys).mean_bps.mean().unstack()
-    if reordering not in g.columns or "none" not in g.columns:
-        return float("nan")
-    return float((g[reordering] / g["none"]).mean())
+        n_runs = sum(len(s.values(c)) for c in present)
+        total = s.total(present, "spurious_detections")
+        t.add_threshold(claim, case=case, rule=Threshold("spurious retransmissions F-RTO detected, over its runs", ">=",
+                                                         1, "the claim's premise: a detection happens"),
+                        value=total, ours=f"{total:.0f} in {n_runs} runs", paper="detected", note=_frto_note(s))
+        said.append(f"{total:.0f} detections in {n_runs} runs")
+    for sid in (1, 2):
+        for cc in PAPER_CONGESTION:
+            case = next(cases)
+            a, b = _cell(sid, cc, "frto"), _cell(sid, cc, "none")
+            if _skip(t, claim, s, (a, b), case=case):
+                continue
+            if s.runs.late_bps.isna().all():
+                t.add_not_assessed(claim, case=case, paper="stays low", reason=s.missing(a, b) or
+                                   "this source keeps no throughput over time")
+                continue
+            r = s.ratio(a, b, column="late_bps")
+            lows.append(r.value)
+            _trend(t, claim, s, r, statistic="F-RTO / no algorithm over the second half of each run",
+                   direction="lower", ours=f"{r.value:.2f}", case=case, paper="stays low", note=_frto_note(s))
+    if lows:
+        said.append(f"second half {min(lows):.2f}–{max(lows):.2f} × no algorithm's")
+    t.add_cases(claim, note=_frto_note(s), summary="; ".join(said))
 
 
-def modern_table(summary: pd.DataFrame, *, presets=None, scenarios=None, reordering=REORDERING,
-                 congestion=("lia", "olia"), schedulers=("round_robin", "lowest_rtt"),
-                 setting: str = "main") -> pd.DataFrame:
-    """The modern baseline the paper lacks: mean throughput (Mbit/s) per algorithm for LIA and OLIA
-    (Khalili et al.) under round robin and lowest-RTT-first; one row per preset × scenario ×
-    scheduler × congestion control that was run (NaN for an algorithm not run)."""
-    s = summary[summary.setting == setting] if "setting" in summary.columns else summary
-    presets = list(dict.fromkeys(s.preset)) if presets is None else list(presets)
-    scenarios = sorted(set(s.scenario)) if scenarios is None else list(scenarios)
-    rows = []
-    for preset in presets:
-        for sid in scenarios:
-            for sched in schedulers:
-                for cc in congestion:
-                    g = s[(s.preset == preset) & (s.scenario == sid) & (s.scheduler == sched) & (s.congestion == cc)]
-                    if g.empty:
-                        continue
-                    means = dict(zip(g.reordering, g.mean_bps))
-                    rows.append({"preset": preset, "scenario": sid, "scheduler": sched, "congestion": cc,
-                                 **{RO_LABELS[r]: means.get(r, np.nan) / 1e6 for r in reordering}})
-    return pd.DataFrame(rows, columns=["preset", "scenario", "scheduler", "congestion",
-                                       *(RO_LABELS[r] for r in reordering)])
+def decide_improve(t: Comparison, s: Source) -> None:
+    """Sec. 6: the three algorithms "improve the performance of the connection" and none "is the optimal
+    solution" — per algorithm, the share of the scenario × congestion-control combinations where it gains
+    more than 5 % on no algorithm (all → reproduced, at least half → partly; the ranks its intervals allow
+    decide with it); none is optimal: no algorithm is the best of the four in every combination."""
+    claim = CLAIMS["sec6.improve-none-optimal"]
+    combos = [(sid, cc) for sid in (1, 2) for cc in PAPER_CONGESTION
+              if s.has(*(_cell(sid, cc, ro) for ro in REORDERING))]
+    gain = trend_rule("ratio", "higher")
+    said = []
+    for ro, case in (("dsack", "DSACK improves"), ("eifel", "Eifel improves"), ("frto", "F-RTO improves")):
+        if not combos:
+            t.add_not_assessed(claim, case=case, paper="improves", reason=s.missing(
+                *(_cell(sid, cc, r) for sid in (1, 2) for cc in PAPER_CONGESTION for r in ("none", ro))))
+            continue
+        rs = [s.ratio(_cell(sid, cc, ro), _cell(sid, cc, "none")) for sid, cc in combos]
+        k = len(rs)
+        point = sum(gain.point(r.value) != "not reproduced" for r in rs) / k
+        lo = sum(gain.point(r.low) != "not reproduced" for r in rs) / k
+        hi = sum(gain.point(r.high) != "not reproduced" for r in rs) / k
+        gains = ", ".join(f"s{sid} {CC_LABELS[cc]} {100 * (r.value - 1):+.0f} %" for (sid, cc), r in zip(combos, rs))
+        said.append(f"{RO_LABELS[ro]} gains in {point * k:.0f} of {k}")
+        t.add_threshold(claim, case=case, rule=share_rule(f"share of the {k} scenario × congestion-control "
+                                                          "combinations where it gains > 5 %"),
+                        value=point, ci=(lo, hi) if (lo, hi) != (point, point) else None,
+                        n_seeds=max((r.n or 0) for r in rs) or None, n_unit=s.n_unit,
+                        ours=f"{point * k:.0f} of {k} ({gains})", paper="improves",
+                        note=_frto_note(s) if ro == "frto" else "")
+    case = "none is optimal"
+    if not combos:
+        t.add_not_assessed(claim, case=case, paper="none optimal", reason=s.missing(
+            *(_cell(sid, cc, ro) for sid in (1, 2) for cc in PAPER_CONGESTION for ro in REORDERING)))
+    else:
+        best = [max(REORDERING, key=lambda ro: s.mean(_cell(sid, cc, ro)).value) for sid, cc in combos]
+        wins = {ro: best.count(ro) for ro in ("dsack", "eifel", "frto")}
+        top = max(wins, key=wins.get)
+        t.add_threshold(claim, case=case, rule=Threshold("combinations where one algorithm is the best", "<",
+                                                         len(combos), "optimal: the best in every combination"),
+                        value=wins[top], ours=f"the most: {RO_LABELS[top]}, best in {wins[top]} of {len(combos)} "
+                                              "(by the means)", paper="none optimal")
+        said.append(f"{RO_LABELS[top]} the best in {wins[top]} of {len(combos)}")
+    t.add_cases(claim, summary="; ".join(said))
 
 
-def mean_of(summary: pd.DataFrame, **labels) -> float:
-    """Mean of ``mean_bps`` over the summary rows matching every ``label=value`` (NaN if none match)."""
-    m = pd.Series(True, index=summary.index)
-    for col, v in labels.items():
-        if col not in summary.columns:
-            raise ValueError(f"{col} is not a column of the summary (columns: {list(summary.columns)})")
-        m &= summary[col] == v
-    return float(summary[m].mean_bps.mean()) if m.any() else float("nan")
-
-
-def sensitivity_table(summary: pd.DataFrame, *, scheduler: str = "round_robin") -> pd.DataFrame:
-    """Per setting × preset of the sensitivity runs, the numbers behind the paper's claims in scenario 2
-    (best combination, DSACK + uncoupled, F-RTO and Eifel against none) and Eifel's gain per scenario
-    (sec. 5; :func:`~cmtlab.papers.arabi.experiments.claims`).  A number the runs cannot give is NaN; the best
-    combination then reads :data:`NOT_RUN`."""
-    rows = []
-    for (setting, preset), _ in summary.groupby(["setting", "preset"], sort=False):
-        c = claims(summary, preset=preset, setting=setting, scheduler=scheduler)
-        b = c["best"]
-        rows.append({"setting": setting, "preset": preset,
-                     "best in scenario 2": (f"{CC_LABELS.get(b[0], b[0])} + {RO_LABELS[b[1]]} ({b[2] / 1e6:.2f} Mbit/s)"
-                                            if b else NOT_RUN),
-                     "DSACK+uncoupled s2 (Mbit/s)": c["dsack_uncoupled_s2_bps"] / 1e6,
-                     "F-RTO vs none s2": c["frto_vs_none"], "Eifel vs none s2": c["eifel_vs_none"],
-                     "Eifel gain s1": c["eifel_gain"].get(1, np.nan), "Eifel gain s2": c["eifel_gain"].get(2, np.nan)})
-    return pd.DataFrame(rows)
-
-
-def style_sensitivity(table: pd.DataFrame):
-    """The :func:`sensitivity_table` for display: Mbit/s with two decimals, changes in per cent."""
-    return table.style.hide(axis="index").format(
-        {"DSACK+uncoupled s2 (Mbit/s)": "{:.2f}", "F-RTO vs none s2": "{:+.0%}", "Eifel vs none s2": "{:+.0%}",
-         "Eifel gain s1": "{:+.0%}", "Eifel gain s2": "{:+.0%}"}, na_rep=NOT_RUN)
-
-
-def loss_free_check(runs: pd.DataFrame, *, setting: str = "loss 0") -> dict:
-    """The check behind "without random loss nothing differs" (sec. 5's figures need losses).
-
-    Over the runs of ``setting``: ``identical`` — whether the four algorithms give the same mean
-    throughput for every scenario × preset × scheduler × congestion control (None if no such runs);
-    ``fast_retransmits`` and ``timeouts`` — their totals over those runs.
-    """
-    r = runs[runs.setting == setting]
-    if r.empty:
-        return {"identical": None, "fast_retransmits": 0, "timeouts": 0, "runs": 0}
-    by = [c for c in ("scenario", "preset", "scheduler", "congestion", "seed") if c in r.columns]
-    same = bool((r.groupby(by).mean_throughput_bps.nunique() == 1).all())
-    return {"identical": same, "fast_retransmits": int(r.fast_retransmits.sum()), "timeouts": int(r.timeouts.sum()),
-            "runs": len(r)}
-
-
-def loss_free_table(summary: pd.DataFrame, *, setting: str = "main", sources=None) -> pd.DataFrame:
-    """Why the main setting has no random loss: per source (``preset`` column) of a summary without
-    random loss, whether the four algorithms tie in every scenario × congestion control
-    (``algorithms tie``), the largest spread over the algorithms (``largest spread``: max / min − 1 of
-    the means of one scenario × congestion control), and the fast retransmits and timeouts per run
-    (means over every case).  The old ``chihani`` imitation ties (nothing is retransmitted); the
-    papers' simulator does not.  ``sources``: which, in order (default: all in the summary).
-    """
-    s = _select(summary, scheduler="round_robin", setting=setting)
-    s = s[s.reordering.isin(REORDERING) & s.congestion.isin(PAPER_CONGESTION)]
-    sources = list(dict.fromkeys(s.preset)) if sources is None else list(sources)
-    rows = []
-    for src in sources:
-        g = s[s.preset == src]
-        if g.empty:
-            raise ValueError(f"no rows for source {src!r} at setting={setting!r}")
-        spread = g.groupby(["scenario", "congestion"]).mean_bps.agg(lambda v: v.max() / v.min() - 1).max()
-        rows.append({"source": source_label(src), "algorithms tie": bool(spread <= 1e-9),
-                     "largest spread": float(spread),
-                     "fast retransmits per run": float(g.fast_retransmits.mean()) if "fast_retransmits" in g else np.nan,
-                     "timeouts per run": float(g.timeouts.mean()) if "timeouts" in g else np.nan})
-    return pd.DataFrame(rows)
-
-
-# ---------------------------------------------------------------------------------------- comparison
-
-#: Column titles of the sources of the table.
-SOURCE_LABELS = {
-    PAPERS_SIM: "papers' simulator (run here)",
-    PAPERS_SIM_GOODPUT: "papers' simulator: goodput",
-    PAPERS_SIM_VARIATE: "papers' simulator: variateDelay on",
-    "chihani_ns3": "model preset (chihani_ns3)",
-    "chihani": "old imitation preset (chihani)",
-    "chihani_dupack": "imitation with duplicate-ACK receiver (chihani_dupack)",
-    "rfc": "RFC behaviour (rfc preset)",
-    "chihani 0.2 %": "earlier chapter: old preset chihani, 0.2 % loss",
+#: The claims in the paper's order, each with the function that decides it on one source.
+DECIDERS = {
+    "sec4.scenario-1": lambda t, s: decide_setup(t, s, "sec4.scenario-1"),
+    "sec4.scenario-2": lambda t, s: decide_setup(t, s, "sec4.scenario-2"),
+    "fig8.lia-dsack-same": decide_fig8_dsack,
+    "fig8.lia-eifel-frto-decrease": decide_fig8_decrease,
+    "fig9.s2-uncoupled": decide_fig9,
+    "fig9.eifel-frto-no-improvement": decide_fig9_no_improvement,
+    "sec6.dsack-rttc-good-not-best": decide_rank,
+    "sec6.eifel-two-subflows-only": decide_eifel,
+    "sec6.best-s2-dsack-uncoupled": decide_best_s2,
+    "sec6.frto-drops-and-stays": decide_frto,
+    "sec6.improve-none-optimal": decide_improve,
 }
+
+
+def decide(s: Source) -> Comparison:
+    """Every claim of the registry decided on ``s`` (its own table, the paper's order)."""
+    if [c.id for c in CLAIMS] != list(DECIDERS):
+        raise RuntimeError("DECIDERS must list the registry's claims in its order")
+    t = Comparison(here_column=s.label)
+    for fn in DECIDERS.values():
+        fn(t, s)
+    return t
+
+
+# ---------------------------------------------------------------------------------------- the table
+
 #: Short names of the sources in the "would decide differently" column.
 SOURCE_SHORT = {PAPERS_SIM: "papers' simulator", PAPERS_SIM_GOODPUT: "its goodput",
                 PAPERS_SIM_VARIATE: "variateDelay on", "chihani_ns3": "preset", "chihani": "old preset",
-                "chihani_dupack": "dup-ACK preset", "rfc": "RFC",
-                "chihani 0.2 %": "earlier chapter"}
+                "chihani_dupack": "dup-ACK preset", "rfc": "RFC", TODAY: "today"}
 #: The column that names the references whose verdict differs from the deciding one.
 DIFFERS = "a reference would decide differently"
-#: The references of the chapter's table, in column order.
-REFERENCES = (PAPERS_SIM_GOODPUT, PAPERS_SIM_VARIATE, "chihani_ns3", "rfc", "chihani 0.2 %")
+#: The column of the other reading of a claim (:attr:`cmtlab.report.claims.Claim.reading`).
+OTHER_READING = "the other reading"
+#: The references of the chapter's table, in column order (those the sources hold).
+REFERENCES = (PAPERS_SIM_GOODPUT, PAPERS_SIM_VARIATE, "chihani_ns3", "rfc", TODAY)
 
 
 def _kind(verdict: str) -> str:
@@ -247,120 +464,110 @@ def _differ(a: str, b: str) -> bool:
     return _kind(a) != _kind(b) and NOT_ASSESSED not in (a, b)
 
 
-def source_label(source: str) -> str:
-    """The column title of a source (``"chihani_ns3"`` → "model preset (chihani_ns3)")."""
-    return SOURCE_LABELS.get(source, f"preset {source}")
+def sources(model: pd.DataFrame, presets: pd.DataFrame | None = None, today: pd.DataFrame | None = None, *,
+            scenarios=(1, 2), congestion=PAPER_CONGESTION, reordering=REORDERING,
+            preset_names=("chihani_ns3", "rfc")) -> dict:
+    """The chapter's sources (name → :class:`Source`), deciding one first: the papers' simulator's runs
+    ``model`` (:func:`cmtlab.papers.arabi.papers_sim.chapter_runs`) as its global throughput, goodput and
+    ``variateDelay``-on runs; the ``presets``' runs (:func:`cmtlab.papers.arabi.experiments.run_cases`) of
+    ``preset_names``; ``today`` (:func:`today_source`).  Every source keeps the chapter's ``scenarios``,
+    ``congestion`` and ``reordering`` only (a papermill re-run with fewer gets "not assessed" rows)."""
+    def keep(s: Source) -> Source:
+        r = s.runs
+        r = r[r.scenario.isin(list(scenarios)) & r.congestion.isin(list(congestion)) & r.reordering.isin(list(reordering))]
+        return Source(s.name, s.label, r, deterministic=s.deterministic, n_unit=s.n_unit, scope=s.scope,
+                      quantity=s.quantity)
 
-
-def _pct(x: float) -> str:
-    return f"{x:+.0%}"
-
-
-def _cc_list(ccs) -> str:
-    return ", ".join(CC_LABELS.get(c, c) for c in ccs)
-
-
-@dataclass
-class _Grid:
-    """What one source/scheduler/setting of a summary holds: scenarios, congestion controls, algorithms."""
-
-    preset: str
-    scheduler: str
-    scenarios: set
-    congestion: set
-    reordering: set
-
-    @classmethod
-    def of(cls, summary, preset, scheduler, setting="main"):
-        s = _select(summary, preset=preset, scheduler=scheduler, setting=setting)
-        return cls(preset, scheduler, set(s.scenario), set(s.congestion), set(s.reordering))
-
-    def missing(self, scenarios=(), congestion=(), reordering=(), any_congestion=()) -> list[str]:
-        """What of the requirements was not run (empty: everything was)."""
-        if not (self.scenarios and self.congestion and self.reordering):
-            return [f"{source_label(self.preset)}" + (f" with the {self.scheduler} scheduler"
-                                                      if self.scheduler != "round_robin" else "")]
-        out = [f"scenario {s}" for s in scenarios if s not in self.scenarios]
-        out += [CC_LABELS.get(c, c) for c in congestion if c not in self.congestion]
-        if any_congestion and not (set(any_congestion) & self.congestion):
-            out.append("one of " + _cc_list(any_congestion))
-        out += [RO_LABELS.get(r, r) for r in reordering if r not in self.reordering]
-        return out
-
-    def present(self, ccs) -> list[str]:
-        return [c for c in ccs if c in self.congestion]
-
-
-def _not_run(missing: list[str]) -> str:
-    return f"{NOT_RUN} (needs {', '.join(missing)})"
-
-
-@dataclass
-class ArabiTable(Comparison):
-    """A :class:`cmtlab.report.Comparison` whose value column is titled after the source that decides
-    (``here_label``, e.g. "papers' simulator (run here)")."""
-
-    here_label: str = "reproduction"
-
-    def to_frame(self) -> pd.DataFrame:
-        return super().to_frame().rename(columns={"reproduction": self.here_label})
+    out = {name: keep(model_source(model, name)) for name in (PAPERS_SIM, PAPERS_SIM_GOODPUT, PAPERS_SIM_VARIATE)
+           if (model.variate_delay == (name == PAPERS_SIM_VARIATE)).any()}
+    if PAPERS_SIM not in out:
+        raise ValueError("model must hold the papers' simulator's runs with variateDelay off (the deciding source)")
+    for p in preset_names:
+        if presets is not None and (presets.preset == p).any():
+            out[p] = keep(preset_source(presets, p))
+    if today is not None and len(today):
+        out[TODAY] = keep(today_source(today))
+    return out
 
 
 @dataclass
 class ArabiComparison:
-    """The chapter's paper-vs-reproduction table and the same claims judged on every reference.
+    """The chapter's table (``table``: decided on ``decider``, one reference column per other source with the
+    value and the verdict it would give, :data:`DIFFERS`, and :data:`OTHER_READING` where a claim has two
+    readings) and every source's own table (``by_source``, the same rows in the same order)."""
 
-    ``table`` — the rows as decided on ``decider`` (the papers' simulator run here), with one
-    column per reference (its value and the verdict it would give) and the column :data:`DIFFERS`;
-    ``by_source`` — every source's own table (:class:`ArabiTable`, the same rows in the same order),
-    decider first; ``best`` — (congestion, reordering, bit/s) of the decider's best combination in
-    scenario 2.
-    """
-
-    table: ArabiTable
+    table: Comparison
     decider: str = PAPERS_SIM
     by_source: dict = field(default_factory=dict)
-    best: tuple | None = None
 
     def frame(self) -> pd.DataFrame:
-        """The table as a frame (the value column titled after the deciding source)."""
         return self.table.to_frame()
 
-    def verdicts(self) -> pd.DataFrame:
-        """Claim × source: the verdict every source gives (decider first)."""
-        data = {"claim": [r.claim for r in self.table.rows]}
+    def verdicts(self, *, cases: bool = False) -> pd.DataFrame:
+        """Row × source: the verdict every source gives (decider first); ``cases=True``: the case rows."""
+        rows = [r for r in self.table.rows if r.counted != cases]
+        data = {"claim": [r.claim for r in rows]}
         for src, t in self.by_source.items():
-            data[src] = [r.verdict for r in t.rows]
+            index = {(r.key, r.case): r.verdict for r in t.rows}
+            data[src] = [index.get((r.key, r.case), NOT_ASSESSED) for r in rows]
         return pd.DataFrame(data)
 
+    def counts(self, source: str) -> dict:
+        """The verdict counts ``source`` would give the claims (its own table's summary)."""
+        if source not in self.by_source:
+            raise ValueError(f"source must be one of {sorted(self.by_source)}, got {source!r}")
+        return self.by_source[source].summary()
+
     def disagreements(self, other: str = "chihani_ns3") -> pd.DataFrame:
-        """The claims on which ``other`` gives another verdict than the decider (neither "not
-        assessed"): claim, the decider's value and verdict, ``other``'s value and verdict."""
+        """The claims on which ``other`` gives another verdict than the decider (neither "not assessed")."""
         if other not in self.by_source:
             raise ValueError(f"other must be one of the sources {sorted(self.by_source)}, got {other!r}")
+        mine = self.by_source[self.decider]
+        theirs = {(r.key, r.case): r for r in self.by_source[other].rows}
         rows = []
-        for a, b in zip(self.by_source[self.decider].rows, self.by_source[other].rows):
-            if _differ(a.verdict, b.verdict):
-                rows.append({"claim": a.claim, source_label(self.decider): a.here, "verdict": a.verdict,
+        for a in mine.rows:
+            b = theirs.get((a.key, a.case))
+            if a.counted and b is not None and _differ(a.verdict, b.verdict):
+                rows.append({"claim": a.claim, "key": a.key, source_label(self.decider): a.here, "verdict": a.verdict,
                              source_label(other): b.here, f"verdict ({SOURCE_SHORT.get(other, other)})": b.verdict})
-        return pd.DataFrame(rows, columns=["claim", source_label(self.decider), "verdict", source_label(other),
+        return pd.DataFrame(rows, columns=["claim", "key", source_label(self.decider), "verdict", source_label(other),
                                            f"verdict ({SOURCE_SHORT.get(other, other)})"])
+
+    def decision(self, claim_id: str):
+        """The deciding table's :class:`cmtlab.report.claims.Decision` of one claim."""
+        key = CLAIMS[claim_id].key
+        for d in self.table.decisions():
+            if d.claim == key:
+                return d
+        raise ValueError(f"claim {claim_id!r} is not decided in this table")
 
     def summary(self) -> dict:
         return self.table.summary()
 
-    def best_label(self) -> str:
-        """"DSACK + uncoupled" for the decider's best combination in scenario 2, or :data:`NOT_RUN`."""
-        if self.best is None:
-            return NOT_RUN
-        return f"{RO_LABELS[self.best[1]]} + {CC_LABELS.get(self.best[0], self.best[0])}"
-
     def style(self):
-        """A pandas Styler with the verdicts coloured (:data:`VERDICT_COLOURS`)."""
         return self.table.style()
 
     def show(self):
-        self.table.show()
+        """The claims table, the same claims on the references, the cases, the cases on the references."""
+        from IPython.display import HTML, Markdown, display
+
+        t = self.table
+        refs = t.reference_columns()
+        frame = t.to_frame()
+        display(HTML(t._html(frame.drop(columns=refs), "claims")))
+        if refs:
+            display(Markdown("**The same claims on the other references** (value → the verdict it would give; "
+                             "shown, not counted):"))
+            display(HTML(t._html(frame[["claim"] + refs], "references")))
+        cases = t.to_frame(cases=True)
+        if len(cases):
+            display(Markdown("**The cases of the claims above** (each claim is decided over its cases by the "
+                             "policy's rule for statements over cases; the cases are not counted):"))
+            display(HTML(t._html(cases.drop(columns=[c for c in ("paper's words", "where", *refs) if c in cases]),
+                                 "cases")))
+            if refs:
+                display(Markdown("**The cases on the other references** (not counted):"))
+                display(HTML(t._html(cases[["claim"] + refs], "case-references")))
 
     def glue(self, prefix: str = "verdicts") -> dict:
         return self.table.glue(prefix)
@@ -372,114 +579,61 @@ class ArabiComparison:
         return self.table.summary_text()
 
 
-def comparison(summary: pd.DataFrame, traces: pd.DataFrame, *, loss_rate: float, receive_buffer_bytes: int,
-               transfer_bytes: int | None = None, duration_s: float | None = None, decider: str = PAPERS_SIM,
-               references=REFERENCES, setting: str = "main") -> ArabiComparison:
-    """Paper (Arabi et al., sec. 4–6) vs the papers' simulator run here, with the same claims judged on
-    the references beside it.
-
-    ``summary`` and ``traces`` hold every source under its label in the ``preset`` column: the
-    papers' simulator (:data:`PAPERS_SIM`, :data:`PAPERS_SIM_GOODPUT`, :data:`PAPERS_SIM_VARIATE`;
-    :func:`cmtlab.papers.arabi.papers_sim.chapter_sources`) and the presets of :mod:`cmtlab.sim` run by the
-    chapter (:func:`~cmtlab.papers.arabi.experiments.summarise`, :func:`~cmtlab.papers.arabi.experiments.throughput_traces`).
-    The verdicts are those of ``decider``; every source of ``references`` that the summary holds gets
-    a column with its value and the verdict it would give, and :data:`DIFFERS` names those whose
-    verdict differs.  ``transfer_bytes`` or ``duration_s``, ``loss_rate`` and ``receive_buffer_bytes``
-    describe the presets' runs (the summary does not hold them).
-
-    Each claim needs certain runs.  Claims about *every* combination (the best one in scenario 2,
-    the rank of DSACK + RTT compensation) need all four congestion controls and algorithms; claims
-    averaged over the congestion controls take those run and say so; the others need their
-    scenario, congestion controls and algorithms.  A claim whose runs are missing gets the row
-    "not run with these parameters (needs …)" and the verdict :data:`cmtlab.report.NOT_ASSESSED`.
-    """
-    if (transfer_bytes is None) == (duration_s is None):
-        raise ValueError("exactly one of transfer_bytes and duration_s must describe the presets' runs, got "
-                         f"transfer_bytes={transfer_bytes!r}, duration_s={duration_s!r}")
+def comparison(srcs: dict, *, decider: str = PAPERS_SIM, references=REFERENCES) -> ArabiComparison:
+    """Paper (Arabi et al., secs. 4–6) vs the papers' simulator, every claim of the registry decided by its
+    function of this module on ``decider``, the same functions on each source of ``references`` that
+    ``srcs`` (:func:`sources`) holds giving a reference column ("value → verdict"), and :data:`DIFFERS`
+    naming the references that would decide otherwise."""
+    if decider not in srcs:
+        raise ValueError(f"decider must be one of the sources {sorted(srcs)}, got {decider!r}")
     if isinstance(references, str):
-        raise ValueError(f"references must be a sequence of source labels, got {references!r}")
-    held = set(_select(summary, setting=setting).preset)
-    refs = [r for r in references if r != decider and r in held]
-    run = (f"{transfer_bytes / 1e6:g}-MB transfer" if transfer_bytes is not None else f"{duration_s:g} s of bulk transfer")
-    loss = f"{loss_rate:.1%} random loss" if loss_rate > 0 else "no random loss"
-    model = "the model itself (ns-3.7 + Chihani–Collange MPTCP; recorded runs): mpTopology's 10-MB transfer and " \
-            "buffers, no random loss"
-    inputs = {PAPERS_SIM: f"{model}, variateDelay off; the logged global throughput (what Figs. 8–9 plot)",
-              PAPERS_SIM_GOODPUT: f"{model}, variateDelay off; delivered goodput",
-              PAPERS_SIM_VARIATE: f"{model}, variateDelay on; the logged global throughput"}
-    preset_text = (f"cmtlab.sim, preset {{p}}: one-way delays; {run}, {loss}, {QUEUE_PACKETS}-packet queues, "
-                   f"{receive_buffer_bytes // 1024} KB receive buffer; goodput")
-    tables = {src: _assess(summary, traces, src, setting=setting,
-                           inputs=inputs.get(src, preset_text.format(p=src)))
-              for src in (decider, *refs)}
+        raise ValueError(f"references must be a sequence of source names, got {references!r}")
+    refs = [r for r in references if r != decider and r in srcs]
+    tables = {name: decide(srcs[name]) for name in (decider, *refs)}
     main = tables[decider]
-    out = ArabiComparison(ArabiTable(here_label=source_label(decider)), decider=decider,
-                          by_source={src: t for src, t in tables.items()},
-                          best=claims(summary, preset=decider, setting=setting)["best"])
-    for i, row in enumerate(main.rows):
+    out = ArabiComparison(Comparison(here_column=srcs[decider].label), decider=decider, by_source=tables)
+    index = {name: {(r.key, r.case): r for r in tables[name].rows} for name in refs}
+    for row in main.rows:
         columns, differ = {}, []
-        for src in refs:
-            r = tables[src].rows[i]
-            columns[source_label(src)] = (r.here if r.verdict in (NOT_ASSESSED, BY_CONSTRUCTION)
-                                          else f"{r.here} → {r.verdict}")
+        for name in refs:
+            r = index[name].get((row.key, row.case))
+            if r is None:
+                continue
+            columns[column_title(name)] = (r.here if r.verdict in (NOT_ASSESSED, BY_CONSTRUCTION)
+                                           else f"{r.here} → {r.verdict}")
             if _differ(r.verdict, row.verdict):
-                differ.append(f"{SOURCE_SHORT.get(src, src)}: {r.verdict}")
-        if refs:
+                differ.append(f"{SOURCE_SHORT.get(name, name)}: {r.verdict}")
+        if refs and row.verdict != BY_CONSTRUCTION:
             columns[DIFFERS] = "; ".join(differ) if differ else "no"
+        columns.update({k: v for k, v in row.references.items() if k == OTHER_READING})
         out.table.rows.append(dataclasses.replace(row, references=columns))
     return out
 
 
-#: For each claim of the table, the runs that show why two sources judge it differently:
-#: (scenario, congestion control, algorithms).
-CLAIM_CASES = {
-    "scenario 2: the best combination is DSACK + uncoupled": (2, "uncoupled", ("none", "dsack", "eifel", "frto")),
-    "scenario 2: throughput of DSACK + uncoupled": (2, "uncoupled", ("dsack",)),
-    "scenario 2, uncoupled: F-RTO relative to no algorithm": (2, "uncoupled", ("none", "frto")),
-    "scenario 2, uncoupled: Eifel relative to no algorithm": (2, "uncoupled", ("none", "eifel")),
-    "Eifel improves on no algorithm only with two subflows (uncoupled, LIA, RTT compensation)":
-        (1, "uncoupled", ("none", "eifel")),
-    "scenario 1: DSACK + RTT compensation good, not the best": (1, "rtt_compensation", ("none", "dsack")),
-    "LIA, scenario 1 (Fig. 8): DSACK's throughput stays the same as with no algorithm": (1, "lia", ("none", "dsack")),
-    "LIA, scenario 1 (Fig. 8): Eifel's and F-RTO's throughput decreases below no algorithm":
-        (1, "lia", ("none", "eifel", "frto")),
-    "scenario 1, no algorithm: LIA's throughput is the same as uncoupled": (1, "lia", ("none",)),
-    "F-RTO: after a detection the throughput drops and stays low": (2, "uncoupled", ("none", "frto")),
-    "the algorithms improve the connection but none is optimal (sec. 6)": (2, "uncoupled", ("none", "dsack", "eifel", "frto")),
+# ---------------------------------------------------------------------------------------- why a reference differs
+
+#: For each claim, the runs that show why two sources judge it differently: (scenario, congestion, algorithms).
+CLAIM_CELLS = {
+    "fig8.lia-dsack-same": (1, "lia", ("none", "dsack")),
+    "fig8.lia-eifel-frto-decrease": (1, "lia", ("none", "eifel", "frto")),
+    "fig9.s2-uncoupled": (2, "uncoupled", ("none", "dsack", "eifel", "frto")),
+    "fig9.eifel-frto-no-improvement": (2, "uncoupled", ("none", "eifel", "frto")),
+    "sec6.dsack-rttc-good-not-best": (1, "rtt_compensation", ("none", "dsack")),
+    "sec6.eifel-two-subflows-only": (1, "uncoupled", ("none", "eifel")),
+    "sec6.best-s2-dsack-uncoupled": (2, "uncoupled", ("none", "dsack", "eifel", "frto")),
+    "sec6.frto-drops-and-stays": (2, "uncoupled", ("none", "frto")),
+    "sec6.improve-none-optimal": (2, "uncoupled", ("none", "dsack", "eifel", "frto")),
 }
-
-
-def case_counters(summary: pd.DataFrame, *, scenario_id: int, congestion: str, reordering, sources,
-                  setting: str = "main") -> pd.DataFrame:
-    """The counters behind one scenario × congestion control: per source and algorithm the mean
-    throughput (Mbit/s), fast retransmits, timeouts and spurious-retransmission events per run (the
-    model's detections, ``spurious_detections``; a preset's restores, ``spurious_undos``)."""
-    s = _select(summary, scheduler="round_robin", setting=setting)
-    rows = []
-    for src in sources:
-        for r in reordering:
-            g = s[(s.preset == src) & (s.scenario == scenario_id) & (s.congestion == congestion) & (s.reordering == r)]
-            if g.empty:
-                continue
-            x = g.iloc[0]
-            spur = x.get("spurious_detections", np.nan)
-            if not np.isfinite(spur):
-                spur = x.get("spurious_undos", np.nan)
-            rows.append({"source": source_label(src), "algorithm": RO_LABELS.get(r, r), "Mbit/s": x.mean_bps / 1e6,
-                         "fast retransmits": x.get("fast_retransmits", np.nan), "timeouts": x.get("timeouts", np.nan),
-                         "spurious events": spur})
-    return pd.DataFrame(rows, columns=["source", "algorithm", "Mbit/s", "fast retransmits", "timeouts", "spurious events"])
 
 
 def explain_disagreements(comparison: ArabiComparison, summary: pd.DataFrame, *, other: str = "chihani_ns3",
                           model: str = PAPERS_SIM_GOODPUT, setting: str = "main", reasons: bool | None = None) -> str:
-    """Markdown: for every claim on which ``other`` (the preset) gives another verdict than the
-    papers' simulator, both values and verdicts and, from the runs, why — the goodput of the preset
-    against the model's (``model``: goodput, the quantity a preset computes) and the fast retransmits,
-    timeouts and spurious events per run of the algorithms the claim compares (:data:`CLAIM_CASES`),
-    with the calibration's reason where the preset misses the model by more than 5 %
-    (:data:`cmtlab.validation.papers_sim.MISS_REASONS`; ``reasons`` — default: only for the
-    calibrated preset ``chihani_ns3``, whose misses they describe).  "On no claim …" if there is none."""
+    """Markdown: for every claim on which ``other`` (the preset) gives another verdict than the papers'
+    simulator, both values and verdicts and, from the runs, why — the goodput of the preset against the
+    model's (``model``: goodput, the quantity a preset computes) and the fast retransmits, timeouts and
+    spurious events per run of the algorithms the claim compares (:data:`CLAIM_CELLS`), with the
+    calibration's reason where the preset misses the model by more than 5 % (:data:`MISS_REASONS`;
+    ``reasons`` — default: only for the calibrated preset ``chihani_ns3``).  "On no claim …" if none."""
     give_reasons = (other == "chihani_ns3") if reasons is None else bool(reasons)
     d = comparison.disagreements(other)
     if d.empty:
@@ -487,308 +641,173 @@ def explain_disagreements(comparison: ArabiComparison, summary: pd.DataFrame, *,
     s = _select(summary, scheduler="round_robin", setting=setting)
     out = []
     for row in d.itertuples(index=False):
-        claim, here, verdict, there, v_other = row
+        claim, key, here, verdict, there, v_other = row
         text = (f"* **{claim}** — papers' simulator: {here} (*{verdict}*); {source_label(other)}: {there} "
                 f"(*{v_other}*).")
-        case = CLAIM_CASES.get(claim)
+        case = CLAIM_CELLS.get(key.split(":", 1)[1])
         if case is not None:
             sid, cc, ros = case
-            parts, reasons = [], []
+            parts, why = [], []
             for r in ros:
                 def one(src, col):
                     g = s[(s.preset == src) & (s.scenario == sid) & (s.congestion == cc) & (s.reordering == r)]
                     return float(g.iloc[0][col]) if len(g) and col in g.columns else float("nan")
                 m, p = one(model, "mean_bps"), one(other, "mean_bps")
-                fr_m, fr_p = one(model, "fast_retransmits"), one(other, "fast_retransmits")
-                to_m, to_p = one(model, "timeouts"), one(other, "timeouts")
                 if not (np.isfinite(m) and np.isfinite(p)):
                     continue
-                parts.append(f"{RO_LABELS.get(r, r)}: goodput {p / 1e6:.2f} vs {m / 1e6:.2f} Mbit/s "
-                             f"({p / m - 1:+.0%}), fast retransmits {fr_p:.0f} vs {fr_m:.0f}, timeouts {to_p:.0f} vs {to_m:.0f}")
+                parts.append(f"{RO_LABELS.get(r, r)}: goodput {p / 1e6:.2f} vs {m / 1e6:.2f} Mbit/s ({p / m - 1:+.0%}), "
+                             f"fast retransmits {one(other, 'fast_retransmits'):.0f} vs {one(model, 'fast_retransmits'):.0f}, "
+                             f"timeouts {one(other, 'timeouts'):.0f} vs {one(model, 'timeouts'):.0f}")
                 if give_reasons and abs(p / m - 1) > TOLERANCE and r in MISS_REASONS:
-                    reasons.append(f"{RO_LABELS.get(r, r)}: {MISS_REASONS[r]}")
+                    why.append(f"{RO_LABELS.get(r, r)}: {MISS_REASONS[r]}")
             if parts:
-                text += (f" In scenario {sid}, {CC_LABELS.get(cc, cc)} ({SOURCE_SHORT.get(other, other)} vs model, per run): "
-                         + "; ".join(parts) + ".")
-            if reasons:
-                text += " Where the preset misses the model by more than 5 %: " + "; ".join(reasons) + "."
+                text += (f" In scenario {sid}, {CC_LABELS.get(cc, cc)} ({SOURCE_SHORT.get(other, other)} vs model, "
+                         "per run): " + "; ".join(parts) + ".")
+            if why:
+                text += " Where the preset misses the model by more than 5 %: " + "; ".join(why) + "."
         out.append(text)
     return "\n".join(out)
 
 
-def chapter_numbers(summary: pd.DataFrame, comparison: ArabiComparison, *, sensitivity: pd.DataFrame | None = None,
-                    preset: str = "chihani_ns3", rfc_preset: str = "rfc") -> dict:
-    """The numbers the chapter's prose quotes (glued under these names, ``arabi_`` prefixed; Mbit/s
-    unless the name says otherwise): scenario 2, uncoupled, per algorithm on the papers' simulator
-    (global throughput ``ps_<alg>``, goodput ``psg_<alg>``, variateDelay on ``psv_<alg>``), on the
-    preset (``pre_<alg>``) and under RFC behaviour (``rfc_<alg>``); the model's counters there
-    (``ps_fr_none``, ``ps_spurious_eifel``, ``ps_to_frto``); how far F-RTO's global throughput sits above
-    its goodput (``ps_frto_excess``, a fraction); the old imitation without loss (``old_none``, from
-    ``sensitivity`` at its main setting); and the number of claims on which the preset, RFC behaviour
-    or the earlier chapter's setting decides otherwise (``n_differ_preset``, ``n_differ_rfc``,
-    ``n_differ_earlier``).  NaN where a run is missing."""
-    ROS = REORDERING
+# ---------------------------------------------------------------------------------------- the chapter's facts
 
-    out = {}
-    base = dict(setting="main", scheduler="round_robin", scenario=2, congestion="uncoupled")
+def lia_rttc_coincidence(model: pd.DataFrame) -> dict:
+    """Where the model's LIA and RTT compensation coincide: over the pairs of runs that differ only in
+    those two congestion controls (scenario, algorithm, ``variateDelay``, seed), ``pairs``, ``identical`` (goodput
+    and global throughput bit-identical) and ``differ`` (the pairs that are not, as labels).  The model's two
+    differ only by the cap ``min(α / total, 1 / cwnd)`` of RTT compensation's increase
+    (``mp-tcp-socket-impl.cc`` l. 2349–2360), which binds rarely."""
+    keys = ["setting", "scenario", "reordering", "variate_delay", "seed"]
+    cols = ["throughput_bps", "model_global_throughput_bps"]
+    a = model[model.congestion == "lia"].set_index(keys)[cols]
+    b = model[model.congestion == "rtt_compensation"].set_index(keys)[cols]
+    both = a.add_suffix("_lia").join(b.add_suffix("_rttc"), how="inner")
+    same = ((both.throughput_bps_lia == both.throughput_bps_rttc)
+            & (both.model_global_throughput_bps_lia == both.model_global_throughput_bps_rttc))
+    differ = [f"scenario {k[1]}, {RO_LABELS.get(k[2], k[2])}, variateDelay {'on' if k[3] else 'off'}"
+              + (f", clock seed {k[4]}" if k[2] == "frto" else "") for k, v in same.items() if not v]
+    return {"pairs": int(len(both)), "identical": int(same.sum()), "differ": differ}
 
-    def mean(frame, src, ro, col="mean_bps"):
-        g = _select(frame, preset=src, setting="main")
-        g = g[(g.scenario == 2) & (g.congestion == "uncoupled") & (g.reordering == ro)]
-        return float(g.iloc[0][col]) if len(g) and col in g.columns else float("nan")
 
-    for ro in ROS:
-        for key, src in (("ps", PAPERS_SIM), ("psg", PAPERS_SIM_GOODPUT), ("psv", PAPERS_SIM_VARIATE),
-                         ("pre", preset), ("rfc", rfc_preset)):
-            out[f"{key}_{ro}"] = mean(summary, src, ro) / 1e6
-    out["ps_fr_none"] = mean(summary, PAPERS_SIM, "none", "fast_retransmits")
-    out["ps_spurious_eifel"] = mean(summary, PAPERS_SIM, "eifel", "spurious_detections")
-    out["ps_to_frto"] = mean(summary, PAPERS_SIM, "frto", "timeouts")
-    out["pre_fr_dsack"] = mean(summary, preset, "dsack", "fast_retransmits")
-    out["ps_fr_dsack"] = mean(summary, PAPERS_SIM, "dsack", "fast_retransmits")
-    out["ps_frto_excess"] = out["ps_frto"] / out["psg_frto"] - 1
-    out["old_none"] = (mean_of(sensitivity, preset="chihani", reordering="none", **base) / 1e6
-                       if sensitivity is not None and "chihani" in set(sensitivity.preset) else float("nan"))
+def _glue_key(claim_id: str) -> str:
+    return "arabi_finding_" + claim_id.replace(".", "_").replace("-", "_")
+
+
+def chapter_facts(comparison: ArabiComparison, srcs: dict, model: pd.DataFrame, summary: pd.DataFrame, *,
+                  model_r1: pd.DataFrame | None = None, sensitivity: pd.DataFrame | None = None) -> dict:
+    """Every number and sentence the chapter's prose shows (glued by :func:`cmtlab.report.glue_all`, keys
+    ``arabi_…``; Mbit/s unless the name says otherwise):
+
+    * scenario 2, uncoupled, per algorithm: ``ps_<alg>`` (the model's global throughput), ``psg_<alg>``
+      (goodput), ``psv_<alg>`` (``variateDelay`` on), ``pre_<alg>`` (calibrated preset), ``rfc_<alg>``,
+      ``today_<alg>``; the model's counters there (``ps_fr_none``, ``ps_spurious_eifel``, ``ps_to_frto``,
+      ``ps_fr_frto``) and the fastest algorithm with ``variateDelay`` on (``psv_best``);
+    * F-RTO on the model: ``frto_clocks`` (clock values per case), ``frto_runs``, ``frto_detections`` (over
+      every F_RTO run), ``frto_queue_drops`` and ``frto_loss_rate`` (its runs lose nothing), ``frto_excess_min``
+      / ``_max`` (global throughput over goodput − 1, per run, scenario 2, uncoupled, off), ``frto40_<q>``,
+      ``frto40_<q>_lo`` / ``_hi`` and ``frto40_<q>_verdict`` for q = ``global`` (deciding) and ``goodput``;
+    * ``lia_rttc_identical`` of ``lia_rttc_pairs`` (the chapter's runs) and ``r1_lia_rttc_identical`` of
+      ``r1_lia_rttc_pairs`` (the record set ``arabi-r1``, ``model_r1``);
+    * ``n_differ_<ref>`` (claims a reference decides otherwise), ``<ref>_reproduced`` / ``_partly`` /
+      ``_not_reproduced`` / ``_undecided`` (its counts) for the goodput and ``variateDelay``-on columns;
+    * ``best`` (the model's best combination in scenario 2, its label) and ``ps_dsack`` for the intro;
+    * ``old_none`` (the old imitation without loss, from ``sensitivity``); ``finding_<claim>``: each claim's
+      finding sentence (:func:`cmtlab.report.claims.finding`).
+    NaN where a run is missing."""
+    from ...report.claims import finding
+
+    nan = float("nan")
+    out: dict = {}
+    sid, cc = FIG9
+    names = {"ps": PAPERS_SIM, "psg": PAPERS_SIM_GOODPUT, "psv": PAPERS_SIM_VARIATE, "pre": "chihani_ns3",
+             "rfc": "rfc", "today": TODAY}
+    for ro in REORDERING:
+        for key, name in names.items():
+            s = srcs.get(name)
+            out[f"{key}_{ro}"] = s.mean(_cell(sid, cc, ro)).value / 1e6 if s is not None and s.has(_cell(sid, cc, ro)) \
+                else nan
+    base = _select(summary, preset=PAPERS_SIM_GOODPUT)
+
+    def counter(ro, col):
+        g = base[(base.scenario == sid) & (base.congestion == cc) & (base.reordering == ro)]
+        return float(g.iloc[0][col]) if len(g) and col in g.columns else nan
+
+    out["ps_fr_none"] = counter("none", "fast_retransmits")
+    out["ps_spurious_eifel"] = counter("eifel", "spurious_detections")
+    out["ps_to_frto"] = counter("frto", "timeouts")
+    out["ps_fr_frto"] = counter("frto", "fast_retransmits")
+    v_on = srcs.get(PAPERS_SIM_VARIATE)
+    out["psv_best"] = (RO_LABELS[max(REORDERING, key=lambda ro: v_on.mean(_cell(sid, cc, ro)).value)]
+                       if v_on is not None and v_on.has(*(_cell(sid, cc, ro) for ro in REORDERING)) else NOT_RUN)
+    frto = model[model.reordering == "frto"]
+    out["frto_clocks"] = int(frto.groupby(["scenario", "congestion", "variate_delay"]).size().min()) if len(frto) else 0
+    out["frto_runs"] = int(len(frto))
+    out["frto_detections"] = int(frto.spurious_frto.sum()) if "spurious_frto" in frto else nan
+    out["frto_queue_drops"] = int(frto.queue_drops.sum()) if "queue_drops" in frto else nan
+    out["frto_loss_rate"] = float(frto.loss_rate.max()) if "loss_rate" in frto else nan
+    s2 = frto[(frto.scenario == sid) & (frto.congestion == cc) & ~frto.variate_delay.astype(bool)]
+    excess = s2.model_global_throughput_bps / s2.throughput_bps - 1
+    out["frto_excess_min"] = float(excess.min()) if len(s2) else nan
+    out["frto_excess_max"] = float(excess.max()) if len(s2) else nan
+    case = "F-RTO 40 % less than no algorithm"
+    for q, name in (("global", PAPERS_SIM), ("goodput", PAPERS_SIM_GOODPUT)):
+        s = srcs.get(name)
+        row = next((r for r in comparison.by_source.get(name, Comparison()).rows
+                    if r.key == CLAIMS["fig9.s2-uncoupled"].key and r.case == case), None)
+        if s is None or row is None or not s.has(_cell(sid, cc, "frto"), _cell(sid, cc, "none")):
+            out.update({f"frto40_{q}": nan, f"frto40_{q}_lo": nan, f"frto40_{q}_hi": nan, f"frto40_{q}_verdict": NOT_RUN})
+            continue
+        e = s.ratio(_cell(sid, cc, "frto"), _cell(sid, cc, "none")).scaled(100.0, -100.0)
+        out.update({f"frto40_{q}": e.value, f"frto40_{q}_lo": e.low, f"frto40_{q}_hi": e.high,
+                    f"frto40_{q}_verdict": row.verdict})
+    co = lia_rttc_coincidence(model)
+    out["lia_rttc_identical"], out["lia_rttc_pairs"] = co["identical"], co["pairs"]
+    if model_r1 is not None:
+        co1 = lia_rttc_coincidence(model_r1)
+        out["r1_lia_rttc_identical"], out["r1_lia_rttc_pairs"] = co1["identical"], co1["pairs"]
     v = comparison.verdicts()
-    for key, src in (("n_differ_preset", preset), ("n_differ_rfc", rfc_preset), ("n_differ_earlier", "chihani 0.2 %")):
-        if src in v.columns:
-            out[key] = int(sum(_differ(a, b) for a, b in zip(v[src], v[comparison.decider])))
-        else:
-            out[key] = float("nan")
-    return {f"arabi_{k}": val for k, val in out.items()}
+    for name, key in (("chihani_ns3", "preset"), ("rfc", "rfc"), (TODAY, "today"), (PAPERS_SIM_GOODPUT, "goodput"),
+                      (PAPERS_SIM_VARIATE, "variate")):
+        out[f"n_differ_{key}"] = (int(sum(_differ(a, b) for a, b in zip(v[name], v[comparison.decider])))
+                                  if name in v.columns else nan)
+    for name, key in ((PAPERS_SIM_GOODPUT, "goodput"), (PAPERS_SIM_VARIATE, "variate")):
+        counts = comparison.counts(name) if name in comparison.by_source else {}
+        for verdict in ("reproduced", "partly", "not reproduced", "undecided"):
+            out[f"{key}_{verdict.replace(' ', '_')}"] = counts.get(verdict, nan)
+    best = claims(summary, preset=PAPERS_SIM)["best"] if (summary.preset == PAPERS_SIM).any() else None
+    out["best"] = f"{RO_LABELS[best[1]]} + {CC_LABELS.get(best[0], best[0])}" if best else NOT_RUN
+    out["old_none"] = (mean_of(sensitivity, preset="chihani", reordering="none", setting="main", scheduler="round_robin",
+                               scenario=sid, congestion=cc) / 1e6
+                       if sensitivity is not None and "chihani" in set(sensitivity.preset) else nan)
+    decided = {d.claim: d for d in comparison.table.decisions()}
+    for claim in CLAIMS:
+        d = decided.get(claim.key)
+        out[_glue_key(claim.id)] = finding(claim, d) if d is not None else NOT_RUN
+    return {f"arabi_{k}" if not k.startswith("arabi_") else k: val for k, val in out.items()}
 
 
-def _assess(summary: pd.DataFrame, traces: pd.DataFrame, source: str, *, setting: str, inputs: str) -> ArabiTable:
-    """Every claim of the paper judged on one source of the summary (its own table)."""
-    ch = claims(summary, preset=source, setting=setting)
-    gr = _Grid.of(summary, source, "round_robin", setting)
-    table = ArabiTable(here_label=source_label(source))
-    all_cc, all_ro = PAPER_CONGESTION, REORDERING
-    deterministic = source.startswith(PAPERS_SIM)
-    n_unit = "repetitions" if deterministic else "seeds"
-
-    def add(needs: dict, claim: str, paper: str, adder):
-        """One claim: assessed by ``adder()`` if the source ran what ``needs`` says."""
-        miss = gr.missing(**needs)
-        if miss:
-            table.add_not_assessed(claim, paper=paper, reason=_not_run(miss))
-        else:
-            adder()
-
-    def mean_note(ccs, what="mean over the four congestion controls"):
-        return what if len(ccs) == len(PAPER_CONGESTION) else f"mean over {_cc_list(ccs)} (the others not run)"
-
-    def piv(sid, value="mean_bps"):
-        return pivot(summary, preset=source, scenario_id=sid, setting=setting, value=value)
-
-    def spread(sid, r, cc):
-        """(half-width, n) of one mean, or (0, None) where it has no spread (one run, or identical runs)."""
-        if "ci95_bps" not in summary.columns:
-            return 0.0, None
-        h = float(piv(sid, "ci95_bps").loc[cc, r])
-        n = int(piv(sid, "seeds").loc[cc, r]) if "seeds" in summary.columns else None
-        return (h, n) if (h > 0 and n and n > 1) else (0.0, None)
-
-    # --- inputs (sec. 4)
-    run = _select(summary, preset=source, scheduler="round_robin", setting=setting)
-    subset = []
-    if run.empty:
-        subset.append("not run")
-    else:
-        if {1, 2} - set(run.scenario):
-            subset.append("scenario " + ", ".join(str(s) for s in sorted(set(run.scenario))))
-        ccs_run = [c for c in PAPER_CONGESTION if c in set(run.congestion)]
-        if len(ccs_run) < len(PAPER_CONGESTION):
-            subset.append(_cc_list(ccs_run))
-        ros_run = [r for r in REORDERING if r in set(run.reordering)]
-        if len(ros_run) < len(REORDERING):
-            subset.append(", ".join(RO_LABELS[r] for r in ros_run))
-    table.add_input("scenarios 1 and 2, four congestion controls, four algorithms", paper="sec. 4", where="sec. 4",
-                    ours=inputs + (f"; run here: {'; '.join(subset)} only" if subset else ""))
-
-    # --- scenario 2: the best combination
-    every = dict(scenarios=(2,), congestion=all_cc, reordering=all_ro)
-    claim = "scenario 2: the best combination is DSACK + uncoupled"
-
-    def best():
-        b = ch["best"]
-        du = float(piv(2).loc["uncoupled", "dsack"])
-        ratio = du / b[2]
-        holds = True if (b[0], b[1]) == ("uncoupled", "dsack") else ("partly" if ratio >= 1 - NO_CHANGE - EPS else False)
-        table.add_claim(claim, paper="DSACK + uncoupled", where="sec. 6", quote=QUOTE_BEST,
-                        ours=f"{RO_LABELS[b[1]]} + {CC_LABELS[b[0]]} ({b[2] / 1e6:.2f} Mbit/s)"
-                             + ("" if holds is True else f"; DSACK + uncoupled {du / 1e6:.2f} ({ratio - 1:+.0%})"),
-                        holds=holds,
-                        rule=Condition("DSACK + uncoupled has the highest mean of the 16 combinations in scenario 2",
-                                       partly_text=f"it is within {100 * NO_CHANGE:g} % of the highest (the policy's "
-                                                   "no-change band: a tie)"))
-
-    add(every, claim, "DSACK + uncoupled", best)
-
-    # --- scenario 2: DSACK + uncoupled about 10 Mbit/s
-    needs = dict(scenarios=(2,), congestion=("uncoupled",), reordering=("dsack",))
-
-    def dsack10():
-        m = ch["dsack_uncoupled_s2_bps"] / 1e6
-        h, n = spread(2, "dsack", "uncoupled")
-        table.add_value("scenario 2: throughput of DSACK + uncoupled", paper=10.0, where="sec. 5, Fig. 9",
-                        quote=QUOTE_FIG9, paper_text="about 10 Mbit/s", ours=m, unit="Mbit/s", fmt=".2f",
-                        ci=(m - h / 1e6, m + h / 1e6) if n else None, n_seeds=n, n_unit=n_unit)
-
-    add(needs, "scenario 2: throughput of DSACK + uncoupled", "10 Mbit/s", dsack10)
-
-    # --- scenario 2 (Fig. 9, uncoupled): F-RTO and Eifel "40 less" than no algorithm
-    def s2_change(r, cc="uncoupled"):
-        t = piv(2)
-        return float(t.loc[cc, r] / t.loc[cc, "none"] - 1)
-
-    def s2_change_ci(r, cc="uncoupled"):
-        """(low, high) of 100 × (r / none − 1) from the 95 % half-widths (first-order propagation), and n."""
-        t = piv(2)
-        hr_, nr = spread(2, r, cc)
-        hn, nn = spread(2, "none", cc)
-        if not (nr or nn):
-            return None, None
-        ratio = t.loc[cc, r] / t.loc[cc, "none"]
-        half = 100 * ratio * np.hypot(hr_ / t.loc[cc, r], hn / t.loc[cc, "none"])
-        g = 100 * (ratio - 1)
-        return (g - half, g + half), max(nr or 0, nn or 0)
-
-    for r, name in (("frto", "F-RTO"), ("eifel", "Eifel")):
-        needs = dict(scenarios=(2,), congestion=("uncoupled",), reordering=("none", r))
-        claim = f"scenario 2, uncoupled: {name} relative to no algorithm"
-        add(needs, claim, "-40 %",
-            lambda r=r, claim=claim: table.add_value(
-                claim, paper=-40.0, paper_text="“40 less” (no unit; read as −40 %)", where="sec. 5, Fig. 9",
-                quote=QUOTE_FIG9, ours=100 * s2_change(r), unit="%", fmt=".0f",
-                ci=s2_change_ci(r)[0], n_seeds=s2_change_ci(r)[1], n_unit=n_unit,
-                note=f"the paper's condition (Fig. 9: uncoupled, three subflows); {mean_note(gr.present(all_cc))}: "
-                     f"{100 * ch[f'{r}_vs_none']:+.0f} %"))
-
-    # --- Eifel helps only with two subflows
-    needs = dict(scenarios=(1, 2), reordering=("none", "eifel"), any_congestion=EIFEL_CLAIM_CONGESTION)
-    claim = "Eifel improves on no algorithm only with two subflows (uncoupled, LIA, RTT compensation)"
-
-    def eifel():
-        g1, g2 = ch["eifel_gain"][1], ch["eifel_gain"][2]
-        ccs = gr.present(EIFEL_CLAIM_CONGESTION)
-        sub = "" if len(ccs) == len(EIFEL_CLAIM_CONGESTION) else f"over {_cc_list(ccs)} (the others not run)"
-        up = NO_CHANGE
-        table.add_claim(claim, paper="gain in scenario 1 only", where="sec. 6", quote=QUOTE_EIFEL,
-                        ours=f"gain {g1:+.0%} (s1), {g2:+.0%} (s2)",
-                        holds=True if (g1 > up + EPS and g2 <= up + EPS) else ("partly" if g1 > up + EPS else False),
-                        rule=Condition(f"mean gain > {100 * up:g} % in scenario 1 and ≤ {100 * up:g} % in scenario 2 "
-                                       "(the policy's no-change band)",
-                                       partly_text=f"gain > {100 * up:g} % in both scenarios"),
-                        note=sub)
-
-    add(needs, claim, "gain in scenario 1 only", eifel)
-
-    # --- scenario 1: DSACK + RTT compensation good, not the best
-    needs = dict(scenarios=(1,), congestion=all_cc, reordering=all_ro)
-
-    def rank():
-        r_, n_ = ch["dsack_rttc_rank_s1"], ch["n_combinations"]
-        top = max(2, n_ // 4)
-        table.add_claim("scenario 1: DSACK + RTT compensation good, not the best", paper="good, not best",
-                        where="sec. 6", quote=QUOTE_RANK, ours=f"rank {r_} of {n_} (ties: the lower rank)",
-                        holds=True if 2 <= r_ <= top else ("partly" if 1 < r_ <= n_ // 2 else False),
-                        rule=Condition(f"rank 2 to {top} of {n_} ('good': the best quarter; 'not the best': not rank 1)",
-                                       partly_text=f"rank {top + 1} to {n_ // 2} (upper half)"))
-
-    add(needs, "scenario 1: DSACK + RTT compensation good, not the best", "good, not best", rank)
-
-    # --- LIA, scenario 1 (Fig. 8)
-    def within(claim, paper, ours, ratio):
-        table.add_value(claim, paper=1.0, paper_text=paper, where="sec. 5, Fig. 8", quote=QUOTE_FIG8, ours=ratio,
-                        band=SAME, fmt=".2f", note=ours + " ('the same' read as: ratio 1)")
-
-    needs = dict(scenarios=(1,), congestion=("lia",), reordering=("none", "dsack"))
-    claim = "LIA, scenario 1 (Fig. 8): DSACK's throughput stays the same as with no algorithm"
-
-    def lia_dsack():
-        lia1 = piv(1).loc["lia"]
-        within(claim, "stays the same", f"DSACK {lia1['dsack'] / 1e6:.2f} vs none {lia1['none'] / 1e6:.2f} Mbit/s;"
-               " 'stays the same' read as: the same as with no algorithm", float(lia1["dsack"] / lia1["none"]))
-
-    add(needs, claim, "same", lia_dsack)
-
-    needs = dict(scenarios=(1,), congestion=("lia",), reordering=("none", "eifel", "frto"))
-    claim = "LIA, scenario 1 (Fig. 8): Eifel's and F-RTO's throughput decreases below no algorithm"
-
-    def lia_below():
-        lia1 = piv(1).loc["lia"]
-        below = [lia1["eifel"] / lia1["none"] <= 1 - NO_CHANGE + EPS, lia1["frto"] / lia1["none"] <= 1 - NO_CHANGE + EPS]
-        table.add_claim(claim, paper="is decreased", where="sec. 5, Fig. 8", quote=QUOTE_FIG8,
-                        rule=Condition(f"Eifel / none and F-RTO / none both ≤ {1 - NO_CHANGE:g} (the policy's no-change "
-                                       "band)", partly_text="one of the two"),
-                        ours=f"Eifel {lia1['eifel'] / 1e6:.2f}, F-RTO {lia1['frto'] / 1e6:.2f} vs none "
-                             f"{lia1['none'] / 1e6:.2f} Mbit/s",
-                        holds=True if all(below) else ("partly" if any(below) else False))
-
-    add(needs, claim, "both below", lia_below)
-
-    needs = dict(scenarios=(1,), congestion=("lia", "uncoupled"), reordering=("none",))
-    claim = "scenario 1, no algorithm: LIA's throughput is the same as uncoupled"
-
-    def lia_unc():
-        t = piv(1)
-        within(claim, "remains the same", f"LIA {t.loc['lia', 'none'] / 1e6:.2f} vs uncoupled "
-               f"{t.loc['uncoupled', 'none'] / 1e6:.2f} Mbit/s", float(t.loc["lia", "none"] / t.loc["uncoupled", "none"]))
-
-    add(needs, claim, "same", lia_unc)
-
-    # --- F-RTO stays low after a detection
-    needs = dict(scenarios=(2,), reordering=("none", "frto"), any_congestion=all_cc)
-    claim = "F-RTO: after a detection the throughput drops and stays low"
-
-    def frto_late():
-        late = late_ratio(traces, preset=source, scenario_id=2, reordering="frto", congestion=all_cc, setting=setting)
-        table.add_threshold(claim, paper="decreases and stays in the recovery state", where="sec. 6", quote=QUOTE_FRTO,
-                            rule=trend_rule("F-RTO / no algorithm, second half of each run (scenario 2)", "lower"),
-                            value=late, ours=f"{late:.2f}", note=mean_note(gr.present(all_cc)))
-
-    add(needs, claim, "stays in recovery", frto_late)
-
-    # --- sec. 6: the algorithms improve the connection, none is optimal
-    needs = dict(scenarios=(2,), reordering=all_ro, any_congestion=all_cc)
-    claim = "the algorithms improve the connection but none is optimal (sec. 6)"
-    names = (("dsack", "DSACK"), ("eifel", "Eifel"), ("frto", "F-RTO"))
-
-    def improve():
-        better = [n for r, n in names if ch[f"{r}_vs_none"] > NO_CHANGE + EPS]
-        sub = "" if len(gr.present(all_cc)) == len(all_cc) else "; " + mean_note(gr.present(all_cc))
-        table.add_claim(claim, paper="improve, none optimal", where="sec. 6", quote=QUOTE_NONE_OPTIMAL,
-                        ours="scenario 2: " + ", ".join(f"{n} {ch[f'{r}_vs_none']:+.0%}" for r, n in names),
-                        holds=True if len(better) == len(names) else ("partly" if better else False),
-                        rule=Condition(f"all three improve on no algorithm by more than {100 * NO_CHANGE:g} % in scenario 2 "
-                                       "(mean over the congestion controls)", partly_text="some of them do"),
-                        note=(f"improve by more than {100 * NO_CHANGE:g} %: {', '.join(better) or 'none'}" + sub))
-
-    add(needs, claim, "improve, none optimal", improve)
-    return table
-
-
-def chapter_tables(runs: pd.DataFrame, earlier_runs: pd.DataFrame, model_runs: pd.DataFrame, *, scenarios, congestion,
+def chapter_tables(presets: pd.DataFrame, model: pd.DataFrame, *, scenarios, congestion,
                    reordering) -> tuple[pd.DataFrame, pd.DataFrame]:
     """``(summary, traces)`` of every source of the chapter, in the layout of
     :func:`~cmtlab.papers.arabi.experiments.summarise` / :func:`~cmtlab.papers.arabi.experiments.throughput_traces`:
-    the papers' simulator (:func:`cmtlab.papers.arabi.papers_sim.chapter_sources` of ``model_runs``, restricted to
-    the chapter's ``scenarios``, ``congestion`` and ``reordering``), then cmtlab's ``runs`` and the earlier
-    chapter's ``earlier_runs``."""
+    the papers' simulator (:func:`cmtlab.papers.arabi.papers_sim.chapter_sources` of ``model``, restricted to the
+    chapter's ``scenarios``, ``congestion`` and ``reordering``), then the presets' runs ``presets``."""
     from . import papers_sim
+    from .experiments import summarise, throughput_traces
 
-    model_summary, model_traces = papers_sim.chapter_sources(model_runs)
+    model_summary, model_traces = papers_sim.chapter_sources(model)
 
     def keep(f):
         return f[f.scenario.isin(scenarios) & f.congestion.isin(congestion) & f.reordering.isin(reordering)]
 
-    summary = pd.concat([keep(model_summary), summarise(runs), summarise(earlier_runs)], ignore_index=True)
-    traces = pd.concat([keep(model_traces), throughput_traces(runs), throughput_traces(earlier_runs)], ignore_index=True)
+    summary = pd.concat([keep(model_summary), summarise(presets)], ignore_index=True)
+    traces = pd.concat([keep(model_traces), throughput_traces(presets)], ignore_index=True)
     return summary, traces
 
 
-__all__ = ["NOT_RUN", "VERDICT_COLOURS", "SOURCE_LABELS", "SOURCE_SHORT", "REFERENCES", "DIFFERS", "source_label", "mean_table",
-           "response_counters", "late_ratio", "modern_table", "mean_of", "sensitivity_table", "style_sensitivity",
-           "loss_free_check", "loss_free_table", "CLAIM_CASES", "case_counters", "explain_disagreements", "chapter_numbers", "ArabiTable", "ArabiComparison", "comparison",
-           "chapter_tables"]
+__all__ = ["FRTO_ABSENT",
+           "NO_GAIN", "BEST_RULE", "DECIDERS", "decide", "decide_setup", "decide_fig8_dsack", "decide_fig8_decrease",
+           "decide_fig9", "decide_fig9_no_improvement", "decide_rank", "decide_eifel", "decide_best_s2",
+           "decide_frto", "decide_improve", "SOURCE_SHORT", "DIFFERS", "OTHER_READING",
+           "REFERENCES", "sources", "ArabiComparison", "comparison", "CLAIM_CELLS",
+           "explain_disagreements", "lia_rttc_coincidence", "chapter_facts", "chapter_tables"]

@@ -23,11 +23,9 @@ simulator, :func:`summarise` takes means and 95 % Student-t confidence intervals
   sends 10 MB, and the papers' simulator run here (:mod:`cmtlab.papers.arabi.papers_sim`) shows that the
   model's algorithms differ widely *without* random loss: its receiver holds segments for
   data-level order and answers later ones with duplicate ACKs, so round robin over unequal paths
-  triggers fast retransmits by itself.  The earlier main setting — 60 s (:data:`DURATION_S`) with
-  0.2 % Bernoulli loss (:data:`EARLIER_LOSS_RATE`) — rested on the old ``chihani`` imitation, under
-  which nothing is retransmitted without loss and all algorithms tie; it is kept as a sensitivity
-  setting (seeded: the seed of a run draws its losses, which is what the confidence intervals
-  are over).
+  triggers fast retransmits by itself.  60 s (:data:`DURATION_S`) of bulk transfer with 0.2 %
+  Bernoulli loss (:data:`SENSITIVITY_LOSS_RATE`) is a sensitivity setting (seeded: the seed of a run
+  draws its losses, which is what the confidence intervals are over).
 * **Buffers.**  Drop-tail queues of 100 packets (ns-3's point-to-point default); the receive
   buffer is 1 MB (:data:`RECEIVE_BUFFER_BYTES`, larger than any window here: the Chihani–Collange
   model has no flow control and an unbounded out-of-order buffer); the chapter shows 64 KB too.
@@ -79,10 +77,9 @@ PRESET_NAMES = ("chihani", "chihani_dupack", "rfc", "chihani_ns3")
 #: The main runs: mpTopology's 10-MB transfer (:data:`TRANSFER_BYTES`, the papers' simulator's default,
 #: :data:`cmtlab.papers_sim.model.DEFAULT_TRANSFER_BYTES`) and no random loss (the paper states none).
 LOSS_RATE = 0.0
-#: The runs with random loss (sensitivity): 60 s of bulk transfer at 0.2 % loss, the earlier
-#: chapter's main setting (chosen when the imitation preset made every algorithm tie without loss).
+#: The runs with random loss (sensitivity): 60 s of bulk transfer at 0.2 % loss.
 DURATION_S = 60.0
-EARLIER_LOSS_RATE = 0.002
+SENSITIVITY_LOSS_RATE = 0.002
 RECEIVE_BUFFER_BYTES = 1 << 20
 QUEUE_PACKETS = 100
 SEGMENT_BYTES = 1460
@@ -445,31 +442,16 @@ def claims(summary: pd.DataFrame, *, preset: str, scheduler: str = "round_robin"
 
 # ---------------------------------------------------------------------------------------- sensitivity
 
-#: The label (``preset`` column) of the earlier chapter's setting: the old imitation preset with random loss.
-EARLIER = "chihani 0.2 %"
-
-
-def earlier_cases(*, scenarios=(1, 2), congestion=PAPER_CONGESTION, reordering=REORDERING,
-                  duration_s: float = DURATION_S, loss_rate: float = EARLIER_LOSS_RATE,
-                  receive_buffer_bytes: int = RECEIVE_BUFFER_BYTES) -> list[tuple[dict, object]]:
-    """The earlier version of the chapter's main runs — the old ``chihani`` imitation, ``duration_s``
-    of bulk transfer with ``loss_rate`` random loss — labelled ``preset=EARLIER`` (:data:`EARLIER`),
-    so that the comparison can show the verdicts that setting gave beside the papers' simulator."""
-    cases = build_cases(scenarios=scenarios, congestion=congestion, reordering=reordering, presets=("chihani",),
-                        duration_s=duration_s, loss_rate=loss_rate, receive_buffer_bytes=receive_buffer_bytes)
-    return [({**labels, "preset": EARLIER}, sc) for labels, sc in cases]
-
-
 #: The choices the paper leaves open, changed one at a time against the chapter's main setting
 #: (``setting`` label → keyword arguments of :func:`scenario`).  The runs with random loss are
-#: bulk transfers of ``duration_s`` (the earlier chapter's 60 s), not the 10-MB transfer.
+#: bulk transfers of ``duration_s`` (60 s), not the 10-MB transfer.
 SENSITIVITY_VARIANTS = {
-    "loss 0.2 %": {"loss_rate": EARLIER_LOSS_RATE, "transfer_bytes": None},
+    "loss 0.2 %": {"loss_rate": SENSITIVITY_LOSS_RATE, "transfer_bytes": None},
     "loss 1 %": {"loss_rate": 0.01, "transfer_bytes": None},
     "receive buffer 64 KB": {"receive_buffer_bytes": 65536},
     "delays as round trips": {"delays_are_round_trips": True},
 }
-#: The imitation presets the sensitivity runs add (at the main setting and at the earlier 0.2 % loss):
+#: The imitation presets the sensitivity runs add (at the main setting and at 0.2 % loss):
 #: the old ``chihani`` preset and its duplicate-ACK receiver.
 IMITATION_PRESETS = ("chihani", "chihani_dupack")
 
@@ -514,7 +496,7 @@ def chapter_cases(*, scenarios=(1, 2), congestion=PAPER_CONGESTION, reordering=R
 
 
 __all__ = ["MODERN_CONGESTION", "CC_LABELS", "RO_LABELS", "PRESETS",
-           "PRESET_NAMES", "Preset", "DURATION_S", "LOSS_RATE", "EARLIER_LOSS_RATE", "TRANSFER_BYTES", "with_frto_clock", "RECEIVE_BUFFER_BYTES", "QUEUE_PACKETS", "SEGMENT_BYTES",
-           "BIN_S", "EARLIER", "earlier_cases", "SENSITIVITY_VARIANTS", "IMITATION_PRESETS", "sensitivity_cases", "scenario", "delivery_times_s", "throughput_bins", "simulate", "code_version", "simulator",
+           "PRESET_NAMES", "Preset", "DURATION_S", "LOSS_RATE", "SENSITIVITY_LOSS_RATE", "TRANSFER_BYTES", "with_frto_clock", "RECEIVE_BUFFER_BYTES", "QUEUE_PACKETS", "SEGMENT_BYTES",
+           "BIN_S", "SENSITIVITY_VARIANTS", "IMITATION_PRESETS", "sensitivity_cases", "scenario", "delivery_times_s", "throughput_bins", "simulate", "code_version", "simulator",
            "build_cases", "run_cases", "summarise", "throughput_traces", "bin_columns", "pivot", "claims",
            "LABELS", "chapter_cases"]

@@ -169,5 +169,50 @@ def mean_bars(summary, *, preset: str, scheduler: str = "round_robin", setting: 
     return fig
 
 
-__all__ = ["RO_STYLES", "FIG_SOURCES", "PANEL_TITLES", "sources_over_time", "fig8", "fig9", "throughput_over_time",
+def frto_clocks(model, *, scenario_id: int = 2, congestion: str = "uncoupled", variate_delay: bool = False):
+    """F-RTO on the papers' simulator against the wall clock it reads: left, the residue fraction
+    ``(clock mod p_i) / p_i`` of every subflow for each clock value of the runs (the clock design spreads them
+    over [0, 1)); right, F-RTO's global throughput and goodput (Mbit/s) in one scenario × congestion control
+    against the summed ACK-discarding probability ``Σ 0.061 · fraction`` of its subflows.
+
+    ``model``: the papers' simulator's runs (:func:`cmtlab.papers.arabi.papers_sim.chapter_runs`)."""
+    from .papers_sim import FRTO_MAX_THRESHOLD, FRTO_PRIMES, frto_residue_fractions, paths
+
+    n_sub = len(paths(scenario_id)[0])
+    f = model[(model.reordering == "frto") & (model.scenario == scenario_id) & (model.congestion == congestion)
+               & (model.variate_delay == variate_delay)]
+    if f.empty:
+        raise ValueError(f"model holds no F_RTO runs of scenario {scenario_id!r}, {congestion!r}, "
+                         f"variate_delay={variate_delay!r}")
+    fr = np.array([frto_residue_fractions(int(c), FRTO_PRIMES[:n_sub]) for c in f.frto_clock])
+    fig, (a, b) = plt.subplots(1, 2, figsize=figsize(2, panel_height_in=2.8))
+    for i in range(n_sub):
+        a.scatter(fr[:, i], np.full(len(fr), i) + np.linspace(-0.25, 0.25, len(fr)), s=10,
+                  color=series_style(f"subflow {i}", i)["color"])
+    a.set_yticks(range(n_sub), [f"subflow {i}\np = {FRTO_PRIMES[i]}" for i in range(n_sub)])
+    a.set_xlim(0, 1)
+    a.set_xlabel("(clock mod p) / p")
+    a.set_title(f"{len(fr)} clock values:\nresidue of each subflow")
+    x = FRTO_MAX_THRESHOLD * fr.sum(axis=1)
+    for col, label, marker in (("model_global_throughput_bps", "global throughput (decides)", "o"),
+                               ("throughput_bps", "goodput", "s")):
+        b.scatter(x, f[col].to_numpy() / 1e6, s=12, marker=marker, label=label)
+    none = model[(model.reordering == "none") & (model.scenario == scenario_id) & (model.congestion == congestion)
+                 & (model.variate_delay == variate_delay)]
+    if len(none):
+        b.axhline(float(none.model_global_throughput_bps.iloc[0]) / 1e6, color="0.4", ls="--", lw=1,
+                  label="no algorithm (global)")
+        b.axhline(0.6 * float(none.model_global_throughput_bps.iloc[0]) / 1e6, color="0.4", ls=":", lw=1,
+                  label="paper: 40 % less")
+    b.set_xlabel("Σ ACK-discarding probability\nof the subflows")
+    b.set_ylabel("F-RTO, Mbit/s")
+    b.set_ylim(bottom=0)
+    b.legend(fontsize=MIN_FONT_PT)
+    b.set_title(f"scenario {scenario_id}, {CC_LABELS.get(congestion, congestion)},\nvariateDelay "
+                f"{'on' if variate_delay else 'off'}")
+    fig.tight_layout()
+    return fig
+
+
+__all__ = ["frto_clocks", "RO_STYLES", "FIG_SOURCES", "PANEL_TITLES", "sources_over_time", "fig8", "fig9", "throughput_over_time",
            "mean_bars"]

@@ -14,8 +14,15 @@ segments (``mapDSN``; the ``erase`` is commented out) and walks it on every ACK,
 grows with the square of its length — a 60-s run of scenario 2 takes about 8 minutes of CPU, a
 10-MB transfer about 5 s.  The 10-MB transfer is also mpTopology's, which the paper modified.
 
-F_RTO reads the wall clock; each of :data:`FRTO_SEEDS` is one repetition with a fixed clock value
-(:func:`cmtlab.papers_sim.frto_clock`), so the recorded spread is exactly repeatable.
+F_RTO reads the wall clock (``time(NULL)``, l. 945 of the model's ``mp-tcp-socket-impl.cc``): on every ACK
+subflow *i* starts discarding ACKs with probability ``0.061 · (clock mod p_i) / p_i`` (p = 389, 211, 457 for
+subflows 0–2, :data:`FRTO_PRIMES`).  A repetition is a fixed clock value
+(:func:`cmtlab.papers_sim.frto_clock` of its seed), so every recorded run repeats exactly.  The record set
+``arabi-r1`` holds three repetitions per F_RTO case (:data:`FRTO_SEEDS`, kept for the papers'-simulator
+agreement chapter); the record set ``arabi-frto`` samples the clock over :data:`FRTO_DESIGN_N` seeds chosen
+so that every subflow's residue fraction ``(clock mod p_i) / p_i`` covers [0, 1) evenly
+(:data:`FRTO_DESIGN_SEEDS`, :func:`frto_design_seeds`): the Arabi chapter's F-RTO values and their
+confidence intervals come from it (:func:`frto_recorded`).
 
 :func:`preset_cases` builds the same cases for :mod:`cmtlab.sim`'s ``chihani`` preset (as the Arabi
 chapter runs it, :func:`cmtlab.papers.arabi.experiments.scenario`) without random loss, both over the
@@ -36,7 +43,27 @@ CONGESTION = {"uncoupled": "uncoupled", "fully_coupled": "fully_coupled", "lia":
               "rtt_compensation": "rtt_compensator"}
 #: cmtlab's reordering names → the model's (``tcp_door`` exists only in the model, as a no-op).
 REORDERING = {"none": "none", "dsack": "dsack", "eifel": "eifel", "frto": "frto", "tcp_door": "tcp_door"}
+#: The three F_RTO repetitions of the record set ``arabi-r1`` (their clocks cluster: subflow 0's residue
+#: fractions all lie in [0.07, 0.21]; the chapter's F-RTO values come from ``arabi-frto`` instead).
 FRTO_SEEDS = (0, 1, 2)
+#: The model's F_RTO primes of subflows 0, 1, 2 (``nbP[] = {389, 211, 457, 277, 367, 479, 233}``,
+#: ``MpTcpSocketImpl::NewACK``, l. 944 of the pinned ``mp-tcp-socket-impl.cc``); the papers' scenarios have at
+#: most three subflows.
+FRTO_PRIMES = (389, 211, 457)
+#: The largest ACK-discarding probability of F_RTO (``0.061 ·`` the residue fraction, l. 945).
+FRTO_MAX_THRESHOLD = 0.061
+#: How many clock values the record set ``arabi-frto`` samples per F_RTO case (≥ 30, a prime: the rank-1
+#: lattice of :func:`frto_design_cells` is a Latin hypercube in every coordinate).
+FRTO_DESIGN_N = 37
+#: The lattice's generator: point k lies in the cells (k, 8k, 64k) mod 37 of subflows 0, 1, 2 — the generator
+#: in 2 … 36 with the largest smallest distance between points on the torus, in 3-D and in every 2-D projection.
+FRTO_DESIGN_GENERATOR = 8
+#: The seeds of the clock design (:func:`frto_design_seeds` ``(37, 8)``): seed s runs with the clock
+#: :func:`cmtlab.papers_sim.frto_clock` ``(s)``; point k's residue fractions lie in the cells of
+#: :func:`frto_design_cells`.
+FRTO_DESIGN_SEEDS = (41298, 125897, 29650, 7862, 1473, 13662, 104206, 84885, 28218, 72259, 34205, 15745, 53069, 27049,
+                     29964, 17511, 31738, 30349, 25921, 56439, 228775, 137120, 5688, 25319, 67453, 47335, 6962, 40330,
+                     1356, 21825, 123933, 169939, 91479, 54930, 3437, 7850, 38053)
 LABELS = ("setting", "scenario", "congestion", "reordering", "variate_delay")
 #: The papers' simulator as the chapter's summaries label it (``preset`` column; built by
 #: :func:`cmtlab.papers.arabi.papers_sim.chapter_sources` from the recorded runs): the model's logged
@@ -66,6 +93,51 @@ MISS_REASONS = {
     "frto": "the preset's mean lies outside the model's spread over its repetitions",
     "tcp_door": "not traced: every TCP_DOOR case agreed when this table was last computed",
 }
+
+
+def frto_residue_fractions(clock: int, primes=FRTO_PRIMES) -> tuple[float, ...]:
+    """``(clock mod p_i) / p_i`` for every subflow ``i``: F_RTO's ACK-discarding probability on subflow ``i`` is
+    :data:`FRTO_MAX_THRESHOLD` times it (``MpTcpSocketImpl::NewACK``)."""
+    clock = check_int("clock", clock, minimum=0)
+    return tuple((clock % p) / p for p in primes)
+
+
+def frto_design_cells(n: int = FRTO_DESIGN_N, generator: int = FRTO_DESIGN_GENERATOR,
+                      dims: int = len(FRTO_PRIMES)) -> list[tuple[int, ...]]:
+    """The cells of a rank-1 (Korobov) lattice of ``n`` points in ``dims`` dimensions: point ``k`` lies in
+    cell ``(k · generator^i) mod n`` of coordinate ``i`` (of ``n`` equal cells of [0, 1)).  With ``n``
+    prime and ``generator`` not a multiple of it, every coordinate is a permutation of the cells (a Latin
+    hypercube), and the lattice spreads the points jointly."""
+    n = check_int("n", n, minimum=2)
+    generator = check_int("generator", generator, minimum=1)
+    dims = check_int("dims", dims, minimum=1)
+    gens = [pow(generator, i, n) for i in range(dims)]
+    if any(np.gcd(g, n) != 1 for g in gens):
+        raise ValueError(f"generator must be coprime to n = {n}, got {generator!r}")
+    return [tuple((k * g) % n for g in gens) for k in range(n)]
+
+
+def frto_design_seeds(n: int = FRTO_DESIGN_N, generator: int = FRTO_DESIGN_GENERATOR,
+                      primes=FRTO_PRIMES) -> tuple[int, ...]:
+    """Seeds whose F_RTO clocks (:func:`cmtlab.papers_sim.frto_clock`) put the residue fractions
+    (:func:`frto_residue_fractions`) of every subflow in the cells of :func:`frto_design_cells`: for point
+    ``k``, the smallest seed whose fractions lie in point ``k``'s cells (each fraction in
+    ``[cell/n, (cell+1)/n)``).  Every subflow's fractions then cover [0, 1) evenly — one per n-th — and the
+    points spread jointly as the lattice does.  Deterministic (a search over seeds 0, 1, 2, …; a few
+    seconds for n = 37)."""
+    from ...papers_sim.model import frto_clock
+
+    cells = frto_design_cells(n, generator, len(primes))
+    wanted = {c: k for k, c in enumerate(cells)}
+    found: dict[int, int] = {}
+    seed = 0
+    while len(found) < n:
+        cell = tuple(int(f * n) for f in frto_residue_fractions(frto_clock(seed), primes))
+        k = wanted.get(cell)
+        if k is not None and k not in found:
+            found[k] = seed
+        seed += 1
+    return tuple(found[k] for k in range(n))
 
 
 def paths(scenario_id: int) -> tuple[tuple, tuple]:
@@ -194,13 +266,38 @@ def recorded() -> pd.DataFrame:
     return load("arabi-r1")
 
 
+def chapter_runs(r1: pd.DataFrame | None = None, frto: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The papers' simulator's runs the Arabi chapter decides on: every non-F_RTO run of ``r1`` (default
+    :func:`recorded`, ``arabi-r1``: each deterministic case once) and every F_RTO run of ``frto`` (default
+    :func:`frto_recorded`, ``arabi-frto``: the clock design), in one table of the recorded layout."""
+    r1 = recorded() if r1 is None else r1
+    frto = frto_recorded() if frto is None else frto
+    if (frto.reordering != "frto").any():
+        raise ValueError("frto must hold F_RTO runs only (the record set arabi-frto)")
+    return pd.concat([r1[r1.reordering != "frto"], frto], ignore_index=True)
+
+
+def frto_recorded() -> pd.DataFrame:
+    """The recorded F_RTO clock design (``data/papers-sim/arabi-frto.csv``): every F_RTO case of both
+    scenarios × four congestion controls × ``variateDelay`` off/on, once per seed of
+    :data:`FRTO_DESIGN_SEEDS` (:func:`frto_design_seeds`)."""
+    from ...papers_sim.record import load
+
+    return load("arabi-frto")
+
+
 def _record_set():
     return build_cases(), dict(frto_seeds=FRTO_SEEDS), run_cases
 
 
+def _frto_record_set():
+    return build_cases(reordering=("frto",)), dict(frto_seeds=FRTO_DESIGN_SEEDS), run_cases
+
+
 #: What :func:`cmtlab.papers_sim.record.record_all` records of this paper (``python -m cmtlab.papers
 #: record-papers-sim``): set name → function returning ``(cases, run keyword arguments, runner)``.
-RECORD_SETS = {"arabi-r1": _record_set}
+#: ``arabi-frto`` alone: ``python -m cmtlab.papers record-papers-sim --only arabi-frto --workers 2``.
+RECORD_SETS = {"arabi-r1": _record_set, "arabi-frto": _frto_record_set}
 
 
 # ---------------------------------------------------------------------------------------- the preset
@@ -333,10 +430,10 @@ def chapter_sources(table: pd.DataFrame | None = None, *, setting: str = "main")
     * ``"papers-sim goodput"`` — the bytes the receiving application read, ``variateDelay`` off;
     * ``"papers-sim variateDelay"`` — the global throughput with ``variateDelay`` on.
 
-    ``table``: runs of :func:`run_cases` (default: :func:`recorded`).  Concatenate the result with
-    the presets' summary and traces and pass both to :func:`cmtlab.papers.arabi.comparison.comparison`.
+    ``table``: runs of :func:`run_cases` (default: :func:`chapter_runs`).  Concatenate the result with
+    the presets' summary and traces (:func:`cmtlab.papers.arabi.comparison.chapter_tables`).
     """
-    table = recorded() if table is None else table
+    table = chapter_runs() if table is None else table
     missing = {"variate_delay", "throughput_bps", "model_global_throughput_bps"} - set(table.columns)
     if missing:
         raise ValueError(f"table must be runs of the papers' simulator (run_cases or recorded()); missing columns "
@@ -354,7 +451,9 @@ def chapter_sources(table: pd.DataFrame | None = None, *, setting: str = "main")
     return pd.concat(summaries, ignore_index=True), pd.concat(traces, ignore_index=True)
 
 
-__all__ = ["REORDERING", "CONGESTION", "TRANSFER_BYTES", "FRTO_SEEDS", "LABELS", "PAPERS_SIM", "PAPERS_SIM_GOODPUT",
+__all__ = ["REORDERING", "CONGESTION", "TRANSFER_BYTES", "FRTO_SEEDS", "FRTO_PRIMES", "FRTO_MAX_THRESHOLD",
+           "FRTO_DESIGN_N", "FRTO_DESIGN_GENERATOR", "FRTO_DESIGN_SEEDS", "frto_residue_fractions",
+           "frto_design_cells", "frto_design_seeds", "frto_recorded", "chapter_runs", "LABELS", "PAPERS_SIM", "PAPERS_SIM_GOODPUT",
            "PAPERS_SIM_VARIATE", "TOLERANCE", "MISS_REASONS", "paths", "build_cases", "run_cases", "summarise",
            "bin_columns", "throughput_over_time", "recorded", "RECORD_SETS", "preset_cases", "preset_summary",
            "comparison", "claims", "chapter_summary", "chapter_traces", "chapter_sources"]

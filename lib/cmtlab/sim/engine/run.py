@@ -44,7 +44,7 @@ class Run:
             if rtt_ns is None:
                 continue
             sender.rtt_sample(rtt_ns)
-            link.transmit(start, ack_bytes, start)
+            link.handshake_ack(start, ack_bytes)
 
     def first_window(self, senders, wire_start_of, begin) -> int:
         """Run ``begin()`` — the senders' first window — with every segment's start onto the wire noted

@@ -34,7 +34,7 @@ cdef class MptcpConnection(SchedulerView):  # (subflows, n_dsn, next_dsn, data_a
     cdef public long long rcv_dsn, max_ooo, ooo_events, _occ_seg_ns, _occ_t, duplicate_dsn, done_time
     cdef public long long reinjections, _refused_dsn
     cdef public Py_ssize_t _refused
-    cdef public bint _plain_receiver, done
+    cdef public bint _plain_receiver, done, send_queues
     cdef public DataSink data_level  # a DataLevel
     cdef public OutOfOrderPolicy out_of_order
 

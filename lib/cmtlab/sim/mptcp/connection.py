@@ -169,6 +169,8 @@ class MptcpConnection(SchedulerView):
         self.scheduler = scheduler
         # unsent data a subflow may hold beyond its window (bytes; ConnectionScheduler.prefetch_segments)
         self.prefetch_bytes = segment_bytes * int(getattr(scheduler, "prefetch_segments", 1))
+        # a subflow may be handed data while it holds unsent data (ConnectionScheduler.subflow_send_queues)
+        self.send_queues = bool(getattr(scheduler, "subflow_send_queues", False))
         self.rcvbuf_segs = receive_buffer_bytes // segment_bytes
         self._short_dsn = n_dsn - 1 if n_dsn is not None and last_len != segment_bytes else -1
         self._dsn_cap = n_dsn if n_dsn is not None else 1 << 62
@@ -271,7 +273,9 @@ class MptcpConnection(SchedulerView):
 
         The picked subflow is handed the next DSN and sends it; its own request for more
         data (``MptcpSubflow._app_fill``) goes on while the scheduler keeps picking it.  A subflow that
-        still holds unsent data is blocked by its window: then nothing more goes out now.
+        still holds unsent data is blocked by its window: then nothing more goes out now — unless the
+        scheduler lets subflows queue (``subflow_send_queues``): then it is handed the DSN all the same,
+        and the scheduler decides when a subflow holds enough.
         """
         self.now = now
         # room: a DSN left, within the data-level receive window (the DATA_ACK seen does not
@@ -298,7 +302,7 @@ class MptcpConnection(SchedulerView):
                 return  # no subflow now (or held: the wake-up is scheduled)
             sub = subs[choice]
             tail = sub.app_tail
-            if tail > sub.high or (tail - sub.una + 1) * seg > sub.buf_bytes:
+            if (tail > sub.high and not self.send_queues) or (tail - sub.una + 1) * seg > sub.buf_bytes:
                 return
             # self._assign(sub), inlined (once per segment)
             m = maps[choice]

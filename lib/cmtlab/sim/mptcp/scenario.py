@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..._validate import check_choice, check_duration_s, check_durations_s, check_int, check_positive
-from ...scenario import (MAX_SEGMENTS, PRESETS, KeyedScenario, TcpOptions, _as_loss, _options_dict, check_min_rate,
-                         check_work, options_preset, real_array, round_trips, scenario_changes, striped_scenario)
+from ...scenario import (MAX_SEGMENTS, PRESETS, KeyedScenario, TcpOptions, _as_loss, _options_dict, check_min_rate, check_work, options_preset, real_array, round_trips, scenario_changes, striped_scenario, as_queue_limits, queue_limit_of)
 from .. import registry
 from ..net.link import LinkModel
 from ..net.rng import loss_rng
@@ -73,7 +72,7 @@ class MptcpScenario(KeyedScenario):
     initial_window_bytes: int = 536
     ssthresh_bytes: int = 65535
     m_ack: int = 2
-    queue_packets: int = 100
+    queue_packets: int | tuple | None = 100
     loss: tuple = ()
     links: tuple = ()
     backbone_bps: float | None = None
@@ -82,6 +81,7 @@ class MptcpScenario(KeyedScenario):
     options: TcpOptions = field(default_factory=TcpOptions)
     seed: int = 0
     max_sim_time_s: float = 36_000.0
+    queue_bytes: int | tuple | None = None
 
     @property
     def n_links(self) -> int:
@@ -100,6 +100,8 @@ class MptcpScenario(KeyedScenario):
         # the key keeps the field's old name, in place: scenario keys (and cached results) stay what they were
         out = {("delays_s" if k == "rtts_s" else k): v for k, v in dataclasses.asdict(self).items()}
         out["options"] = _options_dict(out["options"])
+        if out["queue_bytes"] is None:
+            del out["queue_bytes"]  # a field added later is left out at its default (old keys hold)
         out["kind"] = "mptcp"
         return out
 
@@ -118,8 +120,12 @@ def mptcp_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes=None, duration
                    reordering_params=None, dupack_mode="rfc", retransmit="original", dss_bytes=0,
                    receive_buffer_bytes=None, segment_bytes=536, initial_window_bytes=536, ssthresh_bytes=65535,
                    m_ack=2, queue_packets=100, loss=None, links=None, backbone_bps=None, backbone_delay_s=None,
-                   competing_flows=0, options=None, seed=0, max_sim_time_s=36_000.0, **option_changes) -> MptcpScenario:
+                   competing_flows=0, options=None, seed=0, max_sim_time_s=36_000.0, queue_bytes=None,
+                   **option_changes) -> MptcpScenario:
     """Validate the arguments and build a :class:`MptcpScenario` (errors name the parameter).
+
+    ``queue_packets`` / ``queue_bytes``: each path's drop-tail limits, one value for every path or one per
+    path (:func:`cmtlab.scenario.as_queue_limits`); a backbone takes the one ``queue_packets`` of the scenario.
 
     ``links``: ``None`` (point-to-point links), a link model name, ``(name, params dict)``, or
     a list of those with one entry per path (e.g. ``"pareto_cross_traffic"`` of
@@ -176,6 +182,10 @@ def mptcp_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes=None, duration
                              f"backbone_delay_s={backbone_delay_s!r} without a backbone")
         backbone_delay_s = check_duration_s("backbone_delay_s", backbone_delay_s, zero=True)
     comp = check_int("competing_flows", competing_flows, minimum=0, maximum=64)
+    q, qb = as_queue_limits(queue_packets, queue_bytes, b.size, what="path")
+    if backbone_bps is not None and (isinstance(q, tuple) or q is None or qb is not None):
+        raise ValueError(f"queue_packets must be one integer and queue_bytes None with a backbone (its queue takes "
+                         f"the scenario's one limit), got queue_packets={queue_packets!r}, queue_bytes={queue_bytes!r}")
     if E is not None:
         check_work("transfer_bytes", -(-E // seg) * (1 + comp),
                    f"<= {MAX_SEGMENTS // (1 + comp) * seg:,} bytes with segment_bytes = {seg} "
@@ -191,7 +201,7 @@ def mptcp_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes=None, duration
     # the per-subflow TCP parameters are validated as a one-link striped scenario would be
     one = striped_scenario([b[0]], [d[0]], transfer_bytes=E or seg, segment_bytes=seg,
                      initial_window_bytes=initial_window_bytes, ssthresh_bytes=ssthresh_bytes, m_ack=m_ack,
-                     queue_packets=queue_packets, tunnel=False, options=opts, seed=seed,
+                     queue_packets=queue_limit_of(q, 0) or 100, tunnel=False, options=opts, seed=seed,
                      max_sim_time_s=max_sim_time_s)
     check_min_rate("bandwidths_bps", b, one.data_packet_bytes() + dss, tmax)
     if backbone_bps is not None:
@@ -203,7 +213,7 @@ def mptcp_scenario(bandwidths_bps, rtts_s=None, *, transfer_bytes=None, duration
         reordering=reordering, reordering_params=_params("reordering_params", reordering_params),
         dupack_mode=dupack_mode, retransmit=retransmit, dss_bytes=dss, receive_buffer_bytes=rcvbuf,
         segment_bytes=seg, initial_window_bytes=int(initial_window_bytes), ssthresh_bytes=int(ssthresh_bytes),
-        m_ack=int(m_ack), queue_packets=int(queue_packets), loss=losses, links=path_links, backbone_bps=backbone_bps,
+        m_ack=int(m_ack), queue_packets=q, queue_bytes=qb, loss=losses, links=path_links, backbone_bps=backbone_bps,
         backbone_delay_s=backbone_delay_s, competing_flows=comp, options=opts, seed=int(seed),
         max_sim_time_s=float(max_sim_time_s))
     _check_mechanisms(sc)
@@ -215,9 +225,12 @@ def access_links(sc: MptcpScenario) -> list:
     (:meth:`~cmtlab.sim.net.link.LinkModel.for_path`, one-way delay half the path's round trip):
     the multipath builder's links, and how :func:`mptcp_scenario` checks a link model's parameters."""
     models = sc.links or (("point_to_point", ()),) * sc.n_subflows
+    # each path's queue limits (a byte limit is given only where there is one: every link model takes packets)
     return [registry.lookup("link", name).for_path(
-                rate_bps=sc.bandwidths_bps[i], delay_s=sc.rtts_s[i] / 2.0, queue_packets=sc.queue_packets,
-                loss=sc.loss[i], rng=loss_rng(sc.seed, i), seed=sc.seed, stream=i, **dict(params))
+                rate_bps=sc.bandwidths_bps[i], delay_s=sc.rtts_s[i] / 2.0,
+                queue_packets=queue_limit_of(sc.queue_packets, i), loss=sc.loss[i], rng=loss_rng(sc.seed, i),
+                seed=sc.seed, stream=i, **dict(params),
+                **({} if queue_limit_of(sc.queue_bytes, i) is None else {"queue_bytes": queue_limit_of(sc.queue_bytes, i)}))
             for i, (name, params) in enumerate(models)]
 
 

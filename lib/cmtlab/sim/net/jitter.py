@@ -25,11 +25,11 @@ class JitterLink(PointToPointLink):
     """FIFO link direction with per-packet delay variation (see the module docstring)."""
 
     def __init__(self, rate_bps, delay_s, queue_packets=100, loss=NO_LOSS, rng=None, *, jitter_s: float = 0.0,
-                 jitter_rng: random.Random | None = None):
+                 jitter_rng: random.Random | None = None, queue_bytes: int | None = None):
         if isinstance(jitter_s, bool) or not isinstance(jitter_s, (int, float)) or not math.isfinite(jitter_s) \
                 or not 0 <= jitter_s <= 1.0:
             raise ValueError(f"jitter_s must be a number of seconds in [0, 1], got {jitter_s!r}")
-        super().__init__(rate_bps, delay_s, queue_packets, loss, rng)
+        super().__init__(rate_bps, delay_s, queue_packets, loss, rng, queue_bytes=queue_bytes)
         self.jitter_ns = seconds_to_ns(jitter_s)
         self.jitter_rng = jitter_rng if jitter_rng is not None else random.Random(0)
 
@@ -40,13 +40,16 @@ class JitterLink(PointToPointLink):
         return arrival
 
     @classmethod
-    def for_path(cls, *, rate_bps, delay_s, queue_packets, loss, rng, seed, stream, jitter_s=0.0, **params):
+    def for_path(cls, *, rate_bps, delay_s, queue_packets, loss, rng, seed, stream, jitter_s=0.0, queue_bytes=None,
+                 **params):
         """Forward: the path's link with delay variation ``jitter_s`` (s); reverse (ACKs): point-to-point."""
         if params:
             raise ValueError(f"link 'jitter' takes only jitter_s, got {sorted(params)}")
         jr = random.Random(f"cmtlab.sim.net.jitter/{int(seed)}/{int(stream)}")
-        return (cls(rate_bps, delay_s, queue_packets, loss, rng, jitter_s=jitter_s, jitter_rng=jr),
-                PointToPointLink(rate_bps, delay_s, queue_packets))
+        rev = (PointToPointLink(rate_bps, delay_s, queue_packets) if queue_bytes is None
+               else PointToPointLink(rate_bps, delay_s, queue_packets, queue_bytes=queue_bytes))
+        return (cls(rate_bps, delay_s, queue_packets, loss, rng, jitter_s=jitter_s, jitter_rng=jr,
+                    queue_bytes=queue_bytes), rev)
 
 
 __all__ = ["JitterLink"]

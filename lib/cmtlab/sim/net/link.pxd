@@ -23,13 +23,15 @@ cdef class LinkModel:
 cdef class PointToPointLink(LinkModel):
     cdef public double rate_bps, delay_s, _last_p
     cdef public long long delay_ns, _busy_until, _service_start, _last_size, _last_tx, max_queue
-    cdef public Py_ssize_t queue_packets
-    cdef public TimeFifo _waiting
-    cdef public object loss, rng, _tx_cache, _p_cache, _size_cache
+    cdef public Py_ssize_t queue_packets, _wait_limit
+    cdef public long long queue_bytes, _wait_bytes, _service_bytes
+    cdef public bint _count_service
+    cdef public TimeFifo _waiting, _wait_sizes
+    cdef public object loss, rng, _tx_cache, _p_cache, _size_cache, queue_counts
 
     @cython.locals(waiting=TimeFifo, s0=cython.longlong, busy=cython.longlong, start=cython.longlong,
                    tx=cython.longlong, finish=cython.longlong, nwait=cython.Py_ssize_t, p=cython.double,
-                   size=cython.longlong)
+                   size=cython.longlong, by_bytes=cython.longlong, held=cython.longlong)
     cpdef long long transmit(self, long long now_ns, long long wire_bytes, long long order_ns=*)
 
 cdef class IdealPath(LinkModel):

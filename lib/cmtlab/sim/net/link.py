@@ -23,7 +23,7 @@ further hop of a path (:mod:`cmtlab.sim.net.topology`), so that a link shared by
 is handed its packets in time order.
 
 Implemented: :class:`PointToPointLink` (rate in bit/s, one-way propagation delay in s,
-drop-tail transmit queue limited in packets, random loss from a
+drop-tail transmit queue limited in packets and/or bytes, random loss from a
 :class:`cmtlab.scenario.LossModel`) and :class:`IdealPath` (zero delay, unlimited rate —
 the receiver→sender path of Song et al.'s model, sec. 3).  Trace-driven links (rate and
 delay read from measurements, e.g. the public 5G/Starlink traces of
@@ -51,6 +51,13 @@ from fractions import Fraction
 from ..._validate import check_duration_s
 from ...scenario import NO_LOSS, LossModel
 from ..registry import register
+
+#: What a drop-tail queue's limit counts (:class:`PointToPointLink` ``queue_counts``): ``"waiting"`` — the
+#: packets (and bytes) waiting behind the one being serialised, as ns-3's ``PointToPointNetDevice`` queue;
+#: ``"unserialised"`` — every packet whose serialisation has not ended, the one on the wire included, as the
+#: testbed's delay line (``delayline.c``: a packet is dropped when ``q_pkts + 1 > limit`` or
+#: ``q_bytes + size > limit``, both counting what is not yet serialised).
+QUEUE_COUNTS = ("waiting", "unserialised")
 
 #: :meth:`LinkModel.transmit` result: tail-dropped at the transmit queue (never serialised).
 DROPPED_QUEUE = -1
@@ -163,6 +170,12 @@ class LinkModel:
         """Time (ns) to put ``wire_bytes`` bytes on the wire (0 for an ideal path)."""
         return 0
 
+    def handshake_ack(self, now_ns: int, wire_bytes: int) -> int:
+        """The handshake's final ACK, handed over just before the first window (:mod:`cmtlab.sim.engine.handshake`):
+        by default a packet like any other, as in ns-3 (it delays the first data segment by its serialisation
+        and takes a loss draw)."""
+        return self.transmit(now_ns, wire_bytes, now_ns)
+
     def propagation_ns(self) -> int:
         """One-way propagation delay (ns)."""
         return 0
@@ -201,8 +214,9 @@ class PointToPointLink(LinkModel):
     delay_s
         One-way propagation delay in s (>= 0).
     queue_packets
-        Drop-tail limit: packets *waiting* behind the one being serialised (>= 1), as
-        ns-3's ``PointToPointNetDevice`` queue.
+        Drop-tail limit in packets (>= 1; ``None`` with a ``queue_bytes`` limit: none in packets): by
+        default the packets *waiting* behind the one being serialised, as ns-3's
+        ``PointToPointNetDevice`` queue (``queue_counts``).
     loss
         :class:`cmtlab.scenario.LossModel` applied to every packet (``unit="bit"`` uses the
         packet's wire size).
@@ -211,6 +225,12 @@ class PointToPointLink(LinkModel):
         whenever the loss rate is > 0 (one generator per link direction, so that adding a
         link does not change another link's loss pattern; the engine uses
         :class:`cmtlab.sim.net.rng.Mrg32k3a` streams laid out as ns-3's).
+    queue_bytes
+        Drop-tail limit in bytes (``None``: none; else an integer >= 1): a packet is dropped when the
+        bytes the queue counts plus its own ``wire_bytes`` would exceed it.
+    queue_counts
+        What the limits count (:data:`QUEUE_COUNTS`): ``"waiting"`` (ns-3, the default) or
+        ``"unserialised"`` (the packet being serialised counts too: the testbed's delay line).
 
     Notes
     -----
@@ -230,22 +250,31 @@ class PointToPointLink(LinkModel):
     __slots__ = ("rate_bps", "delay_s", "delay_ns", "queue_packets", "loss", "rng", "_busy_until",
                  "_waiting", "_service_start", "_tx_cache", "_last_size", "_last_tx", "_last_p", "_p_cache",
                  "_size_cache", "packets", "bytes", "queue_drops", "loss_drops", "max_queue",
-                 "last_start_ns")
+                 "last_start_ns", "queue_bytes", "queue_counts", "_wait_limit", "_count_service", "_wait_sizes",
+                 "_wait_bytes", "_service_bytes")
 
-    def __init__(self, rate_bps: float, delay_s: float, queue_packets: int = 100, loss: LossModel = NO_LOSS,
-                 rng: random.Random | None = None):
+    def __init__(self, rate_bps: float, delay_s: float, queue_packets: int | None = 100, loss: LossModel = NO_LOSS,
+                 rng: random.Random | None = None, *, queue_bytes: int | None = None, queue_counts: str = "waiting"):
         if isinstance(rate_bps, bool) or not isinstance(rate_bps, (int, float)) or not math.isfinite(rate_bps) \
                 or rate_bps <= 0:
             raise ValueError(f"rate_bps must be a finite number > 0 (bit/s), got {rate_bps!r}")
         check_duration_s("delay_s", delay_s, zero=True)
-        if isinstance(queue_packets, bool) or not isinstance(queue_packets, int) or queue_packets < 1:
-            raise ValueError(f"queue_packets must be an integer >= 1, got {queue_packets!r}")
+        queue_packets, queue_bytes = check_queue_limits(queue_packets, queue_bytes, queue_counts)
         if not isinstance(loss, LossModel):
             raise ValueError(f"loss must be a cmtlab.scenario.LossModel, got {loss!r}")
         self.rate_bps = float(rate_bps)
         self.delay_s = float(delay_s)
         self.delay_ns = seconds_to_ns(delay_s)
-        self.queue_packets = queue_packets
+        self.queue_packets = queue_packets  # (0: no limit in packets)
+        self.queue_bytes = queue_bytes  # (0: no limit in bytes)
+        self.queue_counts = queue_counts
+        self._count_service = queue_counts == "unserialised"
+        # packets allowed to wait behind the one in service: the packet limit, less the one in service
+        # when it counts too (a link that is idle always takes the packet)
+        self._wait_limit = (queue_packets - self._count_service) if queue_packets else 1 << 62
+        self._wait_sizes = TimeFifo() if queue_bytes else None  # sizes of the waiting packets (byte limit)
+        self._wait_bytes = 0
+        self._service_bytes = 0
         self.loss = loss
         self.rng = rng if rng is not None else random.Random(0)
         self._busy_until = -(1 << 62)  # idle since forever (the clock may start below 0)
@@ -261,12 +290,16 @@ class PointToPointLink(LinkModel):
         self.last_start_ns = 0
 
     @classmethod
-    def for_path(cls, *, rate_bps, delay_s, queue_packets, loss, rng, seed, stream, **params):
-        """Forward: this link with the path's loss model; reverse (ACKs): a loss-free point-to-point link."""
+    def for_path(cls, *, rate_bps, delay_s, queue_packets, loss, rng, seed, stream, queue_bytes=None, **params):
+        """Forward: this link with the path's loss model; reverse (ACKs): a loss-free point-to-point link; both
+        with the path's queue limits."""
         if params:
             raise ValueError(f"link 'point_to_point' takes no parameters, got {sorted(params)}")
-        return (cls(rate_bps, delay_s, queue_packets, loss, rng),
-                PointToPointLink(rate_bps, delay_s, queue_packets))
+        if queue_bytes is None:
+            return (cls(rate_bps, delay_s, queue_packets, loss, rng),
+                    PointToPointLink(rate_bps, delay_s, queue_packets))
+        return (cls(rate_bps, delay_s, queue_packets, loss, rng, queue_bytes=queue_bytes),
+                PointToPointLink(rate_bps, delay_s, queue_packets, queue_bytes=queue_bytes))
 
     def drop_probability(self, wire_bytes: int) -> float:
         """Loss probability of a packet of ``wire_bytes`` bytes (cached per size).
@@ -299,18 +332,29 @@ class PointToPointLink(LinkModel):
 
     def transmit(self, now_ns: int, wire_bytes: int, order_ns: int = NO_ORDER) -> int:
         waiting = self._waiting
+        by_bytes = self.queue_bytes  # (0: packets only, the common case)
         while waiting.size:
             s0 = waiting.first()
             if s0 < now_ns or (s0 == now_ns and order_ns > self._service_start):
                 self._service_start = waiting.pop()
+                if by_bytes:
+                    self._service_bytes = self._wait_sizes.pop()
+                    self._wait_bytes -= self._service_bytes
             else:
                 break
         busy = self._busy_until
         if busy > now_ns:
             nwait = waiting.size
-            if nwait >= self.queue_packets:
+            if nwait >= self._wait_limit:
                 self.queue_drops += 1
                 return DROPPED_QUEUE
+            if by_bytes:
+                held = self._wait_bytes + (self._service_bytes if self._count_service else 0)
+                if held + wire_bytes > by_bytes:
+                    self.queue_drops += 1
+                    return DROPPED_QUEUE
+                self._wait_sizes.push(wire_bytes)
+                self._wait_bytes += wire_bytes
             waiting.push(busy)
             if nwait >= self.max_queue:
                 self.max_queue = nwait + 1
@@ -318,6 +362,11 @@ class PointToPointLink(LinkModel):
         else:
             start = now_ns
             self._service_start = now_ns
+            if by_bytes:
+                if wire_bytes > by_bytes:  # (only a packet larger than the whole queue: the delay line drops it too)
+                    self.queue_drops += 1
+                    return DROPPED_QUEUE
+                self._service_bytes = wire_bytes
         size = wire_bytes  # (compiled: a C integer)
         if size == self._last_size:  # most packets have the size of the one before
             tx = self._last_tx
@@ -341,6 +390,25 @@ class PointToPointLink(LinkModel):
 
 
 register("link", "point_to_point")(PointToPointLink)  # (a compiled class takes no decorator)
+
+
+def check_queue_limits(queue_packets, queue_bytes, queue_counts: str = "waiting") -> tuple[int, int]:
+    """A link's drop-tail limits as ``(packets, bytes)`` integers, 0 where there is none.
+
+    ``queue_packets``: an integer >= 1, or ``None`` when ``queue_bytes`` is given; ``queue_bytes``: ``None`` or an
+    integer >= 1; ``queue_counts``: one of :data:`QUEUE_COUNTS`.  ValueError naming the parameter otherwise."""
+    if queue_counts not in QUEUE_COUNTS:
+        raise ValueError(f"queue_counts must be one of {QUEUE_COUNTS}, got {queue_counts!r}")
+    if queue_bytes is not None and (isinstance(queue_bytes, bool) or not isinstance(queue_bytes, int)
+                                    or queue_bytes < 1):
+        raise ValueError(f"queue_bytes must be None or an integer >= 1 (bytes), got {queue_bytes!r}")
+    if queue_packets is None:
+        if queue_bytes is None:
+            raise ValueError("queue_packets must be an integer >= 1 when queue_bytes is None (a queue needs a limit)")
+        return 0, int(queue_bytes)
+    if isinstance(queue_packets, bool) or not isinstance(queue_packets, int) or queue_packets < 1:
+        raise ValueError(f"queue_packets must be an integer >= 1, got {queue_packets!r}")
+    return int(queue_packets), int(queue_bytes or 0)
 
 
 class IdealPath(LinkModel):

@@ -19,10 +19,12 @@ from collections import deque
 
 import numpy as np
 
-from ..._validate import MAX_DURATION_S, as_float_array, check_bool, check_duration_s, check_int, check_real
-from ...scenario import NO_LOSS, LossModel
+from ..._validate import MAX_DURATION_S, as_float_array, check_bool, check_duration_s, check_real
+from ...scenario import NO_LOSS, PPP_HEADER_BYTES, LossModel
 from ..registry import register
-from .link import DROPPED_LOSS, DROPPED_QUEUE, NO_ORDER, NS_PER_S, LinkModel, PointToPointLink, seconds_to_ns
+from .delay_line import COUNTINGS
+from .link import (DROPPED_LOSS, DROPPED_QUEUE, NO_ORDER, NS_PER_S, LinkModel, PointToPointLink, check_queue_limits,
+                   seconds_to_ns)
 
 
 @register("link", "rate_trace")
@@ -30,11 +32,16 @@ class RateTraceLink(LinkModel):
     """FIFO link direction with a replayed piecewise-constant rate (see the module docstring).
 
     ``rates_bps``: one rate (bit/s, >= 0, at least one > 0) per interval of ``interval_s`` s.
+    ``queue_bytes``: a drop-tail limit in bytes too (None: packets only); ``counting``
+    (:data:`cmtlab.sim.net.delay_line.COUNTINGS`): ``"ns3"`` — the limits count the packets waiting behind the
+    one on the wire, the rate serialises the wire bytes (as this class did first); ``"delay_line"`` — as the
+    testbed's delay line replays a schedule: IP bytes (the wire size less the PPP header), every packet not
+    yet serialised counted.
     """
 
-    def __init__(self, rates_bps, delay_s: float, queue_packets: int = 100, loss: LossModel = NO_LOSS,
+    def __init__(self, rates_bps, delay_s: float, queue_packets: int | None = 100, loss: LossModel = NO_LOSS,
                  rng: random.Random | None = None, *, interval_s: float = 1.0, offset_s: float = 0.0,
-                 repeat: bool = True):
+                 repeat: bool = True, queue_bytes: int | None = None, counting: str = "ns3"):
         if not isinstance(rates_bps, (list, tuple, np.ndarray)):
             raise ValueError(f"rates_bps must be a non-empty sequence of finite rates >= 0 (bit/s), got {rates_bps!r}")
         rates = as_float_array("rates_bps", rates_bps)
@@ -45,7 +52,9 @@ class RateTraceLink(LinkModel):
         check_duration_s("interval_s", interval_s)
         check_duration_s("delay_s", delay_s, zero=True)
         check_real("offset_s", offset_s, low=-MAX_DURATION_S, high=MAX_DURATION_S, what=" (s)")
-        check_int("queue_packets", queue_packets, minimum=1)
+        if counting not in COUNTINGS:
+            raise ValueError(f"counting must be one of {COUNTINGS}, got {counting!r}")
+        queue_packets, queue_bytes = check_queue_limits(queue_packets, queue_bytes)
         if not isinstance(loss, LossModel):
             raise ValueError(f"loss must be a cmtlab.scenario.LossModel, got {loss!r}")
         check_bool("repeat", repeat)
@@ -54,7 +63,14 @@ class RateTraceLink(LinkModel):
         self.offset_ns = seconds_to_ns(offset_s)
         self.repeat = repeat
         self.delay_ns = seconds_to_ns(delay_s)
-        self.queue_packets = queue_packets
+        self.queue_packets = queue_packets  # (0: no limit in packets)
+        self.queue_bytes = queue_bytes  # (0: no limit in bytes)
+        self.counting = counting
+        in_service = counting == "delay_line"
+        self._wait_limit = (queue_packets - in_service) if queue_packets else 1 << 62
+        self._header_bytes = PPP_HEADER_BYTES if in_service else 0
+        self._wait_sizes = deque()
+        self._service_bytes = 0
         self.loss = loss
         self.rng = rng if rng is not None else random.Random(0)
         self._busy_until = -(1 << 62)
@@ -101,20 +117,40 @@ class RateTraceLink(LinkModel):
     def drop_probability(self, wire_bytes: int) -> float:
         return self.loss.drop_probability(wire_bytes)
 
+    def handshake_ack(self, now_ns: int, wire_bytes: int) -> int:
+        """The handshake's final ACK: with ``counting="delay_line"`` it has left the line before the first window
+        arrives (see :meth:`cmtlab.sim.net.delay_line.DelayLineLink.handshake_ack`); else a packet like any other."""
+        if not self._header_bytes:
+            return self.transmit(now_ns, wire_bytes, now_ns)
+        self.packets += 1
+        self.bytes += wire_bytes - self._header_bytes
+        return now_ns + self.delay_ns
+
     def transmit(self, now_ns: int, wire_bytes: int, order_ns: int = NO_ORDER) -> int:
+        wire_bytes -= self._header_bytes
         waiting = self._waiting
+        sizes = self._wait_sizes
         while waiting and waiting[0] <= now_ns:
             waiting.popleft()
+            if self.queue_bytes:
+                self._service_bytes = sizes.popleft()
         busy = self._busy_until
         if busy > now_ns:
-            if len(waiting) >= self.queue_packets:
+            if len(waiting) >= self._wait_limit:
                 self.queue_drops += 1
                 return DROPPED_QUEUE
+            if self.queue_bytes:
+                held = sum(sizes) + (self._service_bytes if self._header_bytes else 0)
+                if held + wire_bytes > self.queue_bytes:
+                    self.queue_drops += 1
+                    return DROPPED_QUEUE
+                sizes.append(wire_bytes)
             waiting.append(busy)
             self.max_queue = max(self.max_queue, len(waiting))
             start = busy
         else:
             start = now_ns
+            self._service_bytes = wire_bytes
         finish = self.finish_ns(start, wire_bytes)
         self._busy_until = finish
         self.last_start_ns = start
@@ -128,13 +164,23 @@ class RateTraceLink(LinkModel):
 
     @classmethod
     def for_path(cls, *, rate_bps, delay_s, queue_packets, loss, rng, seed, stream, rates_bps=None,
-                 interval_s=1.0, offset_s=0.0, repeat=True):
-        """Forward: the trace (``rates_bps`` required); reverse (ACKs): point-to-point at the path's rate."""
+                 interval_s=1.0, offset_s=0.0, repeat=True, queue_bytes=None, counting="ns3"):
+        """Forward: the trace (``rates_bps`` required); reverse (ACKs): point-to-point at the path's rate (with
+        ``counting="delay_line"``: the delay line's return direction at that rate)."""
         if rates_bps is None:
             raise ValueError("link 'rate_trace' needs rates_bps (one rate per interval_s)")
-        return (cls(rates_bps, delay_s, queue_packets, loss, rng, interval_s=interval_s, offset_s=offset_s,
-                    repeat=repeat),
-                PointToPointLink(rate_bps, delay_s, queue_packets))
+        fwd = cls(rates_bps, delay_s, queue_packets, loss, rng, interval_s=interval_s, offset_s=offset_s,
+                  repeat=repeat, queue_bytes=queue_bytes, counting=counting)
+        if counting == "delay_line":
+            from .delay_line import DelayLineLink
+
+            rev = DelayLineLink(rate_bps, delay_s, queue_packets, stream_seed=1, skip_packets=0,
+                                queue_bytes=queue_bytes, counting=counting)
+        elif queue_bytes is None:
+            rev = PointToPointLink(rate_bps, delay_s, queue_packets)
+        else:
+            rev = PointToPointLink(rate_bps, delay_s, queue_packets, queue_bytes=queue_bytes)
+        return fwd, rev
 
 
 def replayed_rates_bps(link: RateTraceLink, arrivals_ns, sizes_bytes, n_intervals: int):

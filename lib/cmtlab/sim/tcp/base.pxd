@@ -7,6 +7,7 @@ from ..net.packet cimport PacketSink
 from .wire cimport SegmentOut
 from ..mechanisms.congestion.base cimport CongestionControl
 from ..mechanisms.recovery.base cimport RecoveryAlgorithm
+from ..mechanisms.recovery.loss_detection cimport LossDetection
 
 cdef class SenderBase(PacketSink):
     # configuration
@@ -45,5 +46,5 @@ cdef class SenderBase(PacketSink):
     # clock hooks
     cdef public long long ack_time_ns, last_rtt_sample_ns
     # loss detection
-    cdef public object loss_detection
-    cdef public bint _time_based
+    cdef public LossDetection loss_detection
+    cdef public bint _rule3, _rto_rfc6298

@@ -52,9 +52,9 @@ class SenderBase(PacketSink):
         "_every_ack", "_plain", "spurious_undos", "initial_cwnd",
         # clock hook for time-based mechanisms (CUBIC's W_cubic(t)): the time of the ACK being processed
         "ack_time_ns", "last_rtt_sample_ns",
-        # loss detection (cmtlab.sim.mechanisms.recovery.loss_detection): its hooks are called only when
-        # it is time-based (RACK-TLP); the duplicate-ACK default is TcpSender's own code
-        "loss_detection", "_time_based",
+        # loss detection (cmtlab.sim.mechanisms.recovery.loss_detection): the sender calls its hooks at every
+        # decision point; ``_rule3`` caches its answer to "may NextSeg rule 3 retransmit?" (read once)
+        "loss_detection", "_rule3", "_rto_rfc6298",
     )
 
     @property

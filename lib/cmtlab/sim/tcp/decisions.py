@@ -87,19 +87,32 @@ class ProbeKind(enum.Enum):
 
 
 class LossDecision(enum.Enum):
-    """What a time-based loss detection (:class:`~cmtlab.sim.mechanisms.recovery.loss_detection.LossDetection`)
-    tells the sender after an ACK or one of its timers; the segments it deems lost are already marked
+    """What a loss detection (:class:`~cmtlab.sim.mechanisms.recovery.loss_detection.LossDetection`) tells the
+    sender after an ACK, a duplicate ACK or one of its timers; the segments it deems lost are already marked
     on the scoreboard (``sub.mark_lost``)."""
 
     #: Nothing newly lost.
     NO_LOSS = "no_loss"
-    #: Segments were marked lost: enter fast recovery if not in recovery (RFC 8985 sec. 6.2 step 5 /
-    #: 6.3, Linux's ``tcp_time_to_recover``: ``lost_out > 0``); in recovery the sender's ``NextSeg``
-    #: retransmits them.
+    #: Enter fast recovery if not in recovery: after an ACK or a timer, segments were marked lost (RFC 8985
+    #: sec. 6.2 step 5 / 6.3, Linux's ``tcp_time_to_recover``: ``lost_out > 0``); after a duplicate ACK, the
+    #: duplicate-ACK threshold or RFC 6675 ``IsLost`` says so (``on_dupack``).  In recovery the sender's
+    #: ``NextSeg`` retransmits the marked segments.
     LOSS = "loss"
     #: A tail loss probe repaired a loss (RFC 8985 sec. 7.4.2): reduce the window once (``ssthresh``
     #: from the congestion control, ``cwnd = min(cwnd, ssthresh)``, as Linux's ``tcp_process_tlp_ack``).
     TLP_LOSS = "tlp_loss"
 
 
-__all__ = ["FastRetransmitDecision", "TimeoutDecision", "UndoMode", "OutOfOrderAck", "ProbeKind", "LossDecision"]
+class TimeoutMarking(enum.Enum):
+    """How the sender resends after a retransmission timeout, as its loss detection marked the outstanding
+    segments (:meth:`~cmtlab.sim.mechanisms.recovery.loss_detection.LossDetection.mark_on_timeout`)."""
+
+    #: Go-back-N: the marked segments go out as the window allows (RFC 5681 sec. 3.1, ns-3).
+    GO_BACK_N = "go_back_n"
+    #: The first unacknowledged segment at once, whatever the window, then what the window allows
+    #: (Linux ``tcp_retransmit_timer``, which also restarts the timer).
+    HEAD_AT_ONCE = "head_at_once"
+
+
+__all__ = ["FastRetransmitDecision", "TimeoutDecision", "UndoMode", "OutOfOrderAck", "ProbeKind", "LossDecision",
+           "TimeoutMarking"]

@@ -9,7 +9,7 @@ from .data_sink cimport DataSink
 
 cdef class TcpReceiver(PacketSink):
     cdef public long long n_segs, m_ack, delack_timeout, max_blocks, rcv_nxt, delack_count, high_tx_ack
-    cdef public long long ts_recent, ts_last, done_time, index
+    cdef public long long ts_recent, ts_last, done_time, index, rwin_index
     cdef public long long segments_rx, duplicates_rx, ooo_rx, max_ooo, acks_sent, delayed_acks
     cdef public long long timer_acks, dsacks_sent
     cdef public bint immediate_ooo, sack, dsack, timestamps, rfc7323_echo, done, completes_run, echo_arrival
@@ -19,7 +19,7 @@ cdef class TcpReceiver(PacketSink):
     cdef public AckOut _net_ack
     cdef public EventQueue queue
     cdef public DataSink _sink
-    cdef public object trace, _rd, ack_cap, held_copy
+    cdef public object trace, _rd, ack_cap, held_copy, rwin
 
     cpdef receive(self, long long now, Packet packet)
 

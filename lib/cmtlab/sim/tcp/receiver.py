@@ -48,7 +48,7 @@ class TcpReceiver(PacketSink):
                  "done", "done_time",
                  "segments_rx", "duplicates_rx", "ooo_rx", "max_ooo", "acks_sent",
                  "delayed_acks", "timer_acks", "dsacks_sent", "_rd", "index", "_sink", "rfc7323_echo", "ack_cap", "echo_arrival",
-                 "held_copy")
+                 "held_copy", "rwin", "rwin_index")
 
     def __init__(self, *, n_segs: int, m_ack: int, options, net_ack, queue, trace=None, reorder=None,
                  dsack: bool = False, rfc7323_echo: bool = False):
@@ -95,6 +95,11 @@ class TcpReceiver(PacketSink):
         #: data-level order (``k >= ack_cap``) — the Chihani–Collange D_SACK receiver answers it
         #: with its D-SACK option (set by the MPTCP connection); otherwise no ACK at all.
         self.held_copy = None
+        #: ``None``, or the :class:`~cmtlab.sim.tcp.receive_window.LinuxReceiveWindow` of the connection
+        #: (``TcpOptions.ack_policy = "linux"``): a segment it answers True for is acknowledged at once
+        #: (Linux's quick ACKs); ``rwin_index``: this receiver's index in it.
+        self.rwin = None
+        self.rwin_index = 0
 
     @property
     def net_ack(self):
@@ -201,7 +206,9 @@ class TcpReceiver(PacketSink):
             if self.sack:
                 self._update_sack_list(k)
             filled = False
-        if self.immediate_ooo and (self.ooo.count or filled):
+        if self.rwin is not None and self.rwin.on_segment(now, self.rwin_index, rcv_nxt - k if rcv_nxt > k else 0):
+            send_now = True  # Linux's quick-ACK mode (the receive window grows, or the first data)
+        elif self.immediate_ooo and (self.ooo.count or filled):
             send_now = True  # a gap exists, or we filled one: always ACK
         else:
             self.delack_count += 1

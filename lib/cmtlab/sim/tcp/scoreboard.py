@@ -239,8 +239,8 @@ class Scoreboard(RttEstimator):
                     hs = self.highest_sack
                     if hs < 0 or hs <= k + 1:
                         self.highest_sack = k
-        if newly and not self._time_based:  # RFC 6675 IsLost, unless a time-based detection marks losses
-            self._update_lost_count()
+        if newly:
+            self.loss_detection.on_sacked(self, newly)  # e.g. RFC 6675 IsLost (the duplicate-ACK rules)
         return newly
 
     def _update_lost_count(self) -> None:

@@ -10,15 +10,16 @@ Sender (:class:`TcpSender`)
 RFC 5681 slow start / congestion avoidance (via a :class:`~cmtlab.sim.mechanisms.congestion.CongestionControl`),
 fast retransmit on the ``dupack_threshold``-th duplicate ACK, NewReno fast recovery with
 partial ACKs (RFC 6582) or PRR (RFC 6937) via a :class:`~cmtlab.sim.mechanisms.recovery.RecoveryAlgorithm`,
-SACK scoreboard and RFC 6675 loss detection, limited transmit (RFC 3042), RFC 6298
-retransmission timer, timestamps (RFC 7323), a
-:class:`~cmtlab.sim.mechanisms.reordering.ReorderingResponse` hook, and a
-:class:`~cmtlab.sim.mechanisms.recovery.loss_detection.LossDetection` hook: with a time-based
-detection (RACK-TLP, ``TcpOptions.loss_detection="rack-tlp"``) the duplicate-ACK threshold and
-``IsLost`` are off, the detection marks lost segments and the sender acts on its
-:class:`~cmtlab.sim.tcp.decisions.LossDecision` (:meth:`TcpSender.act_on_loss`); that sender follows
-Linux also where ns-3 differs: no ``NextSeg`` rule 3, a timeout resends the head whatever the window,
-and the ACK that ends a recovery counts only the segments it newly delivered towards the window.
+SACK scoreboard, limited transmit (RFC 3042), RFC 6298 retransmission timer, timestamps
+(RFC 7323), a :class:`~cmtlab.sim.mechanisms.reordering.ReorderingResponse` hook, and a
+:class:`~cmtlab.sim.mechanisms.recovery.loss_detection.LossDetection` that decides which segments
+are lost: the duplicate-ACK threshold with RFC 6675 ``IsLost`` (the default, ns-3's rules, described
+below) or RACK-TLP (``TcpOptions.loss_detection="rack-tlp"``), which marks lost segments by time and
+answers the sender's other questions as Linux does (no ``NextSeg`` rule 3, a timeout resends the head
+whatever the window, the ACK that ends a recovery counts only the segments it newly delivered towards
+the window).  The sender calls the detection at every decision point and acts on its typed answers
+(:class:`~cmtlab.sim.tcp.decisions.LossDecision`: :meth:`TcpSender.act_on_loss`;
+:class:`~cmtlab.sim.tcp.decisions.TimeoutMarking`); it never asks which detection it runs.
 
 The sender mirrors ns-3.44's ``TcpSocketBase`` + ``TcpTxBuffer`` where the RFCs leave
 room; it has been checked segment by segment against :mod:`cmtlab.ns3` on hundreds of
@@ -98,7 +99,7 @@ from array import array
 
 from ..engine.timers import LazyTimer
 from ..net.link import NS_PER_S, seconds_to_ns
-from .decisions import AckDecision, FastRetransmitDecision, LossDecision, TimeoutDecision
+from .decisions import AckDecision, FastRetransmitDecision, LossDecision, TimeoutDecision, TimeoutMarking
 from .flags import HIST_RETX, LOST, RETRANS, SACKED
 from .segment_set import _pow2_at_least
 from .state import DISORDER, LOSS, OPEN, RECOVERY
@@ -139,6 +140,10 @@ class TcpSender(UndoApi):
         self.min_rto = seconds_to_ns(options.min_rto_s)
         self.clock_g = seconds_to_ns(options.clock_granularity_s)
         self.initial_rto = seconds_to_ns(options.initial_rto_s)
+        # RFC 6298 rules 5.2 and 5.3 (Linux): the timer stops when nothing is outstanding and restarts on every
+        # ACK of new data, partial ACKs in recovery included; ns-3 keeps it running while idle and restarts it
+        # only on the first partial ACK (RFC 6582 sec. 3.2 step 5, the "Impatient" variant)
+        self._rto_rfc6298 = getattr(options, "rto_timer", "ns3") == "rfc6298"
         self.cc = cc
         self.recovery = recovery
         #: ``None`` (RFC 6298, :mod:`cmtlab.sim.tcp.rto`) or an object with ``sample(sub, rtt_ns)``,
@@ -199,11 +204,12 @@ class TcpSender(UndoApi):
         self.spurious_undos = 0  # times a reordering response restored a saved congestion state
         self.ack_time_ns = 0  # engine time (ns) of the ACK being processed: read by time-based congestion control
         self.last_rtt_sample_ns = 0  # the latest RTT sample (ns; rtt_samples_taken counts them): HyStart reads it
-        from ..mechanisms.recovery.loss_detection import make_loss_detection
+        from ..registry import make  # the socket names its loss detection; the mechanism is a plug-in
 
-        self.loss_detection = make_loss_detection(getattr(options, "loss_detection", "dupack"))
-        self._time_based = bool(self.loss_detection.time_based)
-        self._plain = self._plain and not self._time_based
+        self.loss_detection = make("loss_detection", getattr(options, "loss_detection", "dupack"))
+        # the fast paths skip the per-ACK hooks: only for a detection that does not need them
+        self._plain = self._plain and not self.loss_detection.sees_every_ack
+        self._rule3 = bool(self.loss_detection.next_seg_rule3)
         self.loss_detection.attach(self)
         cc.init(self)
         attach = getattr(reordering, "attach", None)
@@ -233,8 +239,7 @@ class TcpSender(UndoApi):
             self.flags[i] = f
             self.retransmissions += 1
             self.reordering.on_retransmit(self, k, now)
-            if self._time_based:
-                self.loss_detection.on_retransmit(self, k, now)
+            self.loss_detection.on_retransmit(self, k, now)
         else:
             self.flags[i] = 0
             self.sent_time[i] = now
@@ -263,9 +268,9 @@ class TcpSender(UndoApi):
         else:
             pipe = (high - una - self.sacked_out - self.lost_out + self.retrans_out) * seg
         self.pipe_snapshot = pipe  # ns-3 AvailableWindow() -> BytesInFlight()
-        # NextSeg rule 3 (RFC 6675): not with a time-based loss detection, which retransmits only what it
-        # marked lost (RFC 8985; Linux's tcp_xmit_retransmit_queue)
-        rule3 = state == RECOVERY and self.sack and not self._time_based
+        # NextSeg rule 3 (RFC 6675), if the loss detection allows it (RACK-TLP retransmits only what it marked
+        # lost: RFC 8985, Linux's tcp_xmit_retransmit_queue)
+        rule3 = state == RECOVERY and self.sack and self._rule3
         if high >= self.app_tail and not self.lost_pending and not rule3:
             return  # nothing to send whatever the window (NextSeg finds nothing; see the loop below)
         no_lt = state == DISORDER and not self.limited_transmit
@@ -388,7 +393,7 @@ class TcpSender(UndoApi):
                 self._update_rto()
             self.rto_timer.arm(now, now + self.rto)
             self._app_fill()
-            if ack >= self.n_segs:
+            if ack >= self.n_segs or (self._rto_rfc6298 and ack >= self.high):
                 self.rto_timer.cancel()
             self.send_pending(now)
             return
@@ -434,19 +439,17 @@ class TcpSender(UndoApi):
             self._trace_dupack_run(now, ack)
         old_cwnd = self.cwnd
         old_ssthresh = self.ssthresh
-        if self._time_based:
-            # a time-based loss detection (RACK) marks lost segments from this ACK's information
-            loss = self.loss_detection.on_ack(self, now, ack, sack if self.sack else None, ts_echo)
+        # the loss detection marks lost segments from this ACK's information (RACK; the duplicate-ACK rules
+        # decide in _dupack instead, and answer NO_LOSS here)
+        loss = self.loss_detection.on_ack(self, now, ack, sack if self.sack else None, ts_echo)
         self._process_ack(now, ack, una, newly_sacked > 0, delivered)
-        if self._time_based:
-            self.act_on_loss(now, loss, delivered)
+        self.act_on_loss(now, loss, delivered)
         self.retrans_data_acked = False
         if self._every_ack:
             # after the standard processing, before sending: a restored window is used at once
             self.reordering.after_ack(self, ack, now)
         self.send_pending(now)
-        if self._time_based:
-            self.loss_detection.after_ack(self, now, una, high_before)
+        self.loss_detection.after_ack(self, now, una, high_before)
         if trace is not None and (self.cwnd != old_cwnd or self.ssthresh != old_ssthresh or self.state != old_state):
             trace.cwnd(now, self.cwnd, self.ssthresh, self.state)
 
@@ -483,12 +486,12 @@ class TcpSender(UndoApi):
                 self._mark_head_lost()
             if segs_acked >= 1:
                 self.recovery.on_ack(self, delivered, False)
-            if (marks and not self._time_based
+            if (marks and self.loss_detection.retransmits_on_partial_ack(self)
                     and not (self.flags[ack & self.mask] & (RETRANS | SACKED) == RETRANS and ack < self.high)):
                 self._do_retransmit(now)
             if self.trace is not None:
                 self.trace.event(now, "partial_ack", ack, self)
-            self._new_ack(now, ack, self.first_partial_ack)
+            self._new_ack(now, ack, self.first_partial_ack or self._rto_rfc6298)
             self.first_partial_ack = False
             return
         if ack < self.recover and state == LOSS:
@@ -501,10 +504,9 @@ class TcpSender(UndoApi):
                 self.state = OPEN  # reordering, not loss: back to Open (ns-3)
         elif state == RECOVERY:
             self.first_partial_ack = True
-            if not self._time_based:
-                # ns-3: every segment the full ACK covers, SACKed ones included; with a time-based (Linux-like)
-                # detection only what this ACK newly delivered, as Linux's acked_sacked (tp->delivered delta)
-                segs_acked = (ack - old_head)
+            # ns-3: every segment the full ACK covers, SACKed ones included; RACK-TLP (as Linux's acked_sacked,
+            # tp->delivered's increase): only what this ACK newly delivered
+            segs_acked = self.loss_detection.recovery_exit_segments(self, ack, old_head, segs_acked)
             self.state = OPEN
             exited_recovery = True
             self.dupacks = 0
@@ -539,20 +541,10 @@ class TcpSender(UndoApi):
             if not self.sack and self.recovery.loss_marks:
                 self._add_reno_sack()
             self.recovery.on_ack(self, delivered, True)
-        elif state == DISORDER and not self._time_based:  # (a time-based detection decides in act_on_loss)
-            if (self.dupacks == self.dupthresh and (self.high_rx_ack >= self.recover or not self.recover_active)
-                    and self.recovery.allows_fast_retransmit(self)):
+        elif state == DISORDER:
+            # the duplicate-ACK threshold, RFC 6675 IsLost, RFC 3042 (DupAckThreshold); RACK-TLP decides per ACK
+            if self.loss_detection.on_dupack(self, now) is LossDecision.LOSS:
                 self._enter_recovery(now, delivered)
-            elif not self.recovery.loss_marks:
-                pass  # no scoreboard: nothing but the third duplicate ACK retransmits
-            elif (self.sack_loss_detection or not self.sack) and self._head_is_lost():
-                # RFC 6675 step 2: IsLost(HighACK + 1).  Without SACK the scoreboard holds
-                # ns-3's Reno-SACK guesses, and a head already marked lost (a cumulative ACK
-                # uncovered a wrongly Reno-SACKed segment) re-enters recovery at the first
-                # duplicate ACK, as in ns-3.44.
-                self._enter_recovery(now, delivered)
-            elif not self.sack and self.limited_transmit:
-                self._add_reno_sack()  # RFC 3042: one new segment per duplicate ACK
 
     def _enter_recovery(self, now: int, delivered: int) -> None:
         """ns-3 ``EnterRecovery`` (RFC 6675 step 4 / RFC 6582 steps 1-2) and fast retransmit.
@@ -595,8 +587,8 @@ class TcpSender(UndoApi):
         self._send_segment(now, self.una)
 
     def act_on_loss(self, now: int, decision: LossDecision, delivered: int) -> None:
-        """Act on a time-based loss detection's :class:`~cmtlab.sim.tcp.decisions.LossDecision` (after an
-        ACK, ``delivered`` its delivered bytes, or from the detection's timers with 0)."""
+        """Act on the loss detection's :class:`~cmtlab.sim.tcp.decisions.LossDecision` after an ACK
+        (``delivered`` its delivered bytes) or from the detection's timers (0)."""
         if decision is LossDecision.NO_LOSS:
             return
         if decision is LossDecision.LOSS:
@@ -621,12 +613,13 @@ class TcpSender(UndoApi):
         self._send_segment(now, k)
 
     def _new_ack(self, now: int, ack: int, reset_rto: bool) -> None:
-        """ns-3 ``NewAck``: restart the retransmission timer (RFC 6298 rule 5.3)."""
+        """ns-3 ``NewAck``: restart the retransmission timer (RFC 6298 rule 5.3); with ``rto_timer="rfc6298"``
+        stop it when nothing is outstanding (rule 5.2: the next segment sent starts it, rule 5.1)."""
         if reset_rto:
             self._update_rto()
             self.rto_timer.arm(now, now + self.rto)
         self._app_fill()
-        if ack >= self.n_segs:
+        if ack >= self.n_segs or (self._rto_rfc6298 and ack >= self.high):
             self.rto_timer.cancel()
 
     def _trace_dupack_run(self, now: int, ack: int) -> None:
@@ -659,8 +652,7 @@ class TcpSender(UndoApi):
         if self.una >= self.n_segs or self.una >= self.high:
             return
         how = self.reordering.on_timeout(self, now)
-        if self._time_based:
-            self.loss_detection.on_timeout(self, now)
+        self.loss_detection.on_timeout(self, now)
         if how.__class__ is not TimeoutDecision:
             raise ValueError(f"{type(self.reordering).__name__}.on_timeout must return a TimeoutDecision, "
                              f"got {how!r}")
@@ -692,18 +684,17 @@ class TcpSender(UndoApi):
             self._loss_state(now, in_flight_before)
             self._send_segment(now, self.una)
             return
-        if self._time_based:
-            # e.g. RACK: only the head and what has had time to arrive are lost; the head is resent whatever
-            # the window (Linux tcp_retransmit_timer), which also restarts the timer
-            self.loss_detection.mark_on_timeout(self, now)
-            self.hist_lo = self.high
-            self._loss_state(now, in_flight_before)
-            self._send_segment(now, self.una)
-            self.send_pending(now)
-            return
-        self._mark_all_lost()
+        # the loss detection marks what is lost: every outstanding segment not SACKed (go-back-N), or, e.g.
+        # RACK, only the head and what has had time to arrive, the head resent whatever the window (Linux
+        # tcp_retransmit_timer, which also restarts the timer)
+        marking = self.loss_detection.mark_on_timeout(self, now)
         self.hist_lo = self.high  # the RTT history is emptied
         self._loss_state(now, in_flight_before)
+        if marking is TimeoutMarking.HEAD_AT_ONCE:
+            self._send_segment(now, self.una)
+        elif marking is not TimeoutMarking.GO_BACK_N:
+            raise ValueError(f"{type(self.loss_detection).__name__}.mark_on_timeout must return a TimeoutMarking, "
+                             f"got {marking!r}")
         self.send_pending(now)
 
     def _loss_state(self, now: int, in_flight_before: int) -> None:

@@ -60,10 +60,11 @@ def _blocks(segs):
     return [tuple(b) for b in out][::-1]
 
 
-def test_the_default_is_the_duplicate_ack_rule_and_no_hook_is_called():
-    """``"dupack"`` keeps the sender's own rules (the golden tests pin it bit for bit); RACK needs SACK."""
+def test_the_default_is_the_duplicate_ack_rule_with_the_fast_paths_and_rule_3():
+    """``"dupack"`` keeps ns-3's rules (the golden tests pin them bit for bit): its per-ACK hooks do nothing, so
+    the sender's fast paths stay on, and NextSeg rule 3 is allowed; RACK needs SACK."""
     d = Script("dupack")
-    assert not d.s._time_based and type(d.s.loss_detection).__name__ == "DupAckThreshold"
+    assert type(d.s.loss_detection).__name__ == "DupAckThreshold" and d.s._rule3 and not d.s.loss_detection.sees_every_ack
     with pytest.raises(ValueError, match="requires sack=True"):
         TcpOptions(loss_detection="rack-tlp")
     with pytest.raises(ValueError, match="loss_detection"):
@@ -292,7 +293,7 @@ def test_a_timeout_resends_the_head_and_restarts_the_timer_whatever_the_window()
                              warmup_s=0.0, path0_rate_bps=10e6, path0_delay_s=0.01, path0_rtt_s=0.02,
                              path0_queue_packets=100, path0_loss=0.01, path1_rate_bps=10e6, path1_delay_s=0.05,
                              path1_rtt_s=0.1, path1_queue_packets=100, path1_loss=0.01, k_timestamps=True)])
-    r = simulate_like_kernel(row, congestion="cubic", congestion_params={"variant": "linux", "hystart": True},
+    r = simulate_like_kernel(row, "ns3-uncoupled", congestion="cubic", congestion_params={"variant": "linux", "hystart": True},
                              scheduler="linux", loss_detection="rack-tlp", clock_granularity_s=0.2,
                              progress_bar=False).iloc[0]
     assert r.sub0_timeouts + r.sub1_timeouts >= 1  # the case: a timeout happened

@@ -42,8 +42,13 @@ import math
 from ...._validate import check_choice
 from ...registry import check_variant, register, register_variant
 from .base import CongestionControl
+from .cwnd_validation import LinuxCwndValidation
 
 NS_PER_S = 1_000_000_000
+#: ``hystart_rules``: the first reading (``"book"``) or ``tcp_cubic.c``'s (``"linux"``).
+HYSTART_RULES = ("book", "linux")
+#: Linux's ``hystart_ack_delay``: min(1 ms, 4 * gso_max_size / pacing rate); 1 ms below 2 Gbit/s (64 KiB GSO).
+HYSTART_ACK_DELAY_NS = 1_000_000
 
 
 def _check_unit_interval(name: str, value, lo: float, hi: float) -> float:
@@ -100,12 +105,27 @@ class Cubic(CongestionControl):
         ``delay_min / 2`` (Linux without pacing).  Either ends slow start (``ssthresh = cwnd``).
         Reads ``sub.last_rtt_sample_ns``/``sub.rtt_samples_taken``, ``sub.una``/``sub.high`` and
         ``sub.ack_time_ns``.
+    hystart_rules
+        ``"book"`` (default: the rules above, this book's first reading of HyStart) or ``"linux"``
+        (``tcp_cubic.c``'s ``hystart_update`` as Linux 6.18 runs it, traced on the testbed): a round ends
+        when the cumulative ACK passes the round's ``end_seq`` (``after(snd_una, end_seq)``: the ACK that
+        only reaches it still belongs to the round, so the next round, and its ACK train, start with the
+        first ACK of the next flight — with ``"book"`` a round started on the last ACK of a flight and
+        its train broke at the gap that follows); the ACK train's threshold is ``(delay_min +
+        hystart_ack_delay) / 2`` with ``hystart_ack_delay`` = min(1 ms, 4 GSO sizes at the pacing rate),
+        1 ms below 2 Gbit/s; the delay test takes the smallest of the round's first 9 samples (it
+        counts 8 and tests from the next).
     slow_start_cwnd_limited
         Linux's ``tcp_is_cwnd_limited`` in slow start (default off): the window grows only while it is
         less than twice what the flow has out — here the bytes in flight before this ACK (Linux: the most
         packets out in the last window, ``max_packets_out``) — so a subflow the scheduler does not keep
         busy does not double a window it never fills.  HyStart still runs.  (Linux also stops growth in
-        congestion avoidance when the window was not filled; not modelled.)
+        congestion avoidance when the window was not filled: ``cwnd_validation``.)
+    cwnd_validation
+        Linux's ``tcp_is_cwnd_limited`` in both phases (default off; replaces ``slow_start_cwnd_limited``): the
+        window grows only when the flow was cwnd-limited in the current window of data, or, in slow start, while it
+        is less than twice the most packets out in it (:class:`~.cwnd_validation.LinuxCwndValidation`).  HyStart
+        still runs.
     variant
         ``"spec"`` (this class) or ``"linux"`` (:class:`LinuxCubic`: ``alpha_to_one=False``,
         ``rtt="min"``, built by ``registry.make("congestion", "cubic", variant="linux")``).
@@ -126,8 +146,14 @@ class Cubic(CongestionControl):
                  reno_friendly: bool = True, counting: str = "segments", reduce_from: str = "cwnd",
                  rtt: str = "srtt", alpha_to_one: bool = True, hystart: bool = False,
                  hystart_low_window: int = 16, hystart_ack_train: bool = True, variant: str = "spec",
-                 slow_start_cwnd_limited: bool = False):
+                 slow_start_cwnd_limited: bool = False, cwnd_validation: bool = False,
+                 hystart_rules: str = "book"):
         self.variant = check_variant("congestion", self, variant)
+        self.hystart_rules = check_choice("hystart_rules", hystart_rules, HYSTART_RULES)
+        self._hs_linux = hystart_rules == "linux"
+        if not isinstance(cwnd_validation, bool):
+            raise ValueError(f"cwnd_validation must be a boolean, got {cwnd_validation!r}")
+        self.validation = LinuxCwndValidation() if cwnd_validation else None
         if not isinstance(slow_start_cwnd_limited, bool):
             raise ValueError(f"slow_start_cwnd_limited must be a boolean, got {slow_start_cwnd_limited!r}")
         self.slow_start_cwnd_limited = slow_start_cwnd_limited
@@ -214,7 +240,10 @@ class Cubic(CongestionControl):
         acked = float(segments_acked)
         if acked <= 0:
             return
-        if cwnd < ssthresh and self.slow_start_cwnd_limited \
+        if self.validation is not None:
+            if not self.validation.cwnd_limited(sub, segments_acked):
+                return  # Linux tcp_is_cwnd_limited: the window was not used
+        elif cwnd < ssthresh and self.slow_start_cwnd_limited \
                 and cwnd * sub.seg >= 2 * (sub.pipe_snapshot + segments_acked * sub.seg):
             return  # Linux tcp_is_cwnd_limited in slow start: cwnd < 2 * the packets the flow had out
         if cwnd < ssthresh:  # slow start (RFC 5681 / RFC 9438 sec. 4.10)
@@ -252,7 +281,7 @@ class Cubic(CongestionControl):
         if self._hs_delay_min is None or sample < self._hs_delay_min:
             self._hs_delay_min = sample
         now = sub.ack_time_ns
-        if sub.una >= self._hs_round_end:  # a new round trip
+        if sub.una > self._hs_round_end if self._hs_linux else sub.una >= self._hs_round_end:  # a new round trip
             self._hs_round_end = sub.high
             self._hs_samples = 0
             self._hs_round_min = None
@@ -263,14 +292,18 @@ class Cubic(CongestionControl):
             # HYSTART_ACK_TRAIN: ACKs closely spaced (<= 2 ms, hystart_ack_delta_us) since the round
             # started, for longer than delay_min / 2 (Linux without pacing): the pipe is full
             self._hs_last_ack = now
-            if now - self._hs_round_start > self._hs_delay_min // 2:
+            if self._hs_linux:  # (delay_min + hystart_ack_delay) >> 1, hystart_ack_delay = 1 ms below 2 Gbit/s
+                threshold = (self._hs_delay_min + HYSTART_ACK_DELAY_NS) // 2
+            else:
+                threshold = self._hs_delay_min // 2
+            if now - self._hs_round_start > threshold:
                 self.hystart_exits += 1
                 return True
-        if self._hs_samples < 8:
+        if self._hs_samples < 8 + self._hs_linux:
             self._hs_samples += 1
             if self._hs_round_min is None or sample < self._hs_round_min:
                 self._hs_round_min = sample
-            if self._hs_samples == 8:
+            if self._hs_samples == 8 + self._hs_linux:
                 eta = min(max(self._hs_delay_min // 8, 4_000_000), 16_000_000)
                 if self._hs_round_min >= self._hs_delay_min + eta:
                     self.hystart_exits += 1
@@ -301,12 +334,14 @@ class LinuxCubic(Cubic):
                  reno_friendly: bool = True, counting: str = "segments", reduce_from: str = "cwnd",
                  rtt: str = "min", alpha_to_one: bool = False, hystart: bool = False,
                  hystart_low_window: int = 16, hystart_ack_train: bool = True, variant: str = "linux",
-                 slow_start_cwnd_limited: bool = False):
+                 slow_start_cwnd_limited: bool = False, cwnd_validation: bool = False,
+                 hystart_rules: str = "book"):
         super().__init__(beta=beta, c=c, fast_convergence=fast_convergence, reno_friendly=reno_friendly,
                          counting=counting, reduce_from=reduce_from, rtt=rtt, alpha_to_one=alpha_to_one,
                          hystart=hystart, hystart_low_window=hystart_low_window,
                          hystart_ack_train=hystart_ack_train, variant=variant,
-                         slow_start_cwnd_limited=slow_start_cwnd_limited)
+                         slow_start_cwnd_limited=slow_start_cwnd_limited, cwnd_validation=cwnd_validation,
+                         hystart_rules=hystart_rules)
 
 
 __all__ = ["Cubic", "LinuxCubic", "cubic_k_s", "w_cubic"]

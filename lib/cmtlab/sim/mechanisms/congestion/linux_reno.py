@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...registry import register
 from .base import CongestionControl
+from .cwnd_validation import LinuxCwndValidation
 
 
 @register("congestion", "reno")
@@ -29,12 +30,18 @@ class LinuxReno(CongestionControl):
     carries the count across the reduction: when it had reached the new, halved window the next ACK
     grows the window at once (``tcp_cong_avoid_ai``'s "credits accumulated at a higher w"), on
     average half a segment earlier per loss than Linux.  ``True``: Linux's reset.
+
+    ``cwnd_validation``: Linux's ``tcp_is_cwnd_limited`` (default off): the window grows only when the flow
+    used it (:class:`~.cwnd_validation.LinuxCwndValidation`).
     """
 
-    def __init__(self, reset_count_on_reduction: bool = False):
+    def __init__(self, reset_count_on_reduction: bool = False, cwnd_validation: bool = False):
         if not isinstance(reset_count_on_reduction, bool):
             raise ValueError(f"reset_count_on_reduction must be a boolean, got {reset_count_on_reduction!r}")
+        if not isinstance(cwnd_validation, bool):
+            raise ValueError(f"cwnd_validation must be a boolean, got {cwnd_validation!r}")
         self.reset_count_on_reduction = reset_count_on_reduction
+        self.validation = LinuxCwndValidation() if cwnd_validation else None
         self.cwnd_cnt = 0
 
     def increase_window(self, sub, segments_acked: int) -> None:
@@ -44,6 +51,8 @@ class LinuxReno(CongestionControl):
         acked = int(segments_acked)
         if acked <= 0:
             return
+        if self.validation is not None and not self.validation.cwnd_limited(sub, acked):
+            return  # Linux tcp_is_cwnd_limited: the window was not used
         if w < ss:
             new = min(w + acked, ss)
             acked -= new - w

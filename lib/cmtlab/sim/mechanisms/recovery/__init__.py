@@ -37,7 +37,8 @@ One file per algorithm: ``base.py`` (the interface), ``newreno.py``, ``prr.py``,
 Loss detection — *which* segments are lost — is a second interface in this package,
 :class:`~cmtlab.sim.mechanisms.recovery.loss_detection.LossDetection` (``TcpOptions.loss_detection``):
 the duplicate-ACK threshold with RFC 6675 ``IsLost`` (``"dupack"``, the sender's built-in rules) or
-RACK-TLP (RFC 8985, ``"rack-tlp"``, :mod:`~cmtlab.sim.mechanisms.recovery.rack_tlp`).
+RACK-TLP (RFC 8985, ``"rack-tlp"``, and as Linux runs it, ``"rack-tlp-linux"``, ``"linux"``:
+:mod:`~cmtlab.sim.mechanisms.recovery.rack_tlp`).
 """
 
 from ...registry import make
@@ -46,7 +47,7 @@ from .loss_detection import DupAckThreshold, LossDetection, make_loss_detection
 from .linux_prr import LinuxPrrRecovery
 from .newreno import ClassicRecovery
 from .prr import PrrRecovery
-from .rack_tlp import LinuxRackTlpDetection, RackTlpDetection
+from .rack_tlp import LinuxLossDetection, LinuxRackTlpDetection, RackTlpDetection
 
 
 def make_recovery(style: str) -> RecoveryAlgorithm:
@@ -56,4 +57,4 @@ def make_recovery(style: str) -> RecoveryAlgorithm:
 
 
 __all__ = ["RecoveryAlgorithm", "ClassicRecovery", "PrrRecovery", "LinuxPrrRecovery", "make_recovery", "LossDetection", "DupAckThreshold",
-           "RackTlpDetection", "LinuxRackTlpDetection", "make_loss_detection"]
+           "RackTlpDetection", "LinuxRackTlpDetection", "LinuxLossDetection", "make_loss_detection"]

@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 
 from ...engine.timers import LazyTimer
 from ...registry import register
-from ...tcp.decisions import LossDecision, ProbeKind
+from ...tcp.decisions import LossDecision, ProbeKind, TimeoutMarking
 from ...tcp.state import LOSS, OPEN, RECOVERY
 from .loss_detection import LossDetection
 
@@ -307,7 +307,11 @@ class RackTlpDetection(LossDetection):
     """
 
     name = "rack-tlp"
-    time_based = True
+    #: RFC 8985 sec. 6.2 step 1: a delivered retransmission gives no sample when the ACK echoes a timestamp
+    #: older than the retransmission (or the sample is shorter than ``min_RTT``).
+    tsecr_sample_filter = True
+    sees_every_ack = True
+    next_seg_rule3 = False  # only what RACK marked lost is retransmitted (Linux tcp_xmit_retransmit_queue)
     wants_dsack = True
 
     def __init__(self, tlp: bool = True, dupthresh: int = 3):
@@ -340,7 +344,7 @@ class RackTlpDetection(LossDetection):
             if blocks:
                 sacked = [k for first, end in blocks for k in range(max(first, ack), end)]
         echo_ns = None
-        if sub.timestamps and ts_echo:
+        if sub.timestamps and ts_echo and self.tsecr_sample_filter:
             # the echoed millisecond, as the last nanosecond of that millisecond on the engine's clock:
             # "echo < transmission time" is then Linux's before(TSecr, TSval of the retransmission)
             echo_ns = (ts_echo + 1) * 1_000_000 - sub.ts_offset_ns - 1
@@ -361,16 +365,27 @@ class RackTlpDetection(LossDetection):
         self._catch_up(sub)
         self.rack.on_sent(k, now)
 
+    def retransmits_on_partial_ack(self, sub) -> bool:
+        """No: a partial ACK retransmits nothing by itself; what RACK marked lost goes out as PRR allows
+        (Linux ``tcp_xmit_retransmit_queue``)."""
+        return False
+
+    def recovery_exit_segments(self, sub, ack: int, old_head: int, segs_acked: int) -> int:
+        """What the ACK newly delivered (Linux's ``acked_sacked``, ``tp->delivered``'s increase): the SACKed
+        segments it covers were counted when they were SACKed."""
+        return segs_acked
+
     def on_timeout(self, sub, now: int) -> None:
         self.pto_timer.cancel()
         self.reo_timer.cancel()
         self.rack.tlp_end_seq = None  # Linux tcp_enter_loss: the probe episode ends
         self.rack.in_recovery = True
 
-    def mark_on_timeout(self, sub, now: int) -> None:
+    def mark_on_timeout(self, sub, now: int) -> TimeoutMarking:
         """Linux ``tcp_timeout_mark_lost`` with RACK (``net/ipv4/tcp_input.c``, 6.x): after a timeout the
         first unacknowledged segment and every segment sent at least ``RACK.rtt`` ago are lost; a segment
-        sent more recently may still arrive and is left in flight (no go-back-N of what is queued)."""
+        sent more recently may still arrive and is left in flight (no go-back-N of what is queued).  The
+        head is resent at once, whatever the window (``tcp_retransmit_timer``)."""
         self._catch_up(sub)
         rack = self.rack
         rtt = rack.rtt_ns if rack.rtt_ns is not None else 0
@@ -385,6 +400,7 @@ class RackTlpDetection(LossDetection):
         sub.lost_cursor = sub.una
         sub.recover = sub.high
         sub.recover_active = True
+        return TimeoutMarking.HEAD_AT_ONCE
 
     # ------------------------------------------------------------------ internals
     def _catch_up(self, sub) -> None:
@@ -503,5 +519,25 @@ class LinuxRackTlpDetection(RackTlpDetection):
         return decision
 
 
-__all__ = ["RackTlp", "RackVerdict", "TlpProbe", "RackTlpDetection", "LinuxRackTlpDetection", "WC_DEL_ACK_NS", "REO_WND_PERSIST"]
+@register("loss_detection", "linux")
+class LinuxLossDetection(LinuxRackTlpDetection):
+    """Linux 6.18's loss detection (``"linux"``): :class:`LinuxRackTlpDetection` with RACK's RTT samples as
+    Linux takes them.
+
+    RFC 8985 sec. 6.2 step 1 skips the sample of a delivered retransmission when the ACK's echoed timestamp
+    predates the retransmission or the sample is shorter than ``min_RTT``; Linux's ``tcp_rack_advance``
+    (``net/ipv4/tcp_recovery.c``) uses the second test only (``rtt_us < tcp_min_rtt(tp) && sacked &
+    TCPCB_RETRANS``).  The difference decides a recovery with many losses: the receiver echoes the timestamp
+    of the last in-order segment (RFC 7323), so while the first hole is open every SACK of a retransmission
+    echoes an older timestamp — with the RFC's test RACK's clock stops at the last original segment
+    delivered, a retransmission lost again is never deemed lost, and the timer has to repair it; with
+    Linux's, RACK advances with the delivered retransmissions and marks the lost one again
+    (``TCPLostRetransmit``)."""
+
+    name = "linux"
+    tsecr_sample_filter = False
+
+
+__all__ = ["RackTlp", "RackVerdict", "TlpProbe", "RackTlpDetection", "LinuxRackTlpDetection", "LinuxLossDetection",
+           "WC_DEL_ACK_NS", "REO_WND_PERSIST"]
 

@@ -80,6 +80,11 @@ class ConnectionScheduler:
     #: given to a subflow only when it can send it at once — the Chihani–Collange model numbers
     #: the data sequence at transmission (``SendPendingData``).
     prefetch_segments = 1
+    #: ``True``: a subflow the scheduler picks is handed the next data-sequence number even while it holds
+    #: unsent data its window cannot send yet (it queues it, as a Linux subflow's write queue does); the
+    #: scheduler bounds what a subflow holds (e.g. by its send buffer).  ``False``: a subflow that holds
+    #: unsent data is blocked by its window and nothing more goes out now.
+    subflow_send_queues = False
 
     def init(self, conn) -> None:
         """Called once with the connection before the first data segment."""

@@ -1,0 +1,40 @@
+"""HyStart as Linux 6.18 runs it (``hystart_rules="linux"``) against the book's first reading (``"book"``): one
+CUBIC flow, 20 Mbit/s, 50 ms round trip, 100-packet queue (one bandwidth-delay product is 86 packets).  The
+kernel leaves slow start there on the ACK train (nstat ``TCPHystartTrainDetect``) before the queue fills; with
+the first reading's round boundary the train broke at the gap after each flight, and slow start ran on until
+the delay test fired with the queue full."""
+
+import dataclasses
+
+import pytest
+
+from cmtlab.sim import simulate_mptcp
+from cmtlab.sim.mechanisms.congestion.cubic import LinuxCubic
+from cmtlab.sim.presets import linux
+
+
+def _exit(rules, ack_policy="delayed"):
+    kw = linux("cubic", mptcp=False)
+    kw["congestion_params"]["hystart_rules"] = rules
+    kw["options"] = dataclasses.replace(kw["options"], ack_policy=ack_policy)
+    r = simulate_mptcp([20e6], [0.05], duration_s=2, queue_packets=100, seed=0, trace=True, **kw)
+    cw = r.traces["cwnd"]
+    first = cw[cw.ssthresh_bytes < 1 << 29].iloc[0]
+    return int(first.ssthresh_bytes) // kw["segment_bytes"], int(r.subflows.queue_drops.sum())
+
+
+def test_linux_rounds_let_the_ack_train_end_slow_start_before_the_queue_fills():
+    book, linux_rules = _exit("book"), _exit("linux")
+    assert book[0] > 186 and book[1] > 50  # beyond BDP + queue: slow start overran the queue
+    assert 86 <= linux_rules[0] <= 186 and linux_rules[1] == 0
+    # the preset's quick ACKs (ack_policy="linux": one ACK per segment in slow start) keep the ACK train whole
+    # under either round boundary; Linux's rules still leave slow start inside BDP + queue
+    preset_rules = _exit("linux", ack_policy="linux")
+    assert 86 <= preset_rules[0] <= 186 and preset_rules[1] == 0
+
+
+def test_the_preset_runs_linux_rules_and_the_default_stays():
+    assert linux("cubic")["congestion_params"]["hystart_rules"] == "linux"
+    assert LinuxCubic(hystart=True).hystart_rules == "book"
+    with pytest.raises(ValueError, match="hystart_rules"):
+        LinuxCubic(hystart=True, hystart_rules="kernel")

@@ -1,0 +1,142 @@
+"""Linux's MPTCP send buffers and subflow joins (:class:`~cmtlab.sim.mechanisms.schedulers.linux.LinuxScheduler`
+with ``send_buffers=True``, ``join="mp_join"``; :class:`~cmtlab.sim.mechanisms.schedulers.linux_send_buffers.LinuxSendBuffers`).
+
+The case they were found on (issue 37): two 10 Mbit/s paths, 20 ms one-way with 0.5 % loss and 50 ms clean.  The
+kernel fills the clean path (14.5 of its 15 MB in 12 s); the scheduler without send buffers starves it whenever
+the lossy subflow — the one with the smallest linger time — has a full window, then hands it its whole window at
+once, and the burst overflows its queue.
+"""
+
+import numpy as np
+import pytest
+
+from cmtlab import sim
+from cmtlab.scenario import LossModel
+from cmtlab.sim.mechanisms.schedulers.linux import LinuxScheduler
+from cmtlab.sim.mechanisms.schedulers.linux_send_buffers import LinuxSendBuffers
+from cmtlab.sim.presets import preset
+
+LOSSY_CLEAN = dict(bandwidths_bps=[10e6, 10e6], rtts_s=[0.04, 0.1], loss=[LossModel("packet", 0.005), LossModel()],
+                   duration_s=6.0, seed=1)
+
+
+def _run(send_buffers, join="at_start", trace=False):
+    kw = preset("linux-6.18", congestion="cubic")
+    kw["scheduler_params"] = {"send_buffers": send_buffers, "join": join}
+    kw["options"] = kw["options"].replace(loss_detection="rack-tlp-linux")
+    b, d = LOSSY_CLEAN["bandwidths_bps"], LOSSY_CLEAN["rtts_s"]
+    return sim.simulate_mptcp(b, d, **{k: v for k, v in LOSSY_CLEAN.items() if k not in ("bandwidths_bps", "rtts_s")},
+                              trace=trace, **kw)
+
+
+def _largest_burst(res, subflow):
+    pk = res.traces["packets"]
+    p = pk[(pk.subflow == subflow) & ~pk.retransmission]
+    return int(p.groupby("time_s").size().max())
+
+
+def test_send_buffers_keep_the_clean_path_busy():
+    """Without send buffers the clean subflow idles behind the lossy one and sends its window in bursts (173
+    segments at one instant here): its slow start overflows its queue (224 drops) and it carries less than half
+    its path.  With them it fills its path (the kernel: 14.5 of 15 MB); its bursts, when the connection's buffer
+    frees at once, are half as large (the kernel's ``tcp_probe``: up to 47 segments per ACK)."""
+    without, with_ = _run(False, trace=True), _run(True, trace=True)
+    clean_without = without.subflows.goodput_bps.iloc[1]
+    clean_with = with_.subflows.goodput_bps.iloc[1]
+    print(f"clean path: {clean_without / 1e6:.2f} Mbit/s without send buffers, {clean_with / 1e6:.2f} with; "
+          f"largest burst {_largest_burst(without, 1)} vs {_largest_burst(with_, 1)} segments")
+    assert clean_with > 0.85 * 10e6 * 1410 / 1478 > 0.6 * 10e6 * 1410 / 1478 > clean_without
+    assert without.subflows.queue_drops.iloc[1] > 3 * with_.subflows.queue_drops.iloc[1]
+    assert _largest_burst(with_, 1) < _largest_burst(without, 1)
+
+
+class _Sub:
+    def __init__(self, cwnd_segs, una=0, app_tail=0, seg=1000):
+        self.seg, self.cwnd, self.una, self.app_tail = seg, cwnd_segs * seg, una, app_tail
+
+
+def test_a_subflow_buffer_follows_its_largest_window_and_never_shrinks():
+    """``tcp_sndbuf_expand``: 2 x per_mss x max(10, cwnd), at most tcp_wmem[2]; the connection's: tcp_wmem[0] + sum."""
+    b = LinuxSendBuffers()
+    s = _Sub(4)
+    assert b.sndbuf_bytes(0, s) == 2 * 2304 * 10 == 46080  # what ss -m shows on a new subflow (tb46080)
+    s.cwnd = 38 * 1000
+    assert b.sndbuf_bytes(0, s) == 175104  # the testbed's q10 subflow 0 (largest cwnd 38)
+    s.cwnd = 12 * 1000
+    assert b.sndbuf_bytes(0, s) == 175104
+    s.cwnd = 10_000 * 1000
+    assert b.sndbuf_bytes(0, s) == 4 * 1024 * 1024
+    # a subflow holds while its memory (1.2 per payload byte) is below its buffer
+    t = _Sub(10, una=0, app_tail=38)
+    assert b.subflow_has_room(1, t) and not b.subflow_has_room(1, _Sub(10, una=0, app_tail=39))
+
+    class Conn:
+        subflows = [_Sub(10), _Sub(10)]
+        seg = 1000
+        data_ack_seen = 100
+        next_dsn = 100 - (-(4096 + 2 * 46080) // 1000)  # the first DSN the sum of the buffers cannot hold
+    fresh = LinuxSendBuffers()  # (b remembers the 4 MiB of subflow 0 above)
+    assert not fresh.connection_has_room(Conn)
+    Conn.next_dsn -= 1
+    assert fresh.connection_has_room(Conn)
+
+
+@pytest.mark.parametrize("bad,match", [
+    (dict(per_mss_bytes=0), "per_mss_bytes"), (dict(wmem_per_byte=0.5), "wmem_per_byte"),
+    (dict(tcp_wmem=(1, 2)), "tcp_wmem"), (dict(connection_wmem_per_byte=float("nan")), "connection_wmem_per_byte"),
+])
+def test_bad_buffer_parameters_are_named(bad, match):
+    with pytest.raises(ValueError, match=match):
+        LinuxSendBuffers(**bad)
+
+
+def test_subflows_join_one_round_trip_of_their_own_after_the_first_is_established():
+    """``join="mp_join"``: subflow i carries its first data RTT_0 + RTT_i after the first data segment (the testbed's
+    tcp_probe: its first ACK arrives RTT_0 + 2 RTT_i after it); ``"at_start"``: at once."""
+    for join, first in (("at_start", 0.0), ("mp_join", 0.04 + 0.1)):
+        res = _run(True, join=join, trace=True)
+        pk = res.traces["packets"]
+        t1 = pk[pk.subflow == 1].time_s.min()
+        assert t1 == pytest.approx(first, abs=0.002), join
+    with pytest.raises(ValueError, match="join must be one of"):
+        LinuxScheduler(join="later")
+    with pytest.raises(ValueError, match="send_buffers"):
+        LinuxScheduler(send_buffers="yes")
+
+
+def test_the_preset_is_today_linux_and_refuses_what_linux_does_not_run():
+    kw = preset("linux-6.18", congestion="reno", mptcp=False, timestamps=False)
+    o = kw["options"]
+    assert (kw["congestion"], kw["scheduler"], kw["segment_bytes"], kw["dss_bytes"]) == ("reno", "linux", 1460, 0)
+    assert (o.loss_detection, o.recovery, o.rto_timer, o.clock_granularity_s) == ("linux", "linux_prr", "rfc6298", 0.2)
+    assert preset("linux-6.18")["segment_bytes"] == 1448 - 38
+    with pytest.raises(ValueError, match="preset must be one of"):
+        preset("linux-5.4")
+    with pytest.raises(ValueError, match="congestion must be one of"):
+        preset("linux-6.18", congestion="bbr")
+    r = sim.simulate_mptcp([10e6, 5e6], [0.02, 0.08], duration_s=2.0, **preset("linux-6.18"))
+    assert np.isfinite(r.throughput_bps) and r.throughput_bps > 5e6
+
+
+def test_a_pick_moves_the_whole_burst_and_the_long_subflow_leaves_slow_start_on_its_ack_train():
+    """``memory_check="burst"``: the testbed's kernel moves 32-65 KB onto the subflow it picks (tracepoint
+    ``mptcp_sendmsg_frag``), beyond its send buffer.  Two 10 Mbit/s paths, 20 and 100 ms round trips: on the
+    kernel (``tcp_probe``, nstat) the 100 ms subflow's ACKs come every 1.2 ms through its slow start and HyStart's
+    ACK train ends it at a window of about 123 segments (``TCPHystartTrainCwnd`` 153 for both subflows, the
+    20 ms one leaving at 30).  Testing the buffer before each segment, the 100 ms subflow got too little data
+    once the 20 ms one held its buffer full: its ACK train broke at the gaps and slow start ran on to the queue's
+    overflow."""
+    def run(check):
+        kw = preset("linux-6.18", congestion="cubic")
+        kw["scheduler_params"] = dict(kw["scheduler_params"], memory_check=check)
+        r = sim.simulate_mptcp([10e6, 10e6], [0.02, 0.1], duration_s=2.0, queue_packets=100, seed=0, trace=True, **kw)
+        cw = r.traces["cwnd"]
+        exit1 = cw[(cw.subflow == 1) & (cw.ssthresh_bytes < 1 << 29)].iloc[0]
+        return int(exit1.ssthresh_bytes) // kw["segment_bytes"], int(r.subflows.queue_drops.iloc[1])
+    burst, segment = run("burst"), run("segment")
+    assert 100 <= burst[0] <= 150 and burst[1] == 0
+    assert segment[0] > 183 and segment[1] > 50  # beyond BDP + queue
+    with pytest.raises(ValueError, match="memory_check"):
+        LinuxScheduler(send_buffers=True, memory_check="page")
+    with pytest.raises(ValueError, match="needs send_buffers"):
+        LinuxScheduler(memory_check="burst")

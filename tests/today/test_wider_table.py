@@ -1,0 +1,89 @@
+"""Issue 37's wider agreement table: the kernel's runs of :data:`cmtlab.today.kernel.WIDER_CELLS` as recorded
+(every cell's paths as the cell defines them, 5 repetitions), and the table counted per metric from the pinned
+simulator rows exactly as recorded."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cmtlab.today import kernel, recorded
+
+
+def _queue(row, i):
+    qp, qb = row[f"path{i}_queue_packets"], row[f"path{i}_queue_bytes"]
+    return ("bytes", int(qb)) if pd.notna(qb) else int(qp)
+
+
+def test_the_kernel_ran_every_wider_cell_as_it_is_defined():
+    k = recorded("kernel_cells_wider.csv")
+    assert len(kernel.WIDER_CELLS) >= 10
+    assert set(k.cell) == {c["cell"] for c in kernel.WIDER_CELLS}
+    for c in kernel.WIDER_CELLS:
+        rows = k[k.cell == c["cell"]]
+        assert sorted(rows.rep) == [0, 1, 2, 3, 4] and (rows.k_congestion == c["congestion"]).all()
+        assert (rows.n_paths == len(c["paths"])).all()
+        for i, (rate, delay, q, loss, *jitter) in enumerate(c["paths"]):
+            r = rows.iloc[0]
+            assert r[f"path{i}_rate_bps"] == rate and r[f"path{i}_delay_s"] == pytest.approx(delay)
+            assert r[f"path{i}_loss"] == pytest.approx(loss)
+            if q is not None:  # None: the testbed sized the queue from the path's bandwidth-delay product
+                assert _queue(r, i) == q
+            if jitter:
+                assert r[f"path{i}_jitter_s"] == pytest.approx(jitter[0])
+        assert (rows.throughput_bps < sum(p[0] for p in c["paths"])).all()
+
+
+def test_the_wider_kinds_name_paths_queues_and_asymmetry():
+    kinds = {c["cell"]: kernel.cell_kind(c["cell"]) for c in kernel.WIDER_CELLS}
+    assert kinds["mptcp cubic 3 paths 10M/20ms + 5M/80ms + 2M/160ms"] == "mptcp 3 paths asymmetric"
+    assert kinds["mptcp cubic 5M/30ms + 5M/240ms queue 10"] == "mptcp queue"
+    assert kinds["mptcp cubic 10M/20ms queue 30kB + 10M/80ms queue 150kB"] == "mptcp queue"
+    assert kinds["mptcp cubic 3 paths BDP queues"] == "mptcp 3 paths asymmetric"
+    assert kinds["mptcp cubic 10M/40ms 0.5% loss + 10M/100ms"] == "mptcp loss"
+    assert kinds["mptcp cubic 20M/20ms + 2M/600ms"] == "mptcp asymmetric"
+
+
+def test_the_wider_table_is_the_recorded_one_and_counts_per_metric():
+    agree = kernel.wider_agreement()
+    rec = recorded("kernel_agreement_wider.csv")
+    pd.testing.assert_frame_equal(agree.reset_index(drop=True), rec, check_dtype=False)
+    n_cells = len(kernel.CELLS) + len(kernel.WIDER_CELLS)
+    assert (agree.sim_config == "linux").sum() == n_cells * len(kernel.METRICS)
+    assert (agree.sim_config == "today").sum() == n_cells * len(kernel.METRICS)
+    by = kernel.agreement_by_metric(agree).set_index(["sim_config", "metric"])
+    for cfg in ("linux", "today"):
+        a = agree[agree.sim_config == cfg]
+        for m in kernel.METRICS:
+            assert by.loc[(cfg, m), "inside"] == a[a.metric == m].inside.sum()
+            assert by.loc[(cfg, m), "n"] == n_cells
+    # inside is the simulator's mean within the kernel's [min, max], recomputed here from the rows
+    a = agree[(agree.sim_config == "linux") & (agree.metric == "goodput_mbps")]
+    k, s = kernel.wider_kernel(), recorded("kernel_cells_wider_sim.csv")
+    for _, r in a.iterrows():
+        kg = k[k.cell == r.cell].throughput_bps / 1e6
+        sg = s[(s.cell == r.cell) & (s.sim_config == "linux")].throughput_bps / 1e6
+        assert len(sg) == len(kg) and r.inside == bool(kg.min() <= sg.mean() <= kg.max())
+        assert np.isclose(r.ratio, sg.mean() / kg.mean())
+
+
+def test_arabis_scenarios_on_the_kernel_are_the_jobs_as_defined():
+    """``kernel_arabi_paper.csv``: every job of :func:`cmtlab.testbed.experiments.arabi_paper_jobs` once, with the
+    paper's paths and the variant's switches; goodput at most the paths' capacity plus what their queues held."""
+    from cmtlab.testbed.experiments import ARABI_PAPER_VARIANTS, ARABI_SCENARIOS, arabi_paper_jobs
+
+    k = recorded("kernel_arabi_paper.csv")
+    jobs = arabi_paper_jobs()
+    assert len(k) == len(jobs) == 2 * len(ARABI_PAPER_VARIANTS) * 5
+    assert set(zip(k.scenario, k.variant, k.rep)) == {(j["labels"]["scenario"], j["labels"]["variant"],
+                                                       j["labels"]["rep"]) for j in jobs}
+    for r in k.itertuples():
+        rates, delays = ARABI_SCENARIOS[r.scenario]
+        assert r.n_paths == len(rates) and r.k_congestion == "reno"
+        for i, (rate, delay) in enumerate(zip(rates, delays)):
+            assert getattr(r, f"path{i}_rate_bps") == rate and getattr(r, f"path{i}_delay_s") == pytest.approx(delay)
+        v = ARABI_PAPER_VARIANTS[r.variant]
+        assert (bool(r.k_dsack), int(r.k_frto), bool(r.k_timestamps)) == (v["dsack"], v["frto"], v["timestamps"])
+        # goodput over [warm-up, end] may exceed the rates by what the queues held at the warm-up (100 packets of
+        # at most 1500 bytes per path, delivered within the measured seconds)
+        queued_bits = 8 * 1500 * sum(getattr(r, f"path{i}_queue_packets") for i in range(len(rates)))
+        assert 0 < r.throughput_bps <= sum(rates) + queued_bits / (r.duration_s - r.warmup_s)
