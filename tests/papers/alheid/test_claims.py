@@ -210,7 +210,10 @@ def test_fig6_claims():
     assert v[_title("sec5b.tcpdoor-cwnd-small")] == "not reproduced"              # SF 2: 7 > 5.5
 
 
-def test_the_deciding_reference_and_the_imitation_beside():
+def test_the_deciding_reference_and_the_imitation_beside(monkeypatch):
+    from cmtlab.papers.alheid import paper
+
+    monkeypatch.setattr(paper, "figs_reference", lambda chapter: "papers-sim-p2p")   # as before the Wi-Fi runs
     model = _summary("distance_m", _fig4_values(64, 50, 22.7), single={d: 9.5 for d in (10, 50, 70, 100)})
     preset = _summary("distance_m", _fig4_values(0, 0, 0), single={d: 9.5 for d in (10, 50, 70, 100)})
     t = comp.decide_figs(comp.fig4_comparison, FIG4, {"papers-sim-p2p": model, "papers-sim-wifi": None}, preset,
