@@ -1,13 +1,12 @@
-"""The paper-vs-reproduction table of the Linux-MPTCP chapter (Alheid et al., sec. IV.A, Table I, Linux column).
+"""The table of the Linux-MPTCP chapter: today's kernel against Alheid et al.'s Table I (sec. IV.A, Linux column).
 
 Works on what the chapter measured — the kernel's gains per (congestion control, reading of Δ, Δ)
 from :func:`cmtlab.validation.kernel_sim.kernel_gains`, the simulator's gains configured like the kernel, the
 agreement between the two and the delay line's calibration — and never drives the kernel.  The
-verdicts follow the book's verdict policy (:mod:`cmtlab.report`): one row per paper claim (Δ and its
-reading), the kernel with Reno as the reproduction (LIA, the coupled control of the Linux MPTCP of
-Table I's source, is Reno-based), CUBIC and the simulator as reference columns, and the 95 % CI over
-the repetitions.  The simulator's agreement with the kernel and the delay line's precision are checks
-of this book, not paper claims.
+rows are checks, not paper claims: Table I's claim is decided once, on the papers' simulator, in the Table I
+chapter; here today's kernel (Reno; CUBIC and the simulator in the note) is held against the Linux column with
+the book's measured-number band on the 95 % CI over the repetitions — the "today" column of that claim.  The
+simulator's agreement with the kernel and the delay line's precision are checks of this book too.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..papers.alheid.paper import PAPER_LINUX_GAIN_PCT  # Table I, Linux column (gain %, by Δ in ms), their ref. [18]
-from ..papers.alheid.paper import QUOTE_TABLE1 as PAPER_QUOTE_TABLE1
+from ..papers.alheid.paper import QUOTE_TABLE1 as PAPER_QUOTE_TABLE1  # noqa: F401  (QUOTE_TABLE1, kept for readers)
 from ..report import MEASURED, Comparison, fmt_number
 from ..stats import half_width
 
@@ -29,6 +28,12 @@ AGREEMENT_PP = 5.0
 PING_P99_MS = 1.0
 RATE_ERROR_PCT = 2.0
 READINGS = {"rtt": "Δ as RTT difference", "one_way": "Δ as one-way difference"}
+#: The Table I rows of this chapter: today's kernel against the Linux column of Table I, a check (the TODAY column
+#: of Alheid's Table I claim, ``cmtlab.papers.alheid.paper.CLAIMS["sec4a.ns3-close-to-linux"]``, decided once, on
+#: the papers' simulator, in ``alheid-table1-mptcp-gain``; the Linux column is a citation of Barré [18]).
+TODAY_CHECK = "today's kernel against Table I's Linux column"
+TODAY_RULE = ("the measured-number band on the 95 % CI over the runs: within ±10 % → met; partly, not reproduced "
+              "or undecided → not met")
 
 
 def _row(gains: pd.DataFrame | None, cc: str, meaning: str, delta_ms) -> pd.Series | None:
@@ -76,11 +81,9 @@ def comparison(g: pd.DataFrame, *, deltas_ms, meanings, setup: dict, sim_g: pd.D
     runs re-run beside the recorded ones (a check of this book, never a verdict's input).
     """
     t = Comparison()
-    t.add_input("two equal-rate paths, Δ = 0/100/500 ms", where="sec. IV.A, Table I",
-                paper="Table I (rates, delays, queue not stated)",
-                ours=f"2 × {setup['rate_mbps']:g} Mbit/s, best path {2 * setup['base_one_way_ms']:g} ms RTT, "
-                     f"{setup['queue_packets']} packet queues, {setup['duration_s']:g} s runs ({setup['warmup_s']:g} s "
-                     f"warm-up), {setup['repetitions']} repetitions" + (f"; {setup['source']}" if setup.get("source") else ""))
+    set_up = (f"2 × {setup['rate_mbps']:g} Mbit/s, best path {2 * setup['base_one_way_ms']:g} ms RTT, "
+              f"{setup['queue_packets']} packet queues, {setup['duration_s']:g} s runs ({setup['warmup_s']:g} s "
+              f"warm-up), {setup['repetitions']} repetitions" + (f"; {setup['source']}" if setup.get("source") else ""))
     others = sorted(set(g.congestion) - {primary})
     for d in deltas_ms:
         for meaning in meanings:
@@ -90,23 +93,24 @@ def comparison(g: pd.DataFrame, *, deltas_ms, meanings, setup: dict, sim_g: pd.D
             if paper is None:
                 continue
             label = "" if d == 0 else f" ({READINGS.get(meaning, meaning)})"
-            claim = f"MPTCP gain over best-path TCP, Δ = {d:g} ms{label}"
-            refs = {f"kernel {cc.upper() if cc == 'cubic' else cc}": _cell(_row(g, cc, meaning, d)) for cc in others}
+            check = f"{TODAY_CHECK}: MPTCP gain over best-path TCP, Δ = {d:g} ms{label}"
+            beside = [f"kernel {cc.upper() if cc == 'cubic' else cc} {_cell(_row(g, cc, meaning, d))}" for cc in others]
             if sim_g is not None:
-                refs[sim_label] = _cell(_row(sim_g, "reno", meaning, d))
+                beside.append(f"{sim_label} {_cell(_row(sim_g, 'reno', meaning, d))}")
             row = _row(g, primary, meaning, d)
+            target = f"{paper:g} % (Table I's Linux column, Barré [18])"
             if row is None:
-                t.add_not_assessed(claim, paper=f"{paper:g} %", where="Table I (Linux column)", quote=QUOTE_TABLE1,
-                                   reason=f"not run with these parameters (needs kernel {primary}, Δ = {d:g} ms)",
-                                   references=refs)
+                t.add_check(check, target=target, ours=f"not run (needs kernel {primary}, Δ = {d:g} ms)", holds=False,
+                            rule=TODAY_RULE, note="; ".join(beside))
                 continue
             m, ci, n = gain_ci(row)
-            t.add_value(claim, paper=paper, ours=m, unit="%", fmt=".0f", ci=ci, n_seeds=n, n_unit="runs",
-                        where="sec. IV.A, Table I (Linux column)", quote=QUOTE_TABLE1 if d in (0, 500) else "",
-                        note=f"kernel {primary.capitalize()}; range {row.get('gain_min_pct', m):.0f} to "
-                             f"{row.get('gain_max_pct', m):.0f} %" + ("" if d == 0 else
-                                                                      "; the paper does not say which delay differs"),
-                        references=refs)
+            verdict = MEASURED.verdict(paper, m, ci=ci, n_seeds=n).replace(" seeds", " runs")
+            ours = f"{fmt_number(m, '.0f')} %"
+            if np.isfinite(ci[0]):
+                ours += f" (95 % CI {fmt_number(ci[0], '.0f')} to {fmt_number(ci[1], '.0f')}, {n} runs)"
+            t.add_check(check, target=target, ours=f"{ours}: {verdict}", holds=verdict == "reproduced", rule=TODAY_RULE,
+                        note="; ".join([f"kernel {primary.capitalize()}, range {row.get('gain_min_pct', m):.0f} to "
+                                        f"{row.get('gain_max_pct', m):.0f} %", *beside, set_up]))
     if agree is not None and len(agree):
         near = agree[agree.delta_ms <= 100]
         far = agree[agree.delta_ms > 100]
@@ -146,5 +150,5 @@ def comparison(g: pd.DataFrame, *, deltas_ms, meanings, setup: dict, sim_g: pd.D
     return t
 
 
-__all__ = ["QUOTE_TABLE1", "AGREEMENT_PP", "PING_P99_MS", "RATE_ERROR_PCT", "gain_ci",
+__all__ = ["QUOTE_TABLE1", "TODAY_CHECK", "TODAY_RULE", "AGREEMENT_PP", "PING_P99_MS", "RATE_ERROR_PCT", "gain_ci",
            "comparison"]

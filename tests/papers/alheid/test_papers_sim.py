@@ -163,54 +163,77 @@ def _t1_gains(values, *, setup_name="base"):
                               gain_ci95_pct=2.0, timeouts=1.0, n=4) for (m, d), v in values.items()])
 
 
-def test_table1_verdicts_are_decided_on_the_papers_simulator():
+def _t1_table(model_rtt_100=1.0, model_rtt_500=-63.0):
     from cmtlab.papers.alheid import table1 as t1
 
     cm = {("rtt", 0): 95.0, ("rtt", 100): 85.0, ("rtt", 500): 22.0, ("one_way", 0): 95.0, ("one_way", 100): 50.0,
           ("one_way", 500): 10.0}
     g = pd.concat([_t1_gains(cm), _t1_gains({k: -50.0 for k in cm}, setup_name=t1.PRESET_SETUP)], ignore_index=True)
     model_g = pd.DataFrame([dict(reordering="dsack", meaning=m, delta_ms=d, gain_pct=v) for (m, d), v in
-                            {("rtt", 0): 92.0, ("rtt", 100): 1.0, ("rtt", 500): -63.0, ("one_way", 0): 92.0,
-                             ("one_way", 100): 85.0, ("one_way", 500): 30.0}.items()])
+                            {("rtt", 0): 92.0, ("rtt", 100): model_rtt_100, ("rtt", 500): model_rtt_500,
+                             ("one_way", 0): 92.0, ("one_way", 100): 85.0, ("one_way", 500): 30.0}.items()])
     kernel = pd.DataFrame([dict(congestion="reno", meaning="rtt", delta_ms=500.0, gain_pct=12.0)])
-    t = t1.comparison(g, deltas_ms=[0, 100, 500], meanings=["rtt", "one_way"], duration_s=50, n_seeds=4,
-                      max_occ_base_bytes=2e6, model=model_g, model_max_ooo_bytes=168e3, kernel=kernel,
-                      model_transfer_bytes=10_000_000)
+    return t1.comparison(g, deltas_ms=[0, 100, 500], meanings=["rtt", "one_way"], duration_s=50, n_seeds=4,
+                         max_occ_base_bytes=2e6, model=model_g, model_max_ooo_bytes=168e3, kernel=kernel,
+                         model_transfer_bytes=10_000_000)
+
+
+def test_table1_is_one_claim_per_sentence_decided_on_the_papers_simulator():
+    from cmtlab.papers.alheid import table1 as t1
+    from cmtlab.report.claims import RFC_COLUMN, TODAY_COLUMN
+
+    t = _t1_table()
     f = t.to_frame().set_index("claim")
+    cases = t.to_frame(cases=True).set_index("claim")
     assert t1.MODEL_COLUMN in f.columns and "reproduction" not in f.columns
-    r100 = f.loc["MPTCP gain over best-path TCP, Δ = 100 ms (Δ as RTT difference) — ns-3 column"]
+    assert len(f) == 2 and t.summary()["by construction"] == 1      # two sentences: Table I, the 10 MB buffer
+    ns3 = f.loc["Table I: the NS-3 gains (90 / 80 / 20 %), close to Linux"]
+    assert ns3.verdict == "not reproduced"                            # 1 of 3 cases: 92 vs 90 only
+    r100 = cases.loc["Table I: the NS-3 gains (90 / 80 / 20 %), close to Linux: Δ = 100 ms"]
     assert r100.verdict == "not reproduced" and r100[t1.MODEL_COLUMN] == "1 %"    # the model decides ...
-    assert r100[t1.CMTLAB_COLUMN].startswith("85 % (95 % CI 83 to 87")           # ... cmtlab stands beside
+    assert r100[RFC_COLUMN].startswith("cmtlab base setup 85 % (95 % CI 83 to 87")  # ... cmtlab stands beside
     assert r100[t1.PRESET_COLUMN] == "-50 %"
-    assert f.loc["MPTCP gain over best-path TCP, Δ = 100 ms (Δ as one-way difference) — ns-3 column",
-                 "verdict"] == "reproduced"                                        # 85 vs 80 on the model
-    r500 = f.loc["MPTCP gain over best-path TCP, Δ = 500 ms (Δ as RTT difference) — Linux column"]
-    assert r500[t1.KERNEL_COLUMN] == "reno 12 %" and r500.verdict == "not reproduced"
-    assert f.loc["the gain falls as the delay difference grows (one-way reading)", "verdict"] == "reproduced"
-    buf = f.loc["a 10 MB receive buffer is large enough not to affect the results"]
-    assert buf.verdict == "reproduced" and "168 kB" in buf[t1.MODEL_COLUMN]
-    assert t.summary()["not reproduced"] == 6      # 100 ms RTT (2), 500 ms both readings (4: 30 % is 30.4 % off 23)
-    # without the model the base setup decides, as before
-    assert "reproduction" in t1.comparison(g, deltas_ms=[0, 100, 500], meanings=["rtt"], duration_s=50, n_seeds=4,
-                                           max_occ_base_bytes=2e6).to_frame().columns
+    assert "one-way difference reading: 85 % → reproduced" in r100.note        # the other reading, shown
+    assert "Linux column (Barré [18]): 89 %" in r100.note
+    r500 = cases.loc["Table I: the NS-3 gains (90 / 80 / 20 %), close to Linux: Δ = 500 ms"]
+    assert r500[TODAY_COLUMN] == "Linux kernel (stored): reno 12 %"
+    buf = f.loc["a 10 MB out-of-order buffer, large enough not to matter"]
+    assert buf.verdict == "by construction" and "168 kB" in buf[t1.MODEL_COLUMN]
+    assert [c["verdict"] for c in t.checks] == ["met", "met"]        # 92 → 1 → −63 and 92 → 85 → 30: falling
+    assert _t1_table(95.0, 20.0).checks[0]["verdict"] == "not met"  # 92 → 95: not falling
+    assert len(t.checks) == 2 and t.checks[0]["check"].endswith("(Δ = RTT difference reading)")
+
+
+@pytest.mark.parametrize("rtt_100, rtt_500, verdict", [
+    (80.0, 20.0, "reproduced"),          # every case within 10 %
+    (72.5, 18.0, "reproduced"),          # at the band's edges (−9.4 %, −10 %)
+    (70.0, 20.0, "partly"),              # 100 ms 12.5 % off: partly; 2 of 3 reproduced
+    (40.0, 40.0, "not reproduced"),      # only Δ = 0 within the band
+])
+def test_table1_claim_at_and_around_the_band(rtt_100, rtt_500, verdict):
+    t = _t1_table(rtt_100, rtt_500)
+    assert t.to_frame().set_index("claim").loc["Table I: the NS-3 gains (90 / 80 / 20 %), close to Linux",
+                                                "verdict"] == verdict
 
 
 def test_add_reference_copies_value_and_verdict_of_shared_claims():
     from cmtlab.papers.alheid import comparison as comp
+    from cmtlab.papers.alheid.paper import CLAIMS
     from cmtlab.report import Comparison
 
+    gain, cells, ooo = CLAIMS["sec5b.tcpdoor-62-lossless"], CLAIMS["table4.cells"], CLAIMS["sec5b.prr-highest-ooo-r"]
     a, b = Comparison(), Comparison()
-    for t, v in ((a, 60.0), (b, 20.0)):
-        t.add_input("set-up", paper="x", ours="y")
-        t.add_value("PR-R gain", paper=60.0, ours=v, unit="%", fmt=".0f")
-        t.add_value("Table IV 0.1 % PR-R: LU", paper=20.0, ours=v, unit="%", cell=("Table IV", "0.1 % · PR-R", "LU (%)"))
-    b.add_claim("only in b", paper="p", ours="o", holds=True)
-    b.add_value("OOO-R", paper=10.0, ours=float("nan"), unit="%")
-    a.add_value("OOO-R", paper=10.0, ours=11.0, unit="%")
-    assert comp.add_reference(a, b) == 2
-    f = a.to_frame().set_index("claim")
-    assert f.loc["PR-R gain", comp.MODEL_STANDIN_COLUMN] == "20 % → not reproduced"
-    assert f.loc["PR-R gain", "verdict"] == "reproduced"                  # a's own value decides
-    assert f.loc["set-up", comp.MODEL_STANDIN_COLUMN] == ""               # by-construction rows: none
-    assert f.loc["Table IV 0.1 % PR-R: LU", comp.MODEL_STANDIN_COLUMN] == ""   # grid cells: none
-    assert f.loc["OOO-R", comp.MODEL_STANDIN_COLUMN] == "not measured there"
+    for t, v in ((a, 62.0), (b, 20.0)):
+        t.add_value(gain, paper=62.0, ours=v, unit="%", fmt=".0f")
+        t.add_value(cells, case="0.1 % · PR-R: LU", paper=23.67, ours=v, unit="%",
+                    cell=("Table IV", "0.1 % · PR-R", "LU (%)"))
+    b.add_not_assessed(ooo, case="PDR 0.1 %", paper="highest", reason="not measured")
+    a.add_claim(ooo, case="PDR 0.1 %", paper="highest", ours="PR-R", holds=True)
+    assert comp.add_reference(a, b, "other") == 2
+    f = a.to_frame(cases=False).set_index("claim")
+    assert f.loc[gain.title, "other"] == "20 % → not reproduced"
+    assert f.loc[gain.title, "verdict"] == "reproduced"                  # a's own value decides ...
+    assert f.loc[gain.title, "note"] == "other gives not reproduced"     # ... and the reversal is said
+    cf = a.to_frame(cases=True).set_index("claim")
+    assert cf.loc[f"{cells.title}: 0.1 % · PR-R: LU", "other"] == ""     # grid cells: none
+    assert cf.loc[f"{ooo.title}: PDR 0.1 %", "other"] == "not measured there"

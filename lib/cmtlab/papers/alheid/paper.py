@@ -70,3 +70,156 @@ __all__ = ["SEGMENT_BYTES", "BACKBONE_BPS", "BACKBONE_DELAY_S", "PHY_RATE_BPS", 
            "PAPER_PRR_GAIN_PDRS_PCT", "PAPER_DSACK_MAX_MBPS", "PAPER_TABLE3", "PAPER_TABLE4", "QUOTE_TABLE1",
            "QUOTE_NS3_CLOSE", "QUOTE_BUFFER", "QUOTE_GAIN_UP_TO_50M", "QUOTE_BEYOND_50M", "QUOTE_SINGLE_TCP_INTRO",
            "QUOTE_SINGLE_TCP_VB"]
+
+
+# ------------------------------------------------------------------------------------------------ the claims
+from ...report.claims import Claim, Registry  # noqa: E402  (the registry below; the numbers above stay plain)
+
+#: The chapters that decide Alheid's claims (notebook stems).
+TABLE1 = "alheid-table1-mptcp-gain"
+FIG4 = "alheid-fig4-table3-distance"
+FIG5 = "alheid-fig5-table4-pdr"
+FIG6 = "alheid-fig6-cwnd"
+#: Table I is decided on the papers' simulator (ns-3.7 + the Chihani–Collange model, two disjoint point-to-point
+#: subflows of equal bandwidth: the paper does not say over which links its Table I ran).  Figs. 4–6 and Tables III–IV ran over 802.11g in
+#: the paper: the papers' model over ns-3.7's Wi-Fi (``papers-sim-wifi``) decides where its rows are recorded
+#: (:func:`cmtlab.papers.alheid.papers_sim.wifi_recorded`), until then the point-to-point stand-in
+#: (``papers-sim-p2p``, every row says so).  The book's own Wi-Fi imitation (``cmtlab.sim``, preset "paper") is a
+#: reference column, never counted.  (:func:`figs_reference`)
+WIFI_PLANS = {FIG4: "alheid-fig4", FIG5: "alheid-fig5", FIG6: "alheid-fig6-cwnd"}
+
+
+def _wifi_recorded_plans() -> set:
+    """The plans recorded on the papers' model over Wi-Fi (``data/papers-sim/wifi/provenance.json``; read, not
+    checked: the chapters check every CSV against its SHA-256 when they load it)."""
+    import json
+
+    from ...papers_sim.wifi_record import PROVENANCE
+
+    try:
+        return set(json.loads(PROVENANCE.read_text()).get("sets", {})) if PROVENANCE.is_file() else set()
+    except (OSError, ValueError):
+        return set()
+
+
+def figs_reference(chapter: str) -> str:
+    """The deciding reference of a Figs. 4–6 chapter: ``papers-sim-wifi`` where its plan is recorded, else
+    ``papers-sim-p2p``."""
+    return "papers-sim-wifi" if WIFI_PLANS[chapter] in _wifi_recorded_plans() else "papers-sim-p2p"
+
+#: "delay difference" (Table I): read as a difference of the round-trip times; the one-way reading beside.
+DELAY_READING = ("“delay difference” read as the difference of the two paths' round-trip times (the RTT reading); "
+                 "the one-way reading is shown beside with its verdict")
+
+
+def _c(id_, title, quote, location, kind, target, chapter, **kw) -> Claim:
+    reference = kw.pop("reference", "papers-sim" if chapter == TABLE1 else figs_reference(chapter))
+    return Claim(id_, "alheid", title, quote, location, kind, target, reference, chapter, **kw)
+
+
+#: Alheid et al.'s claims the book decides, once each, in the paper's order (cmtlab.report.claims).
+CLAIMS = Registry("alheid", (
+    _c("sec4a.buffer-10mb", "a 10 MB out-of-order buffer, large enough not to matter",
+       QUOTE_BUFFER, "sec. IV.A", "set-up", "10 MB, no effect on the results", TABLE1),
+    _c("sec4a.ns3-close-to-linux", "Table I: the NS-3 gains (90 / 80 / 20 %), close to Linux",
+       QUOTE_NS3_CLOSE, "sec. IV.A, Table I", "measured", "NS-3 column: 90 / 80 / 20 % at Δ = 0 / 100 / 500 ms",
+       TABLE1, cases=("Δ = 0 ms", "Δ = 100 ms", "Δ = 500 ms"), headline=True,
+       reading="the NS-3 column of Table I as the paper's result: the papers' simulator's gain against it at each "
+               "Δ (D-SACK, coupled CC), " + DELAY_READING + "; Barré's Linux column (94 / 89 / 23 %) is a "
+               "citation of [18], shown beside and re-asked on today's kernel in the Linux chapter, not decided"),
+    _c("sec5.single-tcp-5mbps", "single TCP over Wi-Fi: maximum 5 Mbit/s", QUOTE_SINGLE_TCP_INTRO,
+       "sec. V", "measured", "5 Mbit/s", FIG4,
+       reading="the largest goodput of one TCP flow over one of the two Wi-Fi paths over the distances of "
+               "scenario 1 (sec. V.B says 15 Mbit/s for the same quantity: the paper contradicts itself)"),
+    _c("sec5a.gain-up-to-50m", "up to 50 m TCP-DOOR and PR-R outperform others, +64 %", QUOTE_GAIN_UP_TO_50M,
+       "sec. V.A, Fig. 4", "cases", "both best, +64 % each", FIG4,
+       cases=("TCP-DOOR +64 %", "PR-R +64 %", "both outperform NoPR and D-SACK"), headline=True,
+       reading="“64% improvement” read as the mean over the distances ≤ 50 m of the gain over NoPR (the paper's "
+               "“on average” of the next sentence); “outperform others” as ≥ 5 % above the better of NoPR and "
+               "D-SACK at every distance ≤ 50 m"),
+    _c("sec5a.beyond-50m", "beyond 50 m PR-R best (+50 %), D-SACK second (+22.7 %)", QUOTE_BEYOND_50M,
+       "sec. V.A, Fig. 4", "cases", "PR-R best +50 %, D-SACK second +22.7 % (averages)", FIG4,
+       cases=("PR-R best", "PR-R +50 % on average", "D-SACK second", "D-SACK +22.7 % on average"), headline=True),
+    _c("sec5a.prr-utilizes-both", "PR-R utilises both links more than the others (LU)",
+       "The PR-R utilizes both links more than the others along all distances", "sec. V.A, Table III", "cases",
+       "highest LU at every distance", FIG4, cases=("50 m", "70 m"),
+       reading="the highest LU of the four at each distance Table III gives (the figure has no LU at other "
+               "distances)"),
+    _c("sec5a.prr-more-buffer", "PR-R needs more buffer than TCP-DOOR, at comparable throughput",
+       "It is clear that PR-R requires more buffer size than TCP-DOOR, which provides a comparable throughput "
+       "improvement for high SINR cases", "sec. V.A, Table III", "cases",
+       "PR-R's OOO-BO above TCP-DOOR's; their gThroughput comparable up to 50 m", FIG4,
+       cases=("more buffer at 50 m", "more buffer at 70 m", "comparable gThroughput up to 50 m"),
+       reading="“high SINR cases” read as the distances ≤ 50 m; “comparable” as a ratio within the policy's "
+               "same-band"),
+    _c("table3.cells", "Table III: OOO-BO, OOO-R and LU at 50 and 70 m", "", "Table III", "cases",
+       "the 24 cells of Table III", FIG4, printed="442",
+       cases=tuple(f"{d} m · {s}: {m}" for d in (50, 70) for s in ("NoPR", "D-SACK", "TCP-DOOR", "PR-R")
+                   for m in ("OOO-BO", "OOO-R", "LU"))),
+    _c("sec5b.tcpdoor-62-lossless", "TCP-DOOR +62 % at PDR 0",
+       "In Scenario 2, TCP-DOOR provides a 62% improvement in gThroughput with lossless case (PDR = 0)",
+       "sec. V.B, Fig. 5", "measured", "+62 %", FIG5),
+    _c("sec5b.tcpdoor-decreases", "TCP-DOOR's gThroughput decreases dramatically with the PDR",
+       "However, when the PDR increases, the gThroughput decreases dramatically, as shown in Fig. 5",
+       "sec. V.B, Fig. 5", "trend", "decreases dramatically", FIG5,
+       reading="“dramatically” read as at least 30 % lower at the largest PDR than at PDR 0 (10–30 %: partly)"),
+    _c("sec5b.prr-60-stable", "PR-R +60 % on average, stable against the PDR",
+       "The PR-R improves the gThroughput of MPTCP by 60% on average and provides a stable performance against "
+       "the increasing rate of packet drops", "sec. V.B, Fig. 5", "cases", "+60 % on average; stable", FIG5,
+       cases=("+60 % on average", "stable"), headline=True,
+       reading="“on average”: the mean over the PDRs of the gain over NoPR; “stable”: at the largest PDR at least "
+               "85 % of its PDR-0 gThroughput"),
+    _c("sec5b.nopr-15-dsack-21.5", "NoPR ≤ 15 Mbit/s = one TCP flow; D-SACK second, 21.5 Mbit/s at most",
+       "The gThroughput measurements of the legacy MPTCP or NoPR do not exceed 15 Mbps, which is the maximum "
+       "throughput of a single TCP throughput over one link, while D-SACK is the second best after PR-R with "
+       "21.5 Mbps at maximum", "sec. V.B, Fig. 5", "cases", "NoPR ≤ 15; single TCP 15; D-SACK second, 21.5 Mbit/s",
+       FIG5, cases=("NoPR does not exceed 15 Mbit/s", "single TCP over one link: 15 Mbit/s",
+                    "NoPR does not exceed one TCP flow", "D-SACK second after PR-R", "D-SACK 21.5 Mbit/s at maximum"),
+       reading="“do not exceed” with the policy's 5 % no-change band, decided on the 95 % CI; “second best” on "
+               "the mean gThroughput over the PDRs"),
+    _c("sec5b.prr-fully-utilizes", "PR-R fully utilises both links and outperforms the others",
+       "PR-R fully utilizes both links, as illustrated in Table IV, and outperforms other PR solutions in terms of "
+       "gThroughput", "sec. V.B, Table IV", "cases", "highest LU; highest gThroughput", FIG5,
+       cases=("highest LU at PDR 0.1 %", "highest LU at PDR 0.9 %", "highest gThroughput over the PDRs")),
+    _c("sec5b.prr-highest-ooo-r", "PR-R has the highest OOO-R",
+       "In terms of OOO packets and memory requirements, PR R provides the highest OOO-R compared to others",
+       "sec. V.B", "cases", "highest OOO-R", FIG5, cases=("PDR 0.1 %", "PDR 0.9 %"),
+       reading="at the two PDRs of Table IV"),
+    _c("sec5b.prr-more-buffer-than-dsack", "Table IV: PR-R the highest OOO-R and more buffer than D-SACK",
+       "It is clearly shown in Table IV, which represents a typical set of results that are also applicable to "
+       "other cases, that PR-R has the highest OOO-R and requires more buffer space compared to D-SACK",
+       "sec. V.B, Table IV", "cases", "highest OOO-R; OOO-BO above D-SACK's", FIG5,
+       cases=("highest OOO-R at PDR 0.1 %", "highest OOO-R at PDR 0.9 %", "more buffer at PDR 0.1 %",
+              "more buffer at PDR 0.9 %")),
+    _c("table4.cells", "Table IV: OOO-BO, OOO-R and LU at PDR 0.1 and 0.9 %", "", "Table IV", "cases",
+       "the 24 cells of Table IV", FIG5, printed="513",
+       cases=tuple(f"{p} % · {s}: {m}" for p in ("0.1", "0.9") for s in ("NoPR", "D-SACK", "TCP-DOOR", "PR-R")
+                   for m in ("OOO-BO", "OOO-R", "LU"))),
+    _c("sec5b.nopr-cwnd-small", "Fig. 6: both of NoPR's windows small",
+       "it is clearly shown in Fig. 6 that the size of both CWNDs is small when using the MPTCP-NoPR",
+       "sec. V.B, Fig. 6", "yes/no", "small", FIG6,
+       reading="“small”: NoPR's total of both subflows' mean windows below PR-R's and D-SACK's"),
+    _c("sec5b.nopr-unable", "NoPR cannot use the available bandwidth, even without loss",
+       "Consequently, MPTCP-NoPR is unable to utilize the available bandwidth, even with lossless networks",
+       "sec. V.B", "trend", "unable to utilize", FIG4,
+       reading="NoPR's gThroughput less than 1.2 × one TCP flow over one link, on average over the lossless "
+               "distances of scenario 1 (using both links would give about 2)"),
+    _c("sec5b.tcpdoor-cwnd-small", "Fig. 6: TCP-DOOR's windows small under loss",
+       "Similarly, TCP-DOOR suffers from the small size of both CWNDs under high PDR networks",
+       "sec. V.B, Fig. 6", "yes/no", "small", FIG6,
+       reading="“small”: TCP-DOOR's total and lossy-subflow mean windows below PR-R's"),
+    _c("sec5b.prr-robust", "Fig. 6: PR-R robust, maintains its windows",
+       "The results show that PR-R is more robust to the PDR because it triggers a retransmission when receiving "
+       "the third DUPACK and maintains the value of CWND", "sec. V.B, Fig. 6", "yes/no",
+       "maintains its CWND (large windows)", FIG6,
+       reading="PR-R has the largest total of both subflows' mean windows of the four (partly: at least 1.5 × "
+               "NoPR's and TCP-DOOR's)"),
+    _c("sec5b.dsack-one-sf-better", "Fig. 6: D-SACK favours one subflow",
+       "The double increase in the CWND makes the related SF to increase its transmission rate faster than the "
+       "other SF, which makes the utilization of one SF better than the other", "sec. V.B, Fig. 6", "yes/no",
+       "one SF better than the other", FIG6,
+       reading="D-SACK's ratio of its two subflows' mean windows (either way) at least 1.5 and the largest of the "
+               "four"),
+))
+
+__all__ += ["CLAIMS", "TABLE1", "FIG4", "FIG5", "FIG6", "WIFI_PLANS", "figs_reference", "DELAY_READING"]

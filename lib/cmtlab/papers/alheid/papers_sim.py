@@ -354,7 +354,57 @@ RECORD_SETS = {"alheid-table1": _record_set("table1"), "alheid-fig4": _record_se
                "alheid-fig5": _record_set("fig5"), "alheid-fig6-cwnd": _record_set("fig6-cwnd")}
 
 
+# --------------------------------------------------------------------------- the papers' model over Wi-Fi
+#: Alheid's sets recorded on the papers' model over ns-3.7's Wi-Fi (branch papers-sim-wifi,
+#: :mod:`cmtlab.papers_sim.wifi_record`): set → plan name.
+WIFI_SETS = {"fig4": "alheid-fig4", "fig5": "alheid-fig5", "fig6-cwnd": "alheid-fig6-cwnd"}
+
+
+def wifi_available(name: str) -> bool:
+    """Whether the papers' model over Wi-Fi has recorded ``name`` (``"fig4"``, ``"fig5"``, ``"fig6-cwnd"``): its
+    plan is in ``data/papers-sim/wifi/provenance.json``.  Not recorded (no provenance yet) → False."""
+    if name not in WIFI_SETS:
+        raise ValueError(f"name must be one of {sorted(WIFI_SETS)}, got {name!r}")
+    from ...papers_sim import wifi_record as wr
+
+    if not wr.PROVENANCE.is_file():
+        return False
+    return WIFI_SETS[name] in wr.provenance().get("sets", {})
+
+
+def wifi_recorded(name: str) -> pd.DataFrame | None:
+    """The recorded rows of ``name`` on the papers' model over Wi-Fi, checked against their SHA-256
+    (:func:`cmtlab.papers_sim.wifi_record.load`: a changed file is an error), or None where not recorded yet."""
+    if not wifi_available(name):
+        return None
+    from ...papers_sim import wifi_record as wr
+
+    return wr.load(WIFI_SETS[name])
+
+
+def wifi_metrics(table: pd.DataFrame) -> pd.DataFrame:
+    """The paper's metrics (sec. IV.B) of Wi-Fi rows: those of :func:`fig_metrics` and OOO-R, which the receiver's
+    counters of the Wi-Fi runs give (patch 08: ``ooo_ratio`` = segments stored out of order / new segments):
+    ``ooo_r_pct`` = 100 × ``ooo_ratio``."""
+    df = fig_metrics(table)
+    df["ooo_r_pct"] = 100 * df["ooo_ratio"].astype(float)
+    return df
+
+
+def wifi_summary(runs: pd.DataFrame, x: str, *, single_tcp: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Mean and 95 % Student-t half-width over the seeds of :func:`wifi_metrics` per (``x``, solution), the layout of
+    :func:`cmtlab.papers.alheid.experiments.summarise` (``n_seeds`` = the recorded seeds).  ``single_tcp``: rows of
+    rows to add at ``x`` = 0 (scenario 2 records no PDR 0 of its own: scenario 1's 10-m rows, the same scenario, and
+    its single-path TCP)."""
+    from .experiments import summarise
+
+    df = runs if single_tcp is None else pd.concat([runs, single_tcp.assign(**{x: 0.0})], ignore_index=True)
+    return summarise(wifi_metrics(df), [x, "solution"], metrics=("gthroughput_mbps", "ooo_bo_kbyte", "ooo_r_pct",
+                                                                  "lu_pct"))
+
+
 __all__ = ["TRANSFER_BYTES", "DELTAS_MS", "MEANINGS", "REORDERING", "CONGESTION", "one_way_delays_s", "build_cases",
            "run_cases", "gains", "subflow_story", "recorded", "SOLUTIONS", "PATH_ONE_WAY_DELAY_S", "FIG_TRANSFER_BYTES", "N_LOSS_SEEDS",
            "FIG6_PDR", "FIG6_SAMPLE_S", "LOSS_GRID", "wifi_stand_in_rate_bps", "model_loss_threshold", "fig4_cases",
-           "fig5_cases", "fig6_cases", "run_fig6", "fig_metrics", "fig_summary", "recorded_fig", "RECORD_SETS"]
+           "fig5_cases", "fig6_cases", "run_fig6", "fig_metrics", "fig_summary", "recorded_fig", "RECORD_SETS",
+           "WIFI_SETS", "wifi_available", "wifi_recorded", "wifi_metrics", "wifi_summary"]

@@ -56,8 +56,7 @@ from ...scenario import DELAY_DIFFERENCE_MEANINGS as MEANINGS
 from ...stats import half_width
 from .experiments import PRESETS
 from ...papers_sim.model import MSS_BYTES
-from .paper import (DELTAS_MS, DURATION_S, PAPER_LINUX_GAIN_PCT, PAPER_NS3_GAIN_PCT, QUOTE_BUFFER, QUOTE_NS3_CLOSE,
-                    QUOTE_TABLE1, SEGMENT_BYTES)
+from .paper import DELTAS_MS, DURATION_S, PAPER_LINUX_GAIN_PCT, PAPER_NS3_GAIN_PCT, SEGMENT_BYTES
 
 MEANING_LABELS = {"rtt": "Δ = RTT difference", "one_way": "Δ = one-way difference"}
 
@@ -367,99 +366,73 @@ def _kernel_text(kernel, d, meaning) -> str:
 
 
 def comparison(g: pd.DataFrame, *, deltas_ms, meanings, duration_s: float, n_seeds: int,
-               max_occ_base_bytes: float, model: pd.DataFrame | None = None, model_max_ooo_bytes: float | None = None,
+               max_occ_base_bytes: float, model: pd.DataFrame, model_max_ooo_bytes: float | None = None,
                kernel: pd.DataFrame | None = None, model_transfer_bytes: int | None = None):
-    """A1: the paper-vs-reproduction table of Table I (sec. IV.A).
+    """A1: Table I's claims (:data:`cmtlab.papers.alheid.paper.CLAIMS`), decided on the papers' simulator.
 
-    Each Δ (ms) and reading of "delay difference" against both columns of Table I (gain in %), the
-    claim that the gain falls with Δ (per reading), and the claim that the 10 MB buffer does not limit.
-
-    With ``model`` (:func:`cmtlab.papers.alheid.papers_sim.gains` of the recorded runs of the papers' own
-    simulator) the verdicts are decided on the papers' simulator — the simulator the authors ran —
-    with its D_SACK runs (one run per point: the model is deterministic), and ``cmtlab``'s base setup
-    (round robin + LIA, RFC behaviour, 95 % CI over ``n_seeds`` seeds), ``cmtlab``'s papers' model
-    preset (the setup ``"paper's model preset"`` of ``g``, when run) and the stored kernel gains
-    (``kernel``, :func:`kernel_gains_from_chapter`) are reference columns.  ``model_max_ooo_bytes``
-    is the model's largest out-of-order list (bytes) over its two-path D_SACK runs (the buffer
-    claim); ``model_transfer_bytes`` its transfer size.  Without ``model`` the base setup decides
-    (the book's measured-number band with the 95 % CI: an interval across a band edge is
-    "undecided at n seeds").  ``max_occ_base_bytes``: the largest out-of-order occupancy of the base
-    setup (bytes); the 128 KiB setup's gain at the largest Δ is quoted when it was run.
+    ``sec4a.ns3-close-to-linux`` — the NS-3 column (90 / 80 / 20 %) against the gain on the papers' own simulator
+    (``model``: :func:`cmtlab.papers.alheid.papers_sim.gains` of its recorded D_SACK runs; one run per point, the
+    model is deterministic), one case per Δ, the RTT reading of "delay difference" deciding; the one-way reading
+    (note), the Linux column of Table I (a citation of Barré [18], the row's note), ``cmtlab``'s base setup under
+    RFC behaviour (95 % CI over ``n_seeds`` seeds, ``RFC_COLUMN``), its papers' model
+    preset (when run) and the stored kernel gains (``kernel``, :func:`kernel_gains_from_chapter`:
+    ``TODAY_COLUMN``) beside, never counted.  ``sec4a.buffer-10mb`` is a set-up of the
+    paper: *by construction* (the transfers are no larger than the buffer; the model's out-of-order list is
+    unbounded).  That the gain falls with Δ (no sentence of the paper says so) is a check per reading.
+    ``max_occ_base_bytes``: the base setup's largest out-of-order occupancy (bytes); ``model_max_ooo_bytes`` the
+    model's (bytes); ``model_transfer_bytes`` its transfer size.
     """
-    from ...report import Comparison
+    from ...report import MEASURED, Comparison
+    from ...report.claims import RFC_COLUMN, TODAY_COLUMN
+    from .cases import spell_cases
+    from .paper import CLAIMS
 
     meanings = list(meanings)
-    on_model = model is not None
-    table = Comparison(here_column=MODEL_COLUMN) if on_model else Comparison()
-    cm_setup = (f"2 × {RATE_BPS / 1e6:g} Mbit/s, best path {1e3 * BASE_RTT_S:g} ms RTT, {QUEUE_PACKETS}-packet "
-                f"queues, {SEGMENT_BYTES} B, 10 MB buffer, {duration_s:g} s runs, round robin + LIA, {n_seeds} seeds")
-    if on_model:
-        mb = (model_transfer_bytes or 10_000_000) / 1e6
-        ours = (f"papers' simulator: the same paths and queues, Linked_Increases, D_SACK, mpTopology's 14000-B "
-                f"buffers, {mb:g}-MB transfers, variateDelay off, one run per point (deterministic)")
-        refs = {CMTLAB_COLUMN: cm_setup}
-    else:
-        ours, refs = cm_setup, {}
-    table.add_input("two equal-bandwidth subflows, Δ = 0 / 100 / 500 ms, D-SACK, coupled CC (LIA)",
-                    where="sec. IV.A, Table I", paper="rates, delays, queues, buffers, run length not stated",
-                    ours=ours, references=refs)
+    decide_on = "rtt" if "rtt" in meanings else meanings[0]
+    other = [m for m in meanings if m != decide_on]
+    table = Comparison(here_column=MODEL_COLUMN)
     preset_run = PRESET_SETUP in set(g.get("setup", pd.Series(dtype=object)))
-    for d in deltas_ms:
-        if d not in PAPER_LINUX_GAIN_PCT:
-            continue  # a Δ Table I does not report (a papermill re-run): in the gains table, not compared here
-        for meaning in meanings:
-            if d == 0 and meaning != meanings[0]:
-                continue
-            reading = "" if d == 0 else (" (Δ as RTT difference)" if meaning == "rtt" else " (Δ as one-way difference)")
-            cm = gain_of(g, d, meaning)
-            h = gain_of(g, d, meaning, column="gain_ci95_pct")
-            ci = (cm - h, cm + h) if math.isfinite(h) else None
-            refs = {}
-            if on_model:
-                value, vci, vn = model_gain_of(model, d, meaning), None, None
-                refs[CMTLAB_COLUMN] = f"{cm:.0f} %" + (f" (95 % CI {ci[0]:.0f} to {ci[1]:.0f}, {n_seeds} seeds)"
-                                                       if ci is not None else "")
-                if preset_run:
-                    refs[PRESET_COLUMN] = f"{gain_of(g, d, meaning, setup_name=PRESET_SETUP):.0f} %"
-                kt = _kernel_text(kernel, d, meaning)
-                if kt:
-                    refs[KERNEL_COLUMN] = kt
-            else:
-                value, vci, vn = cm, ci, n_seeds
-            for col, paper, quote in (("Linux", PAPER_LINUX_GAIN_PCT, QUOTE_TABLE1 if d in (0, 500) else ""),
-                                      ("ns-3", PAPER_NS3_GAIN_PCT, QUOTE_NS3_CLOSE if d == 0 else "")):
-                table.add_value(f"MPTCP gain over best-path TCP, Δ = {d} ms{reading} — {col} column",
-                                where=f"sec. IV.A, Table I ({col} column)", quote=quote, paper=paper[d], ours=value,
-                                unit="%", fmt=".0f", ci=vci, n_seeds=vn,
-                                note="" if d == 0 else "the paper does not say which delay differs",
-                                references=dict(refs))
-    paper_trend = ", ".join(" → ".join(f"{v:g}" for v in col.values()) + " %"
-                            for col in (PAPER_LINUX_GAIN_PCT, PAPER_NS3_GAIN_PCT))
+    c = CLAIMS["sec4a.ns3-close-to-linux"]
+    for d in DELTAS_MS:
+        case = f"Δ = {d} ms"
+        if d not in list(deltas_ms):
+            table.add_not_assessed(c, case=case, paper=f"{PAPER_NS3_GAIN_PCT[d]:g} %", reason=f"Δ = {d} ms not run")
+            continue
+        value = model_gain_of(model, d, decide_on)
+        cm = gain_of(g, d, decide_on)
+        h = gain_of(g, d, decide_on, column="gain_ci95_pct")
+        refs = {RFC_COLUMN: f"cmtlab base setup {cm:.0f} %" + (f" (95 % CI {cm - h:.0f} to {cm + h:.0f}, {n_seeds} "
+                                                               "seeds)" if math.isfinite(h) else "")}
+        if preset_run:
+            refs[PRESET_COLUMN] = f"{gain_of(g, d, decide_on, setup_name=PRESET_SETUP):.0f} %"
+        kt = _kernel_text(kernel, d, decide_on)
+        if kt:
+            refs[TODAY_COLUMN] = f"Linux kernel (stored): {kt}"
+        notes = [f"Linux column (Barré [18]): {PAPER_LINUX_GAIN_PCT[d]:g} %"]
+        if d:
+            for m in other:
+                alt = model_gain_of(model, d, m)
+                notes.append(f"{MEANING_LABELS.get(m, m)} reading: {alt:.0f} % → "
+                             f"{MEASURED.verdict(PAPER_NS3_GAIN_PCT[d], alt)}")
+        table.add_value(c, case=case, paper=PAPER_NS3_GAIN_PCT[d], ours=value, unit="%", fmt=".0f",
+                        note="; ".join(notes) + " (one run: the model is deterministic)", references=refs)
+    table.add_cases(c, note=f"decided on the {MEANING_LABELS.get(decide_on, decide_on)} reading of “delay "
+                            "difference”; the other in each case's note")
+    spell_cases(table, c)
+    mb = (model_transfer_bytes or 10_000_000) / 1e6
+    occ = float(model_max_ooo_bytes) if model_max_ooo_bytes is not None else float("nan")
+    table.add_constructed(CLAIMS["sec4a.buffer-10mb"], paper="10 MB, no effect",
+                          ours=f"the model's out-of-order list is unbounded (held at most {occ / 1e3:.0f} kB); "
+                               f"{mb:g}-MB transfers",
+                          how="a set-up of the paper; on transfers no larger than 10 MB no buffer of 10 MB can fill",
+                          references={RFC_COLUMN: f"cmtlab base setup: at most {max_occ_base_bytes / 1e6:.2f} MB "
+                                                  "held out of order"})
     for meaning in meanings:
-        cm_vals = [gain_of(g, d, meaning) for d in sorted(deltas_ms)]
-        vals = [model_gain_of(model, d, meaning) for d in sorted(deltas_ms)] if on_model else cm_vals
-        refs = {CMTLAB_COLUMN: " → ".join(f"{v:.0f} %" for v in cm_vals)} if on_model else {}
-        table.add_claim(f"the gain falls as the delay difference grows ({'RTT' if meaning == 'rtt' else 'one-way'} reading)",
-                        where="Table I", paper=paper_trend, ours=" → ".join(f"{v:.0f} %" for v in vals),
+        vals = [model_gain_of(model, d, meaning) for d in sorted(deltas_ms)]
+        table.add_check(f"the model's gain falls as Δ grows ({MEANING_LABELS.get(meaning, meaning)} reading)",
+                        target="Table I: 90 → 80 → 20 %", ours=" → ".join(f"{v:.0f} %" for v in vals),
                         holds=bool(all(a > b for a, b in zip(vals, vals[1:]))),
-                        rule="the mean gain at each larger Δ is lower", references=refs)
-    far = max(deltas_ms)
-    buf = gain_of(g, far, "rtt", setup_name="receive buffer 128 KiB")
-    cm_text = (f"at most {max_occ_base_bytes / 1e6:.2f} MB held out of order; with 131072 B the gain at "
-               f"{far} ms (RTT reading) is {buf:.0f} % instead of {gain_of(g, far, 'rtt'):.0f} %")
-    if on_model:
-        occ = float(model_max_ooo_bytes) if model_max_ooo_bytes is not None else float("nan")
-        table.add_claim("a 10 MB receive buffer is large enough not to affect the results", where="sec. IV.A",
-                        quote=QUOTE_BUFFER, paper="10 MB avoids its effect",
-                        ours=f"the model's out-of-order list held at most {occ / 1e3:.0f} kB (it is unbounded in "
-                             f"the model)", holds=bool(occ < BASE_SETUP["receive_buffer_bytes"]),
-                        rule="the largest out-of-order occupancy of any run stays below 10 MB",
-                        references={CMTLAB_COLUMN: cm_text})
-    else:
-        table.add_claim("a 10 MB receive buffer is large enough not to affect the results", where="sec. IV.A",
-                        quote=QUOTE_BUFFER, paper="10 MB avoids its effect", ours=cm_text,
-                        holds=bool(max_occ_base_bytes < BASE_SETUP["receive_buffer_bytes"]),
-                        rule="the largest out-of-order occupancy of any run stays below 10 MB")
+                        rule="the gain at each larger Δ is lower (no sentence of the paper says it: a check)")
     return table
 
 
