@@ -55,7 +55,7 @@ def test_intro_and_scoreboard_render_from_the_claims():
 def _stored(nb: str):
     """(glued verdict counts, verdict column of the stored paper-claim table) or None if not executed."""
     d = json.loads((REPO / "notebooks" / f"{nb}.ipynb").read_text(encoding="utf-8"))
-    glued, verdicts, grid_cells = {}, None, []
+    glued, verdicts = {}, None
     for c in d["cells"]:
         for o in c.get("outputs", []):
             name = (o.get("metadata", {}).get("scrapbook", {}) or {}).get("name", "")
@@ -69,14 +69,12 @@ def _stored(nb: str):
             if verdicts is None and rows and rows[0][:1] == ["claim"] and "verdict" in rows[0]:
                 i = rows[0].index("verdict")
                 verdicts = [r[i] for r in rows[1:]]
-            if report.GRID_CLASS in h:  # a verdict grid: each cell ends with its verdict's mark
-                marks = {m: v for v, m in report.VERDICT_MARKS.items()}
-                grid_cells += [marks[c[-1]] for r in rows[1:] for c in r[1:] if c and c[-1] in marks]
+            # a verdict grid's cells are the cases of one registered claim (decided once, in its table row)
     if not glued:
         return None
     if verdicts is None:          # a chapter with checks of this book only shows no paper-claim table
         verdicts = []
-    return glued, verdicts + grid_cells
+    return glued, verdicts
 
 
 @pytest.mark.parametrize("nb", sorted(p.stem for p in (REPO / "notebooks").glob("*.ipynb")))

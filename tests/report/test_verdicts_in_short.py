@@ -31,8 +31,8 @@ def test_counts_per_verdict_add_up_and_match_the_table():
     assert counts == {REPRODUCED: 5, PARTLY: 2, NOT_REPRODUCED: 3, "undecided": 1, BY_CONSTRUCTION: 1}
     assert sum(counts.values()) == 12
     # the not-reproduced claims are named, and only they
-    assert "Not reproduced: “claim 7”, “claim 8” and “claim 9”." in text
-    assert "“claim 0”" not in text
+    assert "Not reproduced: *claim 7*, *claim 8* and *claim 9*." in text
+    assert "*claim 0*" not in text
     assert "1 claim is undecided" in text
 
 
@@ -44,7 +44,7 @@ def test_comparison_object_and_its_frame_give_the_same_text():
     text = verdicts_in_short(t)
     assert text == verdicts_in_short(t.to_frame())
     assert "Of 2 paper claims compared, 1 is reproduced and 1 is not reproduced." in text
-    assert "Not reproduced: “4 links = 1 link at ADA”." in text
+    assert "Not reproduced: *4 links = 1 link at ADA*." in text
     assert "check" not in text
 
 
@@ -56,7 +56,7 @@ def test_all_the_same_verdict_and_empty_table():
 
 def test_long_lists_of_failures_are_cut():
     text = verdicts_in_short(_frame([NOT_REPRODUCED] * 9), max_named=4)
-    assert "“claim 3” and 5 more." in text and "“claim 4”" not in text
+    assert "*claim 3* and 5 more." in text and "*claim 4*" not in text
 
 
 def test_bad_input_is_a_clear_error():

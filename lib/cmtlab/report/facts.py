@@ -9,6 +9,14 @@ import re
 _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
+class Facts(dict):
+    """The facts :func:`glue_all` glued: a dict that a notebook cell ending with the call does not print
+    (the values are in the prose, not in an output)."""
+
+    def _ipython_display_(self) -> None:
+        return None
+
+
 class MarkdownText(str):
     """A fact the prose shows as Markdown (``{glue:md}`key```, e.g. a claim's finding with its verdict in
     bold): a string that :func:`glue_all` glues with its ``text/markdown``."""
@@ -33,7 +41,7 @@ def glue_all(facts: dict) -> dict:
 
             value = Markdown(str(value))
         glue(key, value, display=False)
-    return facts
+    return Facts(facts)
 
 
 __all__ = ["glue_all", "MarkdownText"]

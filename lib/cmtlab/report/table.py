@@ -700,7 +700,8 @@ def claims_html(frame: pd.DataFrame, *, here_column: str = "reproduction", capti
 # --------------------------------------------------------------------------- verdicts in short
 
 def _claim_names(names: list[str], limit: int) -> str:
-    shown = [f"“{n}”" for n in names[:limit]]
+    # the book's short titles of the claims, in italics: never in quotation marks (those hold the papers' words)
+    shown = [f"*{n.strip('*')}*" for n in names[:limit]]
     if len(names) > limit:
         shown.append(f"{len(names) - limit} more")
     if len(shown) == 1:

@@ -5,12 +5,12 @@ mean, a Student-t confidence interval and the theoretical expectation
 (:mod:`cmtlab.validation.theory`):
 
 * :func:`disjoint_paths_table` — random loss ``p`` on ``n`` identical disjoint paths: uncoupled
-  ≈ ``n`` single-path TCPs, LIA and OLIA ≈ one (RFC 6356 sec. 2, goal 1 generalised to
+  ≈ ``n`` single-path TCPs, LIA and OLIA ≈ one (RFC 6356 sec. 2, goal 2 generalised to
   disjoint paths: "do no harm", and sec. 3's equilibrium);
 * :func:`congested_clean_table` — one congested and one clean path: LIA and OLIA move traffic
   off the congested path (goal 3, "balance congestion");
 * :func:`shared_bottleneck_table` — an MPTCP connection and one single-path TCP through one
-  bottleneck (goal 1, "do no harm").
+  bottleneck (goal 2, "do no harm").
 
 Two further checks of the MPTCP engine itself: :func:`single_subflow_bridge` (one subflow sends
 exactly what the ns-3-validated single-path TCP sends) and :func:`dupack_mode_table` (the
@@ -85,7 +85,7 @@ def packet_runner(duration_s: float = 120.0, rate_bps: float = 50e6, **options):
 def shared_bottleneck_table(n_subflows: int = 2, bottleneck_bps: float = 10e6, rtt_s: float = 0.04, *,
                             algorithms=("uncoupled", "lia", "olia"), seeds=range(5), duration_s: float = 60.0,
                             access_bps: float = 100e6, confidence: float = 0.95, **options) -> pd.DataFrame:
-    """RFC 6356 goal 1 at a shared bottleneck: an MPTCP connection against one single-path TCP.
+    """RFC 6356 goal 2 ("do no harm") at a shared bottleneck: an MPTCP connection against one single-path TCP.
 
     All ``n_subflows`` subflows and one competing NewReno flow cross one bottleneck link of
     ``bottleneck_bps`` (the engine's ``backbone_bps``; access links ``access_bps``, equal RTTs).

@@ -508,7 +508,7 @@ def test_packet_level_shared_bottleneck_lia_takes_about_one_tcp_share():
     t = v.shared_bottleneck_table(2, 10e6, 0.04, seeds=[0], duration_s=60.0, algorithms=("uncoupled", "lia"),
                                   congestion_params={"counting": "ack"}).set_index("congestion")
     assert t.loc["uncoupled", "ratio_to_tcp"] == pytest.approx(2, rel=0.25)  # two flows against one
-    assert t.loc["lia", "ratio_to_tcp"] == pytest.approx(1, rel=0.25)  # RFC 6356 goal 1
+    assert t.loc["lia", "ratio_to_tcp"] == pytest.approx(1, rel=0.25)  # RFC 6356 goal 2 (do no harm)
 
 
 # ---------------------------------------------------------------- LIA is the frame over its ca_increase
