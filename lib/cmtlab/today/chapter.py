@@ -30,7 +30,7 @@ import pandas as pd
 from ..progress import progress
 from ..report import ASKS_COLUMN, NO_CHANGE, Comparison, Threshold, fmt_number, trend_rule
 from ..stats import mean_ci
-from .kernel import _linux_options  # noqa: F401  (Linux's options and buffers, as simulate_like_kernel sets them)
+from .cells import _linux_options  # noqa: F401  (Linux's options and buffers, as simulate_like_kernel sets them)
 from .traces import FIVE_G_FILE, real_pair  # noqa: F401  (the 5G + Starlink pair)
 
 #: What today's Linux runs (the held axes).
