@@ -554,7 +554,7 @@ class ArabiComparison:
         t = self.table
         refs = t.reference_columns()
         frame = t.to_frame()
-        display(HTML(t._html(frame.drop(columns=refs), "claims")))
+        display(HTML(t.claims_html(frame.drop(columns=refs))))  # one line per claim, rows with their ids
         if refs:
             display(Markdown("**The same claims on the other references** (value → the verdict it would give; "
                              "shown, not counted):"))

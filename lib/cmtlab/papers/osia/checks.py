@@ -647,8 +647,8 @@ def worked_example_frame(pathsets: dict) -> pd.DataFrame:
         for h in range(ps.n):
             last = h == ps.n - 1
             rows.append({"paths": n, "chunk": h + 1,
-                         "f_h (consistent)": "" if last else f"{f[h]:.4f}",
-                         "f_h (eq. 13 as printed)": "" if last else f"{fp[h]:.4f}",
+                         "f_h (consistent)": "" if last else f"{f[h]:.4g}",
+                         "f_h (eq. 13 as printed)": "" if last else f"{fp[h]:.4g}",
                          "g_ih (eq. 12)": _numbers(g[:h + 1, h], 3),
                          "ST_i^h by eq. 1 (ms)": _numbers(st[:h + 1, h], 0),
                          "ST_i^h by Corollary 1 (ms)": _numbers(stp[:h + 1, h], 0)})
