@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from ..stats import interval_words
 from .claims import GLUE_KEY, Claim, Decision, dumps
 from .readable import fmt_number, format_label, html_escape, no_negative_zero, readable_text, render_math
 from .verdicts import (BY_CONSTRUCTION, CHECK_MET, CHECK_NOT_MET, COMPUTED, MEASURED, NOT_ASSESSED, NOT_REPRODUCED,
-                       PARTLY, REPRODUCED, UNDECIDED, VERDICTS, Band, Condition, Threshold, _check_ci, _num,
+                       PARTLY, PREMISE_ABSENT, REPRODUCED, UNDECIDED, VERDICTS, Band, Condition, Threshold, _check_ci, _num,
                        cases_verdict, share_rule)
 
 #: One mark per verdict in the cells of a verdict grid (:meth:`Comparison.style_grid`).
@@ -218,7 +219,7 @@ class Comparison:
         ci_ = _check_ci(ci)
         if ci_ is not None:
             over = f", {n_seeds} {n_unit}" if n_seeds else ""
-            here += f" (95 % CI {fmt_number(ci_[0], fmt)} to {fmt_number(ci_[1], fmt)}{over})"
+            here += f" (95 % CI {fmt_number(ci_[0], fmt)} to {fmt_number(ci_[1], fmt)}{interval_words(ci)}{over})"
         elif n_seeds:
             here += f" ({n_seeds} seed{'s' if n_seeds > 1 else ''})"
         rule = band.text()
@@ -244,7 +245,7 @@ class Comparison:
         ci_ = _check_ci(ci)
         if ci_ is not None:
             over = f", {n_seeds} {n_unit}" if n_seeds else ""
-            ours += f" (95 % CI {_num(ci_[0])} to {_num(ci_[1])}{over})"
+            ours += f" (95 % CI {_num(ci_[0])} to {_num(ci_[1])}{interval_words(ci)}{over})"
         text = rule.text()
         if not rule.reason.startswith("policy") and "(policy)" not in rule.reason:
             text += f" ({rule.reason})"
@@ -298,6 +299,19 @@ class Comparison:
         return self._add(Row(claim, _quote_text(quote), where, paper, reason, "needs runs this run did not make",
                              NOT_ASSESSED, note, dict(references or {}), key=key, case=case))
 
+    def add_premise_absent(self, claim: Claim | str, *, paper: str, premise: str, ours: str, note: str = "",
+                           quote: str = "", where: str = "", references: dict | None = None, case: str = "") -> str:
+        """A claim (or a case of it) stated under a premise that never occurs on the deciding reference (the
+        policy's rule :data:`~cmtlab.report.verdicts.PREMISE_ABSENT`): *not assessed*, never evidence either way.
+        ``premise`` says what never occurs and how often it was looked for (e.g. "0 spurious-retransmission
+        detections in 296 runs"); ``ours`` what the runs show instead (shown, not counted)."""
+        claim, quote, where, key, case = self._claim(claim, quote, where, case)
+        if not premise:
+            raise ValueError("premise must say what never occurs (and in how many runs)")
+        here = f"premise absent: {premise}" + (f"; instead: {ours}" if ours else "")
+        return self._add(Row(claim, _quote_text(quote), where, paper, here, PREMISE_ABSENT, NOT_ASSESSED, note,
+                             dict(references or {}), key=key, case=case))
+
     # ------------------------------------------------------------------ checks of this book
     def add_check(self, check: str, *, target: str, ours: str, holds: bool | None, rule: str, note: str = "",
                   n_seeds: int | None = None, n_unit: str = "seeds", asks: Claim | None = None) -> str:
@@ -338,7 +352,8 @@ class Comparison:
         verdict = rule.verdict(value, ci=ci, n_seeds=n_seeds)
         ci_ = _check_ci(ci)
         if ci_ is not None:
-            ours += f" (95 % CI {_num(ci_[0])} to {_num(ci_[1])}" + (f", {n_seeds} {n_unit})" if n_seeds else ")")
+            ours += f" (95 % CI {_num(ci_[0])} to {_num(ci_[1])}{interval_words(ci)}" + \
+                (f", {n_seeds} {n_unit})" if n_seeds else ")")
         elif n_seeds:
             ours += f" ({n_seeds} {n_unit})"
         text = f"{rule.statistic} {dict(zip(('>=', '>', '<=', '<'), ('≥', '>', '≤', '<')))[rule.direction]} " \
@@ -359,7 +374,7 @@ class Comparison:
         ours = fmt_number(value, fmt) + u
         ci_ = _check_ci(ci)
         if ci_ is not None:
-            ours += f" (95 % CI {fmt_number(ci_[0], fmt)} to {fmt_number(ci_[1], fmt)}" + \
+            ours += f" (95 % CI {fmt_number(ci_[0], fmt)} to {fmt_number(ci_[1], fmt)}{interval_words(ci)}" + \
                     (f", {n_seeds} {n_unit})" if n_seeds else ")")
         elif n_seeds:
             ours += f" ({n_seeds} {n_unit})"

@@ -29,7 +29,7 @@ import pandas as pd
 
 from ..progress import progress
 from ..report import ASKS_COLUMN, NO_CHANGE, Comparison, Threshold, fmt_number, trend_rule
-from ..stats import mean_ci
+from ..stats import NON_NEGATIVE, mean_ci
 from .cells import _linux_options  # noqa: F401  (Linux's options and buffers, as simulate_like_kernel sets them)
 from .traces import FIVE_G_FILE, real_pair  # noqa: F401  (the 5G + Starlink pair)
 
@@ -125,15 +125,17 @@ def run_axis(axis: str, scens: dict, seeds, *, duration_s: float = 30.0, receive
 
 
 def summarise(runs: pd.DataFrame) -> pd.DataFrame:
-    """Mean and 95 % confidence interval of the goodput over the seeds, mean spurious retransmissions and
+    """Mean and 95 % confidence interval of the goodput over the seeds (cut at 0, ``ci_cut_at_0`` saying where:
+    :mod:`cmtlab.stats`), mean spurious retransmissions and
     timeouts, per (axis, scenario, mechanism); ``vs_best_papers`` = mean / the best of the papers' mechanisms
     on that axis and scenario."""
     rows = []
     for (axis, scen, mech), g in runs.groupby(["axis", "scenario", "mechanism"], sort=False):
-        m, h, n = mean_ci(g.goodput_mbps.to_numpy(), drop_nan=True)
-        lo, hi = m - h, m + h
+        res = mean_ci(g.goodput_mbps.to_numpy(), drop_nan=True)
+        m, n = res.mean, res.n
+        lo, hi = iv = res.within(NON_NEGATIVE)          # a goodput: the interval reported cut at 0 (cmtlab.stats)
         rows.append(dict(axis=axis, scenario=scen, mechanism=mech, papers=bool(g.papers.iloc[0]), goodput_mbps=m,
-                         ci_lo=lo, ci_hi=hi, n=n, spurious=float(g.spurious_retransmissions.mean()),
+                         ci_lo=lo, ci_hi=hi, ci_cut_at_0=iv.clipped, n=n, spurious=float(g.spurious_retransmissions.mean()),
                          retransmissions=float(g.retransmissions.mean()), timeouts=float(g.timeouts.mean())))
     out = pd.DataFrame(rows)
     best = out[out.papers].groupby(["axis", "scenario"]).goodput_mbps.max()
@@ -149,7 +151,7 @@ def _ratio(runs: pd.DataFrame, axis: str, scen: str, a: str, b: str):
         return float("nan"), None, 0
     r = (g[a] / g[b]).dropna().to_numpy()
     ci = mean_ci(r, drop_nan=True)
-    return ci.mean, (ci.interval if ci.n > 1 else None), ci.n
+    return ci.mean, (ci.within(NON_NEGATIVE) if ci.n > 1 else None), ci.n
 
 
 #: The registered paper claims (``paper:id``, :func:`cmtlab.papers.all_claims`) that each question of

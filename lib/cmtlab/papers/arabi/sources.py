@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from ...report.claims import RFC_COLUMN, TODAY_COLUMN
-from ...stats import mean_ci
+from ...stats import NON_NEGATIVE, mean_ci
 from .experiments import CC_LABELS, RO_LABELS
 from .paper import PAPER_CONGESTION, REORDERING
 from .papers_sim import PAPERS_SIM, PAPERS_SIM_GOODPUT, PAPERS_SIM_VARIATE
@@ -87,8 +87,7 @@ def _estimate(values, exact: bool) -> Estimate:
     if x.size == 1:
         return Estimate(float(x[0]), None, None) if exact else Estimate(float(x[0]), (math.nan, math.nan), 1)
     res = mean_ci(x)
-    m, h = float(res[0]), float(res[1])
-    return Estimate(m, (m - h, m + h), int(x.size))
+    return Estimate(float(res.mean), res.within(NON_NEGATIVE), int(x.size))   # throughputs and their ratios
 
 
 #: Columns of a source's runs (:class:`Source`).
