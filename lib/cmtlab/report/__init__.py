@@ -17,7 +17,7 @@ run profiles and the notebooks' parameter types (layer 1: it imports no chapter 
 that function; the module is :mod:`cmtlab.report.readable` (``from cmtlab.report.readable import …``).
 """
 
-from .verdicts import (BY_CONSTRUCTION, CHECK_MET, CHECK_NOT_MET, COMPUTED, MEASURED, NO_CHANGE,  # noqa: F401
+from .verdicts import (BY_CONSTRUCTION, CHECK_MET, CHECK_NOT_MET, COMPUTED, MEASURED, NO_CHANGE, PREMISE_ABSENT,  # noqa: F401
                        NOT_ASSESSED, NOT_REPRODUCED, PARTLY, POLICY, REPRODUCED, SAME, UNDECIDED, VERDICTS, Band,
                        Condition, Threshold, cases_verdict, share_rule, trend_rule, value_verdict)
 from .table import (ASKS_COLUMN, CHECK_COLUMNS, COLUMNS, GRID_CLASS, LONG_NOTE_CHARS, NARROW_COLUMNS, SHARED_RULE_CELL,  # noqa: F401
@@ -30,7 +30,7 @@ from .readable import (IDENTIFIER_WORDS, NAMES, READABLE_MAX_ROWS, UNIT_SUFFIXES
 
 __all__ = [
     "BY_CONSTRUCTION", "CHECK_MET", "CHECK_NOT_MET", "COMPUTED", "MEASURED", "NO_CHANGE", "NOT_ASSESSED",
-    "NOT_REPRODUCED", "PARTLY", "POLICY", "REPRODUCED", "SAME", "UNDECIDED", "VERDICTS", "Band", "Condition",
+    "NOT_REPRODUCED", "PARTLY", "POLICY", "PREMISE_ABSENT", "REPRODUCED", "SAME", "UNDECIDED", "VERDICTS", "Band", "Condition",
     "Threshold", "cases_verdict", "share_rule", "trend_rule", "value_verdict", "glue_all",
     "ASKS_COLUMN", "CHECK_COLUMNS", "check_holds", "COLUMNS", "GRID_CLASS", "LONG_NOTE_CHARS", "NARROW_COLUMNS", "SHARED_RULE_CELL",
     "SHARED_RULE_ROWS", "VERDICT_COLOURS", "VERDICT_MARKS", "WHOLE_WORD_HEADERS", "Comparison", "Row",

@@ -322,6 +322,12 @@ def cases_verdict(verdicts) -> tuple[str, str]:
     return best, text
 
 
+#: The rule of a claim (or a case of it) stated under a premise ("when a spurious retransmission is detected, …")
+#: whose premise never occurs on the deciding reference: it is not evidence there (policy page, "A premise that
+#: never occurs").
+PREMISE_ABSENT = ("its premise never occurs on the deciding reference → not assessed (a statement under a premise "
+                  "is evidence only where the premise occurs; what happens instead is shown, not counted)")
+
 #: The policy, one entry per kind of claim: (rule text, reason).  Rendered on the book's policy page.
 POLICY = {
     "a number the paper measured": (MEASURED.text(), MEASURED.reason),
