@@ -10,7 +10,7 @@ import pytest
 from cmtlab.papers.arabi import comparison as cmp
 from cmtlab.papers.arabi import sources as src
 from cmtlab.papers.arabi.paper import CLAIMS, PAPER_CONGESTION, REORDERING
-from cmtlab.report import NOT_ASSESSED, Comparison
+from cmtlab.report import NOT_ASSESSED, PREMISE_ABSENT, Comparison
 
 #: Synthetic means (Mbit/s) with the paper's picture: in scenario 2 DSACK + uncoupled best, F-RTO and Eifel
 #: 40 % below no algorithm; in scenario 1 Eifel gains 20 % with uncoupled, LIA and RTT compensation only.
@@ -110,12 +110,17 @@ def test_fig8_decrease_per_case_at_the_no_change_band(ratio, want):
     runs = _set(_runs(), 1, "lia", "eifel", value=ratio * _value(_runs(), 1, "uncoupled", "eifel"))
     v = _verdicts(_table(cmp.decide_fig8_decrease, runs))
     assert v[("fig8.lia-eifel-frto-decrease", "Eifel decreases")] == want
-    assert v[("fig8.lia-eifel-frto-decrease", "F-RTO decreases")] == "reproduced"
+    # "decreased when they detect a spurious retransmission": F-RTO detects nothing here, so its case is no evidence
+    assert v[("fig8.lia-eifel-frto-decrease", "F-RTO decreases")] == NOT_ASSESSED
     assert v[("fig8.lia-eifel-frto-decrease", "")] == ("reproduced" if want == "reproduced" else "partly")
+    runs.loc[runs.reordering == "frto", "spurious_detections"] = 1.0            # with a detection it decides
+    assert _verdicts(_table(cmp.decide_fig8_decrease, runs))[("fig8.lia-eifel-frto-decrease", "F-RTO decreases")] \
+        == "reproduced"
 
 
 def test_fig8_frto_case_with_an_interval_across_the_band_is_undecided_and_says_the_mechanism_is_absent():
     runs = _runs(frto_seeds=(0, 1, 2))
+    runs.loc[runs.reordering == "frto", "spurious_detections"] = 1.0     # the premise occurs: the case decides
     base = _value(runs, 1, "uncoupled", "frto")
     m = (runs.scenario == 1) & (runs.congestion == "lia") & (runs.reordering == "frto")
     runs.loc[m, "value_bps"] = base * np.array([0.5, 0.95, 1.4])       # mean 0.95, wide spread
@@ -132,9 +137,9 @@ def test_fig8_other_reading_is_shown_with_its_verdicts():
     t = _table(cmp.decide_fig8_decrease)
     claim_row = next(r for r in t.rows if r.counted)
     assert claim_row.verdict == "reproduced"
-    # against no algorithm under LIA: Eifel 1.40 / 1.3 (not lower), F-RTO 0.6 / 1.3 (lower), none the same
-    assert claim_row.references[cmp.OTHER_READING] == ("each against no algorithm under LIA: 2 of 3 cases "
-                                                        "reproduced, 1 not reproduced → partly")
+    # against no algorithm under LIA: Eifel 1.40 / 1.3 (not lower), F-RTO no detection (not assessed), none the same
+    assert claim_row.references[cmp.OTHER_READING] == ("each against no algorithm under LIA: 1 of 3 cases "
+                                                        "reproduced, 1 not reproduced, 1 not assessed → partly")
 
 
 @pytest.mark.parametrize("change,want", [(-40.0, "reproduced"), (-36.0, "reproduced"), (-35.9, "partly"),
@@ -261,17 +266,32 @@ def test_eifel_improves_at_the_trend_threshold(gain, want):
 
 @pytest.mark.parametrize("late,want", [(0.95, "reproduced"), (0.9501, "not reproduced")])
 def test_frto_stays_low_at_the_trend_threshold(late, want):
+    cid = "sec6.frto-drops-and-stays"
+    runs = _runs(late=late)
+    runs.loc[runs.reordering == "frto", "spurious_detections"] = 1.0       # the premise occurs: every case decides
+    v = _verdicts(_table(cmp.decide_frto, runs))
+    assert all(v[(cid, c)] == want for c in CLAIMS[cid].cases[2:])
+    assert v[(cid, "increases exponentially (slow start)")] == "by construction"
+    assert v[(cid, "a spurious retransmission is detected")] == "reproduced"
+    assert v[(cid, "")] == want
+
+
+@pytest.mark.parametrize("late", [0.5, 0.95, 0.9501, 1.2])
+def test_frto_whose_premise_never_occurs_is_not_assessed_whatever_the_throughput(late):
+    """Policy: a statement under a premise ("when a spurious retransmission is detected …") is evidence only where
+    the premise occurs; with 0 detections every conditional case is not assessed, and so is the claim."""
     t = _table(cmp.decide_frto, _runs(late=late))
     v = _verdicts(t)
     cid = "sec6.frto-drops-and-stays"
-    assert all(v[(cid, c)] == want for c in CLAIMS[cid].cases[2:])
+    assert v[(cid, "a spurious retransmission is detected")] == NOT_ASSESSED
+    assert all(v[(cid, c)] == NOT_ASSESSED for c in CLAIMS[cid].cases[2:])
     assert v[(cid, "increases exponentially (slow start)")] == "by construction"
-    # no detection in any run: the claim's premise fails, whatever the throughput does
-    assert v[(cid, "a spurious retransmission is detected")] == "not reproduced"
-    assert v[(cid, "")] == ("partly" if want == "reproduced" else "not reproduced")
-    runs = _runs(late=late)
-    runs.loc[runs.reordering == "frto", "spurious_detections"] = 1.0
-    assert _verdicts(_table(cmp.decide_frto, runs))[(cid, "a spurious retransmission is detected")] == "reproduced"
+    assert v[(cid, "")] == NOT_ASSESSED
+    rows = [r for r in t.rows if r.key.endswith(cid) and r.case not in ("", "increases exponentially (slow start)")]
+    assert all(r.rule == PREMISE_ABSENT and r.here.startswith("premise absent: ") for r in rows)
+    assert f"{late:.2f} × no algorithm's" in rows[-1].here                      # what happens instead: shown
+    claim_row = next(r for r in t.rows if r.key.endswith(cid) and not r.case)
+    assert "0 detections in 8 runs" in claim_row.here and "never occurs" in claim_row.note
 
 
 def test_improve_counts_the_combinations_per_algorithm():

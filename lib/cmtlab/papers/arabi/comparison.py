@@ -143,6 +143,14 @@ def decide_fig8_decrease(t: Comparison, s: Source) -> None:
             alt_verdicts.append(NOT_ASSESSED)
             continue
         r, alt = s.ratio(a, b), s.ratio(aa, ab)
+        det = _frto_detections(s, [a]) if a[2] == "frto" else None
+        if det is not None and det[0] == 0:   # "is decreased when they detect a spurious retransmission": never
+            alt_verdicts.append(NOT_ASSESSED)
+            said.append(f"{stat} {r.value:.2f} (no detection)")
+            t.add_premise_absent(claim, case=case, paper="lower after a detection",
+                                 premise=f"0 spurious-retransmission detections in {det[1]} F-RTO runs under LIA",
+                                 ours=f"{stat} {r.value:.2f}; {alt_stat} {alt.value:.2f}", note=_frto_note(s))
+            continue
         alt_v = _case_verdict(s, alt, alt_kind)
         alt_verdicts.append(alt_v)
         said.append(f"{stat} {r.value:.2f}")
@@ -341,15 +349,21 @@ def decide_frto(t: Comparison, s: Source) -> None:
     case = next(cases)
     present = [c for c in cells if s.has(c)]
     said, lows = [], []
-    if not present or "spurious_detections" not in s.runs or s.runs.spurious_detections.isna().all():
+    detections = _frto_detections(s, present)
+    absent = detections is not None and detections[0] == 0       # the premise never occurs on this source
+    if detections is None:
         t.add_not_assessed(claim, case=case, paper="detected", reason=s.missing(*cells) or
                            "this source does not count detections")
     else:
-        n_runs = sum(len(s.values(c)) for c in present)
-        total = s.total(present, "spurious_detections")
-        t.add_threshold(claim, case=case, rule=Threshold("spurious retransmissions F-RTO detected, over its runs", ">=",
-                                                         1, "the claim's premise: a detection happens"),
-                        value=total, ours=f"{total:.0f} in {n_runs} runs", paper="detected", note=_frto_note(s))
+        total, n_runs = detections
+        if absent:
+            t.add_premise_absent(claim, case=case, paper="detected",
+                                 premise=f"0 spurious-retransmission detections in {n_runs} F-RTO runs",
+                                 ours="", note=_frto_note(s))
+        else:
+            t.add_threshold(claim, case=case, rule=Threshold("spurious retransmissions F-RTO detected, over its runs",
+                                                             ">=", 1, "the claim's premise: a detection happens"),
+                            value=total, ours=f"{total:.0f} in {n_runs} runs", paper="detected", note=_frto_note(s))
         said.append(f"{total:.0f} detections in {n_runs} runs")
     for sid in (1, 2):
         for cc in PAPER_CONGESTION:
@@ -363,11 +377,28 @@ def decide_frto(t: Comparison, s: Source) -> None:
                 continue
             r = s.ratio(a, b, column="late_bps")
             lows.append(r.value)
+            if absent:     # "when a spurious retransmission is detected it … stays": no detection, no evidence
+                t.add_premise_absent(claim, case=case, paper="stays low after a detection",
+                                     premise="no detection in any F-RTO run",
+                                     ours=f"second half {r.value:.2f} × no algorithm's (the model's ACK discarding)",
+                                     note=_frto_note(s))
+                continue
             _trend(t, claim, s, r, statistic="F-RTO / no algorithm over the second half of each run",
                    direction="lower", ours=f"{r.value:.2f}", case=case, paper="stays low", note=_frto_note(s))
     if lows:
-        said.append(f"second half {min(lows):.2f}–{max(lows):.2f} × no algorithm's")
-    t.add_cases(claim, note=_frto_note(s), summary="; ".join(said))
+        said.append(f"second half {min(lows):.2f}–{max(lows):.2f} × no algorithm's"
+                    + (" (not evidence: no detection)" if absent else ""))
+    t.add_cases(claim, note=_frto_note(s) + ("; the sentence's premise (a detection) never occurs on this source, "
+                                             "so it is not assessed here (verdict policy: a premise that never "
+                                             "occurs)" if absent else ""), summary="; ".join(said))
+
+
+def _frto_detections(s: Source, cells) -> tuple[float, int] | None:
+    """``(detections, runs)`` of F-RTO over ``cells`` on ``s``, or None where the source lacks the runs or does
+    not count detections."""
+    if not cells or "spurious_detections" not in s.runs or s.runs.spurious_detections.isna().all():
+        return None
+    return s.total(cells, "spurious_detections"), sum(len(s.values(c)) for c in cells)
 
 
 def decide_improve(t: Comparison, s: Source) -> None:
