@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from cmtlab.papers.osia import checks
 from cmtlab.papers.osia import comparison as oc
 from cmtlab.papers.osia.paper import CLAIMS, FIGS3_5, FIGS7_9
 from cmtlab.report.claims import RFC_COLUMN, TODAY_COLUMN
@@ -269,7 +270,7 @@ def test_figs3_5_decides_each_of_its_registered_claims_once():
     assert v[_title("sec4.1.first-bucket")] == "reproduced"
     assert v[_title("sec4.1.second-bucket")] == "partly"                             # f_2 fails, g_12 and g_22 hold
     assert v[_title("appendix-a.eq28")] == "reproduced" and v[_title("appendix-a.eq29")] == "reproduced"
-    assert v[_title("appendix-a.eqs30-31")] == "partly"                             # eq. 30 agrees on half, eq. 31 on all
+    assert v[_title("appendix-a.eqs30-31")] == "partly"          # eq. 30 fails on a draw (not reproduced), eq. 31 holds
     assert [c["verdict"] for c in t.checks] == ["met", "met"]
 
 
@@ -285,25 +286,87 @@ def test_theorem2_per_packet_reading_decides_and_the_minimum_rto_columns_stand_b
     assert _v(_f35(theorem2=th))[0][claim] == "reproduced"
 
 
-@pytest.mark.parametrize("centre,verdict", [(0.125, "reproduced"), (0.125 * 1.0099, "reproduced"),
-                                            (0.125 * 1.011, "partly"), (0.125 * 1.049, "partly"),
-                                            (0.125 * 1.051, "not reproduced"), (1 / 7, "not reproduced")])
-def test_two_path_threshold_uses_the_computed_band(centre, verdict):
-    th = dict(K=4.0, thresholds={"rfc6298": np.full(30, centre), "printed": np.full(30, 1 / 7)},
-              timeouts=pd.DataFrame([{"deviation": d, "floor": fl, "per_run": np.zeros(5), "mean": 0.0}
-                                     for d in ("printed", "rfc6298") for fl in ("none", "rfc6298", "linux")]))
-    v, f = _v(_f35(theorem2=th))
+def _th(values_rfc, values_printed):
+    return dict(K=4.0, thresholds={"rfc6298": values_rfc, "printed": values_printed},
+                timeouts=pd.DataFrame([{"deviation": d, "floor": fl, "per_run": np.zeros(5), "mean": 0.0}
+                                       for d in ("printed", "rfc6298") for fl in ("none", "rfc6298", "linux")]))
+
+
+@pytest.mark.parametrize("centre,mc_verdict", [(0.125, "reproduced"), (0.125 * 1.0099, "reproduced"),
+                                               (0.125 * 1.011, "partly"), (0.125 * 1.051, "not reproduced"),
+                                               (1 / 7, "not reproduced")])
+def test_two_path_threshold_is_decided_by_exact_algebra_and_the_estimator_stands_beside(centre, mc_verdict):
+    """Appendix A.1 is algebra on eq. 22: exact arithmetic decides it whatever the Monte-Carlo of the estimator gives;
+    the Monte-Carlo is shown beside with its own verdict under the computed band."""
+    v, f = _v(_f35(theorem2=_th(np.full(30, centre), np.full(30, 1 / 7))))
     claim = _title("appendix-a.two-path-threshold")
-    assert v[claim] == verdict
-    assert "eq. 17 as printed" in f.loc[claim, oc.OTHER_READING] and "not reproduced" in f.loc[claim, oc.OTHER_READING]
+    assert v[claim] == "reproduced"
+    col = f.loc[claim, oc.ESTIMATOR_COLUMN]
+    assert col.startswith("RFC 6298's deviation: switches at ") and f"→ {mc_verdict};" in col
+    assert "eq. 17 as printed" in col and col.endswith("→ not reproduced")
+    assert "1/8 at all 325 points" in f.loc[claim, "reproduction"] and "b_1/b_2 = 7" in f.loc[claim, "reproduction"]
 
 
-def test_two_path_threshold_straddling_the_band_is_undecided():
+def test_two_path_threshold_estimator_straddling_the_band_is_undecided_beside_an_exact_verdict():
     values = 0.125 * (1.01 + np.array([-0.004, 0.004] * 5))          # mean 1 % above, CI across the edge
-    th = dict(K=4.0, thresholds={"rfc6298": values, "printed": np.full(10, 1 / 7)},
-              timeouts=pd.DataFrame([{"deviation": d, "floor": fl, "per_run": np.zeros(5), "mean": 0.0}
-                                     for d in ("printed", "rfc6298") for fl in ("none", "rfc6298", "linux")]))
-    assert _v(_f35(theorem2=th))[0][_title("appendix-a.two-path-threshold")] == "undecided at 10 seeds"
+    v, f = _v(_f35(theorem2=_th(values, np.full(10, 1 / 7))))
+    claim = _title("appendix-a.two-path-threshold")
+    assert v[claim] == "reproduced" and "undecided at 10 seeds" in f.loc[claim, oc.ESTIMATOR_COLUMN]
+
+
+@pytest.mark.parametrize("paper,verdict", [(0.125, "reproduced"), (0.125 + 1e-9, "not reproduced"),
+                                           (0.125 - 1e-9, "not reproduced"), (1 / 7, "not reproduced")])
+def test_two_path_threshold_has_no_tolerance(monkeypatch, paper, verdict):
+    """Exact means exact: a paper bound one part in 10⁹ away from 1/(2K) is not reproduced."""
+    monkeypatch.setattr(oc, "PAPER_G22_THRESHOLD", paper)
+    assert _v(_f35())[0][_title("appendix-a.two-path-threshold")] == verdict
+
+
+def test_two_path_threshold_fails_where_the_algebra_fails(monkeypatch):
+    ex = checks.two_path_threshold_exact(4)
+    monkeypatch.setattr(oc, "two_path_threshold_exact", lambda K: {**ex, "identity": False,
+                                                                   "first_failure": {"g22": 0.5}})
+    v, f = _v(_f35())
+    claim = _title("appendix-a.two-path-threshold")
+    assert v[claim] == "not reproduced" and "departs" in f.loc[claim, "reproduction"]
+
+
+@pytest.mark.parametrize("K", [2, 3, 4, 8])
+def test_exact_two_path_threshold_is_eq25(K):
+    from fractions import Fraction
+
+    ex = checks.two_path_threshold_exact(K)
+    assert ex["threshold"] == Fraction(1, 2 * K) and ex["rate_ratio"] == 2 * K - 1
+    assert ex["identity"] and ex["switch"] and ex["m1_holds"] and ex["first_failure"] is None
+
+
+def test_exact_appendix_a3_confirms_a_counterexample_of_eq30():
+    # a draw where eq. 22 holds and eq. 30 as printed fails (found on the chapter's draws; exact fractions)
+    a3 = checks.appendix_a3_check(400, K=4.0, seed=2011)
+    in28 = a3[a3.case.str.contains("eq. 28")]
+    bad = in28[in28.eq22_holds != in28.eq30_holds].iloc[0]
+    exact = checks.appendix_a3_exact((bad.r1, bad.r2, bad.r3), (bad.g13, bad.g23), 4)
+    assert exact["eq22_holds"] == bool(bad.eq22_holds) and exact["eq30_holds"] == bool(bad.eq30_holds)
+    with pytest.raises(ValueError, match="sorted"):
+        checks.appendix_a3_exact((3, 2, 1), (0.2, 0.3), 4)
+
+
+@pytest.mark.parametrize("agree30,agree31,claim_verdict", [((True, True), (True, True), "reproduced"),
+                                                            ((True, False), (True, True), "partly"),
+                                                            ((True, False), (False, True), "not reproduced")])
+def test_eqs30_31_are_equivalences_decided_yes_no_per_equation(agree30, agree31, claim_verdict):
+    """A restatement that agrees with eq. 22 on some draws only is not reproduced (not 'partly'); the claim over
+    its two named cases (eq. 30, eq. 31) then follows the policy's rule for statements over cases."""
+    eq22 = [True, False]
+    a3 = pd.DataFrame({"case": ["r2 above rbar (eq. 28)"] * 2, "eq22_holds": eq22, "eq28_holds": eq22,
+                       "eq29_holds": [True, True],
+                       "eq30_holds": [e if a else not e for e, a in zip(eq22, agree30)],
+                       "eq31_holds": [e if a else not e for e, a in zip(eq22, agree31)]})
+    t = _f35(a3=a3)
+    c = _v(t, cases=True)[0]
+    assert c[_title("appendix-a.eqs30-31", "eq. 30")] == ("reproduced" if all(agree30) else "not reproduced")
+    assert c[_title("appendix-a.eqs30-31", "eq. 31")] == ("reproduced" if all(agree31) else "not reproduced")
+    assert _v(t)[0][_title("appendix-a.eqs30-31")] == claim_verdict
 
 
 @pytest.mark.parametrize("exponent,verdict", [(2.0, "reproduced"), (1.5, "reproduced"), (2.001, "not reproduced"),
@@ -378,3 +441,28 @@ def test_figs7_9_facts_hold_the_glue_keys_the_errata_page_reads():
     assert facts["osia7_osia_fewest_cells"] == 0 and facts["osia7_cells"] == len(D) * len(B)
     assert facts["osia7_wmax_fewest"] == "OSIA" and facts["osia7_g9_lowest_2"] == "round robin"
     assert all(isinstance(v, (int, float, str)) for v in facts.values())
+
+
+def test_best_cells_counts_ties_and_says_how_many():
+    cells = pd.DataFrame({"round_robin": [5.0, 0.0, 3.0, 2.0], "cwnd_aware": [1.0, 0.0, 3.0, 2.0 + 1e-12],
+                          "osia": [2.0, 0.0, 3.0, 2.0]})
+    # OSIA is the fewest in row 1 (tie of three), row 2 (tie of three) and row 3 (tie within 1e-9): 3 cells, all tied
+    assert oc.best_cells(cells, "osia", "min") == (3, 3)
+    assert oc.best_cells(cells, "cwnd_aware", "min") == (4, 3)
+    assert oc.best_cells(cells, "round_robin", "max") == (4, 3)
+    cells.loc[3, ["cwnd_aware", "round_robin"]] = 2.0 * (1 + 1e-6)  # beyond the tie tolerance: OSIA alone
+    assert oc.best_cells(cells, "osia", "min") == (3, 2) and oc.best_cells(cells, "round_robin", "max") == (4, 3)
+    with pytest.raises(ValueError, match="best"):
+        oc.best_cells(cells, "osia", "lowest")
+    with pytest.raises(ValueError, match="who"):
+        oc.best_cells(cells, "edpf", "min")
+
+
+def test_today_goodput_table_is_in_mbit_per_second_with_the_unit_in_every_header():
+    runs = pd.DataFrame([dict(n_paths=n, scheduler=s, goodput_bps=1e6 * n + k) for n in (1, 2)
+                         for k, s in enumerate(("osia", "round_robin"))])
+    t = oc.today_goodput_table(runs)
+    assert list(t.columns) == ["OSIA (Mbit/s)", "Round robin (Mbit/s)"] and t.index.name == "paths"
+    assert t.loc[2, "OSIA (Mbit/s)"] == pytest.approx(2.0) and t.loc[1, "Round robin (Mbit/s)"] == pytest.approx(1.000001)
+    with pytest.raises(ValueError, match="goodput_bps"):
+        oc.today_goodput_table(runs.drop(columns="goodput_bps"))

@@ -468,7 +468,8 @@ def spurious_timeouts(rtts_s, probs, *, K: float = 4.0, n_packets: int = 2000, n
 def appendix_a3_check(n_sets: int = 2000, *, K: float = 4.0, seed: int = 0) -> pd.DataFrame:
     """Eqs. 30–31 as printed against eq. 22 itself (h = 3) on random RTTs and shares.
 
-    One row per draw with ``case`` (sign of ``r_2 − r̄``, eqs. 28/29), ``eq22_holds``,
+    One row per draw with the draw (``r1``–``r3``, ``g13``, ``g23``; g_33 = 1 − g_13 − g_23), ``case`` (sign of
+    ``r_2 − r̄``, eqs. 28/29), ``eq22_holds``,
     ``eq28_holds``/``eq29_holds`` (the two reductions), and
     ``eq30_holds``/``eq31_holds`` (the printed bounds on ``g_23``/``g_13`` given ``g_33``).
     """
@@ -481,12 +482,91 @@ def appendix_a3_check(n_sets: int = 2000, *, K: float = 4.0, seed: int = 0) -> p
         g = rng.dirichlet(np.ones(3))
         rbar = float(g @ r)
         bounds = appendix_a3_printed_bounds(r, g[2], K)
-        rows.append(dict(case="r2 above rbar (eq. 28)" if r[1] > rbar else "r2 below rbar (eq. 29)",
+        rows.append(dict(r1=float(r[0]), r2=float(r[1]), r3=float(r[2]), g13=float(g[0]), g23=float(g[1]),
+                         case="r2 above rbar (eq. 28)" if r[1] > rbar else "r2 below rbar (eq. 29)",
                          eq22_holds=bool(theorem2_ratio(r, g).max() < K),
                          eq28_holds=bool((r[2] - rbar) / (g[0] * (rbar - r[0])) < 2 * K),
                          eq29_holds=bool(g[2] > 1 / (2 * K)),
                          eq30_holds=bool(g[1] < bounds["g23_max"]), eq31_holds=bool(g[0] > bounds["g13_min"])))
     return pd.DataFrame(rows)
+
+
+
+# ----------------------------------------------------------------------------- Appendix A in exact arithmetic
+
+def _eq22_ratios_exact(r, g) -> list:
+    """Eq. 22's left-hand side for every ``m`` in exact rational arithmetic (``r``, ``g``: Fractions, Σ g = 1):
+    ``(r_m − r̄) / v̄`` with r̄ and v̄ of eqs. 19–20; ``None`` where v̄ = 0 (all RTTs equal: eq. 22 holds)."""
+    rbar = sum(gi * ri for gi, ri in zip(g, r))
+    vbar = sum(gi * abs(ri - rbar) for gi, ri in zip(g, r))
+    return [None if vbar == 0 else (rm - rbar) / vbar for rm in r]
+
+
+def two_path_threshold_exact(K=4, *, rtt_pairs=((1, 2), (3, 7), (1, 100), (40, 41), (20, 180)),
+                             denominator: int = 64) -> dict:
+    """Appendix A.1 (eqs. 22–25) in exact rational arithmetic: two paths, ``r_1 < r_2``, the slower path's share
+    ``g_22`` over ``k / denominator`` (k = 1 … denominator − 1) and at ``1/(2K)`` and one part in 10⁹ on each side
+    of it, for every pair of ``rtt_pairs`` (any unit: eq. 22 depends on the RTTs' differences only through
+    their ratios).
+
+    Returns ``threshold`` (``1/(2K)`` as a Fraction: eq. 25's bound), ``rate_ratio`` (``b_1/b_2`` at the
+    threshold with ``g_22 = b_2/(b_1+b_2)``, eq. 12: ``2K − 1``), ``points`` (shares × pairs evaluated),
+    ``identity`` (eq. 24's left side equals ``1/(2 g_22)`` at every point: the step from eq. 24 to eq. 25),
+    ``switch`` (eq. 22 holds exactly where ``g_22 > 1/(2K)``, at every point), ``m1_holds`` (eq. 23, ``m = 1``,
+    holds at every point) and ``first_failure`` (the first point where one of them fails, or None).  Nothing
+    is sampled: the check either holds at every point or names where it fails."""
+    from fractions import Fraction
+
+    K = Fraction(K)
+    if K <= 0:
+        raise ValueError(f"K must be > 0, got {K}")
+    denominator = check_int("denominator", denominator, minimum=2)
+    t = 1 / (2 * K)
+    shares = sorted({Fraction(k, denominator) for k in range(1, denominator)}
+                    | {t, t - Fraction(1, 10**9), t + Fraction(1, 10**9)})
+    shares = [x for x in shares if 0 < x < 1]
+    identity = switch = m1 = True
+    first = None
+    points = 0
+    for r1, r2 in rtt_pairs:
+        r1, r2 = Fraction(r1), Fraction(r2)
+        if not 0 < r1 < r2:
+            raise ValueError(f"rtt_pairs must hold pairs with 0 < r_1 < r_2, got {(r1, r2)}")
+        for g22 in shares:
+            points += 1
+            lhs1, lhs2 = _eq22_ratios_exact((r1, r2), (1 - g22, g22))
+            ok_id = lhs2 == 1 / (2 * g22)
+            ok_sw = (lhs2 < K) == (g22 > t)
+            ok_m1 = lhs1 < K
+            if first is None and not (ok_id and ok_sw and ok_m1):
+                first = dict(r1=r1, r2=r2, g22=g22, lhs=lhs2)
+            identity &= ok_id
+            switch &= ok_sw
+            m1 &= ok_m1
+    return dict(threshold=t, rate_ratio=(1 - t) / t, points=points, identity=identity, switch=switch,
+                m1_holds=m1, first_failure=first, K=K)
+
+
+def appendix_a3_exact(rtts, probs, K=4) -> dict:
+    """Eqs. 22, 30 and 31 at one point in exact rational arithmetic (``rtts``: r_1 ≤ r_2 ≤ r_3; ``probs``:
+    g_13, g_23 — g_33 is 1 − g_13 − g_23, so the shares sum to 1 exactly).  Floats are converted exactly
+    (:class:`fractions.Fraction`).  Returns ``eq22_holds``, ``eq30_holds``, ``eq31_holds``."""
+    from fractions import Fraction
+
+    r1, r2, r3 = (Fraction(x) for x in rtts)
+    if not r1 <= r2 <= r3:
+        raise ValueError(f"rtts must be sorted (r_1 <= r_2 <= r_3), got {rtts!r}")
+    g13, g23 = (Fraction(x) for x in probs[:2])
+    g33 = 1 - g13 - g23
+    if min(g13, g23, g33) < 0:
+        raise ValueError(f"probs must be shares summing to at most 1, got {probs!r}")
+    K = Fraction(K)
+    ratios = _eq22_ratios_exact((r1, r2, r3), (g13, g23, g33))
+    eq22 = all(x is None or x < K for x in ratios)
+    den = 2 * K * g33 * (r3 - r1) + r1 - r2
+    eq30 = g23 < (1 - g33) * den / ((r3 - r1) * (2 * K * g33 - 1))
+    eq31 = g13 > (1 - g33) * (r3 - r2) / den
+    return dict(eq22_holds=eq22, eq30_holds=bool(eq30), eq31_holds=bool(eq31))
 
 
 # ----------------------------------------------------------------------------- sec. 3.3: O(N^2)

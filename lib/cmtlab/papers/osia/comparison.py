@@ -16,18 +16,22 @@ RFC behaviour and on today's stack stand beside it in reference columns, never c
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
 
 from ...report import COMPUTED, SAME, Comparison, Threshold, cases_verdict, share_rule, trend_rule
 from ...report.claims import RFC_COLUMN, TODAY_COLUMN
-from ...stats import mean_ci
+from ...stats import NON_NEGATIVE, interval_words, mean_ci
 from .figures import SCHEDULER_LABELS as LABEL
-from .paper import CLAIMS, PAPER_G22_THRESHOLD, PAPER_SCHEDULERS, TABLE1, TEXT_PATH_COUNTS
+from .checks import appendix_a3_exact, two_path_threshold_exact
+from .paper import CLAIMS, PAPER_G22_THRESHOLD, PAPER_RATE_RATIO, PAPER_SCHEDULERS, TABLE1, TEXT_PATH_COUNTS
 
 #: The reference column that shows a claim's other reading with its verdict (not counted).
 OTHER_READING = "other reading"
+#: The reference column of Appendix A.1's algebraic claim: the averaged estimator run packet by packet (not deciding).
+ESTIMATOR_COLUMN = "the averaged estimator run packet by packet (not deciding)"
 #: The value column of the Figs. 7–9 table: what decides each of its rows.
 DECIDING_COLUMN = "this book's simulator (cross traffic, without the paper's BER)"
 #: The chapter's main path model (cross traffic, no bit errors) and the one with the paper's bit errors.
@@ -55,21 +59,23 @@ IN_TEXT = {"round_robin": "round robin", "cwnd_aware": "CWND-aware", "flow_level
 
 # ------------------------------------------------------------------------------------------- helpers
 
-def _mci(values) -> tuple[float, tuple | None, int]:
-    """Mean, 95 % Student-t CI (None for fewer than two finite values: no interval) and count."""
+def _mci(values, domain=NON_NEGATIVE) -> tuple[float, tuple | None, int]:
+    """Mean, 95 % Student-t CI (None for fewer than two finite values: no interval) and count.  Every quantity
+    of this chapter is non-negative (events, goodputs, shares, their ratios): the interval is reported cut to
+    ``domain`` (:meth:`cmtlab.stats.MeanCI.within`)."""
     x = np.asarray(list(values), dtype=float)
     x = x[np.isfinite(x)]
     if x.size == 0:
         return float("nan"), None, 0
-    m, half, _ = mean_ci(x)
-    return m, ((m - half, m + half) if x.size > 1 else None), int(x.size)
+    res = mean_ci(x)
+    return res.mean, (res.within(domain) if x.size > 1 else None), int(x.size)
 
 
 def _ci_text(m: float, ci, n: int, fmt: str = ".2f", unit: str = "seeds") -> str:
     """``m`` with its 95 % CI and the number of seeds it rests on, as a value column shows it."""
     if ci is None:
         return f"{m:{fmt}}" + (f" ({n} {unit[:-1] if n == 1 else unit})" if n else "")
-    return f"{m:{fmt}} (95 % CI {ci[0]:{fmt}} to {ci[1]:{fmt}}, {n} {unit})"
+    return f"{m:{fmt}} (95 % CI {ci[0]:{fmt}} to {ci[1]:{fmt}}{interval_words(ci)}, {n} {unit})"
 
 
 def _pct(x: float, digits: int = 1) -> str:
@@ -182,15 +188,30 @@ def figs3_5_comparison(*, lp: pd.DataFrame, table1_lp: pd.DataFrame, example: pd
     t.add_cases(c, note="the printed f_2 leaves out path 1's share of chunk 2")
 
     # --- Appendix A: the two-path threshold, eqs. 28–31
+    # A.1 is algebra on eq. 22: decided by exact rational arithmetic (an algebraic step is never decided by a
+    # Monte-Carlo, policy); the averaged estimator run packet by packet is shown beside, not deciding.
+    ex = two_path_threshold_exact(K)
+    exact_ok = ex["identity"] and ex["switch"] and ex["m1_holds"]
     thr_rfc = _mci(thr["rfc6298"])
     thr_pr = _mci(thr["printed"])
-    dev_rule = COMPUTED
-    v_pr = dev_rule.verdict(PAPER_G22_THRESHOLD, thr_pr[0], ci=thr_pr[1], n_seeds=thr_pr[2])
-    t.add_value(CLAIMS["appendix-a.two-path-threshold"], paper=PAPER_G22_THRESHOLD, ours=thr_rfc[0], ci=thr_rfc[1],
-                n_seeds=thr_rfc[2], band=dev_rule, fmt=".4f",
-                references={OTHER_READING: f"eq. 17 as printed (deviation against the updated mean): "
-                                           f"{_ci_text(thr_pr[0], thr_pr[1], thr_pr[2], '.4f')} → {v_pr}"},
-                note="the averaged RTO's condition located seed by seed (Monte-Carlo of eqs. 16–17, bisection)")
+    v_rfc = COMPUTED.verdict(PAPER_G22_THRESHOLD, thr_rfc[0], ci=thr_rfc[1], n_seeds=thr_rfc[2])
+    v_pr = COMPUTED.verdict(PAPER_G22_THRESHOLD, thr_pr[0], ci=thr_pr[1], n_seeds=thr_pr[2])
+    t.add_threshold(
+        CLAIMS["appendix-a.two-path-threshold"], paper="g_22 > 0.125, b_1 < 7 b_2 (K = 4)",
+        rule=Threshold("|bound of eq. 22 − 0.125| and |b_1/b_2 at it − 7|, exact rational arithmetic", "<=", 0.0,
+                       "an algebraic step: decided by exact computation, no sampling and no tolerance (policy)"),
+        value=(float(abs(ex["threshold"] - Fraction(PAPER_G22_THRESHOLD)) + abs(ex["rate_ratio"] - Fraction(PAPER_RATE_RATIO)))
+               if exact_ok else math.inf),
+        ours=(f"eq. 22 holds exactly where g_22 > {ex['threshold']} at all {ex['points']} points (5 RTT pairs × "
+              f"{ex['points'] // 5} shares, exact fractions): eq. 24's left side is 1/(2 g_22) identically, eq. 23 "
+              f"always holds; b_1/b_2 = {ex['rate_ratio']} at the bound" if exact_ok else
+              f"eq. 22 departs from g_22 > 1/(2K) at {ex['first_failure']}"),
+        references={ESTIMATOR_COLUMN: (
+            f"RFC 6298's deviation: switches at {_ci_text(thr_rfc[0], thr_rfc[1], thr_rfc[2], '.4f')} → {v_rfc}; "
+            f"eq. 17 as printed: {_ci_text(thr_pr[0], thr_pr[1], thr_pr[2], '.4f')} → {v_pr}")},
+        note="checks the paper's own algebra (eqs. 22 → 24 → 25, then g_22 = b_2/(b_1+b_2) of eq. 12), which "
+             "could fail as eqs. 30–31 do; whether a TCP sender's estimator meets the averaged condition is "
+             "Theorem 2's row (sec. 3.4)")
     in28 = a3[a3.case.str.contains("eq. 28")]
     in29 = a3[a3.case.str.contains("eq. 29")]
     for cid, sub, col in (("appendix-a.eq28", in28, "eq28_holds"), ("appendix-a.eq29", in29, "eq29_holds")):
@@ -199,13 +220,26 @@ def figs3_5_comparison(*, lp: pd.DataFrame, table1_lp: pd.DataFrame, example: pd
                     ours=(f"agrees with eq. 22 on all {len(sub)} random draws of its case" if same else
                           f"disagrees with eq. 22 on {int((sub.eq22_holds != sub[col]).sum())} of {len(sub)} draws"),
                     rule="agrees with eq. 22 on every random draw of its case")
+    # eqs. 30–31: each a restatement of eq. 22 (an equivalence), so a case holds only if it agrees on every draw;
+    # the draws are test points of one statement, not cases the paper names (policy: statements over cases)
     c = CLAIMS["appendix-a.eqs30-31"]
     for case, col in (("eq. 30", "eq30_holds"), ("eq. 31", "eq31_holds")):
-        share = float((in28.eq22_holds == in28[col]).mean())
-        t.add_threshold(c, case=case, paper="equivalent to eq. 26", value=share,
-                        rule=share_rule("share of eq. 28's draws where it agrees with eq. 22"),
-                        ours=f"{share:.2f} of {len(in28)} draws")
-    t.add_cases(c, note="the exact condition is quadratic in the shares (errata)")
+        bad = in28[in28.eq22_holds != in28[col]]
+        share = 1 - len(bad) / len(in28) if len(in28) else float("nan")
+        ours = f"agrees with eq. 22 on {share:.2f} of {len(in28)} draws of eq. 28's case"
+        if len(bad) and {"r1", "r2", "r3", "g13", "g23"} <= set(bad.columns):
+            row = bad.iloc[0]
+            exact = appendix_a3_exact((row.r1, row.r2, row.r3), (row.g13, row.g23), K)
+            confirmed = exact["eq22_holds"] != exact[col]
+            ours += (f"; a disagreement in exact arithmetic: r = ({row.r1:.4f}, {row.r2:.4f}, {row.r3:.4f}), "
+                     f"g = ({row.g13:.3f}, {row.g23:.3f}, {1 - row.g13 - row.g23:.3f}): eq. 22 "
+                     f"{'holds' if exact['eq22_holds'] else 'fails'}, {case} "
+                     f"{'holds' if exact[col] else 'fails'}" if confirmed else
+                     "; the first disagreement vanishes in exact arithmetic (rounding)")
+        t.add_claim(c, case=case, paper="equivalent to eq. 22", holds=bool(len(bad) == 0), ours=ours,
+                    rule="a restatement: agrees with eq. 22 on every draw of eq. 28's case")
+    t.add_cases(c, note="the exact condition is quadratic in the shares (errata); a restatement that fails on some "
+                        "draws is not partly true, so each equation is decided yes/no")
 
     # --- checks of this book
     rr_err_fill = _rr_error(rr_fill)
@@ -314,7 +348,7 @@ def _cell_share(runs: pd.DataFrame, value: str, stat, *, holds_below: bool = Tru
     held = und = point = n_cells = seeds = 0
     for _, grp in s.groupby(level=[0, 1]):
         n_cells += 1
-        m, ci, n = _mci(grp.to_numpy())
+        m, ci, n = _mci(grp.to_numpy(), domain=(-math.inf, math.inf))   # a difference or a shifted ratio: signed
         seeds = max(seeds, n)
         lo, hi = ci if ci is not None else (m, m)
         point += ok(m)
@@ -695,6 +729,33 @@ def figs7_9_comparison(*, t7: pd.DataFrame, t8: pd.DataFrame, t9: pd.DataFrame, 
     return t
 
 
+def best_cells(cells: pd.DataFrame, who: str, best: str) -> tuple[int, int]:
+    """In how many rows (grid cells) of ``cells`` (one column per scheduler, a cell's mean) ``who`` is the best
+    — the lowest (``best="min"``) or highest (``"max"``) value, ties included — and in how many of them it
+    shares the best value with another scheduler (a tie: "OSIA fewest in k of n cells" counts a cell where
+    OSIA ties, and says how many such cells there are).  Values equal to within 1e-9 (relative) are tied."""
+    if best not in ("min", "max"):
+        raise ValueError(f"best must be 'min' or 'max', got {best!r}")
+    if who not in cells.columns:
+        raise ValueError(f"who must be one of the columns {list(cells.columns)}, got {who!r}")
+    top = cells.min(axis=1) if best == "min" else cells.max(axis=1)
+    at = np.isclose(cells.to_numpy(dtype=float), top.to_numpy(dtype=float)[:, None], rtol=1e-9, atol=0.0)
+    mine = at[:, list(cells.columns).index(who)]
+    return int(mine.sum()), int((mine & (at.sum(axis=1) > 1)).sum())
+
+
+def today_goodput_table(runs: pd.DataFrame) -> pd.DataFrame:
+    """Today's stack on Table 1's paths (one row per run: ``n_paths``, ``scheduler``, ``goodput_bps``): the
+    goodput in Mbit/s, one row per number of paths, one column per scheduler, the unit in every header."""
+    missing = {"n_paths", "scheduler", "goodput_bps"} - set(runs.columns)
+    if missing:
+        raise ValueError(f"runs must have the columns n_paths, scheduler and goodput_bps (missing {sorted(missing)})")
+    g = runs.pivot_table(index="n_paths", columns="scheduler", values="goodput_bps", aggfunc="mean") / 1e6
+    g.columns = [f"{LABEL.get(c, c)} (Mbit/s)" for c in g.columns]
+    g.index.name = "paths"
+    return g
+
+
 def _fix(runs: pd.DataFrame | None, schedulers) -> pd.DataFrame | None:
     """A reference run table restricted to the paper's schedulers (None stays None)."""
     if runs is None or not len(runs):
@@ -718,9 +779,10 @@ def figs7_9_facts(*, t7: pd.DataFrame, t8: pd.DataFrame, t9: pd.DataFrame, windo
     osia_rows = m7[m7.scheduler == "osia"].groupby("D2/D1").dupack_events.mean()
     dmax = float(m7["D2/D1"].max())
     cells = m7.groupby(["D2/D1", "BW2/BW1", "scheduler"]).dupack_events.mean().unstack("scheduler")[sch]
-    fewest_cells = int((cells.idxmin(axis=1) == "osia").sum())
+    fewest_cells, fewest_tied = best_cells(cells, "osia", "min")
     gcells = m8.groupby(["D2/D1", "BW2/BW1", "scheduler"]).goodput_bps.mean().unstack("scheduler")[sch]
-    best_counts = gcells.idxmax(axis=1).value_counts().reindex(sch, fill_value=0)
+    osia_best, osia_best_tied = best_cells(gcells, "osia", "max")
+    flow_best, flow_best_tied = best_cells(gcells, "flow_level", "max")
     wm = window.groupby(["window", "scheduler"])[["dupack_events", "goodput_bps"]].mean()
     wmax, wmin = int(window.window.max()), int(window.window.min())
     low = wm.loc[wmax].dupack_events
@@ -758,14 +820,17 @@ def figs7_9_facts(*, t7: pd.DataFrame, t8: pd.DataFrame, t9: pd.DataFrame, windo
         "osia7_ev_osia": float(ev["osia"]),
         "osia7_cells": int(len(cells)),
         "osia7_osia_fewest_cells": fewest_cells,
+        "osia7_osia_fewest_tied": fewest_tied,
         "osia7_gp_rr": float(gp["round_robin"]),
         "osia7_gp_cwnd": float(gp["cwnd_aware"]),
         "osia7_gp_flow": float(gp["flow_level"]),
         "osia7_gp_osia": float(gp["osia"]),
         "osia7_gp_ep": float(m8[m8.scheduler == "osia_every_period"].goodput_bps.mean() / 1e3)
         if "osia_every_period" in set(m8.scheduler) else float("nan"),
-        "osia7_osia_best_goodput_cells": int(best_counts["osia"]),
-        "osia7_flow_best_goodput_cells": int(best_counts["flow_level"]),
+        "osia7_osia_best_goodput_cells": osia_best,
+        "osia7_osia_best_goodput_tied": osia_best_tied,
+        "osia7_flow_best_goodput_cells": flow_best,
+        "osia7_flow_best_goodput_tied": flow_best_tied,
         "osia7_free_share_w1_pct": float(dp1.free_share.mean() * 100),
         "osia7_free_share_w64_pct": float(decisions[decisions.window == decisions.window.max()].free_share.mean() * 100),
         "osia7_same_cells": n_same,
@@ -804,6 +869,6 @@ def figs7_9_facts(*, t7: pd.DataFrame, t8: pd.DataFrame, t9: pd.DataFrame, windo
     return facts
 
 
-__all__ = ["OTHER_READING", "DECIDING_COLUMN", "MAIN_MODEL", "BER_MODEL", "NEARLY_INDEPENDENT_RATIO", "NOT_HURT", "CROSS_RATE_TOL",
+__all__ = ["OTHER_READING", "ESTIMATOR_COLUMN", "DECIDING_COLUMN", "MAIN_MODEL", "BER_MODEL", "NEARLY_INDEPENDENT_RATIO", "NOT_HURT", "CROSS_RATE_TOL",
            "BER_MEAN_TOL", "ROUNDING_TOL", "COMPLEXITY_EXPONENT", "IN_TEXT", "figs3_5_comparison", "figs3_5_facts",
-           "figs7_9_comparison", "figs7_9_facts"]
+           "figs7_9_comparison", "figs7_9_facts", "best_cells", "today_goodput_table"]

@@ -106,9 +106,9 @@ CLAIMS = Registry("osia", (
     _c("appendix-a.two-path-threshold", "Appendix A.1: two paths need g_22 > 0.125 (b_1 < 7 b_2)",
        "It forces us to set the value of g_{22} greater than 0.125, that is $b_1 < 7b_2$",
        "Appendix A (A.1, eqs. 22–25)", "computed", "g_22 > 0.125 (K = 4)", FIGS3_5,
-       reading="the averaged RTO of eqs. 19–21 with the deviation of eq. 17 taken against the previous mean, as "
-               "Jacobson's algorithm and RFC 6298 take it (the errata's corrected eq. 17, the default); eq. 17 as "
-               "printed (against the updated mean) is shown beside"),
+       reading="the algebra the sentence rests on: eq. 22 at h = 2 (eqs. 23–25) with K = 4 and g_22 = b_2/(b_1+b_2) "
+               "(eq. 12), evaluated in exact rational arithmetic; the averaged RTO of eqs. 19–21 run packet by "
+               "packet (RFC 6298's deviation, and eq. 17 as printed) is shown beside, not deciding"),
     _c("appendix-a.eq28", "Appendix A.2: eq. 26 reduces to eq. 28",
        ("by taking into account", "(27) is shortened to"),
        "Appendix A (A.2, eq. 28)", "yes/no", "eq. 28 where r_2 > r̄", FIGS3_5),
