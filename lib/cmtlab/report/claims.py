@@ -228,7 +228,7 @@ GLUE_KEY = "claims_decided"
 PAPER_NAMES = {"song": "Song et al.", "osia": "Wang et al. (OSIA)", "arabi": "Arabi et al.", "alheid": "Alheid et al."}
 #: How a finding states a verdict.
 VERDICT_WORDS = {"reproduced": "reproduced", "partly": "partly reproduced", "not reproduced": "not reproduced",
-                 "by construction": "holds by construction (not a result)", "not assessed": "not assessed in this run"}
+                 "by construction": "holds by construction (not a result)", "not assessed": "not assessed"}
 #: How a finding names the deciding reference.
 REFERENCE_WORDS = {"ns-3": "in ns-3", "papers-sim": "on the papers' own simulator",
                    "papers-sim-p2p": "on the papers' own simulator (point-to-point stand-in for Wi-Fi)",

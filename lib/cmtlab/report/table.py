@@ -762,7 +762,8 @@ def verdicts_in_short(table, *, max_named: int = 6) -> str:
     if n == 0:
         return "**Verdicts in short.** No claim of a paper is compared in this chapter."
     counts = [(v, kinds.count(v)) for v in VERDICTS if kinds.count(v)]
-    label = {PARTLY: "partly reproduced", BY_CONSTRUCTION: "set by construction", NOT_ASSESSED: "not assessed in this run"}
+    label = {PARTLY: "partly reproduced", BY_CONSTRUCTION: "set by construction",
+             NOT_ASSESSED: "not assessed (missing runs, or a premise that never occurs)"}
     parts = [f"{k} {'is' if k == 1 else 'are'} {label.get(v, v)}" for v, k in counts]
     listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     if len(counts) == 1 and n > 1:  # "all 3 are reproduced" rather than "of 3, 3 are reproduced"
