@@ -466,3 +466,11 @@ def test_today_goodput_table_is_in_mbit_per_second_with_the_unit_in_every_header
     assert t.loc[2, "OSIA (Mbit/s)"] == pytest.approx(2.0) and t.loc[1, "Round robin (Mbit/s)"] == pytest.approx(1.000001)
     with pytest.raises(ValueError, match="goodput_bps"):
         oc.today_goodput_table(runs.drop(columns="goodput_bps"))
+
+
+@pytest.mark.parametrize("share,verdict", [(1.0, "reproduced"), (0.999, "not reproduced"), (0.6, "not reproduced")])
+def test_theorem1_is_refuted_by_one_counterexample_not_partly_by_a_share(share, verdict):
+    in_order = pd.Series({"consistent (default)": 1.0, "consistent, probabilistic faucets (paper)": share})
+    v, f = _v(_f35(in_order=in_order))
+    assert v[_title("sec3.2.theorem1")] == verdict
+    assert f.loc[_title("sec3.2.theorem1"), oc.OTHER_READING].endswith("→ reproduced")

@@ -21,7 +21,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from ...report import COMPUTED, SAME, Comparison, Threshold, cases_verdict, share_rule, trend_rule
+from ...report import COMPUTED, SAME, Comparison, Condition, Threshold, cases_verdict, share_rule, trend_rule
 from ...report.claims import RFC_COLUMN, TODAY_COLUMN
 from ...stats import NON_NEGATIVE, interval_words, mean_ci
 from .figures import SCHEDULER_LABELS as LABEL
@@ -110,13 +110,13 @@ def figs3_5_comparison(*, lp: pd.DataFrame, table1_lp: pd.DataFrame, example: pd
     # --- sec. 3.2: Theorem 1, Corollary 1
     prob = float(in_order["consistent, probabilistic faucets (paper)"])
     det = float(in_order["consistent (default)"])
-    rule = share_rule("share of random path sets arriving in order (probabilistic faucets)")
-    t.add_threshold(CLAIMS["sec3.2.theorem1"], rule=rule, value=prob, ours=f"{prob:.2f} of the random path sets "
-                                                                         "arrive in order",
-                    paper="in order",
-                    references={OTHER_READING: f"deterministic faucets (this book's OSIA): {det:.2f} of the sets in "
-                                               f"order → {rule.verdict(det)}"},
-                    note="a random assignment reorders packets within a chunk")
+    # a theorem is refuted by one counterexample: the random path sets are test points, not cases (policy)
+    rule = Condition("every random path set arrives in order (a theorem: one counterexample refutes it)")
+    t.add_claim(CLAIMS["sec3.2.theorem1"], holds=bool(prob == 1.0), rule=rule,
+                ours=f"{prob:.2f} of the random path sets arrive in order", paper="in order",
+                references={OTHER_READING: f"deterministic faucets (this book's OSIA): {det:.2f} of the sets in "
+                                           f"order → {rule.verdict(bool(det == 1.0))}"},
+                note="a random assignment reorders packets within a chunk")
     infeasible = int((~lp.printed_feasible).sum())
     uneven = int((~lp.evenly_spaced).sum())
     t.add_claim(CLAIMS["sec3.2.corollary1"], paper="follows from Theorem 1",
