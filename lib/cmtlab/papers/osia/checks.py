@@ -550,7 +550,7 @@ def two_path_threshold_exact(K=4, *, rtt_pairs=((1, 2), (3, 7), (1, 100), (40, 4
 def appendix_a3_exact(rtts, probs, K=4) -> dict:
     """Eqs. 22, 30 and 31 at one point in exact rational arithmetic (``rtts``: r_1 ≤ r_2 ≤ r_3; ``probs``:
     g_13, g_23 — g_33 is 1 − g_13 − g_23, so the shares sum to 1 exactly).  Floats are converted exactly
-    (:class:`fractions.Fraction`).  Returns ``eq22_holds``, ``eq30_holds``, ``eq31_holds``."""
+    (``fractions.Fraction``).  Returns ``eq22_holds``, ``eq30_holds``, ``eq31_holds``."""
     from fractions import Fraction
 
     r1, r2, r3 = (Fraction(x) for x in rtts)
