@@ -87,3 +87,45 @@ def test_arabis_scenarios_on_the_kernel_are_the_jobs_as_defined():
         # at most 1500 bytes per path, delivered within the measured seconds)
         queued_bits = 8 * 1500 * sum(getattr(r, f"path{i}_queue_packets") for i in range(len(rates)))
         assert 0 < r.throughput_bps <= sum(rates) + queued_bits / (r.duration_s - r.warmup_s)
+
+
+def test_the_wider_facts_count_what_the_table_shows():
+    """The glued counts of the wider table are the table's own: per metric and configuration the cell metrics inside
+    the kernel's spread, the total and its share, the goal's verdict, one explained miss per miss."""
+    from cmtlab.today import chapter
+
+    agree = kernel.wider_agreement()
+    lin = agree[agree.sim_config == "linux"]
+    misses = kernel.explain(agree.iloc[:0], kernel.wider_kernel(), recorded("kernel_cells_wider_sim.csv"),
+                            sim_config="linux")
+    steps = pd.DataFrame(dict(cell=["c", "c", "c"], step=["a", "b", "c"], kernel_mean=1.0, sim_mean=[0.8, 0.9, 2.0],
+                              ratio=[0.8, 0.9, 2.0], inside=False))
+    f = chapter.wider_facts(wider=agree, misses=misses, steps=steps)
+    assert f["wider_cell_metrics"] == len(lin) == 3 * f["wider_cells"]
+    assert f["wider_linux_inside"] == int(lin.inside.sum()) == sum(
+        f[f"wider_linux_{t}_inside"] for t in ("goodput", "retx", "spurious"))
+    assert f["wider_linux_goodput_inside"] == int(lin[lin.metric == "goodput_mbps"].inside.sum())
+    assert np.isclose(f["wider_linux_share"], 100 * lin.inside.mean())
+    assert f["wider_goal_met"] == ("met" if lin.inside.mean() >= 0.8 else "not met")
+    assert (f["sndbuf_configured_lo"], f["sndbuf_msk_rtx_hi"], f["sndbuf_no_conn_buffer_hi"]) == (0.8, 0.9, 2.0)
+    assert f["wider_misses"] == 0
+
+
+def test_the_send_buffer_steps_start_from_the_recorded_rows_and_the_buffer_decides_the_small_queue_cells():
+    """``send_buffer_steps`` on the first repetition of the 10-packet-queue cells: the configured step is the recorded
+    row's goodput; without the connection's send buffer the simulator delivers more than twice as much, and the
+    connection-level retransmission leaves it within 5 % (its timer does not run out before the long subflow
+    repairs its hole)."""
+    k = kernel.wider_kernel()
+    rows = k[k.cell.isin(kernel.SMALL_QUEUE_CELLS) & (k.rep == 0)]
+    rec = recorded("kernel_cells_wider_sim.csv")
+    st = kernel.send_buffer_steps(rows, configured=rec)
+    assert len(st) == 3 * len(kernel.SMALL_QUEUE_CELLS)
+    for cell, g in st.groupby("cell"):
+        r = g.set_index("step").ratio
+        s = rec[(rec.cell == cell) & (rec.sim_config == "linux") & (rec.rep == 0)].throughput_bps.iloc[0] / 1e6
+        assert np.isclose(g.sim_mean.iloc[0], s)
+        assert r.iloc[2] > 2 * r.iloc[0]
+        assert abs(r.iloc[1] / r.iloc[0] - 1) < 0.05
+    with pytest.raises(ValueError, match="configured must hold"):
+        kernel.send_buffer_steps(rows, configured=rec.iloc[:0])

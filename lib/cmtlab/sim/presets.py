@@ -20,8 +20,11 @@ chapter):
   buffers up to ``tcp_wmem[2]`` (4 MiB) per subflow and a receive buffer of ``tcp_rmem[2]`` (32 MiB).
 
 Not modelled (the kernel has them): receive-buffer autotuning (the receive window starts near 64 KB and
-grows), D-SACK/timestamp undo and F-RTO, pacing, TSO/GSO, MPTCP's connection-level retransmissions
-(``__mptcp_retrans`` onto an idle subflow), ``tcp_slow_start_after_idle``.
+grows), D-SACK/timestamp undo and F-RTO, pacing, TSO/GSO, ``tcp_slow_start_after_idle``.  MPTCP's
+connection-level retransmission (``__mptcp_retrans`` onto an idle subflow) is the Linux scheduler's
+``msk_retransmit=True``, off here: on the wider table's 10-packet-queue cells, where the connection's send buffer
+binds, it does not change the goodput (``cmtlab.today.kernel.send_buffer_steps``), and the other cells were not
+re-run with it.
 """
 
 from __future__ import annotations

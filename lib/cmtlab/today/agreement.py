@@ -89,6 +89,54 @@ def loss_steps(kernel: pd.DataFrame, cells=LOSSY_CELLS) -> pd.DataFrame:
         columns={"sim_config": "step"}).reset_index(drop=True)
 
 
+#: The cells whose goodput the connection-level send buffer decides (2 x 5 Mbit/s, 15 vs 120 ms one-way, 10-packet
+#: queues): the simulator 0.80x the kernel in the linux configuration.
+SMALL_QUEUE_CELLS = ("mptcp cubic 5M/30ms + 5M/240ms queue 10", "mptcp reno 5M/30ms + 5M/240ms queue 10")
+
+
+def send_buffer_steps(kernel: pd.DataFrame, cells=SMALL_QUEUE_CELLS, configured: pd.DataFrame | None = None) -> pd.DataFrame:
+    """What Linux's send buffers do on ``cells`` in the ``"linux"`` configuration, one change at a time: as
+    configured (the connection's buffer the subflows' sum), + Linux's connection-level retransmission
+    (``__mptcp_retrans``: the head data fragment again on an idle subflow when the connection's timer fires;
+    ``msk_retransmit=True``), and the connection's send buffer taken away (``connection_send_buffer=False``, a
+    diagnostic: the kernel has it).  One row per (cell, step): the simulator's mean goodput over the kernel's
+    (``ratio``) and whether it lies inside the kernel's spread (``inside``).  ``configured``: the simulator's
+    ``"linux"`` rows of these cells already computed (e.g. the recorded ``kernel_cells_wider_sim.csv``), used for
+    the first step instead of running it again."""
+    from ..sim.presets import LINUX_SCHEDULER_PARAMS
+
+    base = SIM_CONFIGS["linux"]
+    steps = {"linux (as configured)": base,
+             "+ connection-level retransmission": {
+                 cc: dict(cfg, scheduler_params=dict(LINUX_SCHEDULER_PARAMS, msk_retransmit=True))
+                 for cc, cfg in base.items()},
+             "without the connection's send buffer": {
+                 cc: dict(cfg, scheduler_params=dict(LINUX_SCHEDULER_PARAMS, connection_send_buffer=False))
+                 for cc, cfg in base.items()}}
+    rows = kernel[kernel.cell.isin(cells)]
+    if rows.empty:
+        raise ValueError(f"kernel must hold rows of the cells {cells}")
+    first = next(iter(steps))
+    if configured is not None:
+        keys = set(zip(rows.cell, rows.rep))
+        done = configured[(configured.sim_config == "linux")
+                          & np.array([k in keys for k in zip(configured.cell, configured.rep)], dtype=bool)]
+        if len(done) != len(rows):
+            raise ValueError(f"configured must hold the simulator's linux rows of every kernel row of {cells}: "
+                             f"{len(done)} rows for {len(rows)}")
+        done = done.assign(sim_config=first)
+        sim = pd.concat([done, sim_runs(rows, {k: v for k, v in steps.items() if k != first}, progress_bar=False)],
+                        ignore_index=True)
+    else:
+        sim = sim_runs(rows, steps, progress_bar=False)
+    a = agreement(rows, sim, metrics=("goodput_mbps",))
+    a["sim_config"] = pd.Categorical(a["sim_config"], categories=list(steps), ordered=True)
+    a = a.sort_values(["cell", "sim_config"], kind="stable")
+    a["sim_config"] = a["sim_config"].astype(str)
+    return a[["cell", "sim_config", "kernel_mean", "sim_mean", "ratio", "inside"]].rename(
+        columns={"sim_config": "step"}).reset_index(drop=True)
+
+
 def hystart_sensitivity(kernel: pd.DataFrame, cell: str) -> pd.DataFrame:
     """The simulator's ``"today"`` configuration on one CUBIC cell's kernel rows with HyStart's delay detection
     on (as recorded) and off: per setting the mean goodput (Mbit/s), its min and max over the seeds and the mean

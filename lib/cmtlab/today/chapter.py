@@ -358,5 +358,43 @@ def facts(*, k_runs: pd.DataFrame, sim_rows: pd.DataFrame, agree: pd.DataFrame, 
     return out
 
 
+def wider_facts(*, wider: pd.DataFrame, misses: pd.DataFrame, steps: pd.DataFrame, goal: float = 0.8) -> dict:
+    """The values the wider agreement table's prose shows, glued in one call (:func:`cmtlab.report.glue_all`).
+
+    ``wider`` (:func:`cmtlab.today.kernel.wider_agreement`), ``misses`` (:func:`cmtlab.today.kernel.explain` of its
+    ``"linux"`` rows), ``steps`` (:func:`cmtlab.today.kernel.send_buffer_steps`).  Keys ``wider_*``: the cells and
+    cell metrics, per metric the simulator's ``"linux"`` configuration inside the kernel's spread (``inside``), its
+    share, the ``within_5pct`` reading, the total against ``goal``; the chapter's ``"today"`` configuration on the
+    same table; the misses explained; the small-queue cells' goodput ratio per send-buffer step."""
+    from . import kernel
+
+    out: dict = {}
+    lin = wider[wider.sim_config == "linux"]
+    out["wider_cells"] = int(lin.cell.nunique())
+    out["wider_new_cells"] = int(len(kernel.WIDER_CELLS))
+    out["wider_cell_metrics"] = int(len(lin))
+    by = kernel.agreement_by_metric(wider).set_index(["sim_config", "metric"])
+    for m, tag in (("goodput_mbps", "goodput"), ("retransmissions", "retx"), ("spurious_retransmissions", "spurious")):
+        for cfg in ("linux", "today"):
+            out[f"wider_{cfg}_{tag}_inside"] = int(by.loc[(cfg, m), "inside"])
+            out[f"wider_{cfg}_{tag}_within5"] = int(by.loc[(cfg, m), "within_5pct"])
+    for cfg in ("linux", "today"):
+        a = wider[wider.sim_config == cfg]
+        out[f"wider_{cfg}_inside"] = int(a.inside.sum())
+        out[f"wider_{cfg}_share"] = 100 * float(a.inside.mean())
+    out["wider_goal_pct"] = 100 * goal
+    out["wider_goal_met"] = "met" if out["wider_linux_share"] >= 100 * goal else "not met"
+    out["wider_misses"] = int(len(misses))
+    out["wider_misses_explained"] = int(misses.diagnosis.astype(str).str.len().gt(0).sum()) if len(misses) else 0
+    good = lin[lin.metric == "goodput_mbps"]
+    out["wider_goodput_within10"] = int(((good.ratio - 1).abs() <= 0.10).sum())
+    for key, step in zip(("configured", "msk_rtx", "no_conn_buffer"), steps.step.unique()):
+        st = steps[steps.step == step]
+        out[f"sndbuf_{key}_lo"] = float(st.ratio.min())
+        out[f"sndbuf_{key}_hi"] = float(st.ratio.max())
+    return out
+
+
 __all__ = ["TODAY", "RECOVERY", "SCHEDULERS", "CONGESTION", "AXES", "PAPERS", "ARABI_S2", "FIVE_G_FILE", "ASKS",
-           "real_pair", "scenarios", "run_axis", "summarise", "registered_claim", "comparison", "today_answers", "facts"]
+           "real_pair", "scenarios", "run_axis", "summarise", "registered_claim", "comparison", "today_answers", "facts",
+           "wider_facts"]

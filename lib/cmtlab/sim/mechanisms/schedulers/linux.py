@@ -20,6 +20,12 @@ JOINS = ("at_start", "mp_join")
 #: burst (what this scheduler did first); ``"burst"`` — when the scheduler picks it, then the burst goes to it
 #: whole.
 MEMORY_CHECKS = ("segment", "burst")
+#: The connection's data fragments (``struct mptcp_data_frag``) live in the socket's page fragment
+#: (``sk_page_frag``: ``SKB_FRAG_PAGE_ORDER``, 32 KiB pages): a fragment holds at most this many bytes of data, and
+#: Linux's connection-level retransmission (``__mptcp_retrans``) sends the head fragment's data again.
+MPTCP_DFRAG_BYTES = 32768
+#: ``TCP_RTO_MIN`` (ns): the connection-level retransmission timer's interval when no subflow has a timer pending.
+TCP_RTO_MIN_NS = 200_000_000
 
 
 @register("scheduler", "linux")
@@ -68,10 +74,27 @@ class LinuxScheduler(ConnectionScheduler):
     (:data:`LINUX_SEND_BURST_BYTES`) goes to the picked subflow whole.  With ``"segment"`` the burst stopped at
     the buffer's edge: a subflow in slow start that had been picked once held too little to fill its next
     round, while the subflow with the smaller linger time and a full buffer held the scheduler at ``None``.
+
+    ``msk_retransmit`` (with ``send_buffers``): Linux's connection-level retransmission (``net/mptcp/protocol.c``:
+    ``mptcp_retransmit_timer`` -> ``__mptcp_retrans``).  The connection's timer is reset whenever the DATA_ACK
+    advances (``__mptcp_clean_una``) to ``timer_ival``, the longest time any subflow's own timer still has to run
+    (``mptcp_set_timeout``; here each subflow's RTO while it has data outstanding, ``TCP_RTO_MIN`` when none has).
+    When it fires, the head of the connection's retransmission queue — the data fragment holding the first byte
+    not DATA_ACKed, from that byte to the fragment's end (:data:`MPTCP_DFRAG_BYTES`) — is sent again on the first
+    active subflow with nothing outstanding and nothing queued (``mptcp_subflow_get_retrans``:
+    ``tcp_rtx_and_write_queues_empty``), as new data of that subflow; none idle: nothing is sent and the timer is
+    reset.  In a bulk transfer a subflow is idle only while the connection's send buffer is full (the scheduler
+    gives an idle subflow data otherwise), so the timer is checked then: the scheduler answers
+    :class:`~.base.HoldUntil` the timer's expiry.  Without it a segment lost on a long path holds every later
+    byte — and the connection's send buffer — until that path repairs it.
+
+    ``connection_send_buffer`` (with ``send_buffers``; default True): whether the connection's send buffer limits
+    what is handed out.  ``False`` is a diagnostic (the kernel always has it): the subflows' buffers alone bound
+    what the connection holds, which shows how much the connection-level limit costs on a cell.
     """
 
     def __init__(self, burst_bytes: int = LINUX_SEND_BURST_BYTES, send_buffers: bool = False, join: str = "at_start",
-                 memory_check: str = "segment"):
+                 memory_check: str = "segment", msk_retransmit: bool = False, connection_send_buffer: bool = True):
         if isinstance(burst_bytes, bool) or not isinstance(burst_bytes, int) or burst_bytes < 0:
             raise ValueError(f"burst_bytes must be an integer >= 0, got {burst_bytes!r}")
         if not isinstance(send_buffers, bool):
@@ -82,7 +105,20 @@ class LinuxScheduler(ConnectionScheduler):
             raise ValueError(f"memory_check must be one of {MEMORY_CHECKS}, got {memory_check!r}")
         if memory_check == "burst" and not send_buffers:
             raise ValueError("memory_check='burst' needs send_buffers=True (a subflow holding data beyond its window)")
+        if not isinstance(connection_send_buffer, bool):
+            raise ValueError(f"connection_send_buffer must be True or False, got {connection_send_buffer!r}")
+        if not isinstance(msk_retransmit, bool):
+            raise ValueError(f"msk_retransmit must be True or False, got {msk_retransmit!r}")
+        if msk_retransmit and not send_buffers:
+            raise ValueError("msk_retransmit=True needs send_buffers=True (its timer runs while the send buffer is full)")
         self.memory_check = memory_check
+        self.msk_retransmit = msk_retransmit
+        self.connection_send_buffer = connection_send_buffer
+        self._rtx_ack = -1  # the DATA_ACK the connection-level timer was last reset at
+        self._rtx_expiry = 0
+        #: connection-level retransmissions: timer expiries, and segments sent again by them
+        self.msk_rtx_fired = 0
+        self.msk_rtx_segments = 0
         self.burst_bytes = burst_bytes
         self.avg_rate = None  # per subflow, bytes/ns
         self.current = None
@@ -124,11 +160,53 @@ class LinuxScheduler(ConnectionScheduler):
         subs = conn.subflows
         return int(round((subs[0].path.delay_s + subs[i].path.delay_s) * 1e9))
 
+    @staticmethod
+    def timer_ival_ns(conn) -> int:
+        """``mptcp_set_timeout``: the longest time a subflow's own timer has to run (here: the RTO of each subflow with
+        data outstanding), ``TCP_RTO_MIN`` when none has one pending."""
+        tout = 0
+        for sub in conn.subflows:
+            if sub.high > sub.una and sub.rto > tout:
+                tout = sub.rto
+        return tout if tout > 0 else TCP_RTO_MIN_NS
+
+    def _msk_retransmit(self, conn, now_ns: int) -> None:
+        """``__mptcp_retrans``: the head data fragment's data from the DATA_ACK on, again, on the first idle subflow."""
+        idle = None
+        for i, sub in enumerate(conn.subflows):
+            start = self.active_from_ns(conn, i)
+            if (start is None or now_ns >= start) and sub.una == sub.app_tail:
+                idle = sub
+                break
+        if idle is None:
+            return
+        first = conn.data_ack_seen
+        per_frag = max(1, MPTCP_DFRAG_BYTES // conn.seg)
+        end = min((first // per_frag + 1) * per_frag, conn.next_dsn)
+        if end <= first:
+            return
+        m = conn.maps[idle.index]
+        for dsn in range(first, end):
+            m.append(dsn)
+        idle.app_tail += end - first
+        conn.reinjections += end - first
+        self.msk_rtx_segments += end - first
+        conn.queue.schedule(now_ns, now_ns, lambda t, sub=idle: sub.send_pending(t))
+
     def select(self, conn, now_ns: int):
         subs = conn.subflows
         if self.avg_rate is None or len(self.avg_rate) != len(subs):
             self.avg_rate = [None] * len(subs)
-        if self.buffers is not None and not self.buffers.connection_has_room(conn):
+        if self.msk_retransmit and conn.data_ack_seen != self._rtx_ack:
+            self._rtx_ack = conn.data_ack_seen  # a DATA_ACK advanced: __mptcp_clean_una resets the timer
+            self._rtx_expiry = now_ns + self.timer_ival_ns(conn)
+        if self.buffers is not None and self.connection_send_buffer and not self.buffers.connection_has_room(conn):
+            if self.msk_retransmit:
+                if now_ns >= self._rtx_expiry:
+                    self.msk_rtx_fired += 1
+                    self._msk_retransmit(conn, now_ns)
+                    self._rtx_expiry = now_ns + self.timer_ival_ns(conn)
+                return HoldUntil(self._rtx_expiry)
             return None  # the application waits for memory: nothing new to schedule until a DATA_ACK
         if self.current is not None and self.burst_left > 0:  # the burst goes on while the subflow can send
             sub = subs[self.current]
@@ -161,4 +239,4 @@ class LinuxScheduler(ConnectionScheduler):
             self.burst_left -= conn.seg
 
 
-__all__ = ["LinuxScheduler", "LINUX_SEND_BURST_BYTES", "JOINS", "MEMORY_CHECKS"]
+__all__ = ["LinuxScheduler", "LINUX_SEND_BURST_BYTES", "JOINS", "MEMORY_CHECKS", "MPTCP_DFRAG_BYTES", "TCP_RTO_MIN_NS"]
