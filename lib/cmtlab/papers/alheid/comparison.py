@@ -737,6 +737,10 @@ def figs_summaries(name: str, x: str, points) -> dict:
 #: Today's stack for the Figs. 4–6 claims: every claim compares the paper's four reordering responses (or one TCP
 #: flow against NoPR), and today's Linux runs none of them (RACK-TLP with D-SACK undo, no NoPR / TCP-DOOR / PR-R).
 TODAY_NOT_APPLICABLE = "does not apply: today's Linux runs none of the four responses (RACK-TLP, D-SACK undo)"
+#: The one Figs. 4–6 claim about one TCP flow alone (sec. V, "maximum 5 Mbps"): it would apply to today's stack, but
+#: these chapters do not run today's TCP over the 802.11g model.
+TODAY_NOT_RUN = "not run: these chapters do not run today's TCP over the 802.11g model"
+TODAY_SINGLE_TCP_CLAIMS = ("sec5.single-tcp-5mbps",)
 
 
 def decide_figs(compare, claim_chapter: str, summaries: dict, preset, *, preset_kw: dict | None = None,
@@ -771,7 +775,8 @@ def decide_figs(compare, claim_chapter: str, summaries: dict, preset, *, preset_
     if rfc is not None:
         for r in table.rows:
             if r.counted and r.cell is None and r.verdict != BY_CONSTRUCTION:
-                r.references[TODAY_COLUMN] = TODAY_NOT_APPLICABLE
+                r.references[TODAY_COLUMN] = (TODAY_NOT_RUN if r.key.split(":")[-1] in TODAY_SINGLE_TCP_CLAIMS
+                                              else TODAY_NOT_APPLICABLE)
     return table
 
 
@@ -790,5 +795,5 @@ __all__ = ["BASE_VARIANT", "VARIANT_LABELS", "BEST_TIE_TOL", "FAVOUR_RATIO", "LA
            "variant_change", "variant_changes_markdown", "rule_table", "max_rule_difference_pct", "cwnd_means",
            "run_means", "gain_ci", "ratio_ci", "NOPR_UNABLE", "NOPR_UNABLE_RATIO", "NOT_EXCEED", "HERE_COLUMNS",
            "PRESET_COLUMN", "MODEL_STANDIN_COLUMN", "P2P_REASON", "add_reference", "decide", "verdict_counts",
-           "reference_note", "figs_summaries", "decide_figs", "TODAY_NOT_APPLICABLE",
+           "reference_note", "figs_summaries", "decide_figs", "TODAY_NOT_APPLICABLE", "TODAY_NOT_RUN",
            "model_summary", "model_cwnd", "fig4_comparison", "fig5_comparison", "fig6_comparison"]

@@ -565,7 +565,7 @@ def prose_glue(g: pd.DataFrame, runs: pd.DataFrame, model: pd.DataFrame, deltas_
     text = (f"a gain that {'falls' if falls else 'does not fall'} as Δ grows ({seq} %, RTT reading, at Δ = "
             + " / ".join(f"{d:g}" for d in sorted(deltas_ms)) + " ms")
     if paper_far is not None and math.isfinite(base[-1]):
-        text += (f"; the paper's ns-3 column: " + " → ".join(f"{PAPER_NS3_GAIN_PCT[int(d)]:.0f}" for d in sorted(deltas_ms)
+        text += ("; the paper's ns-3 column: " + " → ".join(f"{PAPER_NS3_GAIN_PCT[int(d)]:.0f}" for d in sorted(deltas_ms)
                                                              if int(d) in PAPER_NS3_GAIN_PCT)
                  + f" %), and at {far:g} ms {base[-1]:.0f} % against the column's {paper_far:.0f} %: "
                  + f"{value_verdict(paper_far, base[-1])} by the policy's band for a measured number")
