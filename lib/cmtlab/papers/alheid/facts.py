@@ -58,8 +58,8 @@ def _points_text(points, unit: str) -> str:
 def order_text(wide: pd.DataFrame, *, unit: str, label=lambda p: f"{p:g} m", solutions=SOLUTION_ORDER,
                tol: float = comp.BEST_TIE_TOL, points_word: str = "distance") -> str:
     """The solutions' order by gThroughput at every point of ``wide``
-    (:func:`~cmtlab.papers.alheid.comparison.gthroughput_wide`), in words: one order if it is the same at every point (with the values at the first and the
-    last point), else the order point by point.  Two solutions within ``tol`` (relative) of each other are written
+    (:func:`~cmtlab.papers.alheid.comparison.gthroughput_wide`), in words: one order if it is the same at every
+    point (with the values at the first and the last point), else the order point by point.  Two solutions within ``tol`` (relative) of each other are written
     ``A = B`` (a tie), never ``A > B``."""
     rank = {s: i for i, s in enumerate(solutions)}
 
