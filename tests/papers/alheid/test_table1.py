@@ -29,10 +29,6 @@ def test_table1_glue_every_variant_and_the_phrases():
     assert v["a1_ci_rtt_500"] == 2.0 and v["a1_sf2_one_way_0"] == 8.0 and v["a1_rtt2_rtt_0"] == 20.0
     assert (v["a1_tcp_mbps"], v["a1_n_seeds"], v["a1_duration_s"]) == (9.6, 4, 50.0)
     assert v["a1_closer_reading"] == "the one-way reading"                # 10 % is nearer 23 / 20 % than 40 %
-    assert v["a1_lrtt_phrase"] == "gives exactly the same runs as round robin"
-    g.loc[(g.variant == "lowest-RTT + LIA") & (g.delta_ms == 500), "gain_pct"] += 5
-    w = t1.table1_glue(g, [0, 500], ["rtt", "one_way"], n_seeds=4, duration_s=50.0)
-    assert w["a1_lrtt_phrase"] == "changes the gain (table above)"
     shown = t1.base_table(g)
     assert list(shown.columns[:3]) == ["scheduler + CC", "Δ read as", "Δ (ms)"] and "± 95 % CI (pp)" in shown
     assert len(shown) == 8
@@ -89,3 +85,41 @@ def test_sensitivity_glue():
     assert v["a1_kernel_reno_one_way_500"] == -10.0 and math.isnan(v["a1_kernel_reno_rtt_500"])
     assert v["a1_max_occ_base_mb"] == 3.0                                 # base setup, MPTCP runs
     assert math.isnan(t1.max_occ_base_bytes(runs[runs.setup != "base"]))
+
+
+def test_prose_follows_what_was_run_and_the_numbers():
+    """The generated sentences: a variant or setup not run is said plainly (the quick profile by name), never a NaN;
+    the qualitative words follow the values (same / changes; falls / does not fall; the policy's verdict)."""
+    from cmtlab.report.profile import using
+
+    base = {("rtt", 0): 100.0, ("rtt", 100): 86.0, ("rtt", 500): 29.0, ("one_way", 0): 100.0, ("one_way", 100): 57.0,
+            ("one_way", 500): 11.0}
+    mg, _, _ = _model()
+    runs = pd.DataFrame({"paths": [2], "setup": ["base"], "meaning": ["rtt"], "delta_ms": [500.0],
+                         "max_ooo_buffer_bytes": [3e6], "sf0_timeouts": [0], "sf0_spurious_retransmissions": [0],
+                         "sf0_retransmissions": [0]})
+    g = pd.concat([_g(base), _g(base, variant="lowest-RTT + LIA")], ignore_index=True)
+    with using("quick"):
+        v = t1.prose_glue(g, runs, mg, [0, 100, 500], ["rtt", "one_way"])
+    assert v["a1_lrtt_text"].startswith("The lowest-RTT scheduler gives exactly the same runs as round robin")
+    assert v["a1_olia_text"] == "Round robin with OLIA is not run by the quick profile (parameter `variants`)."
+    assert "not run by the quick profile" in v["a1_preset_text"]
+    assert "not run by the quick profile" in v["a1_sens_ss_md"] and "nan" not in " ".join(map(str, v.values()))
+    # 29 % against 20 %: 45 % off, outside the ±30 % band -> not reproduced; the gain falls with Δ
+    assert "falls as Δ grows (100 → 86 → 29 %" in v["a1_rfc_shape_text"]
+    assert v["a1_rfc_shape_text"].endswith("29 % against the column's 20 %: not reproduced by the policy's band for a "
+                                           "measured number")
+    g2 = pd.concat([_g({**base, ("rtt", 500): 21.0}), _g(base, variant="lowest-RTT + LIA"),
+                    _g({k: x - 10 for k, x in base.items()}, variant="round robin + OLIA"),
+                    _g({("rtt", 100): 22.0, ("rtt", 500): -58.0, ("one_way", 100): -26.0, ("one_way", 500): -96.0},
+                       setup_name=t1.PRESET_SETUP)], ignore_index=True)
+    with using("full"):
+        w = t1.prose_glue(g2, runs, mg, [0, 100, 500], ["rtt", "one_way"])
+    assert "changes the gain by up to 8.0 points" in w["a1_lrtt_text"]
+    assert w["a1_olia_text"].startswith("OLIA gives 76 % and 19 % at 100 and 500 ms (RTT reading; one-way 47 and 1 %): "
+                                        "lower than LIA")
+    assert w["a1_rfc_shape_text"].endswith("21 % against the column's 20 %: reproduced by the policy's band for a "
+                                           "measured number")
+    assert "below one TCP at 500 ms, as the model is (-60 %)" in w["a1_preset_text"]
+    assert "the largest change among the setups run" not in w["a1_sens_preset_md"]     # the only setup run
+    assert "is not run with these parameters (parameter `setups`)" in w["a1_sens_buf_md"]

@@ -591,7 +591,8 @@ def fig5_comparison(summary: pd.DataFrame, *, table_pdrs, reference: str = "pape
     p_ds = wide["D-SACK"].idxmax()
     v, h, n = _point(summary, "pdr2", p_ds, "D-SACK")
     table.add_value(c, case="D-SACK 21.5 Mbit/s at maximum", paper=PAPER_DSACK_MAX_MBPS, ours=v, unit="Mbit/s",
-                    fmt=".1f", ci=_interval(v, h), n_seeds=n, note=f"at PDR {100 * p_ds:.1f} %")
+                    fmt=".1f", ci=_interval(v, h), n_seeds=n,
+                    note=f"“at maximum” read as the largest over every PDR run, PDR 0 included: at PDR {100 * p_ds:.1f} %")
     table.add_cases(c, note=note)
     spell_cases(table, c)
 
@@ -636,9 +637,12 @@ def fig5_comparison(summary: pd.DataFrame, *, table_pdrs, reference: str = "pape
                         ours=f"PR-R {t4i.loc[(q, 'PR-R')].ooo_bo_kbyte:.0f} vs D-SACK "
                              f"{t4i.loc[(q, 'D-SACK')].ooo_bo_kbyte:.0f} Kbyte",
                         rule="PR-R's OOO-BO above D-SACK's")
-    table.add_cases(c, note=note)
+    # sec. V.B says "PR-R has the highest OOO-R" twice, in two sentences (each one claim, counted once): the OOO-R
+    # cells of Table IV decide both, and each row says so
+    same = "the same Table IV OOO-R cells decide {} (sec. V.B says it in two sentences; each is one claim)"
+    table.add_cases(c, note="; ".join(x for x in (note, same.format(f"the OOO-R cases of “{c2.title}”")) if x))
     spell_cases(table, c)
-    table.add_cases(c2, note=note)
+    table.add_cases(c2, note="; ".join(x for x in (note, same.format(f"“{c.title}”")) if x))
     spell_cases(table, c2)
 
     c = CLAIMS["table4.cells"]
@@ -730,14 +734,29 @@ def figs_summaries(name: str, x: str, points) -> dict:
     return out
 
 
+#: Today's stack for the Figs. 4–6 claims: every claim compares the paper's four reordering responses (or one TCP
+#: flow against NoPR), and today's Linux runs none of them (RACK-TLP with D-SACK undo, no NoPR / TCP-DOOR / PR-R).
+TODAY_NOT_APPLICABLE = "does not apply: today's Linux runs none of the four responses (RACK-TLP, D-SACK undo)"
+#: The one Figs. 4–6 claim about one TCP flow alone (sec. V, "maximum 5 Mbps"): it would apply to today's stack, but
+#: these chapters do not run today's TCP over the 802.11g model.
+TODAY_NOT_RUN = "not run: these chapters do not run today's TCP over the 802.11g model"
+TODAY_SINGLE_TCP_CLAIMS = ("sec5.single-tcp-5mbps",)
+
+
 def decide_figs(compare, claim_chapter: str, summaries: dict, preset, *, preset_kw: dict | None = None,
-                standin_kw: dict | None = None, **kw) -> Comparison:
+                standin_kw: dict | None = None, rfc=None, rfc_kw: dict | None = None, **kw) -> Comparison:
     """A Figs. 4–6 chapter's table: ``compare`` (:func:`fig4_comparison`, :func:`fig5_comparison`,
     :func:`fig6_comparison`) on the chapter's deciding reference (:func:`cmtlab.papers.alheid.paper.figs_reference`:
     the papers' model over Wi-Fi where recorded, else its point-to-point stand-in), with the same claims on the
     book's imitation (``preset``, :data:`PRESET_COLUMN`) and, where the Wi-Fi runs decide, on the stand-in
     (:data:`MODEL_STANDIN_COLUMN`) as reference columns, never counted.  ``kw`` go to every call, ``preset_kw`` and
-    ``standin_kw`` replace them for the preset's and the stand-in's (e.g. Fig. 6's ``n_runs``)."""
+    ``standin_kw`` replace them for the preset's and the stand-in's (e.g. Fig. 6's ``n_runs``).
+
+    ``rfc``: the same runs of ``cmtlab.sim`` under RFC behaviour (``preset="rfc"``), for the column
+    :data:`cmtlab.report.claims.RFC_COLUMN` ("does the claim hold under RFC behaviour?"; ``rfc_kw`` replace ``kw``
+    for it); the column :data:`cmtlab.report.claims.TODAY_COLUMN` says for every row that today's stack does not
+    apply (:data:`TODAY_NOT_APPLICABLE`).  Both are shown, never counted."""
+    from ...report.claims import RFC_COLUMN, TODAY_COLUMN
     from .paper import figs_reference
 
     ref = figs_reference(claim_chapter)
@@ -750,7 +769,15 @@ def decide_figs(compare, claim_chapter: str, summaries: dict, preset, *, preset_
     if ref == "papers-sim-wifi":
         others[MODEL_STANDIN_COLUMN] = compare(summaries["papers-sim-p2p"], reference="papers-sim-p2p",
                                                **{**kw, **(standin_kw or {})})
-    return decide(table, others)
+    if rfc is not None:
+        others[RFC_COLUMN] = compare(rfc, reference="cmtlab.sim", **{**kw, **(rfc_kw or {})})
+    decide(table, others)
+    if rfc is not None:
+        for r in table.rows:
+            if r.counted and r.cell is None and r.verdict != BY_CONSTRUCTION:
+                r.references[TODAY_COLUMN] = (TODAY_NOT_RUN if r.key.split(":")[-1] in TODAY_SINGLE_TCP_CLAIMS
+                                              else TODAY_NOT_APPLICABLE)
+    return table
 
 
 def verdict_counts(table: Comparison) -> dict:
@@ -768,5 +795,5 @@ __all__ = ["BASE_VARIANT", "VARIANT_LABELS", "BEST_TIE_TOL", "FAVOUR_RATIO", "LA
            "variant_change", "variant_changes_markdown", "rule_table", "max_rule_difference_pct", "cwnd_means",
            "run_means", "gain_ci", "ratio_ci", "NOPR_UNABLE", "NOPR_UNABLE_RATIO", "NOT_EXCEED", "HERE_COLUMNS",
            "PRESET_COLUMN", "MODEL_STANDIN_COLUMN", "P2P_REASON", "add_reference", "decide", "verdict_counts",
-           "reference_note", "figs_summaries", "decide_figs",
+           "reference_note", "figs_summaries", "decide_figs", "TODAY_NOT_APPLICABLE", "TODAY_NOT_RUN",
            "model_summary", "model_cwnd", "fig4_comparison", "fig5_comparison", "fig6_comparison"]

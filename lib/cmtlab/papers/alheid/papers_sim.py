@@ -398,7 +398,12 @@ def wifi_summary(runs: pd.DataFrame, x: str, *, single_tcp: pd.DataFrame | None 
     its single-path TCP)."""
     from .experiments import summarise
 
-    df = runs if single_tcp is None else pd.concat([runs, single_tcp.assign(**{x: 0.0})], ignore_index=True)
+    if single_tcp is None:
+        df = runs
+    else:   # the lossless rows first (x = 0 leads the summary); copied whole, not column by column (no fragmented frame)
+        lossless = single_tcp.copy()
+        lossless[x] = 0.0
+        df = pd.concat([lossless[runs.columns.intersection(lossless.columns, sort=False)], runs], ignore_index=True)
     return summarise(wifi_metrics(df), [x, "solution"], metrics=("gthroughput_mbps", "ooo_bo_kbyte", "ooo_r_pct",
                                                                   "lu_pct"))
 
