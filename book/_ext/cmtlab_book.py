@@ -638,11 +638,12 @@ def _render_claims_grid(transform, registry, by_key, decided) -> str:
 # ---------------------------------------------------------------- each chapter opens with its result
 #: The findings a chapter's result box shows before "All N findings" (headline claims first).
 RESULT_FINDINGS_SHOWN = 3
-#: The tag of a notebook cell whose text is the chapter's provenance (its run time, what it was recorded
-#: on): the cell leaves the chapter's body for the one provenance line at the page's foot.
-PROVENANCE_TAG = "provenance"
-#: A printed line of a chapter that repeats its verdict counts (the result box at the top gives them).
-_VERDICT_PRINT = re.compile(r"^\s*verdicts:")
+#: The class of a chapter's Markdown block (```` ```{container} cmtlab-provenance ````) that states its
+#: provenance (its run time, what a recording was made on): it leaves the body for the page's foot.
+PROVENANCE_CLASS = "cmtlab-provenance"
+#: A printed line of a chapter that repeats its verdict counts (the result box at the top gives them) or
+#: states the table checker's consistency (for the notebook tests, not the reader).
+_VERDICT_PRINT = re.compile(r"^\s*(?:verdicts:|verdict counts = the table's verdict column)")
 
 
 def _glued_int(cache: dict, key: str) -> int | None:
@@ -716,8 +717,8 @@ class ResultFirst(SphinxPostTransform):
     * printed text outputs leave the body: a line that only repeats the verdict counts, stderr and a bare
       ``text/plain`` result (a dict of glued facts) are dropped; the other printed values (checked by the
       notebook tests) are folded together at the chapter's end;
-    * cells tagged :data:`PROVENANCE_TAG` (run time, what a recording was made on) move to one provenance
-      line at the page's foot."""
+    * the chapter's :data:`PROVENANCE_CLASS` blocks (run time, what a recording was made on) move to one
+      provenance line at the page's foot."""
 
     default_priority = 4
 
@@ -768,7 +769,7 @@ class ResultFirst(SphinxPostTransform):
                                  '(the notebook tests compare them with the stored ones)</summary>' + body
                                  + "</details>", format="html"))
         if provenance:
-            footer = nodes.container(classes=["cmtlab-provenance"], ids=["provenance"])
+            footer = nodes.container(classes=[PROVENANCE_CLASS], ids=["provenance"])
             footer += nodes.rubric("", "Provenance of this page")
             footer.extend(provenance)
             top.append(footer)
@@ -798,7 +799,7 @@ class ResultFirst(SphinxPostTransform):
         """The ``{container} cmtlab-provenance`` blocks of the chapter's Markdown, taken out of its body."""
         out = []
         for block in list(self.document.findall(nodes.container)):
-            if "cmtlab-provenance" in block["classes"]:
+            if PROVENANCE_CLASS in block["classes"]:
                 block.parent.remove(block)
                 out += block.children
         return out
