@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import fnmatch
 import importlib
+import json
 import pkgutil
 import posixpath
 import re
@@ -634,6 +635,182 @@ def _render_claims_grid(transform, registry, by_key, decided) -> str:
             "</div>")
 
 
+# ---------------------------------------------------------------- each chapter opens with its result
+#: The findings a chapter's result box shows before "All N findings" (headline claims first).
+RESULT_FINDINGS_SHOWN = 3
+#: The class of a chapter's Markdown block (```` ```{container} cmtlab-provenance ````) that states its
+#: provenance (its run time, what a recording was made on): it leaves the body for the page's foot.
+PROVENANCE_CLASS = "cmtlab-provenance"
+#: A printed line of a chapter that repeats its verdict counts (the result box at the top gives them) or
+#: states the table checker's consistency (for the notebook tests, not the reader).
+_VERDICT_PRINT = re.compile(r"^\s*(?:verdicts:|verdict counts = the table's verdict column)")
+
+
+def _glued_int(cache: dict, key: str) -> int | None:
+    try:
+        return int(cache[key]["data"]["text/plain"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def result_box_html(registry, decisions, checks: tuple[int, int] | None, figure_id: str | None) -> str:
+    """The box under a chapter's title: its verdict counts (the registered claims it decides, counted as the
+    scoreboard counts them), each finding in one sentence (:func:`cmtlab.report.claims.finding`, headline
+    claims first, the rest folded), the checks of this book it met and a link to its key figure."""
+    import html
+
+    from cmtlab.report import claims
+    from cmtlab.report import verdicts as v
+    from cmtlab.report.table import VERDICT_COLOURS, row_id
+
+    def kind(verdict: str) -> str:
+        return v.UNDECIDED if verdict.startswith(v.UNDECIDED) else verdict
+
+    mine = [d for d in decisions if d.claim in registry]
+    counts = {k: 0 for k in v.VERDICTS}
+    for d in mine:
+        counts[kind(d.verdict)] = counts.get(kind(d.verdict), 0) + 1
+    data = html.escape(json.dumps(counts, ensure_ascii=False))
+    parts = [f'<aside class="cmtlab-result" id="result" aria-label="Result of this chapter" data-counts="{data}" '
+             f'data-claims="{len(mine)}">']
+    head = []
+    if mine:
+        papers = list(dict.fromkeys(claims.PAPER_NAMES[registry[d.claim].paper] for d in mine))
+        chips = "".join(
+            f'<span class="cmtlab-result-count" data-verdict="{html.escape(k)}" data-n="{n}" '
+            f'style="background-color: {VERDICT_COLOURS.get(k, "#eee")}">{n} {html.escape(k)}</span>'
+            for k, n in counts.items() if n)
+        head.append(f'<strong>Result.</strong> {len(mine)} claim{"s" if len(mine) != 1 else ""} of '
+                    f'{html.escape(" and ".join(papers))} decided here: {chips}')
+    else:
+        head.append("<strong>Result.</strong> No claim of the papers is decided here.")
+    if checks:
+        met, n = checks
+        head.append(f'<span class="cmtlab-result-checks" data-met="{met}" data-checks="{n}">Checks of this book '
+                    f'met: <strong>{met} of {n}</strong> (targets the book set itself, not paper claims).</span>')
+    links = ['<a href="#claims-table">the claim table</a>' if mine else ""]
+    if figure_id:
+        links.append(f'<a href="#{figure_id}">the key figure</a>')
+    links = [x for x in links if x]
+    if links:
+        head.append("Details: " + " and ".join(links) + " below.")
+    parts.append('<p class="cmtlab-result-head">' + " ".join(head) + "</p>")
+    if mine:
+        order = sorted(mine, key=lambda d: not registry[d.claim].headline)
+        items = [f'<li>{_html(claims.finding(registry[d.claim], d))} '
+                 f'<a class="cmtlab-result-row" href="#{row_id(d.claim)}" aria-label="its row">(row)</a></li>'
+                 for d in order]
+        shown, rest = items[:RESULT_FINDINGS_SHOWN], items[RESULT_FINDINGS_SHOWN:]
+        parts.append('<ul class="cmtlab-result-findings">' + "".join(shown) + "</ul>")
+        if rest:
+            parts.append(f'<details class="cmtlab-result-more"><summary>All {len(items)} findings</summary>'
+                         f'<ul class="cmtlab-result-findings">{"".join(rest)}</ul></details>')
+    parts.append("</aside>")
+    return "".join(parts)
+
+
+class ResultFirst(SphinxPostTransform):
+    """Every chapter (notebook) opens with its result and reads quietly:
+
+    * under its title, the result box (:func:`result_box_html`), from the same data as the scoreboard (the
+      papers' registries and the chapter's glued ``claims_decided``) and its glued checks;
+    * printed text outputs leave the body: a line that only repeats the verdict counts, stderr and a bare
+      ``text/plain`` result (a dict of glued facts) are dropped; the other printed values (checked by the
+      notebook tests) are folded together at the chapter's end;
+    * the chapter's :data:`PROVENANCE_CLASS` blocks (run time, what a recording was made on) move to one
+      provenance line at the page's foot."""
+
+    default_priority = 4
+
+    def apply(self, **kwargs) -> None:
+        from myst_nb.ext.glue.crossref import read_glue_cache
+
+        env = self.env
+        docname = env.docname
+        if not str(env.doc2path(docname)).endswith(".ipynb"):
+            return
+        sections = [s for s in self.document.findall(nodes.section)]
+        if not sections:
+            return
+        top = sections[0]
+        folder = env.mystnb_config.output_folder
+        decided, _ = _decisions(env, folder)
+        from cmtlab.papers import all_claims
+
+        registry = all_claims()
+        cache = read_glue_cache(folder, docname)
+        n_checks, met = _glued_int(cache, "verdicts_checks"), _glued_int(cache, "verdicts_checks_met")
+        checks = (met, n_checks) if n_checks else None
+
+        printed = self._quiet_outputs()
+        provenance = self._provenance_cells()
+
+        figure_id = None
+        for image in self.document.findall(nodes.image):
+            holder = image.parent
+            while holder is not None and not (isinstance(holder, nodes.container) and "cell" in holder["classes"]):
+                holder = holder.parent
+            holder = holder if holder is not None else image
+            if not holder["ids"]:
+                holder["ids"].append("key-figure")
+            figure_id = holder["ids"][0]
+            break
+        for table in self.document.findall(nodes.raw):   # the claim table (or verdict grid) of the registered claims
+            if 'id="claim-' in table.astext():
+                table.parent.insert(table.parent.index(table), nodes.raw("", '<span id="claims-table"></span>',
+                                                                         format="html"))
+                break
+        box = result_box_html(registry, decided.get(docname, []), checks, figure_id)
+        top.insert(1, nodes.raw("", box, format="html"))
+
+        if printed:
+            body = "".join(f"<pre>{_escape(t)}</pre>" for t in printed)
+            top.append(nodes.raw("", '<details class="cmtlab-printed"><summary>Values this page\'s code prints '
+                                 '(the notebook tests compare them with the stored ones)</summary>' + body
+                                 + "</details>", format="html"))
+        if provenance:
+            footer = nodes.container(classes=[PROVENANCE_CLASS], ids=["provenance"])
+            footer += nodes.rubric("", "Provenance of this page")
+            footer.extend(provenance)
+            top.append(footer)
+
+    def _quiet_outputs(self) -> list[str]:
+        printed = []
+        for block in list(self.document.findall(nodes.literal_block)):
+            classes = block["classes"]
+            if "output" not in classes or not {"stream", "stderr", "text_plain"} & set(classes):
+                continue
+            text = block.astext()
+            if "stream" in classes and text.strip() and not all(_VERDICT_PRINT.match(x) for x in text.strip().splitlines()):
+                printed.append(text.rstrip())
+            output = block.parent
+            output.remove(block)
+            if isinstance(output, nodes.container) and "cell_output" in output["classes"] and not output.children:
+                cell = output.parent
+                cell.remove(output)
+                # a folded cell left without output would show a lone "show code" toggle: the code stays in the
+                # page's notebook (download button)
+                if "tag_hide-input" in cell["classes"] and not any(
+                        isinstance(c, nodes.container) and "cell_output" in c["classes"] for c in cell.children):
+                    cell.parent.remove(cell)
+        return printed
+
+    def _provenance_cells(self) -> list[nodes.Node]:
+        """The ``{container} cmtlab-provenance`` blocks of the chapter's Markdown, taken out of its body."""
+        out = []
+        for block in list(self.document.findall(nodes.container)):
+            if PROVENANCE_CLASS in block["classes"]:
+                block.parent.remove(block)
+                out += block.children
+        return out
+
+
+def _escape(text: str) -> str:
+    import html
+
+    return html.escape(text, quote=False)
+
+
 # ---------------------------------------------------------------- module constants stay reST
 _CONSTANT_DOCSTRINGS: dict[str, list[str]] = {}
 
@@ -710,6 +887,7 @@ def setup(app: Sphinx) -> dict:
     for kind in ("findings", "headlines", "scoreboard", "checks", "claims-grid"):
         app.add_directive(f"cmtlab-{kind}", _claims_directive(kind))
     app.add_post_transform(RenderClaims)
+    app.add_post_transform(ResultFirst)
     app.connect("missing-reference", _resolve_short_name)
     app.connect("autodoc-process-docstring", _absolute_module_refs, priority=50)
     app.connect("autodoc-process-docstring", _keep_constant_docstring, priority=100)

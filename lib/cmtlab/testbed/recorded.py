@@ -205,7 +205,14 @@ class Recording:
         p = self.provenance
         n = sum(len(getattr(self, k)) for k in ("rates", "table1", "fixed", "arabi"))
         when = p.get("recorded_utc", ["?", "?"])
-        return (f"{n} kernel runs recorded on kernel {p.get('kernel', '?')} between {when[0]} and {when[1]} UTC "
+        return f"{n} kernel runs recorded between {when[0]} and {when[1]} UTC"
+
+    def provenance_phrase(self) -> str:
+        """The recording's kernel build and commit (the page's provenance line, not its body)."""
+        if self.empty:
+            return "no recorded kernel runs"
+        p = self.provenance
+        return (f"the recorded kernel runs were made on kernel {p.get('kernel', '?')} "
                 f"(commit {str(p.get('commit', '?'))[:10]}{' with local changes' if p.get('dirty') else ''})")
 
 
@@ -795,8 +802,8 @@ class KernelRuns:
         if n_rec == 0:
             return "every kernel run live on this machine's kernel"
         p = self.recording.provenance
-        return (f"{n_rec} of {n} kernel runs recorded on kernel {p.get('kernel', '?')} "
-                f"({str(p.get('recorded_utc', ['?'])[0])[:10]}), {self.n_live} run live here")
+        return (f"{n_rec} of {n} kernel runs from the recording of {str(p.get('recorded_utc', ['?'])[0])[:10]}, "
+                f"{self.n_live} run live here")
 
     def live_check(self) -> pd.DataFrame:
         """:func:`live_check` of the live subset (calibration rates first, then Table I), after the runs."""
@@ -819,18 +826,20 @@ class KernelRuns:
     def glue_values(self) -> dict:
         """The prose's numbers: ``tb_total_minutes`` (real time of the live kernel runs), ``tb_live_runs``,
         ``tb_recorded_runs``, ``tb_runs_phrase`` (:meth:`describe`), ``tb_live_agree`` / ``tb_live_checked`` and
-        ``tb_live_phrase`` (the live subset's verdict in words)."""
+        ``tb_live_phrase`` (the live subset's verdict in words), ``tb_kernels_phrase`` (the kernels and commit the runs
+        were made on: the page's provenance line)."""
         pl = self.plan()
         s = self.live_summary()
         if s is None:
             phrase = "no recorded run was re-run live with these parameters"
         elif s["holds"]:
-            phrase = (f"all {s['runs']} live runs agree with the recorded ones ({s['rule']}); this machine's kernel: "
-                      f"{s['kernel']}, the recording's: {s['recorded_kernel']}")
+            phrase = f"all {s['runs']} live runs agree with the recorded ones ({s['rule']})"
         else:
             phrase = (f"{s['agree']} of {s['runs']} live runs agree with the recorded ones ({s['rule']}); outside "
-                      f"the band: {s['disagree']} — a finding about this machine or kernel ({s['kernel']}; the "
-                      f"recording's: {s['recorded_kernel']}), not hidden; the verdicts above come from the recording")
+                      f"the band: {s['disagree']} — a finding about this machine or kernel (both kernels are named "
+                      "in the page's provenance line), not hidden; the verdicts above come from the recording")
+        kernels = self.recording.provenance_phrase() + (
+            f"; this page's live runs on kernel {s['kernel']}" if s is not None else "")
         bt = band_backtest(self.recording) if self.p["live"] == "subset" else pd.DataFrame(columns=["inside", "commit"])
         n_exec = len(set(executions(self.recording).commit)) if self.p["live"] == "subset" else 0
         return {"tb_live_backtest_inside": int(bt.inside.sum()), "tb_live_backtest_total": len(bt),
@@ -838,7 +847,7 @@ class KernelRuns:
                 "tb_total_minutes": self.live_seconds / 60, "tb_live_runs": self.n_live,
                 "tb_recorded_runs": int(pl["from the recording"].sum()), "tb_runs_phrase": self.describe(),
                 "tb_live_checked": 0 if s is None else s["runs"], "tb_live_agree": 0 if s is None else s["agree"],
-                "tb_live_phrase": phrase, "tb_live_floor_pct": LIVE_FLOOR_PCT}
+                "tb_live_phrase": phrase, "tb_live_floor_pct": LIVE_FLOOR_PCT, "tb_kernels_phrase": kernels}
 
 
 __all__ = ["DATA_DIR", "FILES", "PROVENANCE", "LIVE_MODES", "LIVE_FLOOR_PCT", "PARAMETERS", "LIVE_PARAMETERS",

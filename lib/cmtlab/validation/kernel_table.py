@@ -134,8 +134,7 @@ def comparison(g: pd.DataFrame, *, deltas_ms, meanings, setup: dict, sim_g: pd.D
         outside = f"; outside: {live['disagree']}" if live["disagree"] else ""
         t.add_check("live kernel runs on this machine agree with the recorded runs of the same cells",
                     target="each live goodput inside its band (this book's rule)",
-                    ours=f"{live['agree']} of {live['runs']} inside{outside}; this kernel {live['kernel']}, "
-                         f"recorded on {live['recorded_kernel']}",
+                    ours=f"{live['agree']} of {live['runs']} inside{outside}",
                     holds=live["holds"], rule=f"{live['rule']}: all inside → met",
                     note="the verdicts above come from the recorded runs; a live run outside its band is a finding "
                          "about this machine or kernel, shown, not hidden")
