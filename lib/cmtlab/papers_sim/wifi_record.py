@@ -277,8 +277,9 @@ def _binary_differences(old: dict, now: dict) -> list[str]:
 def record(*, only=None, workers: int | None = None, progress: bool = True, append: bool = False) -> dict:
     """Run the plans (all, or those named in ``only``) and rewrite their CSVs and ``provenance.json``.
 
-    ``append``: run only the runs a plan added after its recorded rows (a widened last block or a ``more``
-    block) and write them after the recorded bytes, which stay unchanged; needs the recording's binary (the
+    ``append``: run only the runs a plan added after its recorded rows (a new ``more`` block: widening an
+    existing block's values would interleave its runs with recorded ones, which is refused) and write them
+    after the recorded bytes, which stay unchanged; needs the recording's binary (the
     same :data:`BINARY_KEYS`: archives, patches, drivers, compiler and flags — otherwise the old rows would
     not be what this checkout makes).  The recording's provenance is kept; the set's entry gets its new
     rows, SHA-256 and plan, and under ``appended`` each append's rows and the front end's code version."""
