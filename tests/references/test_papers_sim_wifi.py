@@ -156,7 +156,7 @@ def test_append_runs_only_the_added_runs_and_keeps_the_recorded_bytes(tmp_path, 
         plan = wifi_record.load_plan("alheid-fig4")
         old_prov = wifi_record.provenance()
     n_old = len(recorded)
-    plan = {**plan, "more": [{"distance_m": [100.0], "seed": {"range": [0, 5]}}]}    # seeds 3, 4 at 100 m are new
+    plan = {**plan, "more": [*plan.get("more", []), {"distance_m": [100.0], "seed": {"range": [0, 5]}}]}  # 3, 4 at 100 m new
     path.write_text(json.dumps(plan, indent=1) + "\n")
     monkeypatch.setattr(wifi_record, "DATA_DIR", wdir)
     monkeypatch.setattr(wifi_record, "PROVENANCE", wdir / "provenance.json")
