@@ -15,13 +15,15 @@ Three parts, all in one process so that every ratio compares runs made under the
    measured in this run on the nearest like-for-like workload: for ns-3, one TCP transfer over
    one 802.11g link at 10 m in both simulators (the Wi-Fi validation's setup); for the papers'
    simulator, part 2's ratio;
-4. **cmtlab against the papers' simulator over Wi-Fi on one Fig. 4 point** (PR-R at 50 m, the
-   distance of Table III, 50-s runs, :data:`~cmtlab.papers.alheid.paper.N_SEEDS_PAPER` = 30 seeds):
-   the same point on both, seed after seed in this process — cmtlab's 802.11g model
-   (:func:`cmtlab.papers.alheid.experiments.scenario`) and the Chihani–Collange model on ns-3.7's Wi-Fi
-   (:mod:`cmtlab.papers_sim.wifi`, the 802.11g stand-in, the Fig. 4 plan's parameters) — and the
-   ratio of their wall times, measured in one run (the model's time is its driver processes', start
-   to exit).  Without the model's Wi-Fi build this part prints "not measured".
+4. **cmtlab against the papers' simulator over Wi-Fi on one Fig. 4 point** (PR-R at 10 m, the most
+   expensive point of the recording, 50-s runs): :data:`~cmtlab.papers.alheid.paper.N_SEEDS_PAPER` = 30
+   seeds on cmtlab's 802.11g model under the chapters' ``paper`` preset and the calibrated
+   ``chihani_ns3`` one (:func:`cmtlab.papers.alheid.experiments.scenario`,
+   :mod:`cmtlab.validation.papers_sim_wifi`), and as many seeds of the Chihani–Collange model on ns-3.7's
+   Wi-Fi (:mod:`cmtlab.papers_sim.wifi`, the 802.11g stand-in, the Fig. 4 plan's parameters) as fit in
+   ``--fig4-model-budget`` seconds, seed after seed in this process; the ratio of the wall times per seed
+   (the model's time is its driver processes', start to exit), measured in one run.  Without the model's
+   Wi-Fi build this part prints "not measured".
 
 Part 1:
 
@@ -36,7 +38,7 @@ segments sent); each rate is the best of ``--repeat`` runs, traces off, the two 
 alternating run by run (so that load from other processes hits both alike).  ns-3's import and the
 compilation of its C++ glue are paid once per process and excluded.
 
-Usage: ``python benchmarks/bench_sim_vs_ns3.py [--megabytes 4] [--repeat 3] [--alheid-seeds 30] [--fig4-seeds 30]``.
+Usage: ``python benchmarks/bench_sim_vs_ns3.py [--megabytes 4] [--repeat 3] [--alheid-seeds 30] [--fig4-seeds 30] [--fig4-model-budget 600] [--only-fig4]``.
 The ratio per preset is that of the summed rates over its scenarios.  A missed goal is printed
 (MISSED), not fatal: the exit status is 0.
 """
@@ -215,42 +217,59 @@ def alheid_point(n_seeds: int, repeat: int, papers_ratio: float | None) -> float
     return wall
 
 
-def fig4_point_vs_papers_sim(n_seeds: int, *, distance_m: float = 50.0, solution: str = "PR-R") -> float | None:
-    """Part 4: one Fig. 4 point on cmtlab and on the papers' simulator over Wi-Fi, ``n_seeds`` seeds each;
-    returns the model's wall time over cmtlab's (``None`` when the model's Wi-Fi build is missing)."""
+def fig4_point_vs_papers_sim(n_seeds: int, *, model_budget_s: float = 600.0, distance_m: float = 10.0,
+                             solution: str = "PR-R") -> float | None:
+    """Part 4: one Fig. 4 point, ``n_seeds`` seeds on cmtlab under each of the Wi-Fi agreement's presets
+    (:data:`cmtlab.validation.papers_sim_wifi.WIFI_PRESETS`: the chapters' ``paper`` and the calibrated
+    ``chihani_ns3``) and as many seeds on the papers' simulator over Wi-Fi as fit in ``model_budget_s`` of
+    its wall time (at least one, at most ``n_seeds``), seed after seed in this process; returns the model's
+    mean wall time per seed over the calibrated preset's (``None`` when the model's Wi-Fi build is missing)."""
     from cmtlab.papers.alheid import experiments as alheid
     from cmtlab.papers_sim import build as papers_build
     from cmtlab.papers_sim import model as papers_model
     from cmtlab.papers_sim import wifi as papers_wifi
     from cmtlab.papers_sim import wifi_record
+    from cmtlab.validation.papers_sim_wifi import WIFI_PRESETS
 
-    print(f"4. one Fig. 4 point on both over {n_seeds} seeds ({solution}, {distance_m:g} m, {alheid.DURATION_S:g} s runs), "
-          f"seed after seed in one process")
+    print(f"4. one Fig. 4 point ({solution}, {distance_m:g} m, {alheid.DURATION_S:g} s runs): {n_seeds} seeds on cmtlab "
+          f"per preset, the papers' simulator for up to {model_budget_s:g} s, seed after seed in one process")
     try:
         papers_model.binary(build=False, wifi=True)
     except papers_build.BuildError as exc:
         print(f"  not measured: {exc}")
         return None
-    ours = alheid.scenario(solution, distance_m=distance_m)
     plan = wifi_record.load_plan("alheid-fig4")
     cases = {(lab["distance_m"], lab["solution"]): sc for lab, sc in wifi_record.expand(plan) if lab["seed"] == 0}
     theirs = cases[(distance_m, solution)]
-    segs_c = segs_p = 0
-    t0 = time.perf_counter()
-    for seed in range(n_seeds):
-        segs_c += sim.run(ours.replace(seed=seed)).data_segments_sent
-    wall_c = time.perf_counter() - t0
-    wall_p = 0.0
-    for seed in range(n_seeds):
-        r = papers_wifi.run(theirs.replace(seed=seed))
+    rows = []
+    for preset in WIFI_PRESETS:
+        rec = "chihani_ns3" if preset == alheid.MODEL_PRESET else "newreno"
+        ours = alheid.scenario(solution, distance_m=distance_m, preset=preset, recovery=rec)
+        segs = 0
+        gput = []
+        t0 = time.perf_counter()
+        for seed in range(n_seeds):
+            r = sim.run(ours.replace(seed=seed))
+            segs += r.data_segments_sent
+            gput.append(r.throughput_bps)
+        rows.append((f"cmtlab.sim, {preset} preset", n_seeds, time.perf_counter() - t0, segs, float(np.mean(gput))))
+    wall_p, segs_p, gput_p, n_p = 0.0, 0, [], 0
+    while n_p < n_seeds and (n_p == 0 or wall_p + wall_p / n_p <= model_budget_s):
+        r = papers_wifi.run(theirs.replace(seed=n_p))
         segs_p += r.data_segments_sent
         wall_p += r.wall_time_s
-    print(f"  {'':36s} {'wall (s)':>9s} {'segments':>10s} {'seg/s':>11s}")
-    print(f"  {'cmtlab.sim (802.11g model)':36s} {wall_c:9.1f} {segs_c:10d} {segs_c / wall_c:11,.0f}")
-    print(f"  {'papers simulator (ns-3.7 Wi-Fi)':36s} {wall_p:9.1f} {segs_p:10d} {segs_p / wall_p:11,.0f}")
-    print(f"  papers simulator / cmtlab = {wall_p / wall_c:.1f}x the wall time for the point "
-          f"({(segs_c / wall_c) / (segs_p / wall_p):.1f}x per data segment)")
-    return wall_p / wall_c
+        gput_p.append(r.throughput_bps)
+        n_p += 1
+    rows.append(("papers simulator (ns-3.7 Wi-Fi)", n_p, wall_p, segs_p, float(np.mean(gput_p))))
+    print(f"  {'':36s} {'seeds':>5s} {'wall (s)':>9s} {'s/seed':>7s} {'segments':>10s} {'seg/s':>10s} {'Mbit/s':>7s}")
+    for name, n, wall, segs, g in rows:
+        print(f"  {name:36s} {n:5d} {wall:9.1f} {wall / n:7.2f} {segs:10d} {segs / wall:10,.0f} {g / 1e6:7.2f}")
+    per_seed_c = rows[-2][2] / rows[-2][1]
+    per_seed_p = wall_p / n_p
+    print(f"  papers simulator / cmtlab ({WIFI_PRESETS[-1]} preset) = {per_seed_p / per_seed_c:.1f}x the wall time per seed "
+          f"({(rows[-2][3] / rows[-2][2]) / (segs_p / wall_p):.1f}x per data segment); {n_seeds} seeds would take the "
+          f"model ~{per_seed_p * n_seeds:,.0f} s, cmtlab {per_seed_c * n_seeds:,.0f} s")
+    return per_seed_p / per_seed_c
 
 
 def main() -> int:
@@ -259,15 +278,22 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3, help="runs per scenario and simulator (default 3)")
     ap.add_argument("--alheid-seeds", type=int, default=30, help="seeds of the Alheid point (default 30, the paper's)")
     ap.add_argument("--fig4-seeds", type=int, default=30, help="seeds of part 4's Fig. 4 point (default 30, the paper's)")
+    ap.add_argument("--fig4-model-budget", type=float, default=600.0,
+                    help="wall seconds part 4 gives the papers' simulator (default 600; as many seeds as fit, >= 1)")
+    ap.add_argument("--only-fig4", action="store_true", help="run part 4 only")
     args = ap.parse_args()
-    if args.megabytes <= 0 or args.repeat < 1 or args.alheid_seeds < 1 or args.fig4_seeds < 1:
-        ap.error("--megabytes must be > 0, --repeat >= 1, --alheid-seeds >= 1 and --fig4-seeds >= 1")
+    if args.megabytes <= 0 or args.repeat < 1 or args.alheid_seeds < 1 or args.fig4_seeds < 1 or args.fig4_model_budget <= 0:
+        ap.error("--megabytes must be > 0, --repeat >= 1, --alheid-seeds >= 1, --fig4-seeds >= 1 and "
+                 "--fig4-model-budget > 0")
     print(f"cmtlab.sim {sim.code_version()}: data segments per wall-clock second, traces off, best of {args.repeat}; "
           f"{compiled.summary()}")
+    if args.only_fig4:
+        fig4_point_vs_papers_sim(args.fig4_seeds, model_budget_s=args.fig4_model_budget)
+        return 0
     ratios = vs_ns3(args.megabytes, args.repeat)
     papers_ratio = vs_papers_sim(args.repeat)
     alheid_point(args.alheid_seeds, args.repeat, papers_ratio)
-    fig4_point_vs_papers_sim(args.fig4_seeds)
+    fig4_point_vs_papers_sim(args.fig4_seeds, model_budget_s=args.fig4_model_budget)
     worst = min(ratios.values())
     print(f"summary: cmtlab / ns-3 >= {worst:.2f}x on every option preset ({', '.join(sorted(ratios))}): "
           f"{_goals(worst)}")

@@ -7,6 +7,8 @@ CI); the others need no compiler.
 
 from __future__ import annotations
 
+import copy
+import json
 import math
 import shutil
 
@@ -92,7 +94,10 @@ def test_plans_expand_to_their_axes():
         plan = wifi_record.load_plan(name)
         cases = wifi_record.expand(plan)
         sizes = [len(wifi_record._axis_items(ax)) for ax in plan["axes"]]
-        assert len(cases) == math.prod(sizes)
+        assert len(cases) >= math.prod(sizes)                          # the product, then any more blocks' runs
+        base = wifi_record.expand({**plan, "more": []})
+        assert [lab for lab, _ in cases[: len(base)]] == [lab for lab, _ in base]   # the product first, in order
+        assert len(cases) == len(base) or plan.get("more")
         assert len({sc.key() for _, sc in cases}) == len(cases)        # every case a distinct run
         assert wifi_record.live_cases(name), name                      # the live test has rows to re-run
     f5 = wifi_record.expand(wifi_record.load_plan("alheid-fig5"))
@@ -103,11 +108,102 @@ def test_plans_expand_to_their_axes():
     assert single and all(sc.n_links == 1 and sc.reordering == "none" for sc in single)
 
 
+def test_more_blocks_add_runs_after_the_product_without_repeating_one():
+    plan = copy.deepcopy(wifi_record.load_plan("alheid-fig4"))
+    plan["more"] = [{"distance_m": [10.0], "seed": {"range": [2, 6]}}]      # seed 2 at 10 m is already in the product
+    base = wifi_record.expand({**plan, "more": []})
+    cases = wifi_record.expand(plan)
+    added = cases[len(base):]
+    n_solutions = len(plan["axes"][1]["cases"])
+    assert len(added) == 3 * n_solutions                                     # seeds 3, 4, 5 only
+    assert {lab["seed"] for lab, _ in added} == {3, 4, 5} and {lab["distance_m"] for lab, _ in added} == {10.0}
+    assert len({sc.key() for _, sc in cases}) == len(cases)
+    assert wifi_record.seed_count(plan) == "3-6" and wifi_record.seed_count({**plan, "more": []}) == 3
+
+
+def test_a_malformed_more_block_is_an_error_naming_it(tmp_path):
+    from cmtlab import pinned
+
+    root = tmp_path / "data"
+    shutil.copytree(pinned.root(), root)
+    path = root / "papers-sim" / "wifi" / "alheid-fig4.plan.json"
+    plan = json.loads(path.read_text())
+    with pinned.using_root(root):
+        for more, match in (({"distance_m": [10.0]}, "more must be a list"),
+                            ([{"solution": ["NoPR"]}], "more names 'solution', which is not an axis with values"),
+                            ([{"seed": 7}], "more's values of 'seed' must be a list")):
+            path.write_text(json.dumps({**plan, "more": more}))
+            pinned.pin(path)
+            with pytest.raises(ValueError, match=match):
+                wifi_record.load_plan("alheid-fig4")
+
+
+def test_append_runs_only_the_added_runs_and_keeps_the_recorded_bytes(tmp_path, monkeypatch):
+    """record(append=True) on a copy of data/: the added runs (faked from recorded rows: no compiler needed) are
+    written after the recorded rows' unchanged bytes; the provenance keeps its sets and says what was appended; a
+    changed axis or another binary is refused."""
+    import pandas as pd
+
+    from cmtlab import pinned
+
+    root = tmp_path / "data"
+    shutil.copytree(pinned.root(), root)
+    wdir = root / "papers-sim" / "wifi"
+    path = wdir / "alheid-fig4.plan.json"
+    old_csv = (wdir / "alheid-fig4.csv").read_bytes()
+    with pinned.using_root(root):
+        recorded = wifi_record.load("alheid-fig4")
+        plan = wifi_record.load_plan("alheid-fig4")
+        old_prov = wifi_record.provenance()
+    n_old = len(recorded)
+    plan = {**plan, "more": [*plan.get("more", []), {"distance_m": [100.0], "seed": {"range": [0, 5]}}]}  # 3, 4 at 100 m new
+    path.write_text(json.dumps(plan, indent=1) + "\n")
+    monkeypatch.setattr(wifi_record, "DATA_DIR", wdir)
+    monkeypatch.setattr(wifi_record, "PROVENANCE", wdir / "provenance.json")
+    monkeypatch.setattr(wifi_record.bld, "ensure_built", lambda **kw: None)
+    now = {k: v for k, v in old_prov.items() if k != "sets"}
+    monkeypatch.setattr(wifi_record, "provenance_now", lambda: {**now, "code_version": "appending"})
+    ran = []
+
+    def fake_run_cases(plan, cases, **kw):     # the recorded seed-0 row of each point, relabelled
+        ran.extend(lab for lab, _ in cases)
+        rows = []
+        for lab, _ in cases:
+            r = recorded[(recorded.distance_m == lab["distance_m"]) & (recorded.solution == lab["solution"])
+                         & (recorded.seed == 0)].iloc[0].to_dict()
+            rows.append({**r, **lab})
+        return pd.DataFrame(rows)
+    monkeypatch.setattr(wifi_record, "run_cases", fake_run_cases)
+    with pinned.using_root(root):
+        pinned.pin(path)
+        wifi_record.record(only=["alheid-fig4"], append=True, progress=False)
+        data = (wdir / "alheid-fig4.csv").read_bytes()
+        assert data.startswith(old_csv) and len(data) > len(old_csv)
+        assert {(lab["seed"], lab["distance_m"]) for lab in ran} == {(3, 100.0), (4, 100.0)}
+        table = wifi_record.load("alheid-fig4")                     # pinned, provenance and plan consistent
+        assert len(table) == n_old + 2 * len(plan["axes"][1]["cases"])
+        prov = wifi_record.provenance()
+        assert set(prov["sets"]) == set(old_prov["sets"]) and prov["code_version"] == old_prov["code_version"]
+        entry = prov["sets"]["alheid-fig4"]
+        assert entry["appended"][-1]["rows"] == len(table) - n_old and entry["appended"][-1]["after_row"] == n_old
+        assert entry["appended"][-1]["code_version"] == "appending" and entry["seeds"] == "3-5"
+        ran.clear()
+        wifi_record.record(only=["alheid-fig4"], append=True, progress=False)    # nothing more to run
+        assert not ran and (wdir / "alheid-fig4.csv").read_bytes() == data
+        assert wifi_record.provenance()["sets"]["alheid-fig4"]["appended"] == entry["appended"]
+        plan["axes"][0]["values"] = [10.0, 20.0, 50.0, 70.0, 100.0]            # a changed axis: not an append
+        path.write_text(json.dumps(plan, indent=1) + "\n")
+        pinned.pin(path)
+        with pytest.raises(wifi_record.RecordError, match="not the plan's first .* runs in order"):
+            wifi_record.record(only=["alheid-fig4"], append=True, progress=False)
+        monkeypatch.setattr(wifi_record, "provenance_now", lambda: {**now, "compiler": "another"})
+        with pytest.raises(wifi_record.RecordError, match="other compiler"):
+            wifi_record.record(only=["alheid-fig4"], append=True, progress=False)
+
+
 def test_fig5s_pdr_0_is_fig4s_10_m_run():
     """The README's and the plan's word: alheid-fig5 at PDR 0 would re-run alheid-fig4's 10-m runs (same scenario
     key, same driver command), so those rows stand for it."""
-    import copy
-
     f5 = copy.deepcopy(wifi_record.load_plan("alheid-fig5"))
     f5["axes"][0]["values"] = [0.0]
     at_0 = {(lab["solution"], lab["seed"]): sc for lab, sc in wifi_record.expand(f5)}

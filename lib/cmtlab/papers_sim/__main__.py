@@ -1,7 +1,7 @@
 """Command line of :mod:`cmtlab.papers_sim`.
 
     python -m cmtlab.papers_sim build [--jobs N] [--if-compiler] [--no-wifi]   # make papers-sim
-    python -m cmtlab.papers_sim record-wifi [--only PLAN ...] [--workers N]    # make papers-sim-data (Wi-Fi plans)
+    python -m cmtlab.papers_sim record-wifi [--only PLAN ...] [--workers N] [--append]  # make papers-sim-data (Wi-Fi plans)
     python -m cmtlab.papers_sim info                               # what the build is made of
 
 The recorded point-to-point runs (``make papers-sim-data``) are the papers' scenarios: ``python -m
@@ -35,6 +35,9 @@ def main(argv=None) -> int:
                                             "their recorded results")
     rw.add_argument("--only", nargs="*", default=None, help="plans to regenerate (default: all)")
     rw.add_argument("--workers", type=int, default=None, help="parallel runs (default: usable cores)")
+    rw.add_argument("--append", action="store_true",
+                    help="run only the runs a plan added after its recorded rows and append them (recorded rows "
+                         "stay byte-identical)")
     sub.add_parser("info", help="print the sources, patches and compiler the build uses")
     args = parser.parse_args(argv)
 
@@ -68,7 +71,7 @@ def main(argv=None) -> int:
     if args.command == "record-wifi":
         from . import wifi_record
 
-        wifi_record.record(only=args.only, workers=args.workers)
+        wifi_record.record(only=args.only, workers=args.workers, append=args.append)
         return 0
     return 2
 

@@ -5,7 +5,11 @@ the fixed parameters of :func:`cmtlab.papers_sim.wifi.scenario` and a list of ax
 product is the runs.  An axis has a ``label`` (the column it adds), ``values`` (a list, or
 ``{"range": [start, stop]}`` for integers) and a ``set`` template of scenario parameters in
 which the string ``"$"`` stands for the value (``{"drop_rate": [0.0, "$"]}``), or ``cases``: a
-mapping of label values to parameters (``{"PR-R": {"reordering": "pr_r"}}``).  ``record`` is
+mapping of label values to parameters (``{"PR-R": {"reordering": "pr_r"}}``).  An optional ``more``
+adds runs after the product: a list of blocks, each replacing the ``values`` of some axes
+(``{"distance_m": [10.0], "seed": {"range": [3, 12]}}``: more seeds at 10 m only) and expanding to
+that block's product; a run already expanded is not repeated.  Runs added this way come after the
+earlier ones, so ``record(append=True)`` writes only them, after the recorded rows' unchanged bytes.  ``record`` is
 ``"rows"`` (one row per run: the labels, then the columns of
 :meth:`~cmtlab.papers_sim.model.PapersSimResult.row` without ``wall_time_s`` and
 ``code_version``, then ``command``) or ``"cwnd"`` (one row per sample and subflow: ``time_s``
@@ -95,6 +99,20 @@ def load_plan(name: str) -> dict:
             raise ValueError(f"{path}: an axis needs a label and either values (with set) or cases, got {ax!r}")
         if "values" in ax and "set" not in ax:
             raise ValueError(f"{path}: axis {ax['label']!r} has values but no set template")
+    labels = {ax["label"]: ax for ax in plan["axes"]}
+    more = plan.get("more", [])
+    if not isinstance(more, list):
+        raise ValueError(f"{path}: more must be a list of blocks, got {type(more).__name__}")
+    for block in more:
+        if not isinstance(block, dict) or not block:
+            raise ValueError(f"{path}: a block of more maps axis labels to values, got {block!r}")
+        for label, values in block.items():
+            if label not in labels or "values" not in labels[label]:
+                raise ValueError(f"{path}: more names {label!r}, which is not an axis with values "
+                                 f"(axes with values: {sorted(k for k, a in labels.items() if 'values' in a)})")
+            if not (isinstance(values, list) or (isinstance(values, dict) and list(values) == ["range"])):
+                raise ValueError(f"{path}: more's values of {label!r} must be a list or {{\"range\": [start, stop]}}, "
+                                 f"got {values!r}")
     return plan
 
 
@@ -117,26 +135,52 @@ def _axis_items(ax):
     return [(v, fill(ax["set"], v)) for v in values]
 
 
+def _blocks(plan: dict) -> list[list[dict]]:
+    """The axes of the plan's product, then those of each ``more`` block (its axes' values replaced)."""
+    blocks = [plan["axes"]]
+    for block in plan.get("more", []):
+        blocks.append([{**ax, "values": block[ax["label"]]} if ax["label"] in block else ax for ax in plan["axes"]])
+    return blocks
+
+
+def _label_key(labels: dict) -> tuple:
+    return tuple(sorted((k, str(v)) for k, v in labels.items()))
+
+
 def expand(plan: dict) -> list[tuple[dict, object]]:
-    """``(labels, WifiScenario)`` of every run of a plan, in the plan's order (the last axis fastest)."""
+    """``(labels, WifiScenario)`` of every run of a plan, in the plan's order: the axes' product (the last
+    axis fastest), then each ``more`` block's product, without repeating a run."""
     from .wifi import scenario
 
-    out = []
-    for combo in itertools.product(*[_axis_items(ax) for ax in plan["axes"]]):
-        labels, params = {}, dict(plan["scenario"])
-        for ax, (value, p) in zip(plan["axes"], combo):
-            labels[ax["label"]] = value
-            params.update(p)
-        out.append((labels, scenario(**params)))
+    out, seen = [], set()
+    for axes in _blocks(plan):
+        for combo in itertools.product(*[_axis_items(ax) for ax in axes]):
+            labels, params = {}, dict(plan["scenario"])
+            for ax, (value, p) in zip(axes, combo):
+                labels[ax["label"]] = value
+                params.update(p)
+            key = _label_key(labels)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append((labels, scenario(**params)))
     return out
 
 
-def seed_count(plan: dict) -> int:
-    """How many seeds a plan runs per point (the size of its ``seed`` axis; 1 without one)."""
-    for ax in plan["axes"]:
-        if ax["label"] == "seed":
-            return len(_axis_items(ax))
-    return 1
+def seed_count(plan: dict) -> int | str:
+    """How many seeds a plan runs per point: the size of its ``seed`` axis (1 without one); with ``more``
+    blocks that change the seeds, the range of counts per point as ``"3-12"``."""
+    seed_axes = [ax for axes in _blocks(plan) for ax in axes if ax["label"] == "seed"]
+    if not seed_axes:
+        return 1
+    if not plan.get("more"):
+        return len(_axis_items(seed_axes[0]))
+    per_point: dict = {}
+    for labels, _ in expand(plan):
+        key = _label_key({k: v for k, v in labels.items() if k != "seed"})
+        per_point[key] = per_point.get(key, 0) + 1
+    lo, hi = min(per_point.values()), max(per_point.values())
+    return lo if lo == hi else f"{lo}-{hi}"
 
 
 # ---------------------------------------------------------------------------------------- running
@@ -201,23 +245,81 @@ def provenance_now() -> dict:
     return prov
 
 
-def record(*, only=None, workers: int | None = None, progress: bool = True) -> dict:
-    """Run the plans (all, or those named in ``only``) and rewrite their CSVs and ``provenance.json``."""
+def _recorded_prefix(plan: dict, cases, path: Path) -> tuple[bytes, list[str], int]:
+    """For ``append``: the recorded CSV's bytes, header and how many of ``cases`` (a prefix of them) it holds,
+    checked: a ``rows`` plan, its rows' labels the plan's first runs in order, the recording's code version."""
+    if plan["record"] != "rows":
+        raise RecordError(f"{path}: append needs a rows plan, {plan['name']!r} records {plan['record']!r}")
+    if not path.is_file():
+        raise RecordError(f"{path}: nothing recorded to append to; record it whole with {REGENERATE}")
+    data = path.read_bytes()
+    old = pd.read_csv(io.BytesIO(data))
+    labels = [ax["label"] for ax in plan["axes"]]
+    got = [_label_key({k: r[k] for k in labels}) for r in old[labels].to_dict("records")]
+    want = [_label_key(lab) for lab, _ in cases[: len(got)]]
+    if len(got) > len(cases) or got != want:
+        raise RecordError(f"{path}: its {len(got)} rows are not the plan's first {len(got)} runs in order "
+                          f"(a changed axis, not an added run): record it whole with {REGENERATE}")
+    return data, list(old.columns), len(got)
+
+
+#: What makes the model's binary (and so its rows): the same in a recording and in a checkout appending to it.
+BINARY_KEYS = ("archives", "patches", "driver", "wifi_driver", "wifi_modules", "compiler", "cxxflags")
+
+
+def _binary_differences(old: dict, now: dict) -> list[str]:
+    """The :data:`BINARY_KEYS` in which a recorded provenance and this checkout's differ (empty: same binary)."""
+    def norm(v):
+        return json.dumps(v, sort_keys=True)
+    return [k for k in BINARY_KEYS if norm(old.get(k)) != norm(now.get(k))]
+
+
+def record(*, only=None, workers: int | None = None, progress: bool = True, append: bool = False) -> dict:
+    """Run the plans (all, or those named in ``only``) and rewrite their CSVs and ``provenance.json``.
+
+    ``append``: run only the runs a plan added after its recorded rows (a new ``more`` block: widening an
+    existing block's values would interleave its runs with recorded ones, which is refused) and write them
+    after the recorded bytes, which stay unchanged; needs the recording's binary (the
+    same :data:`BINARY_KEYS`: archives, patches, drivers, compiler and flags — otherwise the old rows would
+    not be what this checkout makes).  The recording's provenance is kept; the set's entry gets its new
+    rows, SHA-256 and plan, and under ``appended`` each append's rows and the front end's code version."""
     names = plan_names() if not only else list(only)
     for n in names:
         load_plan(n)  # a ValueError naming a missing or malformed plan before anything runs
     bld.ensure_built(log=print, wifi=True)
     prov = provenance_now()
     old = json.loads(PROVENANCE.read_text()) if PROVENANCE.is_file() else {}
-    sets = dict(old.get("sets", {})) if old.get("code_version") == prov["code_version"] else {}
+    same_code = old.get("code_version") == prov["code_version"]
+    if append:
+        differs = _binary_differences(old, prov)
+        if differs:
+            raise RecordError(f"{PROVENANCE}: the recording was made from other {', '.join(differs)} than this "
+                              f"checkout's: appended rows would come from another model; record whole with {REGENERATE}")
+        appended_by = prov["code_version"]
+        prov = old                 # the recording's provenance stays; each appended set says what appended to it
+    sets = dict(old.get("sets", {})) if same_code or append else {}
     for n in names:
         plan = load_plan(n)
         cases = expand(plan)
-        t0 = time.monotonic()
-        table = run_cases(plan, cases, workers=workers, progress=progress,
-                          log=lambda msg: print(msg, flush=True))
-        data = _csv_bytes(table)
         path = DATA_DIR / f"{n}.csv"
+        t0 = time.monotonic()
+        if append:
+            head, columns, n_old = _recorded_prefix(plan, cases, path)
+            new = run_cases(plan, cases[n_old:], workers=workers, progress=progress,
+                            log=lambda msg: print(msg, flush=True)) if n_old < len(cases) else pd.DataFrame(columns=columns)
+            extra = sorted(set(new.columns) - set(columns))
+            if extra:
+                raise RecordError(f"{path}: the new runs have columns the recording has not: {extra}; record whole "
+                                  f"with {REGENERATE}")
+            body = _csv_bytes(new.reindex(columns=columns)).split(b"\n", 1)[1] if len(new) else b""
+            data = head + body
+            table = pd.read_csv(io.BytesIO(data))
+            wall = round(sets.get(n, {}).get("wall_s", 0.0) + time.monotonic() - t0, 1)
+        else:
+            table = run_cases(plan, cases, workers=workers, progress=progress,
+                              log=lambda msg: print(msg, flush=True))
+            data = _csv_bytes(table)
+            wall = round(time.monotonic() - t0, 1)
         tmp = path.with_name(path.name + ".tmp")
         tmp.write_bytes(data)
         tmp.replace(path)
@@ -225,7 +327,13 @@ def record(*, only=None, workers: int | None = None, progress: bool = True) -> d
         sets[n] = {"file": path.name, "rows": len(table), "runs": len(cases), "seeds": seed_count(plan),
                    "sha256": hashlib.sha256(data).hexdigest(), "plan": plan_path(n).name,
                    "plan_sha256": bld.sha256_file(plan_path(n)), "scenario": plan["scenario"],
-                   "wall_s": round(time.monotonic() - t0, 1)}
+                   "wall_s": wall}
+        if append:
+            earlier = old.get("sets", {}).get(n, {}).get("appended", [])
+            now = [{"rows": len(table) - n_old, "after_row": n_old, "code_version": appended_by,
+                    "wall_s": round(time.monotonic() - t0, 1)}] if len(table) > n_old else []
+            if earlier or now:
+                sets[n]["appended"] = [*earlier, *now]
         print(f"papers-sim-wifi: recorded {n}: {len(cases)} runs, {len(table)} rows into {path}", flush=True)
         prov["sets"] = {k: sets[k] for k in sorted(sets)}
         PROVENANCE.write_text(json.dumps(prov, indent=1, sort_keys=True) + "\n")

@@ -25,6 +25,11 @@ unchanged):
   as usual (``OpenCWND``) and duplicate ACKs keep being counted per segment, so the third duplicate
   ACK of the next segment fast-retransmits it at once
   (:meth:`~cmtlab.sim.models.chihani.ChihaniNs3Recovery.on_ack`);
+* the retransmission timer restarts on every ACK of new data, partial ACKs to the engine included
+  (``NewACK``; :attr:`~cmtlab.sim.models.chihani.ChihaniNs3Recovery.partial_ack_restarts_timer`), and a
+  fast retransmit that keeps the window (PR-R) leaves ``ssthresh`` alone (only ``reduceCWND`` changes it):
+  both found over Wi-Fi (:mod:`cmtlab.validation.papers_sim_wifi`), where PR-R's kept windows make the
+  engine's recovery last;
 * the model's packet sizes on the wire (:func:`~cmtlab.sim.models.chihani.model_wire_bytes`): its
   header serialisation counts the options twice, so a data segment is 1462 B on a point-to-point
   link (1482 B with Eifel's timestamp option), not 1442 B;

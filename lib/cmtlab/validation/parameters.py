@@ -65,8 +65,16 @@ MPTCP_VALIDATION = NotebookSpec("mptcp-validation", dict(
 ))
 
 
+def _wifi_distances():
+    from ..papers_sim import wifi_record
+    return tuple(float(d) for d in sorted(wifi_record.load("alheid-fig4").distance_m.unique()))
+
+
 PAPERS_SIM_AGREEMENT = NotebookSpec("papers-sim-agreement", dict(
     tolerance=Real(0, 1, lo_open=True, hi_open=True, unit="(relative goodput difference)"),
+    wifi_distances_m=Seq(Choice(_wifi_distances), unique=True),
+    wifi_seeds=Int(1, 30),
+    wifi_workers=WORKERS,
 ))
 
 

@@ -387,3 +387,46 @@ def test_timeout_causes_classify_by_the_last_cumulative_ack_advance():
     assert comp.timeout_cause_counts(tc) == {"progressing": 1, "stall": 2, "other": 1}
     assert comp.timeout_cause_counts(comp.timeout_causes(events.iloc[:0], acks)) == {"progressing": 0, "stall": 0,
                                                                                      "other": 0}
+
+
+def test_the_model_preset_is_the_built_models_sender_receiver_and_rate_choice():
+    sc = ex.scenario("PR-R", distance_m=100, preset="chihani_ns3", recovery="chihani_ns3")
+    assert sc.dupack_mode == "chihani_ns3" and sc.options.recovery == "chihani_ns3" and not sc.options.sack
+    assert dict(sc.scheduler_params) == {"variant": "chihani_ns3"} and sc.reordering == "pr-r"
+    assert dict(ex.scenario("D-SACK", preset="chihani_ns3", recovery="chihani_ns3").reordering_params) == \
+        {"variant": "chihani_ns3"}
+    for _, p in sc.links:
+        assert {k: dict(p)[k] for k in ex.MODEL_WIFI_PARAMS} == ex.MODEL_WIFI_PARAMS
+    assert all(k not in dict(p) for _, p in ex.scenario("PR-R").links for k in ex.MODEL_WIFI_PARAMS)
+    one = ex.scenario("NoPR", n_paths=1, preset="chihani_ns3", recovery="chihani_ns3")
+    assert one.n_subflows == 1 and one.scheduler_params == ()
+    for preset, recovery in (("chihani_ns3", "newreno"), ("paper", "chihani_ns3"), ("chihani", "chihani_ns3")):
+        with pytest.raises(ValueError, match="recovery 'chihani_ns3' goes with preset 'chihani_ns3'"):
+            ex.scenario("NoPR", preset=preset, recovery=recovery)
+    cases = ex.fig4_cases([10], presets=("chihani_ns3",), recovery="chihani_ns3", single_tcp=True)
+    assert {sc.options.recovery for _, sc in cases} == {"chihani_ns3"} and len(cases) == 5
+
+
+def test_the_model_presets_rate_is_the_stand_ins_at_every_recorded_distance():
+    """With MODEL_WIFI_PARAMS the book's 802.11g model picks the rate ns-3.7's IdealWifiManager picked in the
+    recorded runs; with the chapters' (ns-3.44's) parameters it does not at 100 m."""
+    from cmtlab.validation.papers_sim_wifi import rate_difference, rate_differences
+
+    assert rate_differences("chihani_ns3") == []
+    far = rate_difference(100.0, "paper")
+    assert (far["book_rate_mbps"], far["model_rate_mbps"]) == (6.0, 9.0) and far["saturation_ratio"] < 0.8
+    assert [r["distance_m"] for r in rate_differences("paper")] == [100.0]
+
+
+def test_the_model_sender_restarts_its_timer_on_every_partial_ack(monkeypatch):
+    """PR-R keeps its window, so the engine's recovery lasts; the model (NewACK) restarts the retransmission timer
+    on every ACK of new data and has no timeout in these runs — the engine's RFC 6582 timer (first partial ACK
+    only) fires within the first second."""
+    from cmtlab.sim.models.chihani import ChihaniNs3Recovery
+    from cmtlab.sim.multipath import run_mptcp
+
+    sc = ex.scenario("PR-R", distance_m=10, duration_s=2.0, preset="chihani_ns3", recovery="chihani_ns3")
+    good = run_mptcp(sc).row()
+    assert good["timeouts"] == 0 and good["fast_retransmits"] > 50
+    monkeypatch.setattr(ChihaniNs3Recovery, "partial_ack_restarts_timer", False)
+    assert run_mptcp(sc).row()["timeouts"] > 0

@@ -37,6 +37,15 @@ the paper leaves to its simulator:
   data-level gap closes);
 * ``"rfc"`` — RFC behaviour: subflow receivers acknowledge by subflow sequence only (RFC 8684),
   LIA as RFC 6356 (byte counting, capped), D-SACK as RFC 2883/3708, TCP-DOOR as Wang & Zhang.
+* ``"chihani_ns3"`` — the papers' own simulator as built and run over Wi-Fi (:mod:`cmtlab.papers_sim.wifi`,
+  the Chihani–Collange model on ns-3.7): the mechanisms of Arabi's calibrated preset of the same name
+  (:mod:`cmtlab.validation.papers_sim`: the model's receiver ``dupack_mode="chihani_ns3"`` and its packet
+  sizes, its sender without recovery state ``recovery="chihani_ns3"`` with ns-3.7's RTO, its round robin,
+  its D_SACK), no SACK outside D-SACK, and PR-R as the model's patch 05 runs it (NoPR without the window
+  reduction at the third duplicate ACK), and the stand-in's rate choice over the same 802.11g model
+  (:data:`MODEL_WIFI_PARAMS`).  Not a reading of the paper but the reference the Wi-Fi agreement
+  of :func:`cmtlab.validation.papers_sim.wifi_agreement_table` checks; its only loss response is the model's
+  (``recovery="chihani_ns3"``, which it requires).
 
 TCP details common to all (:func:`tcp_options`): no SACK (the model has none) except for
 ``D-SACK``, which needs it (RFC 2883 reports ride on SACK; a SACK sender does not count a
@@ -80,6 +89,12 @@ QUEUE_PACKETS = 500
 #: Wi-Fi model settings: no preamble-detection threshold (the ns-3 of 2016 had none, and the
 #: paper reports results out to 100 m; with ns-3.44's threshold nothing is received beyond 51 m).
 WIFI_PARAMS = {"preamble_min_rssi_dbm": None}
+#: The ``chihani_ns3`` preset's Wi-Fi rate choice, that of the papers' simulator's stand-in (ns-3.7's
+#: ``IdealWifiManager``, :mod:`cmtlab.papers_sim.wifi`): its ``BerThreshold`` of 1e-5 and no rescaling of the
+#: reported SNR (ns-3.44's 22/20 channel-width quirk, :class:`cmtlab.sim.net.wifi_phy.WifiParams`, came later).
+#: With them the book's 802.11g model picks the stand-in's rate at every distance of Fig. 4 (54 Mbit/s at
+#: 10-20 m, 48 at 30, 36 at 40, 24 at 50, 18 at 60-70, 12 at 80-90, 9 at 100 m; ns-3.44's defaults: 6 at 100 m).
+MODEL_WIFI_PARAMS = {"ber_threshold": 1e-5, "ideal_snr_scale": 1.0}
 
 #: Solution label → reordering response name.
 SOLUTIONS = {"NoPR": "none", "D-SACK": "dsack", "TCP-DOOR": "tcp-door", "PR-R": "pr-r"}
@@ -89,14 +104,19 @@ COLOURS = {**{sol: series_style(sol)["color"] for sol in ("NoPR", "D-SACK", "TCP
            "single TCP": "#000000"}
 
 #: Loss responses a run may use (``scenario(recovery=...)``): ``"newreno"`` (the default, RFC 6582 fast
-#: recovery) or ``"chihani"`` (the Chihani–Collange model's halving without window inflation).
-RECOVERY_CHOICES = ("newreno", "chihani")
+#: recovery), ``"chihani"`` (the Chihani–Collange model's halving without window inflation) or
+#: ``"chihani_ns3"`` (the built model's sender, :class:`cmtlab.sim.models.chihani.ChihaniNs3Recovery`: the
+#: ``chihani_ns3`` preset's, and only its).
+RECOVERY_CHOICES = ("newreno", "chihani", "chihani_ns3")
+#: The preset that is the built model (its recovery is :data:`RECOVERY_CHOICES`' ``"chihani_ns3"``).
+MODEL_PRESET = "chihani_ns3"
 
 #: Preset → (dupack_mode, congestion variant, reordering variants by response).
 PRESETS = {
     "paper": ("paper", "chihani", {"dsack": "chihani", "tcp-door": "chihani"}),
     "chihani": ("chihani", "chihani", {"dsack": "chihani", "tcp-door": "chihani"}),
     "rfc": ("rfc", "spec", {"dsack": "rfc", "tcp-door": "paper"}),
+    MODEL_PRESET: ("chihani_ns3", "chihani", {"dsack": "chihani_ns3", "tcp-door": "chihani"}),
 }
 
 
@@ -113,12 +133,14 @@ def tcp_options(solution: str, recovery: str = "newreno") -> dict:
                 send_buffer_bytes=OOO_BUFFER_BYTES, receive_buffer_bytes=OOO_BUFFER_BYTES, recovery=recovery)
 
 
-def wifi_link(distance_m: float, pdr: float = 0.0) -> tuple:
-    """The ``links`` entry of one path: ``("wifi80211g", params)``."""
+def wifi_link(distance_m: float, pdr: float = 0.0, *, preset: str = "paper") -> tuple:
+    """The ``links`` entry of one path: ``("wifi80211g", params)`` (``preset`` ``"chihani_ns3"``: with
+    :data:`MODEL_WIFI_PARAMS`, the papers' simulator's rate choice)."""
     check_positive("distance_m", distance_m)
+    check_choice("preset", preset, tuple(PRESETS))
     if not 0 <= pdr < 1:
         raise ValueError(f"pdr must be a probability in [0, 1), got {pdr!r}")
-    params = dict(WIFI_PARAMS, distance_m=float(distance_m))
+    params = dict(WIFI_PARAMS, **(MODEL_WIFI_PARAMS if preset == MODEL_PRESET else {}), distance_m=float(distance_m))
     if pdr:
         params["pdr"] = float(pdr)
     return ("wifi80211g", params)
@@ -135,7 +157,8 @@ def scenario(solution: str, *, distance_m: float = SCENARIO2_DISTANCE_M, pdr2: f
     fast retransmit (:class:`cmtlab.sim.mechanisms.reordering.PacketReorderingResponse`): ``"keep"``
     (Algorithm 1, the default) or ``"cwnd"`` (the book's first implementation).  ``recovery`` is the
     sender's loss response (:data:`RECOVERY_CHOICES`, :func:`tcp_options`): ``"newreno"`` (default) or
-    ``"chihani"``; it applies to the single-path reference too.
+    ``"chihani"``; it applies to the single-path reference too.  The ``"chihani_ns3"`` preset is the
+    built model and requires ``recovery="chihani_ns3"`` (the model's sender; no other preset takes it).
     """
     from ...scenario import TcpOptions
     from ...sim.multipath import mptcp_scenario
@@ -143,6 +166,9 @@ def scenario(solution: str, *, distance_m: float = SCENARIO2_DISTANCE_M, pdr2: f
     check_choice("preset", preset, tuple(PRESETS))
     check_choice("solution", solution, SOLUTION_ORDER)
     check_choice("recovery", recovery, RECOVERY_CHOICES)
+    if (preset == MODEL_PRESET) != (recovery == "chihani_ns3"):
+        raise ValueError(f"recovery 'chihani_ns3' goes with preset {MODEL_PRESET!r} and only with it (the built "
+                         f"model's sender), got preset={preset!r}, recovery={recovery!r}")
     n = check_int("n_paths", n_paths, minimum=1, maximum=2)
     dupack_mode, cc_variant, ro_variants = PRESETS[preset]
     ro = SOLUTIONS[solution]
@@ -158,9 +184,12 @@ def scenario(solution: str, *, distance_m: float = SCENARIO2_DISTANCE_M, pdr2: f
     else:
         cc = congestion
         cc_params = {"variant": cc_variant} if congestion in ("lia", "fully_coupled", "rtt_compensation") else {}
-    links = [wifi_link(distance_m, 0.0), wifi_link(distance_m, pdr2)][:n] if n == 2 else [wifi_link(distance_m, 0.0)]
+    links = ([wifi_link(distance_m, 0.0, preset=preset), wifi_link(distance_m, pdr2, preset=preset)] if n == 2
+             else [wifi_link(distance_m, 0.0, preset=preset)])
+    sched_params = {"variant": "chihani_ns3"} if preset == MODEL_PRESET and scheduler == "round_robin" and n == 2 else None
     return mptcp_scenario([PHY_RATE_BPS] * n, [0.0] * n, duration_s=float(duration_s), congestion=cc,
-                          congestion_params=cc_params, scheduler=scheduler, reordering=ro, reordering_params=ro_params,
+                          congestion_params=cc_params, scheduler=scheduler, scheduler_params=sched_params,
+                          reordering=ro, reordering_params=ro_params,
                           dupack_mode=dupack_mode, receive_buffer_bytes=OOO_BUFFER_BYTES, segment_bytes=SEGMENT_BYTES,
                           initial_window_bytes=SEGMENT_BYTES, ssthresh_bytes=65535, m_ack=1,
                           queue_packets=QUEUE_PACKETS, links=links, backbone_bps=BACKBONE_BPS,

@@ -412,6 +412,14 @@ class ChihaniNs3Recovery(ChihaniRecovery):
 
     name = "chihani_ns3"
     loss_marks = False
+    #: ``NewACK`` cancels and reschedules the retransmission timer on every ACK of new data
+    #: (``mp-tcp-socket-impl.cc`` lines 1083-1096 of d4ad7bf): the model has no recovery state, so a
+    #: partial ACK to the engine restarts it too (found tracing PR-R over Wi-Fi, where the engine's
+    #: recovery lasts: without this its timer fired 4 ms after a fast retransmit, the model's never).
+    partial_ack_restarts_timer = True
+    #: A fast retransmit that keeps the window (PR-R, patch 05: ``DupAck`` without ``reduceCWND``) leaves
+    #: ``ssthresh`` alone: only ``reduceCWND`` changes it in the model, so a slow start goes on.
+    keep_window_sets_ssthresh = False
     __slots__ = ("est_ns", "var_ns", "multiplier", "samples", "last_fast_retransmit", "dup_head", "dups")
 
     def __init__(self):

@@ -47,7 +47,7 @@ The choices, each also cited at the code:
   (``pipe`` + 1 SMSS without SACK), the first unacknowledged segment is marked lost and
   retransmitted at once, whatever the window;  a partial ACK retransmits the next lost
   segment and restarts the retransmission timer only the first time (RFC 6582 sec. 3.2
-  step 5);  the full ACK sets ``cwnd = ssthresh`` and then applies the window increase for
+  step 5; every time with a recovery algorithm whose ``partial_ack_restarts_timer`` is set);  the full ACK sets ``cwnd = ssthresh`` and then applies the window increase for
   that ACK;  the recovery algorithm sees the bytes-in-flight computed last (ns-3's
   ``m_bytesInFlight``: before the Reno SACK of the current duplicate ACK);
 * after a retransmission timeout every outstanding segment not SACKed is lost (without
@@ -491,7 +491,8 @@ class TcpSender(UndoApi):
                 self._do_retransmit(now)
             if self.trace is not None:
                 self.trace.event(now, "partial_ack", ack, self)
-            self._new_ack(now, ack, self.first_partial_ack or self._rto_rfc6298)
+            self._new_ack(now, ack, self.first_partial_ack or self._rto_rfc6298
+                          or self.recovery.partial_ack_restarts_timer)
             self.first_partial_ack = False
             return
         if ack < self.recover and state == LOSS:
@@ -578,7 +579,7 @@ class TcpSender(UndoApi):
         flight = pipe if self.sack else pipe + seg
         if decision is FastRetransmitDecision.REDUCE:
             self.ssthresh = self.cc.ssthresh(self, flight)
-        else:
+        elif self.recovery.keep_window_sets_ssthresh:
             self.ssthresh = self.cwnd  # retransmit but keep the window (and end any slow start)
         self.recovery.enter(self, self.dupacks, (self.high - self.una) * seg, delivered, decision)
         self.fast_retransmits += 1

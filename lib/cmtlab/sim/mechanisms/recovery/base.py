@@ -20,6 +20,14 @@ class RecoveryAlgorithm:
     #: received, a head marked lost re-enters recovery at once.  ``False``: a sender without any
     #: scoreboard, which retransmits only at the third duplicate ACK (the Chihani–Collange model).
     loss_marks = True
+    #: Every partial ACK restarts the retransmission timer (ns-3.7's ``NewAck`` in a sender without
+    #: recovery state, the Chihani–Collange model); ``False`` (RFC 6582 sec. 3.2 step 5, ns-3's
+    #: "Impatient" variant): only the first partial ACK of a recovery does.
+    partial_ack_restarts_timer = False
+    #: A fast retransmit that keeps the window (``KEEP_WINDOW``, e.g. PR-R) sets ``ssthresh = cwnd``, ending
+    #: any slow start; ``False``: ``ssthresh`` is left as it was (the Chihani–Collange model, where the
+    #: window-reduction function is all that changes it).
+    keep_window_sets_ssthresh = True
 
     def enter(self, sub, dupacks: int, unacked_bytes: int, delivered_bytes: int,
               decision: FastRetransmitDecision = FastRetransmitDecision.REDUCE) -> None:
