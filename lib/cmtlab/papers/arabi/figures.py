@@ -9,7 +9,7 @@ import numpy as np
 
 from ...report.style import MIN_FONT_PT, figsize, figure_name, grid_shape, series_style
 from .experiments import CC_LABELS, RO_LABELS
-from .paper import PAPER_CONGESTION, REORDERING
+from .paper import PAPER, PAPER_CONGESTION, REORDERING
 
 #: One colour and line style per reordering algorithm.
 RO_STYLES = {"none": (series_style("none")["color"], "-"), "dsack": (series_style("dsack")["color"], "--"),
@@ -36,6 +36,7 @@ def throughput_over_time(traces, *, scenario_id: int, preset: str, congestion=PA
     for ax, cc in zip(axes.flat, congestion):
         for ro in REORDERING:
             g = t[(t.congestion == cc) & (t.reordering == ro)].sort_values("time_s")
+            g = g[g.time_s > 0]  # a logarithmic time axis (the transfers end after 15 s to 300 s)
             if g.empty:
                 continue
             colour, ls = RO_STYLES[ro]
@@ -45,9 +46,10 @@ def throughput_over_time(traces, *, scenario_id: int, preset: str, congestion=PA
             ax.plot(x, m, color=colour, ls=ls, label=RO_LABELS[ro])
             ax.fill_between(x, np.clip(m - h, 0, top), np.clip(m + h, 0, top), color=colour, alpha=0.15, lw=0)
         ax.set_title(CC_LABELS.get(cc, cc))
+        ax.set_xscale("log")
         ax.set_ylim(0, top)
     for ax in axes[-1, :]:
-        ax.set_xlabel("time (s)")
+        ax.set_xlabel("time (s, log scale)")
     for ax in axes[:, 0]:
         ax.set_ylabel("Mbit/s")
     for ax in list(axes.flat)[len(congestion):]:
@@ -71,7 +73,7 @@ PANEL_TITLES = {"papers-sim": "papers' simulator:\nglobal throughput", "papers-s
 
 
 def sources_over_time(traces, *, scenario_id: int, congestion: str, sources=FIG_SOURCES, scheduler: str = "round_robin",
-                      setting: str = "main", title: str = ""):
+                      setting: str = "main", title: str = "", paper_line=None):
     """One panel per source (``preset`` column of ``traces``), one line per reordering algorithm: the
     throughput (Mbit/s) of one scenario and congestion control over time — Arabi et al.'s Figs. 8–9
     ("global throughput of all subflows") on each source side by side.
@@ -80,6 +82,11 @@ def sources_over_time(traces, *, scenario_id: int, congestion: str, sources=FIG_
     :func:`cmtlab.papers.arabi.papers_sim.chapter_sources`; bands are 95 % CIs over seeds (the model's
     F_RTO: over its repetitions).  Sources the traces lack are left out; raises :class:`ValueError`
     if none is there, or on a bad ``scenario_id``, ``congestion`` or ``sources``.
+
+    The time axis is logarithmic: the algorithms' transfers end after 15 s to 300 s, and on a linear axis the
+    short ones would be squeezed into its first tenth.  Where every algorithm draws the same line (the RFC
+    behaviour), the panel says so.  ``paper_line``: ``(Mbit/s, label)``, the paper's number drawn as a dashed
+    grey line in every panel (a target, never an input).
     """
     if isinstance(sources, str) or not len(list(sources)):
         raise ValueError(f"sources must be a non-empty sequence of source labels, got {sources!r}")
@@ -98,19 +105,31 @@ def sources_over_time(traces, *, scenario_id: int, congestion: str, sources=FIG_
                              squeeze=False)
     # the y range follows the mean lines: a band over three F_RTO repetitions can be wider than the plot
     top = 1.15 * float(t[t.preset.isin(present) & t.reordering.isin(REORDERING)].mean_bps.max()) / 1e6
+    if paper_line is not None:
+        top = max(top, 1.15 * float(paper_line[0]))
     for ax, src in zip(axes.flat, present):
+        drawn = []
         for ro in REORDERING:
             g = t[(t.preset == src) & (t.reordering == ro)].sort_values("time_s")
+            g = g[g.time_s > 0]  # a logarithmic time axis
             if g.empty:
                 continue
             colour, ls = RO_STYLES[ro]
             x = g.time_s.to_numpy()
             m = g.mean_bps.to_numpy() / 1e6
             h = g.ci95_bps.to_numpy() / 1e6
+            drawn.append((x, m))
             ax.plot(x, m, color=colour, ls=ls, label=RO_LABELS[ro])
             ax.fill_between(x, np.clip(m - h, 0, top), np.clip(m + h, 0, top), color=colour, alpha=0.15, lw=0)
+        if len(drawn) > 1 and all(len(x) == len(drawn[0][0]) and np.allclose(x, drawn[0][0]) and np.allclose(m, drawn[0][1])
+                                  for x, m in drawn[1:]):
+            ax.text(0.03, 0.04, f"all {len(drawn)} algorithms:\none line", transform=ax.transAxes, fontsize=MIN_FONT_PT,
+                    va="bottom")
+        if paper_line is not None:
+            ax.axhline(float(paper_line[0]), color="0.35", ls="--", lw=1, label=paper_line[1], zorder=0)
         ax.set_title(PANEL_TITLES.get(src, src))
-        ax.set_xlabel("time (s)")
+        ax.set_xscale("log")
+        ax.set_xlabel("time (s, log scale)")
         ax.set_ylim(0, top)
     for ax in axes[:, 0]:
         ax.set_ylabel("Mbit/s")
@@ -135,6 +154,7 @@ def fig9(traces, **kw):
     """Arabi Fig. 9: global throughput over time, scenario 2 (three subflows), uncoupled (the text of
     sec. 5; the printed caption repeats Fig. 8's "linked increases") — :func:`sources_over_time`."""
     kw.setdefault("title", figure_name("Arabi", "9") + " — scenario 2 (three subflows), uncoupled")
+    kw.setdefault("paper_line", (PAPER["best_s2"][2] / 1e6, f"paper: DSACK about {PAPER['best_s2'][2] / 1e6:g}"))
     return sources_over_time(traces, scenario_id=2, congestion="uncoupled", **kw)
 
 
