@@ -73,5 +73,5 @@ def test_figures_have_numbered_captions_alt_text_and_data(page, base_url, doc):
             rows = list(csv.reader(io.StringIO(resp.text())))
             if len(rows) < 2 or len(rows[0]) < 2 or not all(h.strip() for h in rows[0]):
                 problems.append(f"figure {number}: {href} is not a CSV with named columns and a row of values")
-    assert number > 0, f"{doc}: no figure"
     assert not problems, f"{doc}: " + "; ".join(problems)
+    assert number > 0, f"{doc}: no figure"
