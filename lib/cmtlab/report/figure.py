@@ -107,7 +107,7 @@ def _category(value: float, labels: dict[float, str]):
 
 def _panel_name(ax, index: int) -> str:
     title = " ".join(ax.get_title(loc=loc) for loc in ("left", "center", "right") if ax.get_title(loc=loc)).strip()
-    return title or f"panel {index + 1}"
+    return " ".join(title.split()) or f"panel {index + 1}"
 
 
 def _series_name(artist, fallback: str) -> str:

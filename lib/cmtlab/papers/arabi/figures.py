@@ -16,6 +16,15 @@ RO_STYLES = {"none": (series_style("none")["color"], "-"), "dsack": (series_styl
              "eifel": (series_style("eifel")["color"], "-."), "frto": (series_style("frto")["color"], ":")}
 
 
+def _log_time_axis(ax) -> None:
+    """A logarithmic time axis labelled in plain seconds (1, 10, 100), without minor-tick labels."""
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+
+
 def throughput_over_time(traces, *, scenario_id: int, preset: str, congestion=PAPER_CONGESTION,
                          scheduler: str = "round_robin", setting: str = "main", title: str = ""):
     """One panel per congestion control: global throughput (Mbit/s) against time, one line per algorithm.
@@ -46,7 +55,7 @@ def throughput_over_time(traces, *, scenario_id: int, preset: str, congestion=PA
             ax.plot(x, m, color=colour, ls=ls, label=RO_LABELS[ro])
             ax.fill_between(x, np.clip(m - h, 0, top), np.clip(m + h, 0, top), color=colour, alpha=0.15, lw=0)
         ax.set_title(CC_LABELS.get(cc, cc))
-        ax.set_xscale("log")
+        _log_time_axis(ax)
         ax.set_ylim(0, top)
     for ax in axes[-1, :]:
         ax.set_xlabel("time (s, log scale)")
@@ -101,8 +110,9 @@ def sources_over_time(traces, *, scenario_id: int, congestion: str, sources=FIG_
         raise ValueError(f"no traces for scenario={scenario_id!r}, congestion={congestion!r}, sources={list(sources)!r}, "
                          f"setting={setting!r}")
     nrows, ncols = grid_shape(len(present), max_cols=3)
+    # one time axis for all panels (log scale, plain numbers): the panels compare at a glance
     fig, axes = plt.subplots(nrows, ncols, figsize=figsize(ncols, nrows, panel_height_in=2.4), sharey=True,
-                             squeeze=False)
+                             sharex=True, squeeze=False)
     # the y range follows the mean lines: a band over three F_RTO repetitions can be wider than the plot
     top = 1.15 * float(t[t.preset.isin(present) & t.reordering.isin(REORDERING)].mean_bps.max()) / 1e6
     if paper_line is not None:
@@ -123,12 +133,12 @@ def sources_over_time(traces, *, scenario_id: int, congestion: str, sources=FIG_
             ax.fill_between(x, np.clip(m - h, 0, top), np.clip(m + h, 0, top), color=colour, alpha=0.15, lw=0)
         if len(drawn) > 1 and all(len(x) == len(drawn[0][0]) and np.allclose(x, drawn[0][0]) and np.allclose(m, drawn[0][1])
                                   for x, m in drawn[1:]):
-            ax.text(0.03, 0.04, f"all {len(drawn)} algorithms:\none line", transform=ax.transAxes, fontsize=MIN_FONT_PT,
-                    va="bottom")
+            ax.text(0.97, 0.04, f"all {len(drawn)} algorithms:\none line", transform=ax.transAxes, fontsize=MIN_FONT_PT,
+                    ha="right", va="bottom")
         if paper_line is not None:
             ax.axhline(float(paper_line[0]), color="0.35", ls="--", lw=1, label=paper_line[1], zorder=0)
         ax.set_title(PANEL_TITLES.get(src, src))
-        ax.set_xscale("log")
+        _log_time_axis(ax)
         ax.set_xlabel("time (s, log scale)")
         ax.set_ylim(0, top)
     for ax in axes[:, 0]:
