@@ -14,7 +14,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from cmtlab.report.figure import Caption, caption_html, data_csv, figure_data, figure_number, reset_numbering  # noqa: E402
+from cmtlab.report.figure import (Caption, caption_html, data_csv, figure_data, figure_number,  # noqa: E402
+                                  reset_numbering, thin)
 
 
 def test_caption_text_says_what_is_shown_what_it_reproduces_and_the_papers_values():
@@ -78,3 +79,19 @@ def test_data_csv_refuses_an_empty_table():
 
     with pytest.raises(ValueError, match="non-empty"):
         data_csv(pd.DataFrame())
+
+
+def test_thin_keeps_short_data_and_thins_long_series_evenly_with_their_ends():
+    import pandas as pd
+
+    short = pd.DataFrame({"panel": ["a"] * 5, "series": ["s"] * 5, "x": range(5), "y": range(5)})
+    assert thin(short, 10)[1] is False
+    long = pd.DataFrame({"panel": ["a"] * 1000 + ["b"] * 10, "series": ["s"] * 1010,
+                         "x": list(range(1000)) + list(range(10)), "y": 0.0})
+    out, thinned = thin(long, 100)
+    assert thinned and len(out) <= 120
+    a = out[out.panel == "a"].x.tolist()
+    assert a[0] == 0 and a[-1] == 999 and len(a) >= 90
+    assert out[out.panel == "b"].x.tolist() == list(range(10))   # a short series stays whole
+    with pytest.raises(ValueError, match="max_rows"):
+        thin(long, 5)

@@ -234,6 +234,29 @@ def _image_rows(im, panel: str, xlabels, ylabels) -> list[dict]:
             for r in range(values.shape[0]) for c in range(values.shape[1])]
 
 
+#: At most this many rows of data per figure (a notebook and its page carry the CSV): longer series — a
+#: congestion-window trace of a million steps — are thinned to evenly spaced points, first and last kept.
+MAX_ROWS = 10_000
+
+
+def thin(data: pd.DataFrame, max_rows: int = MAX_ROWS) -> tuple[pd.DataFrame, bool]:
+    """``data`` with about ``max_rows`` rows at most, each (panel, series) thinned in proportion to its length
+    to evenly spaced rows (first and last kept; a series of 50 rows or fewer stays whole); and whether
+    anything was thinned."""
+    if max_rows < 10:
+        raise ValueError(f"max_rows must be >= 10, got {max_rows}")
+    if len(data) <= max_rows:
+        return data, False
+    keys = [c for c in ("panel", "series") if c in data.columns]
+    groups = data.groupby(keys, sort=False, dropna=False) if keys else [((), data)]
+    parts = []
+    for _, g in groups:
+        keep = max(min(len(g), 50), int(np.ceil(len(g) * max_rows / len(data))))  # short series stay whole
+        idx = np.unique(np.linspace(0, len(g) - 1, min(keep, len(g))).round().astype(int))
+        parts.append(g.iloc[idx])
+    return pd.concat(parts), True
+
+
 def data_csv(data: pd.DataFrame) -> str:
     """The CSV text of a figure's data (``%.6g`` floats, no index)."""
     if not isinstance(data, pd.DataFrame) or data.empty:
@@ -257,15 +280,16 @@ def figure_number(name: str) -> int:
     return _numbers[name]
 
 
-def caption_html(caption: Caption, number: int, csv_text: str) -> str:
-    """The caption block shown under a figure (see the module's docstring)."""
+def caption_html(caption: Caption, number: int, csv_text: str, thinned: bool = False) -> str:
+    """The caption block shown under a figure (see the module's docstring); ``thinned``: the CSV holds evenly
+    spaced points of the longest series (:func:`thin`), and the link says so."""
     text = caption.text()
     alt = f"Figure {number}. {text}"
     payload = base64.b64encode(csv_text.encode("utf-8")).decode("ascii")
     return (f'<div class="{CAPTION_CLASS}" id="fig-{caption.name}" data-alt="{html.escape(alt, quote=True)}">'
             f'<p><span class="cmtlab-fignum">Figure {number}.</span> {html.escape(text, quote=False)} '
             f'<a class="{DATA_CLASS}" href="data:text/csv;charset=utf-8;base64,{payload}" '
-            f'download="{caption.name}.csv">Data behind this figure (CSV)</a></p></div>')
+            f'download="{caption.name}.csv">Data behind this figure (CSV{", long series thinned to evenly spaced points" if thinned else ""})</a></p></div>')
 
 
 def show(fig, caption: Caption, data: pd.DataFrame | None = None) -> None:
@@ -279,9 +303,9 @@ def show(fig, caption: Caption, data: pd.DataFrame | None = None) -> None:
 
     if not isinstance(caption, Caption):
         raise TypeError(f"caption must be a cmtlab.report.figure.Caption, got {type(caption).__name__}")
-    frame = figure_data(fig) if data is None else data
+    frame, thinned = thin(figure_data(fig) if data is None else data)
     csv_text = data_csv(frame)
     number = figure_number(caption.name)
     display(fig)
-    display(HTML(caption_html(caption, number, csv_text)))
+    display(HTML(caption_html(caption, number, csv_text, thinned)))
     plt.close(fig)
