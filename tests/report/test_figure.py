@@ -95,3 +95,13 @@ def test_thin_keeps_short_data_and_thins_long_series_evenly_with_their_ends():
     assert out[out.panel == "b"].x.tolist() == list(range(10))   # a short series stays whole
     with pytest.raises(ValueError, match="max_rows"):
         thin(long, 5)
+
+
+def test_figure_data_reads_error_bars_without_errors_or_with_gaps():
+    fig, ax = plt.subplots()
+    ax.errorbar([1, 2, 3], [1.0, np.nan, 3.0], yerr=None, label="no bars")
+    ax.errorbar([1, 2, 3], [1.0, np.nan, 3.0], yerr=[0.1, np.nan, 0.2], label="gaps")
+    d = figure_data(fig)
+    plt.close(fig)
+    assert d[d.series == "no bars"].x.tolist() == [1.0, 2.0, 3.0]
+    assert len(d[d.series == "gaps"]) == 3

@@ -167,9 +167,9 @@ def figure_data(fig) -> pd.DataFrame:
                 lows, highs = [None] * len(xs), [None] * len(xs)
                 if cont.has_yerr and bars:
                     segs = bars[-1].get_segments() if not cont.has_xerr else bars[1].get_segments()
-                    if len(segs) == len(xs):
-                        lows = [float(min(s[:, 1])) for s in segs]
-                        highs = [float(max(s[:, 1])) for s in segs]
+                    if len(segs) == len(xs) and all(np.ndim(seg) == 2 and len(seg) for seg in segs):
+                        lows = [float(np.min(np.asarray(seg)[:, 1])) for seg in segs]
+                        highs = [float(np.max(np.asarray(seg)[:, 1])) for seg in segs]
                 for x, y, lo, hi in zip(xs, ys, lows, highs):
                     rows.append(dict(panel=panel, series=name, x=_category(float(x), xlabels) if not xcat else x,
                                      y=float(y), low=lo, high=hi))
