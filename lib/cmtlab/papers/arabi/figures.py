@@ -139,6 +139,7 @@ def sources_over_time(traces, *, scenario_id: int, congestion: str, sources=FIG_
             ax.axhline(float(paper_line[0]), color="0.35", ls="--", lw=1, label=paper_line[1], zorder=0)
         ax.set_title(PANEL_TITLES.get(src, src))
         _log_time_axis(ax)
+        ax.tick_params(axis="x", labelbottom=True)  # shared, but every panel keeps its time labels
         ax.set_xlabel("time (s, log scale)")
         ax.set_ylim(0, top)
     for ax in axes[:, 0]:
