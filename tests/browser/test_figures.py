@@ -23,6 +23,9 @@ import pytest
 from test_pages import PAGES
 
 CHAPTERS = [p for p in PAGES if p.startswith("notebooks/")]
+#: Chapters whose figure cells do not call :func:`cmtlab.report.figure.show` yet (their full-profile re-execution
+#: did not fit the session that converted the others).  Strict: a chapter that gets its captions must leave the list.
+PENDING: set[str] = set()
 
 _FIGURES_JS = """() => {
   const out = [];
@@ -41,7 +44,9 @@ def test_every_chapter_is_checked():
     assert len(CHAPTERS) >= 18, CHAPTERS
 
 
-@pytest.mark.parametrize("doc", CHAPTERS)
+@pytest.mark.parametrize("doc", [pytest.param(d, marks=pytest.mark.xfail(
+    strict=True, reason="figures not yet shown with captions (re-execution pending)")) if d in PENDING else d
+    for d in CHAPTERS])
 def test_figures_have_numbered_captions_alt_text_and_data(page, base_url, doc):
     response = page.goto(f"{base_url}/{doc}.html", wait_until="load")
     assert response is not None and response.status == 200
