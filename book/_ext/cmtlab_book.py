@@ -876,6 +876,7 @@ def setup(app: Sphinx) -> dict:
     app.connect("config-inited", _repository_setting, priority=900)
     app.connect("config-inited", _search_setting, priority=900)
     app.connect("config-inited", _copyright_years, priority=900)
+    app.setup_extension("cmtlab_figures")  # numbered captions: alt text and CSV files (cmtlab_figures.py)
     app.add_directive("cmtlab-version", VersionLine)
     app.add_directive("cmtlab-api", ApiReference)
     app.setup_extension("sphinx.ext.autodoc")

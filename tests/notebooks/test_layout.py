@@ -22,7 +22,8 @@ from cmtlab._paths import REPO
 
 NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 VISIBLE = {"parameters", "validate-parameters"}
-FIGURE_MAX_LINES = 4
+# the plotting call (up to 4 lines) + its caption: two imports and show_figure(...) (cmtlab.report.figure, issue 38)
+FIGURE_MAX_LINES = 4 + 3
 # re-executed by the lead at the time of the change: folded, boxed and tagged after the merge
 # (python fold.py notebooks/linux-mptcp-validation.ipynb; then drop it from here)
 PENDING: set[str] = set()

@@ -15,8 +15,13 @@ STYLES = {"NoPR": (series_style("NoPR")["marker"], "-", True, 4),
 
 
 def plot_vs(summary, x: str, *, ax=None, xscale: float = 1.0, xlabel: str = "", title: str = "",
-            metric: str = "gthroughput_mbps", ylabel: str = "gThroughput (Mbit/s)", solutions=None):
-    """One line per solution with 95 % confidence bars (``summary`` from :func:`experiments.summarise`)."""
+            metric: str = "gthroughput_mbps", ylabel: str = "gThroughput (Mbit/s)", solutions=None,
+            paper_lines=()):
+    """One line per solution with 95 % confidence bars (``summary`` from :func:`experiments.summarise`).
+
+    ``paper_lines``: ``(value, label)`` pairs of the paper's numbers on the y axis (targets), drawn as
+    dashed grey lines with their label in the legend.
+    """
     import matplotlib.pyplot as plt
 
     if ax is None:
@@ -31,6 +36,8 @@ def plot_vs(summary, x: str, *, ax=None, xscale: float = 1.0, xlabel: str = "", 
         ax.errorbar(g[x] * xscale, g[metric], yerr=None if ci is None else ci.fillna(0), marker=marker, ms=ms,
                     mfc=COLOURS.get(sol) if filled else "none", capsize=2, lw=1.2, color=COLOURS.get(sol), ls=ls,
                     label=sol)
+    for k, (value, label) in enumerate(paper_lines):
+        ax.axhline(float(value), color="0.45", lw=1, ls=("--", ":", "-.")[k % 3], label=label, zorder=0)
     ax.set_xlabel(xlabel or x)
     ax.set_ylabel(ylabel)
     ax.set_ylim(bottom=0)

@@ -9,11 +9,20 @@ import numpy as np
 
 from ...report.style import MIN_FONT_PT, figsize, figure_name, grid_shape, series_style
 from .experiments import CC_LABELS, RO_LABELS
-from .paper import PAPER_CONGESTION, REORDERING
+from .paper import PAPER, PAPER_CONGESTION, REORDERING
 
 #: One colour and line style per reordering algorithm.
 RO_STYLES = {"none": (series_style("none")["color"], "-"), "dsack": (series_style("dsack")["color"], "--"),
              "eifel": (series_style("eifel")["color"], "-."), "frto": (series_style("frto")["color"], ":")}
+
+
+def _log_time_axis(ax) -> None:
+    """A logarithmic time axis labelled in plain seconds (1, 10, 100), without minor-tick labels."""
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
 
 
 def throughput_over_time(traces, *, scenario_id: int, preset: str, congestion=PAPER_CONGESTION,
@@ -36,6 +45,7 @@ def throughput_over_time(traces, *, scenario_id: int, preset: str, congestion=PA
     for ax, cc in zip(axes.flat, congestion):
         for ro in REORDERING:
             g = t[(t.congestion == cc) & (t.reordering == ro)].sort_values("time_s")
+            g = g[g.time_s > 0]  # a logarithmic time axis (the transfers end after 15 s to 300 s)
             if g.empty:
                 continue
             colour, ls = RO_STYLES[ro]
@@ -45,9 +55,10 @@ def throughput_over_time(traces, *, scenario_id: int, preset: str, congestion=PA
             ax.plot(x, m, color=colour, ls=ls, label=RO_LABELS[ro])
             ax.fill_between(x, np.clip(m - h, 0, top), np.clip(m + h, 0, top), color=colour, alpha=0.15, lw=0)
         ax.set_title(CC_LABELS.get(cc, cc))
+        _log_time_axis(ax)
         ax.set_ylim(0, top)
     for ax in axes[-1, :]:
-        ax.set_xlabel("time (s)")
+        ax.set_xlabel("time (s, log scale)")
     for ax in axes[:, 0]:
         ax.set_ylabel("Mbit/s")
     for ax in list(axes.flat)[len(congestion):]:
@@ -71,7 +82,7 @@ PANEL_TITLES = {"papers-sim": "papers' simulator:\nglobal throughput", "papers-s
 
 
 def sources_over_time(traces, *, scenario_id: int, congestion: str, sources=FIG_SOURCES, scheduler: str = "round_robin",
-                      setting: str = "main", title: str = ""):
+                      setting: str = "main", title: str = "", paper_line=None):
     """One panel per source (``preset`` column of ``traces``), one line per reordering algorithm: the
     throughput (Mbit/s) of one scenario and congestion control over time — Arabi et al.'s Figs. 8–9
     ("global throughput of all subflows") on each source side by side.
@@ -80,6 +91,11 @@ def sources_over_time(traces, *, scenario_id: int, congestion: str, sources=FIG_
     :func:`cmtlab.papers.arabi.papers_sim.chapter_sources`; bands are 95 % CIs over seeds (the model's
     F_RTO: over its repetitions).  Sources the traces lack are left out; raises :class:`ValueError`
     if none is there, or on a bad ``scenario_id``, ``congestion`` or ``sources``.
+
+    The time axis is logarithmic: the algorithms' transfers end after 15 s to 300 s, and on a linear axis the
+    short ones would be squeezed into its first tenth.  Where every algorithm draws the same line (the RFC
+    behaviour), the panel says so.  ``paper_line``: ``(Mbit/s, label)``, the paper's number drawn as a dashed
+    grey line in every panel (a target, never an input).
     """
     if isinstance(sources, str) or not len(list(sources)):
         raise ValueError(f"sources must be a non-empty sequence of source labels, got {sources!r}")
@@ -94,23 +110,37 @@ def sources_over_time(traces, *, scenario_id: int, congestion: str, sources=FIG_
         raise ValueError(f"no traces for scenario={scenario_id!r}, congestion={congestion!r}, sources={list(sources)!r}, "
                          f"setting={setting!r}")
     nrows, ncols = grid_shape(len(present), max_cols=3)
+    # one time axis for all panels (log scale, plain numbers): the panels compare at a glance
     fig, axes = plt.subplots(nrows, ncols, figsize=figsize(ncols, nrows, panel_height_in=2.4), sharey=True,
-                             squeeze=False)
+                             sharex=True, squeeze=False)
     # the y range follows the mean lines: a band over three F_RTO repetitions can be wider than the plot
     top = 1.15 * float(t[t.preset.isin(present) & t.reordering.isin(REORDERING)].mean_bps.max()) / 1e6
+    if paper_line is not None:
+        top = max(top, 1.15 * float(paper_line[0]))
     for ax, src in zip(axes.flat, present):
+        drawn = []
         for ro in REORDERING:
             g = t[(t.preset == src) & (t.reordering == ro)].sort_values("time_s")
+            g = g[g.time_s > 0]  # a logarithmic time axis
             if g.empty:
                 continue
             colour, ls = RO_STYLES[ro]
             x = g.time_s.to_numpy()
             m = g.mean_bps.to_numpy() / 1e6
             h = g.ci95_bps.to_numpy() / 1e6
+            drawn.append((x, m))
             ax.plot(x, m, color=colour, ls=ls, label=RO_LABELS[ro])
             ax.fill_between(x, np.clip(m - h, 0, top), np.clip(m + h, 0, top), color=colour, alpha=0.15, lw=0)
+        if len(drawn) > 1 and all(len(x) == len(drawn[0][0]) and np.allclose(x, drawn[0][0]) and np.allclose(m, drawn[0][1])
+                                  for x, m in drawn[1:]):
+            ax.text(0.97, 0.04, f"all {len(drawn)} algorithms:\none line", transform=ax.transAxes, fontsize=MIN_FONT_PT,
+                    ha="right", va="bottom")
+        if paper_line is not None:
+            ax.axhline(float(paper_line[0]), color="0.35", ls="--", lw=1, label=paper_line[1], zorder=0)
         ax.set_title(PANEL_TITLES.get(src, src))
-        ax.set_xlabel("time (s)")
+        _log_time_axis(ax)
+        ax.tick_params(axis="x", labelbottom=True)  # shared, but every panel keeps its time labels
+        ax.set_xlabel("time (s, log scale)")
         ax.set_ylim(0, top)
     for ax in axes[:, 0]:
         ax.set_ylabel("Mbit/s")
@@ -135,6 +165,7 @@ def fig9(traces, **kw):
     """Arabi Fig. 9: global throughput over time, scenario 2 (three subflows), uncoupled (the text of
     sec. 5; the printed caption repeats Fig. 8's "linked increases") — :func:`sources_over_time`."""
     kw.setdefault("title", figure_name("Arabi", "9") + " — scenario 2 (three subflows), uncoupled")
+    kw.setdefault("paper_line", (PAPER["best_s2"][2] / 1e6, f"paper: DSACK about {PAPER['best_s2'][2] / 1e6:g}"))
     return sources_over_time(traces, scenario_id=2, congestion="uncoupled", **kw)
 
 

@@ -254,10 +254,12 @@ def column_label(name) -> str:
                   text)
 
 
-def plot_fig6(results: pd.DataFrame, *, series: dict, title: str = ""):
+def plot_fig6(results: pd.DataFrame, *, series: dict, title: str = "", paper_accuracy_pct: dict | None = None):
     """One panel per number of links (Song Fig. 6 a–g): throughput (Mbit/s, log scale) of every
     delay group against its ADA (ms).  ``series`` maps a column of ``results`` (bit/s) to
-    matplotlib keyword arguments (``marker``, ``color``, ``label`` …)."""
+    matplotlib keyword arguments (``marker``, ``color``, ``label`` …).  ``paper_accuracy_pct``:
+    ``{links: accuracy (%)}`` the paper reports (sec. 5.4), written under each panel's title as the
+    paper's."""
     import matplotlib.pyplot as plt
 
     from ...report.style import figsize
@@ -272,7 +274,8 @@ def plot_fig6(results: pd.DataFrame, *, series: dict, title: str = ""):
         for col, style in series.items():
             ax.plot(g.ada_s * 1e3, g[col] / 1e6, ls="none", ms=4, **style)
         ax.set_yscale("log")
-        ax.set_title(f"({panel}) {n} links")
+        acc = (paper_accuracy_pct or {}).get(int(n))
+        ax.set_title(f"({panel}) {n} links" + ("" if acc is None else f"\npaper: accuracy {acc:.2f} %"))
     for ax in axes[-1, :]:
         ax.set_xlabel("ADA (ms)")
     for ax in axes[:, 0]:

@@ -185,16 +185,26 @@ def best_links(curves: pd.DataFrame) -> pd.DataFrame:
     return wide.idxmax(axis=1).rename("best_n_links").reset_index()
 
 
-def plot_fig8(curves: pd.DataFrame, *, title: str | None = None):
-    """One panel per minimum delay (two per row), one line per number of links (kbit/s vs ADA in ms)."""
+def plot_fig8(curves: pd.DataFrame, *, title: str | None = None, paper_crossings_ms: dict | None = None):
+    """One panel per minimum delay (two per row), one line per number of links (kbit/s vs ADA in ms).
+
+    ``paper_crossings_ms``: ``{min delay (ms): ADA (ms)}`` where the paper says four links fall to one
+    link's throughput (sec. 6.2: 35.6 ms at 5 ms, 30.6 ms at 50 ms), drawn as dashed lines labelled as
+    the paper's; ``None`` draws none.
+    """
     delays = sorted(curves.min_delay_ms.unique())
     nrows, ncols = grid_shape(len(delays))
     fig, axes = plt.subplots(nrows, ncols, figsize=figsize(ncols, nrows, panel_height_in=2.6), sharey=True,
                              sharex=True, squeeze=False, constrained_layout=True)
+    marks = {} if paper_crossings_ms is None else dict(paper_crossings_ms)
     for ax, dmin, panel in zip(axes.flat, delays, "abcdefgh"):
         g = curves[curves.min_delay_ms == dmin]
         for n, h in g.groupby("n_links"):
             ax.plot(h.ada_ms, h.throughput_kbps, color=LINK_COLOURS[n - 1], label=f"{n} link{'s' if n > 1 else ''}")
+        if dmin in marks:  # the paper's number, drawn as the paper's (a target, never an input)
+            ax.axvline(marks[dmin], color="0.3", ls="--", lw=1, label="paper: 4 links = 1 link")
+            ax.text(marks[dmin], 0.04, f" paper: {marks[dmin]:g} ms", transform=ax.get_xaxis_transform(),
+                    fontsize=MIN_FONT_PT, color="0.2", ha="left", va="bottom")
         ax.set_title(f"({panel}) min delay {dmin:g} ms")
     for ax in axes[-1, :]:
         ax.set_xlabel("ADA (ms)")
@@ -248,6 +258,8 @@ def plot_fig1(rtt: pd.DataFrame, rates: pd.DataFrame):
     ax_dr.set_xticks(x, [f"{m}\n{field.LINKS[m]}" for m in modems])
     ax_dr.set_ylabel("download data rate (Mbit/s)")
     ax_dr.set_title("(b) download data rate")
+    # headroom above the tallest bar label: the legend sits there, never over a bar or its label
+    ax_dr.set_ylim(0, 1.5 * float(np.nanmax(r["max_dr_mbps"])))
     ax_dr.legend(loc="upper right")
     handles = [plt.Rectangle((0, 0), 1, 1, color=c, alpha=0.6) for c in OPERATOR_COLOURS.values()]
     ax_rtt.legend(handles, [f"{k} ({'TD' if k == 'China Mobile' else 'FDD'}-LTE)" for k in OPERATOR_COLOURS],
