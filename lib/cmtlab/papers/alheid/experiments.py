@@ -44,7 +44,7 @@ the paper leaves to its simulator:
   its D_SACK), no SACK outside D-SACK, and PR-R as the model's patch 05 runs it (NoPR without the window
   reduction at the third duplicate ACK), and the stand-in's rate choice over the same 802.11g model
   (:data:`MODEL_WIFI_PARAMS`).  Not a reading of the paper but the reference the Wi-Fi agreement
-  of :func:`cmtlab.validation.papers_sim.wifi_agreement_table` checks; its only loss response is the model's
+  of :func:`cmtlab.validation.papers_sim_wifi.wifi_agreement_table` checks; its only loss response is the model's
   (``recovery="chihani_ns3"``, which it requires).
 
 TCP details common to all (:func:`tcp_options`): no SACK (the model has none) except for
