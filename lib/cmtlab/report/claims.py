@@ -250,7 +250,11 @@ def finding(claim: Claim, decision: Decision) -> str:
     """
     if decision.claim != claim.key:
         raise ValueError(f"decision is of claim {decision.claim!r}, not {claim.key!r}")
-    said = claim.quote_text() or f"{claim.title} ({claim.printed})"
+    title = claim.title
+    if title.startswith(f"{claim.location}: "):  # "Table III: …" under the location "Table III": once
+        title = title[len(claim.location) + 2:]
+    # a claim over a table's cells carries one printed cell only to find the table: not a value to show
+    said = claim.quote_text() or (title if claim.kind == "cases" else f"{title} ({claim.printed})")
     verdict = decision.verdict
     words = VERDICT_WORDS.get(verdict, verdict)
     return (f"{PAPER_NAMES[claim.paper]}, {claim.location}: {said} — {decision.here} "

@@ -13,6 +13,14 @@ def _runs(n_runs: int | None) -> str:
     return "the runs" if n_runs is None else f"{int(n_runs)} runs"
 
 
+def _slug(base: str, reference: str) -> str:
+    """One figure name per reference a chapter draws (the figure's anchor, number and CSV file): the papers'
+    simulator over Wi-Fi, its point-to-point stand-in, cmtlab.sim's imitation."""
+    if "papers" in reference:
+        return f"{base}-wifi" if "Wi-Fi" in reference else f"{base}-model"
+    return base
+
+
 def _table1_paper() -> str:
     linux = ", ".join(f"{d} ms {v:+g} %" for d, v in paper.PAPER_LINUX_GAIN_PCT.items())
     ns3 = ", ".join(f"{d} ms {v:+g} %" for d, v in paper.PAPER_NS3_GAIN_PCT.items())
@@ -20,7 +28,7 @@ def _table1_paper() -> str:
 
 
 def fig4(*, reference: str, n_runs: int | None = None) -> Caption:
-    slug = "alheid-fig4-model" if "papers" in reference else "alheid-fig4"
+    slug = _slug("alheid-fig4", reference)
     return Caption(
         slug, f"gThroughput (Mbit/s, mean and 95 % CI over {_runs(n_runs)}) of MPTCP with each reordering solution "
         f"(NoPR, D-SACK, TCP-DOOR, PR-R) and of single TCP against the distance to both access points, PDR 0, on "
@@ -37,7 +45,7 @@ FIG5_PAPER_LINES = ((paper.PAPER_SINGLE_TCP_MAX_VB_MBPS, f"paper: single TCP max
 
 
 def fig5(*, reference: str, n_runs: int | None = None, distance_m: float = paper.SCENARIO2_DISTANCE_M) -> Caption:
-    slug = "alheid-fig5-model" if "papers" in reference else "alheid-fig5"
+    slug = _slug("alheid-fig5", reference)
     return Caption(
         slug, f"gThroughput (Mbit/s, mean and 95 % CI over {_runs(n_runs)}) of MPTCP with each reordering solution and "
         f"of single TCP against the packet drop rate (PDR) of subflow 2, {distance_m:g} m from both access points, "

@@ -20,6 +20,13 @@ from . import comparison as comp
 from .experiments import SOLUTION_ORDER, improvement_pct
 
 
+
+def seed_range(n_seeds) -> str:
+    """The seed count of a set of points as prose: "5" when every point has 5, "3–5" when they differ
+    (the Wi-Fi recordings add seeds point by point)."""
+    lo, hi = int(min(n_seeds)), int(max(n_seeds))
+    return f"{hi}" if lo == hi else f"{lo}–{hi}"
+
 def _decided(prefix: str, table) -> dict:
     counts = comp.verdict_counts(table)
     out = {f"{prefix}_decided_{k.replace(' ', '_')}": n for k, n in counts.items()}
@@ -96,7 +103,7 @@ def _wifi_fig4(wifi: pd.DataFrame, table_distances_m) -> dict:
     near = [d for d in imp.index if d <= 50]
     far = [d for d in imp.index if d > 50]
     out["a2w_points"] = _points_text(list(wide.index), "m")
-    out["a2w_n_seeds"] = int(wifi.n_seeds.max())
+    out["a2w_n_seeds"] = seed_range(wifi.n_seeds)
     for sol, tag in (("D-SACK", "dsack"), ("TCP-DOOR", "door"), ("PR-R", "prr")):
         out[f"a2w_gain_near_{tag}"] = comp.mean_improvement(imp, sol, near) if near else float("nan")
         out[f"a2w_gain_far_{tag}"] = comp.mean_improvement(imp, sol, far) if far else float("nan")
@@ -231,7 +238,7 @@ def _wifi_fig5(wifi: pd.DataFrame) -> dict:
     imp = improvement_pct(wifi, "pdr2")
     p0, pmax = min(wide.index), max(wide.index)
     out["a3w_points"] = "PDR " + _points_text([100 * q for q in wide.index], "%")
-    out["a3w_n_seeds"] = int(wifi.n_seeds.max())
+    out["a3w_n_seeds"] = seed_range(wifi.n_seeds)
     for sol, tag in (("NoPR", "nopr"), ("D-SACK", "dsack"), ("TCP-DOOR", "door"), ("PR-R", "prr")):
         out[f"a3w_{tag}_0"] = float(wide.loc[p0, sol])
         out[f"a3w_{tag}_max"] = float(wide.loc[pmax, sol])

@@ -27,8 +27,8 @@ def fig9() -> Caption:
         "congestion control, one line per reordering algorithm (bands: 95 % CI over seeds), one panel per source: "
         f"{_SOURCES}; dashed: the paper's number",
         f"{_ARABI}, Fig. 9",
-        f"DSACK best at about {PAPER['best_s2'][2] / 1e6:g} Mbit/s; F-RTO and Eifel "
-        f"{abs(PAPER['frto_eifel_vs_none_s2']) * 100:g} % less")
+        f"DSACK best at about {PAPER['best_s2'][2] / 1e6:g} Mbit/s; F-RTO and Eifel \u201c40 less\u201d than no "
+        f"algorithm (no unit printed; read as {abs(PAPER['frto_eifel_vs_none_s2']) * 100:g} %)")
 
 
 def per_congestion(scenario_id: int) -> Caption:
@@ -43,10 +43,11 @@ def frto_clocks() -> Caption:
     return Caption(
         "arabi-frto-clocks", "F-RTO on the papers' simulator against the wall clock it reads: (left) the residue of "
         "each subflow for every clock value of the runs; (right) F-RTO's global throughput and goodput against the "
-        "summed ACK-discarding probability of its subflows, with no algorithm's throughput and the paper's "
-        "'40 % less' as dashed and dotted lines",
+        "summed ACK-discarding probability of its subflows, with no algorithm's throughput (dashed) and the paper's "
+        "\u201c40 less\u201d (no unit printed; read as 40 %) as a dotted line",
         "",
-        f"F-RTO and Eifel {abs(PAPER['frto_eifel_vs_none_s2']) * 100:g} % below no algorithm in scenario 2")
+        f"F-RTO and Eifel \u201c40 less\u201d than no algorithm in scenario 2 (no unit printed; read as "
+        f"{abs(PAPER['frto_eifel_vs_none_s2']) * 100:g} %)")
 
 
 __all__ = ["fig8", "fig9", "per_congestion", "frto_clocks"]

@@ -234,7 +234,7 @@ def frto_clocks(model, *, scenario_id: int = 2, congestion: str = "uncoupled", v
         b.axhline(float(none.model_global_throughput_bps.iloc[0]) / 1e6, color="0.4", ls="--", lw=1,
                   label="no algorithm (global)")
         b.axhline(0.6 * float(none.model_global_throughput_bps.iloc[0]) / 1e6, color="0.4", ls=":", lw=1,
-                  label="paper: 40 % less")
+                  label="paper: \u201c40 less\u201d, read as 40 %")
     b.set_xlabel("Σ ACK-discarding probability\nof the subflows")
     b.set_ylabel("F-RTO, Mbit/s")
     b.set_ylim(bottom=0)
