@@ -73,3 +73,22 @@ def page(context):
     pg = context.new_page()
     yield pg
     pg.close()
+
+
+@pytest.fixture(scope="module")
+def page_at(browser):
+    """``page_at(viewport)``: one page per window size (``{"width": …, "height": …}``) for the module's
+    tests, each in its own browser context, all closed when the module ends."""
+    contexts, pages = [], {}
+
+    def open_page(viewport: dict):
+        key = (viewport["width"], viewport["height"])
+        if key not in pages:
+            contexts.append(browser.new_context(viewport=viewport))
+            pages[key] = contexts[-1].new_page()
+        return pages[key]
+
+    yield open_page
+    for c in contexts:
+        c.close()
+

@@ -39,11 +39,8 @@ FITTING = "table.cmtlab-claims, table.cmtlab-claims-grid, table#findings-verdict
 
 
 @pytest.fixture(scope="module")
-def reading_page(browser):
-    context = browser.new_context(viewport=WINDOW)
-    page = context.new_page()
-    yield page
-    context.close()
+def reading_page(page_at):
+    return page_at(WINDOW)
 
 
 def _open(page, base_url, doc):

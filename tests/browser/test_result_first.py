@@ -39,19 +39,13 @@ BUILD_NOISE = re.compile(
 
 
 @pytest.fixture(scope="module")
-def screen_page(browser):
-    context = browser.new_context(viewport=SCREEN)
-    page = context.new_page()
-    yield page
-    context.close()
+def screen_page(page_at):
+    return page_at(SCREEN)
 
 
 @pytest.fixture(scope="module")
-def phone_page(browser):
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    yield page
-    context.close()
+def phone_page(page_at):
+    return page_at(PHONE)
 
 
 def _open(page, base_url, doc):

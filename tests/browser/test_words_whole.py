@@ -101,19 +101,13 @@ def _open(page, base_url, doc):
 
 
 @pytest.fixture(scope="module")
-def wide_page(browser):
-    context = browser.new_context(viewport=WINDOW)
-    page = context.new_page()
-    yield page
-    context.close()
+def wide_page(page_at):
+    return page_at(WINDOW)
 
 
 @pytest.fixture(scope="module")
-def phone_page(browser):
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    yield page
-    context.close()
+def phone_page(page_at):
+    return page_at(PHONE)
 
 
 def test_the_measure_finds_a_broken_word(wide_page, base_url):
