@@ -159,14 +159,14 @@ def test_agreement_numbers():
 
 
 def test_kernel_packet_sizes():
-    rows = [dict(kind="mptcp", n_paths=2, sub0_bytes=1476 * 100, sub0_packets=100, sub0_bytes_acked=1410 * 90,
-                 sub0_retrans_total=10, sub1_bytes=1476 * 50, sub1_packets=50, sub1_bytes_acked=1410 * 50,
+    rows = [dict(kind="mptcp", n_paths=2, sub0_bytes=1500 * 100, sub0_packets=100, sub0_bytes_acked=1424 * 90,
+                 sub0_retrans_total=10, sub1_bytes=1500 * 50, sub1_packets=50, sub1_bytes_acked=1424 * 50,
                  sub1_retrans_total=0),
             dict(kind="tcp", n_paths=1, sub0_bytes=1500 * 10, sub0_packets=10, sub0_bytes_acked=1448 * 10,
                  sub0_retrans_total=0)]
     t = ks.kernel_packet_sizes(pd.DataFrame(rows)).set_index("kind")
-    assert t.loc["mptcp", "ip_bytes_per_packet"] == pytest.approx(1476)
-    assert t.loc["mptcp", "payload_bytes_per_packet"] == pytest.approx(1410)
+    assert t.loc["mptcp", "ip_bytes_per_packet"] == pytest.approx(1500)
+    assert t.loc["mptcp", "payload_bytes_per_packet"] == pytest.approx(1424)
     assert t.loc["tcp", "payload_bytes_per_packet"] == pytest.approx(1448)
 
 

@@ -94,33 +94,42 @@ def loss_steps(kernel: pd.DataFrame, cells=LOSSY_CELLS) -> pd.DataFrame:
 SMALL_QUEUE_CELLS = ("mptcp cubic 5M/30ms + 5M/240ms queue 10", "mptcp reno 5M/30ms + 5M/240ms queue 10")
 
 
+#: :func:`send_buffer_steps`' steps: key -> (label, the Linux scheduler's parameters that differ from the preset's).
+SEND_BUFFER_STEPS = {
+    "configured": ("linux (as configured)", {}),
+    "no_msk_rtx": ("without connection-level retransmission", {"msk_retransmit": False, "msk_timer": "rto"}),
+    "rto_timer": ("its timer each subflow's full RTO", {"msk_timer": "rto"}),
+    "segment_check": ("subflow buffer tested before every segment", {"memory_check": "segment"}),
+    "no_conn_buffer": ("without the connection's send buffer", {"connection_send_buffer": False}),
+}
+
+
 def send_buffer_steps(kernel: pd.DataFrame, cells=SMALL_QUEUE_CELLS, configured: pd.DataFrame | None = None) -> pd.DataFrame:
-    """What Linux's send buffers do on ``cells`` in the ``"linux"`` configuration, one change at a time: as
-    configured (the connection's buffer the subflows' sum), + Linux's connection-level retransmission
-    (``__mptcp_retrans``: the head data fragment again on an idle subflow when the connection's timer fires;
-    ``msk_retransmit=True``), and the connection's send buffer taken away (``connection_send_buffer=False``, a
-    diagnostic: the kernel has it).  One row per (cell, step): the simulator's mean goodput over the kernel's
-    (``ratio``) and whether it lies inside the kernel's spread (``inside``).  ``configured``: the simulator's
-    ``"linux"`` rows of these cells already computed (e.g. the recorded ``kernel_cells_wider_sim.csv``), used for
-    the first step instead of running it again."""
+    """What Linux's send buffers and connection-level retransmission do on ``cells``, one change from the
+    ``"linux"`` configuration at a time (:data:`SEND_BUFFER_STEPS`): as configured (the connection's buffer the
+    subflows' sum; Linux's connection-level retransmission ``__mptcp_retrans`` with its timer), that retransmission
+    off, its timer each subflow's full RTO instead of what is left of the subflows' pending timers, each subflow's
+    send buffer tested before every segment instead of between the data fragments a pick moves (``memory_check``),
+    and the connection's send buffer taken away (``connection_send_buffer=False``, a diagnostic: the kernel has it).
+    One row per (cell, step): the step's key and label, the simulator's mean goodput over the kernel's (``ratio``)
+    and whether it lies inside the kernel's spread (``inside``).  ``configured``: the simulator's ``"linux"`` rows
+    of these cells already computed (e.g. the recorded ``kernel_cells_wider_sim.csv``), used for the first step
+    instead of running it again."""
     from ..sim.presets import LINUX_SCHEDULER_PARAMS
 
     base = SIM_CONFIGS["linux"]
-    steps = {"linux (as configured)": base,
-             "+ connection-level retransmission": {
-                 cc: dict(cfg, scheduler_params=dict(LINUX_SCHEDULER_PARAMS, msk_retransmit=True))
-                 for cc, cfg in base.items()},
-             "without the connection's send buffer": {
-                 cc: dict(cfg, scheduler_params=dict(LINUX_SCHEDULER_PARAMS, connection_send_buffer=False))
-                 for cc, cfg in base.items()}}
+    steps = {label: {cc: dict(cfg, scheduler_params=dict(LINUX_SCHEDULER_PARAMS, **change)) for cc, cfg in base.items()}
+             for label, change in SEND_BUFFER_STEPS.values()}
+    steps[SEND_BUFFER_STEPS["configured"][0]] = base
+    keys = {label: key for key, (label, _) in SEND_BUFFER_STEPS.items()}
     rows = kernel[kernel.cell.isin(cells)]
     if rows.empty:
         raise ValueError(f"kernel must hold rows of the cells {cells}")
-    first = next(iter(steps))
+    first = SEND_BUFFER_STEPS["configured"][0]
     if configured is not None:
-        keys = set(zip(rows.cell, rows.rep))
+        keys_rows = set(zip(rows.cell, rows.rep))
         done = configured[(configured.sim_config == "linux")
-                          & np.array([k in keys for k in zip(configured.cell, configured.rep)], dtype=bool)]
+                          & np.array([k in keys_rows for k in zip(configured.cell, configured.rep)], dtype=bool)]
         if len(done) != len(rows):
             raise ValueError(f"configured must hold the simulator's linux rows of every kernel row of {cells}: "
                              f"{len(done)} rows for {len(rows)}")
@@ -133,7 +142,8 @@ def send_buffer_steps(kernel: pd.DataFrame, cells=SMALL_QUEUE_CELLS, configured:
     a["sim_config"] = pd.Categorical(a["sim_config"], categories=list(steps), ordered=True)
     a = a.sort_values(["cell", "sim_config"], kind="stable")
     a["sim_config"] = a["sim_config"].astype(str)
-    return a[["cell", "sim_config", "kernel_mean", "sim_mean", "ratio", "inside"]].rename(
+    a["key"] = a["sim_config"].map(keys)
+    return a[["cell", "key", "sim_config", "kernel_mean", "sim_mean", "ratio", "inside"]].rename(
         columns={"sim_config": "step"}).reset_index(drop=True)
 
 

@@ -125,13 +125,35 @@ def testbed_path(spec):
 
 
 def kernel_runs(cells=CELLS, *, repetitions: int = 3, duration_s: float = 20.0, warmup_s: float = 2.0,
-                attempts: int = 3, checkpoint=None, progress_bar: bool = True) -> pd.DataFrame:
+                attempts: int = 3, checkpoint=None, progress_bar: bool = True,
+                mptcp_counters: bool = False) -> pd.DataFrame:
     """Every cell ``repetitions`` times on the kernel testbed; one tidy row per run (the testbed's
     :meth:`~cmtlab.testbed.TestbedResult.to_row` plus ``cell``, ``kind``, ``rep``, ``warmup_s`` and the
     machine's 1-minute load average before and after the run, ``load1_before``/``load1_after``).
     A run whose endpoint fails is retried up to ``attempts`` times (``attempts``/``failed_attempts``
-    record it); ``checkpoint``: a CSV path rewritten after every run."""
-    from ..testbed import KernelSettings, run_transfer
+    record it); ``checkpoint``: a CSV path rewritten after every run.  ``mptcp_counters``: also the
+    connection-level counters of :data:`MPTCP_COUNTERS` over each run (``nstat`` differences; columns
+    ``mptcp_retrans_segs``, ``mptcp_duplicate_data``)."""
+    from ..testbed import KernelSettings, Testbed, run_transfer
+    from ..testbed.config import transfer_lifetime_s
+
+    if not isinstance(mptcp_counters, bool):
+        raise ValueError(f"mptcp_counters must be True or False, got {mptcp_counters!r}")
+
+    def one_run(paths, ks, c, rep) -> dict:
+        if not mptcp_counters:
+            return run_transfer(paths, ks, mptcp=c["kind"] == "mptcp", duration_s=duration_s, warmup_s=warmup_s,
+                                seed=rep).to_row()
+        with Testbed(paths, ks, mptcp=c["kind"] == "mptcp", seed=rep,
+                     max_lifetime_s=transfer_lifetime_s(duration_s, 120.0)) as tb:
+            a0, b0 = _nstat(tb.ns_a), _nstat(tb.ns_b)
+            r = tb.transfer(duration_s=duration_s, warmup_s=warmup_s)
+            a1, b1 = _nstat(tb.ns_a), _nstat(tb.ns_b)
+            row = r.attach_counters(tb.read_counters()).to_row()
+        for col, (side, name) in MPTCP_COUNTERS.items():
+            before, after = (a0, a1) if side == "sender" else (b0, b1)
+            row[col] = after.get(name, 0.0) - before.get(name, 0.0)
+        return row
 
     if not isinstance(repetitions, int) or repetitions < 1:
         raise ValueError(f"repetitions must be an integer >= 1, got {repetitions!r}")
@@ -144,8 +166,7 @@ def kernel_runs(cells=CELLS, *, repetitions: int = 3, duration_s: float = 20.0, 
         errors = []
         for _attempt in range(attempts):
             try:
-                r = run_transfer(paths, ks, mptcp=c["kind"] == "mptcp", duration_s=duration_s, warmup_s=warmup_s,
-                                 seed=rep)
+                row = one_run(paths, ks, c, rep)
                 break
             except RuntimeError as exc:  # e.g. an endpoint killed on a loaded machine: retried, recorded
                 errors.append(str(exc)[:200])
@@ -153,7 +174,7 @@ def kernel_runs(cells=CELLS, *, repetitions: int = 3, duration_s: float = 20.0, 
             raise RuntimeError(f"cell {c['cell']!r} repetition {rep} failed {attempts} times: {errors}")
         rows.append({"cell": c["cell"], "kind": c["kind"], "rep": rep, "warmup_s": warmup_s,
                      "load1_before": load0, "load1_after": os.getloadavg()[0], "recorded_unix_s": time.time(),
-                     "attempts": len(errors) + 1, "failed_attempts": " | ".join(errors), **r.to_row()})
+                     "attempts": len(errors) + 1, "failed_attempts": " | ".join(errors), **row})
         if checkpoint is not None:
             pd.DataFrame(rows).to_csv(checkpoint, index=False)
     return pd.DataFrame(rows)
@@ -166,6 +187,14 @@ def kernel_runs(cells=CELLS, *, repetitions: int = 3, duration_s: float = 20.0, 
 INTERNAL_COUNTERS = ("TCPSackRecovery", "TCPTimeouts", "TCPLossProbes", "TCPLossProbeRecovery", "TCPSpuriousRTOs",
                      "TCPDSACKRecv", "TCPSACKReorder", "TCPLostRetransmit", "TcpRetransSegs", "TCPDelivered",
                      "rcv_DelayedACKs")
+
+
+#: The connection-level counters :func:`kernel_runs` keeps with ``mptcp_counters=True``: column -> (namespace,
+#: ``nstat`` name).  ``MPTcpExtMPTCPRetrans`` counts the data fragments' pieces Linux's connection-level
+#: retransmission (``__mptcp_retrans``) sent again on another subflow; ``MPTcpExtDuplicateData`` the segments whose
+#: data the receiving connection already had (a connection-level retransmission, or its original, arriving second).
+MPTCP_COUNTERS = {"mptcp_retrans_segs": ("sender", "MPTcpExtMPTCPRetrans"),
+                  "mptcp_duplicate_data": ("receiver", "MPTcpExtDuplicateData")}
 
 
 def _nstat(ns: str) -> dict:

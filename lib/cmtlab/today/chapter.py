@@ -358,14 +358,33 @@ def facts(*, k_runs: pd.DataFrame, sim_rows: pd.DataFrame, agree: pd.DataFrame, 
     return out
 
 
-def wider_facts(*, wider: pd.DataFrame, misses: pd.DataFrame, steps: pd.DataFrame, goal: float = 0.8) -> dict:
+#: The clean two-path cells whose delay-line counters check the preset's MPTCP packet sizes (no random loss, queues
+#: of 100 packets or more, no 600-ms path).
+CLEAN_TWO_PATH_CELLS = ("mptcp cubic 10M/20ms + 10M/100ms", "mptcp cubic 10M/20ms jitter 4ms + 10M/100ms",
+                        "mptcp cubic 10M/20ms queue 30kB + 10M/80ms queue 150kB")
+#: The wider table's cell with a 600-ms path beside a 20-ms one (its path 1 is the long one).
+LONG_PATH_CELL = "mptcp cubic 20M/20ms + 2M/600ms"
+
+
+def wider_facts(*, wider: pd.DataFrame, misses: pd.DataFrame, steps: pd.DataFrame, goal: float = 0.8,
+                kernel_rows: pd.DataFrame | None = None, sim_rows: pd.DataFrame | None = None) -> dict:
     """The values the wider agreement table's prose shows, glued in one call (:func:`cmtlab.report.glue_all`).
 
     ``wider`` (:func:`cmtlab.today.kernel.wider_agreement`), ``misses`` (:func:`cmtlab.today.kernel.explain` of its
     ``"linux"`` rows), ``steps`` (:func:`cmtlab.today.kernel.send_buffer_steps`).  Keys ``wider_*``: the cells and
     cell metrics, per metric the simulator's ``"linux"`` configuration inside the kernel's spread (``inside``), its
     share, the ``within_5pct`` reading, the total against ``goal``; the chapter's ``"today"`` configuration on the
-    same table; the misses explained; the small-queue cells' goodput ratio per send-buffer step."""
+    same table; the misses explained; the small-queue cells' goodput ratio per send-buffer step (``sndbuf_<key>_lo``
+    / ``_hi``, keys of :data:`cmtlab.today.kernel.SEND_BUFFER_STEPS`).  With ``kernel_rows`` and ``sim_rows`` (the
+    wider table's rows, :func:`cmtlab.today.kernel.wider_kernel` and the simulator's ``"linux"`` rows) also the
+    segments per run the receiving connection got twice on the small-queue cells, kernel and simulator
+    (``small_queue_dup_kernel_lo`` / ``_hi``, ``small_queue_dup_sim_lo`` / ``_hi``: the lowest and highest cell
+    mean), the MPTCP cells where the kernel's receiving connection got data twice (``msk_dup_cells``, of
+    ``mptcp_cells``), and on :data:`LONG_PATH_CELL` the long path's queue drops per run (kernel ``_min`` / ``_max``,
+    simulator mean), the long subflow's send-buffer-limited seconds per kernel run, and the kernel's goodput: the
+    runs within 0.1 % of its median (``long_cell_kernel_mode_runs``, ``_mode_mbps``) and the mean of the others;
+    the payload per IP byte the delay lines carried on :data:`CLEAN_TWO_PATH_CELLS` (lowest and highest run) beside
+    the preset's MPTCP payload and DSS bytes."""
     from . import kernel
 
     out: dict = {}
@@ -388,13 +407,49 @@ def wider_facts(*, wider: pd.DataFrame, misses: pd.DataFrame, steps: pd.DataFram
     out["wider_misses_explained"] = int(misses.diagnosis.astype(str).str.len().gt(0).sum()) if len(misses) else 0
     good = lin[lin.metric == "goodput_mbps"]
     out["wider_goodput_within10"] = int(((good.ratio - 1).abs() <= 0.10).sum())
-    for key, step in zip(("configured", "msk_rtx", "no_conn_buffer"), steps.step.unique()):
-        st = steps[steps.step == step]
+    for key, st in steps.groupby("key", sort=False):
         out[f"sndbuf_{key}_lo"] = float(st.ratio.min())
         out[f"sndbuf_{key}_hi"] = float(st.ratio.max())
+    if kernel_rows is not None and sim_rows is not None:
+        col = "mptcp_duplicate_data"
+        sim_lin = sim_rows[sim_rows.sim_config == "linux"] if "sim_config" in sim_rows else sim_rows
+        for side, rows in (("kernel", kernel_rows), ("sim", sim_lin)):
+            if col not in rows:
+                raise ValueError(f"{side} rows must count {col!r} (kernel_runs(mptcp_counters=True), "
+                                 "simulate_like_kernel)")
+            means = rows[rows.cell.isin(kernel.SMALL_QUEUE_CELLS)].groupby("cell")[col].mean()
+            out[f"small_queue_dup_{side}_lo"] = float(means.min())
+            out[f"small_queue_dup_{side}_hi"] = float(means.max())
+        mp = kernel_rows[kernel_rows.kind == "mptcp"].groupby("cell")[col].mean().dropna()
+        out["mptcp_cells"] = int(len(mp))
+        out["msk_dup_cells"] = int((mp > 0).sum())
+        from ..sim.presets import MPTCP_OPTION_BYTES, linux_segment_bytes
+        from ..validation.kernel_sim import payload_per_ip_byte
+
+        per = payload_per_ip_byte(kernel_rows[kernel_rows.cell.isin(CLEAN_TWO_PATH_CELLS)])
+        out["mptcp_payload_per_ip_byte_lo"] = float(per["min"].min())
+        out["mptcp_payload_per_ip_byte_hi"] = float(per["max"].max())
+        out["mptcp_payload_bytes"] = int(linux_segment_bytes(mptcp=True))
+        out["mptcp_dss_bytes"] = int(MPTCP_OPTION_BYTES)
+        out["mptcp_full_packet_share"] = out["mptcp_payload_bytes"] / 1500
+        lk = kernel_rows[kernel_rows.cell == LONG_PATH_CELL]
+        ls = sim_lin[sim_lin.cell == LONG_PATH_CELL]
+        if len(lk) and len(ls):
+            out["long_cell_kernel_runs"] = int(len(lk))
+            out["long_cell_kernel_drops_min"] = float(lk["sub1_queue_drops"].min())
+            out["long_cell_kernel_drops_max"] = float(lk["sub1_queue_drops"].max())
+            out["long_cell_sim_drops"] = float(ls["sub1_queue_drops"].mean())
+            out["long_cell_sndbuf_limited_min_s"] = float(lk["sub1_sndbuf_limited_ms"].min()) / 1e3
+            out["long_cell_sndbuf_limited_max_s"] = float(lk["sub1_sndbuf_limited_ms"].max()) / 1e3
+            g = lk["throughput_bps"] / 1e6
+            med = float(g.median())
+            close = (g - med).abs() <= 0.001 * med
+            out["long_cell_kernel_mode_runs"] = int(close.sum())
+            out["long_cell_kernel_mode_mbps"] = med
+            out["long_cell_kernel_other_mbps"] = float(g[~close].mean()) if (~close).any() else float("nan")
     return out
 
 
 __all__ = ["TODAY", "RECOVERY", "SCHEDULERS", "CONGESTION", "AXES", "PAPERS", "ARABI_S2", "FIVE_G_FILE", "ASKS",
            "real_pair", "scenarios", "run_axis", "summarise", "registered_claim", "comparison", "today_answers", "facts",
-           "wider_facts"]
+           "wider_facts", "LONG_PATH_CELL", "CLEAN_TWO_PATH_CELLS"]

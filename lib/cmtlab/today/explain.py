@@ -134,6 +134,16 @@ def _internals_terms(internals: pd.DataFrame | None, cell: str) -> dict | None:
         {"n": len(g)}
 
 
+def _duplicates(kg: pd.DataFrame, sg: pd.DataFrame) -> tuple[float, float] | None:
+    """Segments per run the receiving MPTCP connection got twice (``mptcp_duplicate_data``: the kernel's
+    ``MPTcpExtDuplicateData``, the simulator's duplicate data-sequence numbers), kernel and simulator; None when
+    either side lacks the count."""
+    col = "mptcp_duplicate_data"
+    if col not in kg or col not in sg or kg[col].isna().any() or sg[col].isna().any() or not len(kg) or not len(sg):
+        return None
+    return float(kg[col].mean()), float(sg[col].mean())
+
+
 def _retx_diagnosis(kg: pd.DataFrame, sg: pd.DataFrame, k_rpm: float, s_rpm: float, ratio: float,
                     touts: float) -> str:
     """A retransmission miss split into what was lost: per path the queue drops and random drops per run,
@@ -186,6 +196,8 @@ def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_co
       retransmissions per drop (the retransmission ratio is their product), and the kernel's send-buffer-limited
       time (``ss``), which the simulator has no counterpart of (columns ``capacity_share_*``,
       ``queue_drops_*``, ``sndbuf_limited_s_kernel``; NaN on other cells);
+    * a goodput miss of an MPTCP cell whose rows count it (``mptcp_duplicate_data``) also gives the segments per run
+      the receiving connection got twice — capacity spent on connection-level retransmission;
     * ``diagnosis``: which of these accounts for the miss."""
     s = sim[sim.sim_config == sim_config]
     rows = []
@@ -220,6 +232,10 @@ def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_co
                 kd, sd = _drops_by_path(kg), _drops_by_path(sg)
                 kq, sq = sum(q for q, _ in kd), sum(q for q, _ in sd)
                 why += f", {kq:.0f} (kernel) vs {sq:.0f} (sim) queue drops per run"
+                dup = _duplicates(kg, sg)
+                if dup is not None:
+                    why += (f", {dup[0]:.0f} (kernel) vs {dup[1]:.0f} (sim) segments the receiving connection got "
+                            f"twice per run (connection-level retransmission)")
                 if touts >= 0.1:
                     i = int(np.argmax([_per_path(sg, j, "timeouts", "timeouts") for j in range(len(sd))]))
                     rtt_i = float(kg[f"path{i}_rtt_s"].iloc[0]) if f"path{i}_rtt_s" in kg else float("nan")

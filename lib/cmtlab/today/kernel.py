@@ -21,7 +21,8 @@ Not modelled (the kernel has them): D-SACK/timestamp undo of spurious reductions
 from ..validation.kernel_sim import (DELAY_LINE_DRAWS as LOSS_DRAWS, LINUX_CUBIC_PARAMS, LINUX_REDUCTION,
                                      LINUX_RENO_PARAMS, LINUX_RTO)
 from .agreement import (LOSSY_CELLS, METRICS, SHORT_QUEUE_PACKETS, SIM_CONFIGS, WIDER_CONFIGS, agreement, agreement_by_kind,
-                        SMALL_QUEUE_CELLS, agreement_by_metric, cell_kind, hystart_sensitivity, loss_steps, send_buffer_steps,
+                        SEND_BUFFER_STEPS, SMALL_QUEUE_CELLS, agreement_by_metric, cell_kind, hystart_sensitivity, loss_steps,
+                        send_buffer_steps,
                         sim_runs, wider_agreement,
                         wider_jobs, wider_kernel, wider_sim_runs)
 from .cells import (ALL_CELLS, CELLS, INTERNAL_COUNTERS, TRACE_RATE_SCALE, TRACE_SECONDS, TRACES,

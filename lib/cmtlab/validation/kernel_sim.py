@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..sim.presets import (LINUX_INITIAL_WINDOW_SEGMENTS, LINUX_RCVBUF_MAX_BYTES, LINUX_SNDBUF_MAX_BYTES,
-                           MPTCP_OPTION_BYTES, MPTCP_PAYLOAD_DEFICIT_BYTES)
+                           MPTCP_PAYLOAD_DEFICIT_BYTES)  # noqa: F401  (the linux preset's, beside EARLIER_*)
 
 from ..progress import progress
 
@@ -61,9 +61,15 @@ SIM_LIKE_KERNEL = dict(congestion="uncoupled", scheduler="lowest_rtt")
 #: pacing, TSO/GSO (the delay line's TUN devices get none), receive-buffer autotuning.
 LINUX_TCP_OPTIONS = dict(sack=True, sack_loss_detection=True, limited_transmit=True, recovery="prr",
                          timestamps=True, min_rto_s=0.2, initial_rto_s=1.0, delayed_ack_timeout_s=0.04)
-# The initial window, the largest autotuned buffers and MPTCP's packet sizes are the simulator's Linux preset's
-# (cmtlab.sim.presets: LINUX_INITIAL_WINDOW_SEGMENTS, LINUX_SNDBUF_MAX_BYTES, LINUX_RCVBUF_MAX_BYTES,
-# MPTCP_PAYLOAD_DEFICIT_BYTES, MPTCP_OPTION_BYTES, measured on the testbed), imported above.
+# The initial window and the largest autotuned buffers are the simulator's Linux preset's (cmtlab.sim.presets:
+# LINUX_INITIAL_WINDOW_SEGMENTS, LINUX_SNDBUF_MAX_BYTES, LINUX_RCVBUF_MAX_BYTES), imported above.
+
+#: MPTCP's packet sizes in the configurations without a preset (``"today"``, ``"today-dupack"``, ``"before"``,
+#: ``"ns3-uncoupled"``), kept as they were recorded and used: 1410 payload bytes (MSS - 38) with 14 option
+#: bytes, 1476 IP bytes a packet.  The ``"linux"`` configuration's preset has the kernel's measured sizes, 1424 in
+#: 1500 (:data:`cmtlab.sim.presets.MPTCP_PAYLOAD_DEFICIT_BYTES`; :func:`payload_per_ip_byte`).
+EARLIER_MPTCP_PAYLOAD_DEFICIT_BYTES = 38
+EARLIER_MPTCP_OPTION_BYTES = 14
 
 #: Linux's retransmission timeout is ``SRTT + max(4 RTTVAR, tcp_rto_min)`` (``tcp_rtt_estimator``: the
 #: variance term never falls below 200 ms), RFC 6298's formula with the clock granularity G = 200 ms.
@@ -140,8 +146,9 @@ def kernel_packet_sizes(runs: pd.DataFrame) -> pd.DataFrame:
     """Per kind of kernel run (``tcp``/``mptcp``): mean IP bytes per data packet and payload bytes
     per packet that was not a retransmission, from the delay lines' counters (``sub<i>_bytes``,
     ``sub<i>_packets``) and ``ss`` (``sub<i>_bytes_acked``, ``sub<i>_retrans_total``).  Rows
-    without those columns are skipped.  The simulator's packet sizes
-    (:data:`MPTCP_PAYLOAD_DEFICIT_BYTES`) come from this."""
+    without those columns are skipped.  The payload per packet counts every packet the delay line carried
+    (handshake and pure-payload-less ones too); :func:`payload_per_ip_byte` is the check of the simulator's
+    packet sizes (:data:`MPTCP_PAYLOAD_DEFICIT_BYTES`)."""
     out = []
     kinds = runs["kind"] if "kind" in runs else pd.Series("mptcp", index=runs.index)
     for kind in sorted(kinds.unique()):
@@ -160,6 +167,30 @@ def kernel_packet_sizes(runs: pd.DataFrame) -> pd.DataFrame:
             out.append(dict(kind=kind, ip_bytes_per_packet=ip / pkts, payload_bytes_per_packet=acked / (pkts - retx),
                             packets=int(pkts)))
     return pd.DataFrame(out, columns=["kind", "ip_bytes_per_packet", "payload_bytes_per_packet", "packets"])
+
+
+def payload_per_ip_byte(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per cell (``cell``, else per ``kind``): the payload the receiver got (``received_bytes``) per IP byte the
+    delay lines carried in the data direction (``sub<i>_bytes``, over the same run), its range over the runs,
+    and the share of packets that were retransmissions.  On a clean path with full-sized packets it is
+    payload / (payload + headers): 1448/1500 = 0.9653 for TCP with timestamps, 1424/1500 = 0.9493 for MPTCP
+    (:data:`MPTCP_PAYLOAD_DEFICIT_BYTES`); retransmitted and short packets lower it."""
+    key = "cell" if "cell" in runs else "kind"
+    rows = []
+    for name, g in runs.groupby(key, sort=False):
+        n = int(g["n_paths"].max())
+        cols = [f"sub{i}_bytes" for i in range(n)]
+        if not set(cols) <= set(g.columns) or g[cols].isna().any(axis=None):
+            continue
+        ip = g[cols].sum(axis=1)
+        per = g["received_bytes"] / ip
+        pk = sum(g[f"sub{i}_packets"] for i in range(n)) if f"sub{n - 1}_packets" in g else None
+        rx = sum(g[f"sub{i}_retrans_total"] for i in range(n)) if f"sub{n - 1}_retrans_total" in g else None
+        rows.append({key: name, "payload_per_ip_byte": float(per.mean()), "min": float(per.min()),
+                     "max": float(per.max()),
+                     "retransmitted_share": float(rx.sum() / pk.sum()) if pk is not None and rx is not None else np.nan,
+                     "runs": len(g)})
+    return pd.DataFrame(rows)
 
 
 #: The path properties a kernel row records (``path<i>_<name>``, see
@@ -277,13 +308,13 @@ def _kernel_like_config(row, n_paths: int, mptcp: bool, overrides: dict) -> dict
     from ..scenario import TcpOptions
     ts = bool(row.get("k_timestamps", True)) if pd.notna(row.get("k_timestamps", True)) else True
     mss = 1500 - 40 - (12 if ts else 0)
-    seg = mss - MPTCP_PAYLOAD_DEFICIT_BYTES if mptcp else mss
+    seg = mss - EARLIER_MPTCP_PAYLOAD_DEFICIT_BYTES if mptcp else mss
     opts = dict(LINUX_TCP_OPTIONS, timestamps=ts, send_buffer_bytes=LINUX_SNDBUF_MAX_BYTES,
                 receive_buffer_bytes=LINUX_RCVBUF_MAX_BYTES)
     for k in list(overrides):
         if k in TcpOptions.__dataclass_fields__:
             opts[k] = overrides.pop(k)
-    cfg = dict(segment_bytes=seg, dss_bytes=MPTCP_OPTION_BYTES if mptcp else 0,
+    cfg = dict(segment_bytes=seg, dss_bytes=EARLIER_MPTCP_OPTION_BYTES if mptcp else 0,
                initial_window_bytes=LINUX_INITIAL_WINDOW_SEGMENTS * seg, ssthresh_bytes=1 << 30,
                options=TcpOptions(**opts), receive_buffer_bytes=opts["receive_buffer_bytes"])
     cfg.update(overrides)
@@ -383,7 +414,8 @@ def simulate_like_kernel(runs: pd.DataFrame, config=DEFAULT_CONFIG, *, congestio
     from the first kernel-like base: Linux's loss recovery and timers (:data:`LINUX_TCP_OPTIONS`, timestamps as
     the row's ``k_timestamps``), an initial window of 10 segments, no initial ssthresh limit, the largest
     autotuned buffers (:data:`LINUX_SNDBUF_MAX_BYTES` per subflow, :data:`LINUX_RCVBUF_MAX_BYTES` at the
-    connection level and as every subflow's window) and MPTCP's smaller packets (:data:`MPTCP_PAYLOAD_DEFICIT_BYTES`).
+    connection level and as every subflow's window) and MPTCP's smaller packets as they were first measured
+    (:data:`EARLIER_MPTCP_PAYLOAD_DEFICIT_BYTES`).
 
     The goodput is measured like the kernel's, over [``warmup_s``, ``duration_s``]: the run is
     deterministic for its seed, so a second run stopped at ``warmup_s`` gives the bytes delivered
@@ -392,7 +424,10 @@ def simulate_like_kernel(runs: pd.DataFrame, config=DEFAULT_CONFIG, *, congestio
     ``throughput_bps`` (that goodput), ``sub<i>_bytes`` (payload
     bytes the subflow delivered to the connection over the whole run), ``sub<i>_retrans_total``,
     ``sub<i>_timeouts``, ``sub<i>_queue_drops``, ``sub<i>_spurious_retransmissions`` and
-    ``sub<i>_loss_drops``, so :func:`~cmtlab.papers.alheid.table1.gains` applies unchanged.  A row's ``path<i>_loss`` (the delay
+    ``sub<i>_loss_drops``, so :func:`~cmtlab.papers.alheid.table1.gains` applies unchanged; MPTCP rows also
+    ``mptcp_retrans_segs`` (segments sent again at the connection level, on another subflow) and
+    ``mptcp_duplicate_data`` (segments whose data the connection already had), the kernel's connection-level
+    counters of :func:`cmtlab.today.kernel.kernel_runs` (``mptcp_counters=True``).  A row's ``path<i>_loss`` (the delay
     line's random drop rate on the data direction) becomes the simulator's packet loss on that path.
 
     The keywords replace the configuration's: ``congestion``, ``scheduler``; ``reordering``: the reordering response
@@ -498,6 +533,10 @@ def simulate_like_kernel(runs: pd.DataFrame, config=DEFAULT_CONFIG, *, congestio
             for rec in (r_warm.subflows.to_dict("records") if r_warm is not None else []):
                 new[f"sub{int(rec['subflow'])}_queue_drops_warmup"] = rec["queue_drops"]
                 new[f"sub{int(rec['subflow'])}_timeouts_warmup"] = rec["timeouts"]
+        if mptcp:
+            # the kernel's MPTcpExtMPTCPRetrans / MPTcpExtDuplicateData (kernel_runs(mptcp_counters=True)), in segments
+            new["mptcp_retrans_segs"] = r.extra.get("reinjections", 0)
+            new["mptcp_duplicate_data"] = r.extra.get("duplicate_dsn_received", 0)
         for rec in r.subflows.to_dict("records"):
             i = int(rec["subflow"])
             new[f"sub{i}_bytes"] = rec["goodput_bps"] * r.extra["sim_time_s"] / 8

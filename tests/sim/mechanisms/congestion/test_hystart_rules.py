@@ -13,9 +13,12 @@ from cmtlab.sim.mechanisms.congestion.cubic import LinuxCubic
 from cmtlab.sim.presets import linux
 
 
-def _exit(rules, ack_policy="delayed"):
+def _exit(rules, ack_policy="delayed", initial_growth=False):
+    """(window at slow start's end, queue drops in the 2-s run); HyStart alone by default: the preset's growth after
+    it (``initial_growth``, 5 % per round trip until the first loss) overruns the queue later in the run."""
     kw = linux("cubic", mptcp=False)
     kw["congestion_params"]["hystart_rules"] = rules
+    kw["congestion_params"]["initial_growth"] = initial_growth
     kw["options"] = dataclasses.replace(kw["options"], ack_policy=ack_policy)
     r = simulate_mptcp([20e6], [0.05], duration_s=2, queue_packets=100, seed=0, trace=True, **kw)
     cw = r.traces["cwnd"]
@@ -38,3 +41,28 @@ def test_the_preset_runs_linux_rules_and_the_default_stays():
     assert LinuxCubic(hystart=True).hystart_rules == "book"
     with pytest.raises(ValueError, match="hystart_rules"):
         LinuxCubic(hystart=True, hystart_rules="kernel")
+
+
+def test_before_its_first_loss_linux_cubic_grows_at_least_five_percent_a_round_trip():
+    """``bictcp_update``: while ``last_max_cwnd`` is 0, ``cnt <= 20``.  After HyStart ends slow start below the
+    path's capacity (86 + 100 packets here), the cubic curve from ``K = 0`` adds almost nothing in 0.5 s; Linux's
+    clamp adds at least 5 % a round trip, until the queue overflows."""
+    def window_after_exit(growth, after_s=0.5):
+        kw = linux("cubic", mptcp=False)
+        kw["congestion_params"]["initial_growth"] = growth
+        r = simulate_mptcp([20e6], [0.05], duration_s=3, queue_packets=100, seed=0, trace=True, **kw)
+        cw = r.traces["cwnd"]
+        first = cw[cw.ssthresh_bytes < 1 << 29].iloc[0]
+        later = cw[cw.time_s <= first.time_s + after_s].iloc[-1]
+        ev = r.traces["events"]
+        losses = ev[ev.event.isin(["fast_retransmit", "timeout"])]
+        first_loss = float(losses.time_s.iloc[0]) if len(losses) else float("inf")
+        return first.cwnd_bytes, later.cwnd_bytes, first.time_s, first_loss
+    c0, c1, t0, loss = window_after_exit(True)
+    assert loss > t0 + 0.5  # no loss in between: the growth is the clamp's
+    # the round trip grows with the queue, to at most 50 ms + 100 packets of 0.6 ms: at least 4 round trips in 0.5 s
+    assert c1 >= c0 * 1.05 ** 4
+    d0, d1, _, _ = window_after_exit(False)
+    assert d1 < d0 * 1.1
+    with pytest.raises(ValueError, match="initial_growth must be a boolean"):
+        LinuxCubic(initial_growth=1)

@@ -12,7 +12,7 @@ import pytest
 
 from cmtlab import sim
 from cmtlab.scenario import LossModel
-from cmtlab.sim.mechanisms.schedulers.linux import LinuxScheduler
+from cmtlab.sim.mechanisms.schedulers.linux import TCP_RTO_MIN_NS, LinuxScheduler
 from cmtlab.sim.mechanisms.schedulers.linux_send_buffers import LinuxSendBuffers
 from cmtlab.sim.presets import preset
 
@@ -36,17 +36,20 @@ def _largest_burst(res, subflow):
 
 
 def test_send_buffers_keep_the_clean_path_busy():
-    """Without send buffers the clean subflow idles behind the lossy one and sends its window in bursts (173
-    segments at one instant here): its slow start overflows its queue (224 drops) and it carries less than half
-    its path.  With them it fills its path (the kernel: 14.5 of 15 MB); its bursts, when the connection's buffer
-    frees at once, are half as large (the kernel's ``tcp_probe``: up to 47 segments per ACK)."""
+    """Without send buffers the clean subflow idles behind the lossy one and sends its window in bursts (125
+    segments at one instant here): its slow start overflows its queue (30 drops against 14) and it carries less
+    than 60 % of its path.  With them it fills its path (the kernel: 14.5 of 15 MB); its bursts, when the
+    connection's buffer frees at once, are smaller (46 segments; the kernel's ``tcp_probe``: up to 47 per ACK)."""
     without, with_ = _run(False, trace=True), _run(True, trace=True)
     clean_without = without.subflows.goodput_bps.iloc[1]
     clean_with = with_.subflows.goodput_bps.iloc[1]
     print(f"clean path: {clean_without / 1e6:.2f} Mbit/s without send buffers, {clean_with / 1e6:.2f} with; "
-          f"largest burst {_largest_burst(without, 1)} vs {_largest_burst(with_, 1)} segments")
-    assert clean_with > 0.85 * 10e6 * 1410 / 1478 > 0.6 * 10e6 * 1410 / 1478 > clean_without
-    assert without.subflows.queue_drops.iloc[1] > 3 * with_.subflows.queue_drops.iloc[1]
+          f"largest burst {_largest_burst(without, 1)} vs {_largest_burst(with_, 1)} segments; queue drops "
+          f"{without.subflows.queue_drops.iloc[1]} vs {with_.subflows.queue_drops.iloc[1]}")
+    seg = kw_seg()
+    payload_rate = 10e6 * seg / (seg + 76)  # 76: IP, TCP, timestamps and DSS bytes of a packet
+    assert clean_with > 0.85 * payload_rate > 0.6 * payload_rate > clean_without
+    assert without.subflows.queue_drops.iloc[1] > with_.subflows.queue_drops.iloc[1]
     assert _largest_burst(with_, 1) < _largest_burst(without, 1)
 
 
@@ -109,7 +112,7 @@ def test_the_preset_is_today_linux_and_refuses_what_linux_does_not_run():
     o = kw["options"]
     assert (kw["congestion"], kw["scheduler"], kw["segment_bytes"], kw["dss_bytes"]) == ("reno", "linux", 1460, 0)
     assert (o.loss_detection, o.recovery, o.rto_timer, o.clock_granularity_s) == ("linux", "linux_prr", "rfc6298", 0.2)
-    assert preset("linux-6.18")["segment_bytes"] == 1448 - 38
+    assert preset("linux-6.18")["segment_bytes"] == 1448 - 24  # the DSS option's 24 bytes (presets docstring)
     with pytest.raises(ValueError, match="preset must be one of"):
         preset("linux-5.4")
     with pytest.raises(ValueError, match="congestion must be one of"):
@@ -123,9 +126,10 @@ def test_a_pick_moves_the_whole_burst_and_the_long_subflow_leaves_slow_start_on_
     ``mptcp_sendmsg_frag``), beyond its send buffer.  Two 10 Mbit/s paths, 20 and 100 ms round trips: on the
     kernel (``tcp_probe``, nstat) the 100 ms subflow's ACKs come every 1.2 ms through its slow start and HyStart's
     ACK train ends it at a window of about 123 segments (``TCPHystartTrainCwnd`` 153 for both subflows, the
-    20 ms one leaving at 30).  Testing the buffer before each segment, the 100 ms subflow got too little data
-    once the 20 ms one held its buffer full: its ACK train broke at the gaps and slow start ran on to the queue's
-    overflow."""
+    20 ms one leaving at 30), before its queue overflows.  (Testing the buffer before each segment instead made the
+    100 ms subflow's slow start overrun its queue with the 1410-byte MPTCP packets the preset had before; with the
+    kernel's 1424-byte packets both tests leave slow start near 120 segments on this scenario — the choice rests on
+    the tracepoint.)"""
     def run(check):
         kw = preset("linux-6.18", congestion="cubic")
         kw["scheduler_params"] = dict(kw["scheduler_params"], memory_check=check)
@@ -133,9 +137,8 @@ def test_a_pick_moves_the_whole_burst_and_the_long_subflow_leaves_slow_start_on_
         cw = r.traces["cwnd"]
         exit1 = cw[(cw.subflow == 1) & (cw.ssthresh_bytes < 1 << 29)].iloc[0]
         return int(exit1.ssthresh_bytes) // kw["segment_bytes"], int(r.subflows.queue_drops.iloc[1])
-    burst, segment = run("burst"), run("segment")
+    burst = run("burst")
     assert 100 <= burst[0] <= 150 and burst[1] == 0
-    assert segment[0] > 183 and segment[1] > 50  # beyond BDP + queue
     with pytest.raises(ValueError, match="memory_check"):
         LinuxScheduler(send_buffers=True, memory_check="page")
     with pytest.raises(ValueError, match="needs send_buffers"):
@@ -167,20 +170,63 @@ def _small_queue_run(**params):
 
 def test_the_connection_send_buffer_decides_the_small_queue_cell_and_its_retransmission_timer_runs():
     """On the small-queue cell the connection's send buffer binds (data delivered behind a hole on the 240-ms
-    subflow fills it): without it (a diagnostic) the connection delivers more (here 5.1 -> 6.2 Mbit/s; over the
-    delay line's counting, the recorded cell, 2.9 -> 7.2).  Linux's connection-level
-    retransmission fires while the buffer is full and the DATA_ACK does not move for the subflows' longest RTO; each
-    firing sends at most one data fragment again (``MPTCP_DFRAG_BYTES``)."""
-    base, _ = _small_queue_run()
+    subflow fills it): without it (a diagnostic) the connection delivers more.  Linux's connection-level
+    retransmission (on in the preset) fires while the buffer is full and the DATA_ACK does not move for the
+    connection's timer interval; each firing sends at most one data fragment again (``MPTCP_DFRAG_BYTES``), and the
+    receiving connection counts what it gets twice."""
+    base, sched = _small_queue_run()
     free, _ = _small_queue_run(connection_send_buffer=False)
-    rtx, sched = _small_queue_run(msk_retransmit=True)
-    print(f"{base.throughput_bps / 1e6:.2f} Mbit/s as configured, {free.throughput_bps / 1e6:.2f} without the connection's "
-          f"buffer, {rtx.throughput_bps / 1e6:.2f} with connection-level retransmission ({sched.msk_rtx_fired} firings, "
-          f"{sched.msk_rtx_segments} segments)")
+    off, off_sched = _small_queue_run(msk_retransmit=False, msk_timer="rto")
+    print(f"{base.throughput_bps / 1e6:.2f} Mbit/s as configured ({sched.msk_rtx_fired} firings, "
+          f"{sched.msk_rtx_segments} segments), {free.throughput_bps / 1e6:.2f} without the connection's buffer, "
+          f"{off.throughput_bps / 1e6:.2f} without connection-level retransmission")
     assert free.throughput_bps > 1.1 * base.throughput_bps
-    assert sched.msk_rtx_fired >= 1
+    assert sched.msk_rtx_fired >= 1 and off_sched.msk_rtx_fired == 0
     per_frag = 32768 // kw_seg()
     assert sched.msk_rtx_segments <= sched.msk_rtx_fired * per_frag
+    assert base.extra["reinjections"] == sched.msk_rtx_segments
+    assert 0 < base.extra["duplicate_dsn_received"] <= sched.msk_rtx_segments + base.retransmissions
+
+
+class _FakeTimer:
+    def __init__(self, deadline_ns=None):
+        self.running = deadline_ns is not None
+        self.deadline_ns = deadline_ns or 0
+
+
+class _TimedSub:
+    def __init__(self, deadline_ns=None, rto=300_000_000, outstanding=True, acks_rx=0):
+        self.rto_timer = _FakeTimer(deadline_ns)
+        self.rto = rto
+        self.una, self.high, self.app_tail = 0, (5 if outstanding else 0), (5 if outstanding else 0)
+        self.acks_rx = acks_rx
+
+
+class _Conn:
+    def __init__(self, *subs):
+        self.subflows = list(subs)
+
+
+def test_the_connection_timer_is_what_is_left_of_the_subflows_timers_and_a_stale_subflow_is_left_out():
+    """``mptcp_set_timeout``: with ``msk_timer="remaining"`` the interval is the longest time a subflow's pending timer
+    still has to run (not its whole RTO), ``TCP_RTO_MIN`` when none runs; ``mptcp_pm_subflow_chk_stale`` counts a
+    busy subflow stale at an expiry and clears the count at the next expiry after it got an ACK; a stale subflow's
+    timer is left out.  ``"rto"``: the longest RTO of the subflows with data outstanding."""
+    now = 1_000_000_000
+    a = _TimedSub(deadline_ns=now + 50_000_000, rto=400_000_000)
+    b = _TimedSub(deadline_ns=now + 120_000_000, rto=250_000_000)
+    conn = _Conn(a, b)
+    rem = LinuxScheduler(send_buffers=True, msk_retransmit=True, msk_timer="remaining")
+    assert rem.timer_ival_ns(conn, now) == 120_000_000
+    assert LinuxScheduler(send_buffers=True, msk_retransmit=True).timer_ival_ns(conn, now) == 400_000_000
+    rem._check_stale(conn)  # first expiry: both busy subflows counted stale once
+    assert rem.timer_ival_ns(conn, now) == TCP_RTO_MIN_NS
+    b.acks_rx += 3  # b got ACKs since: the next expiry clears its count, a's grows
+    rem._check_stale(conn)
+    assert [st[0] for st in rem._stale] == [2, 0]
+    assert rem.timer_ival_ns(conn, now) == 120_000_000
+    idle = _Conn(_TimedSub(outstanding=False), _TimedSub(outstanding=False))
+    assert rem.timer_ival_ns(idle, now) == TCP_RTO_MIN_NS
 
 
 def kw_seg():
@@ -189,7 +235,10 @@ def kw_seg():
 
 @pytest.mark.parametrize("bad, match", [(dict(msk_retransmit=1), "msk_retransmit must be True or False"),
                                         (dict(msk_retransmit=True), "needs send_buffers=True"),
-                                        (dict(connection_send_buffer="no"), "connection_send_buffer must be")])
+                                        (dict(connection_send_buffer="no"), "connection_send_buffer must be"),
+                                        (dict(send_buffers=True, msk_retransmit=True, msk_timer="jiffies"),
+                                         "msk_timer must be one of"),
+                                        (dict(send_buffers=True, msk_timer="remaining"), "needs msk_retransmit=True")])
 def test_bad_connection_level_parameters_are_named(bad, match):
     with pytest.raises(ValueError, match=match):
         LinuxScheduler(**bad)

@@ -126,6 +126,13 @@ class Cubic(CongestionControl):
         window grows only when the flow was cwnd-limited in the current window of data, or, in slow start, while it
         is less than twice the most packets out in it (:class:`~.cwnd_validation.LinuxCwndValidation`).  HyStart
         still runs.
+    initial_growth
+        Linux's growth before the first congestion event (default off): ``bictcp_update`` clamps its ``cnt`` to
+        at most 20 while ``last_max_cwnd`` is 0 ("the initial growth of cubic function may be too conservative
+        when the available bandwidth is still unknown"), so in congestion avoidance before any loss — after
+        HyStart ended slow start below the path's capacity — the window grows at least 5 % per round trip (1/20
+        segment per acknowledged segment) where the cubic curve from ``K = 0`` would add almost nothing; the
+        first overflow then drops as many packets as that growth puts into one round trip.
     variant
         ``"spec"`` (this class) or ``"linux"`` (:class:`LinuxCubic`: ``alpha_to_one=False``,
         ``rtt="min"``, built by ``registry.make("congestion", "cubic", variant="linux")``).
@@ -147,8 +154,12 @@ class Cubic(CongestionControl):
                  rtt: str = "srtt", alpha_to_one: bool = True, hystart: bool = False,
                  hystart_low_window: int = 16, hystart_ack_train: bool = True, variant: str = "spec",
                  slow_start_cwnd_limited: bool = False, cwnd_validation: bool = False,
-                 hystart_rules: str = "book"):
+                 hystart_rules: str = "book", initial_growth: bool = False):
         self.variant = check_variant("congestion", self, variant)
+        if not isinstance(initial_growth, bool):
+            raise ValueError(f"initial_growth must be a boolean, got {initial_growth!r}")
+        self.initial_growth = initial_growth
+        self.had_loss = False  # Linux's last_max_cwnd != 0: a congestion event since the start
         self.hystart_rules = check_choice("hystart_rules", hystart_rules, HYSTART_RULES)
         self._hs_linux = hystart_rules == "linux"
         if not isinstance(cwnd_validation, bool):
@@ -266,9 +277,12 @@ class Cubic(CongestionControl):
             if self.alpha_to_one and self.w_est >= self.cwnd_prior:
                 self.alpha = 1.0  # RFC 9438 sec. 4.3: Reno's own increase once past cwnd_prior
             if self.reno_friendly and w_cubic(t, self.w_max, self.k_s, self.c) < self.w_est:
-                cwnd = max(cwnd, self.w_est)  # Reno-friendly region
+                grown = max(cwnd, self.w_est)  # Reno-friendly region
             else:
-                cwnd += n * (target - cwnd) / cwnd  # concave / convex region
+                grown = cwnd + n * (target - cwnd) / cwnd  # concave / convex region
+            if self.initial_growth and not self.had_loss and grown < cwnd + n / 20.0:
+                grown = cwnd + n / 20.0  # Linux: cnt <= 20 while last_max_cwnd == 0
+            cwnd = grown
         self._write(sub, cwnd)
 
     def _hystart_exit(self, sub, cwnd_segs: float) -> bool:
@@ -314,6 +328,7 @@ class Cubic(CongestionControl):
         cwnd = self._sync(sub)
         seg = sub.seg
         self.t_epoch_ns = None
+        self.had_loss = True
         if self.fast_convergence and cwnd < self.w_max:
             self.w_max = cwnd * (1.0 + self.beta) / 2.0
         else:
@@ -335,13 +350,13 @@ class LinuxCubic(Cubic):
                  rtt: str = "min", alpha_to_one: bool = False, hystart: bool = False,
                  hystart_low_window: int = 16, hystart_ack_train: bool = True, variant: str = "linux",
                  slow_start_cwnd_limited: bool = False, cwnd_validation: bool = False,
-                 hystart_rules: str = "book"):
+                 hystart_rules: str = "book", initial_growth: bool = False):
         super().__init__(beta=beta, c=c, fast_convergence=fast_convergence, reno_friendly=reno_friendly,
                          counting=counting, reduce_from=reduce_from, rtt=rtt, alpha_to_one=alpha_to_one,
                          hystart=hystart, hystart_low_window=hystart_low_window,
                          hystart_ack_train=hystart_ack_train, variant=variant,
                          slow_start_cwnd_limited=slow_start_cwnd_limited, cwnd_validation=cwnd_validation,
-                         hystart_rules=hystart_rules)
+                         hystart_rules=hystart_rules, initial_growth=initial_growth)
 
 
 __all__ = ["Cubic", "LinuxCubic", "cubic_k_s", "w_cubic"]

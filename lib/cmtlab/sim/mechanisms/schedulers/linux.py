@@ -26,6 +26,8 @@ MEMORY_CHECKS = ("segment", "burst")
 MPTCP_DFRAG_BYTES = 32768
 #: ``TCP_RTO_MIN`` (ns): the connection-level retransmission timer's interval when no subflow has a timer pending.
 TCP_RTO_MIN_NS = 200_000_000
+#: How the connection-level retransmission timer's interval is taken (``msk_timer``; :meth:`LinuxScheduler.timer_ival_ns`).
+MSK_TIMERS = ("rto", "remaining")
 
 
 @register("scheduler", "linux")
@@ -78,7 +80,10 @@ class LinuxScheduler(ConnectionScheduler):
     ``msk_retransmit`` (with ``send_buffers``): Linux's connection-level retransmission (``net/mptcp/protocol.c``:
     ``mptcp_retransmit_timer`` -> ``__mptcp_retrans``).  The connection's timer is reset whenever the DATA_ACK
     advances (``__mptcp_clean_una``) to ``timer_ival``, the longest time any subflow's own timer still has to run
-    (``mptcp_set_timeout``; here each subflow's RTO while it has data outstanding, ``TCP_RTO_MIN`` when none has).
+    (``mptcp_set_timeout``, ``TCP_RTO_MIN`` when none has one pending; ``msk_timer``, :data:`MSK_TIMERS`:
+    ``"remaining"`` is Linux's — what is left of each subflow's pending timer, a subflow that made no progress
+    since the previous expiry left out (``mptcp_timeout_from_subflow``, ``mptcp_pm_subflow_chk_stale``) —,
+    ``"rto"`` each subflow's whole RTO while it has data outstanding, a longer interval).
     When it fires, the head of the connection's retransmission queue — the data fragment holding the first byte
     not DATA_ACKed, from that byte to the fragment's end (:data:`MPTCP_DFRAG_BYTES`) — is sent again on the first
     active subflow with nothing outstanding and nothing queued (``mptcp_subflow_get_retrans``:
@@ -94,7 +99,8 @@ class LinuxScheduler(ConnectionScheduler):
     """
 
     def __init__(self, burst_bytes: int = LINUX_SEND_BURST_BYTES, send_buffers: bool = False, join: str = "at_start",
-                 memory_check: str = "segment", msk_retransmit: bool = False, connection_send_buffer: bool = True):
+                 memory_check: str = "segment", msk_retransmit: bool = False, connection_send_buffer: bool = True,
+                 msk_timer: str = "rto"):
         if isinstance(burst_bytes, bool) or not isinstance(burst_bytes, int) or burst_bytes < 0:
             raise ValueError(f"burst_bytes must be an integer >= 0, got {burst_bytes!r}")
         if not isinstance(send_buffers, bool):
@@ -111,8 +117,15 @@ class LinuxScheduler(ConnectionScheduler):
             raise ValueError(f"msk_retransmit must be True or False, got {msk_retransmit!r}")
         if msk_retransmit and not send_buffers:
             raise ValueError("msk_retransmit=True needs send_buffers=True (its timer runs while the send buffer is full)")
+        if msk_timer not in MSK_TIMERS:
+            raise ValueError(f"msk_timer must be one of {MSK_TIMERS}, got {msk_timer!r}")
+        if msk_timer != "rto" and not msk_retransmit:
+            raise ValueError(f"msk_timer={msk_timer!r} needs msk_retransmit=True (it times the connection-level "
+                             "retransmission)")
         self.memory_check = memory_check
         self.msk_retransmit = msk_retransmit
+        self.msk_timer = msk_timer
+        self._stale = None  # per subflow: [stale_count, acks_rx when it was counted] (mptcp_pm_subflow_chk_stale)
         self.connection_send_buffer = connection_send_buffer
         self._rtx_ack = -1  # the DATA_ACK the connection-level timer was last reset at
         self._rtx_expiry = 0
@@ -160,15 +173,44 @@ class LinuxScheduler(ConnectionScheduler):
         subs = conn.subflows
         return int(round((subs[0].path.delay_s + subs[i].path.delay_s) * 1e9))
 
-    @staticmethod
-    def timer_ival_ns(conn) -> int:
-        """``mptcp_set_timeout``: the longest time a subflow's own timer has to run (here: the RTO of each subflow with
-        data outstanding), ``TCP_RTO_MIN`` when none has one pending."""
+    def timer_ival_ns(self, conn, now_ns: int = 0) -> int:
+        """``mptcp_set_timeout``: the longest time a subflow's own timer has to run, ``TCP_RTO_MIN`` when none has one
+        pending.  ``msk_timer="rto"``: each subflow's RTO while it has data outstanding; ``"remaining"`` (Linux,
+        ``mptcp_timeout_from_subflow``): what is left of each subflow's pending timer (``icsk_timeout - jiffies``),
+        a subflow counted stale (``stale_count``, :meth:`_check_stale`) left out."""
         tout = 0
-        for sub in conn.subflows:
-            if sub.high > sub.una and sub.rto > tout:
-                tout = sub.rto
+        if self.msk_timer == "rto":
+            for sub in conn.subflows:
+                if sub.high > sub.una and sub.rto > tout:
+                    tout = sub.rto
+        else:
+            stale = self._stale
+            for i, sub in enumerate(conn.subflows):
+                t = sub.rto_timer
+                if t.running and (stale is None or i >= len(stale) or stale[i][0] == 0):
+                    left = t.deadline_ns - now_ns
+                    if left > tout:
+                        tout = left
         return tout if tout > 0 else TCP_RTO_MIN_NS
+
+    def _check_stale(self, conn) -> None:
+        """``mptcp_pm_subflow_chk_stale`` for every subflow with data outstanding or queued, as
+        ``mptcp_subflow_get_retrans`` calls it when the connection's timer fires: the first call counts the subflow
+        stale once and notes its last ACK (``rcv_tstamp``; here its count of ACKs received), a later one counts it
+        again if no ACK came since, else clears the count."""
+        subs = conn.subflows
+        if self._stale is None or len(self._stale) != len(subs):
+            self._stale = [[0, -1] for _ in subs]
+        for i, sub in enumerate(subs):
+            if sub.una == sub.app_tail:
+                continue
+            st = self._stale[i]
+            if st[0] == 0:
+                st[0], st[1] = 1, sub.acks_rx
+            elif st[1] == sub.acks_rx:
+                st[0] += 1
+            else:
+                st[0] = 0
 
     def _msk_retransmit(self, conn, now_ns: int) -> None:
         """``__mptcp_retrans``: the head data fragment's data from the DATA_ACK on, again, on the first idle subflow."""
@@ -199,13 +241,15 @@ class LinuxScheduler(ConnectionScheduler):
             self.avg_rate = [None] * len(subs)
         if self.msk_retransmit and conn.data_ack_seen != self._rtx_ack:
             self._rtx_ack = conn.data_ack_seen  # a DATA_ACK advanced: __mptcp_clean_una resets the timer
-            self._rtx_expiry = now_ns + self.timer_ival_ns(conn)
+            self._rtx_expiry = now_ns + self.timer_ival_ns(conn, now_ns)
         if self.buffers is not None and self.connection_send_buffer and not self.buffers.connection_has_room(conn):
             if self.msk_retransmit:
                 if now_ns >= self._rtx_expiry:
                     self.msk_rtx_fired += 1
+                    if self.msk_timer != "rto":
+                        self._check_stale(conn)
                     self._msk_retransmit(conn, now_ns)
-                    self._rtx_expiry = now_ns + self.timer_ival_ns(conn)
+                    self._rtx_expiry = now_ns + self.timer_ival_ns(conn, now_ns)
                 return HoldUntil(self._rtx_expiry)
             return None  # the application waits for memory: nothing new to schedule until a DATA_ACK
         if self.current is not None and self.burst_left > 0:  # the burst goes on while the subflow can send
@@ -239,4 +283,4 @@ class LinuxScheduler(ConnectionScheduler):
             self.burst_left -= conn.seg
 
 
-__all__ = ["LinuxScheduler", "LINUX_SEND_BURST_BYTES", "JOINS", "MEMORY_CHECKS", "MPTCP_DFRAG_BYTES", "TCP_RTO_MIN_NS"]
+__all__ = ["LinuxScheduler", "MSK_TIMERS", "LINUX_SEND_BURST_BYTES", "JOINS", "MEMORY_CHECKS", "MPTCP_DFRAG_BYTES", "TCP_RTO_MIN_NS"]
