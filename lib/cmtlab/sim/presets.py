@@ -6,7 +6,8 @@ has it, checked against that kernel on the testbed (:mod:`cmtlab.validation.kern
 chapter):
 
 * congestion control: CUBIC as Linux runs it (``tcp_cubic.c``: its constants, HyStart's delay and ACK-train
-  detection) or Linux's Reno (its count zeroed at each reduction), each growing the window only while the flow
+  detection, at least 5 % growth a round trip before the first loss, ``W_max`` forgotten after a timeout) or
+  Linux's Reno (its count zeroed at each reduction), each growing the window only while the flow
   uses it (``tcp_is_cwnd_limited``), uncoupled on every subflow (upstream Linux has no LIA/OLIA);
 * loss detection: RACK-TLP as Linux runs it (``"linux"``: ``tcp_recovery.c``'s RTT samples, the window growth
   around it) with Linux's PRR (``tcp_cwnd_reduction``), Linux's retransmission timer (``SRTT + max(4 RTTVAR,
@@ -57,7 +58,7 @@ MPTCP_OPTION_BYTES = 24
 #: Linux's congestion controls: name -> (cmtlab.sim congestion control, its parameters).
 LINUX_CONGESTION = {
     "cubic": ("cubic", {"variant": "linux", "hystart": True, "cwnd_validation": True, "hystart_rules": "linux",
-                        "initial_growth": True}),
+                        "initial_growth": True, "forget_on_timeout": True}),
     "reno": ("reno", {"reset_count_on_reduction": True, "cwnd_validation": True}),
 }
 #: Linux's TCP as :class:`~cmtlab.scenario.TcpOptions` fields (timestamps and buffers apart).

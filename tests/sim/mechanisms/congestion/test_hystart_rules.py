@@ -66,3 +66,27 @@ def test_before_its_first_loss_linux_cubic_grows_at_least_five_percent_a_round_t
     assert d1 < d0 * 1.1
     with pytest.raises(ValueError, match="initial_growth must be a boolean"):
         LinuxCubic(initial_growth=1)
+
+
+class _Sender:
+    """What :meth:`Cubic.ssthresh` reads of a sender: its window, segment size and timeout count."""
+
+    def __init__(self, cwnd_segs, timeouts=0, seg=1000):
+        self.seg, self.cwnd, self.timeouts = seg, cwnd_segs * seg, timeouts
+
+
+@pytest.mark.parametrize("forget", [False, True])
+def test_a_timeout_makes_linux_cubic_forget_its_last_maximum(forget):
+    """``bictcp_reset`` on entering ``TCP_CA_Loss``: after a timeout Linux's ``last_max_cwnd`` is 0 (``W_max``
+    forgotten, the initial growth back); after a fast retransmit (no timeout counted) it is the window at the loss.
+    RFC 9438's reading (the default) keeps ``W_max`` after a timeout too."""
+    cc = LinuxCubic(initial_growth=True, forget_on_timeout=forget)
+    s = _Sender(100)
+    cc.init(s)
+    cc.ssthresh(s, 100 * s.seg)  # a fast retransmit
+    assert cc.w_max == 100 and cc.had_loss
+    s.timeouts += 1  # the sender counts a timeout, then asks for ssthresh
+    cc.ssthresh(s, 100 * s.seg)
+    assert (cc.w_max, cc.had_loss) == ((0.0, False) if forget else (100.0, True))
+    with pytest.raises(ValueError, match="forget_on_timeout must be a boolean"):
+        LinuxCubic(forget_on_timeout="yes")

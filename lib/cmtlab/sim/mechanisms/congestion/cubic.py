@@ -28,7 +28,9 @@ start). Differences from Linux that remain: no HyStart, the cubic curve in float
 instead of Linux's fixed-point ``bictcp_update`` with its ``cnt`` clamp (``cnt >= 2``: at most
 half a segment per acknowledged segment), ``RTT`` = the smoothed RTT (Linux adds its minimum
 RTT ``delay_min``; ``rtt="min"`` does the same), and after a timeout Linux forgets ``W_max``
-(``bictcp_reset`` in ``TCP_CA_Loss``) while this class keeps it, as RFC 9438 sec. 4.8 describes.
+(``bictcp_reset`` in ``TCP_CA_Loss``) while this class keeps it, as RFC 9438 sec. 4.8 describes
+(``forget_on_timeout=True`` forgets it as Linux does); Linux's growth of at least 5 % a round trip before the
+first congestion event is ``initial_growth=True``.
 
 The sender passes the time of the ACK it is processing in ``sub.ack_time_ns`` (integer ns, the
 engine clock; :class:`cmtlab.sim.tcp.TcpSender` sets it at every ACK) — the only thing CUBIC
@@ -133,6 +135,12 @@ class Cubic(CongestionControl):
         HyStart ended slow start below the path's capacity — the window grows at least 5 % per round trip (1/20
         segment per acknowledged segment) where the cubic curve from ``K = 0`` would add almost nothing; the
         first overflow then drops as many packets as that growth puts into one round trip.
+    forget_on_timeout
+        Linux's reset after a retransmission timeout (default off, RFC 9438 sec. 4.8's reading): entering
+        ``TCP_CA_Loss`` runs ``bictcp_reset``, so ``last_max_cwnd`` is 0 again — ``W_max`` forgotten and, with
+        ``initial_growth``, the 5 %-per-round-trip growth back until the next congestion event.  (A timeout is
+        told from a fast retransmit by the sender's ``timeouts`` count, which it raises before asking for
+        ``ssthresh``.)
     variant
         ``"spec"`` (this class) or ``"linux"`` (:class:`LinuxCubic`: ``alpha_to_one=False``,
         ``rtt="min"``, built by ``registry.make("congestion", "cubic", variant="linux")``).
@@ -154,11 +162,14 @@ class Cubic(CongestionControl):
                  rtt: str = "srtt", alpha_to_one: bool = True, hystart: bool = False,
                  hystart_low_window: int = 16, hystart_ack_train: bool = True, variant: str = "spec",
                  slow_start_cwnd_limited: bool = False, cwnd_validation: bool = False,
-                 hystart_rules: str = "book", initial_growth: bool = False):
+                 hystart_rules: str = "book", initial_growth: bool = False, forget_on_timeout: bool = False):
         self.variant = check_variant("congestion", self, variant)
-        if not isinstance(initial_growth, bool):
-            raise ValueError(f"initial_growth must be a boolean, got {initial_growth!r}")
+        for name, v in (("initial_growth", initial_growth), ("forget_on_timeout", forget_on_timeout)):
+            if not isinstance(v, bool):
+                raise ValueError(f"{name} must be a boolean, got {v!r}")
         self.initial_growth = initial_growth
+        self.forget_on_timeout = forget_on_timeout
+        self._timeouts_seen = 0
         self.had_loss = False  # Linux's last_max_cwnd != 0: a congestion event since the start
         self.hystart_rules = check_choice("hystart_rules", hystart_rules, HYSTART_RULES)
         self._hs_linux = hystart_rules == "linux"
@@ -333,6 +344,11 @@ class Cubic(CongestionControl):
             self.w_max = cwnd * (1.0 + self.beta) / 2.0
         else:
             self.w_max = cwnd
+        timeout = sub.timeouts != self._timeouts_seen
+        self._timeouts_seen = sub.timeouts
+        if timeout and self.forget_on_timeout:  # Linux bictcp_reset on entering TCP_CA_Loss
+            self.w_max = 0.0
+            self.had_loss = False
         self.cwnd_prior = cwnd
         self.alpha = self.alpha_reno
         base = cwnd if self.reduce_from == "cwnd" else bytes_in_flight / seg
@@ -350,13 +366,14 @@ class LinuxCubic(Cubic):
                  rtt: str = "min", alpha_to_one: bool = False, hystart: bool = False,
                  hystart_low_window: int = 16, hystart_ack_train: bool = True, variant: str = "linux",
                  slow_start_cwnd_limited: bool = False, cwnd_validation: bool = False,
-                 hystart_rules: str = "book", initial_growth: bool = False):
+                 hystart_rules: str = "book", initial_growth: bool = False, forget_on_timeout: bool = False):
         super().__init__(beta=beta, c=c, fast_convergence=fast_convergence, reno_friendly=reno_friendly,
                          counting=counting, reduce_from=reduce_from, rtt=rtt, alpha_to_one=alpha_to_one,
                          hystart=hystart, hystart_low_window=hystart_low_window,
                          hystart_ack_train=hystart_ack_train, variant=variant,
                          slow_start_cwnd_limited=slow_start_cwnd_limited, cwnd_validation=cwnd_validation,
-                         hystart_rules=hystart_rules, initial_growth=initial_growth)
+                         hystart_rules=hystart_rules, initial_growth=initial_growth,
+                         forget_on_timeout=forget_on_timeout)
 
 
 __all__ = ["Cubic", "LinuxCubic", "cubic_k_s", "w_cubic"]
