@@ -65,17 +65,21 @@ def trace_terms(kernel: pd.DataFrame, sim: pd.DataFrame, cell: str, sim_config: 
                 sndbuf_limited_s_kernel=t["sndbuf_limited_s"])
 
 
-def _trace_diagnosis(metric: str, ratio: float, t: dict) -> str | None:
-    """The diagnosis of a goodput or retransmission miss on a trace cell (None for another metric)."""
+def _trace_diagnosis(metric: str, ratio: float, t: dict, sim_autotunes: bool = False) -> str | None:
+    """The diagnosis of a goodput or retransmission miss on a trace cell (None for another metric);
+    ``sim_autotunes``: the simulator's configuration grows its subflows' send buffers as Linux does (the
+    ``"linux"`` configuration's :class:`~cmtlab.sim.mechanisms.schedulers.linux_send_buffers.LinuxSendBuffers`),
+    else it runs with the largest autotuned buffer fixed."""
     per_path = "; ".join(f"path {i}: {a:.1f} (kernel) vs {b:.1f} (sim) MB" for i, (a, b) in
                          enumerate(zip(t["path_mb_k"], t["path_mb_s"])))
     if metric == "goodput_mbps":
         head = (f"{100 * (ratio - 1):+.0f} % goodput: {100 * t['util_k']:.0f} % (kernel) vs {100 * t['util_s']:.0f} % "
                 f"(sim) of the replayed capacity")
         if t["sndbuf_limited_s"] >= 0.05 * t["duration_s"]:
+            sim_side = ("the simulator's subflows autotune theirs the same way" if sim_autotunes else
+                        "the simulator runs with the largest autotuned buffer fixed")
             return (f"{head}; the kernel's send buffer limited a subflow for {t['sndbuf_limited_s']:.1f} s of each "
-                    f"{t['duration_s']:.0f}-s run (ss sndbuf_limited; autotuned), the simulator runs with the largest "
-                    f"autotuned buffer fixed ({per_path})")
+                    f"{t['duration_s']:.0f}-s run (ss sndbuf_limited; autotuned), {sim_side} ({per_path})")
         more = "more" if t["drops_s"] > t["drops_k"] else "fewer"
         return (f"{head}, with {t['drops_k']:.0f} (kernel) vs {t['drops_s']:.0f} (sim) queue drops per run: the "
                 f"simulator's window overruns the replayed rate's falls {more} often, each drop a window reduction "
@@ -215,7 +219,7 @@ def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_co
         touts_k = kin.get("TCPTimeouts", np.nan) if kin else np.nan
         paired = _paired(kg, sg)
         terms = _trace_terms(kg, sg) if cell_kind(r.cell).endswith("trace") and len(sg) else None
-        trace_why = _trace_diagnosis(r.metric, r.ratio, terms) if terms else None
+        trace_why = _trace_diagnosis(r.metric, r.ratio, terms, sim_autotunes=sim_config == "linux") if terms else None
         if trace_why is not None:
             why = trace_why
         elif r.metric == "goodput_mbps":
