@@ -138,19 +138,21 @@ def test_kernel_runs_names_a_bad_mptcp_counters_value_before_setting_anything_up
 
 def test_the_wider_kernel_rows_count_connection_level_retransmission_and_it_shows_in_the_payload_share():
     """Every recorded wider row holds the kernel's connection-level counters (``mptcp_counters=True``); on the clean
-    two-path cells the payload per IP byte is below the full-packet share of the preset's 1424-byte MPTCP packets
-    (short packets and retransmissions only lower it) and above 1410/1500 (the kernel's full packets carry more than
-    1410 payload bytes); a cell where the receiving connection got many segments twice carries less payload per
+    two-path cells the payload per IP byte is below the full-packet share of the preset's MPTCP packets (short
+    packets and retransmissions only lower it) and above that of the earlier configurations' smaller packets (the
+    kernel's full packets carry more); a cell where the receiving connection got many segments twice carries less payload per
     IP byte than the clean ones."""
+    from cmtlab.sim.presets import linux_segment_bytes
     from cmtlab.today import chapter
-    from cmtlab.validation.kernel_sim import payload_per_ip_byte
+    from cmtlab.validation.kernel_sim import EARLIER_MPTCP_PAYLOAD_DEFICIT_BYTES, payload_per_ip_byte
 
     k = recorded("kernel_cells_wider.csv")
     assert k[["mptcp_retrans_segs", "mptcp_duplicate_data"]].notna().all(axis=None)
     assert (k[["mptcp_retrans_segs", "mptcp_duplicate_data"]] >= 0).all(axis=None)
     per = payload_per_ip_byte(kernel.wider_kernel()).set_index("cell")
     clean = per.loc[list(chapter.CLEAN_TWO_PATH_CELLS)]
-    assert (clean["max"] < 1424 / 1500).all() and (clean["min"] > 1410 / 1500).all()
+    full, earlier = linux_segment_bytes(mptcp=True), 1448 - EARLIER_MPTCP_PAYLOAD_DEFICIT_BYTES
+    assert (clean["max"] < full / 1500).all() and (clean["min"] > earlier / 1500).all()
     dup = k.groupby("cell").mptcp_duplicate_data.mean()
     many = dup[dup > 100].index
     assert len(many) and (per.loc[many, "payload_per_ip_byte"] < clean["min"].min()).all()

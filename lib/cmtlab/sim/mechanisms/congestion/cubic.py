@@ -344,9 +344,8 @@ class Cubic(CongestionControl):
             self.w_max = cwnd * (1.0 + self.beta) / 2.0
         else:
             self.w_max = cwnd
-        timeout = sub.timeouts != self._timeouts_seen
-        self._timeouts_seen = sub.timeouts
-        if timeout and self.forget_on_timeout:  # Linux bictcp_reset on entering TCP_CA_Loss
+        if self.forget_on_timeout and sub.timeouts != self._timeouts_seen:  # Linux bictcp_reset in TCP_CA_Loss
+            self._timeouts_seen = sub.timeouts
             self.w_max = 0.0
             self.had_loss = False
         self.cwnd_prior = cwnd
