@@ -6,6 +6,7 @@ from __future__ import annotations
 from ...registry import register
 from ._paths import rtt_ns
 from .base import ConnectionScheduler, HoldUntil, _has_room
+from ..congestion.idle_restart import restart_after_idle
 from .linux_send_buffers import LinuxSendBuffers
 
 #: Linux's ``MPTCP_SEND_BURST_SIZE``: 64 KiB minus the TCP header, the largest TCP option space,
@@ -14,8 +15,11 @@ LINUX_SEND_BURST_BYTES = 65428
 #: When a subflow other than the first can carry data (``join``): ``"at_start"`` — every subflow from the
 #: first data segment on (what this scheduler did first); ``"mp_join"`` — as the in-kernel path manager
 #: opens them: the additional subflows' MP_JOIN handshakes start once the first subflow is established, and a
-#: joined subflow carries data one round trip of its own path later (RFC 8684 sec. 3.2).
-JOINS = ("at_start", "mp_join")
+#: joined subflow carries data one round trip of its own path later (RFC 8684 sec. 3.2); ``"fully_established"``
+#: — as Linux lets a joined subflow carry data: only once the peer's ACK of its third handshake packet (the
+#: "fourth ACK") has made it fully established (``__mptcp_subflow_active``: ``request_join && !fully_established``
+#: cannot send), two round trips of its own path after the handshake starts.
+JOINS = ("at_start", "mp_join", "fully_established")
 #: When a picked subflow's send buffer is tested (``memory_check``): ``"segment"`` — before each segment of the
 #: burst (what this scheduler did first); ``"burst"`` — when the scheduler picks it, then the burst goes to it
 #: whole.
@@ -64,7 +68,11 @@ class LinuxScheduler(ConnectionScheduler):
     ``join`` (:data:`JOINS`): when a subflow other than the first is active (``mptcp_subflow_active``: fully
     established).  With ``"mp_join"`` subflow ``i >= 1`` becomes active ``RTT_0 + RTT_i`` after the first data
     segment (its path's static round trips): measured on the testbed's kernel (``tcp_probe``), subflow ``i``'s
-    first ACK arrives ``RTT_0 + 2 RTT_i`` after the first data segment on every traced run.  While a subflow is
+    first ACK arrives ``RTT_0 + 2 RTT_i`` after the first data segment on every traced run.  That first ACK is the
+    handshake's fourth: sampled with ``ss -i`` every 50 ms (``mptcp cubic 20M/20ms + 2M/600ms``, kernel 6.18.44), the
+    joined subflow exists 0.66 s after the first data segment and sends its first data 1.18 to 1.24 s after it —
+    ``RTT_0 + 2 RTT_i`` (0.04 + 1.2 s), once fully established.  ``"fully_established"`` is that rule; the preset keeps
+    ``"mp_join"`` (the today's-transport chapter shows what the later join does to the wider table).  While a subflow is
     not active the scheduler answers :class:`~.base.HoldUntil` its joining time when nothing else can send.
 
     ``memory_check`` (:data:`MEMORY_CHECKS`, with ``send_buffers``): when the picked subflow's send buffer is
@@ -93,6 +101,19 @@ class LinuxScheduler(ConnectionScheduler):
     :class:`~.base.HoldUntil` the timer's expiry.  Without it a segment lost on a long path holds every later
     byte — and the connection's send buffer — until that path repairs it.
 
+    ``writer_wakeup`` (with ``send_buffers``): Linux wakes an application that found the connection's send buffer
+    full only when a third of it is free again (``sk_stream_write_space`` -> ``__sk_stream_is_writeable``:
+    ``sndbuf - wmem_queued >= wmem_queued / 2``), not at the first free byte: on the testbed (``ss -m`` every 50 ms)
+    the connection of ``mptcp cubic 20M/20ms + 2M/600ms`` sits with 0.49 MB of its 1.81 MB free and both subflows
+    idle for 0.3 s, and that of ``mptcp cubic 5M/30ms + 5M/240ms queue 10`` with 72 KB of its 336 KB free and its
+    fast subflow idle.
+    Default False (the preset's): the first free byte lets data in.
+
+    ``slow_start_after_idle``: Linux's window restart when data is entailed on a subflow idle for longer than its
+    RTO, and CUBIC's epoch moved on by the idle time
+    (:func:`~cmtlab.sim.mechanisms.congestion.idle_restart.restart_after_idle`); counted in :attr:`idle_restarts`.
+    Default False (the preset's).
+
     ``connection_send_buffer`` (with ``send_buffers``; default True): whether the connection's send buffer limits
     what is handed out.  ``False`` is a diagnostic (the kernel always has it): the subflows' buffers alone bound
     what the connection holds, which shows how much the connection-level limit costs on a cell.
@@ -100,7 +121,7 @@ class LinuxScheduler(ConnectionScheduler):
 
     def __init__(self, burst_bytes: int = LINUX_SEND_BURST_BYTES, send_buffers: bool = False, join: str = "at_start",
                  memory_check: str = "segment", msk_retransmit: bool = False, connection_send_buffer: bool = True,
-                 msk_timer: str = "rto"):
+                 msk_timer: str = "rto", writer_wakeup: bool = False, slow_start_after_idle: bool = False):
         if isinstance(burst_bytes, bool) or not isinstance(burst_bytes, int) or burst_bytes < 0:
             raise ValueError(f"burst_bytes must be an integer >= 0, got {burst_bytes!r}")
         if not isinstance(send_buffers, bool):
@@ -122,6 +143,18 @@ class LinuxScheduler(ConnectionScheduler):
         if msk_timer != "rto" and not msk_retransmit:
             raise ValueError(f"msk_timer={msk_timer!r} needs msk_retransmit=True (it times the connection-level "
                              "retransmission)")
+        if not isinstance(writer_wakeup, bool):
+            raise ValueError(f"writer_wakeup must be True or False, got {writer_wakeup!r}")
+        if writer_wakeup and not (send_buffers and connection_send_buffer):
+            raise ValueError("writer_wakeup=True needs send_buffers=True and connection_send_buffer=True (it wakes the "
+                             "writer of the connection's send buffer)")
+        self.writer_wakeup = writer_wakeup
+        if not isinstance(slow_start_after_idle, bool):
+            raise ValueError(f"slow_start_after_idle must be True or False, got {slow_start_after_idle!r}")
+        self.slow_start_after_idle = slow_start_after_idle
+        #: windows restarted after an idle period (:func:`~cmtlab.sim.mechanisms.congestion.idle_restart.restart_after_idle`)
+        self.idle_restarts = 0
+        self._writer_asleep = False
         self.memory_check = memory_check
         self.msk_retransmit = msk_retransmit
         self.msk_timer = msk_timer
@@ -171,7 +204,8 @@ class LinuxScheduler(ConnectionScheduler):
         if self.join == "at_start" or i == 0:
             return None
         subs = conn.subflows
-        return int(round((subs[0].path.delay_s + subs[i].path.delay_s) * 1e9))
+        own = 2 if self.join == "fully_established" else 1
+        return int(round((subs[0].path.delay_s + own * subs[i].path.delay_s) * 1e9))
 
     def timer_ival_ns(self, conn, now_ns: int = 0) -> int:
         """``mptcp_set_timeout``: the longest time a subflow's own timer has to run, ``TCP_RTO_MIN`` when none has one
@@ -235,6 +269,19 @@ class LinuxScheduler(ConnectionScheduler):
         self.msk_rtx_segments += end - first
         conn.queue.schedule(now_ns, now_ns, lambda t, sub=idle: sub.send_pending(t))
 
+    def _writer_has_room(self, conn) -> bool:
+        """Whether the application's data can enter the connection: its send buffer has room
+        (``sk_stream_memory_free``) and, with ``writer_wakeup``, a writer that found it full has been woken again
+        (``sk_stream_write_space``: a third of the buffer free, :meth:`LinuxSendBuffers.connection_writeable`)."""
+        if self._writer_asleep:
+            if not self.buffers.connection_writeable(conn):
+                return False
+            self._writer_asleep = False
+        if self.buffers.connection_has_room(conn):
+            return True
+        self._writer_asleep = self.writer_wakeup
+        return False
+
     def select(self, conn, now_ns: int):
         subs = conn.subflows
         if self.avg_rate is None or len(self.avg_rate) != len(subs):
@@ -242,7 +289,7 @@ class LinuxScheduler(ConnectionScheduler):
         if self.msk_retransmit and conn.data_ack_seen != self._rtx_ack:
             self._rtx_ack = conn.data_ack_seen  # a DATA_ACK advanced: __mptcp_clean_una resets the timer
             self._rtx_expiry = now_ns + self.timer_ival_ns(conn, now_ns)
-        if self.buffers is not None and self.connection_send_buffer and not self.buffers.connection_has_room(conn):
+        if self.buffers is not None and self.connection_send_buffer and not self._writer_has_room(conn):
             if self.msk_retransmit:
                 if now_ns >= self._rtx_expiry:
                     self.msk_rtx_fired += 1
@@ -281,6 +328,10 @@ class LinuxScheduler(ConnectionScheduler):
     def on_sent(self, conn, subflow: int, dsn: int, now_ns: int) -> None:
         if subflow == self.current:
             self.burst_left -= conn.seg
+        if self.slow_start_after_idle:
+            sub = conn.subflows[subflow]
+            if sub.una == sub.high and sub.app_tail == sub.high + 1:  # the first data entailed on an idle subflow
+                self.idle_restarts += restart_after_idle(sub, now_ns)
 
 
 __all__ = ["LinuxScheduler", "MSK_TIMERS", "LINUX_SEND_BURST_BYTES", "JOINS", "MEMORY_CHECKS", "MPTCP_DFRAG_BYTES", "TCP_RTO_MIN_NS"]

@@ -102,8 +102,22 @@ class LinuxSendBuffers:
     def connection_has_room(self, conn) -> bool:
         """The connection's ``sk_wmem_queued < sk_sndbuf``: the data beyond the last DATA_ACK it holds is below
         ``tcp_wmem[0]`` plus its subflows' send buffers."""
-        total = self.tcp_wmem[0] + sum(self.sndbuf_bytes(i, s) for i, s in enumerate(conn.subflows))
-        return (conn.next_dsn - conn.data_ack_seen) * conn.seg * self.connection_wmem_per_byte < total
+        return self.connection_wmem_bytes(conn) < self.connection_sndbuf_bytes(conn)
+
+    def connection_sndbuf_bytes(self, conn) -> int:
+        """The connection's ``sk_sndbuf``: ``tcp_wmem[0]`` plus its subflows' send buffers."""
+        return self.tcp_wmem[0] + sum(self.sndbuf_bytes(i, s) for i, s in enumerate(conn.subflows))
+
+    def connection_wmem_bytes(self, conn) -> float:
+        """The connection's ``sk_wmem_queued``: the data it holds beyond the last DATA_ACK, in socket memory."""
+        return (conn.next_dsn - conn.data_ack_seen) * conn.seg * self.connection_wmem_per_byte
+
+    def connection_writeable(self, conn) -> bool:
+        """``__sk_stream_is_writeable``: the free space is at least half of what the connection holds
+        (``sk_stream_wspace >= sk_stream_min_wspace``), i.e. a third of the buffer is free — when
+        ``sk_stream_write_space`` wakes a writer that found the buffer full."""
+        held = self.connection_wmem_bytes(conn)
+        return self.connection_sndbuf_bytes(conn) - held >= held / 2
 
 
 __all__ = ["LinuxSendBuffers", "PER_MSS_BYTES", "WMEM_PER_BYTE", "CONNECTION_WMEM_PER_BYTE", "TCP_WMEM",

@@ -1,0 +1,131 @@
+"""Linux's window restart after idle (``tcp_cwnd_restart``) and CUBIC's epoch shift on ``CA_EVENT_TX_START``
+(:mod:`cmtlab.sim.mechanisms.congestion.idle_restart`), and the Linux scheduler that calls them
+(``slow_start_after_idle``), its writer's wake-up threshold (``writer_wakeup``) and its later join
+(``join="fully_established"``)."""
+
+import numpy as np
+import pytest
+
+from cmtlab import sim
+from cmtlab.sim.mechanisms.congestion.idle_restart import restart_after_idle
+from cmtlab.sim.mechanisms.schedulers.linux import LinuxScheduler
+from cmtlab.sim.mechanisms.schedulers.linux_send_buffers import LinuxSendBuffers
+from cmtlab.sim.presets import preset
+
+MS = 1_000_000
+
+
+class _Cc:
+    def __init__(self, epoch):
+        self.t_epoch_ns = epoch
+
+
+class _Sub:
+    """A subflow's state record as the restart reads it: segments of 1000 bytes, the last one sent at ``sent_ns``."""
+
+    def __init__(self, cwnd_segs, ssthresh_segs, rto_ms, sent_ns, epoch=None, high=50):
+        self.seg, self.cwnd, self.ssthresh, self.rto = 1000, cwnd_segs * 1000, ssthresh_segs * 1000, rto_ms * MS
+        self.high, self.mask = high, 63
+        self.sent_time = np.zeros(64, dtype=np.int64)
+        self.sent_time[(high - 1) & 63] = sent_ns
+        self.cc = _Cc(epoch)
+
+
+@pytest.mark.parametrize("idle_ms,cwnd_after", [
+    (250, 100),    # idle not longer than the RTO: no restart
+    (300, 100),    # (delta -= rto) > 0 fails at once: the window stays, ssthresh rises
+    (450, 50),     # one RTO beyond the first: halved once
+    (650, 25),     # twice
+    (2000, 10),    # down to the restart window min(TCP_INIT_CWND, cwnd)
+])
+def test_the_window_halves_once_per_rto_of_idle_time_down_to_the_restart_window(idle_ms, cwnd_after):
+    s = _Sub(100, 60, rto_ms=300, sent_ns=0)
+    restarted = restart_after_idle(s, idle_ms * MS)
+    assert restarted == (idle_ms > 300)
+    assert s.cwnd == cwnd_after * 1000
+    # tcp_current_ssthresh: max(ssthresh, cwnd/2 + cwnd/4) of the window before the restart
+    assert s.ssthresh == (75_000 if restarted else 60_000)
+
+
+def test_a_small_window_is_its_own_restart_window_and_ssthresh_never_falls():
+    s = _Sub(6, 200, rto_ms=200, sent_ns=0)
+    assert restart_after_idle(s, 5000 * MS)
+    assert (s.cwnd, s.ssthresh) == (6000, 200_000)
+
+
+def test_cubic_epoch_moves_on_by_the_idle_time_at_most_to_now():
+    s = _Sub(40, 30, rto_ms=300, sent_ns=1000 * MS, epoch=900 * MS)
+    restart_after_idle(s, 1100 * MS)  # 100 ms idle: no restart, the epoch shifts by it
+    assert s.cwnd == 40_000 and s.cc.t_epoch_ns == 1000 * MS
+    s = _Sub(40, 30, rto_ms=300, sent_ns=1000 * MS, epoch=1050 * MS)
+    restart_after_idle(s, 1100 * MS)
+    assert s.cc.t_epoch_ns == 1100 * MS
+    s = _Sub(40, 30, rto_ms=300, sent_ns=0, high=0)  # nothing sent yet: the initial window, untouched
+    assert not restart_after_idle(s, 10_000 * MS) and s.cwnd == 40_000
+
+
+def test_the_writer_is_woken_only_when_a_third_of_the_buffer_is_free():
+    """``__sk_stream_is_writeable``: sndbuf - wmem >= wmem / 2."""
+    b = LinuxSendBuffers()
+
+    class Conn:
+        class S:
+            seg, cwnd, una, app_tail = 1000, 10_000, 0, 0
+        subflows = [S(), S()]
+        seg = 1000
+        data_ack_seen = 0
+        next_dsn = 0
+    total = b.connection_sndbuf_bytes(Conn)
+    assert total == 4096 + 2 * 46080
+    Conn.next_dsn = total * 2 // 3 // 1000       # held <= 2/3 of the buffer: writeable
+    assert b.connection_writeable(Conn)
+    Conn.next_dsn += 2                            # beyond: the writer sleeps although there is room
+    assert b.connection_has_room(Conn) and not b.connection_writeable(Conn)
+    sched = LinuxScheduler(send_buffers=True, writer_wakeup=True)
+    sched.buffers = b
+    Conn.next_dsn = total // 1000 + 1             # full: the writer goes to sleep ...
+    assert not sched._writer_has_room(Conn)
+    Conn.next_dsn = total * 3 // 4 // 1000        # ... and stays asleep with a quarter free
+    assert b.connection_has_room(Conn) and not sched._writer_has_room(Conn)
+    Conn.next_dsn = total * 2 // 3 // 1000        # a third free: woken
+    assert sched._writer_has_room(Conn)
+    Conn.next_dsn = total * 3 // 4 // 1000        # awake, it writes while there is room
+    assert sched._writer_has_room(Conn)
+
+
+@pytest.mark.parametrize("bad,match", [
+    (dict(writer_wakeup="yes", send_buffers=True), "writer_wakeup"),
+    (dict(writer_wakeup=True), "writer_wakeup=True needs send_buffers"),
+    (dict(slow_start_after_idle=1), "slow_start_after_idle"),
+    (dict(join="fourth"), "join must be one of"),
+])
+def test_bad_options_are_named(bad, match):
+    with pytest.raises(ValueError, match=match):
+        LinuxScheduler(**bad)
+
+
+def _long_path_run(**params):
+    kw = preset("linux-6.18", congestion="cubic")
+    kw["scheduler_params"] = {**kw["scheduler_params"], **params}
+    return sim.simulate_mptcp([20e6, 2e6], [0.02, 0.6], duration_s=8.0, seed=0, trace=True, **kw)
+
+
+def test_a_joined_subflow_sends_once_fully_established_two_of_its_round_trips_later():
+    """``join="fully_established"``: subflow 1's first data RTT_0 + 2 RTT_1 after the first data segment (the
+    testbed's ss trace: 1.18-1.24 s on a 40 ms + 1.2 s pair); ``"mp_join"``: RTT_0 + RTT_1."""
+    for join, first in (("mp_join", 0.02 + 0.6), ("fully_established", 0.02 + 1.2)):
+        pk = _long_path_run(join=join).traces["packets"]
+        assert pk[pk.subflow == 1].time_s.min() == pytest.approx(first, abs=0.005), join
+
+
+def test_the_long_path_cell_stalls_with_linux_writer_and_idle_restart():
+    """On a fast short path beside a slow long one the connection's buffer holds the fast path's data until the
+    long path's arrives: with the writer's wake-up threshold the fast subflow idles (its window restarted), so the
+    connection carries less than with the first free byte letting data in — the kernel's 600-ms cell."""
+    base = _long_path_run()
+    linux = _long_path_run(writer_wakeup=True, slow_start_after_idle=True)
+    assert linux.delivered_bytes < 0.9 * base.delivered_bytes
+    # conservation: what the subflows brought is what the connection delivered plus what waits out of order
+    brought = sum(linux.subflows.goodput_bps) * linux.extra["sim_time_s"] / 8
+    waiting = linux.traces["buffer"].ooo_buffer_bytes.iloc[-1]
+    assert brought == linux.delivered_bytes + waiting
