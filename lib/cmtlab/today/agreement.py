@@ -104,7 +104,25 @@ SEND_BUFFER_STEPS = {
 }
 
 
-def send_buffer_steps(kernel: pd.DataFrame, cells=SMALL_QUEUE_CELLS, configured: pd.DataFrame | None = None) -> pd.DataFrame:
+#: The cells where Linux's writer wake-up threshold and idle restart were found (a 600-ms path beside a 20-ms one,
+#: ``ss`` every 50 ms on the testbed) and the small-queue cells they move: :func:`send_buffer_steps` with
+#: :data:`WRITER_STEPS`.
+WRITER_CELLS = ("mptcp cubic 20M/20ms + 2M/600ms",) + SMALL_QUEUE_CELLS
+#: Steps of :func:`send_buffer_steps` over :data:`WRITER_CELLS`: the preset, then with Linux's writer wake-up threshold
+#: and window restart after idle (``writer_wakeup``, ``slow_start_after_idle`` of
+#: :class:`~cmtlab.sim.mechanisms.schedulers.linux.LinuxScheduler`), then also joins that carry data only once fully
+#: established (``join="fully_established"``).
+WRITER_STEPS = {
+    "configured": ("linux (as configured)", {}),
+    "writer_idle": ("writer woken at a third free, window restarted after idle",
+                    {"writer_wakeup": True, "slow_start_after_idle": True}),
+    "writer_idle_join": ("and joins fully established",
+                         {"writer_wakeup": True, "slow_start_after_idle": True, "join": "fully_established"}),
+}
+
+
+def send_buffer_steps(kernel: pd.DataFrame, cells=SMALL_QUEUE_CELLS, configured: pd.DataFrame | None = None,
+                      changes: dict | None = None) -> pd.DataFrame:
     """What Linux's send buffers and connection-level retransmission do on ``cells``, one change from the
     ``"linux"`` configuration at a time (:data:`SEND_BUFFER_STEPS`): as configured (the connection's buffer the
     subflows' sum; Linux's connection-level retransmission ``__mptcp_retrans`` with its timer), that retransmission
@@ -114,18 +132,23 @@ def send_buffer_steps(kernel: pd.DataFrame, cells=SMALL_QUEUE_CELLS, configured:
     One row per (cell, step): the step's key and label, the simulator's mean goodput over the kernel's (``ratio``)
     and whether it lies inside the kernel's spread (``inside``).  ``configured``: the simulator's ``"linux"`` rows
     of these cells already computed (e.g. the recorded ``kernel_cells_wider_sim.csv``), used for the first step
-    instead of running it again."""
+    instead of running it again.  ``changes``: other steps of the same form (default :data:`SEND_BUFFER_STEPS`; e.g.
+    :data:`WRITER_STEPS` over :data:`WRITER_CELLS`), the first keyed ``"configured"``."""
     from ..sim.presets import LINUX_SCHEDULER_PARAMS
 
+    table = SEND_BUFFER_STEPS if changes is None else changes
+    if not isinstance(table, dict) or "configured" not in table or table["configured"][1]:
+        raise ValueError("changes must be a dict of key -> (label, scheduler parameters) with a 'configured' step "
+                         f"that changes nothing, got {table!r}")
     base = SIM_CONFIGS["linux"]
     steps = {label: {cc: dict(cfg, scheduler_params=dict(LINUX_SCHEDULER_PARAMS, **change)) for cc, cfg in base.items()}
-             for label, change in SEND_BUFFER_STEPS.values()}
-    steps[SEND_BUFFER_STEPS["configured"][0]] = base
-    keys = {label: key for key, (label, _) in SEND_BUFFER_STEPS.items()}
+             for label, change in table.values()}
+    steps[table["configured"][0]] = base
+    keys = {label: key for key, (label, _) in table.items()}
     rows = kernel[kernel.cell.isin(cells)]
     if rows.empty:
         raise ValueError(f"kernel must hold rows of the cells {cells}")
-    first = SEND_BUFFER_STEPS["configured"][0]
+    first = table["configured"][0]
     if configured is not None:
         keys_rows = set(zip(rows.cell, rows.rep))
         done = configured[(configured.sim_config == "linux")

@@ -367,7 +367,8 @@ LONG_PATH_CELL = "mptcp cubic 20M/20ms + 2M/600ms"
 
 
 def wider_facts(*, wider: pd.DataFrame, misses: pd.DataFrame, steps: pd.DataFrame, goal: float = 0.8,
-                kernel_rows: pd.DataFrame | None = None, sim_rows: pd.DataFrame | None = None) -> dict:
+                kernel_rows: pd.DataFrame | None = None, sim_rows: pd.DataFrame | None = None,
+                writer_steps: pd.DataFrame | None = None) -> dict:
     """The values the wider agreement table's prose shows, glued in one call (:func:`cmtlab.report.glue_all`).
 
     ``wider`` (:func:`cmtlab.today.kernel.wider_agreement`), ``misses`` (:func:`cmtlab.today.kernel.explain` of its
@@ -384,7 +385,11 @@ def wider_facts(*, wider: pd.DataFrame, misses: pd.DataFrame, steps: pd.DataFram
     simulator mean), the long subflow's send-buffer-limited seconds per kernel run, and the kernel's goodput: the
     runs within 0.1 % of its median (``long_cell_kernel_mode_runs``, ``_mode_mbps``) and the mean of the others;
     the payload per IP byte the delay lines carried on :data:`CLEAN_TWO_PATH_CELLS` (lowest and highest run) beside
-    the preset's MPTCP payload and DSS bytes."""
+    the preset's MPTCP payload and DSS bytes.  With ``writer_steps`` (:func:`cmtlab.today.kernel.send_buffer_steps` of
+    :data:`cmtlab.today.kernel.WRITER_STEPS` over :data:`cmtlab.today.kernel.WRITER_CELLS`): the simulator's goodput
+    over the kernel's on :data:`LONG_PATH_CELL` and on the small-queue cells (lowest and highest) per step
+    (``long_cell_<key>_ratio``, ``long_cell_<key>_inside`` "inside"/"outside", ``small_queue_<key>_lo`` / ``_hi``,
+    ``small_queue_<key>_inside`` of ``small_queue_cells``)."""
     from . import kernel
 
     out: dict = {}
@@ -447,6 +452,19 @@ def wider_facts(*, wider: pd.DataFrame, misses: pd.DataFrame, steps: pd.DataFram
             out["long_cell_kernel_mode_runs"] = int(close.sum())
             out["long_cell_kernel_mode_mbps"] = med
             out["long_cell_kernel_other_mbps"] = float(g[~close].mean()) if (~close).any() else float("nan")
+    if writer_steps is not None:
+        for key, st in writer_steps.groupby("key", sort=False):
+            lc = st[st.cell == LONG_PATH_CELL]
+            sq = st[st.cell.isin(kernel.SMALL_QUEUE_CELLS)]
+            if len(lc) != 1 or sq.empty:
+                raise ValueError(f"writer_steps must hold {LONG_PATH_CELL!r} and the small-queue cells for every step, "
+                                 f"got {sorted(st.cell)} for {key!r}")
+            out[f"long_cell_{key}_ratio"] = float(lc.ratio.iloc[0])
+            out[f"long_cell_{key}_inside"] = "inside" if bool(lc.inside.iloc[0]) else "outside"
+            out[f"small_queue_{key}_lo"] = float(sq.ratio.min())
+            out[f"small_queue_{key}_hi"] = float(sq.ratio.max())
+            out[f"small_queue_{key}_inside"] = int(sq.inside.sum())
+        out["small_queue_cells"] = int(len(kernel.SMALL_QUEUE_CELLS))
     return out
 
 
