@@ -45,6 +45,9 @@ cdef class SenderBase(PacketSink):
     cdef public long long spurious_undos, initial_cwnd
     # clock hooks
     cdef public long long ack_time_ns, last_rtt_sample_ns
+    # Linux's congestion-control RTT sample (ca_rtt_us)
+    cdef public bint cc_rtt_linux
+    cdef public long long cc_rtt_ns, cc_rtt_samples, _sack_newest
     # loss detection
     cdef public LossDetection loss_detection
     cdef public bint _rule3, _rto_rfc6298

@@ -52,6 +52,9 @@ class SenderBase(PacketSink):
         "_every_ack", "_plain", "spurious_undos", "initial_cwnd",
         # clock hook for time-based mechanisms (CUBIC's W_cubic(t)): the time of the ACK being processed
         "ack_time_ns", "last_rtt_sample_ns",
+        # Linux's congestion-control RTT sample (tcp_clean_rtx_queue's ca_rtt_us; set by a congestion control
+        # that asks for it: cc_rtt_linux)
+        "cc_rtt_linux", "cc_rtt_ns", "cc_rtt_samples", "_sack_newest",
         # loss detection (cmtlab.sim.mechanisms.recovery.loss_detection): the sender calls its hooks at every
         # decision point; ``_rule3`` caches its answer to "may NextSeg rule 3 retransmit?" (read once)
         "loss_detection", "_rule3", "_rto_rfc6298",

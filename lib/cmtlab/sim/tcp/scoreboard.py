@@ -231,6 +231,8 @@ class Scoreboard(RttEstimator):
                     flags[i] = (f & ~LOST) | SACKED
                     self.sacked_out += 1
                     newly += 1
+                    if not f & HIST_RETX and k > self._sack_newest:
+                        self._sack_newest = k  # Linux's last_sackt (tcp_sacktag_one): an original transmission
                     if k == self.n_segs - 1:
                         self._last_delivered = True
                     # ns-3 TcpTxBuffer::Update keeps "highest SACKed" as the newly SACKed segment

@@ -30,6 +30,9 @@ cdef class TcpSender(UndoApi):
                    old_ssthresh=cython.longlong)
     cpdef on_ack(self, long long now, long long ack, long long ts_echo, object sack)
 
+    @cython.locals(flags=bytearray, mask=cython.longlong, newest=cython.longlong, k=cython.longlong, f=cython.long)
+    cpdef _cc_rtt_sample(self, long long now, long long una, long long ack)
+
     @cython.locals(is_dupack=cython.bint, seg=cython.longlong, segs_acked=cython.longlong, rem=cython.longlong,
                    state=cython.longlong, exited_recovery=cython.bint)
     cpdef _process_ack(self, long long now, long long ack, long long old_head, bint scoreboard_updated,

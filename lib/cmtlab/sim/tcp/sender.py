@@ -204,6 +204,13 @@ class TcpSender(UndoApi):
         self.spurious_undos = 0  # times a reordering response restored a saved congestion state
         self.ack_time_ns = 0  # engine time (ns) of the ACK being processed: read by time-based congestion control
         self.last_rtt_sample_ns = 0  # the latest RTT sample (ns; rtt_samples_taken counts them): HyStart reads it
+        # Linux's congestion-control RTT sample (ns; cc_rtt_samples counts them), when the congestion control asks for
+        # it (cc_rtt_linux, set in its init): the RTT of the newest segment this ACK SACKed, else of the newest it
+        # acknowledged cumulatively (none when it acknowledged a retransmission: Karn), not SACKed before
+        self.cc_rtt_linux = False
+        self.cc_rtt_ns = 0
+        self.cc_rtt_samples = 0
+        self._sack_newest = -1
         from ..registry import make  # the socket names its loss detection; the mechanism is a plug-in
 
         self.loss_detection = make("loss_detection", getattr(options, "loss_detection", "dupack"))
@@ -376,6 +383,8 @@ class TcpSender(UndoApi):
             delivered = (ack - una) * seg
             if ack == self.n_segs:
                 delivered -= self.short
+            if self.cc_rtt_linux:
+                self._cc_rtt_sample(now, una, ack)
             self.una = ack
             self._consecutive_rto = 0
             segs_acked = delivered // seg
@@ -410,6 +419,7 @@ class TcpSender(UndoApi):
         # --- ns-3 ReceivedAck
         high_before = self.high
         newly_sacked = 0
+        self._sack_newest = -1
         if sack is not None and self.sack:
             dsack, blocks = sack
             if dsack is not None:
@@ -426,6 +436,12 @@ class TcpSender(UndoApi):
                 if flags[k & mask] & (RETRANS | SACKED) == RETRANS:
                     self.retrans_data_acked = True
                     break
+        if self.cc_rtt_linux:
+            if self._sack_newest >= 0:
+                self.cc_rtt_ns = now - self.sent_time[self._sack_newest & self.mask]
+                self.cc_rtt_samples += 1
+            elif ack > una:
+                self._cc_rtt_sample(now, una, ack)
         if ack > una:
             delivered_segs = self._discard_up_to(ack) + (newly_sacked if self.sack else 0)
         else:
@@ -452,6 +468,24 @@ class TcpSender(UndoApi):
         self.loss_detection.after_ack(self, now, una, high_before)
         if trace is not None and (self.cwnd != old_cwnd or self.ssthresh != old_ssthresh or self.state != old_state):
             trace.cwnd(now, self.cwnd, self.ssthresh, self.state)
+
+    def _cc_rtt_sample(self, now: int, una: int, ack: int) -> None:
+        """Linux's ``ca_rtt_us`` from a cumulative ACK (``tcp_clean_rtx_queue``): the RTT of the newest segment in
+        ``[una, ack)`` not SACKed before; none if the ACK covers a retransmitted segment (``FLAG_RETRANS_DATA_ACKED``)."""
+        flags = self.flags
+        mask = self.mask
+        newest = -1
+        k = una
+        while k < ack:
+            f = flags[k & mask]
+            if f & HIST_RETX:
+                return
+            if not f & SACKED:
+                newest = k
+            k += 1
+        if newest >= 0:
+            self.cc_rtt_ns = now - self.sent_time[newest & mask]
+            self.cc_rtt_samples += 1
 
     def _process_ack(self, now: int, ack: int, old_head: int, scoreboard_updated: bool, delivered: int) -> None:
         """ns-3 ``ProcessAck`` (RFC 6675 sec. 5, RFC 6582)."""

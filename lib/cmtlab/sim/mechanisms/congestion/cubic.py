@@ -49,6 +49,12 @@ from .cwnd_validation import LinuxCwndValidation
 NS_PER_S = 1_000_000_000
 #: ``hystart_rules``: the first reading (``"book"``) or ``tcp_cubic.c``'s (``"linux"``).
 HYSTART_RULES = ("book", "linux")
+#: ``hystart_samples``: which RTT samples HyStart's delay detection reads — ``"estimator"`` (the sender's RTT
+#: estimator's: one per ACK that advances the cumulative ACK, from the timestamp echo with timestamps, the oldest
+#: segment it acknowledges) or ``"ca_rtt"`` (Linux's ``ca_rtt_us``, what ``tcp_clean_rtx_queue`` hands
+#: ``cubictcp_acked``: the RTT of the newest original segment the ACK SACKs, else of the newest it acknowledges
+#: cumulatively, to the microsecond, on SACK-only ACKs too).
+HYSTART_SAMPLES = ("estimator", "ca_rtt")
 #: Linux's ``hystart_ack_delay``: min(1 ms, 4 * gso_max_size / pacing rate); 1 ms below 2 Gbit/s (64 KiB GSO).
 HYSTART_ACK_DELAY_NS = 1_000_000
 
@@ -117,6 +123,15 @@ class Cubic(CongestionControl):
         hystart_ack_delay) / 2`` with ``hystart_ack_delay`` = min(1 ms, 4 GSO sizes at the pacing rate),
         1 ms below 2 Gbit/s; the delay test takes the smallest of the round's first 9 samples (it
         counts 8 and tests from the next).
+    hystart_samples
+        :data:`HYSTART_SAMPLES`: the RTT samples HyStart reads — ``"estimator"`` (default) or ``"ca_rtt"``, Linux's
+        (``tcp_clean_rtx_queue``: the newest original segment the ACK SACKs, else the newest it acknowledges
+        cumulatively; none for an ACK of a retransmission), which the sender computes when this is set
+        (``sub.cc_rtt_ns``/``sub.cc_rtt_samples``).  On a jittered path the estimator's samples, from the
+        timestamp echo of the oldest segment each cumulative ACK covers, are a round trip's lowest: on the testbed's
+        ``tcp cubic 20M/40ms jitter 2ms 0.2% loss`` the kernel leaves slow start by HyStart at 98 segments with no
+        queue drop (``ss`` every 10 ms) where the simulator's round minimum stayed at 42 ms and its slow start
+        overran the 100-packet queue.
     slow_start_cwnd_limited
         Linux's ``tcp_is_cwnd_limited`` in slow start (default off): the window grows only while it is
         less than twice what the flow has out — here the bytes in flight before this ACK (Linux: the most
@@ -162,8 +177,11 @@ class Cubic(CongestionControl):
                  rtt: str = "srtt", alpha_to_one: bool = True, hystart: bool = False,
                  hystart_low_window: int = 16, hystart_ack_train: bool = True, variant: str = "spec",
                  slow_start_cwnd_limited: bool = False, cwnd_validation: bool = False,
-                 hystart_rules: str = "book", initial_growth: bool = False, forget_on_timeout: bool = False):
+                 hystart_rules: str = "book", initial_growth: bool = False, forget_on_timeout: bool = False,
+                 hystart_samples: str = "estimator"):
         self.variant = check_variant("congestion", self, variant)
+        self.hystart_samples = check_choice("hystart_samples", hystart_samples, HYSTART_SAMPLES)
+        self._hs_ca_rtt = hystart_samples == "ca_rtt"
         for name, v in (("initial_growth", initial_growth), ("forget_on_timeout", forget_on_timeout)):
             if not isinstance(v, bool):
                 raise ValueError(f"{name} must be a boolean, got {v!r}")
@@ -221,6 +239,8 @@ class Cubic(CongestionControl):
     def init(self, sub) -> None:
         self.cwnd_segs = sub.cwnd / sub.seg
         self._written = sub.cwnd
+        if self.hystart and self._hs_ca_rtt:
+            sub.cc_rtt_linux = True  # the sender computes Linux's ca_rtt_us for HyStart
 
     def _sync(self, sub) -> float:
         if sub.cwnd != self._written:  # the sender or recovery set cwnd (recovery exit, timeout, undo)
@@ -298,11 +318,15 @@ class Cubic(CongestionControl):
 
     def _hystart_exit(self, sub, cwnd_segs: float) -> bool:
         """Linux HyStart's delay detection (``hystart_update``, ``HYSTART_DELAY``) on this ACK."""
-        n = getattr(sub, "rtt_samples_taken", 0)
+        if self._hs_ca_rtt:
+            n = sub.cc_rtt_samples
+            sample = sub.cc_rtt_ns
+        else:
+            n = getattr(sub, "rtt_samples_taken", 0)
+            sample = sub.last_rtt_sample_ns
         if n == self._hs_seen:
             return False
         self._hs_seen = n
-        sample = sub.last_rtt_sample_ns
         if self._hs_delay_min is None or sample < self._hs_delay_min:
             self._hs_delay_min = sample
         now = sub.ack_time_ns
@@ -324,6 +348,19 @@ class Cubic(CongestionControl):
             if now - self._hs_round_start > threshold:
                 self.hystart_exits += 1
                 return True
+        if self._hs_ca_rtt:
+            # hystart_update with ca_rtt_us: the first HYSTART_MIN_SAMPLES (8) samples of the round give curr_rtt,
+            # their minimum; every later ACK of the round tests curr_rtt > delay_min + eta
+            if self._hs_samples < 8:
+                self._hs_samples += 1
+                if self._hs_round_min is None or sample < self._hs_round_min:
+                    self._hs_round_min = sample
+                return False
+            eta = min(max(self._hs_delay_min // 8, 4_000_000), 16_000_000)
+            if self._hs_round_min > self._hs_delay_min + eta:
+                self.hystart_exits += 1
+                return True
+            return False
         if self._hs_samples < 8 + self._hs_linux:
             self._hs_samples += 1
             if self._hs_round_min is None or sample < self._hs_round_min:
@@ -365,14 +402,15 @@ class LinuxCubic(Cubic):
                  rtt: str = "min", alpha_to_one: bool = False, hystart: bool = False,
                  hystart_low_window: int = 16, hystart_ack_train: bool = True, variant: str = "linux",
                  slow_start_cwnd_limited: bool = False, cwnd_validation: bool = False,
-                 hystart_rules: str = "book", initial_growth: bool = False, forget_on_timeout: bool = False):
+                 hystart_rules: str = "book", initial_growth: bool = False, forget_on_timeout: bool = False,
+                 hystart_samples: str = "estimator"):
         super().__init__(beta=beta, c=c, fast_convergence=fast_convergence, reno_friendly=reno_friendly,
                          counting=counting, reduce_from=reduce_from, rtt=rtt, alpha_to_one=alpha_to_one,
                          hystart=hystart, hystart_low_window=hystart_low_window,
                          hystart_ack_train=hystart_ack_train, variant=variant,
                          slow_start_cwnd_limited=slow_start_cwnd_limited, cwnd_validation=cwnd_validation,
                          hystart_rules=hystart_rules, initial_growth=initial_growth,
-                         forget_on_timeout=forget_on_timeout)
+                         forget_on_timeout=forget_on_timeout, hystart_samples=hystart_samples)
 
 
 __all__ = ["Cubic", "LinuxCubic", "cubic_k_s", "w_cubic"]
