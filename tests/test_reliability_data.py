@@ -70,6 +70,7 @@ IMPOSSIBLE = {
     "today/cubic_vs_ns3.csv": ("sim_retransmissions", -5, "below 0"),
     "today/kernel_agreement.csv": ("n_kernel", 0, "below 1"),
     "today/kernel_agreement_wider.csv": ("n_kernel", 0, "below 1"),
+    "today/kernel_socket_traces.csv": ("send_q_bytes", -5.0, "below 0"),
     "papers-sim/alheid-fig6-cwnd.csv": ("cwnd_segments", -5.0, "below 0"),
     "papers-sim/wifi/alheid-fig6-cwnd.csv": ("cwnd_segments", -5.0, "below 0"),
 }

@@ -317,3 +317,33 @@ def test_jitter_calibration_ping():
     assert q3 - q1 == pytest.approx(J / 2, abs=1.5e-3)
     assert (extra < J + 1e-3).mean() >= 0.9
     assert _our_namespaces() == []
+
+
+def test_a_trace_snapshot_reads_subflows_memory_and_the_connection_after_the_separator():
+    """``ss -tinmH`` then ``--- mptcp`` then ``ss -HMmi`` (the endpoint's snapshot): the subflows' windows, unacked
+    segments, bytes sent and socket memory; the connection's written-not-DATA_ACKed bytes and memory; the
+    connection's line (same addresses as subflow 0) is not read as a subflow."""
+    from cmtlab.testbed import _endpoint
+    from cmtlab.testbed.result import MPTCP_SEPARATOR, parse_ss_connection, socket_trace
+
+    assert _endpoint._ss_snapshot.__doc__ and MPTCP_SEPARATOR in _endpoint._ss_snapshot.__doc__
+    text = ("ESTAB 0 601576 198.18.0.1:44859 198.18.0.2:5201\n"
+            "\t skmem:(r0,rb131072,t0,tb645120,f2136,w657320,o0,bl0,d0) ts sack cubic wscale:10,10 rto:264 "
+            "rtt:64.01/3.1 mss:1448 cwnd:112 ssthresh:85 bytes_sent:15549992 retrans:0/8 unacked:112\n"
+            "ESTAB 0 130912 198.18.1.1%tbA1:41555 198.18.0.2:5201\n"
+            "\t skmem:(r0,rb131072,t0,tb1161216,f1184,w170848,o0,bl0,d0) ts sack cubic wscale:10,10 "
+            "rtt:812.451/52.7 cwnd:176 ssthresh:176 bytes_sent:1006040 retrans:0/15 unacked:91\n"
+            f"{MPTCP_SEPARATOR}\n"
+            "ESTAB 0 0 198.18.0.1:44859 198.18.0.2:5201\n"
+            "\t skmem:(r0,rb131072,t0,tb1810432,f2376,w1246904,o0,bl0,d0) subflows_max:2 "
+            "write_seq:d9950fc058ce73c1 snd_una:d9950fc058cd7411\n")
+    d = tb.parse_ss(text, ["198.18.0.1", "198.18.1.1"], trace=True)
+    assert set(d) == {0, 1} and d[0]["cc"] == "cubic" and d[0]["send_q_bytes"] == 601576
+    assert (d[0]["wmem_bytes"], d[0]["sndbuf_bytes"], d[1]["unacked"], d[1]["bytes_sent"]) == (657320, 645120, 91, 1006040)
+    assert "wmem_bytes" not in tb.parse_ss(text, ["198.18.0.1", "198.18.1.1"])[0]  # rows keep their columns
+    c = parse_ss_connection(text)
+    assert c == {"send_q_bytes": float(0xd9950fc058ce73c1 - 0xd9950fc058cd7411), "wmem_bytes": 1246904.0,
+                 "sndbuf_bytes": 1810432.0}
+    tr = socket_trace([(10.5, text), (10.55, text)], ["198.18.0.1", "198.18.1.1"], 10.0)
+    assert list(tr.path) == [0, 1, -1, 0, 1, -1] and tr.t_s.iloc[0] == pytest.approx(0.5)
+    assert _endpoint._subflow_congestions(text, "198.18.1.1") == ["cubic", "cubic"]  # skmem before the name

@@ -179,3 +179,54 @@ def test_the_writer_steps_bring_the_long_path_cell_inside_and_the_facts_say_so()
     assert f["small_queue_writer_idle_inside"] == int(sq.inside.sum()) and f["small_queue_cells"] == 2
     with pytest.raises(ValueError, match="changes must be"):
         kernel.send_buffer_steps(rows, cells=kernel.WRITER_CELLS, changes={"writer": ("w", {"writer_wakeup": True})})
+
+
+def test_the_mechanism_ledger_counts_what_each_mechanism_moves():
+    """``mechanism_ledger`` on the jittered lossy TCP cell: with the preset its retransmissions are outside the
+    kernel's spread (2.4 times its mean); HyStart on Linux's ca_rtt samples moves them in, the other mechanisms (MPTCP
+    ones) leave a single-path cell alone; the counts are the agreement's own and the facts glue them."""
+    from cmtlab.today import chapter
+
+    k = kernel.wider_kernel()
+    rec = recorded("kernel_cells_wider_sim.csv")
+    cell = "tcp cubic 20M/40ms jitter 2ms 0.2% loss"
+    led = kernel.mechanism_ledger(k, rec, cells=[cell]).set_index("key")
+    assert list(led.index) == [*kernel.LINUX_MECHANISMS, "all"]
+    assert (led.n == 3).all() and (led.inside_preset == led.inside_preset.iloc[0]).all()
+    assert f"{cell}: retransmissions" in led.moved_in["ca_rtt"]
+    assert led.inside_with["ca_rtt"] == led.inside_preset["ca_rtt"] + 1
+    for key in ("writer_wakeup", "idle_restart", "fully_established"):
+        assert led.inside_with[key] == led.inside_preset[key] and not led.moved_in[key] and not led.moved_out[key]
+    f = chapter.wider_facts(wider=kernel.wider_agreement(), misses=pd.DataFrame(),
+                            steps=pd.DataFrame(dict(cell=["c"], key=["configured"], step=["a"], kernel_mean=1.0,
+                                                    sim_mean=1.0, ratio=1.0, inside=True)),
+                            ledger=led.reset_index())
+    assert (f["ledger_ca_rtt_inside"], f["ledger_ca_rtt_in"], f["ledger_n"]) == (int(led.inside_with["ca_rtt"]), 1, 3)
+    assert f["ledger_all_vs_preset"] == "more"
+    with pytest.raises(ValueError, match="configured must hold"):
+        kernel.mechanism_ledger(k, rec.iloc[:0], cells=[cell])
+
+
+def test_the_socket_traces_show_linux_join_writer_threshold_and_hystart():
+    """The recorded ``ss`` traces (pinned): the 600-ms subflow's first data comes the short path's round trip plus two
+    of its own after the short subflow's (the join's fourth ACK); whenever both subflows idle, less than a third of
+    the connection's send buffer is free (the writer is woken at a third: ``sk_stream_write_space``), though some is;
+    after idle periods of two RTOs and more the short subflow's window is smaller than before; the jittered cell
+    leaves slow start before its first retransmission."""
+    from cmtlab.today import chapter
+
+    tr = recorded("kernel_socket_traces.csv")
+    f = chapter.socket_trace_facts(tr)
+    assert 1.7 < f["trace_join_rtts_lo"] <= f["trace_join_rtts_hi"] < 2.3
+    t = tr[tr.cell == chapter.LONG_PATH_CELL]
+    s0, s1, msk = (t[t.path == p].set_index("t_s") for p in (0, 1, -1))
+    both = s0[["send_q_bytes"]].join(s1[["unacked_segments"]]).join(msk[["wmem_bytes", "sndbuf_bytes"]]).dropna()
+    stall = both[(both.send_q_bytes == 0) & (both.unacked_segments <= 1)]
+    assert len(stall) >= 5
+    free = stall.sndbuf_bytes - stall.wmem_bytes
+    assert (free > 0).all() and (free < stall.sndbuf_bytes / 3).all()
+    assert f["trace_stall_free_mb"] == pytest.approx(free.max() / 1e6)
+    assert f["trace_restart_after_hi"] < f["trace_restart_before_hi"]
+    assert f["trace_hystart_retrans"] == 0 and f["trace_hystart_cwnd"] > 16
+    with pytest.raises(ValueError, match="traces must hold"):
+        chapter.socket_trace_facts(tr.iloc[:0])

@@ -146,8 +146,13 @@ def recv_main(a) -> None:
 
 
 def _ss_snapshot() -> str:
+    """The TCP sockets with their memory (``ss -tinmH``), then after ``--- mptcp`` the MPTCP connections (``ss -HMmi``;
+    none for a single-path flow): ``cmtlab.testbed.result.parse_ss`` reads the first part, ``parse_ss_connection`` the
+    second."""
     try:
-        return subprocess.run(["ss", "-tinH"], capture_output=True, text=True, timeout=5).stdout
+        tcp = subprocess.run(["ss", "-tinmH"], capture_output=True, text=True, timeout=5).stdout
+        mptcp = subprocess.run(["ss", "-HMmi"], capture_output=True, text=True, timeout=5).stdout
+        return f"{tcp}\n--- mptcp\n{mptcp}"
     except Exception as exc:  # noqa: BLE001  (a missing ss must not break a transfer)
         return f"ss failed: {exc}"
 
@@ -244,7 +249,7 @@ def _subflow_congestions(ss_text: str, src: str) -> list[str]:
     """The congestion control of every established TCP socket (subflow) in ``ss -tinH`` output;
     the first is the one from ``src``."""
     out = []
-    lines = ss_text.splitlines()
+    lines = ss_text.split("--- mptcp", 1)[0].splitlines()  # (the MPTCP connections after it are not subflows)
     for j, ln in enumerate(lines):
         parts = ln.split()
         if len(parts) < 5 or parts[0] != "ESTAB" or j + 1 >= len(lines):
@@ -259,7 +264,7 @@ def _subflow_congestions(ss_text: str, src: str) -> list[str]:
     return out
 
 
-_CC_RE = re.compile(r"^\s*(?:ts\s+)?(?:sack\s+)?(?:ecn\s+)?(?:ecnseen\s+)?(\w+)\s+wscale")
+_CC_RE = re.compile(r"^\s*(?:skmem:\([^)]*\)\s+)?(?:ts\s+)?(?:sack\s+)?(?:ecn\s+)?(?:ecnseen\s+)?(\w+)\s+wscale")
 
 
 def _checksum(b: bytes) -> int:

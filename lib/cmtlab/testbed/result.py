@@ -22,9 +22,21 @@ _SS_RE = {k: re.compile(rx) for k, rx in {
     "mss": r"\bmss:(\d+)", "cc": r"(\w+)\s+wscale:"}.items()}
 
 
-def parse_ss(text: str, local_addrs: list[str]) -> dict[int, dict]:
-    """Per-subflow state from ``ss -tinH`` (one TCP socket per subflow; keyed by path index)."""
+#: What a snapshot's trace row adds to :data:`_SS_RE` (:func:`socket_trace`): the segments not yet acknowledged, the
+#: bytes sent, and the socket's memory (``skmem`` ``w``: queued, ``tb``: its send buffer).
+_TRACE_RE = {k: re.compile(rx) for k, rx in {
+    "unacked": r"\bunacked:(\d+)", "bytes_sent": r"\bbytes_sent:(\d+)",
+    "wmem_bytes": r"skmem:\([^)]*\bw(\d+)", "sndbuf_bytes": r"skmem:\([^)]*\btb(\d+)"}.items()}
+#: The line between a snapshot's TCP sockets (``ss -tinmH``) and its MPTCP connections (``ss -HMmi``).
+MPTCP_SEPARATOR = "--- mptcp"
+
+
+def parse_ss(text: str, local_addrs: list[str], *, trace: bool = False) -> dict[int, dict]:
+    """Per-subflow state from ``ss -tinH`` (one TCP socket per subflow; keyed by path index); the part of a
+    snapshot after :data:`MPTCP_SEPARATOR` (the connections) is not read.  ``trace``: also the fields of
+    :data:`_TRACE_RE`."""
     out: dict[int, dict] = {}
+    text = text.split(MPTCP_SEPARATOR, 1)[0]
     lines = text.splitlines()
     for j, ln in enumerate(lines):
         parts = ln.split()
@@ -35,12 +47,54 @@ def parse_ss(text: str, local_addrs: list[str]) -> dict[int, dict]:
             continue
         info = lines[j + 1] if j + 1 < len(lines) else ""
         d = {"send_q_bytes": int(parts[2])}
-        for k, rx in _SS_RE.items():
+        for k, rx in (_SS_RE | _TRACE_RE).items() if trace else _SS_RE.items():
             m = rx.search(info)
             if m:
                 d[k] = m.group(1) if k == "cc" else float(m.group(1))
         out[local_addrs.index(local)] = d
     return out
+
+
+def parse_ss_connection(text: str) -> dict:
+    """The MPTCP connection of a snapshot (after :data:`MPTCP_SEPARATOR`, ``ss -HMmi``): ``send_q_bytes``
+    (``write_seq - snd_una``: written, not DATA_ACKed), ``wmem_bytes`` and ``sndbuf_bytes``; {} without one."""
+    if MPTCP_SEPARATOR not in text:
+        return {}
+    part = text.split(MPTCP_SEPARATOR, 1)[1]
+    seq = re.search(r"write_seq:([0-9a-f]+) snd_una:([0-9a-f]+)", part)
+    if not seq:
+        return {}
+    d = {"send_q_bytes": float(int(seq.group(1), 16) - int(seq.group(2), 16))}
+    for k in ("wmem_bytes", "sndbuf_bytes"):
+        m = _TRACE_RE[k].search(part)
+        if m:
+            d[k] = float(m.group(1))
+    return d
+
+
+#: Columns of :func:`socket_trace`.
+TRACE_COLUMNS = ("t_s", "path", "cwnd_segments", "ssthresh_segments", "unacked_segments", "bytes_sent",
+                 "retrans_total", "rtt_ms", "send_q_bytes", "wmem_bytes", "sndbuf_bytes")
+
+
+def socket_trace(snapshots, local_addrs: list[str], t0: float) -> pd.DataFrame:
+    """The sender's sockets over a transfer from its ``ss`` snapshots (``TestbedResult.ss_snapshots``, taken every
+    ``ss_interval_s``): one row per snapshot and subflow (``path``: its index) and one for the MPTCP connection
+    (``path`` -1), ``t_s`` from ``t0`` (monotonic s).  A subflow's ``ssthresh_segments`` is NaN while ``ss`` shows
+    none (slow start not yet left); a connection's window and counters are NaN."""
+    rows = []
+    for t, txt in snapshots:
+        for path, d in sorted(parse_ss(txt, local_addrs, trace=True).items()):
+            rows.append(dict(t_s=t - t0, path=path, cwnd_segments=d.get("cwnd", np.nan),
+                             ssthresh_segments=d.get("ssthresh", np.nan), unacked_segments=d.get("unacked", 0.0),
+                             bytes_sent=d.get("bytes_sent", 0.0), retrans_total=d.get("retrans_total", 0.0),
+                             rtt_ms=d.get("rtt_ms", np.nan), send_q_bytes=float(d["send_q_bytes"]),
+                             wmem_bytes=d.get("wmem_bytes", np.nan), sndbuf_bytes=d.get("sndbuf_bytes", np.nan)))
+        c = parse_ss_connection(txt)
+        if c:
+            rows.append(dict(t_s=t - t0, path=-1, cwnd_segments=np.nan, ssthresh_segments=np.nan,
+                             unacked_segments=np.nan, bytes_sent=np.nan, retrans_total=np.nan, rtt_ms=np.nan, **c))
+    return pd.DataFrame(rows, columns=list(TRACE_COLUMNS))
 
 
 @dataclass

@@ -35,6 +35,12 @@ RECORDED = {
         "TCPSACKReorder", "TCPLostRetransmit", "TcpRetransSegs", "TCPDelivered", "rcv_DelayedACKs", "random_drops",
         "queue_drops", "received_bytes")}, "throughput_bps": pinned.Column(low=0),
         "mean_cwnd_segments": _NONNEG, "mean_srtt_ms": _NONNEG}),
+    "kernel_socket_traces.csv": dict(columns={
+        "t_s": pinned.Column(low=0), "path": pinned.Column(low=-1, integer=True),
+        "interval_s": pinned.Column(low=0.001, high=10), "run_throughput_bps": pinned.Column(low=0),
+        **{c: _NONNEG for c in ("cwnd_segments", "ssthresh_segments", "unacked_segments", "bytes_sent",
+                                "retrans_total", "rtt_ms", "wmem_bytes", "sndbuf_bytes")},
+        "send_q_bytes": pinned.Column(low=0)}),
     "replay_testbed.csv": dict(columns={"t_s": pinned.Column(low=0), "scheduled_bps": pinned.Column(low=0),
                                         "delivered_bps": pinned.Column(low=0), "goodput_bps": _NONNEG,
                                         "idle_share": pinned.Column(low=0, high=1)}),

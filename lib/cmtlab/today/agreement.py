@@ -170,6 +170,73 @@ def send_buffer_steps(kernel: pd.DataFrame, cells=SMALL_QUEUE_CELLS, configured:
         columns={"sim_config": "step"}).reset_index(drop=True)
 
 
+#: Linux mechanisms found in traces of the testbed's kernel that the ``"linux-6.18"`` preset leaves out: key -> (label,
+#: the Linux scheduler's parameters, Linux CUBIC's parameters) that :func:`mechanism_ledger` adds to the preset, one at
+#: a time and all together.
+LINUX_MECHANISMS = {
+    "writer_wakeup": ("the writer woken when a third of the connection's buffer is free (sk_stream_write_space)",
+                      {"writer_wakeup": True}, {}),
+    "idle_restart": ("the window restarted after an idle RTO (tcp_slow_start_after_idle)",
+                     {"slow_start_after_idle": True}, {}),
+    "fully_established": ("joined subflows send once fully established (the fourth ACK)",
+                          {"join": "fully_established"}, {}),
+    "ca_rtt": ("HyStart on Linux's ca_rtt_us samples", {}, {"hystart_samples": "ca_rtt"}),
+}
+
+
+#: The cells the mechanisms of :data:`LINUX_MECHANISMS` were traced on (``ss`` and a packet capture on the testbed):
+#: :func:`mechanism_ledger`'s cells when not every cell is run (the quick profile).
+LEDGER_TRACED_CELLS = ("mptcp cubic 20M/20ms + 2M/600ms", "mptcp cubic 5M/30ms + 5M/240ms queue 10",
+                       "tcp cubic 20M/40ms jitter 2ms 0.2% loss")
+
+
+def _with_mechanisms(keys) -> dict:
+    """The ``"linux"`` configuration with the :data:`LINUX_MECHANISMS` of ``keys`` added."""
+    from ..sim.presets import LINUX_CONGESTION, LINUX_SCHEDULER_PARAMS
+
+    sched, cc_extra = dict(LINUX_SCHEDULER_PARAMS), {}
+    for key in keys:
+        _, s_change, c_change = LINUX_MECHANISMS[key]
+        sched.update(s_change)
+        cc_extra.update(c_change)
+    out = {}
+    for cc, cfg in SIM_CONFIGS["linux"].items():
+        params = dict(LINUX_CONGESTION[cc][1], **(cc_extra if cc == "cubic" else {}))
+        out[cc] = dict(cfg, scheduler_params=sched, congestion_params=params)
+    return out
+
+
+def mechanism_ledger(kernel: pd.DataFrame, configured: pd.DataFrame, cells=None, mechanisms=LINUX_MECHANISMS,
+                     progress_bar: bool = False) -> pd.DataFrame:
+    """What each Linux mechanism the preset leaves out (:data:`LINUX_MECHANISMS`) does to the agreement: the
+    simulator's ``"linux"`` rows of ``cells`` (default: every cell of ``kernel``) re-run with the mechanism added, then
+    with all of them, against the kernel's spread.  ``configured``: the simulator's ``"linux"`` rows already computed
+    (the preset, e.g. the recorded ``kernel_cells_wider_sim.csv``).  One row per mechanism (``key``, ``label``): the
+    cell metrics inside the kernel's spread with the preset (``inside_preset``) and with the mechanism
+    (``inside_with``) of ``n``, and the cell metrics it moves in and out (``moved_in`` / ``moved_out``, "cell:
+    metric" joined by "; ")."""
+    cells = list(kernel.cell.unique()) if cells is None else list(cells)
+    rows = kernel[kernel.cell.isin(cells)]
+    if rows.empty:
+        raise ValueError(f"kernel must hold rows of the cells {cells}")
+    base_sim = configured[(configured.sim_config == "linux") & configured.cell.isin(cells)]
+    if len(base_sim) != len(rows):
+        raise ValueError(f"configured must hold the simulator's linux rows of every kernel row of the cells: "
+                         f"{len(base_sim)} rows for {len(rows)}")
+    base = agreement(rows, base_sim).set_index(["cell", "metric"]).inside
+    steps = {key: (label, [key]) for key, (label, _, _) in mechanisms.items()}
+    steps["all"] = ("all of them", list(mechanisms))
+    out = []
+    for key, (label, keys) in steps.items():
+        sim = sim_runs(rows, {"linux": _with_mechanisms(keys)}, progress_bar=progress_bar)
+        got = agreement(rows, sim).set_index(["cell", "metric"]).inside
+        moved_in = [f"{c}: {m}" for (c, m), v in got.items() if v and not base[(c, m)]]
+        moved_out = [f"{c}: {m}" for (c, m), v in got.items() if not v and base[(c, m)]]
+        out.append(dict(key=key, label=label, inside_preset=int(base.sum()), inside_with=int(got.sum()),
+                        n=int(len(got)), moved_in="; ".join(moved_in), moved_out="; ".join(moved_out)))
+    return pd.DataFrame(out)
+
+
 def hystart_sensitivity(kernel: pd.DataFrame, cell: str) -> pd.DataFrame:
     """The simulator's ``"today"`` configuration on one CUBIC cell's kernel rows with HyStart's delay detection
     on (as recorded) and off: per setting the mean goodput (Mbit/s), its min and max over the seeds and the mean

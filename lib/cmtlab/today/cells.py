@@ -197,6 +197,39 @@ MPTCP_COUNTERS = {"mptcp_retrans_segs": ("sender", "MPTcpExtMPTCPRetrans"),
                   "mptcp_duplicate_data": ("receiver", "MPTcpExtDuplicateData")}
 
 
+def kernel_socket_trace(cell: str, rep: int = 0, *, interval_s: float = 0.05, duration_s: float = 20.0,
+                        warmup_s: float = 2.0) -> pd.DataFrame:
+    """One run of ``cell`` (a name of :data:`ALL_CELLS`) on the testbed, seeded as repetition ``rep``, with the
+    sender's sockets read every ``interval_s`` (``ss``, :func:`cmtlab.testbed.result.socket_trace`): one row per
+    sample and subflow (``path``) or MPTCP connection (``path`` -1), ``t_s`` from the transfer's start, with ``cell``,
+    ``rep``, ``interval_s``, the run's goodput ``run_throughput_bps`` and the kernel version.  The sampling costs the
+    sender CPU: a traced run is not one of the recorded table's (it can end slow start elsewhere).  Needs root."""
+    from ..testbed import KernelSettings, Testbed
+    from ..testbed.config import transfer_lifetime_s
+    from ..testbed.result import socket_trace
+
+    c = next((c for c in ALL_CELLS if c["cell"] == cell), None)
+    if c is None:
+        raise ValueError(f"cell must be one of ALL_CELLS, got {cell!r}")
+    if isinstance(rep, bool) or not isinstance(rep, int) or rep < 0:
+        raise ValueError(f"rep must be an integer >= 0, got {rep!r}")
+    if isinstance(interval_s, bool) or not isinstance(interval_s, (int, float)) or not 0.001 <= interval_s <= 10:
+        raise ValueError(f"interval_s must be a number of seconds in [0.001, 10], got {interval_s!r}")
+    paths = [testbed_path(p) for p in c["paths"]]
+    ks = dataclasses.replace(KernelSettings(), congestion=c["congestion"])
+    with Testbed(paths, ks, mptcp=c["kind"] == "mptcp", seed=rep,
+                 max_lifetime_s=transfer_lifetime_s(duration_s, 120.0)) as tb:
+        r = tb.transfer(duration_s=duration_s, warmup_s=warmup_s, ss_interval_s=float(interval_s))
+        addrs = [tb.addr_a(i) for i in range(len(paths))]
+    out = socket_trace(r.ss_snapshots, addrs, r.t_start_monotonic_s)
+    out.insert(0, "interval_s", float(interval_s))
+    out.insert(0, "rep", rep)
+    out.insert(0, "cell", cell)
+    out["run_throughput_bps"] = float(r.throughput_bps)
+    out["kernel"] = r.info.get("kernel")
+    return out
+
+
 def _nstat(ns: str) -> dict:
     import json
     import subprocess

@@ -31,6 +31,7 @@ from ..progress import progress
 from ..report import ASKS_COLUMN, NO_CHANGE, Comparison, Threshold, fmt_number, trend_rule
 from ..stats import NON_NEGATIVE, mean_ci
 from .cells import _linux_options  # noqa: F401  (Linux's options and buffers, as simulate_like_kernel sets them)
+from .cells import ALL_CELLS
 from .traces import FIVE_G_FILE, real_pair  # noqa: F401  (the 5G + Starlink pair)
 
 #: What today's Linux runs (the held axes).
@@ -366,9 +367,90 @@ CLEAN_TWO_PATH_CELLS = ("mptcp cubic 10M/20ms + 10M/100ms", "mptcp cubic 10M/20m
 LONG_PATH_CELL = "mptcp cubic 20M/20ms + 2M/600ms"
 
 
+#: The kernel runs traced with ``ss`` (``data/today/kernel_socket_traces.csv``, :func:`cmtlab.today.kernel.kernel_socket_trace`):
+#: (cell, repetition, sampling interval in s).
+SOCKET_TRACES = ((LONG_PATH_CELL, 0, 0.05), ("tcp cubic 20M/40ms jitter 2ms 0.2% loss", 2, 0.01))
+
+
+def socket_trace_facts(traces: pd.DataFrame) -> dict:
+    """The values the chapter's prose reads from the ``ss`` traces of :data:`SOCKET_TRACES` (one
+    :func:`cmtlab.today.kernel.kernel_socket_trace` per cell, concatenated).
+
+    On :data:`LONG_PATH_CELL`: ``trace_join_lo_s`` / ``_hi_s``, the long subflow's first data after the short one's
+    (bounded by the samples around each), and in round trips of the long path beyond the short path's round trip
+    (``trace_join_rtts_lo`` / ``_hi``); the *stalls* — samples where the short subflow holds nothing and the long one
+    at most one segment —: the connection's largest free send buffer then (``trace_stall_free_mb``, of
+    ``trace_stall_sndbuf_mb``) and the longest stall (``trace_stall_longest_s``); after every stall longer than
+    ``trace_restart_min_s`` the short subflow's window before and after (``trace_restart_before_lo`` / ``_hi``,
+    ``trace_restart_after_lo`` / ``_hi``, segments).  On the jittered TCP cell: the window where ``ss`` first shows an
+    ssthresh (``trace_hystart_cwnd``) and the retransmissions by then (``trace_hystart_retrans``)."""
+    out: dict = {}
+    for cell, rep, interval in SOCKET_TRACES:
+        t = traces[(traces.cell == cell) & (traces.rep == rep)]
+        if t.empty:
+            raise ValueError(f"traces must hold {cell!r} repetition {rep}")
+    lc = next(c for c in ALL_CELLS if c["cell"] == LONG_PATH_CELL)
+    rtt0, rtt1 = 2 * lc["paths"][0][1], 2 * lc["paths"][1][1]
+    t = traces[traces.cell == LONG_PATH_CELL]
+    s0, s1, msk = (t[t.path == p].set_index("t_s").sort_index() for p in (0, 1, -1))
+
+    def first_data(s):
+        sent = s.bytes_sent > 0
+        i = int(np.argmax(sent.to_numpy()))
+        return (float(s.index[i - 1]) if i > 0 else 0.0), float(s.index[i])
+
+    p0, f0 = first_data(s0)
+    p1, f1 = first_data(s1)
+    out["trace_join_lo_s"], out["trace_join_hi_s"] = p1 - f0, f1 - p0
+    out["trace_join_rtts_lo"] = (out["trace_join_lo_s"] - rtt0) / rtt1
+    out["trace_join_rtts_hi"] = (out["trace_join_hi_s"] - rtt0) / rtt1
+    both = s0[["send_q_bytes", "cwnd_segments"]].join(s1[["unacked_segments"]], how="inner").join(
+        msk[["wmem_bytes", "sndbuf_bytes"]], how="inner")
+    stall = (both.send_q_bytes == 0) & (both.unacked_segments <= 1)
+    free = (both.sndbuf_bytes - both.wmem_bytes)[stall]
+    if free.empty:
+        raise ValueError(f"the trace of {LONG_PATH_CELL!r} shows no stall (both subflows idle)")
+    out["trace_stall_free_mb"] = float(free.max()) / 1e6
+    out["trace_stall_sndbuf_mb"] = float(both.sndbuf_bytes[free.idxmax()]) / 1e6
+    interval = float(t.interval_s.iloc[0])
+    idle = (both.send_q_bytes == 0).to_numpy()
+    times, cw = both.index.to_numpy(), both.cwnd_segments.to_numpy()
+    episodes, i = [], 0
+    while i < len(idle):
+        if idle[i]:
+            j = i
+            while j < len(idle) and idle[j]:
+                j += 1
+            if i > 0 and j < len(idle):
+                episodes.append((times[j] - times[i - 1], cw[i - 1], cw[j], bool(stall.to_numpy()[i:j].all())))
+            i = j
+        else:
+            i += 1
+    stalls = [e for e in episodes if e[3]]
+    out["trace_stall_longest_s"] = float(max(e[0] for e in stalls)) - interval if stalls else 0.0
+    out["trace_restart_min_s"] = 0.5  # two RTOs and more of the short subflow (SRTT 26-63 ms, RTO >= 200 ms)
+    long_ones = [e for e in episodes if e[0] > out["trace_restart_min_s"]]
+    if not long_ones:
+        raise ValueError(f"the trace of {LONG_PATH_CELL!r} shows no idle period of the short subflow longer than "
+                         f"{out['trace_restart_min_s']} s")
+    out["trace_restart_before_lo"] = float(min(e[1] for e in long_ones))
+    out["trace_restart_before_hi"] = float(max(e[1] for e in long_ones))
+    out["trace_restart_after_lo"] = float(min(e[2] for e in long_ones))
+    out["trace_restart_after_hi"] = float(max(e[2] for e in long_ones))
+    cell, rep, _ = SOCKET_TRACES[1]
+    j = traces[(traces.cell == cell) & (traces.path == 0)].sort_values("t_s")
+    exit_row = j[j.ssthresh_segments.notna()].head(1)
+    if exit_row.empty:
+        raise ValueError(f"the trace of {cell!r} never leaves slow start")
+    out["trace_hystart_cwnd"] = float(exit_row.cwnd_segments.iloc[0])
+    out["trace_hystart_retrans"] = float(exit_row.retrans_total.iloc[0])
+    return out
+
+
 def wider_facts(*, wider: pd.DataFrame, misses: pd.DataFrame, steps: pd.DataFrame, goal: float = 0.8,
                 kernel_rows: pd.DataFrame | None = None, sim_rows: pd.DataFrame | None = None,
-                writer_steps: pd.DataFrame | None = None) -> dict:
+                writer_steps: pd.DataFrame | None = None, ledger: pd.DataFrame | None = None,
+                socket_traces: pd.DataFrame | None = None) -> dict:
     """The values the wider agreement table's prose shows, glued in one call (:func:`cmtlab.report.glue_all`).
 
     ``wider`` (:func:`cmtlab.today.kernel.wider_agreement`), ``misses`` (:func:`cmtlab.today.kernel.explain` of its
@@ -389,7 +471,12 @@ def wider_facts(*, wider: pd.DataFrame, misses: pd.DataFrame, steps: pd.DataFram
     :data:`cmtlab.today.kernel.WRITER_STEPS` over :data:`cmtlab.today.kernel.WRITER_CELLS`): the simulator's goodput
     over the kernel's on :data:`LONG_PATH_CELL` and on the small-queue cells (lowest and highest) per step
     (``long_cell_<key>_ratio``, ``long_cell_<key>_inside`` "inside"/"outside", ``small_queue_<key>_lo`` / ``_hi``,
-    ``small_queue_<key>_inside`` of ``small_queue_cells``)."""
+    ``small_queue_<key>_inside`` of ``small_queue_cells``).  With ``ledger`` (:func:`cmtlab.today.kernel.mechanism_ledger`):
+    the cell metrics inside with the preset and with each mechanism and all of them (``ledger_preset_inside``,
+    ``ledger_<key>_inside``, ``ledger_all_inside``, of ``ledger_n``), the cell metrics each moves in and out
+    (``ledger_<key>_in`` / ``_out``), and whether all of them together leave ``"fewer"``, ``"as many"`` or ``"more"``
+    inside than the preset (``ledger_all_vs_preset``).  With ``socket_traces`` (the recorded ``ss`` traces): the keys of
+    :func:`socket_trace_facts`."""
     from . import kernel
 
     out: dict = {}
@@ -465,9 +552,23 @@ def wider_facts(*, wider: pd.DataFrame, misses: pd.DataFrame, steps: pd.DataFram
             out[f"small_queue_{key}_hi"] = float(sq.ratio.max())
             out[f"small_queue_{key}_inside"] = int(sq.inside.sum())
         out["small_queue_cells"] = int(len(kernel.SMALL_QUEUE_CELLS))
+    if ledger is not None:
+        if ledger.empty or "all" not in set(ledger.key):
+            raise ValueError("ledger must hold mechanism_ledger's rows, the 'all' row among them")
+        first = ledger.iloc[0]
+        out["ledger_preset_inside"] = int(first.inside_preset)
+        out["ledger_n"] = int(first.n)
+        for r in ledger.itertuples():
+            out[f"ledger_{r.key}_inside"] = int(r.inside_with)
+            out[f"ledger_{r.key}_in"] = len(r.moved_in.split("; ")) if r.moved_in else 0
+            out[f"ledger_{r.key}_out"] = len(r.moved_out.split("; ")) if r.moved_out else 0
+        a, b = out["ledger_all_inside"], out["ledger_preset_inside"]
+        out["ledger_all_vs_preset"] = "fewer" if a < b else ("more" if a > b else "as many")
+    if socket_traces is not None:
+        out.update(socket_trace_facts(socket_traces))
     return out
 
 
 __all__ = ["TODAY", "RECOVERY", "SCHEDULERS", "CONGESTION", "AXES", "PAPERS", "ARABI_S2", "FIVE_G_FILE", "ASKS",
            "real_pair", "scenarios", "run_axis", "summarise", "registered_claim", "comparison", "today_answers", "facts",
-           "wider_facts", "LONG_PATH_CELL", "CLEAN_TWO_PATH_CELLS"]
+           "wider_facts", "LONG_PATH_CELL", "CLEAN_TWO_PATH_CELLS", "SOCKET_TRACES", "socket_trace_facts"]

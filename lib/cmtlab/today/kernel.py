@@ -22,10 +22,10 @@ from ..validation.kernel_sim import (DELAY_LINE_DRAWS as LOSS_DRAWS, LINUX_CUBIC
                                      LINUX_RENO_PARAMS, LINUX_RTO)
 from .agreement import (LOSSY_CELLS, METRICS, SHORT_QUEUE_PACKETS, SIM_CONFIGS, WIDER_CONFIGS, agreement, agreement_by_kind,
                         SEND_BUFFER_STEPS, SMALL_QUEUE_CELLS, agreement_by_metric, cell_kind, hystart_sensitivity, loss_steps,
-                        send_buffer_steps, WRITER_CELLS, WRITER_STEPS,
+                        send_buffer_steps, WRITER_CELLS, WRITER_STEPS, LINUX_MECHANISMS, LEDGER_TRACED_CELLS, mechanism_ledger,
                         sim_runs, wider_agreement,
                         wider_jobs, wider_kernel, wider_sim_runs)
 from .cells import (ALL_CELLS, CELLS, INTERNAL_COUNTERS, TRACE_RATE_SCALE, TRACE_SECONDS, TRACES,
-                    WIDER_CELLS, kernel_internals, kernel_runs, testbed_path, trace_path)
+                    WIDER_CELLS, kernel_internals, kernel_runs, kernel_socket_trace, testbed_path, trace_path)
 from .explain import explain, misses_table, schedule_capacity_bps, trace_terms
 from .replay import BACKLOGGED_IDLE_SHARE, replay_check_sim, replay_check_testbed, replay_checks, replay_summary

@@ -22,6 +22,7 @@ TODAY_TRANSPORT = NotebookSpec("today-transport", dict(
     receive_buffer_kib=Int(16, 1 << 20, unit="KiB"),
     axes=Seq(Choice(("recovery", "scheduler", "congestion")), unique=True),
     resimulate_kernel_rows=Bool(),
+    ledger_every_cell=Bool(),
 ))
 
 #: Notebook name → its spec.

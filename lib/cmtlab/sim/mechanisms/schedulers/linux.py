@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...registry import register
 from ._paths import rtt_ns
 from .base import ConnectionScheduler, HoldUntil, _has_room
-from ..congestion.idle_restart import restart_after_idle
+from .linux_idle_restart import restart_after_idle
 from .linux_send_buffers import LinuxSendBuffers
 
 #: Linux's ``MPTCP_SEND_BURST_SIZE``: 64 KiB minus the TCP header, the largest TCP option space,
@@ -111,7 +111,7 @@ class LinuxScheduler(ConnectionScheduler):
 
     ``slow_start_after_idle``: Linux's window restart when data is entailed on a subflow idle for longer than its
     RTO, and CUBIC's epoch moved on by the idle time
-    (:func:`~cmtlab.sim.mechanisms.congestion.idle_restart.restart_after_idle`); counted in :attr:`idle_restarts`.
+    (:func:`~cmtlab.sim.mechanisms.schedulers.linux_idle_restart.restart_after_idle`); counted in :attr:`idle_restarts`.
     Default False (the preset's).
 
     ``connection_send_buffer`` (with ``send_buffers``; default True): whether the connection's send buffer limits
@@ -152,7 +152,7 @@ class LinuxScheduler(ConnectionScheduler):
         if not isinstance(slow_start_after_idle, bool):
             raise ValueError(f"slow_start_after_idle must be True or False, got {slow_start_after_idle!r}")
         self.slow_start_after_idle = slow_start_after_idle
-        #: windows restarted after an idle period (:func:`~cmtlab.sim.mechanisms.congestion.idle_restart.restart_after_idle`)
+        #: windows restarted after an idle period (:func:`~cmtlab.sim.mechanisms.schedulers.linux_idle_restart.restart_after_idle`)
         self.idle_restarts = 0
         self._writer_asleep = False
         self.memory_check = memory_check

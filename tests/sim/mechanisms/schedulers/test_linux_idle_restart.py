@@ -1,5 +1,5 @@
 """Linux's window restart after idle (``tcp_cwnd_restart``) and CUBIC's epoch shift on ``CA_EVENT_TX_START``
-(:mod:`cmtlab.sim.mechanisms.congestion.idle_restart`), and the Linux scheduler that calls them
+(:mod:`cmtlab.sim.mechanisms.schedulers.linux_idle_restart`), and the Linux scheduler that calls them
 (``slow_start_after_idle``), its writer's wake-up threshold (``writer_wakeup``) and its later join
 (``join="fully_established"``)."""
 
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from cmtlab import sim
-from cmtlab.sim.mechanisms.congestion.idle_restart import restart_after_idle
+from cmtlab.sim.mechanisms.schedulers.linux_idle_restart import restart_after_idle
 from cmtlab.sim.mechanisms.schedulers.linux import LinuxScheduler
 from cmtlab.sim.mechanisms.schedulers.linux_send_buffers import LinuxSendBuffers
 from cmtlab.sim.presets import preset
