@@ -145,6 +145,10 @@ def recv_main(a) -> None:
                       "samples": samples}), flush=True)
 
 
+#: The line between a snapshot's TCP sockets and its MPTCP connections (:func:`_ss_snapshot`).
+MPTCP_SEPARATOR = "--- mptcp"
+
+
 def _ss_snapshot() -> str:
     """The TCP sockets with their memory (``ss -tinmH``), then after ``--- mptcp`` the MPTCP connections (``ss -HMmi``;
     none for a single-path flow): ``cmtlab.testbed.result.parse_ss`` reads the first part, ``parse_ss_connection`` the
@@ -152,7 +156,7 @@ def _ss_snapshot() -> str:
     try:
         tcp = subprocess.run(["ss", "-tinmH"], capture_output=True, text=True, timeout=5).stdout
         mptcp = subprocess.run(["ss", "-HMmi"], capture_output=True, text=True, timeout=5).stdout
-        return f"{tcp}\n--- mptcp\n{mptcp}"
+        return f"{tcp}\n{MPTCP_SEPARATOR}\n{mptcp}"
     except Exception as exc:  # noqa: BLE001  (a missing ss must not break a transfer)
         return f"ss failed: {exc}"
 
@@ -249,7 +253,7 @@ def _subflow_congestions(ss_text: str, src: str) -> list[str]:
     """The congestion control of every established TCP socket (subflow) in ``ss -tinH`` output;
     the first is the one from ``src``."""
     out = []
-    lines = ss_text.split("--- mptcp", 1)[0].splitlines()  # (the MPTCP connections after it are not subflows)
+    lines = ss_text.split(MPTCP_SEPARATOR, 1)[0].splitlines()  # (the MPTCP connections after it are not subflows)
     for j, ln in enumerate(lines):
         parts = ln.split()
         if len(parts) < 5 or parts[0] != "ESTAB" or j + 1 >= len(lines):

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ._endpoint import MPTCP_SEPARATOR  # (the endpoint writes the snapshots this module reads)
 from .config import PORT, KernelSettings
 from .environment import kernel_info
 
@@ -27,8 +28,6 @@ _SS_RE = {k: re.compile(rx) for k, rx in {
 _TRACE_RE = {k: re.compile(rx) for k, rx in {
     "unacked": r"\bunacked:(\d+)", "bytes_sent": r"\bbytes_sent:(\d+)",
     "wmem_bytes": r"skmem:\([^)]*\bw(\d+)", "sndbuf_bytes": r"skmem:\([^)]*\btb(\d+)"}.items()}
-#: The line between a snapshot's TCP sockets (``ss -tinmH``) and its MPTCP connections (``ss -HMmi``).
-MPTCP_SEPARATOR = "--- mptcp"
 
 
 def parse_ss(text: str, local_addrs: list[str], *, trace: bool = False) -> dict[int, dict]:

@@ -51,8 +51,6 @@ def test_a_cumulative_ack_samples_the_newest_segment_it_acknowledges(monkeypatch
 def test_sack_only_acks_give_samples_too_on_a_jittered_path(monkeypatch):
     """With per-packet delay variation the receiver SACKs reordered segments: ca_rtt is sampled on those ACKs as
     well, so more often than the estimator, which samples only when the cumulative ACK advances."""
-    from cmtlab.scenario import LossModel  # noqa: F401  (the links below carry the jitter)
-
     links = [("delay_line", {"jitter_s": 0.004, "counting": "delay_line"})]
     r, seen = _run_recording(monkeypatch, "ca_rtt", links=links)
     ca, est = seen[-1][3], seen[-1][4]

@@ -128,10 +128,11 @@ class Cubic(CongestionControl):
         (``tcp_clean_rtx_queue``: the newest original segment the ACK SACKs, else the newest it acknowledges
         cumulatively; none for an ACK of a retransmission), which the sender computes when this is set
         (``sub.cc_rtt_ns``/``sub.cc_rtt_samples``).  On a jittered path the estimator's samples, from the
-        timestamp echo of the oldest segment each cumulative ACK covers, are a round trip's lowest: on the testbed's
-        ``tcp cubic 20M/40ms jitter 2ms 0.2% loss`` the kernel leaves slow start by HyStart at 98 segments with no
-        queue drop (``ss`` every 10 ms) where the simulator's round minimum stayed at 42 ms and its slow start
-        overran the 100-packet queue.
+        timestamp echo of the oldest segment each cumulative ACK covers, are a round trip's lowest: in the recorded ``ss``
+        trace of ``tcp cubic 20M/40ms jitter 2ms 0.2% loss`` (``data/today/kernel_socket_traces.csv``) the kernel
+        leaves slow start before its first retransmission, where with the estimator's samples the simulator's round
+        minimum stays near the path's round trip and its slow start overruns the 100-packet queue
+        (``tests/sim/mechanisms/congestion/test_hystart_samples.py``).
     slow_start_cwnd_limited
         Linux's ``tcp_is_cwnd_limited`` in slow start (default off): the window grows only while it is
         less than twice what the flow has out — here the bytes in flight before this ACK (Linux: the most

@@ -69,9 +69,10 @@ class LinuxScheduler(ConnectionScheduler):
     established).  With ``"mp_join"`` subflow ``i >= 1`` becomes active ``RTT_0 + RTT_i`` after the first data
     segment (its path's static round trips): measured on the testbed's kernel (``tcp_probe``), subflow ``i``'s
     first ACK arrives ``RTT_0 + 2 RTT_i`` after the first data segment on every traced run.  That first ACK is the
-    handshake's fourth: sampled with ``ss -i`` every 50 ms (``mptcp cubic 20M/20ms + 2M/600ms``, kernel 6.18.44), the
-    joined subflow exists 0.66 s after the first data segment and sends its first data 1.18 to 1.24 s after it —
-    ``RTT_0 + 2 RTT_i`` (0.04 + 1.2 s), once fully established.  ``"fully_established"`` is that rule; the preset keeps
+    handshake's fourth: in the recorded ``ss`` trace of ``mptcp cubic 20M/20ms + 2M/600ms``
+    (``data/today/kernel_socket_traces.csv``, :func:`cmtlab.today.chapter.socket_trace_facts`) the joined subflow
+    sends its first data ``RTT_0`` plus about two of its own round trips after the first subflow's — once fully
+    established.  ``"fully_established"`` is that rule; the preset keeps
     ``"mp_join"`` (the today's-transport chapter shows what the later join does to the wider table).  While a subflow is
     not active the scheduler answers :class:`~.base.HoldUntil` its joining time when nothing else can send.
 
@@ -103,10 +104,9 @@ class LinuxScheduler(ConnectionScheduler):
 
     ``writer_wakeup`` (with ``send_buffers``): Linux wakes an application that found the connection's send buffer
     full only when a third of it is free again (``sk_stream_write_space`` -> ``__sk_stream_is_writeable``:
-    ``sndbuf - wmem_queued >= wmem_queued / 2``), not at the first free byte: on the testbed (``ss -m`` every 50 ms)
-    the connection of ``mptcp cubic 20M/20ms + 2M/600ms`` sits with 0.49 MB of its 1.81 MB free and both subflows
-    idle for 0.3 s, and that of ``mptcp cubic 5M/30ms + 5M/240ms queue 10`` with 72 KB of its 336 KB free and its
-    fast subflow idle.
+    ``sndbuf - wmem_queued >= wmem_queued / 2``), not at the first free byte: in the recorded ``ss`` trace of
+    ``mptcp cubic 20M/20ms + 2M/600ms`` (``data/today/kernel_socket_traces.csv``) the connection has some of its
+    buffer free, always less than a third, whenever both subflows idle.
     Default False (the preset's): the first free byte lets data in.
 
     ``slow_start_after_idle``: Linux's window restart when data is entailed on a subflow idle for longer than its

@@ -9,11 +9,11 @@ window is halved once per RTO of idle time and set to at least the restart windo
 ``min(TCP_INIT_CWND, cwnd)``.  A flow that sends with nothing in flight also moves CUBIC's epoch on by the
 time since its last send, so the cubic curve does not count the idle time.
 
-An MPTCP subflow goes idle while its connection's send buffer is held by another subflow (data sent on a
-fast path waits for a segment of a slow one before the DATA_ACK frees memory): on the testbed's kernel (6.18)
-the fast subflow of ``mptcp cubic 5M/30ms + 5M/240ms queue 10`` comes back from such stalls with ``cwnd`` 10
-(``ss -i`` every 50 ms), and that of ``mptcp cubic 20M/20ms + 2M/600ms`` with 32 to 43 after 0.3 s idle from
-94 to 114.  :class:`~cmtlab.sim.mechanisms.schedulers.linux.LinuxScheduler` (``slow_start_after_idle``) calls
+An MPTCP subflow goes idle while its connection's send buffer is held by another subflow (data sent on a fast path
+waits for a segment of a slow one before the DATA_ACK frees memory): in the recorded ``ss`` trace of
+``mptcp cubic 20M/20ms + 2M/600ms`` (``data/today/kernel_socket_traces.csv``) the 20-ms subflow comes back from every
+idle period longer than two RTOs with a smaller window (:func:`cmtlab.today.chapter.socket_trace_facts`).
+:class:`~cmtlab.sim.mechanisms.schedulers.linux.LinuxScheduler` (``slow_start_after_idle``) calls
 :func:`restart_after_idle` where Linux entails data onto a subflow (``mptcp_sendmsg_frag``).
 """
 
