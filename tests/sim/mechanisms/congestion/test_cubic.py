@@ -96,6 +96,25 @@ def test_window_after_a_loss_and_fast_convergence():
     assert fl.ssthresh(s, 50 * SEG) == 35 * SEG
 
 
+def test_snd_cwnd_reduction_is_linuxs_integer_arithmetic_on_whole_segments():
+    """``bictcp_recalc_ssthresh``: ``snd_cwnd * 717 / 1024`` on the whole-segment window; ``last_max_cwnd`` under
+    fast convergence ``snd_cwnd * 1741 / 2048`` — a window of 97.5 segments leaves 67 (the fraction leaves 68)."""
+    for cwnd_segs, want, want_frac in ((97.5, 67, 68), (100, 70, 70), (10.9, 7, 7), (3.9, 2, 2), (2, 2, 2)):
+        lin, frac = Cubic(reduce_from="snd_cwnd"), Cubic()
+        a, b = Sub(cwnd_segs), Sub(cwnd_segs)
+        lin.init(a)
+        frac.init(b)
+        assert lin.ssthresh(a, a.cwnd) == want * SEG, cwnd_segs
+        assert frac.ssthresh(b, b.cwnd) == want_frac * SEG, cwnd_segs
+        assert lin.w_max == int(cwnd_segs) and lin.cwnd_prior == int(cwnd_segs)
+    cc, sub = Cubic(reduce_from="snd_cwnd"), Sub(120)
+    cc.init(sub)
+    cc.ssthresh(sub, sub.cwnd)
+    sub.cwnd = int(97.5 * SEG)
+    cc.ssthresh(sub, sub.cwnd)
+    assert cc.w_max == (97 * (1024 + 717)) // 2048 == 82  # fast convergence, integer like Linux
+
+
 def test_k_and_the_epoch_start_at_the_first_congestion_avoidance_ack():
     """RFC 9438 eq. 2: K = cbrt((W_max - cwnd_epoch) / C) = cbrt(30 / 0.4) s after a loss at 100 segments."""
     cc, sub = Cubic(), Sub(100)

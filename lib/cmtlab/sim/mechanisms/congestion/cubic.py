@@ -47,6 +47,8 @@ from .base import CongestionControl
 from .cwnd_validation import LinuxCwndValidation
 
 NS_PER_S = 1_000_000_000
+#: Linux's ``BICTCP_BETA_SCALE``: ``tcp_cubic.c`` keeps beta in 1/1024ths (``beta = 717``, 0.7).
+BETA_SCALE = 1024
 #: ``hystart_rules``: the first reading (``"book"``) or ``tcp_cubic.c``'s (``"linux"``).
 HYSTART_RULES = ("book", "linux")
 #: ``hystart_samples``: which RTT samples HyStart's delay detection reads — ``"estimator"`` (the sender's RTT
@@ -94,8 +96,12 @@ class Cubic(CongestionControl):
         ``"segments"`` (default, Linux) or ``"ack"``: how ACKs count in slow start and in the
         congestion-avoidance increase.
     reduce_from
-        ``"cwnd"`` (default: Linux, ns-3) or ``"flight"`` (RFC 9438 sec. 4.6's ``flight_size``):
-        what ``beta`` multiplies on a congestion event.
+        ``"cwnd"`` (default: the window with its fraction), ``"flight"`` (RFC 9438 sec. 4.6's ``flight_size``)
+        or ``"snd_cwnd"`` (Linux's ``bictcp_recalc_ssthresh``: the window in whole segments — ``tcp_snd_cwnd``
+        is an integer count, the fraction lives in ``snd_cwnd_cnt`` — times ``beta`` in 1/1024ths, integer
+        arithmetic: ``snd_cwnd * 717 / 1024``, and ``last_max_cwnd = snd_cwnd * (1024 + 717) / 2048`` under
+        fast convergence): what ``beta`` multiplies on a congestion event.  With ``"cwnd"`` a window of 97.5
+        segments leaves 68 where Linux's 97 leaves 67.
     rtt
         ``"srtt"`` (default: RFC 9438's RTT) or ``"min"`` (the smallest smoothed RTT seen, for Linux's
         minimum RTT sample ``delay_min``; the sender keeps no minimum sample): the RTT added to ``t``.
@@ -170,7 +176,7 @@ class Cubic(CongestionControl):
 
     VARIANT = "spec"
     COUNTINGS = ("segments", "ack")
-    REDUCE_FROM = ("cwnd", "flight")
+    REDUCE_FROM = ("cwnd", "flight", "snd_cwnd")
     RTTS = ("srtt", "min")
 
     def __init__(self, beta: float = 0.7, c: float = 0.4, fast_convergence: bool = True,
@@ -378,8 +384,12 @@ class Cubic(CongestionControl):
         seg = sub.seg
         self.t_epoch_ns = None
         self.had_loss = True
+        whole = self.reduce_from == "snd_cwnd"
+        if whole:  # Linux: tcp_snd_cwnd in whole segments, beta in 1/1024ths (BICTCP_BETA_SCALE)
+            cwnd = sub.cwnd // seg
+            beta_1024 = round(self.beta * BETA_SCALE)
         if self.fast_convergence and cwnd < self.w_max:
-            self.w_max = cwnd * (1.0 + self.beta) / 2.0
+            self.w_max = (cwnd * (BETA_SCALE + beta_1024)) // (2 * BETA_SCALE) if whole else cwnd * (1.0 + self.beta) / 2.0
         else:
             self.w_max = cwnd
         if self.forget_on_timeout and sub.timeouts != self._timeouts_seen:  # Linux bictcp_reset in TCP_CA_Loss
@@ -388,6 +398,8 @@ class Cubic(CongestionControl):
             self.had_loss = False
         self.cwnd_prior = cwnd
         self.alpha = self.alpha_reno
+        if whole:
+            return max((cwnd * beta_1024) // BETA_SCALE, 2) * seg
         base = cwnd if self.reduce_from == "cwnd" else bytes_in_flight / seg
         return max(math.floor(base * self.beta), 2) * seg
 
