@@ -158,10 +158,11 @@ def test_the_wider_kernel_rows_count_connection_level_retransmission_and_it_show
     assert len(many) and (per.loc[many, "payload_per_ip_byte"] < clean["min"].min()).all()
 
 
-def test_the_writer_steps_bring_the_long_path_cell_inside_and_the_facts_say_so():
+def test_the_writer_steps_lower_the_long_path_cell_and_the_facts_say_so():
     """``send_buffer_steps`` with :data:`WRITER_STEPS` on the first repetition of :data:`WRITER_CELLS`: the configured
-    step is the recorded row's; with Linux's writer wake-up threshold and idle restart the 600-ms cell's goodput falls
-    to within 10 % of the kernel's run (the preset's is nearly twice it), and the facts glue each step's ratio."""
+    step is the recorded row's (the 600-ms cell's goodput 1.5 times the kernel's run and more); the testbed's writer
+    (a send() only when a third of the connection's buffer is free) with idle restart lowers it, the later join
+    lowers it further; and the facts glue each step's ratio."""
     from cmtlab.today import chapter
 
     k = kernel.wider_kernel()
@@ -170,7 +171,8 @@ def test_the_writer_steps_bring_the_long_path_cell_inside_and_the_facts_say_so()
     st = kernel.send_buffer_steps(rows, cells=kernel.WRITER_CELLS, configured=rec, changes=kernel.WRITER_STEPS)
     assert len(st) == len(kernel.WRITER_STEPS) * len(kernel.WRITER_CELLS)
     long_cell = st[st.cell == chapter.LONG_PATH_CELL].set_index("key").ratio
-    assert long_cell["configured"] > 1.5 and abs(long_cell["writer_idle"] - 1) < 0.1
+    assert long_cell["configured"] > 1.5
+    assert long_cell["writer_idle_join"] < long_cell["writer_idle"] < long_cell["configured"]
     f = chapter.wider_facts(wider=kernel.wider_agreement(), misses=pd.DataFrame(), steps=st[st.key == "configured"],
                             writer_steps=st)
     assert f["long_cell_writer_idle_ratio"] == long_cell["writer_idle"]

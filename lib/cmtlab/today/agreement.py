@@ -174,7 +174,8 @@ def send_buffer_steps(kernel: pd.DataFrame, cells=SMALL_QUEUE_CELLS, configured:
 #: the Linux scheduler's parameters, Linux CUBIC's parameters) that :func:`mechanism_ledger` adds to the preset, one at
 #: a time and all together.
 LINUX_MECHANISMS = {
-    "writer_wakeup": ("the writer woken when a third of the connection's buffer is free (sk_stream_write_space)",
+    "writer_wakeup": ("the testbed's writer: a send() of up to 256 KiB once a third of the connection's buffer is "
+                      "free (mptcp_poll, sk_stream_write_space)",
                       {"writer_wakeup": True}, {}),
     "idle_restart": ("the window restarted after an idle RTO (tcp_slow_start_after_idle)",
                      {"slow_start_after_idle": True}, {}),

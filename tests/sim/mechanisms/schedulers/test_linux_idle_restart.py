@@ -64,38 +64,57 @@ def test_cubic_epoch_moves_on_by_the_idle_time_at_most_to_now():
     assert not restart_after_idle(s, 10_000 * MS) and s.cwnd == 40_000
 
 
-def test_the_writer_is_woken_only_when_a_third_of_the_buffer_is_free():
-    """``__sk_stream_is_writeable``: sndbuf - wmem >= wmem / 2."""
-    b = LinuxSendBuffers()
-
+def _conn(cwnd_segments: int):
     class Conn:
         class S:
-            seg, cwnd, una, app_tail = 1000, 10_000, 0, 0
+            seg, cwnd, una, app_tail = 1000, cwnd_segments * 1000, 0, 0
         subflows = [S(), S()]
         seg = 1000
         data_ack_seen = 0
         next_dsn = 0
+    return Conn
+
+
+def test_the_writer_is_woken_only_when_a_third_of_the_buffer_is_free():
+    """``__sk_stream_is_writeable``: sndbuf - wmem >= wmem / 2."""
+    b = LinuxSendBuffers()
+    Conn = _conn(10)
     total = b.connection_sndbuf_bytes(Conn)
     assert total == 4096 + 2 * 46080
     Conn.next_dsn = total * 2 // 3 // 1000       # held <= 2/3 of the buffer: writeable
     assert b.connection_writeable(Conn)
     Conn.next_dsn += 2                            # beyond: the writer sleeps although there is room
     assert b.connection_has_room(Conn) and not b.connection_writeable(Conn)
+    assert b.writeable(0, total) and not b.writeable(total, total)
+
+
+def test_the_writer_copies_a_chunk_per_send_and_subflows_take_what_it_wrote_while_it_sleeps():
+    """``writer_wakeup``: each ``send()`` of the testbed's writer waits for ``EPOLLOUT`` (a third of the connection's
+    buffer free), then copies up to 256 KiB, stopping when the buffer is full; what it wrote waits in the connection
+    until a subflow takes it, writer asleep or not."""
+    chunk = 256 * 1024
     sched = LinuxScheduler(send_buffers=True, writer_wakeup=True)
-    sched.buffers = b
-    Conn.next_dsn = total // 1000 + 1             # full: the writer goes to sleep ...
-    assert not sched._writer_has_room(Conn)
-    Conn.next_dsn = total * 3 // 4 // 1000        # ... and stays asleep with a quarter free
-    assert b.connection_has_room(Conn) and not sched._writer_has_room(Conn)
-    Conn.next_dsn = total * 2 // 3 // 1000        # a third free: woken
-    assert sched._writer_has_room(Conn)
-    Conn.next_dsn = total * 3 // 4 // 1000        # awake, it writes while there is room
-    assert sched._writer_has_room(Conn)
+    assert sched.writer_chunk_bytes == chunk
+    Conn = _conn(208)                             # two subflows of 208-segment windows: the kernel trace's 1.92 MB
+    sndbuf = sched.buffers.connection_sndbuf_bytes(Conn)
+    assert sndbuf == 4096 + 2 * 2 * 2304 * 208 == 1_921_024
+    assert sched._writer_has_room(Conn)           # empty: it writes while writeable, chunk by chunk ...
+    assert sched.written_bytes == 5 * chunk       # ... 4 chunks leave 2/3 or less held, the 5th does not
+    Conn.next_dsn = 1000                          # subflows took 1 MB: the rest of what was written is theirs
+    assert not sched.buffers.writeable(sched.written_bytes, sndbuf) and sched._writer_has_room(Conn)
+    Conn.next_dsn = 5 * chunk // 1000             # all taken: the writer sleeps with 610 kB of 1.92 MB free
+    assert not sched._writer_has_room(Conn) and sndbuf - sched.written_bytes == 610_304
+    Conn.data_ack_seen = 100                      # a DATA_ACK frees 100 kB: held 1.21 MB <= 2/3 -> one chunk more
+    assert sched._writer_has_room(Conn) and sched.written_bytes == 6 * chunk
+    small = LinuxScheduler(send_buffers=True, writer_wakeup=True)
+    Conn = _conn(10)                              # a buffer smaller than a chunk: one send() fills it, no more
+    assert small._writer_has_room(Conn) and small.written_bytes == small.buffers.connection_sndbuf_bytes(Conn)
 
 
 @pytest.mark.parametrize("bad,match", [
     (dict(writer_wakeup="yes", send_buffers=True), "writer_wakeup"),
     (dict(writer_wakeup=True), "writer_wakeup=True needs send_buffers"),
+    (dict(writer_wakeup=True, send_buffers=True, writer_chunk_bytes=0), "writer_chunk_bytes"),
     (dict(slow_start_after_idle=1), "slow_start_after_idle"),
     (dict(join="fourth"), "join must be one of"),
 ])

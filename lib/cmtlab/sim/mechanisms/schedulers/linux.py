@@ -28,6 +28,9 @@ MEMORY_CHECKS = ("segment", "burst")
 #: (``sk_page_frag``: ``SKB_FRAG_PAGE_ORDER``, 32 KiB pages): a fragment holds at most this many bytes of data, and
 #: Linux's connection-level retransmission (``__mptcp_retrans``) sends the head fragment's data again.
 MPTCP_DFRAG_BYTES = 32768
+#: What the testbed's sender hands the kernel per ``send()`` (``cmtlab.testbed._endpoint``: a 256 KiB buffer; with
+#: its socket timeout every call polls for ``EPOLLOUT`` first): ``writer_wakeup``'s write size.
+WRITER_CHUNK_BYTES = 256 * 1024
 #: ``TCP_RTO_MIN`` (ns): the connection-level retransmission timer's interval when no subflow has a timer pending.
 TCP_RTO_MIN_NS = 200_000_000
 #: How the connection-level retransmission timer's interval is taken (``msk_timer``; :meth:`LinuxScheduler.timer_ival_ns`).
@@ -102,12 +105,17 @@ class LinuxScheduler(ConnectionScheduler):
     :class:`~.base.HoldUntil` the timer's expiry.  Without it a segment lost on a long path holds every later
     byte — and the connection's send buffer — until that path repairs it.
 
-    ``writer_wakeup`` (with ``send_buffers``): Linux wakes an application that found the connection's send buffer
-    full only when a third of it is free again (``sk_stream_write_space`` -> ``__sk_stream_is_writeable``:
-    ``sndbuf - wmem_queued >= wmem_queued / 2``), not at the first free byte: in the recorded ``ss`` trace of
-    ``mptcp cubic 20M/20ms + 2M/600ms`` (``data/today/kernel_socket_traces.csv``) the connection has some of its
-    buffer free, always less than a third, whenever both subflows idle.
-    Default False (the preset's): the first free byte lets data in.
+    ``writer_wakeup`` (with ``send_buffers``): the application writes into the connection as the testbed's sender
+    does, and the scheduler hands subflows what it has written.  Each ``send()`` first waits for ``EPOLLOUT``
+    (``mptcp_poll`` -> ``__mptcp_stream_is_writeable``: ``sndbuf - wmem_queued >= wmem_queued / 2`` and memory
+    free, i.e. a third of the buffer free; the wait ends at a DATA_ACK, ``mptcp_write_space``), then copies up to
+    ``writer_chunk_bytes`` (:data:`WRITER_CHUNK_BYTES`), stopping when the buffer is full.  What it wrote waits in
+    the connection until a subflow takes it (``mptcp_sendmsg`` copies into the connection's data fragments,
+    ``__mptcp_push_pending`` hands them to subflows as they can take them), so subflows keep taking it while the
+    writer sleeps; and on a large buffer one chunk can leave the writer asleep with much of the buffer free
+    (``data/today/kernel_socket_traces.csv``: once its buffer reached 1.92 MB, ``mptcp cubic 20M/20ms + 2M/600ms``
+    held 1.28-1.54 MB in every sample, never more).  Default False (the preset's): data enters the connection as a subflow takes it, while the
+    connection's buffer has a free byte.
 
     ``slow_start_after_idle``: Linux's window restart when data is entailed on a subflow idle for longer than its
     RTO, and CUBIC's epoch moved on by the idle time
@@ -121,7 +129,8 @@ class LinuxScheduler(ConnectionScheduler):
 
     def __init__(self, burst_bytes: int = LINUX_SEND_BURST_BYTES, send_buffers: bool = False, join: str = "at_start",
                  memory_check: str = "segment", msk_retransmit: bool = False, connection_send_buffer: bool = True,
-                 msk_timer: str = "rto", writer_wakeup: bool = False, slow_start_after_idle: bool = False):
+                 msk_timer: str = "rto", writer_wakeup: bool = False, slow_start_after_idle: bool = False,
+                 writer_chunk_bytes: int = WRITER_CHUNK_BYTES):
         if isinstance(burst_bytes, bool) or not isinstance(burst_bytes, int) or burst_bytes < 0:
             raise ValueError(f"burst_bytes must be an integer >= 0, got {burst_bytes!r}")
         if not isinstance(send_buffers, bool):
@@ -149,12 +158,16 @@ class LinuxScheduler(ConnectionScheduler):
             raise ValueError("writer_wakeup=True needs send_buffers=True and connection_send_buffer=True (it wakes the "
                              "writer of the connection's send buffer)")
         self.writer_wakeup = writer_wakeup
+        if isinstance(writer_chunk_bytes, bool) or not isinstance(writer_chunk_bytes, int) or writer_chunk_bytes < 1:
+            raise ValueError(f"writer_chunk_bytes must be an integer >= 1 (bytes per send()), got {writer_chunk_bytes!r}")
+        self.writer_chunk_bytes = writer_chunk_bytes
+        #: payload bytes the application has written into the connection (``writer_wakeup``), from the first DSN on
+        self.written_bytes = 0.0
         if not isinstance(slow_start_after_idle, bool):
             raise ValueError(f"slow_start_after_idle must be True or False, got {slow_start_after_idle!r}")
         self.slow_start_after_idle = slow_start_after_idle
         #: windows restarted after an idle period (:func:`~cmtlab.sim.mechanisms.schedulers.linux_idle_restart.restart_after_idle`)
         self.idle_restarts = 0
-        self._writer_asleep = False
         self.memory_check = memory_check
         self.msk_retransmit = msk_retransmit
         self.msk_timer = msk_timer
@@ -270,17 +283,32 @@ class LinuxScheduler(ConnectionScheduler):
         conn.queue.schedule(now_ns, now_ns, lambda t, sub=idle: sub.send_pending(t))
 
     def _writer_has_room(self, conn) -> bool:
-        """Whether the application's data can enter the connection: its send buffer has room
-        (``sk_stream_memory_free``) and, with ``writer_wakeup``, a writer that found it full has been woken again
-        (``sk_stream_write_space``: a third of the buffer free, :meth:`LinuxSendBuffers.connection_writeable`)."""
-        if self._writer_asleep:
-            if not self.buffers.connection_writeable(conn):
-                return False
-            self._writer_asleep = False
-        if self.buffers.connection_has_room(conn):
-            return True
-        self._writer_asleep = self.writer_wakeup
-        return False
+        """Whether the connection has data for a subflow.  Without ``writer_wakeup``: while its send buffer has
+        room (``sk_stream_memory_free``), the application's data entering as a subflow takes it.  With it: a
+        segment the application has written and no subflow has taken yet, the application writing first if
+        :meth:`_write` lets it."""
+        if not self.writer_wakeup:
+            return self.buffers.connection_has_room(conn)
+        seg = conn.seg
+        if self.written_bytes < conn.next_dsn * seg:
+            self.written_bytes = float(conn.next_dsn * seg)
+        if self.written_bytes < (conn.next_dsn + 1) * seg:
+            self._write(conn)
+        return self.written_bytes >= (conn.next_dsn + 1) * seg
+
+    def _write(self, conn) -> None:
+        """The testbed's writer (``writer_wakeup``): while the connection is writeable
+        (:meth:`LinuxSendBuffers.writeable`) one ``send()`` more, up to ``writer_chunk_bytes``, stopping when the
+        buffer is full."""
+        b = self.buffers
+        per_byte = b.connection_wmem_per_byte
+        acked = conn.data_ack_seen * conn.seg
+        while True:
+            held = (self.written_bytes - acked) * per_byte
+            sndbuf = b.connection_sndbuf_bytes(conn)
+            if not b.writeable(held, sndbuf):
+                return
+            self.written_bytes += min(self.writer_chunk_bytes, (sndbuf - held) / per_byte)
 
     def select(self, conn, now_ns: int):
         subs = conn.subflows

@@ -113,11 +113,16 @@ class LinuxSendBuffers:
         return (conn.next_dsn - conn.data_ack_seen) * conn.seg * self.connection_wmem_per_byte
 
     def connection_writeable(self, conn) -> bool:
-        """``__sk_stream_is_writeable``: the free space is at least half of what the connection holds
-        (``sk_stream_wspace >= sk_stream_min_wspace``), i.e. a third of the buffer is free — when
-        ``sk_stream_write_space`` wakes a writer that found the buffer full."""
-        held = self.connection_wmem_bytes(conn)
-        return self.connection_sndbuf_bytes(conn) - held >= held / 2
+        """:meth:`writeable` for what the connection holds beyond the last DATA_ACK."""
+        return self.writeable(self.connection_wmem_bytes(conn), self.connection_sndbuf_bytes(conn))
+
+    @staticmethod
+    def writeable(held_bytes: float, sndbuf_bytes: float) -> bool:
+        """``__sk_stream_is_writeable`` of a socket holding ``held_bytes`` of socket memory in a ``sndbuf_bytes``
+        buffer: memory free (``held < sndbuf``) and the free space at least half of what it holds
+        (``sk_stream_wspace >= sk_stream_min_wspace``), i.e. a third of the buffer free — when ``poll`` reports
+        ``EPOLLOUT`` and ``sk_stream_write_space`` wakes a writer."""
+        return held_bytes < sndbuf_bytes and sndbuf_bytes - held_bytes >= held_bytes / 2
 
 
 __all__ = ["LinuxSendBuffers", "PER_MSS_BYTES", "WMEM_PER_BYTE", "CONNECTION_WMEM_PER_BYTE", "TCP_WMEM",
