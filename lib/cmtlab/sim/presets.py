@@ -6,7 +6,9 @@ has it, checked against that kernel on the testbed (:mod:`cmtlab.validation.kern
 chapter):
 
 * congestion control: CUBIC as Linux runs it (``tcp_cubic.c``: its constants, HyStart's delay and ACK-train
-  detection, at least 5 % growth a round trip before the first loss, ``W_max`` forgotten after a timeout) or
+  detection on the round trip of the newest segment an ACK acknowledges or SACKs (``ca_rtt_us``), at least 5 %
+  growth a round trip before the first loss, the reduction computed on the whole-segment window
+  (``bictcp_recalc_ssthresh``), ``W_max`` forgotten after a timeout) or
   Linux's Reno (its count zeroed at each reduction), each growing the window only while the flow
   uses it (``tcp_is_cwnd_limited``), uncoupled on every subflow (upstream Linux has no LIA/OLIA);
 * loss detection: RACK-TLP as Linux runs it (``"linux"``: ``tcp_recovery.c``'s RTT samples, the window growth
@@ -28,8 +30,10 @@ on an idle subflow (``__mptcp_retrans``).  The kernel does this on the testbed: 
 receiver's ``MPTcpExtDuplicateData`` count it per run (``cmtlab.today.kernel.kernel_runs(mptcp_counters=True)``).
 
 Not modelled (the kernel has them): receive-buffer autotuning (the receive window starts near 64 KB and
-grows), D-SACK/timestamp undo and F-RTO, pacing, TSO/GSO, ``tcp_slow_start_after_idle``, the writer's wake-up
-threshold (``sk_stream_write_space``: the application is woken when a third of the connection's buffer is free).
+grows), D-SACK/timestamp undo and F-RTO, pacing, TSO/GSO.  Modelled and off here (the mechanism ledger of the
+today's-transport chapter, ``cmtlab.today.kernel.LINUX_MECHANISMS``, shows what each does to the agreement):
+``tcp_slow_start_after_idle``, the testbed's writer (a ``send()`` of up to 256 KiB once a third of the connection's
+buffer is free), joins that send once fully established.
 """
 
 from __future__ import annotations
@@ -58,7 +62,8 @@ MPTCP_OPTION_BYTES = 24
 #: Linux's congestion controls: name -> (cmtlab.sim congestion control, its parameters).
 LINUX_CONGESTION = {
     "cubic": ("cubic", {"variant": "linux", "hystart": True, "cwnd_validation": True, "hystart_rules": "linux",
-                        "initial_growth": True, "forget_on_timeout": True}),
+                        "initial_growth": True, "forget_on_timeout": True, "hystart_samples": "ca_rtt",
+                        "reduce_from": "snd_cwnd"}),
     "reno": ("reno", {"reset_count_on_reduction": True, "cwnd_validation": True}),
 }
 #: Linux's TCP as :class:`~cmtlab.scenario.TcpOptions` fields (timestamps and buffers apart).

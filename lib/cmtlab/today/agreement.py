@@ -181,14 +181,12 @@ LINUX_MECHANISMS = {
                      {"slow_start_after_idle": True}, {}),
     "fully_established": ("joined subflows send once fully established (the fourth ACK)",
                           {"join": "fully_established"}, {}),
-    "ca_rtt": ("HyStart on Linux's ca_rtt_us samples", {}, {"hystart_samples": "ca_rtt"}),
 }
 
 
 #: The cells the mechanisms of :data:`LINUX_MECHANISMS` were traced on (``ss`` and a packet capture on the testbed):
 #: :func:`mechanism_ledger`'s cells when not every cell is run (the quick profile).
-LEDGER_TRACED_CELLS = ("mptcp cubic 20M/20ms + 2M/600ms", "mptcp cubic 5M/30ms + 5M/240ms queue 10",
-                       "tcp cubic 20M/40ms jitter 2ms 0.2% loss")
+LEDGER_TRACED_CELLS = ("mptcp cubic 20M/20ms + 2M/600ms", "mptcp cubic 5M/30ms + 5M/240ms queue 10")
 
 
 def _with_mechanisms(keys) -> dict:

@@ -77,7 +77,10 @@ def test_on_the_jittered_lossy_cell_ca_rtt_ends_slow_start_before_the_queue_fill
     assert (drops["ca_rtt"] > 0).sum() <= 1 and drops["ca_rtt"].max() < 20
 
 
-def test_the_preset_keeps_the_estimator_and_a_bad_value_is_named():
-    assert LINUX_CONGESTION["cubic"][1].get("hystart_samples", "estimator") == "estimator"
+def test_the_preset_runs_linux_samples_and_whole_segment_reduction_and_a_bad_value_is_named():
+    params = LINUX_CONGESTION["cubic"][1]
+    assert params["hystart_samples"] == "ca_rtt" and params["reduce_from"] == "snd_cwnd"
+    cc = cubic_module.LinuxCubic(**{k: v for k, v in params.items() if k != "variant"})
+    assert cc.hystart_samples == "ca_rtt" and cc.reduce_from == "snd_cwnd"
     with pytest.raises(ValueError, match="hystart_samples"):
         cubic_module.LinuxCubic(hystart=True, hystart_samples="srtt")
