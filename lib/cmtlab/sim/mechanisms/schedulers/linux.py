@@ -114,8 +114,8 @@ class LinuxScheduler(ConnectionScheduler):
     ``__mptcp_push_pending`` hands them to subflows as they can take them), so subflows keep taking it while the
     writer sleeps; and on a large buffer one chunk can leave the writer asleep with much of the buffer free
     (``data/today/kernel_socket_traces.csv``: once its buffer reached 1.92 MB, ``mptcp cubic 20M/20ms + 2M/600ms``
-    held 1.28-1.54 MB in every sample, never more).  Default False (the preset's): data enters the connection as a subflow takes it, while the
-    connection's buffer has a free byte.
+    held 1.28-1.54 MB in every sample, never more).  Default False (the preset's): data enters the connection as a
+    subflow takes it, while the connection's buffer has a free byte.
 
     ``slow_start_after_idle``: Linux's window restart when data is entailed on a subflow idle for longer than its
     RTO, and CUBIC's epoch moved on by the idle time
