@@ -107,7 +107,7 @@ def test_delay_line_draws_reproduce_the_kernel_runs_random_drops():
             if not p > 0:
                 continue
             n = int(r[f"sub{i}_packets"] + r[f"sub{i}_random_drops"] + r[f"sub{i}_queue_drops"])
-            held = int(r[f"path{i}_queue_packets"] + r[f"path{i}_rate_bps"] * r[f"path{i}_delay_s"] / 12000) + 2
+            held = int(r[f"path{i}_queue_packets"] + r[f"path{i}_rate_bps"] * r[f"path{i}_delay_s"] / (1500 * 8)) + 2
             g = XorShift64Star(delay_line_seed(int(r.rep), i))
             draws = [g.random() < p for _ in range(n + held)]
             want = int(r[f"sub{i}_random_drops"])

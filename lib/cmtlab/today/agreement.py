@@ -171,16 +171,15 @@ def send_buffer_steps(kernel: pd.DataFrame, cells=SMALL_QUEUE_CELLS, configured:
 
 
 #: Linux mechanisms found in traces of the testbed's kernel that the ``"linux-6.18"`` preset leaves out: key -> (label,
-#: the Linux scheduler's parameters, Linux CUBIC's parameters) that :func:`mechanism_ledger` adds to the preset, one at
-#: a time and all together.
+#: the Linux scheduler's parameters) that :func:`mechanism_ledger` adds to the preset, one at a time and all together.
 LINUX_MECHANISMS = {
     "writer_wakeup": ("the testbed's writer: a send() of up to 256 KiB once a third of the connection's buffer is "
                       "free (mptcp_poll, sk_stream_write_space)",
-                      {"writer_wakeup": True}, {}),
+                      {"writer_wakeup": True}),
     "idle_restart": ("the window restarted after an idle RTO (tcp_slow_start_after_idle)",
-                     {"slow_start_after_idle": True}, {}),
+                     {"slow_start_after_idle": True}),
     "fully_established": ("joined subflows send once fully established (the fourth ACK)",
-                          {"join": "fully_established"}, {}),
+                          {"join": "fully_established"}),
 }
 
 
@@ -189,20 +188,14 @@ LINUX_MECHANISMS = {
 LEDGER_TRACED_CELLS = ("mptcp cubic 20M/20ms + 2M/600ms", "mptcp cubic 5M/30ms + 5M/240ms queue 10")
 
 
-def _with_mechanisms(keys) -> dict:
-    """The ``"linux"`` configuration with the :data:`LINUX_MECHANISMS` of ``keys`` added."""
-    from ..sim.presets import LINUX_CONGESTION, LINUX_SCHEDULER_PARAMS
+def _with_mechanisms(keys, mechanisms=LINUX_MECHANISMS) -> dict:
+    """The ``"linux"`` configuration with the ``mechanisms`` (default :data:`LINUX_MECHANISMS`) of ``keys`` added."""
+    from ..sim.presets import LINUX_SCHEDULER_PARAMS
 
-    sched, cc_extra = dict(LINUX_SCHEDULER_PARAMS), {}
+    sched = dict(LINUX_SCHEDULER_PARAMS)
     for key in keys:
-        _, s_change, c_change = LINUX_MECHANISMS[key]
-        sched.update(s_change)
-        cc_extra.update(c_change)
-    out = {}
-    for cc, cfg in SIM_CONFIGS["linux"].items():
-        params = dict(LINUX_CONGESTION[cc][1], **(cc_extra if cc == "cubic" else {}))
-        out[cc] = dict(cfg, scheduler_params=sched, congestion_params=params)
-    return out
+        sched.update(mechanisms[key][1])
+    return {cc: dict(cfg, scheduler_params=sched) for cc, cfg in SIM_CONFIGS["linux"].items()}
 
 
 def mechanism_ledger(kernel: pd.DataFrame, configured: pd.DataFrame, cells=None, mechanisms=LINUX_MECHANISMS,
@@ -223,11 +216,11 @@ def mechanism_ledger(kernel: pd.DataFrame, configured: pd.DataFrame, cells=None,
         raise ValueError(f"configured must hold the simulator's linux rows of every kernel row of the cells: "
                          f"{len(base_sim)} rows for {len(rows)}")
     base = agreement(rows, base_sim).set_index(["cell", "metric"]).inside
-    steps = {key: (label, [key]) for key, (label, _, _) in mechanisms.items()}
+    steps = {key: (label, [key]) for key, (label, _) in mechanisms.items()}
     steps["all"] = ("all of them", list(mechanisms))
     out = []
     for key, (label, keys) in steps.items():
-        sim = sim_runs(rows, {"linux": _with_mechanisms(keys)}, progress_bar=progress_bar)
+        sim = sim_runs(rows, {"linux": _with_mechanisms(keys, mechanisms)}, progress_bar=progress_bar)
         got = agreement(rows, sim).set_index(["cell", "metric"]).inside
         moved_in = [f"{c}: {m}" for (c, m), v in got.items() if v and not base[(c, m)]]
         moved_out = [f"{c}: {m}" for (c, m), v in got.items() if not v and base[(c, m)]]

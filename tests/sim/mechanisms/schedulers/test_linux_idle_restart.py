@@ -81,10 +81,10 @@ def test_the_writer_is_woken_only_when_a_third_of_the_buffer_is_free():
     Conn = _conn(10)
     total = b.connection_sndbuf_bytes(Conn)
     assert total == 4096 + 2 * 46080
-    Conn.next_dsn = total * 2 // 3 // 1000       # held <= 2/3 of the buffer: writeable
-    assert b.connection_writeable(Conn)
-    Conn.next_dsn += 2                            # beyond: the writer sleeps although there is room
-    assert b.connection_has_room(Conn) and not b.connection_writeable(Conn)
+    held = total * 2 // 3 // 1000 * 1000          # held <= 2/3 of the buffer: writeable
+    assert b.writeable(held, total)
+    Conn.next_dsn = held // 1000 + 2              # beyond: the writer sleeps although there is room
+    assert b.connection_has_room(Conn) and not b.writeable(b.connection_wmem_bytes(Conn), total)
     assert b.writeable(0, total) and not b.writeable(total, total)
 
 

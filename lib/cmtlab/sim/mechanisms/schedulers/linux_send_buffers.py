@@ -112,10 +112,6 @@ class LinuxSendBuffers:
         """The connection's ``sk_wmem_queued``: the data it holds beyond the last DATA_ACK, in socket memory."""
         return (conn.next_dsn - conn.data_ack_seen) * conn.seg * self.connection_wmem_per_byte
 
-    def connection_writeable(self, conn) -> bool:
-        """:meth:`writeable` for what the connection holds beyond the last DATA_ACK."""
-        return self.writeable(self.connection_wmem_bytes(conn), self.connection_sndbuf_bytes(conn))
-
     @staticmethod
     def writeable(held_bytes: float, sndbuf_bytes: float) -> bool:
         """``__sk_stream_is_writeable`` of a socket holding ``held_bytes`` of socket memory in a ``sndbuf_bytes``
