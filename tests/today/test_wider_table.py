@@ -185,9 +185,9 @@ def test_the_writer_steps_lower_the_long_path_cell_and_the_facts_say_so():
 
 def test_the_mechanism_ledger_counts_what_each_mechanism_moves():
     """``mechanism_ledger`` on the three-path CUBIC cell: the preset's count is the recorded agreement's; the testbed's
-    writer moves its goodput and retransmissions into the kernel's spread (the connection's send buffer stalls the
-    fast paths, as on the kernel); each mechanism's count is the preset's plus what it moves in minus what it moves
-    out; the facts glue the counts."""
+    writer moves its goodput into the kernel's spread (the connection's send buffer stalls the fast paths, as on the
+    kernel); each mechanism's count is the preset's plus what it moves in minus what it moves out; the facts glue the
+    counts."""
     from cmtlab.today import chapter
 
     k = kernel.wider_kernel()
@@ -198,7 +198,7 @@ def test_the_mechanism_ledger_counts_what_each_mechanism_moves():
     assert (led.n == 3).all() and (led.inside_preset == led.inside_preset.iloc[0]).all()
     base = kernel.agreement(k[k.cell == cell], rec[(rec.sim_config == "linux") & (rec.cell == cell)])
     assert led.inside_preset.iloc[0] == int(base.inside.sum())
-    assert led.moved_in["writer_wakeup"].split("; ") == [f"{cell}: goodput_mbps", f"{cell}: retransmissions"]
+    assert led.moved_in["writer_wakeup"].split("; ") == [f"{cell}: goodput_mbps"]
     for key, r in led.iterrows():
         moved_in = r.moved_in.split("; ") if r.moved_in else []
         moved_out = r.moved_out.split("; ") if r.moved_out else []
@@ -208,7 +208,7 @@ def test_the_mechanism_ledger_counts_what_each_mechanism_moves():
                                                     sim_mean=1.0, ratio=1.0, inside=True)),
                             ledger=led.reset_index())
     assert (f["ledger_writer_wakeup_inside"], f["ledger_writer_wakeup_in"], f["ledger_n"]) == (
-        int(led.inside_with["writer_wakeup"]), 2, 3)
+        int(led.inside_with["writer_wakeup"]), 1, 3)
     assert f["ledger_all_vs_preset"] == "more"
     with pytest.raises(ValueError, match="configured must hold"):
         kernel.mechanism_ledger(k, rec.iloc[:0], cells=[cell])

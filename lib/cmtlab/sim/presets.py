@@ -72,7 +72,7 @@ LINUX_OPTIONS = dict(sack=True, sack_loss_detection=True, limited_transmit=True,
                      loss_detection="linux", rto_timer="rfc6298", ack_policy="linux")
 #: The MPTCP scheduler's parameters: Linux's send buffers and the path manager's joins.
 LINUX_SCHEDULER_PARAMS = {"send_buffers": True, "join": "mp_join", "memory_check": "burst", "msk_retransmit": True,
-                          "msk_timer": "remaining"}
+                          "msk_timer": "remaining", "cubic_tx_start": True}
 
 
 def linux_segment_bytes(*, mptcp: bool, timestamps: bool = True) -> int:

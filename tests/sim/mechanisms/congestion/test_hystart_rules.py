@@ -90,3 +90,42 @@ def test_a_timeout_makes_linux_cubic_forget_its_last_maximum(forget):
     assert (cc.w_max, cc.had_loss) == ((0.0, False) if forget else (100.0, True))
     with pytest.raises(ValueError, match="forget_on_timeout must be a boolean"):
         LinuxCubic(forget_on_timeout="yes")
+
+
+class _Acks:
+    """The state record HyStart's delay test reads (``hystart_samples="ca_rtt"``): one ACK per call."""
+
+    def __init__(self):
+        self.cc_rtt_samples, self.cc_rtt_ns, self.ack_time_ns, self.una, self.high = 0, 0, 0, 0, 10
+
+    def ack(self, cc, rtt_ms, una, high):
+        self.cc_rtt_samples += 1
+        self.cc_rtt_ns = int(rtt_ms * 1e6)
+        self.ack_time_ns += 5_000_000  # 5 ms apart: no ACK train
+        self.una, self.high = una, high
+        return cc._hystart_exit(self, 20.0)
+
+
+def _round_two(rules, samples_ms):
+    """A first round sets delay_min = 100 ms; the second round's samples are ``samples_ms``: the ACK that exits, if
+    one does (its index), else None."""
+    cc = LinuxCubic(hystart=True, hystart_rules=rules, hystart_samples="ca_rtt")
+    s = _Acks()
+    for i in range(10):
+        assert not s.ack(cc, 100, una=1 + i, high=11 + i)
+    for i, rtt in enumerate(samples_ms):
+        if s.ack(cc, rtt, una=12 + i, high=60):
+            return i
+    return None
+
+
+def test_the_delay_test_reads_the_rounds_smallest_sample_so_far_as_linux_since_5_8():
+    """``tcp_cubic.c`` since Linux 5.8 ("tcp_cubic: fix spurious HYSTART_DELAY exit upon drop in min RTT"): curr_rtt
+    is the smallest sample of the round so far, this one included, tested from the 9th sample on.  Threshold here:
+    100 ms + clamp(100/8, 4, 16) = 112.5 ms."""
+    high = [130] * 12
+    assert _round_two("linux", high) == 8                      # nine samples above: the 9th exits
+    dip = [130] * 8 + [105] + [130] * 3
+    assert _round_two("linux", dip) is None                    # a 9th sample below the threshold holds the round
+    assert _round_two("book", dip) == 8                        # the frozen minimum of the first 8 exits on it
+    assert _round_two("linux", [130] * 8 + [112, 113]) is None  # 112 ms is not above 112.5 ms

@@ -127,8 +127,10 @@ class Cubic(CongestionControl):
         first ACK of the next flight — with ``"book"`` a round started on the last ACK of a flight and
         its train broke at the gap that follows); the ACK train's threshold is ``(delay_min +
         hystart_ack_delay) / 2`` with ``hystart_ack_delay`` = min(1 ms, 4 GSO sizes at the pacing rate),
-        1 ms below 2 Gbit/s; the delay test takes the smallest of the round's first 9 samples (it
-        counts 8 and tests from the next).
+        1 ms below 2 Gbit/s; the delay test reads the smallest sample of the round so far, this one included,
+        on every sample from the 9th on (it counts 8 first) — Linux since 5.8 ("tcp_cubic: fix spurious
+        HYSTART_DELAY exit upon drop in min RTT"; before it, the smallest of the first 8 was kept, which
+        ``"book"`` with ``hystart_samples="ca_rtt"`` still does).
     hystart_samples
         :data:`HYSTART_SAMPLES`: the RTT samples HyStart reads — ``"estimator"`` (default) or ``"ca_rtt"``, Linux's
         (``tcp_clean_rtx_queue``: the newest original segment the ACK SACKs, else the newest it acknowledges
@@ -355,9 +357,23 @@ class Cubic(CongestionControl):
             if now - self._hs_round_start > threshold:
                 self.hystart_exits += 1
                 return True
+        if self._hs_linux:
+            # hystart_update since Linux 5.8 ("tcp_cubic: fix spurious HYSTART_DELAY exit upon drop in min RTT"):
+            # curr_rtt is the smallest sample of the round so far, this one included; the first
+            # HYSTART_MIN_SAMPLES (8) are only counted, every later one tests curr_rtt > delay_min + eta
+            if self._hs_round_min is None or sample < self._hs_round_min:
+                self._hs_round_min = sample
+            if self._hs_samples < 8:
+                self._hs_samples += 1
+                return False
+            eta = min(max(self._hs_delay_min // 8, 4_000_000), 16_000_000)
+            if self._hs_round_min > self._hs_delay_min + eta:
+                self.hystart_exits += 1
+                return True
+            return False
         if self._hs_ca_rtt:
-            # hystart_update with ca_rtt_us: the first HYSTART_MIN_SAMPLES (8) samples of the round give curr_rtt,
-            # their minimum; every later ACK of the round tests curr_rtt > delay_min + eta
+            # hystart_update before Linux 5.8, with ca_rtt_us: the first HYSTART_MIN_SAMPLES (8) samples of the
+            # round give curr_rtt, their minimum; every later ACK of the round tests curr_rtt > delay_min + eta
             if self._hs_samples < 8:
                 self._hs_samples += 1
                 if self._hs_round_min is None or sample < self._hs_round_min:
@@ -368,11 +384,11 @@ class Cubic(CongestionControl):
                 self.hystart_exits += 1
                 return True
             return False
-        if self._hs_samples < 8 + self._hs_linux:
+        if self._hs_samples < 8:
             self._hs_samples += 1
             if self._hs_round_min is None or sample < self._hs_round_min:
                 self._hs_round_min = sample
-            if self._hs_samples == 8 + self._hs_linux:
+            if self._hs_samples == 8:
                 eta = min(max(self._hs_delay_min // 8, 4_000_000), 16_000_000)
                 if self._hs_round_min >= self._hs_delay_min + eta:
                     self.hystart_exits += 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...registry import register
 from ._paths import rtt_ns
 from .base import ConnectionScheduler, HoldUntil, _has_room
-from .linux_idle_restart import restart_after_idle
+from .linux_idle_restart import cubic_tx_start, restart_after_idle
 from .linux_send_buffers import LinuxSendBuffers
 
 #: Linux's ``MPTCP_SEND_BURST_SIZE``: 64 KiB minus the TCP header, the largest TCP option space,
@@ -122,6 +122,13 @@ class LinuxScheduler(ConnectionScheduler):
     (:func:`~cmtlab.sim.mechanisms.schedulers.linux_idle_restart.restart_after_idle`); counted in :attr:`idle_restarts`.
     Default False (the preset's).
 
+    ``cubic_tx_start``: CUBIC's ``CA_EVENT_TX_START`` on its own — a subflow handed data with nothing outstanding moves
+    its CUBIC epoch on by the time since its last send
+    (:func:`~cmtlab.sim.mechanisms.schedulers.linux_idle_restart.cubic_tx_start`), as Linux's CUBIC does whatever
+    ``tcp_slow_start_after_idle`` says; with ``slow_start_after_idle`` the restart does it too.  Default False (the
+    preset's: True).  An MPTCP subflow that waits for data while its window is open (the scheduler hands another
+    subflow the data, or the connection's buffer is full) otherwise comes back on a cubic curve that counted the wait.
+
     ``connection_send_buffer`` (with ``send_buffers``; default True): whether the connection's send buffer limits
     what is handed out.  ``False`` is a diagnostic (the kernel always has it): the subflows' buffers alone bound
     what the connection holds, which shows how much the connection-level limit costs on a cell.
@@ -130,7 +137,7 @@ class LinuxScheduler(ConnectionScheduler):
     def __init__(self, burst_bytes: int = LINUX_SEND_BURST_BYTES, send_buffers: bool = False, join: str = "at_start",
                  memory_check: str = "segment", msk_retransmit: bool = False, connection_send_buffer: bool = True,
                  msk_timer: str = "rto", writer_wakeup: bool = False, slow_start_after_idle: bool = False,
-                 writer_chunk_bytes: int = WRITER_CHUNK_BYTES):
+                 writer_chunk_bytes: int = WRITER_CHUNK_BYTES, cubic_tx_start: bool = False):
         if isinstance(burst_bytes, bool) or not isinstance(burst_bytes, int) or burst_bytes < 0:
             raise ValueError(f"burst_bytes must be an integer >= 0, got {burst_bytes!r}")
         if not isinstance(send_buffers, bool):
@@ -166,6 +173,9 @@ class LinuxScheduler(ConnectionScheduler):
         if not isinstance(slow_start_after_idle, bool):
             raise ValueError(f"slow_start_after_idle must be True or False, got {slow_start_after_idle!r}")
         self.slow_start_after_idle = slow_start_after_idle
+        if not isinstance(cubic_tx_start, bool):
+            raise ValueError(f"cubic_tx_start must be True or False, got {cubic_tx_start!r}")
+        self.cubic_tx_start = cubic_tx_start
         #: windows restarted after an idle period (:func:`~cmtlab.sim.mechanisms.schedulers.linux_idle_restart.restart_after_idle`)
         self.idle_restarts = 0
         self.memory_check = memory_check
@@ -356,10 +366,13 @@ class LinuxScheduler(ConnectionScheduler):
     def on_sent(self, conn, subflow: int, dsn: int, now_ns: int) -> None:
         if subflow == self.current:
             self.burst_left -= conn.seg
-        if self.slow_start_after_idle:
+        if self.slow_start_after_idle or self.cubic_tx_start:
             sub = conn.subflows[subflow]
             if sub.una == sub.high and sub.app_tail == sub.high + 1:  # the first data entailed on an idle subflow
-                self.idle_restarts += restart_after_idle(sub, now_ns)
+                if self.slow_start_after_idle:
+                    self.idle_restarts += restart_after_idle(sub, now_ns)  # CUBIC's epoch moves on too
+                else:
+                    cubic_tx_start(sub, now_ns)
 
 
 __all__ = ["LinuxScheduler", "MSK_TIMERS", "LINUX_SEND_BURST_BYTES", "JOINS", "MEMORY_CHECKS", "MPTCP_DFRAG_BYTES", "TCP_RTO_MIN_NS"]

@@ -7,7 +7,8 @@ its last data went out more than one RTO ago (``lsndtime``), Linux restarts the 
 RFC 2861): ``ssthresh`` becomes ``tcp_current_ssthresh`` (at least three quarters of the window), the
 window is halved once per RTO of idle time and set to at least the restart window
 ``min(TCP_INIT_CWND, cwnd)``.  A flow that sends with nothing in flight also moves CUBIC's epoch on by the
-time since its last send, so the cubic curve does not count the idle time.
+time since its last send, so the cubic curve does not count the idle time (:func:`cubic_tx_start`; CUBIC does this
+whatever ``tcp_slow_start_after_idle`` says).
 
 An MPTCP subflow goes idle while its connection's send buffer is held by another subflow (data sent on a fast path
 waits for a segment of a slow one before the DATA_ACK frees memory): in the recorded ``ss`` trace of
@@ -23,21 +24,33 @@ from __future__ import annotations
 RESTART_WINDOW_SEGMENTS = 10
 
 
+def cubic_tx_start(sub, now_ns: int) -> int:
+    """CUBIC's ``CA_EVENT_TX_START`` (``cubictcp_cwnd_event``, called from ``tcp_event_data_sent`` when a segment
+    leaves with nothing in flight): the epoch start (``t_epoch_ns`` of the congestion control, where it has one and an
+    epoch has begun) moves on by the time since the subflow's last send, at most to now, so the cubic curve does not
+    count the time the subflow had nothing to send.  Independent of ``tcp_slow_start_after_idle``.  Returns that idle
+    time (ns; 0 when nothing was sent before).  The last send is the send time of the highest segment
+    (``sent_time``)."""
+    if sub.high == 0:
+        return 0
+    idle_ns = now_ns - int(sub.sent_time[(sub.high - 1) & sub.mask])
+    if idle_ns <= 0:
+        return 0
+    cc = sub.cc
+    epoch = getattr(cc, "t_epoch_ns", None)
+    if epoch is not None:  # epoch_start += delta, at most now
+        cc.t_epoch_ns = min(epoch + idle_ns, now_ns)
+    return idle_ns
+
+
 def restart_after_idle(sub, now_ns: int, *, restart_window_segments: int = RESTART_WINDOW_SEGMENTS) -> bool:
     """Apply Linux's idle restart to subflow ``sub`` (a :class:`~cmtlab.sim.tcp.TcpSender`) that is handed new data
     at ``now_ns`` with nothing outstanding.  Returns whether the window was restarted (idle longer than
     ``sub.rto``); CUBIC's epoch (``t_epoch_ns`` of the congestion control, where it has one) moves on by the idle
     time either way.  Its last send is the send time of its highest segment (``sent_time``)."""
-    if sub.high == 0:
-        return False  # nothing sent yet: the initial window applies
-    last_ns = int(sub.sent_time[(sub.high - 1) & sub.mask])
-    idle_ns = now_ns - last_ns
+    idle_ns = cubic_tx_start(sub, now_ns)
     if idle_ns <= 0:
-        return False
-    cc = sub.cc
-    epoch = getattr(cc, "t_epoch_ns", None)
-    if epoch is not None:  # CA_EVENT_TX_START: epoch_start += delta, at most now
-        cc.t_epoch_ns = min(epoch + idle_ns, now_ns)
+        return False  # nothing sent yet (the initial window applies), or not idle
     rto = int(sub.rto)
     if idle_ns <= rto:
         return False
@@ -54,4 +67,4 @@ def restart_after_idle(sub, now_ns: int, *, restart_window_segments: int = RESTA
     return True
 
 
-__all__ = ["restart_after_idle", "RESTART_WINDOW_SEGMENTS"]
+__all__ = ["restart_after_idle", "cubic_tx_start", "RESTART_WINDOW_SEGMENTS"]
