@@ -6,9 +6,11 @@ has it, checked against that kernel on the testbed (:mod:`cmtlab.validation.kern
 chapter):
 
 * congestion control: CUBIC as Linux runs it (``tcp_cubic.c``: its constants, HyStart's delay and ACK-train
-  detection on the round trip of the newest segment an ACK acknowledges or SACKs (``ca_rtt_us``), at least 5 %
-  growth a round trip before the first loss, the reduction computed on the whole-segment window
-  (``bictcp_recalc_ssthresh``), ``W_max`` forgotten after a timeout) or
+  detection on the round trip of the newest segment an ACK acknowledges or SACKs (``ca_rtt_us``), the delay test on
+  the round's smallest sample so far (Linux 5.8 on), at least 5 % growth a round trip before the first loss, the
+  reduction computed on the whole-segment window (``bictcp_recalc_ssthresh``), ``W_max`` forgotten after a timeout,
+  the epoch moved on when a subflow resumes sending with nothing outstanding (``CA_EVENT_TX_START``, the
+  scheduler's ``cubic_tx_start``)) or
   Linux's Reno (its count zeroed at each reduction), each growing the window only while the flow
   uses it (``tcp_is_cwnd_limited``), uncoupled on every subflow (upstream Linux has no LIA/OLIA);
 * loss detection: RACK-TLP as Linux runs it (``"linux"``: ``tcp_recovery.c``'s RTT samples, the window growth
@@ -29,8 +31,9 @@ when none is left (``mptcp_set_timeout``, ``mptcp_pm_subflow_chk_stale``) — th
 on an idle subflow (``__mptcp_retrans``).  The kernel does this on the testbed: ``MPTcpExtMPTCPRetrans`` and the
 receiver's ``MPTcpExtDuplicateData`` count it per run (``cmtlab.today.kernel.kernel_runs(mptcp_counters=True)``).
 
-Not modelled (the kernel has them): receive-buffer autotuning (the receive window starts near 64 KB and
-grows), D-SACK/timestamp undo and F-RTO, pacing, TSO/GSO.  Modelled and off here (the mechanism ledger of the
+Not modelled (the kernel has them): receive-buffer autotuning of the window the receiver announces (it starts near
+64 KB and grows; here the right-sizing feeds only the quick ACKs, :mod:`cmtlab.sim.tcp.receive_window`),
+D-SACK/timestamp undo and F-RTO, pacing, TSO/GSO.  Modelled and off here (the mechanism ledger of the
 today's-transport chapter, ``cmtlab.today.kernel.LINUX_MECHANISMS``, shows what each does to the agreement):
 ``tcp_slow_start_after_idle``, the testbed's writer (a ``send()`` of up to 256 KiB once a third of the connection's
 buffer is free), joins that send once fully established.
