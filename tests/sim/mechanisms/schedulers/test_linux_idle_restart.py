@@ -77,8 +77,8 @@ def test_cubic_tx_start_alone_moves_the_epoch_and_leaves_the_window():
 def test_the_preset_shifts_cubic_epochs_of_subflows_that_resume_and_the_shift_changes_the_curve():
     """The preset's scheduler (``cubic_tx_start``), on the wider table's three-path CUBIC cell (first repetition,
     configured like the kernel): a subflow handed data with nothing outstanding has its CUBIC epoch moved on by the
-    wait (spied); without the shift the waits count on the cubic curve, the windows grow faster after them and the
-    run repairs fewer losses: its retransmissions fall further below the kernel's five runs (80-115)."""
+    wait (spied); without the shift (the waits counted on the cubic curve) the run's retransmissions fall further below
+    the kernel's five runs (80-115)."""
     from cmtlab.sim.mechanisms.schedulers import linux as linux_module
     from cmtlab.today import agreement, kernel
 
