@@ -357,30 +357,18 @@ class Cubic(CongestionControl):
             if now - self._hs_round_start > threshold:
                 self.hystart_exits += 1
                 return True
-        if self._hs_linux:
-            # hystart_update since Linux 5.8 ("tcp_cubic: fix spurious HYSTART_DELAY exit upon drop in min RTT"):
-            # curr_rtt is the smallest sample of the round so far, this one included; the first
-            # HYSTART_MIN_SAMPLES (8) are only counted, every later one tests curr_rtt > delay_min + eta
-            if self._hs_round_min is None or sample < self._hs_round_min:
-                self._hs_round_min = sample
-            if self._hs_samples < 8:
-                self._hs_samples += 1
-                return False
-            eta = min(max(self._hs_delay_min // 8, 4_000_000), 16_000_000)
-            if self._hs_round_min > self._hs_delay_min + eta:
-                self.hystart_exits += 1
-                return True
-            return False
-        if self._hs_ca_rtt:
-            # hystart_update before Linux 5.8, with ca_rtt_us: the first HYSTART_MIN_SAMPLES (8) samples of the
-            # round give curr_rtt, their minimum; every later ACK of the round tests curr_rtt > delay_min + eta
-            if self._hs_samples < 8:
-                self._hs_samples += 1
+        if self._hs_linux or self._hs_ca_rtt:
+            # hystart_update: curr_rtt is the smallest sample of the round — since Linux 5.8 ("tcp_cubic: fix
+            # spurious HYSTART_DELAY exit upon drop in min RTT", hystart_rules="linux") of every sample so far, this
+            # one included; before it (ca_rtt with "book") of the first HYSTART_MIN_SAMPLES (8) only.  Those 8 are
+            # only counted; every later ACK of the round tests curr_rtt > delay_min + eta.
+            if self._hs_linux or self._hs_samples < 8:
                 if self._hs_round_min is None or sample < self._hs_round_min:
                     self._hs_round_min = sample
+            if self._hs_samples < 8:
+                self._hs_samples += 1
                 return False
-            eta = min(max(self._hs_delay_min // 8, 4_000_000), 16_000_000)
-            if self._hs_round_min > self._hs_delay_min + eta:
+            if self._hs_round_min > self._hs_delay_min + self._hs_eta():
                 self.hystart_exits += 1
                 return True
             return False
@@ -388,12 +376,15 @@ class Cubic(CongestionControl):
             self._hs_samples += 1
             if self._hs_round_min is None or sample < self._hs_round_min:
                 self._hs_round_min = sample
-            if self._hs_samples == 8:
-                eta = min(max(self._hs_delay_min // 8, 4_000_000), 16_000_000)
-                if self._hs_round_min >= self._hs_delay_min + eta:
-                    self.hystart_exits += 1
-                    return True
+            if self._hs_samples == 8 and self._hs_round_min >= self._hs_delay_min + self._hs_eta():
+                self.hystart_exits += 1
+                return True
         return False
+
+    def _hs_eta(self) -> int:
+        """HyStart's delay threshold above ``delay_min`` (ns): ``HYSTART_DELAY_THRESH(delay_min / 8)``, clamped to
+        [4 ms, 16 ms]."""
+        return min(max(self._hs_delay_min // 8, 4_000_000), 16_000_000)
 
     def ssthresh(self, sub, bytes_in_flight: int) -> int:
         cwnd = self._sync(sub)
