@@ -44,6 +44,7 @@ import math
 from ...._validate import check_choice
 from ...registry import check_variant, register, register_variant
 from .base import CongestionControl
+from .bictcp_update import NS_PER_JIFFY, LINUX_HZ, BictcpUpdate
 from .cwnd_validation import LinuxCwndValidation
 
 NS_PER_S = 1_000_000_000
@@ -57,6 +58,9 @@ HYSTART_RULES = ("book", "linux")
 #: ``cubictcp_acked``: the RTT of the newest original segment the ACK SACKs, else of the newest it acknowledges
 #: cumulatively, to the microsecond, on SACK-only ACKs too).
 HYSTART_SAMPLES = ("estimator", "ca_rtt")
+#: ``arithmetic``: RFC 9438's curve in floating point (``"float"``) or Linux's fixed-point ``bictcp_update`` and
+#: ``tcp_cong_avoid_ai`` (``"linux"``, :mod:`.bictcp_update`).
+ARITHMETICS = ("float", "linux")
 #: Linux's ``hystart_ack_delay``: min(1 ms, 4 * gso_max_size / pacing rate); 1 ms below 2 Gbit/s (64 KiB GSO).
 HYSTART_ACK_DELAY_NS = 1_000_000
 
@@ -165,6 +169,17 @@ class Cubic(CongestionControl):
         ``initial_growth``, the 5 %-per-round-trip growth back until the next congestion event.  (A timeout is
         told from a fast retransmit by the sender's ``timeouts`` count, which it raises before asking for
         ``ssthresh``.)
+    arithmetic
+        :data:`ARITHMETICS`: ``"float"`` (default: the curve in floating point, the window's fraction kept here) or
+        ``"linux"`` (:mod:`.bictcp_update`: Linux's ``bictcp_update`` in integers — time in jiffies of the
+        testbed kernel's ``HZ`` = 250, the target one ``delay_min`` ahead with ``delay_min`` the smallest RTT sample
+        (Linux's ``ca_rtt``, none from the first second of an epoch), ``cnt = cwnd / (target - cwnd)`` by integer
+        division, recomputed at most once per jiffy and not while the window is unchanged for ``HZ / 32``, the
+        Reno-friendly estimate in whole segments, ``cnt >= 2`` — and ``tcp_cong_avoid_ai``: one segment per
+        ``cnt`` acknowledged, the remainder in ``snd_cwnd_cnt``).  Needs ``reduce_from="snd_cwnd"`` and
+        ``counting="segments"``; ``rtt``, ``alpha_to_one`` and ``initial_growth`` are Linux's then (the 5 %
+        clamp while ``last_max_cwnd`` is 0 is part of ``bictcp_update``), and an epoch that starts above
+        ``W_max`` leaves ``W_max`` as it is (Linux's ``last_max_cwnd``; the float curve raises it to the window).
     variant
         ``"spec"`` (this class) or ``"linux"`` (:class:`LinuxCubic`: ``alpha_to_one=False``,
         ``rtt="min"``, built by ``registry.make("congestion", "cubic", variant="linux")``).
@@ -187,8 +202,15 @@ class Cubic(CongestionControl):
                  hystart_low_window: int = 16, hystart_ack_train: bool = True, variant: str = "spec",
                  slow_start_cwnd_limited: bool = False, cwnd_validation: bool = False,
                  hystart_rules: str = "book", initial_growth: bool = False, forget_on_timeout: bool = False,
-                 hystart_samples: str = "estimator"):
+                 hystart_samples: str = "estimator", arithmetic: str = "float"):
         self.variant = check_variant("congestion", self, variant)
+        self.arithmetic = check_choice("arithmetic", arithmetic, ARITHMETICS)
+        if arithmetic == "linux" and (reduce_from != "snd_cwnd" or counting != "segments"):
+            raise ValueError(f"arithmetic='linux' needs reduce_from='snd_cwnd' and counting='segments' (Linux's), "
+                             f"got {reduce_from!r} and {counting!r}")
+        self._bic = BictcpUpdate() if arithmetic == "linux" else None
+        self._delay_min_us = 0  # Linux's delay_min (us; 0: no sample yet), with arithmetic="linux"
+        self._delay_seen = 0
         self.hystart_samples = check_choice("hystart_samples", hystart_samples, HYSTART_SAMPLES)
         self._hs_ca_rtt = hystart_samples == "ca_rtt"
         for name, v in (("initial_growth", initial_growth), ("forget_on_timeout", forget_on_timeout)):
@@ -248,8 +270,8 @@ class Cubic(CongestionControl):
     def init(self, sub) -> None:
         self.cwnd_segs = sub.cwnd / sub.seg
         self._written = sub.cwnd
-        if self.hystart and self._hs_ca_rtt:
-            sub.cc_rtt_linux = True  # the sender computes Linux's ca_rtt_us for HyStart
+        if (self.hystart and self._hs_ca_rtt) or self._bic is not None:
+            sub.cc_rtt_linux = True  # the sender computes Linux's ca_rtt_us (HyStart, delay_min)
 
     def _sync(self, sub) -> float:
         if sub.cwnd != self._written:  # the sender or recovery set cwnd (recovery exit, timeout, undo)
@@ -276,6 +298,8 @@ class Cubic(CongestionControl):
         self.t_epoch_ns = now_ns
         self.cwnd_epoch = cwnd
         self.w_est = cwnd
+        if self._bic is not None:
+            return  # bictcp_update keeps K and the origin; last_max_cwnd stays
         if self.w_max <= cwnd:  # Linux: origin_point = cwnd, K = 0
             self.w_max = cwnd
             self.k_s = 0.0
@@ -284,6 +308,8 @@ class Cubic(CongestionControl):
 
     def increase_window(self, sub, segments_acked: int) -> None:
         cwnd = self._sync(sub)
+        if self._bic is not None:
+            self._note_delay(sub)
         ssthresh = sub.ssthresh / sub.seg
         if cwnd < ssthresh and self.hystart and self._hystart_exit(sub, cwnd):
             ssthresh = cwnd
@@ -305,7 +331,9 @@ class Cubic(CongestionControl):
                 new = min(cwnd + acked, ssthresh)
                 acked -= new - cwnd
                 cwnd = new
-        if cwnd >= ssthresh and acked > 0:
+        if cwnd >= ssthresh and acked > 0 and self._bic is not None:
+            cwnd = self._linux_cong_avoid(sub, int(cwnd), int(acked))
+        elif cwnd >= ssthresh and acked > 0:
             now = sub.ack_time_ns
             if self.t_epoch_ns is None:
                 self._start_epoch(now, cwnd)
@@ -324,6 +352,30 @@ class Cubic(CongestionControl):
                 grown = cwnd + n / 20.0  # Linux: cnt <= 20 while last_max_cwnd == 0
             cwnd = grown
         self._write(sub, cwnd)
+
+    def _note_delay(self, sub) -> None:
+        """``cubictcp_acked``: ``delay_min`` is the smallest ``ca_rtt`` sample (us, at least 1), none taken in the
+        first second (``HZ`` jiffies) of an epoch ("discard delay samples right after fast recovery")."""
+        n = sub.cc_rtt_samples
+        if n == self._delay_seen:
+            return
+        self._delay_seen = n
+        now = sub.ack_time_ns
+        if self.t_epoch_ns is not None and now // NS_PER_JIFFY - self.t_epoch_ns // NS_PER_JIFFY < LINUX_HZ:
+            return
+        us = max(sub.cc_rtt_ns // 1000, 1)
+        if self._delay_min_us == 0 or us < self._delay_min_us:
+            self._delay_min_us = us
+
+    def _linux_cong_avoid(self, sub, cwnd: int, acked: int) -> float:
+        """``cubictcp_cong_avoid`` past slow start: ``bictcp_update`` then ``tcp_cong_avoid_ai`` (:mod:`.bictcp_update`)."""
+        now = sub.ack_time_ns
+        new_epoch = self.t_epoch_ns is None
+        last_max = int(self.w_max) if self.had_loss else 0
+        if self._bic.update(now, now if new_epoch else self.t_epoch_ns, new_epoch, cwnd, acked, last_max,
+                            self._delay_min_us):
+            self._start_epoch(now, float(cwnd))
+        return float(self._bic.cong_avoid_ai(cwnd, acked))
 
     def _hystart_exit(self, sub, cwnd_segs: float) -> bool:
         """Linux HyStart's delay detection (``hystart_update``, ``HYSTART_DELAY``) on this ACK."""
@@ -399,10 +451,14 @@ class Cubic(CongestionControl):
             self.w_max = (cwnd * (BETA_SCALE + beta_1024)) // (2 * BETA_SCALE) if whole else cwnd * (1.0 + self.beta) / 2.0
         else:
             self.w_max = cwnd
+        if self._bic is not None:
+            self._bic.reset_count()  # tcp_init_cwnd_reduction: snd_cwnd_cnt = 0
         if self.forget_on_timeout and sub.timeouts != self._timeouts_seen:  # Linux bictcp_reset in TCP_CA_Loss
             self._timeouts_seen = sub.timeouts
             self.w_max = 0.0
             self.had_loss = False
+            if self._bic is not None:
+                self._bic.reset()
         self.cwnd_prior = cwnd
         self.alpha = self.alpha_reno
         if whole:
@@ -423,14 +479,15 @@ class LinuxCubic(Cubic):
                  hystart_low_window: int = 16, hystart_ack_train: bool = True, variant: str = "linux",
                  slow_start_cwnd_limited: bool = False, cwnd_validation: bool = False,
                  hystart_rules: str = "book", initial_growth: bool = False, forget_on_timeout: bool = False,
-                 hystart_samples: str = "estimator"):
+                 hystart_samples: str = "estimator", arithmetic: str = "float"):
         super().__init__(beta=beta, c=c, fast_convergence=fast_convergence, reno_friendly=reno_friendly,
                          counting=counting, reduce_from=reduce_from, rtt=rtt, alpha_to_one=alpha_to_one,
                          hystart=hystart, hystart_low_window=hystart_low_window,
                          hystart_ack_train=hystart_ack_train, variant=variant,
                          slow_start_cwnd_limited=slow_start_cwnd_limited, cwnd_validation=cwnd_validation,
                          hystart_rules=hystart_rules, initial_growth=initial_growth,
-                         forget_on_timeout=forget_on_timeout, hystart_samples=hystart_samples)
+                         forget_on_timeout=forget_on_timeout, hystart_samples=hystart_samples,
+                         arithmetic=arithmetic)
 
 
 __all__ = ["Cubic", "LinuxCubic", "cubic_k_s", "w_cubic"]
