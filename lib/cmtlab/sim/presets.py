@@ -10,7 +10,8 @@ chapter):
   the round's smallest sample so far (Linux 5.8 on), at least 5 % growth a round trip before the first loss, the
   reduction computed on the whole-segment window (``bictcp_recalc_ssthresh``), ``W_max`` forgotten after a timeout,
   the epoch moved on when a subflow resumes sending with nothing outstanding (``CA_EVENT_TX_START``, the
-  scheduler's ``cubic_tx_start``)) or
+  scheduler's ``cubic_tx_start``), the curve in Linux's integers (``bictcp_update`` and ``tcp_cong_avoid_ai``:
+  ``arithmetic="linux"``, :mod:`~cmtlab.sim.mechanisms.congestion.bictcp_update`)) or
   Linux's Reno (its count zeroed at each reduction), each growing the window only while the flow
   uses it (``tcp_is_cwnd_limited``), uncoupled on every subflow (upstream Linux has no LIA/OLIA);
 * loss detection: RACK-TLP as Linux runs it (``"linux"``: ``tcp_recovery.c``'s RTT samples, the window growth
@@ -66,7 +67,7 @@ MPTCP_OPTION_BYTES = 24
 LINUX_CONGESTION = {
     "cubic": ("cubic", {"variant": "linux", "hystart": True, "cwnd_validation": True, "hystart_rules": "linux",
                         "initial_growth": True, "forget_on_timeout": True, "hystart_samples": "ca_rtt",
-                        "reduce_from": "snd_cwnd"}),
+                        "reduce_from": "snd_cwnd", "arithmetic": "linux"}),
     "reno": ("reno", {"reset_count_on_reduction": True, "cwnd_validation": True}),
 }
 #: Linux's TCP as :class:`~cmtlab.scenario.TcpOptions` fields (timestamps and buffers apart).

@@ -15,10 +15,12 @@ from cmtlab.sim.presets import linux
 
 def _exit(rules, ack_policy="delayed", initial_growth=False):
     """(window at slow start's end, queue drops in the 2-s run); HyStart alone by default: the preset's growth after
-    it (``initial_growth``, 5 % per round trip until the first loss) overruns the queue later in the run."""
+    it (``initial_growth``, 5 % per round trip until the first loss; built into ``arithmetic="linux"``, so the float
+    curve here) overruns the queue later in the run."""
     kw = linux("cubic", mptcp=False)
     kw["congestion_params"]["hystart_rules"] = rules
     kw["congestion_params"]["initial_growth"] = initial_growth
+    kw["congestion_params"]["arithmetic"] = "float"  # the fixed-point update has Linux's 5 % clamp built in
     kw["options"] = dataclasses.replace(kw["options"], ack_policy=ack_policy)
     r = simulate_mptcp([20e6], [0.05], duration_s=2, queue_packets=100, seed=0, trace=True, **kw)
     cw = r.traces["cwnd"]
@@ -47,9 +49,10 @@ def test_before_its_first_loss_linux_cubic_grows_at_least_five_percent_a_round_t
     """``bictcp_update``: while ``last_max_cwnd`` is 0, ``cnt <= 20``.  After HyStart ends slow start below the
     path's capacity (86 + 100 packets here), the cubic curve from ``K = 0`` adds almost nothing in 0.5 s; Linux's
     clamp adds at least 5 % a round trip, until the queue overflows."""
-    def window_after_exit(growth, after_s=0.5):
+    def window_after_exit(growth, after_s=0.5, arithmetic="float"):
         kw = linux("cubic", mptcp=False)
         kw["congestion_params"]["initial_growth"] = growth
+        kw["congestion_params"]["arithmetic"] = arithmetic
         r = simulate_mptcp([20e6], [0.05], duration_s=3, queue_packets=100, seed=0, trace=True, **kw)
         cw = r.traces["cwnd"]
         first = cw[cw.ssthresh_bytes < 1 << 29].iloc[0]
@@ -64,6 +67,10 @@ def test_before_its_first_loss_linux_cubic_grows_at_least_five_percent_a_round_t
     assert c1 >= c0 * 1.05 ** 4
     d0, d1, _, _ = window_after_exit(False)
     assert d1 < d0 * 1.1
+    # the preset's fixed-point bictcp_update clamps cnt to 20 itself (last_max_cwnd == 0), whatever initial_growth says
+    for growth in (True, False):
+        e0, e1, t0, loss = window_after_exit(growth, arithmetic="linux")
+        assert loss > t0 + 0.5 and e1 >= e0 * 1.05 ** 4
     with pytest.raises(ValueError, match="initial_growth must be a boolean"):
         LinuxCubic(initial_growth=1)
 

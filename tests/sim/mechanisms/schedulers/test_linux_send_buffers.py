@@ -38,7 +38,7 @@ def _largest_burst(res, subflow):
 def test_send_buffers_keep_the_clean_path_busy():
     """Without send buffers the clean subflow idles behind the lossy one and sends its window in bursts (125
     segments at one instant here): its slow start overflows its queue (30 drops against 14) and it carries less
-    than 60 % of its path.  With them it fills its path (the kernel: 14.5 of 15 MB); its bursts, when the
+    than 70 % of its path.  With them it fills its path (the kernel: 14.5 of 15 MB); its bursts, when the
     connection's buffer frees at once, are smaller (46 segments; the kernel's ``tcp_probe``: up to 47 per ACK)."""
     without, with_ = _run(False, trace=True), _run(True, trace=True)
     clean_without = without.subflows.goodput_bps.iloc[1]
@@ -48,7 +48,7 @@ def test_send_buffers_keep_the_clean_path_busy():
           f"{without.subflows.queue_drops.iloc[1]} vs {with_.subflows.queue_drops.iloc[1]}")
     seg = kw_seg()
     payload_rate = 10e6 * seg / (seg + 76)  # 76: IP, TCP, timestamps and DSS bytes of a packet
-    assert clean_with > 0.85 * payload_rate > 0.6 * payload_rate > clean_without
+    assert clean_with > 0.85 * payload_rate > 0.7 * payload_rate > clean_without
     assert without.subflows.queue_drops.iloc[1] > with_.subflows.queue_drops.iloc[1]
     assert _largest_burst(with_, 1) < _largest_burst(without, 1)
 

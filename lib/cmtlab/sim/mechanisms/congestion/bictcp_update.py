@@ -81,7 +81,7 @@ class BictcpUpdate:
 
     def update(self, now_ns: int, epoch_ns: int, new_epoch: bool, cwnd: int, acked: int, last_max_cwnd: int,
                delay_min_us: int) -> bool:
-        """``bictcp_update(ca, cwnd, acked)``: sets :attr:`cnt` (segments acknowledged per segment of growth).
+        """``bictcp_update(ca, cwnd, acked)``: sets ``cnt`` (segments acknowledged per segment of growth).
         ``epoch_ns``: the epoch's start (``epoch_start``; CUBIC's ``CA_EVENT_TX_START`` may have moved it on), or,
         with ``new_epoch`` (``epoch_start`` is 0), this ACK's time.  Returns whether this call started the epoch
         (it does not while the window is unchanged and ``HZ / 32`` has not passed since the last update)."""

@@ -24,9 +24,9 @@ Where the RFC leaves room the defaults follow Linux's ``tcp_cubic.c``: when ``W_
 curve starts from ``cwnd_epoch`` (Linux's ``origin_point = cwnd``); ``counting="segments"``
 counts every acknowledged segment, as Linux does (RFC 3465 byte counting, L = unlimited;
 ``"ack"``: one increase per ACK, the literal reading of sec. 4.4 and ns-3's ``TcpNewReno`` slow
-start). Differences from Linux that remain: no HyStart, the cubic curve in floating point
+start). Differences from Linux that remain by default: no HyStart, the cubic curve in floating point
 instead of Linux's fixed-point ``bictcp_update`` with its ``cnt`` clamp (``cnt >= 2``: at most
-half a segment per acknowledged segment), ``RTT`` = the smoothed RTT (Linux adds its minimum
+half a segment per acknowledged segment; ``arithmetic="linux"`` runs Linux's), ``RTT`` = the smoothed RTT (Linux adds its minimum
 RTT ``delay_min``; ``rtt="min"`` does the same), and after a timeout Linux forgets ``W_max``
 (``bictcp_reset`` in ``TCP_CA_Loss``) while this class keeps it, as RFC 9438 sec. 4.8 describes
 (``forget_on_timeout=True`` forgets it as Linux does); Linux's growth of at least 5 % a round trip before the
