@@ -31,6 +31,12 @@ call adds no delivered segments — it only sets the ``snd_una``-advanced bonus.
 from a timer (RACK's reordering timer, nothing delivered) counts one segment, as Linux's
 ``tcp_rack_reo_timeout`` does (``tcp_cwnd_reduction(sk, 1, 0, 0)``).  "Nothing newly lost" is read
 from the sender's count of segments marked lost (``lost_out``) not having grown since the last ACK.
+
+Known difference, not yet corrected (issue 37, stop 47): ``in_flight`` here is ``sub.pipe_snapshot``, which the sender
+takes before its loss detection marks this ACK's losses; Linux calls ``tcp_cwnd_reduction`` from ``tcp_cong_control``
+after ``tcp_fastretrans_alert`` (RACK's ``tcp_identify_packet_loss``) has marked them, and reads
+``tcp_packets_in_flight()`` then.  So an ACK that marks k segments lost lets this class's window admit k segments more
+than Linux's ``sndcnt``.
 """
 
 from __future__ import annotations
