@@ -19,8 +19,12 @@ DATA = DATA_ROOT / "today"
 
 
 def _sub(cwnd_segs, ssthresh_segs, pipe_segs):
-    return SimpleNamespace(seg=SEG, cwnd=cwnd_segs * SEG, ssthresh=ssthresh_segs * SEG, pipe_snapshot=pipe_segs * SEG,
-                           una=0, ack_time_ns=0, lost_out=1, retrans_data_acked=False)
+    """A sender as PRR reads it; ``in_flight()`` is its flight after this ACK's loss marking (here the last ``pipe``
+    an ACK reported)."""
+    sub = SimpleNamespace(seg=SEG, cwnd=cwnd_segs * SEG, ssthresh=ssthresh_segs * SEG, pipe_snapshot=pipe_segs * SEG,
+                          una=0, ack_time_ns=0, lost_out=1, retrans_data_acked=False)
+    sub.in_flight = lambda: sub.pipe_snapshot
+    return sub
 
 
 def _ack(sub, rec, t_ns, pipe_segs, delivered_segs, *, dupack=True, una=None):
@@ -69,6 +73,47 @@ def test_linux_prr_sends_less_than_ns3s_prr_early_in_recovery():
         sent[type(rec).__name__] = n
     assert sent["LinuxPrrRecovery"] == 4  # ceil(7 * 5 / 10) = 4 segments for 5 delivered (incl. the retransmit)
     assert sent["PrrRecovery"] > sent["LinuxPrrRecovery"]
+
+
+def test_linux_prr_reads_the_flight_after_this_acks_loss_marking():
+    """``tcp_cwnd_reduction`` runs after RACK marked this ACK's losses and sets ``cwnd = tcp_packets_in_flight() +
+    sndcnt`` with the flight *after* the marking; the sender's ``pipe_snapshot`` is taken before it.  An ACK that
+    delivers one segment and marks two lost: Linux's window admits exactly ``sndcnt`` (here 1) new segments."""
+    sub = _sub(10, 7, 9)
+    rec = LinuxPrrRecovery()
+    rec.enter(sub, 3, 10 * SEG, SEG)
+    rec.bytes_sent(sub, SEG)
+    sub.ack_time_ns, sub.pipe_snapshot, sub.lost_out = 1, 9 * SEG, 3  # before this ACK's marking
+    sub.in_flight = lambda: 6 * SEG  # after it: two more lost, one SACKed
+    rec.on_ack(sub, SEG, True)
+    # in_flight 6 <= ssthresh 7: sndcnt = min(7 - 6, max(2 - 1, 1)) = 1
+    assert sub.cwnd // SEG == 6 + 1
+
+
+def test_in_a_recovery_linux_prr_never_sends_more_than_its_proportional_share():
+    """On a run whose recoveries mark several losses per ACK (one CUBIC flow, 10 Mbit/s, 40 ms, a 10-packet queue):
+    while the flight after marking exceeds ``ssthresh`` the segments sent since recovery began never exceed
+    ``ceil(ssthresh * prr_delivered / prior_cwnd)`` by more than the one the fast retransmit may force."""
+    from cmtlab.sim import simulate_mptcp
+    from cmtlab.sim.presets import linux
+
+    checks = []
+    orig = LinuxPrrRecovery._reduce
+
+    def spy(self, sub, newly, *, una_advanced, newly_lost, again=False):
+        orig(self, sub, newly, una_advanced=una_advanced, newly_lost=newly_lost, again=again)
+        seg = sub.seg
+        in_flight, ssthresh = sub.in_flight() // seg, sub.ssthresh // seg
+        if in_flight > ssthresh and self.prr_delivered:
+            allowed = -(-ssthresh * self.prr_delivered // self.prior_cwnd)
+            checks.append(self.prr_out + (sub.cwnd // seg - in_flight) <= max(allowed, 1))
+
+    LinuxPrrRecovery._reduce = spy
+    try:
+        simulate_mptcp([10e6], [0.04], duration_s=5, queue_packets=10, seed=1, **linux("cubic", mptcp=False))
+    finally:
+        LinuxPrrRecovery._reduce = orig
+    assert len(checks) > 20 and all(checks)
 
 
 def test_linux_prr_entered_from_a_timer_counts_one_segment():

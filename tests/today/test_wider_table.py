@@ -114,7 +114,9 @@ def test_the_wider_facts_count_what_the_table_shows():
 
 def test_the_send_buffer_steps_start_from_the_recorded_rows_and_the_buffer_decides_the_small_queue_cells():
     """``send_buffer_steps`` on the first repetition of the 10-packet-queue cells: the configured step is the recorded
-    row's goodput; without the connection's send buffer the simulator delivers more than twice as much, and Linux's
+    row's goodput; without the connection's send buffer the simulator delivers no less, on the Reno cell more than
+    twice as much (there the buffer decides the goodput; on the CUBIC cell, since Linux's PRR is read on the flight
+    after loss marking, the connection-level retransmission repairs the long path's holes before it fills), and Linux's
     connection-level retransmission (on in the preset) delivers more than the same configuration without it."""
     k = kernel.wider_kernel()
     rows = k[k.cell.isin(kernel.SMALL_QUEUE_CELLS) & (k.rep == 0)]
@@ -125,7 +127,9 @@ def test_the_send_buffer_steps_start_from_the_recorded_rows_and_the_buffer_decid
         r = g.set_index("key").ratio
         s = rec[(rec.cell == cell) & (rec.sim_config == "linux") & (rec.rep == 0)].throughput_bps.iloc[0] / 1e6
         assert np.isclose(g.set_index("key").sim_mean["configured"], s)
-        assert r["no_conn_buffer"] > 2 * r["configured"]
+        assert r["no_conn_buffer"] >= r["configured"]
+        if cell.startswith("mptcp reno"):
+            assert r["no_conn_buffer"] > 2 * r["configured"]
         assert r["configured"] > r["no_msk_rtx"]
     with pytest.raises(ValueError, match="configured must hold"):
         kernel.send_buffer_steps(rows, configured=rec.iloc[:0])

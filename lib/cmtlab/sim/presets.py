@@ -32,8 +32,7 @@ when none is left (``mptcp_set_timeout``, ``mptcp_pm_subflow_chk_stale``) — th
 on an idle subflow (``__mptcp_retrans``).  The kernel does this on the testbed: ``MPTcpExtMPTCPRetrans`` and the
 receiver's ``MPTcpExtDuplicateData`` count it per run (``cmtlab.today.kernel.kernel_runs(mptcp_counters=True)``).
 
-Known difference, not yet corrected: the PRR's window is computed on the flight counted before this ACK's losses are
-marked (Linux: after; :mod:`cmtlab.sim.mechanisms.recovery.linux_prr`).  Not modelled (the kernel has them): receive-buffer autotuning of the window the receiver announces (it starts near
+Not modelled (the kernel has them): receive-buffer autotuning of the window the receiver announces (it starts near
 64 KB and grows; here the right-sizing feeds only the quick ACKs, :mod:`cmtlab.sim.tcp.receive_window`),
 D-SACK/timestamp undo and F-RTO, pacing, TSO/GSO.  Modelled and off here (the mechanism ledger of the
 today's-transport chapter, ``cmtlab.today.kernel.LINUX_MECHANISMS``, shows what each does to the agreement):

@@ -32,11 +32,11 @@ from a timer (RACK's reordering timer, nothing delivered) counts one segment, as
 ``tcp_rack_reo_timeout`` does (``tcp_cwnd_reduction(sk, 1, 0, 0)``).  "Nothing newly lost" is read
 from the sender's count of segments marked lost (``lost_out``) not having grown since the last ACK.
 
-Known difference, not yet corrected (issue 37, stop 47): ``in_flight`` here is ``sub.pipe_snapshot``, which the sender
-takes before its loss detection marks this ACK's losses; Linux calls ``tcp_cwnd_reduction`` from ``tcp_cong_control``
-after ``tcp_fastretrans_alert`` (RACK's ``tcp_identify_packet_loss``) has marked them, and reads
-``tcp_packets_in_flight()`` then.  So an ACK that marks k segments lost lets this class's window admit k segments more
-than Linux's ``sndcnt``.
+``in_flight`` is the flight after this ACK's losses are marked (``sub.in_flight()``, RFC 6675 ``pipe``: sent -
+SACKed - lost + retransmitted), as Linux reads ``tcp_packets_in_flight()`` in ``tcp_cwnd_reduction``, which
+``tcp_cong_control`` calls after ``tcp_fastretrans_alert`` has run RACK's ``tcp_identify_packet_loss``.  (Until
+stop 47 of issue 37 this class read the sender's ``pipe_snapshot``, taken before the marking: an ACK that marked k
+segments lost let its window admit k segments more than Linux's ``sndcnt``.)
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ class LinuxPrrRecovery(RecoveryAlgorithm):
             return
         seg = sub.seg
         self.prr_delivered += newly
-        in_flight = sub.pipe_snapshot // seg
+        in_flight = sub.in_flight() // seg  # after this ACK's loss marking, as tcp_packets_in_flight() in Linux
         ssthresh = sub.ssthresh // seg
         delta = ssthresh - in_flight
         if delta < 0:
