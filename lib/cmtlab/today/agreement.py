@@ -89,8 +89,9 @@ def loss_steps(kernel: pd.DataFrame, cells=LOSSY_CELLS) -> pd.DataFrame:
         columns={"sim_config": "step"}).reset_index(drop=True)
 
 
-#: The cells whose goodput the connection-level send buffer decides (2 x 5 Mbit/s, 15 vs 120 ms one-way, 10-packet
-#: queues): the simulator 0.80x the kernel in the linux configuration.
+#: The 10-packet-queue cells (2 x 5 Mbit/s, 15 vs 120 ms one-way), where the kernel's short subflow is
+#: send-buffer limited for part of every run (``sub0_sndbuf_limited_ms`` in the recorded rows);
+#: :func:`send_buffer_steps` shows what the connection-level send buffer does in the simulator.
 SMALL_QUEUE_CELLS = ("mptcp cubic 5M/30ms + 5M/240ms queue 10", "mptcp reno 5M/30ms + 5M/240ms queue 10")
 
 
