@@ -25,6 +25,8 @@ jiffies and ``delay_min`` rounded up to one, and the Reno-friendly estimate in w
 
 from __future__ import annotations
 
+from .tcp_cong import tcp_cong_avoid_ai
+
 #: The testbed kernel's ``CONFIG_HZ`` (``/proc/config.gz``: ``CONFIG_HZ_250=y``): jiffies of 4 ms.
 LINUX_HZ = 250
 NS_PER_JIFFY = 1_000_000_000 // LINUX_HZ
@@ -129,15 +131,7 @@ class BictcpUpdate:
 
     def cong_avoid_ai(self, cwnd: int, acked: int) -> int:
         """``tcp_cong_avoid_ai(tp, cnt, acked)``: the new window (segments)."""
-        w = self.cnt
-        if self.snd_cwnd_cnt >= w:  # credits accumulated at a higher w
-            self.snd_cwnd_cnt = 0
-            cwnd += 1
-        self.snd_cwnd_cnt += acked
-        if self.snd_cwnd_cnt >= w:
-            d = self.snd_cwnd_cnt // w
-            self.snd_cwnd_cnt -= d * w
-            cwnd += d
+        cwnd, self.snd_cwnd_cnt = tcp_cong_avoid_ai(cwnd, self.snd_cwnd_cnt, self.cnt, acked)
         return cwnd
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ...registry import register
 from .base import CongestionControl
 from .cwnd_validation import LinuxCwndValidation
+from .tcp_cong import tcp_cong_avoid_ai
 
 
 @register("congestion", "reno")
@@ -58,14 +59,7 @@ class LinuxReno(CongestionControl):
             acked -= new - w
             w = new
         if acked > 0 and w >= ss:
-            if self.cwnd_cnt >= w:
-                self.cwnd_cnt = 0
-                w += 1
-            self.cwnd_cnt += acked
-            if self.cwnd_cnt >= w:
-                delta = self.cwnd_cnt // w
-                self.cwnd_cnt -= delta * w
-                w += delta
+            w, self.cwnd_cnt = tcp_cong_avoid_ai(w, self.cwnd_cnt, w, acked)
         sub.cwnd = w * seg
 
     def ssthresh(self, sub, bytes_in_flight: int) -> int:
