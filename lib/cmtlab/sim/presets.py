@@ -27,7 +27,8 @@ chapter):
 
 MPTCP's connection-level retransmission is on (the scheduler's ``msk_retransmit=True`` with Linux's timer,
 ``msk_timer="remaining"``): when no DATA_ACK has come for the connection's timer interval — what is left of the
-subflows' own pending timers, a subflow that made no progress since the last expiry left out, ``TCP_RTO_MIN``
+subflows' own pending timers (each subflow's one timer, its loss probe or RACK reordering timeout when armed, else
+its RTO), a subflow that made no progress since the last expiry left out, ``TCP_RTO_MIN``
 when none is left (``mptcp_set_timeout``, ``mptcp_pm_subflow_chk_stale``) — the head data fragment goes out again
 on an idle subflow (``__mptcp_retrans``).  The kernel does this on the testbed: ``MPTcpExtMPTCPRetrans`` and the
 receiver's ``MPTcpExtDuplicateData`` count it per run (``cmtlab.today.kernel.kernel_runs(mptcp_counters=True)``).

@@ -12,7 +12,7 @@ import pytest
 
 from cmtlab import sim
 from cmtlab.scenario import LossModel
-from cmtlab.sim.mechanisms.schedulers.linux import TCP_RTO_MIN_NS, LinuxScheduler
+from cmtlab.sim.mechanisms.schedulers.linux import TCP_RTO_MIN_NS, LinuxScheduler, pending_timer_ns
 from cmtlab.sim.mechanisms.schedulers.linux_send_buffers import LinuxSendBuffers
 from cmtlab.sim.presets import preset
 
@@ -228,6 +228,51 @@ def test_the_connection_timer_is_what_is_left_of_the_subflows_timers_and_a_stale
     assert rem.timer_ival_ns(conn, now) == 120_000_000
     idle = _Conn(_TimedSub(outstanding=False), _TimedSub(outstanding=False))
     assert rem.timer_ival_ns(idle, now) == TCP_RTO_MIN_NS
+
+
+class _LossDetection:
+    def __init__(self, *deadlines_ns):
+        self._timers = tuple(_FakeTimer(d) for d in deadlines_ns)
+
+    def timers(self):
+        return self._timers
+
+
+def test_the_connection_timer_reads_the_subflow_timer_linux_has_pending_the_probe_or_reordering_timer_included():
+    """Linux arms a subflow's retransmission, loss-probe (TLP) and RACK reordering timeouts on one timer
+    (``icsk_retransmit_timer``); ``mptcp_timeout_from_subflow`` reads its expiry (``icsk_timeout``), so while a probe
+    is pending it is the probe's, earlier than the RTO's.  Here: the earliest running of ``rto_timer`` and the loss
+    detection's ``timers()``."""
+    now = 1_000_000_000
+    a = _TimedSub(deadline_ns=now + 700_000_000, rto=700_000_000)
+    a.loss_detection = _LossDetection(None, now + 480_000_000)  # reordering timer off, probe in 480 ms
+    b = _TimedSub(deadline_ns=now + 250_000_000, rto=250_000_000)
+    b.loss_detection = _LossDetection(now + 30_000_000, None)  # a RACK reordering timeout in 30 ms
+    conn = _Conn(a, b)
+    rem = LinuxScheduler(send_buffers=True, msk_retransmit=True, msk_timer="remaining")
+    assert pending_timer_ns(a) == now + 480_000_000 and pending_timer_ns(b) == now + 30_000_000
+    assert rem.timer_ival_ns(conn, now) == 480_000_000  # the longest of the pending ones, a's probe
+    a.loss_detection = _LossDetection(None, None)  # no probe pending: a's retransmission timer
+    assert rem.timer_ival_ns(conn, now) == 700_000_000
+    assert pending_timer_ns(_TimedSub()) is None
+
+
+def test_the_connection_timer_is_reset_to_the_interval_taken_at_the_last_pick_not_recomputed():
+    """Linux keeps the interval in ``msk->timer_ival``, taken by ``mptcp_set_timeout`` when the scheduler picks a
+    subflow (``mptcp_subflow_get_send``), and ``__mptcp_clean_una`` / ``__mptcp_retrans`` reset the timer to it
+    without taking it again: while the connection's send buffer is full no pick happens, and a DATA_ACK or an expiry
+    re-arms the timer to what the subflows' timers had left at the last pick.  ``"rto"`` computes it at the reset."""
+    now = 1_000_000_000
+    a = _TimedSub(deadline_ns=now + 480_000_000, rto=600_000_000)
+    conn = _Conn(a)
+    rem = LinuxScheduler(send_buffers=True, msk_retransmit=True, msk_timer="remaining")
+    assert rem._reset_interval_ns(conn, now) == TCP_RTO_MIN_NS  # mptcp_init_sock's value before any pick
+    rem._take_timer_ival(conn, now)
+    a.rto_timer = _FakeTimer(now + 30_000_000)  # the subflow's timer moves on; no pick since
+    assert rem._reset_interval_ns(conn, now) == 480_000_000
+    rto = LinuxScheduler(send_buffers=True, msk_retransmit=True)
+    rto._take_timer_ival(conn, now)
+    assert rto._reset_interval_ns(conn, now) == 600_000_000  # the subflow's whole RTO, now
 
 
 def kw_seg():

@@ -37,6 +37,19 @@ TCP_RTO_MIN_NS = 200_000_000
 MSK_TIMERS = ("rto", "remaining")
 
 
+def pending_timer_ns(sub):
+    """Linux's ``icsk_timeout`` of a subflow: the deadline of the one timer ``icsk_retransmit_timer`` holds — the
+    earliest running of the retransmission timer and the loss detection's probe (TLP) and RACK reordering timers,
+    which Linux arms on the same timer (``inet_csk_reset_xmit_timer`` with ``ICSK_TIME_RETRANS``,
+    ``ICSK_TIME_LOSS_PROBE`` or ``ICSK_TIME_REO_TIMEOUT``); ``None`` when none runs."""
+    at = sub.rto_timer.deadline_ns if sub.rto_timer.running else None
+    ld = getattr(sub, "loss_detection", None)  # None: the sender has no loss detection of its own
+    for t in (ld.timers() if ld is not None else ()):
+        if t is not None and t.running and (at is None or t.deadline_ns < at):
+            at = t.deadline_ns
+    return at
+
+
 @register("scheduler", "linux")
 class LinuxScheduler(ConnectionScheduler):
     """The rule of upstream Linux's ``mptcp_subflow_get_send`` (6.18), as it maps onto cmtlab.sim.
@@ -91,10 +104,14 @@ class LinuxScheduler(ConnectionScheduler):
 
     ``msk_retransmit`` (with ``send_buffers``): Linux's connection-level retransmission (``net/mptcp/protocol.c``:
     ``mptcp_retransmit_timer`` -> ``__mptcp_retrans``).  The connection's timer is reset whenever the DATA_ACK
-    advances (``__mptcp_clean_una``) to ``timer_ival``, the longest time any subflow's own timer still has to run
-    (``mptcp_set_timeout``, ``TCP_RTO_MIN`` when none has one pending; ``msk_timer``, :data:`MSK_TIMERS`:
-    ``"remaining"`` is Linux's — what is left of each subflow's pending timer, a subflow that made no progress
-    since the previous expiry left out (``mptcp_timeout_from_subflow``, ``mptcp_pm_subflow_chk_stale``) —,
+    advances (``__mptcp_clean_una``) and when it fires to ``timer_ival``, the longest time any subflow's own timer
+    still had to run (``mptcp_set_timeout``, ``TCP_RTO_MIN`` when none has one pending; with ``"remaining"`` taken,
+    as Linux takes it, at the scheduler's last pick of a subflow for new data, not at the reset —
+    :attr:`timer_ival`; ``msk_timer``, :data:`MSK_TIMERS`:
+    ``"remaining"`` is Linux's — what is left of each subflow's pending timer (``icsk_timeout``: the retransmission
+    timer or, while one is armed on it instead, the loss probe or RACK reordering timeout; :func:`pending_timer_ns`),
+    a subflow that made no progress since the previous expiry left out (``mptcp_timeout_from_subflow``,
+    ``mptcp_pm_subflow_chk_stale``) —,
     ``"rto"`` each subflow's whole RTO while it has data outstanding, a longer interval).
     When it fires, the head of the connection's retransmission queue — the data fragment holding the first byte
     not DATA_ACKed, from that byte to the fragment's end (:data:`MPTCP_DFRAG_BYTES`) — is sent again on the first
@@ -185,6 +202,9 @@ class LinuxScheduler(ConnectionScheduler):
         self.connection_send_buffer = connection_send_buffer
         self._rtx_ack = -1  # the DATA_ACK the connection-level timer was last reset at
         self._rtx_expiry = 0
+        #: ``msk->timer_ival`` (ns) with ``msk_timer="remaining"``: taken when data is handed to a subflow, read when
+        #: the timer is reset (``TCP_RTO_MIN`` until then, as ``mptcp_init_sock`` sets it)
+        self.timer_ival = TCP_RTO_MIN_NS
         #: connection-level retransmissions: timer expiries, and segments sent again by them
         self.msk_rtx_fired = 0
         self.msk_rtx_segments = 0
@@ -233,8 +253,9 @@ class LinuxScheduler(ConnectionScheduler):
     def timer_ival_ns(self, conn, now_ns: int = 0) -> int:
         """``mptcp_set_timeout``: the longest time a subflow's own timer has to run, ``TCP_RTO_MIN`` when none has one
         pending.  ``msk_timer="rto"``: each subflow's RTO while it has data outstanding; ``"remaining"`` (Linux,
-        ``mptcp_timeout_from_subflow``): what is left of each subflow's pending timer (``icsk_timeout - jiffies``),
-        a subflow counted stale (``stale_count``, :meth:`_check_stale`) left out."""
+        ``mptcp_timeout_from_subflow``): what is left of each subflow's pending timer (``icsk_timeout - jiffies``,
+        :func:`pending_timer_ns`: a loss probe or RACK reordering timeout armed before the RTO counts), a subflow
+        counted stale (``stale_count``, :meth:`_check_stale`) left out."""
         tout = 0
         if self.msk_timer == "rto":
             for sub in conn.subflows:
@@ -243,12 +264,25 @@ class LinuxScheduler(ConnectionScheduler):
         else:
             stale = self._stale
             for i, sub in enumerate(conn.subflows):
-                t = sub.rto_timer
-                if t.running and (stale is None or i >= len(stale) or stale[i][0] == 0):
-                    left = t.deadline_ns - now_ns
-                    if left > tout:
-                        tout = left
+                if stale is not None and i < len(stale) and stale[i][0] != 0:
+                    continue
+                at = pending_timer_ns(sub)
+                if at is not None and at - now_ns > tout:
+                    tout = at - now_ns
         return tout if tout > 0 else TCP_RTO_MIN_NS
+
+    def _reset_interval_ns(self, conn, now_ns: int) -> int:
+        """The interval the connection's timer is reset to (``mptcp_reset_rtx_timer``): ``"rto"``: computed now;
+        ``"remaining"`` (Linux): ``msk->timer_ival`` as last taken (:meth:`_take_timer_ival`), not recomputed."""
+        return self.timer_ival if self.msk_timer == "remaining" else self.timer_ival_ns(conn, now_ns)
+
+    def _take_timer_ival(self, conn, now_ns: int) -> None:
+        """``mptcp_set_timeout`` where Linux calls it: at every pick of a subflow for new data
+        (``mptcp_subflow_get_send``, ``__mptcp_set_timeout``) and between the data fragments one pick hands to it
+        (``__subflow_push_pending``) — before ``tcp_push`` sends them, so on the subflows' timers as the pick
+        found them: here at every pick."""
+        if self.msk_timer == "remaining":
+            self.timer_ival = self.timer_ival_ns(conn, now_ns)
 
     def _check_stale(self, conn) -> None:
         """``mptcp_pm_subflow_chk_stale`` for every subflow with data outstanding or queued, as
@@ -326,15 +360,16 @@ class LinuxScheduler(ConnectionScheduler):
             self.avg_rate = [None] * len(subs)
         if self.msk_retransmit and conn.data_ack_seen != self._rtx_ack:
             self._rtx_ack = conn.data_ack_seen  # a DATA_ACK advanced: __mptcp_clean_una resets the timer
-            self._rtx_expiry = now_ns + self.timer_ival_ns(conn, now_ns)
+            self._rtx_expiry = now_ns + self._reset_interval_ns(conn, now_ns)
         if self.buffers is not None and self.connection_send_buffer and not self._writer_has_room(conn):
             if self.msk_retransmit:
                 if now_ns >= self._rtx_expiry:
                     self.msk_rtx_fired += 1
                     if self.msk_timer != "rto":
                         self._check_stale(conn)
+                    # __mptcp_retrans: mptcp_clean_una_wakeup resets the timer first, then the fragment goes out
+                    self._rtx_expiry = now_ns + self._reset_interval_ns(conn, now_ns)
                     self._msk_retransmit(conn, now_ns)
-                    self._rtx_expiry = now_ns + self.timer_ival_ns(conn, now_ns)
                 return HoldUntil(self._rtx_expiry)
             return None  # the application waits for memory: nothing new to schedule until a DATA_ACK
         if self.current is not None and self.burst_left > 0:  # the burst goes on while the subflow can send
@@ -352,6 +387,8 @@ class LinuxScheduler(ConnectionScheduler):
             if best is None or t < best_t:
                 best, best_t = i, t
         sub = subs[best]
+        if self.msk_retransmit:
+            self._take_timer_ival(conn, now_ns)
         if not self.has_room(best, sub):
             self.current, self.burst_left = None, 0
             return HoldUntil(joining) if joining is not None else None
@@ -375,4 +412,4 @@ class LinuxScheduler(ConnectionScheduler):
                     cubic_tx_start(sub, now_ns)
 
 
-__all__ = ["LinuxScheduler", "MSK_TIMERS", "LINUX_SEND_BURST_BYTES", "JOINS", "MEMORY_CHECKS", "MPTCP_DFRAG_BYTES", "TCP_RTO_MIN_NS"]
+__all__ = ["LinuxScheduler", "pending_timer_ns", "MSK_TIMERS", "LINUX_SEND_BURST_BYTES", "JOINS", "MEMORY_CHECKS", "MPTCP_DFRAG_BYTES", "TCP_RTO_MIN_NS"]
