@@ -202,7 +202,7 @@ class LinuxScheduler(ConnectionScheduler):
         self.connection_send_buffer = connection_send_buffer
         self._rtx_ack = -1  # the DATA_ACK the connection-level timer was last reset at
         self._rtx_expiry = 0
-        #: ``msk->timer_ival`` (ns) with ``msk_timer="remaining"``: taken when data is handed to a subflow, read when
+        #: ``msk->timer_ival`` (ns) with ``msk_timer="remaining"``: taken at the scheduler's picks, read when
         #: the timer is reset (``TCP_RTO_MIN`` until then, as ``mptcp_init_sock`` sets it)
         self.timer_ival = TCP_RTO_MIN_NS
         #: connection-level retransmissions: timer expiries, and segments sent again by them
