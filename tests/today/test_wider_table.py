@@ -165,8 +165,9 @@ def test_the_wider_kernel_rows_count_connection_level_retransmission_and_it_show
 def test_the_writer_steps_lower_the_long_path_cell_and_the_facts_say_so():
     """``send_buffer_steps`` with :data:`WRITER_STEPS` on the first repetition of :data:`WRITER_CELLS`: the configured
     step is the recorded row's (the 600-ms cell's goodput 1.5 times the kernel's run and more); the testbed's writer
-    (a send() only when a third of the connection's buffer is free) with idle restart lowers it, the later join
-    lowers it further; and the facts glue each step's ratio."""
+    (a send() only when a third of the connection's buffer is free) with idle restart lowers it, with the later join
+    too it stays lower (which of the two is lower is not a property: with the connection-level timer read as Linux
+    reads it the join raises it again a little); and the facts glue each step's ratio."""
     from cmtlab.today import chapter
 
     k = kernel.wider_kernel()
@@ -176,7 +177,7 @@ def test_the_writer_steps_lower_the_long_path_cell_and_the_facts_say_so():
     assert len(st) == len(kernel.WRITER_STEPS) * len(kernel.WRITER_CELLS)
     long_cell = st[st.cell == chapter.LONG_PATH_CELL].set_index("key").ratio
     assert long_cell["configured"] > 1.5
-    assert long_cell["writer_idle_join"] < long_cell["writer_idle"] < long_cell["configured"]
+    assert long_cell["writer_idle"] < long_cell["configured"] and long_cell["writer_idle_join"] < long_cell["configured"]
     f = chapter.wider_facts(wider=kernel.wider_agreement(), misses=pd.DataFrame(), steps=st[st.key == "configured"],
                             writer_steps=st)
     assert f["long_cell_writer_idle_ratio"] == long_cell["writer_idle"]
