@@ -2,6 +2,8 @@
 (every cell's paths as the cell defines them, 5 repetitions), and the table counted per metric from the pinned
 simulator rows exactly as recorded."""
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -243,3 +245,17 @@ def test_the_socket_traces_show_linux_join_writer_threshold_and_hystart():
     assert f["trace_hystart_retrans"] == 0 and f["trace_hystart_cwnd"] > 16
     with pytest.raises(ValueError, match="traces must hold"):
         chapter.socket_trace_facts(tr.iloc[:0])
+
+
+def test_the_kernel_rerun_covers_every_cell_with_the_recorded_seeds_and_reads_as_its_readme_says():
+    """``kernel_cells_rerun.csv`` (the kernel again on another build, seeds 0-2): every cell of the wider table three
+    times with the recorded repetitions' seeds, on a kernel build other than the recording's, and its mean inside the
+    recorded spread on the number of cell metrics ``data/today/README.md`` states (63 of 78)."""
+    rerun = recorded("kernel_cells_rerun.csv")
+    k = kernel.wider_kernel()
+    assert set(rerun.cell) == set(k.cell) and (rerun.groupby("cell").rep.apply(sorted) == pd.Series(
+        [[0, 1, 2]] * rerun.cell.nunique(), index=sorted(rerun.cell.unique()))).all()
+    assert set(rerun.kernel).isdisjoint(set(k.kernel))
+    a = kernel.agreement(k, rerun.assign(sim_config="rerun"))
+    assert len(a) == 78 and int(a.inside.sum()) == 63
+    assert "63 of 78" in (Path(__file__).parents[2] / "data" / "today" / "README.md").read_text()

@@ -28,6 +28,7 @@ RECORDED = {
     "kernel_cells.csv": dict(results=True),
     "kernel_cells_sim.csv": dict(results=True),
     "kernel_cells_wider.csv": dict(results=True),
+    "kernel_cells_rerun.csv": dict(results=True),
     "kernel_cells_wider_sim.csv": dict(results=True),
     "kernel_arabi_paper.csv": dict(results=True),
     "kernel_internals.csv": dict(columns={**{c: _COUNT for c in (
