@@ -259,3 +259,29 @@ def test_the_kernel_rerun_covers_every_cell_with_the_recorded_seeds_and_reads_as
     a = kernel.agreement(k, rerun.assign(sim_config="rerun"))
     assert len(a) == 78 and int(a.inside.sum()) == 63
     assert "63 of 78" in (Path(__file__).parents[2] / "data" / "today" / "README.md").read_text()
+
+
+def test_rerun_facts_equal_a_recount_from_the_two_agreement_tables():
+    """:func:`cmtlab.today.chapter.rerun_facts` against a recount: the re-run's and the simulator's cell metrics
+    inside the recorded spread from two separate :func:`agreement` calls (the simulator's equal to the wider table's
+    ``linux`` count), the misses both share, the single runs inside counted run by run, the builds from the rows."""
+    from cmtlab.today import chapter
+
+    k, rerun = kernel.wider_kernel(), recorded("kernel_cells_rerun.csv")
+    ra = kernel.kernel_rerun_agreement()
+    f = chapter.rerun_facts(rerun_agree=ra, kernel_rows=k, rerun=rerun)
+    re_a = kernel.agreement(k, rerun.assign(sim_config="x")).set_index(["cell", "metric"]).inside
+    wider = kernel.wider_agreement()
+    sim_a = wider[wider.sim_config == "linux"].set_index(["cell", "metric"]).inside
+    assert f["rerun_inside"] == int(re_a.sum()) and f["sim_inside"] == int(sim_a.sum()) == 59
+    assert f["sim_out_rerun_out"] == int((~re_a & ~sim_a.reindex(re_a.index)).sum())
+    n_in = 0
+    for (cell, rep), r in rerun.groupby(["cell", "rep"]):
+        kr = k[k.cell == cell]
+        for m in kernel.METRICS:
+            lo, hi = kernel.agreement(kr, r.assign(sim_config="x"), metrics=(m,)).iloc[0][["kernel_min", "kernel_max"]]
+            v = kernel.agreement(kr, r.assign(sim_config="x"), metrics=(m,)).iloc[0].sim_mean
+            n_in += int(lo <= v <= hi)
+    assert (f["rerun_runs_inside"], f["rerun_runs"]) == (n_in, 3 * len(re_a))
+    assert (f["rerun_build"], f["recorded_build"]) == (rerun.kernel.iloc[0], k.kernel.iloc[0])
+    assert f["rerun_build"] != f["recorded_build"]

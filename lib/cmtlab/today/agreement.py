@@ -359,6 +359,30 @@ def agreement_by_metric(agree: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+#: The ``sim_config`` label of the kernel's re-run in :func:`kernel_rerun_agreement`.
+RERUN = "kernel re-run"
+
+
+def kernel_rerun_agreement(kernel: pd.DataFrame | None = None, rerun: pd.DataFrame | None = None,
+                           sim: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The kernel against its own recording, counted as the simulator is counted: :func:`agreement` of the recorded
+    kernel rows (default :func:`wider_kernel`) with, as the column under test, the kernel's re-run of the same cells
+    and seeds on another day and build (default the pinned ``kernel_cells_rerun.csv``; ``sim_config``
+    :data:`RERUN`) and the simulator's ``"linux"`` rows (default the pinned ``kernel_cells_wider_sim.csv``).  One row
+    per cell, column and metric, as :func:`agreement` gives them."""
+    from . import recorded
+
+    kernel = wider_kernel() if kernel is None else kernel
+    rerun = recorded("kernel_cells_rerun.csv") if rerun is None else rerun
+    if sim is None:
+        sim = recorded("kernel_cells_wider_sim.csv")
+    sim = sim[sim["sim_config"] == "linux"]
+    if sim.empty or rerun.empty:
+        raise ValueError("rerun and sim must hold rows (sim: its 'linux' rows)")
+    both = pd.concat([rerun.copy().assign(sim_config=RERUN), sim], ignore_index=True)  # copy: one block, no insert warning
+    return agreement(kernel, both)
+
+
 #: The configurations of the wider table: ``"linux"`` (the default of
 #: :func:`cmtlab.validation.kernel_sim.simulate_like_kernel`) on every cell, ``"today"`` (the chapter's) beside it on the new cells.
 WIDER_CONFIGS = ("linux", "today")

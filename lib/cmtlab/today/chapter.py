@@ -571,6 +571,38 @@ def wider_facts(*, wider: pd.DataFrame, misses: pd.DataFrame, steps: pd.DataFram
     return out
 
 
+def rerun_facts(*, rerun_agree: pd.DataFrame, kernel_rows: pd.DataFrame, rerun: pd.DataFrame) -> dict:
+    """The values the prose on the kernel's re-run shows (:func:`cmtlab.today.kernel.kernel_rerun_agreement` as
+    ``rerun_agree``; the recorded kernel rows and the re-run's rows).  ``rerun_inside`` / ``sim_inside`` of
+    ``rerun_n``: cell metrics whose re-run mean / simulator mean lies inside the recorded spread; ``rerun_runs_inside``
+    of ``rerun_runs``: the re-run's single runs inside it, per cell metric and run; ``rerun_reps``: runs per cell;
+    ``rerun_build`` / ``recorded_build``: the kernel builds; ``sim_out_rerun_out``: the simulator's misses where the
+    re-run is outside too."""
+    from .agreement import METRICS, RERUN, _metric
+
+    a = rerun_agree.set_index(["cell", "metric", "sim_config"]).inside
+    cells = rerun_agree.cell.unique()
+    re_in = a.xs(RERUN, level="sim_config")
+    sim_in = a.xs("linux", level="sim_config")
+    if not re_in.index.equals(sim_in.index):
+        raise ValueError("rerun_agree must hold the same cell metrics for the re-run and the 'linux' rows")
+    runs_in = runs = 0
+    for cell in cells:
+        k, r = kernel_rows[kernel_rows.cell == cell], rerun[rerun.cell == cell]
+        for m in METRICS:
+            kv, rv = _metric(k, m), _metric(r, m)
+            runs_in += int(((rv >= kv.min()) & (rv <= kv.max())).sum())
+            runs += len(rv)
+    reps = rerun.groupby("cell").size().unique()
+    builds = (sorted(set(rerun.kernel)), sorted(set(kernel_rows.kernel)))
+    if len(reps) != 1 or len(builds[0]) != 1 or len(builds[1]) != 1:
+        raise ValueError(f"the re-run must hold as many runs of every cell, each file one kernel build: {reps}, {builds}")
+    return {"rerun_inside": int(re_in.sum()), "sim_inside": int(sim_in.sum()), "rerun_n": int(len(re_in)),
+            "rerun_runs_inside": runs_in, "rerun_runs": runs, "rerun_reps": int(reps[0]),
+            "rerun_build": builds[0][0], "recorded_build": builds[1][0],
+            "sim_out_rerun_out": int((~sim_in & ~re_in).sum())}
+
+
 __all__ = ["TODAY", "RECOVERY", "SCHEDULERS", "CONGESTION", "AXES", "PAPERS", "ARABI_S2", "FIVE_G_FILE", "ASKS",
            "real_pair", "scenarios", "run_axis", "summarise", "registered_claim", "comparison", "today_answers", "facts",
-           "wider_facts", "LONG_PATH_CELL", "CLEAN_TWO_PATH_CELLS", "SOCKET_TRACES", "socket_trace_facts"]
+           "wider_facts", "rerun_facts", "LONG_PATH_CELL", "CLEAN_TWO_PATH_CELLS", "SOCKET_TRACES", "socket_trace_facts"]

@@ -23,7 +23,7 @@ from ..validation.kernel_sim import (DELAY_LINE_DRAWS as LOSS_DRAWS, LINUX_CUBIC
 from .agreement import (LOSSY_CELLS, METRICS, SHORT_QUEUE_PACKETS, SIM_CONFIGS, WIDER_CONFIGS, agreement, agreement_by_kind,
                         SEND_BUFFER_STEPS, SMALL_QUEUE_CELLS, agreement_by_metric, cell_kind, hystart_sensitivity, loss_steps,
                         send_buffer_steps, WRITER_CELLS, WRITER_STEPS, LINUX_MECHANISMS, LEDGER_TRACED_CELLS, mechanism_ledger,
-                        sim_runs, wider_agreement,
+                        sim_runs, wider_agreement, kernel_rerun_agreement, RERUN,
                         wider_jobs, wider_kernel, wider_sim_runs)
 from .cells import (ALL_CELLS, CELLS, INTERNAL_COUNTERS, TRACE_RATE_SCALE, TRACE_SECONDS, TRACES,
                     WIDER_CELLS, kernel_internals, kernel_runs, kernel_socket_trace, testbed_path, trace_path)
