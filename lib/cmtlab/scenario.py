@@ -52,9 +52,9 @@ ACK_PATHS = ("round_robin", "first", "fastest", "ideal")
 #: ``variant="chihani"`` congestion control; :class:`cmtlab.sim.models.chihani.ChihaniRecovery`).
 RECOVERY_STYLES = ("newreno", "prr", "linux_prr", "chihani", "chihani_ns3")
 #: Loss detection: the duplicate-ACK threshold with RFC 6675 ``IsLost`` (``"dupack"``) or RACK-TLP
-#: (RFC 8985, ``"rack-tlp"``, ``"rack-tlp-linux"``, ``"linux"``; needs SACK).  See
+#: (RFC 8985, ``"rack-tlp"``, ``"rack-tlp-linux"``, ``"linux"``, ``"linux-probe-on-send"``; needs SACK).  See
 #: :mod:`cmtlab.sim.mechanisms.recovery.loss_detection`.
-LOSS_DETECTIONS = ("dupack", "rack-tlp", "rack-tlp-linux", "linux")
+LOSS_DETECTIONS = ("dupack", "rack-tlp", "rack-tlp-linux", "linux", "linux-probe-on-send")
 #: How the retransmission timer is restarted: ``"ns3"`` — ns-3.44's ``NewAck``: on every ACK of new data but,
 #: in fast recovery, on the first partial ACK only (RFC 6582 sec. 3.2 step 5, "Impatient"), and kept running
 #: while nothing is outstanding (its ``ReTxTimeout`` then returns), so data sent after an idle period may meet
@@ -245,7 +245,9 @@ class TcpOptions:
         the receiver then sends D-SACK blocks); ``"rack-tlp-linux"`` — the same with the window growth
         Linux's ACK processing gives around it (SACKed segments count towards the window;
         ``LinuxRackTlpDetection`` of :mod:`cmtlab.sim.mechanisms.recovery.rack_tlp`); ``"linux"`` — that,
-        with RACK's RTT samples taken as Linux's ``tcp_rack_advance`` takes them (``LinuxLossDetection``).
+        with RACK's RTT samples taken as Linux's ``tcp_rack_advance`` takes them (``LinuxLossDetection``);
+        ``"linux-probe-on-send"`` — that, with the tail-loss probe re-armed at every transmission of new data as
+        Linux's ``tcp_write_xmit`` re-arms it (``LinuxProbeOnSendDetection``; off in the ``"linux-6.18"`` preset).
         ns-3.44 has only ``"dupack"``.  At its default
         the field is left out of :meth:`to_dict` and scenario keys (keys of existing scenarios
         stay what they were).

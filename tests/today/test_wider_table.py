@@ -285,3 +285,29 @@ def test_rerun_facts_equal_a_recount_from_the_two_agreement_tables():
     assert (f["rerun_runs_inside"], f["rerun_runs"]) == (n_in, 3 * len(re_a))
     assert (f["rerun_build"], f["recorded_build"]) == (rerun.kernel.iloc[0], k.kernel.iloc[0])
     assert f["rerun_build"] != f["recorded_build"]
+
+
+def test_a_ledger_mechanism_replaces_the_loss_detection_and_the_probe_on_send_drops_a_spurious_probe():
+    """``probe_on_send`` is a configuration key, not a scheduler parameter: it names Linux's loss detection with the
+    probe re-armed at every transmission (``"linux-probe-on-send"``) and leaves the scheduler's parameters alone.  On
+    the 10-packet-queue CUBIC cell (kernel: no D-SACKed retransmission in any run) it removes a spurious
+    retransmission of the preset's: the probe its last ACK armed, fired just after the scheduler fed the subflow."""
+    from cmtlab.sim.presets import LINUX_SCHEDULER_PARAMS
+    from cmtlab.today.agreement import _with_mechanisms
+
+    cfg = _with_mechanisms(["probe_on_send"])
+    assert {c["loss_detection"] for c in cfg.values()} == {"linux-probe-on-send"}
+    assert all(c["scheduler_params"] == LINUX_SCHEDULER_PARAMS for c in cfg.values())
+    both = _with_mechanisms(["probe_on_send", "writer_wakeup"])
+    assert all(c["loss_detection"] == "linux-probe-on-send" and c["scheduler_params"]["writer_wakeup"]
+               for c in both.values())
+    k = kernel.wider_kernel()
+    rows = k[(k.cell == "mptcp cubic 5M/30ms + 5M/240ms queue 10") & (k.rep == 0)]
+    assert rows.sub0_dsack_dups.sum() + rows.sub1_dsack_dups.sum() == 0
+    preset = kernel.sim_runs(rows, {"linux": _with_mechanisms([])}, progress_bar=False)
+    rearmed = kernel.sim_runs(rows, {"linux": cfg}, progress_bar=False)
+
+    def spurious(s):
+        return int(s.sub0_spurious_retransmissions.sum() + s.sub1_spurious_retransmissions.sum())
+
+    assert spurious(rearmed) <= spurious(preset) - 1

@@ -38,7 +38,8 @@ Not modelled (the kernel has them): receive-buffer autotuning of the window the 
 D-SACK/timestamp undo and F-RTO, pacing, TSO/GSO.  Modelled and off here (the mechanism ledger of the
 today's-transport chapter, ``cmtlab.today.kernel.LINUX_MECHANISMS``, shows what each does to the agreement):
 ``tcp_slow_start_after_idle``, the testbed's writer (a ``send()`` of up to 256 KiB once a third of the connection's
-buffer is free), joins that send once fully established.
+buffer is free), joins that send once fully established, the tail-loss probe re-armed at every transmission of new
+data (``loss_detection="linux-probe-on-send"``; the preset arms it on ACKs only).
 """
 
 from __future__ import annotations

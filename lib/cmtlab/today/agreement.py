@@ -171,8 +171,9 @@ def send_buffer_steps(kernel: pd.DataFrame, cells=SMALL_QUEUE_CELLS, configured:
         columns={"sim_config": "step"}).reset_index(drop=True)
 
 
-#: Linux mechanisms found in traces of the testbed's kernel that the ``"linux-6.18"`` preset leaves out: key -> (label,
-#: the Linux scheduler's parameters) that :func:`mechanism_ledger` adds to the preset, one at a time and all together.
+#: Linux mechanisms of the testbed's kernel that the ``"linux-6.18"`` preset leaves out (found in its traces, or read in
+#: its source): key -> (label, the Linux scheduler's parameters[, the configuration's other keys]) that
+#: :func:`mechanism_ledger` adds to the preset, one at a time and all together.
 LINUX_MECHANISMS = {
     "writer_wakeup": ("the testbed's writer: a send() of up to 256 KiB once a third of the connection's buffer is "
                       "free (mptcp_poll, sk_stream_write_space)",
@@ -181,6 +182,9 @@ LINUX_MECHANISMS = {
                      {"slow_start_after_idle": True}),
     "fully_established": ("joined subflows send once fully established (the fourth ACK)",
                           {"join": "fully_established"}),
+    "probe_on_send": ("the tail-loss probe re-armed at every transmission of new data (tcp_write_xmit, "
+                      "tcp_rto_delta_us)",
+                      {}, {"loss_detection": "linux-probe-on-send"}),
 }
 
 
@@ -194,9 +198,11 @@ def _with_mechanisms(keys, mechanisms=LINUX_MECHANISMS) -> dict:
     from ..sim.presets import LINUX_SCHEDULER_PARAMS
 
     sched = dict(LINUX_SCHEDULER_PARAMS)
+    other = {}
     for key in keys:
         sched.update(mechanisms[key][1])
-    return {cc: dict(cfg, scheduler_params=sched) for cc, cfg in SIM_CONFIGS["linux"].items()}
+        other.update(mechanisms[key][2] if len(mechanisms[key]) > 2 else {})
+    return {cc: dict(cfg, scheduler_params=sched, **other) for cc, cfg in SIM_CONFIGS["linux"].items()}
 
 
 def mechanism_ledger(kernel: pd.DataFrame, configured: pd.DataFrame, cells=None, mechanisms=LINUX_MECHANISMS,
@@ -217,7 +223,7 @@ def mechanism_ledger(kernel: pd.DataFrame, configured: pd.DataFrame, cells=None,
         raise ValueError(f"configured must hold the simulator's linux rows of every kernel row of the cells: "
                          f"{len(base_sim)} rows for {len(rows)}")
     base = agreement(rows, base_sim).set_index(["cell", "metric"]).inside
-    steps = {key: (label, [key]) for key, (label, _) in mechanisms.items()}
+    steps = {key: (label, [key]) for key, (label, *_) in mechanisms.items()}
     steps["all"] = ("all of them", list(mechanisms))
     out = []
     for key, (label, keys) in steps.items():

@@ -50,4 +50,4 @@ cdef class SenderBase(PacketSink):
     cdef public long long cc_rtt_ns, cc_rtt_samples, _sack_newest
     # loss detection
     cdef public LossDetection loss_detection
-    cdef public bint _rule3, _rto_rfc6298
+    cdef public bint _rule3, _rto_rfc6298, _rearm_on_send

@@ -57,7 +57,7 @@ class SenderBase(PacketSink):
         "cc_rtt_linux", "cc_rtt_ns", "cc_rtt_samples", "_sack_newest",
         # loss detection (cmtlab.sim.mechanisms.recovery.loss_detection): the sender calls its hooks at every
         # decision point; ``_rule3`` caches its answer to "may NextSeg rule 3 retransmit?" (read once)
-        "loss_detection", "_rule3", "_rto_rfc6298",
+        "loss_detection", "_rule3", "_rto_rfc6298", "_rearm_on_send",
     )
 
     @property

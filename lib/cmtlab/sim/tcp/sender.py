@@ -217,6 +217,7 @@ class TcpSender(UndoApi):
         # the fast paths skip the per-ACK hooks: only for a detection that does not need them
         self._plain = self._plain and not self.loss_detection.sees_every_ack
         self._rule3 = bool(self.loss_detection.next_seg_rule3)
+        self._rearm_on_send = bool(self.loss_detection.rearms_on_send)
         self.loss_detection.attach(self)
         cc.init(self)
         attach = getattr(reordering, "attach", None)
@@ -261,6 +262,8 @@ class TcpSender(UndoApi):
         # ns-3 SendDataPacket calls BytesInFlight() after sending: the recovery algorithm may
         # see this value later in the same ACK (a fast retransmit followed by a partial ACK)
         self.pipe_snapshot = self.in_flight()
+        if self._rearm_on_send and not retx:
+            self.loss_detection.on_new_data_sent(self, now)
 
     def send_pending(self, now: int) -> None:
         """ns-3 ``SendPendingData`` (RFC 6675 step C): send while ``min(cwnd, rwnd) - pipe > 0``."""
@@ -321,6 +324,8 @@ class TcpSender(UndoApi):
                 self.segments_sent += 1
                 nbytes = self.last_len if k == last_k else seg
                 self._net_send.send(now, k, nbytes, False)
+                if self._rearm_on_send:
+                    self.loss_detection.on_new_data_sent(self, now)
                 if high == short_end:
                     raw = self.in_flight()
                     pipe = raw + (self.sacked_out * seg if no_lt else 0)

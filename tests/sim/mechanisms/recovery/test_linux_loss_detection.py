@@ -155,3 +155,62 @@ def test_ns3_refuses_linux_loss_detection_and_the_rfc6298_timer():
     with pytest.raises(ValueError, match="requires sack=True"):
         TcpOptions(loss_detection="linux")
     assert "rto_timer" not in TcpOptions().to_dict() and TcpOptions(rto_timer="rfc6298").to_dict()["rto_timer"]
+
+
+def _fed_later(loss_detection, write_at_ms):
+    """A sender fed like an MPTCP subflow (:class:`GatedSender`): segments 0-9 sent at 0, the ACK at 100 ms
+    acknowledges 0-8 (SRTT 100 ms, RTO 300 ms) and segment 9 stays out (lost); nothing more to send until the
+    application writes five segments at ``write_at_ms``, which go out at once (no ACK in between)."""
+    q = EventQueue()
+    sent = []
+    opts = TcpOptions(sack=True, sack_loss_detection=True, limited_transmit=True, recovery="prr", min_rto_s=0.2,
+                      timestamps=True, loss_detection=loss_detection, rto_timer="rfc6298")
+    s = GatedSender(segment_bytes=1000, transfer_bytes=100_000, initial_window_bytes=10_000,
+                    ssthresh_bytes=1 << 30, options=opts, cc=NewReno(), recovery=make_recovery("prr"),
+                    reordering=NoReorderingResponse(), queue=q,
+                    net_send=lambda now, k, nbytes, retx: sent.append((now, k, retx)))
+    s.start(0)
+    s.on_ack(100 * MS, 9, 0, None)
+    assert (s.srtt, s.rto) == (100 * MS, 300 * MS)
+
+    def run_until(t_ns):
+        while q.count and q.next_time_ns() <= t_ns:
+            ev = q.pop()
+            ev.fire(ev.time_ns)
+
+    run_until(write_at_ms * MS - 1)
+    s.written = 15
+    s._app_fill()
+    s.send_pending(write_at_ms * MS)
+    assert [k for t, k, retx in sent if t == write_at_ms * MS and not retx] == [10, 11, 12, 13, 14]
+    return s, sent, run_until
+
+
+def test_linux_rearms_the_probe_when_new_data_goes_out_after_the_heads_rto_is_past():
+    """``tcp_write_xmit`` schedules the probe after every transmission of new data; capped by what is left of the
+    head's RTO (``tcp_rto_delta_us``), not at all once that is past.  Written at 390 ms (segment 9, sent at 0,
+    overdue since 300 ms): ``"linux-probe-on-send"`` arms the probe 2 SRTT + 2 jiffies after the new segments
+    (598 ms); the SACKs of 10-14 at 490 ms let RACK mark 9 lost and retransmit it, no probe.  ``"linux"`` keeps the
+    probe of the ACK at 100 ms (capped at the RTO it restarted: 400 ms), which retransmits segment 14 though nothing
+    but 9 is lost — the spurious probe of the 10-packet-queue cell."""
+    for name, first_retx in (("linux-probe-on-send", (490, 9)), ("linux", (400, 14))):
+        s, sent, run_until = _fed_later(name, 390)
+        if name == "linux-probe-on-send":
+            assert s.loss_detection.pto_timer.deadline == 390 * MS + 2 * s.srtt + 8 * MS
+            assert s.rto_timer.deadline >= s.loss_detection.pto_timer.deadline  # one timer: the probe first
+        run_until(490 * MS - 1)
+        s.on_ack(490 * MS, 9, 0, (None, [(10, 15)]))
+        s.send_pending(490 * MS)
+        retx = [(t // MS, k) for t, k, r in sent if r]
+        assert retx[0] == first_retx, name
+
+
+def test_linux_caps_the_probe_after_a_transmission_by_the_heads_remaining_rto():
+    """Written at 150 ms: the probe after the transmission is capped by the head's RTO counted from its
+    transmission (0 + 300 ms), not from the last ACK: ``"linux-probe-on-send"`` probes at 300 ms (the last segment,
+    nothing new to send), ``"linux"`` at 400 ms (the ACK's RTO)."""
+    for name, probe_ms in (("linux-probe-on-send", 300), ("linux", 400)):
+        s, sent, run_until = _fed_later(name, 150)
+        run_until(450 * MS)
+        retx = [(t // MS, k) for t, k, r in sent if r]
+        assert retx[0] == (probe_ms, 14), name

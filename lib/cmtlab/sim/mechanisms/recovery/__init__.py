@@ -37,7 +37,7 @@ One file per algorithm: ``base.py`` (the interface), ``newreno.py``, ``prr.py``,
 Loss detection — *which* segments are lost — is a second interface in this package,
 :class:`~cmtlab.sim.mechanisms.recovery.loss_detection.LossDetection` (``TcpOptions.loss_detection``):
 the duplicate-ACK threshold with RFC 6675 ``IsLost`` (``"dupack"``, the sender's built-in rules) or
-RACK-TLP (RFC 8985, ``"rack-tlp"``, and as Linux runs it, ``"rack-tlp-linux"``, ``"linux"``:
+RACK-TLP (RFC 8985, ``"rack-tlp"``, and as Linux runs it, ``"rack-tlp-linux"``, ``"linux"``, ``"linux-probe-on-send"``:
 :mod:`~cmtlab.sim.mechanisms.recovery.rack_tlp`).
 """
 
@@ -47,7 +47,7 @@ from .loss_detection import DupAckThreshold, LossDetection, make_loss_detection
 from .linux_prr import LinuxPrrRecovery
 from .newreno import ClassicRecovery
 from .prr import PrrRecovery
-from .rack_tlp import LinuxLossDetection, LinuxRackTlpDetection, RackTlpDetection
+from .rack_tlp import LinuxLossDetection, LinuxProbeOnSendDetection, LinuxRackTlpDetection, RackTlpDetection
 
 
 def make_recovery(style: str) -> RecoveryAlgorithm:
@@ -57,4 +57,5 @@ def make_recovery(style: str) -> RecoveryAlgorithm:
 
 
 __all__ = ["RecoveryAlgorithm", "ClassicRecovery", "PrrRecovery", "LinuxPrrRecovery", "make_recovery", "LossDetection", "DupAckThreshold",
-           "RackTlpDetection", "LinuxRackTlpDetection", "LinuxLossDetection", "make_loss_detection"]
+           "RackTlpDetection", "LinuxRackTlpDetection", "LinuxLossDetection", "LinuxProbeOnSendDetection",
+           "make_loss_detection"]

@@ -13,6 +13,7 @@ cdef class LossDetection:
     cpdef on_sacked(self, object sub, long long newly)
     cpdef after_ack(self, object sub, long long now, long long una, long long high)
     cpdef on_retransmit(self, object sub, long long k, long long now)
+    cpdef on_new_data_sent(self, object sub, long long now)
     cpdef bint retransmits_on_partial_ack(self, object sub)
     cpdef long long recovery_exit_segments(self, object sub, long long ack, long long old_head,
                                            long long segs_acked)

@@ -32,6 +32,9 @@ it never asks which detection it runs.
   ``after_ack``                       ``(sub, now, una, high)``: after the ACK's sends (``una``/``high``:
                                       ``SND.UNA``/``SND.NXT`` before the ACK): arm or cancel its timers
   ``on_retransmit(sub, k, now)``      segment ``k`` is being retransmitted
+  ``on_new_data_sent(sub, now)``      a never-sent segment has just gone out (only for a detection whose
+                                      :attr:`~LossDetection.rearms_on_send` is set: Linux re-arms its probe
+                                      timer at every transmission, ``tcp_write_xmit``)
   ``retransmits_on_partial_ack``      ``(sub)``: does a partial ACK retransmit the next lost segment at
                                       once (RFC 6582 sec. 3.2 step 5)?
   ``recovery_exit_segments``          ``(sub, ack, old_head, segs_acked)``: the segments the ACK that
@@ -74,6 +77,8 @@ class LossDetection:
     next_seg_rule3: bool = True
     #: The receiver must report duplicate segments with D-SACK blocks (RFC 2883; needs SACK).
     wants_dsack: bool = False
+    #: :meth:`on_new_data_sent` must see every transmission of new data (else the sender does not call it).
+    rearms_on_send: bool = False
 
     def attach(self, sub) -> None:
         """The sender ``sub`` this instance serves was built (one instance per sender)."""
@@ -104,6 +109,10 @@ class LossDetection:
 
     def on_retransmit(self, sub, k: int, now: int) -> None:
         """Segment ``k`` is being retransmitted."""
+
+    def on_new_data_sent(self, sub, now: int) -> None:
+        """A never-sent segment has just gone out (``sub.high`` counts it); called only when
+        :attr:`rearms_on_send` is set."""
 
     def retransmits_on_partial_ack(self, sub) -> bool:
         """A partial ACK retransmits the next lost segment at once (RFC 6582 sec. 3.2 step 5, ns-3's
@@ -164,7 +173,8 @@ register("loss_detection", "dupack")(DupAckThreshold)  # a compiled class (loss_
 
 
 def make_loss_detection(name: str) -> LossDetection:
-    """The loss detection for ``TcpOptions.loss_detection`` (``"dupack"``, ``"rack-tlp"``, ``"rack-tlp-linux"``)."""
+    """The loss detection for ``TcpOptions.loss_detection`` (``"dupack"``, ``"rack-tlp"``, ``"rack-tlp-linux"``, ``"linux"``,
+    ``"linux-probe-on-send"``)."""
     from ...registry import make
 
     return make("loss_detection", name)

@@ -61,6 +61,9 @@ from .loss_detection import LossDetection
 
 #: RFC 8985 sec. 7.2: the worst-case delayed-ACK time added to the PTO with one segment in flight.
 WC_DEL_ACK_NS = 200_000_000
+#: Linux's ``TCP_TIMEOUT_MIN`` (2 jiffies at the testbed kernel's ``HZ`` = 250), added to the probe timeout when
+#: more than one segment is outstanding (``tcp_schedule_loss_probe``).
+LINUX_TIMEOUT_MIN_NS = 8_000_000
 #: RFC 8985 sec. 6.2 step 4: recoveries a raised reordering window persists without a D-SACK.
 REO_WND_PERSIST = 16
 
@@ -538,6 +541,81 @@ class LinuxLossDetection(LinuxRackTlpDetection):
     tsecr_sample_filter = False
 
 
+@register("loss_detection", "linux-probe-on-send")
+class LinuxProbeOnSendDetection(LinuxLossDetection):
+    """:class:`LinuxLossDetection` with the tail-loss probe armed as Linux 6.18 arms it (``"linux-probe-on-send"``):
+    after every transmission of new data, not only on ACKs.
+
+    ``tcp_write_xmit`` (``net/ipv4/tcp_output.c``) ends every transmission of new data with
+    ``tcp_schedule_loss_probe(sk, false)``, and ``tcp_event_new_data_sent`` first re-arms the retransmission timer
+    when the probe is pending (``tcp_rearm_rto``).  The probe timeout is twice SRTT plus ``TCP_RTO_MIN`` with one
+    segment outstanding (a delayed ACK), else plus ``TCP_TIMEOUT_MIN`` (2 jiffies), capped by the RTO: on an ACK a
+    whole one (``advancing_rto``), after a transmission what is left of it since the last transmission of the oldest
+    outstanding segment (``tcp_rto_delta_us``), and not at all when that is past (the probe then stands in for the
+    overdue timeout: Linux has one timer, ``icsk_retransmit_timer``).  :class:`LinuxLossDetection` arms the probe
+    on ACKs only, capped by the retransmission timer as the ACK restarted it: a subflow fed by the MPTCP scheduler
+    between its ACKs keeps the probe of its last ACK.  Modelled and off in the ``"linux-6.18"`` preset: the
+    today's-transport chapter's mechanism ledger shows what it does to the agreement."""
+
+    name = "linux-probe-on-send"
+    #: the sender calls :meth:`on_new_data_sent` after every transmission of new data
+    rearms_on_send = True
+
+    def on_new_data_sent(self, sub, now: int) -> None:
+        """``tcp_event_new_data_sent`` and ``tcp_write_xmit`` (``net/ipv4/tcp_output.c``): after a transmission of
+        new data Linux schedules the probe again, capped by what is left of the retransmission timeout counted from
+        the last transmission of the oldest outstanding segment (``tcp_rto_delta_us``); when that is already past,
+        uncapped (the probe then stands in for the overdue timeout: one timer, ``icsk_retransmit_timer``).  Where the
+        probe may not be armed (not Open, a probe outstanding, the RACK timer pending) the pending timer stays."""
+        rack = self.rack
+        if not rack.tlp or sub.state != OPEN or rack.tlp_end_seq is not None or self.reo_timer.running:
+            return
+        self._arm_linux_probe(sub, now, advancing_rto=False)
+
+    def after_ack(self, sub, now: int, una: int, high: int) -> None:
+        """As :meth:`RackTlpDetection.after_ack`; the probe is armed as ``tcp_set_xmit_timer`` arms it (capped by a
+        whole RTO from now, ``advancing_rto``), or, when the ACK's sends put new data out, as those sends left it
+        (:meth:`on_new_data_sent`)."""
+        rack = self.rack
+        state = sub.state
+        if rack.in_recovery and state != RECOVERY and state != LOSS:
+            rack.on_recovery_exit()
+        rack.in_recovery = state == RECOVERY or state == LOSS
+        if sub.una > una or sub.high > high:
+            if (not rack.tlp or state != OPEN or sub.una >= sub.high or rack.tlp_end_seq is not None
+                    or self.reo_timer.running):
+                self.pto_timer.cancel()
+                return
+            self._arm_linux_probe(sub, now, advancing_rto=sub.high <= high)
+
+    def _arm_linux_probe(self, sub, now: int, *, advancing_rto: bool) -> None:
+        """``tcp_schedule_loss_probe`` (Linux 6.18): the probe timeout is twice SRTT plus ``TCP_RTO_MIN`` with one
+        segment outstanding (a delayed ACK), else plus ``TCP_TIMEOUT_MIN`` (2 jiffies); capped by the RTO, a whole
+        one (``advancing_rto``: on an ACK) or what is left of it since the head's last transmission (after
+        sending), when that is positive.  The retransmission timer never fires before the probe (it is the same
+        timer in Linux)."""
+        flight = sub.high - sub.una
+        if not sub.n_rtt_samples or not sub.srtt:
+            pto = 1_000_000_000  # TCP_TIMEOUT_INIT
+        else:
+            pto = 2 * sub.srtt + (WC_DEL_ACK_NS if flight == 1 else LINUX_TIMEOUT_MIN_NS)
+        if advancing_rto:
+            rto_at = sub.rto_timer.deadline
+            cap = (rto_at - now) if rto_at is not None else sub.rto
+        else:
+            self._catch_up(sub)
+            s = self.rack.segs.get(sub.una)
+            head_tx = s.xmit_ns if s is not None else sub.sent_time[sub.una & sub.mask]
+            cap = head_tx + sub.rto - now
+        if cap > 0 and cap < pto:
+            pto = cap
+        at = now + pto
+        self.pto_timer.arm(now, at)
+        rto_at = sub.rto_timer.deadline
+        if rto_at is not None and at >= rto_at:
+            sub.rto_timer.arm(now, at + sub.rto)
+
+
 __all__ = ["RackTlp", "RackVerdict", "TlpProbe", "RackTlpDetection", "LinuxRackTlpDetection", "LinuxLossDetection",
-           "WC_DEL_ACK_NS", "REO_WND_PERSIST"]
+           "LinuxProbeOnSendDetection", "WC_DEL_ACK_NS", "LINUX_TIMEOUT_MIN_NS", "REO_WND_PERSIST"]
 
