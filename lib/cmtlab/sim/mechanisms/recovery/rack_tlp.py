@@ -362,7 +362,7 @@ class RackTlpDetection(LossDetection):
             rack.on_recovery_exit()  # a fast or RTO recovery ended with this ACK
         rack.in_recovery = state == RECOVERY or state == LOSS
         if sub.una > una or sub.high > high:  # RFC 8985 sec. 7.2: new data acknowledged or sent
-            self._arm_probe(sub, now)
+            self._arm_probe(sub, now, sub.high > high)
 
     def on_retransmit(self, sub, k: int, now: int) -> None:
         self._catch_up(sub)
@@ -442,11 +442,18 @@ class RackTlpDetection(LossDetection):
         sub.act_on_loss(now, decision, 0)
         sub.send_pending(now)
 
-    def _arm_probe(self, sub, now: int) -> None:
-        """RFC 8985 sec. 7.2 (Linux ``tcp_schedule_loss_probe``): arm the probe timer, or cancel it."""
+    def _probe_allowed(self, sub) -> bool:
+        """Whether a probe may be armed now (Linux ``tcp_schedule_loss_probe``: Open, data outstanding, no probe
+        outstanding, the RACK timer not pending)."""
         rack = self.rack
-        if (not rack.tlp or sub.state != OPEN or sub.una >= sub.high or rack.tlp_end_seq is not None
-                or self.reo_timer.running):
+        return (rack.tlp and sub.state == OPEN and sub.una < sub.high and rack.tlp_end_seq is None
+                and not self.reo_timer.running)
+
+    def _arm_probe(self, sub, now: int, sent_new: bool = False) -> None:
+        """RFC 8985 sec. 7.2 (Linux ``tcp_schedule_loss_probe``): arm the probe timer, or cancel it (``sent_new``: the
+        ACK's sends put new data out)."""
+        rack = self.rack
+        if not self._probe_allowed(sub):
             self.pto_timer.cancel()
             return
         rto_at = sub.rto_timer.deadline
@@ -567,26 +574,17 @@ class LinuxProbeOnSendDetection(LinuxLossDetection):
         the last transmission of the oldest outstanding segment (``tcp_rto_delta_us``); when that is already past,
         uncapped (the probe then stands in for the overdue timeout: one timer, ``icsk_retransmit_timer``).  Where the
         probe may not be armed (not Open, a probe outstanding, the RACK timer pending) the pending timer stays."""
-        rack = self.rack
-        if not rack.tlp or sub.state != OPEN or rack.tlp_end_seq is not None or self.reo_timer.running:
-            return
-        self._arm_linux_probe(sub, now, advancing_rto=False)
+        if self._probe_allowed(sub):
+            self._arm_linux_probe(sub, now, advancing_rto=False)
 
-    def after_ack(self, sub, now: int, una: int, high: int) -> None:
-        """As :meth:`RackTlpDetection.after_ack`; the probe is armed as ``tcp_set_xmit_timer`` arms it (capped by a
-        whole RTO from now, ``advancing_rto``), or, when the ACK's sends put new data out, as those sends left it
-        (:meth:`on_new_data_sent`)."""
-        rack = self.rack
-        state = sub.state
-        if rack.in_recovery and state != RECOVERY and state != LOSS:
-            rack.on_recovery_exit()
-        rack.in_recovery = state == RECOVERY or state == LOSS
-        if sub.una > una or sub.high > high:
-            if (not rack.tlp or state != OPEN or sub.una >= sub.high or rack.tlp_end_seq is not None
-                    or self.reo_timer.running):
-                self.pto_timer.cancel()
-                return
-            self._arm_linux_probe(sub, now, advancing_rto=sub.high <= high)
+    def _arm_probe(self, sub, now: int, sent_new: bool = False) -> None:
+        """After an ACK: the probe armed as ``tcp_set_xmit_timer`` arms it (capped by a whole RTO from now,
+        ``advancing_rto``), or, when the ACK's sends put new data out, as those sends left it
+        (:meth:`on_new_data_sent`); cancelled where it may not be armed."""
+        if not self._probe_allowed(sub):
+            self.pto_timer.cancel()
+            return
+        self._arm_linux_probe(sub, now, advancing_rto=not sent_new)
 
     def _arm_linux_probe(self, sub, now: int, *, advancing_rto: bool) -> None:
         """``tcp_schedule_loss_probe`` (Linux 6.18): the probe timeout is twice SRTT plus ``TCP_RTO_MIN`` with one
