@@ -110,21 +110,27 @@ class GatedSender(TcpSender):
             self.app_tail = self.written
 
 
+def _gated_sender(opts):
+    """A :class:`GatedSender` of 1000-B segments with ``opts``, started at 0: (sender, its event queue, the list of
+    (time ns, segment, retransmission) it sent)."""
+    q = EventQueue()
+    sent = []
+    s = GatedSender(segment_bytes=1000, transfer_bytes=100_000, initial_window_bytes=10_000,
+                    ssthresh_bytes=1 << 30, options=opts, cc=NewReno(), recovery=make_recovery("prr"),
+                    reordering=NoReorderingResponse(), queue=q,
+                    net_send=lambda now, k, nbytes, retx: sent.append((now, k, retx)))
+    s.start(0)
+    return s, q, sent
+
+
 def test_rfc6298_timer_stops_when_nothing_is_outstanding_and_starts_with_the_next_segment():
     """A sender left without data (all 10 segments acknowledged, the application silent until 400 ms), then given
     one: ns-3's timer keeps running from the last ACK and fires 300 ms after it, 0 ms after the new segment left
     — a timeout with nothing lost; RFC 6298 rules 5.2 and 5.1 (Linux) stop it, then start a full RTO from the
     new segment's send time."""
     for timer, timeouts in (("ns3", 1), ("rfc6298", 0)):
-        q = EventQueue()
-        sent = []
-        opts = TcpOptions(sack=True, sack_loss_detection=True, limited_transmit=True, recovery="prr", min_rto_s=0.2,
-                          rto_timer=timer)
-        s = GatedSender(segment_bytes=1000, transfer_bytes=100_000, initial_window_bytes=10_000,
-                        ssthresh_bytes=1 << 30, options=opts, cc=NewReno(), recovery=make_recovery("prr"),
-                        reordering=NoReorderingResponse(), queue=q,
-                        net_send=lambda now, k, nbytes, retx: sent.append((now, k, retx)))
-        s.start(0)
+        s, q, sent = _gated_sender(TcpOptions(sack=True, sack_loss_detection=True, limited_transmit=True,
+                                              recovery="prr", min_rto_s=0.2, rto_timer=timer))
         s.on_ack(100 * MS, 10, 0, None)
         assert s.rto_timer.running is (timer == "ns3")
         deadline = 100 * MS + s.rto  # when ns-3's timer, restarted by this ACK, expires
@@ -161,15 +167,9 @@ def _fed_later(loss_detection, write_at_ms):
     """A sender fed like an MPTCP subflow (:class:`GatedSender`): segments 0-9 sent at 0, the ACK at 100 ms
     acknowledges 0-8 (SRTT 100 ms, RTO 300 ms) and segment 9 stays out (lost); nothing more to send until the
     application writes five segments at ``write_at_ms``, which go out at once (no ACK in between)."""
-    q = EventQueue()
-    sent = []
-    opts = TcpOptions(sack=True, sack_loss_detection=True, limited_transmit=True, recovery="prr", min_rto_s=0.2,
-                      timestamps=True, loss_detection=loss_detection, rto_timer="rfc6298")
-    s = GatedSender(segment_bytes=1000, transfer_bytes=100_000, initial_window_bytes=10_000,
-                    ssthresh_bytes=1 << 30, options=opts, cc=NewReno(), recovery=make_recovery("prr"),
-                    reordering=NoReorderingResponse(), queue=q,
-                    net_send=lambda now, k, nbytes, retx: sent.append((now, k, retx)))
-    s.start(0)
+    s, q, sent = _gated_sender(TcpOptions(sack=True, sack_loss_detection=True, limited_transmit=True, recovery="prr",
+                                          min_rto_s=0.2, timestamps=True, loss_detection=loss_detection,
+                                          rto_timer="rfc6298"))
     s.on_ack(100 * MS, 9, 0, None)
     assert (s.srtt, s.rto) == (100 * MS, 300 * MS)
 
