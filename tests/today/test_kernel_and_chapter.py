@@ -4,6 +4,8 @@ simulator's loss mapping, and CUBIC against ns-3.44's TcpCubic."""
 import importlib.util
 import json
 
+import math
+
 import pandas as pd
 import pytest
 
@@ -104,6 +106,52 @@ def test_explain_names_the_cause_of_a_goodput_miss():
     assert "+100 of the" in e.loc["retransmissions", "diagnosis"] and "path 1" in e.loc["retransmissions", "diagnosis"]
     shown = misses_table(e.reset_index())
     assert set(shown.metric) >= {"goodput (Mbit/s)", "retransmissions"}
+
+
+def test_payload_capacity_of_a_row():
+    """The paths' rates times a full packet's payload share: 1424/1500 for MPTCP, 1448/1500 for TCP with
+    timestamps, 1460/1500 without; NaN when a path replays a schedule or has no rate."""
+    from cmtlab.today.kernel import payload_capacity_bps
+
+    two = dict(kind="mptcp", n_paths=2, path0_rate_bps=10e6, path1_rate_bps=5e6, k_timestamps=True)
+    assert payload_capacity_bps(two) == pytest.approx(15e6 * 1424 / 1500)
+    one = dict(kind="tcp", n_paths=1, path0_rate_bps=20e6, k_timestamps=True)
+    assert payload_capacity_bps(one) == pytest.approx(20e6 * 1448 / 1500)
+    assert payload_capacity_bps(dict(one, k_timestamps=False)) == pytest.approx(20e6 * 1460 / 1500)
+    assert math.isnan(payload_capacity_bps(dict(two, path1_rate_schedule_bps="1e6 2e6")))
+    assert math.isnan(payload_capacity_bps(dict(kind="tcp", n_paths=1)))
+
+
+def test_explain_sets_a_goodput_miss_against_the_paths_payload_capacity():
+    """A kernel whose window goodput exceeds what its paths can carry in every run is told apart from one below
+    it: the diagnosis gives both sides' shares and names the only source of the excess."""
+    from cmtlab.today.kernel import agreement, explain
+
+    cell = "mptcp reno 3 paths 10M/20ms + 5M/80ms + 2M/160ms"
+    cap = 17e6 * 1424 / 1500
+    base = dict(cell=cell, kind="mptcp", n_paths=3, k_timestamps=True, path0_rate_bps=10e6, path1_rate_bps=5e6,
+                path2_rate_bps=2e6, path0_rtt_s=0.02, path1_rtt_s=0.08, path2_rtt_s=0.16,
+                sub0_retrans_total=10, sub1_retrans_total=10, sub2_retrans_total=10, sub0_queue_drops=10,
+                sub1_queue_drops=10, sub2_queue_drops=10, sub0_random_drops=0, sub1_random_drops=0,
+                sub2_random_drops=0, sub0_dsack_dups=0, sub1_dsack_dups=0, sub2_dsack_dups=0)
+
+    def kernel_rows(shares):
+        return pd.DataFrame([dict(base, rep=i, simulator="linux-mptcp", throughput_bps=x * cap,
+                                  received_bytes=x * cap * 2.5) for i, x in enumerate(shares)])
+    s = pd.DataFrame([dict(base, rep=i, sim_config="today", simulator="cmtlab.sim", throughput_bps=0.999 * cap,
+                           received_bytes=0.999 * cap * 2.5, sub0_loss_drops=0, sub1_loss_drops=0,
+                           sub2_loss_drops=0, sub0_timeouts=0, sub1_timeouts=0, sub2_timeouts=0,
+                           sub0_spurious_retransmissions=0, sub1_spurious_retransmissions=0,
+                           sub2_spurious_retransmissions=0) for i in range(3)])
+    above = kernel_rows((1.015, 1.043, 1.03))
+    g = explain(agreement(above, s), above, s).set_index("metric").loc["goodput_mbps"]
+    assert "101.5 to 104.3 % (kernel) vs 99.9 % (sim) of the paths' payload capacity (16.14 Mbit/s" in g.diagnosis
+    assert "above it in every kernel run" in g.diagnosis and "before the measured window" in g.diagnosis
+    assert g.payload_capacity_share_kernel_min == pytest.approx(1.015)
+    assert g.payload_capacity_share_sim == pytest.approx(0.999)
+    below = kernel_rows((0.94, 0.97, 0.96))
+    g = explain(agreement(below, s), below, s).set_index("metric").loc["goodput_mbps"]
+    assert "94.0 to 97.0 % (kernel) vs 99.9 % (sim)" in g.diagnosis and "above it" not in g.diagnosis
 
 
 def _today_runs(dsack=(6.0, 6.0, 6.0)):

@@ -114,6 +114,28 @@ def test_the_wider_facts_count_what_the_table_shows():
     assert f["wider_misses"] == 0
 
 
+def test_the_capacity_facts_recount_the_misses_and_the_reno_three_path_kernel_exceeds_its_paths():
+    """The glued capacity counts are the misses table's own; on the recorded three-path Reno cell every kernel run's
+    window goodput exceeds what its paths can carry (the reordering backlog at the window's start), while the
+    simulator's stays below it."""
+    from cmtlab.today import chapter
+
+    agree = kernel.wider_agreement()
+    misses = kernel.explain(agree, kernel.wider_kernel(), recorded("kernel_cells_wider_sim.csv"), sim_config="linux")
+    f = chapter.wider_facts(wider=agree, misses=misses, steps=pd.DataFrame(columns=["key", "ratio"]))
+    g = misses[misses.metric == "goodput_mbps"].dropna(subset=["payload_capacity_share_sim"])
+    assert f["capacity_goodput_misses"] == len(g) > 0
+    assert f["capacity_sim_full"] == int((g.payload_capacity_share_sim >= 0.99).sum())
+    assert f["capacity_kernel_above"] == int((g.payload_capacity_share_kernel_min > 1.0).sum()) >= 1
+    k = kernel.wider_kernel()
+    reno = k[k.cell == "mptcp reno 3 paths 10M/20ms + 5M/80ms + 2M/160ms"]
+    cap = np.array([kernel.payload_capacity_bps(r) for _, r in reno.iterrows()])
+    assert (reno.throughput_bps.to_numpy() > cap).all()
+    sim = recorded("kernel_cells_wider_sim.csv")
+    sim = sim[(sim.cell == reno.cell.iloc[0]) & (sim.sim_config == "linux")]
+    assert (sim.throughput_bps.to_numpy() < cap.mean()).all()
+
+
 def test_the_send_buffer_steps_start_from_the_recorded_rows_and_the_buffer_decides_the_small_queue_cells():
     """``send_buffer_steps`` on the first repetition of the 10-packet-queue cells: the configured step is the recorded
     row's goodput; without the connection's send buffer the simulator delivers no less, on the Reno cell more than

@@ -459,7 +459,10 @@ def wider_facts(*, wider: pd.DataFrame, misses: pd.DataFrame, steps: pd.DataFram
     ``"linux"`` rows), ``steps`` (:func:`cmtlab.today.kernel.send_buffer_steps`).  Keys ``wider_*``: the cells and
     cell metrics, per metric the simulator's ``"linux"`` configuration inside the kernel's spread (``inside``), its
     share, the ``within_5pct`` reading, the total against ``goal``; the chapter's ``"today"`` configuration on the
-    same table; the misses explained; the small-queue cells' goodput ratio per send-buffer step (``sndbuf_<key>_lo``
+    same table; the misses explained; of the goodput misses on cells of constant rates
+    (``capacity_goodput_misses``, those :func:`cmtlab.today.kernel.explain` gives payload-capacity shares) those where
+    the simulator fills at least 99 % of the paths' payload capacity (``capacity_sim_full``) and those where every
+    kernel run exceeds it (``capacity_kernel_above``); the small-queue cells' goodput ratio per send-buffer step (``sndbuf_<key>_lo``
     / ``_hi``, keys of :data:`cmtlab.today.kernel.SEND_BUFFER_STEPS`).  With ``kernel_rows`` and ``sim_rows`` (the
     wider table's rows, :func:`cmtlab.today.kernel.wider_kernel` and the simulator's ``"linux"`` rows) also the
     segments per run the receiving connection got twice on the small-queue cells, kernel and simulator
@@ -501,6 +504,11 @@ def wider_facts(*, wider: pd.DataFrame, misses: pd.DataFrame, steps: pd.DataFram
     out["wider_misses_explained"] = int(misses.diagnosis.astype(str).str.len().gt(0).sum()) if len(misses) else 0
     good = lin[lin.metric == "goodput_mbps"]
     out["wider_goodput_within10"] = int(((good.ratio - 1).abs() <= 0.10).sum())
+    cap = (misses[misses.metric == "goodput_mbps"].dropna(subset=["payload_capacity_share_sim"])
+           if len(misses) and "payload_capacity_share_sim" in misses else pd.DataFrame())
+    out["capacity_goodput_misses"] = int(len(cap))
+    out["capacity_sim_full"] = int((cap.payload_capacity_share_sim >= 0.99).sum()) if len(cap) else 0
+    out["capacity_kernel_above"] = int((cap.payload_capacity_share_kernel_min > 1.0).sum()) if len(cap) else 0
     for key, st in steps.groupby("key", sort=False):
         out[f"sndbuf_{key}_lo"] = float(st.ratio.min())
         out[f"sndbuf_{key}_hi"] = float(st.ratio.max())

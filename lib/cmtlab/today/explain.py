@@ -31,6 +31,47 @@ def schedule_capacity_bps(row, path_index: int) -> float:
     return float(np.sum(rates[idx] * (hi - lo)) / (b - a))
 
 
+def payload_capacity_bps(row) -> float:
+    """What the paths of a constant-rate row can deliver to the receiving application (bit/s): the sum of their
+    data directions' IP rates times the payload share of a full 1500-byte packet
+    (:func:`cmtlab.sim.presets.linux_segment_bytes`: 1448/1500 for TCP with timestamps, 1424/1500 for MPTCP).
+    No sender can hold more than this over a window it has been sending through all along.  NaN when a path
+    replays a rate schedule (:func:`schedule_capacity_bps` measures those) or the row lacks a path's rate."""
+    from ..sim.presets import linux_segment_bytes
+
+    n = int(row.get("n_paths", 1) or 1)
+    rates = []
+    for i in range(n):
+        sched = row.get(f"path{i}_rate_schedule_bps")
+        rate = row.get(f"path{i}_rate_bps")
+        if (sched is not None and not (isinstance(sched, float) and math.isnan(sched))) or rate is None \
+                or not np.isfinite(float(rate)):
+            return float("nan")
+        rates.append(float(rate))
+    ts = row.get("k_timestamps", True)
+    ts = True if ts is None or (isinstance(ts, float) and math.isnan(ts)) else bool(ts)
+    seg = linux_segment_bytes(mptcp=row.get("kind", "mptcp") == "mptcp", timestamps=ts)
+    return sum(rates) * seg / 1500
+
+
+def _capacity_clause(kg: pd.DataFrame, sg: pd.DataFrame) -> tuple[str, float, float, float]:
+    """The goodput of each side as a share of :func:`payload_capacity_bps` (kernel: its runs' range), and what a
+    kernel above it in every run means; ``("", nan, nan, nan)`` when the rows carry no constant rates."""
+    cap = np.array([payload_capacity_bps(r) for _, r in kg.iterrows()])
+    if not len(cap) or not np.all(np.isfinite(cap)) or not len(sg):
+        return "", np.nan, np.nan, np.nan
+    share_k = kg["throughput_bps"].to_numpy(dtype=float) / cap
+    share_s = float(sg["throughput_bps"].mean()) / float(cap.mean())
+    text = (f"; {100 * share_k.min():.1f} to {100 * share_k.max():.1f} % (kernel) vs {100 * share_s:.1f} % (sim) of "
+            f"the paths' payload capacity ({cap.mean() / 1e6:.2f} Mbit/s: their rates times the payload of a full "
+            f"packet)")
+    if share_k.min() > 1.0:
+        text += (": above it in every kernel run, which only data received before the measured window and "
+                 "delivered in order inside it can give (the connection's reordering backlog where the window "
+                 "starts, after the warm-up)")
+    return text, float(share_k.min()), float(share_k.max()), share_s
+
+
 def _trace_terms(kg: pd.DataFrame, sg: pd.DataFrame) -> dict:
     """What a trace cell's miss is computed from: per path the bytes each side delivered (MB per run) and the
     share of the replayed capacity they are; queue drops and retransmissions per run and per drop; the kernel's
@@ -200,6 +241,10 @@ def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_co
       retransmissions per drop (the retransmission ratio is their product), and the kernel's send-buffer-limited
       time (``ss``), which the simulator has no counterpart of (columns ``capacity_share_*``,
       ``queue_drops_*``, ``sndbuf_limited_s_kernel``; NaN on other cells);
+    * a goodput miss on a cell of constant rates gives each side's goodput as a share of the paths' payload
+      capacity (:func:`payload_capacity_bps`; columns ``payload_capacity_share_kernel_min``/``_max``,
+      ``payload_capacity_share_sim``, NaN elsewhere): a kernel above 100 % in every run delivered, inside the
+      window, data it had received before it;
     * a goodput miss of an MPTCP cell whose rows count it (``mptcp_duplicate_data``) also gives the segments per run
       the receiving connection got twice — capacity spent on connection-level retransmission;
     * ``diagnosis``: which of these accounts for the miss."""
@@ -220,6 +265,9 @@ def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_co
         paired = _paired(kg, sg)
         terms = _trace_terms(kg, sg) if cell_kind(r.cell).endswith("trace") and len(sg) else None
         trace_why = _trace_diagnosis(r.metric, r.ratio, terms, sim_autotunes=sim_config == "linux") if terms else None
+        cap_k_min = cap_k_max = cap_s = np.nan
+        if r.metric == "goodput_mbps" and terms is None:
+            _, cap_k_min, cap_k_max, cap_s = _capacity_clause(kg, sg)
         if trace_why is not None:
             why = trace_why
         elif r.metric == "goodput_mbps":
@@ -229,6 +277,7 @@ def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_co
                        f"(within 5 %: the within_5pct reading)")
             else:
                 why = f"{100 * (r.ratio - 1):+.0f} % goodput"
+                why += _capacity_clause(kg, sg)[0]
                 if paired:
                     why += (f", x{paired[0]:.2f} to x{paired[1]:.2f} run by run with the same drops (the delay "
                             f"line's)")
@@ -276,7 +325,9 @@ def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_co
                          capacity_share_sim=terms["util_s"] if terms else np.nan,
                          queue_drops_kernel=terms["drops_k"] if terms else np.nan,
                          queue_drops_sim=terms["drops_s"] if terms else np.nan,
-                         sndbuf_limited_s_kernel=terms["sndbuf_limited_s"] if terms else np.nan, diagnosis=why))
+                         sndbuf_limited_s_kernel=terms["sndbuf_limited_s"] if terms else np.nan,
+                         payload_capacity_share_kernel_min=cap_k_min, payload_capacity_share_kernel_max=cap_k_max,
+                         payload_capacity_share_sim=cap_s, diagnosis=why))
     return pd.DataFrame(rows)
 
 

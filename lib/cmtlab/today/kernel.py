@@ -27,5 +27,5 @@ from .agreement import (LOSSY_CELLS, METRICS, SHORT_QUEUE_PACKETS, SIM_CONFIGS, 
                         wider_jobs, wider_kernel, wider_sim_runs)
 from .cells import (ALL_CELLS, CELLS, INTERNAL_COUNTERS, TRACE_RATE_SCALE, TRACE_SECONDS, TRACES,
                     WIDER_CELLS, kernel_internals, kernel_runs, kernel_socket_trace, testbed_path, trace_path)
-from .explain import explain, misses_table, schedule_capacity_bps, trace_terms
+from .explain import explain, misses_table, payload_capacity_bps, schedule_capacity_bps, trace_terms
 from .replay import BACKLOGGED_IDLE_SHARE, replay_check_sim, replay_check_testbed, replay_checks, replay_summary
