@@ -127,6 +127,8 @@ def test_the_capacity_facts_recount_the_misses_and_the_reno_three_path_kernel_ex
     assert f["capacity_goodput_misses"] == len(g) > 0
     assert f["capacity_sim_full"] == int((g.payload_capacity_share_sim >= 0.99).sum())
     assert f["capacity_kernel_above"] == int((g.payload_capacity_share_kernel_min > 1.0).sum()) >= 1
+    above = g[g.payload_capacity_share_kernel_min > 1.0]
+    assert f["capacity_kernel_above_sim_below"] == int((above.payload_capacity_share_sim < 1.0).sum())
     k = kernel.wider_kernel()
     reno = k[k.cell == "mptcp reno 3 paths 10M/20ms + 5M/80ms + 2M/160ms"]
     cap = np.array([kernel.payload_capacity_bps(r) for _, r in reno.iterrows()])

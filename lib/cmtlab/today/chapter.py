@@ -462,7 +462,8 @@ def wider_facts(*, wider: pd.DataFrame, misses: pd.DataFrame, steps: pd.DataFram
     same table; the misses explained; of the goodput misses on cells of constant rates
     (``capacity_goodput_misses``, those :func:`cmtlab.today.kernel.explain` gives payload-capacity shares) those where
     the simulator fills at least 99 % of the paths' payload capacity (``capacity_sim_full``) and those where every
-    kernel run exceeds it (``capacity_kernel_above``); the small-queue cells' goodput ratio per send-buffer step (``sndbuf_<key>_lo``
+    kernel run exceeds it (``capacity_kernel_above``; of those, where the simulator's mean stays below it:
+    ``capacity_kernel_above_sim_below``); the small-queue cells' goodput ratio per send-buffer step (``sndbuf_<key>_lo``
     / ``_hi``, keys of :data:`cmtlab.today.kernel.SEND_BUFFER_STEPS`).  With ``kernel_rows`` and ``sim_rows`` (the
     wider table's rows, :func:`cmtlab.today.kernel.wider_kernel` and the simulator's ``"linux"`` rows) also the
     segments per run the receiving connection got twice on the small-queue cells, kernel and simulator
@@ -508,7 +509,9 @@ def wider_facts(*, wider: pd.DataFrame, misses: pd.DataFrame, steps: pd.DataFram
            if len(misses) and "payload_capacity_share_sim" in misses else pd.DataFrame())
     out["capacity_goodput_misses"] = int(len(cap))
     out["capacity_sim_full"] = int((cap.payload_capacity_share_sim >= 0.99).sum()) if len(cap) else 0
-    out["capacity_kernel_above"] = int((cap.payload_capacity_share_kernel_min > 1.0).sum()) if len(cap) else 0
+    above = cap[cap.payload_capacity_share_kernel_min > 1.0] if len(cap) else cap
+    out["capacity_kernel_above"] = int(len(above))
+    out["capacity_kernel_above_sim_below"] = int((above.payload_capacity_share_sim < 1.0).sum()) if len(above) else 0
     for key, st in steps.groupby("key", sort=False):
         out[f"sndbuf_{key}_lo"] = float(st.ratio.min())
         out[f"sndbuf_{key}_hi"] = float(st.ratio.max())
