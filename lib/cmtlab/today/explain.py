@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from ..sim.presets import linux_segment_bytes
 from ..validation.kernel_sim import DELAY_LINE_DRAWS as LOSS_DRAWS  # noqa: F401
 from .agreement import _metric, _per_run, cell_kind
 from .cells import INTERNAL_COUNTERS
@@ -35,10 +36,9 @@ def payload_capacity_bps(row) -> float:
     """What the paths of a constant-rate row can deliver to the receiving application (bit/s): the sum of their
     data directions' IP rates times the payload share of a full 1500-byte packet
     (:func:`cmtlab.sim.presets.linux_segment_bytes`: 1448/1500 for TCP with timestamps, 1424/1500 for MPTCP).
-    No sender can hold more than this over a window it has been sending through all along.  NaN when a path
-    replays a rate schedule (:func:`schedule_capacity_bps` measures those) or the row lacks a path's rate."""
-    from ..sim.presets import linux_segment_bytes
-
+    Over a measured window a connection delivers no more than this, unless it delivers data received before the
+    window began.  NaN when a path replays a rate schedule (:func:`schedule_capacity_bps` measures those) or the
+    row lacks a path's rate."""
     n = int(row.get("n_paths", 1) or 1)
     rates = []
     for i in range(n):
@@ -265,9 +265,9 @@ def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_co
         paired = _paired(kg, sg)
         terms = _trace_terms(kg, sg) if cell_kind(r.cell).endswith("trace") and len(sg) else None
         trace_why = _trace_diagnosis(r.metric, r.ratio, terms, sim_autotunes=sim_config == "linux") if terms else None
-        cap_k_min = cap_k_max = cap_s = np.nan
+        cap_text, cap_k_min, cap_k_max, cap_s = "", np.nan, np.nan, np.nan
         if r.metric == "goodput_mbps" and terms is None:
-            _, cap_k_min, cap_k_max, cap_s = _capacity_clause(kg, sg)
+            cap_text, cap_k_min, cap_k_max, cap_s = _capacity_clause(kg, sg)
         if trace_why is not None:
             why = trace_why
         elif r.metric == "goodput_mbps":
@@ -277,7 +277,7 @@ def explain(agree: pd.DataFrame, kernel: pd.DataFrame, sim: pd.DataFrame, sim_co
                        f"(within 5 %: the within_5pct reading)")
             else:
                 why = f"{100 * (r.ratio - 1):+.0f} % goodput"
-                why += _capacity_clause(kg, sg)[0]
+                why += cap_text
                 if paired:
                     why += (f", x{paired[0]:.2f} to x{paired[1]:.2f} run by run with the same drops (the delay "
                             f"line's)")
