@@ -125,7 +125,8 @@ def test_the_capacity_facts_recount_the_misses_and_the_reno_three_path_kernel_ex
     f = chapter.wider_facts(wider=agree, misses=misses, steps=pd.DataFrame(columns=["key", "ratio"]))
     g = misses[misses.metric == "goodput_mbps"].dropna(subset=["payload_capacity_share_sim"])
     assert f["capacity_goodput_misses"] == len(g) > 0
-    assert f["capacity_sim_full"] == int((g.payload_capacity_share_sim >= 0.99).sum())
+    assert f["capacity_sim_full"] == int((g.payload_capacity_share_sim >= chapter.CAPACITY_FULL_SHARE).sum())
+    assert f["capacity_full_pct"] == 100 * chapter.CAPACITY_FULL_SHARE
     assert f["capacity_kernel_above"] == int((g.payload_capacity_share_kernel_min > 1.0).sum()) >= 1
     above = g[g.payload_capacity_share_kernel_min > 1.0]
     assert f["capacity_kernel_above_sim_below"] == int((above.payload_capacity_share_sim < 1.0).sum())

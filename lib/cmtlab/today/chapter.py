@@ -449,6 +449,11 @@ def socket_trace_facts(traces: pd.DataFrame) -> dict:
     return out
 
 
+#: The share of the paths' payload capacity (:func:`cmtlab.today.kernel.payload_capacity_bps`) at and above which
+#: :func:`wider_facts` counts a goodput miss's simulator as filling its paths (``capacity_sim_full``).
+CAPACITY_FULL_SHARE = 0.99
+
+
 def wider_facts(*, wider: pd.DataFrame, misses: pd.DataFrame, steps: pd.DataFrame, goal: float = 0.8,
                 kernel_rows: pd.DataFrame | None = None, sim_rows: pd.DataFrame | None = None,
                 writer_steps: pd.DataFrame | None = None, ledger: pd.DataFrame | None = None,
@@ -461,7 +466,8 @@ def wider_facts(*, wider: pd.DataFrame, misses: pd.DataFrame, steps: pd.DataFram
     share, the ``within_5pct`` reading, the total against ``goal``; the chapter's ``"today"`` configuration on the
     same table; the misses explained; of the goodput misses on cells of constant rates
     (``capacity_goodput_misses``, those :func:`cmtlab.today.kernel.explain` gives payload-capacity shares) those where
-    the simulator fills at least 99 % of the paths' payload capacity (``capacity_sim_full``) and those where every
+    the simulator fills at least :data:`CAPACITY_FULL_SHARE` of the paths' payload capacity (``capacity_sim_full``;
+    the share in percent: ``capacity_full_pct``) and those where every
     kernel run exceeds it (``capacity_kernel_above``; of those, where the simulator's mean stays below it:
     ``capacity_kernel_above_sim_below``); the small-queue cells' goodput ratio per send-buffer step (``sndbuf_<key>_lo``
     / ``_hi``, keys of :data:`cmtlab.today.kernel.SEND_BUFFER_STEPS`).  With ``kernel_rows`` and ``sim_rows`` (the
@@ -508,7 +514,8 @@ def wider_facts(*, wider: pd.DataFrame, misses: pd.DataFrame, steps: pd.DataFram
     cap = (misses[misses.metric == "goodput_mbps"].dropna(subset=["payload_capacity_share_sim"])
            if len(misses) and "payload_capacity_share_sim" in misses else pd.DataFrame())
     out["capacity_goodput_misses"] = int(len(cap))
-    out["capacity_sim_full"] = int((cap.payload_capacity_share_sim >= 0.99).sum()) if len(cap) else 0
+    out["capacity_full_pct"] = 100 * CAPACITY_FULL_SHARE
+    out["capacity_sim_full"] = int((cap.payload_capacity_share_sim >= CAPACITY_FULL_SHARE).sum()) if len(cap) else 0
     above = cap[cap.payload_capacity_share_kernel_min > 1.0] if len(cap) else cap
     out["capacity_kernel_above"] = int(len(above))
     out["capacity_kernel_above_sim_below"] = int((above.payload_capacity_share_sim < 1.0).sum()) if len(above) else 0
@@ -616,4 +623,4 @@ def rerun_facts(*, rerun_agree: pd.DataFrame, kernel_rows: pd.DataFrame, rerun: 
 
 __all__ = ["TODAY", "RECOVERY", "SCHEDULERS", "CONGESTION", "AXES", "PAPERS", "ARABI_S2", "FIVE_G_FILE", "ASKS",
            "real_pair", "scenarios", "run_axis", "summarise", "registered_claim", "comparison", "today_answers", "facts",
-           "wider_facts", "rerun_facts", "LONG_PATH_CELL", "CLEAN_TWO_PATH_CELLS", "SOCKET_TRACES", "socket_trace_facts"]
+           "wider_facts", "rerun_facts", "CAPACITY_FULL_SHARE", "LONG_PATH_CELL", "CLEAN_TWO_PATH_CELLS", "SOCKET_TRACES", "socket_trace_facts"]

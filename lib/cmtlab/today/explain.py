@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ..sim.presets import linux_segment_bytes
+from ..testbed.config import MTU_BYTES
 from ..validation.kernel_sim import DELAY_LINE_DRAWS as LOSS_DRAWS  # noqa: F401
 from .agreement import _metric, _per_run, cell_kind
 from .cells import INTERNAL_COUNTERS
@@ -34,8 +35,9 @@ def schedule_capacity_bps(row, path_index: int) -> float:
 
 def payload_capacity_bps(row) -> float:
     """What the paths of a constant-rate row can deliver to the receiving application (bit/s): the sum of their
-    data directions' IP rates times the payload share of a full 1500-byte packet
-    (:func:`cmtlab.sim.presets.linux_segment_bytes`: 1448/1500 for TCP with timestamps, 1424/1500 for MPTCP).
+    data directions' IP rates times the payload share of a full packet of the testbed's MTU
+    (:func:`cmtlab.sim.presets.linux_segment_bytes` of :data:`cmtlab.testbed.MTU_BYTES`: 1448/1500 for TCP with
+    timestamps, as :func:`cmtlab.testbed.tcp_goodput_bps`; 1424/1500 for MPTCP).
     Over a measured window a connection delivers no more than this, unless it delivers data received before the
     window began.  NaN when a path replays a rate schedule (:func:`schedule_capacity_bps` measures those) or the
     row lacks a path's rate."""
@@ -51,7 +53,7 @@ def payload_capacity_bps(row) -> float:
     ts = row.get("k_timestamps", True)
     ts = True if ts is None or (isinstance(ts, float) and math.isnan(ts)) else bool(ts)
     seg = linux_segment_bytes(mptcp=row.get("kind", "mptcp") == "mptcp", timestamps=ts)
-    return sum(rates) * seg / 1500
+    return sum(rates) * seg / MTU_BYTES
 
 
 def _capacity_clause(kg: pd.DataFrame, sg: pd.DataFrame) -> tuple[str, float, float, float]:
