@@ -336,3 +336,28 @@ def test_a_ledger_mechanism_replaces_the_loss_detection_and_the_probe_on_send_dr
         return int(s.sub0_spurious_retransmissions.sum() + s.sub1_spurious_retransmissions.sum())
 
     assert spurious(rearmed) <= spurious(preset) - 1
+
+
+def test_linux_buffer_expansion_gives_the_long_subflow_the_kernels_slow_start_overshoot():
+    """``sndbuf_expand="not_cwnd_limited"`` (Linux's ``tcp_should_expand_sndbuf``) on Arabi's second scenario against
+    the recorded kernel runs: with the preset's buffers, which follow every window at once, the 5-Mbit/s, 200-ms
+    subflow is never short of data in its slow start, HyStart ends it at the path's bandwidth-delay product and its
+    queue drops stay below every kernel run's; with Linux's rule its buffer lags its window, the scheduler feeds it in
+    bursts, HyStart's round starts see an empty queue and slow start ends in a burst of drops in the warm-up, as the
+    kernel's does — the run's drops on that path inside the kernel's spread.  The other two paths stay inside theirs."""
+    from cmtlab.sim.presets import LINUX_SCHEDULER_PARAMS
+    from cmtlab.validation import kernel_sim as KS
+
+    k = kernel.wider_kernel()
+    runs = k[k.cell == "mptcp cubic Arabi s2 5M/200ms + 2M/20ms + 7M/100ms"]
+    base = KS.KERNEL_CONFIGS["linux"]["cubic"]
+    rule = {"cubic": dict(base, scheduler_params=dict(LINUX_SCHEDULER_PARAMS, sndbuf_expand="not_cwnd_limited"))}
+    row = runs[runs.rep == 0]
+    sim = kernel.sim_runs(row, {"linux": KS.KERNEL_CONFIGS["linux"], "rule": rule}, progress_bar=False)
+    preset, linux = (sim[sim.sim_config == c].iloc[0] for c in ("linux", "rule"))
+    drops = {i: (int(runs[f"sub{i}_queue_drops"].min()), int(runs[f"sub{i}_queue_drops"].max())) for i in range(3)}
+    print({i: (drops[i], int(preset[f"sub{i}_queue_drops"]), int(linux[f"sub{i}_queue_drops"])) for i in range(3)})
+    assert preset.sub0_queue_drops < drops[0][0] <= linux.sub0_queue_drops <= drops[0][1]
+    assert linux.sub0_queue_drops_warmup > linux.sub0_queue_drops / 2 > preset.sub0_queue_drops_warmup
+    for i in (1, 2):
+        assert drops[i][0] <= linux[f"sub{i}_queue_drops"] <= drops[i][1] + 1, i

@@ -185,12 +185,16 @@ LINUX_MECHANISMS = {
     "probe_on_send": ("the tail-loss probe re-armed at every transmission of new data (tcp_write_xmit, "
                       "tcp_rto_delta_us)",
                       {}, {"loss_detection": "linux-probe-on-send"}),
+    "sndbuf_expand": ("a subflow's send buffer grown only after an ACK that left its window not filled "
+                      "(tcp_should_expand_sndbuf)",
+                      {"sndbuf_expand": "not_cwnd_limited"}),
 }
 
 
-#: The cells the mechanisms of :data:`LINUX_MECHANISMS` were traced on (``ss`` and a packet capture on the testbed):
-#: :func:`mechanism_ledger`'s cells when not every cell is run (the quick profile).
-LEDGER_TRACED_CELLS = ("mptcp cubic 20M/20ms + 2M/600ms", "mptcp cubic 5M/30ms + 5M/240ms queue 10")
+#: The cells the mechanisms of :data:`LINUX_MECHANISMS` were traced on (``ss``, a packet capture and tracepoints on the
+#: testbed): :func:`mechanism_ledger`'s cells when not every cell is run (the quick profile).
+LEDGER_TRACED_CELLS = ("mptcp cubic 20M/20ms + 2M/600ms", "mptcp cubic 5M/30ms + 5M/240ms queue 10",
+                       "mptcp cubic Arabi s2 5M/200ms + 2M/20ms + 7M/100ms")
 
 
 def _with_mechanisms(keys, mechanisms=LINUX_MECHANISMS) -> dict:

@@ -84,13 +84,50 @@ def test_a_subflow_buffer_follows_its_largest_window_and_never_shrinks():
     assert fresh.connection_has_room(Conn)
 
 
+class _Sender(_Sub):
+    """A subflow with a send queue: ``high`` the next segment to send, ``in_flight()`` in bytes."""
+
+    def __init__(self, cwnd_segs, una=0, high=0, app_tail=0, seg=1000):
+        super().__init__(cwnd_segs, una=una, app_tail=app_tail, seg=seg)
+        self.high = high
+
+    def in_flight(self):
+        return (self.high - self.una) * self.seg
+
+
+def test_a_subflow_kept_busy_by_what_it_holds_keeps_its_buffer_until_it_runs_dry():
+    """``expand="not_cwnd_limited"`` (``tcp_should_expand_sndbuf``: "If we filled the congestion window, do not
+    expand"): a subflow whose queue keeps its window full keeps the buffer it had while its window grows; it catches up
+    with the window the first time the subflow has sent all it holds with room left, and never shrinks.  The first
+    model (``"largest_window"``) follows the window at once."""
+    lag, first = LinuxSendBuffers(expand="not_cwnd_limited"), LinuxSendBuffers()
+    busy = _Sender(38, una=0, high=38, app_tail=60)  # window full, 22 segments queued behind it
+    assert lag.sndbuf_bytes(0, busy) == 46080 and first.sndbuf_bytes(0, busy) == 2 * 2304 * 38
+    full = _Sender(38, una=0, high=38, app_tail=38)  # nothing queued, but the window is full
+    assert lag.sndbuf_bytes(0, full) == 46080
+    dry = _Sender(40, una=10, high=48, app_tail=48)  # all sent, 38 of 40 in flight
+    assert lag.sndbuf_bytes(0, dry) == 2 * 2304 * 40
+    dry.cwnd = 12 * 1000
+    assert lag.sndbuf_bytes(0, dry) == 2 * 2304 * 40  # never shrinks
+    assert lag.sndbuf_bytes(1, _Sender(4, high=2, app_tail=2)) == 46080  # tcp_init_buffer_space: TCP_INIT_CWND
+
+
 @pytest.mark.parametrize("bad,match", [
     (dict(per_mss_bytes=0), "per_mss_bytes"), (dict(wmem_per_byte=0.5), "wmem_per_byte"),
     (dict(tcp_wmem=(1, 2)), "tcp_wmem"), (dict(connection_wmem_per_byte=float("nan")), "connection_wmem_per_byte"),
+    (dict(expand="always"), "expand must be one of"),
 ])
 def test_bad_buffer_parameters_are_named(bad, match):
     with pytest.raises(ValueError, match=match):
         LinuxSendBuffers(**bad)
+
+
+def test_the_scheduler_names_a_bad_or_unusable_buffer_expansion():
+    with pytest.raises(ValueError, match="sndbuf_expand must be one of"):
+        LinuxScheduler(send_buffers=True, sndbuf_expand="sometimes")
+    with pytest.raises(ValueError, match="needs send_buffers=True"):
+        LinuxScheduler(sndbuf_expand="not_cwnd_limited")
+    assert LinuxScheduler(send_buffers=True, sndbuf_expand="not_cwnd_limited").buffers.expand == "not_cwnd_limited"
 
 
 def test_subflows_join_one_round_trip_of_their_own_after_the_first_is_established():

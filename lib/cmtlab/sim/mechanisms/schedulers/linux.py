@@ -7,6 +7,7 @@ from ...registry import register
 from ._paths import rtt_ns
 from .base import ConnectionScheduler, HoldUntil, _has_room
 from .linux_idle_restart import cubic_tx_start, restart_after_idle
+from .linux_send_buffers import EXPANDS as SNDBUF_EXPANDS
 from .linux_send_buffers import LinuxSendBuffers
 
 #: Linux's ``MPTCP_SEND_BURST_SIZE``: 64 KiB minus the TCP header, the largest TCP option space,
@@ -146,6 +147,11 @@ class LinuxScheduler(ConnectionScheduler):
     preset's: True).  An MPTCP subflow that waits for data while its window is open (the scheduler hands another
     subflow the data, or the connection's buffer is full) otherwise comes back on a cubic curve that counted the wait.
 
+    ``sndbuf_expand`` (with ``send_buffers``; :data:`~.linux_send_buffers.EXPANDS`): when a subflow's send buffer
+    grows — ``"largest_window"`` (the default, the preset's) with its window, ``"not_cwnd_limited"`` as Linux's
+    ``tcp_should_expand_sndbuf`` lets it, only after an ACK whose transmissions left the window not filled, so a
+    subflow kept busy by what it holds keeps the buffer it had (:mod:`~.linux_send_buffers`).
+
     ``connection_send_buffer`` (with ``send_buffers``; default True): whether the connection's send buffer limits
     what is handed out.  ``False`` is a diagnostic (the kernel always has it): the subflows' buffers alone bound
     what the connection holds, which shows how much the connection-level limit costs on a cell.
@@ -154,7 +160,8 @@ class LinuxScheduler(ConnectionScheduler):
     def __init__(self, burst_bytes: int = LINUX_SEND_BURST_BYTES, send_buffers: bool = False, join: str = "at_start",
                  memory_check: str = "segment", msk_retransmit: bool = False, connection_send_buffer: bool = True,
                  msk_timer: str = "rto", writer_wakeup: bool = False, slow_start_after_idle: bool = False,
-                 writer_chunk_bytes: int = WRITER_CHUNK_BYTES, cubic_tx_start: bool = False):
+                 writer_chunk_bytes: int = WRITER_CHUNK_BYTES, cubic_tx_start: bool = False,
+                 sndbuf_expand: str = "largest_window"):
         if isinstance(burst_bytes, bool) or not isinstance(burst_bytes, int) or burst_bytes < 0:
             raise ValueError(f"burst_bytes must be an integer >= 0, got {burst_bytes!r}")
         if not isinstance(send_buffers, bool):
@@ -213,7 +220,12 @@ class LinuxScheduler(ConnectionScheduler):
         self.current = None
         self.burst_left = 0
         self.join = join
-        self.buffers = LinuxSendBuffers() if send_buffers else None
+        if sndbuf_expand not in SNDBUF_EXPANDS:
+            raise ValueError(f"sndbuf_expand must be one of {SNDBUF_EXPANDS}, got {sndbuf_expand!r}")
+        if sndbuf_expand != "largest_window" and not send_buffers:
+            raise ValueError(f"sndbuf_expand={sndbuf_expand!r} needs send_buffers=True (it is when a subflow's send "
+                             "buffer grows)")
+        self.buffers = LinuxSendBuffers(expand=sndbuf_expand) if send_buffers else None
         if send_buffers:
             #: the connection lets a subflow hold unsent data beyond its window (its send buffer bounds it here)
             self.subflow_send_queues = True

@@ -26,8 +26,18 @@ it has had (``tcp_sndbuf_expand`` runs on the ACKs that free memory: measured on
 queued) while ``held * wmem_per_byte < sndbuf``; the connection may hand out a new data-sequence number while
 what it holds beyond the last DATA_ACK, times ``connection_wmem_per_byte``, is below ``tcp_wmem[0]`` plus the
 sum.
-Linux's ``tcp_should_expand_sndbuf`` conditions (not window-limited, no memory pressure) and
-``tp->reordering`` are not modelled.
+When the buffer grows (``expand``, :data:`EXPANDS`): ``"largest_window"`` (the default, the first model) — a
+subflow's buffer follows the largest window it has had, whenever it is read; ``"not_cwnd_limited"`` — as
+``tcp_should_expand_sndbuf`` lets it: ``tcp_check_space`` runs after an ACK's transmissions and expands the buffer
+only if the window was not filled by them ("If we filled the congestion window, do not expand"), so a subflow that
+holds unsent data, whose window its queue keeps full, keeps the buffer it had, and its buffer catches up with its
+window only when the subflow has sent everything it held with room left in its window.  On the testbed's kernel
+(``ss -m`` every 20 ms, ``mptcp cubic Arabi s2 5M/200ms + 2M/20ms + 7M/100ms``, an unrecorded probe of issue 37,
+stop 51) the 2-Mbit/s subflow's buffer stayed at 142848 bytes (2 x 2304 x 31) from 0.88 s to 1.64 s while its
+window grew from 31 to 38 segments, the 7-Mbit/s one's at 364032 (79 segments) while its window grew from 79 to 91,
+and the connection's at 1317376 bytes while every window grew; the first model had expanded each at once.
+The memory-pressure conditions of ``tcp_should_expand_sndbuf``, ``SOCK_NOSPACE`` (``tcp_check_space`` expands only a
+socket a writer found full) and ``tp->reordering`` are not modelled.
 """
 
 from __future__ import annotations
@@ -44,13 +54,16 @@ CONNECTION_WMEM_PER_BYTE = 1.0
 TCP_WMEM = (4096, 16384, 4 * 1024 * 1024)
 #: ``TCP_INIT_CWND`` (segments).
 INIT_CWND_SEGMENTS = 10
+#: When a subflow's buffer grows (:class:`LinuxSendBuffers`'s ``expand``; the module docstring).
+EXPANDS = ("largest_window", "not_cwnd_limited")
 
 
 class LinuxSendBuffers:
     """The send buffers of one MPTCP connection's subflows and of the connection (see the module docstring).
 
     ``per_mss_bytes``, ``wmem_per_byte``, ``connection_wmem_per_byte``, ``tcp_wmem`` (a triple),
-    ``init_cwnd_segments``: the kernel's values (defaults: the testbed's).  :meth:`sndbuf_bytes` is a subflow's buffer now (it grows with the subflow's
+    ``init_cwnd_segments``: the kernel's values (defaults: the testbed's); ``expand`` (:data:`EXPANDS`): when a
+    subflow's buffer grows.  :meth:`sndbuf_bytes` is a subflow's buffer now (it grows with the subflow's
     window), :meth:`subflow_has_room` whether the subflow may take one more segment, :meth:`wmem_bytes` what it
     holds in socket memory (the scheduler's ``sk_wmem_queued``), :meth:`connection_has_room` whether the
     connection may hand out one more data-sequence number.
@@ -58,7 +71,10 @@ class LinuxSendBuffers:
 
     def __init__(self, per_mss_bytes: int = PER_MSS_BYTES, wmem_per_byte: float = WMEM_PER_BYTE,
                  tcp_wmem: tuple = TCP_WMEM, init_cwnd_segments: int = INIT_CWND_SEGMENTS,
-                 connection_wmem_per_byte: float = CONNECTION_WMEM_PER_BYTE):
+                 connection_wmem_per_byte: float = CONNECTION_WMEM_PER_BYTE, expand: str = "largest_window"):
+        if expand not in EXPANDS:
+            raise ValueError(f"expand must be one of {EXPANDS}, got {expand!r}")
+        self.expand = expand
         for name, v in (("per_mss_bytes", per_mss_bytes), ("init_cwnd_segments", init_cwnd_segments)):
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise ValueError(f"{name} must be an integer >= 1, got {v!r}")
@@ -82,13 +98,18 @@ class LinuxSendBuffers:
         return min(2 * self.per_mss_bytes * segs, self.tcp_wmem[2])
 
     def sndbuf_bytes(self, i: int, sub) -> int:
-        """Subflow ``i``'s send buffer (bytes): the largest expansion of its window so far."""
+        """Subflow ``i``'s send buffer (bytes): the largest expansion of its window so far — with
+        ``expand="not_cwnd_limited"`` only of windows it had when it held no unsent data and had room in its window
+        (``tcp_should_expand_sndbuf``); ``tcp_init_buffer_space``'s ``TCP_INIT_CWND`` expansion from the start."""
         buf = self._sndbuf
         while len(buf) <= i:
             buf.append(0)
-        b = self._expanded(sub)
-        if b > buf[i]:
-            buf[i] = b
+        if buf[i] == 0:  # tcp_init_buffer_space: tcp_sndbuf_expand at the handshake's end
+            buf[i] = min(2 * self.per_mss_bytes * self.init_cwnd_segments, self.tcp_wmem[2])
+        if self.expand == "largest_window" or (sub.app_tail <= sub.high and sub.in_flight() < sub.cwnd):
+            b = self._expanded(sub)
+            if b > buf[i]:
+                buf[i] = b
         return buf[i]
 
     def wmem_bytes(self, sub) -> float:
@@ -122,4 +143,4 @@ class LinuxSendBuffers:
 
 
 __all__ = ["LinuxSendBuffers", "PER_MSS_BYTES", "WMEM_PER_BYTE", "CONNECTION_WMEM_PER_BYTE", "TCP_WMEM",
-           "INIT_CWND_SEGMENTS"]
+           "INIT_CWND_SEGMENTS", "EXPANDS"]
